@@ -1,0 +1,500 @@
+//! Puzzles, solutions and the geometry of an order-`n` Sudoku.
+//!
+//! Notation follows `METHODS.md`: order `n` is the box side, the grid side is
+//! `N = n²` (9 for classic Sudoku) and cells are numbered `0..N²` row-major.
+//! Digits are `1..=N`; `0` marks an empty cell. Orders 2 to 5 (4×4 to 25×25)
+//! are supported everywhere.
+//!
+//! [`Geometry`] holds the units (rows, columns, boxes) and peers of each cell,
+//! computed once per order and shared. [`Puzzle`] is a partially filled grid
+//! with an optional label; [`Puzzle::check`] finds the contradictions a grid
+//! can carry on its face (a digit twice in a unit, a cell without candidate,
+//! a digit without place in a unit).
+
+mod parse;
+
+pub use parse::{
+    ParseError, ParseErrorKind, PuzzleReader, digit_to_char, parse_puzzle, read_puzzles,
+};
+
+use serde::Serialize;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Smallest and largest supported order (box side).
+pub const MIN_ORDER: usize = 2;
+pub const MAX_ORDER: usize = 5;
+
+/// Kind of a unit: row, column or box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnitKind {
+    Row,
+    Column,
+    Box,
+}
+
+impl fmt::Display for UnitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            UnitKind::Row => "row",
+            UnitKind::Column => "column",
+            UnitKind::Box => "box",
+        })
+    }
+}
+
+/// The fixed structure of an order-`n` grid.
+#[derive(Debug)]
+pub struct Geometry {
+    /// Box side `n`.
+    pub n: usize,
+    /// Grid side `N = n²`.
+    pub side: usize,
+    /// Number of cells `N²`.
+    pub cells: usize,
+    /// `3·N` units: rows `0..N`, columns `N..2N`, boxes `2N..3N`; each lists its cells.
+    pub units: Vec<Vec<usize>>,
+    /// For each cell: its row, column and box unit indices.
+    pub cell_units: Vec<[usize; 3]>,
+    /// For each cell: the cells sharing a unit with it (ascending).
+    pub peers: Vec<Vec<usize>>,
+}
+
+impl Geometry {
+    fn build(n: usize) -> Geometry {
+        let side = n * n;
+        let cells = side * side;
+        let mut units = vec![Vec::with_capacity(side); 3 * side];
+        let mut cell_units = Vec::with_capacity(cells);
+        for cell in 0..cells {
+            let (r, c) = (cell / side, cell % side);
+            let b = (r / n) * n + c / n;
+            let ids = [r, side + c, 2 * side + b];
+            for &u in &ids {
+                units[u].push(cell);
+            }
+            cell_units.push(ids);
+        }
+        let mut peers = Vec::with_capacity(cells);
+        for cell in 0..cells {
+            let mut p: Vec<usize> = cell_units[cell]
+                .iter()
+                .flat_map(|&u| units[u].iter().copied())
+                .filter(|&o| o != cell)
+                .collect();
+            p.sort_unstable();
+            p.dedup();
+            peers.push(p);
+        }
+        Geometry {
+            n,
+            side,
+            cells,
+            units,
+            cell_units,
+            peers,
+        }
+    }
+
+    /// The shared geometry of order `n` (2..=5).
+    ///
+    /// # Panics
+    /// On an order outside 2..=5; parsed puzzles always carry a valid order.
+    pub fn of(n: usize) -> &'static Geometry {
+        static CACHE: [OnceLock<Geometry>; 4] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        assert!(
+            (MIN_ORDER..=MAX_ORDER).contains(&n),
+            "order {n} outside 2..=5"
+        );
+        CACHE[n - MIN_ORDER].get_or_init(|| Geometry::build(n))
+    }
+
+    /// Kind and 1-based number of a unit index, for messages.
+    pub fn unit_name(&self, unit: usize) -> (UnitKind, usize) {
+        let kind = match unit / self.side {
+            0 => UnitKind::Row,
+            1 => UnitKind::Column,
+            _ => UnitKind::Box,
+        };
+        (kind, unit % self.side + 1)
+    }
+
+    /// Row and column (0-based) of a cell.
+    pub fn row_col(&self, cell: usize) -> (usize, usize) {
+        (cell / self.side, cell % self.side)
+    }
+
+    /// `rXcY` name of a cell (1-based), as solvers' texts use it.
+    pub fn cell_name(&self, cell: usize) -> String {
+        let (r, c) = self.row_col(cell);
+        format!("r{}c{}", r + 1, c + 1)
+    }
+
+    /// Bitmask of all digits: bit `d` set for `d` in `1..=N`.
+    pub fn all_digits(&self) -> u32 {
+        ((1u64 << (self.side + 1)) - 2) as u32
+    }
+
+    /// The edges of the Sudoku graph: pairs `a < b` of cells sharing a unit,
+    /// ascending (810 for 9×9).
+    pub fn edges(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for a in 0..self.cells {
+            for &b in &self.peers[a] {
+                if a < b {
+                    out.push((a, b));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Why a well-formed grid cannot have a solution on its face.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Contradiction {
+    /// A digit is given twice in one unit.
+    DuplicateDigit {
+        digit: u8,
+        kind: UnitKind,
+        number: usize,
+    },
+    /// An empty cell has no candidate left.
+    NoCandidate { cell: String },
+    /// A digit missing from a unit has no cell left in it.
+    NoPlace {
+        digit: u8,
+        kind: UnitKind,
+        number: usize,
+    },
+}
+
+impl fmt::Display for Contradiction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Contradiction::DuplicateDigit {
+                digit,
+                kind,
+                number,
+            } => write!(f, "digit {digit} appears twice in {kind} {number}"),
+            Contradiction::NoCandidate { cell } => write!(f, "cell {cell} has no candidate"),
+            Contradiction::NoPlace {
+                digit,
+                kind,
+                number,
+            } => write!(f, "digit {digit} has no place in {kind} {number}"),
+        }
+    }
+}
+
+impl std::error::Error for Contradiction {}
+
+/// A partially filled grid of order `n`, with the label its input line carried.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Puzzle {
+    n: usize,
+    cells: Vec<u8>,
+    /// Free text after the grid on its input line (or an example's name).
+    pub label: Option<String>,
+}
+
+impl Puzzle {
+    /// Builds a puzzle from cell values (`0` empty, `1..=N` given).
+    pub fn from_cells(n: usize, cells: Vec<u8>) -> Result<Puzzle, String> {
+        if !(MIN_ORDER..=MAX_ORDER).contains(&n) {
+            return Err(format!("order {n} outside 2..=5"));
+        }
+        let side = n * n;
+        if cells.len() != side * side {
+            return Err(format!(
+                "expected {} cells, found {}",
+                side * side,
+                cells.len()
+            ));
+        }
+        if let Some(&v) = cells.iter().find(|&&v| v as usize > side) {
+            return Err(format!("value {v} outside 0..={side}"));
+        }
+        Ok(Puzzle {
+            n,
+            cells,
+            label: None,
+        })
+    }
+
+    /// The empty grid of order `n`.
+    pub fn empty(n: usize) -> Puzzle {
+        let side = n * n;
+        Puzzle {
+            n,
+            cells: vec![0; side * side],
+            label: None,
+        }
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Puzzle {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Box side `n`.
+    pub fn order(&self) -> usize {
+        self.n
+    }
+    /// Grid side `N`.
+    pub fn side(&self) -> usize {
+        self.n * self.n
+    }
+    pub fn geometry(&self) -> &'static Geometry {
+        Geometry::of(self.n)
+    }
+    /// Cell values, row-major, `0` for empty.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+    pub fn get(&self, cell: usize) -> u8 {
+        self.cells[cell]
+    }
+    pub fn set(&mut self, cell: usize, value: u8) {
+        assert!(value as usize <= self.side());
+        self.cells[cell] = value;
+    }
+    /// Number of givens.
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+    pub fn is_given(&self, cell: usize) -> bool {
+        self.cells[cell] != 0
+    }
+
+    /// The grid as one line of `N²` characters, `.` for empty cells.
+    pub fn to_line(&self) -> String {
+        let side = self.side();
+        self.cells
+            .iter()
+            .map(|&v| if v == 0 { '.' } else { digit_to_char(v, side) })
+            .collect()
+    }
+
+    /// The grid laid out in `N` lines with `|`, `-` and `+` separators.
+    pub fn to_block(&self) -> String {
+        let g = self.geometry();
+        let mut out = String::new();
+        let sep: String = (0..g.n)
+            .map(|_| "-".repeat(2 * g.n + 1))
+            .collect::<Vec<_>>()
+            .join("+");
+        for r in 0..g.side {
+            if r > 0 && r % g.n == 0 {
+                out.push_str(&sep);
+                out.push('\n');
+            }
+            for c in 0..g.side {
+                if c > 0 && c % g.n == 0 {
+                    out.push_str(" |");
+                }
+                out.push(' ');
+                let v = self.cells[r * g.side + c];
+                out.push(if v == 0 {
+                    '.'
+                } else {
+                    digit_to_char(v, g.side)
+                });
+            }
+            out.push_str(" \n");
+        }
+        out
+    }
+
+    /// Candidates of every cell from the givens alone: for a given cell the
+    /// singleton of its value, for an empty cell the digits no peer gives.
+    pub fn candidates(&self) -> Vec<u32> {
+        let g = self.geometry();
+        let mut unit_used = vec![0u32; g.units.len()];
+        for (cell, &v) in self.cells.iter().enumerate() {
+            if v != 0 {
+                for &u in &g.cell_units[cell] {
+                    unit_used[u] |= 1 << v;
+                }
+            }
+        }
+        self.cells
+            .iter()
+            .enumerate()
+            .map(|(cell, &v)| {
+                if v != 0 {
+                    1 << v
+                } else {
+                    let used = g.cell_units[cell]
+                        .iter()
+                        .fold(0, |acc, &u| acc | unit_used[u]);
+                    g.all_digits() & !used
+                }
+            })
+            .collect()
+    }
+
+    /// Finds a contradiction visible from the givens alone, if any.
+    pub fn check(&self) -> Result<(), Contradiction> {
+        let g = self.geometry();
+        for (u, cells) in g.units.iter().enumerate() {
+            let mut seen = 0u32;
+            for &cell in cells {
+                let v = self.cells[cell];
+                if v != 0 {
+                    if seen & (1 << v) != 0 {
+                        let (kind, number) = g.unit_name(u);
+                        return Err(Contradiction::DuplicateDigit {
+                            digit: v,
+                            kind,
+                            number,
+                        });
+                    }
+                    seen |= 1 << v;
+                }
+            }
+        }
+        let cand = self.candidates();
+        for (cell, &c) in cand.iter().enumerate() {
+            if c == 0 {
+                return Err(Contradiction::NoCandidate {
+                    cell: g.cell_name(cell),
+                });
+            }
+        }
+        for (u, cells) in g.units.iter().enumerate() {
+            let covered = cells.iter().fold(0, |acc, &cell| acc | cand[cell]);
+            let missing = g.all_digits() & !covered;
+            if missing != 0 {
+                let (kind, number) = g.unit_name(u);
+                return Err(Contradiction::NoPlace {
+                    digit: missing.trailing_zeros() as u8,
+                    kind,
+                    number,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Puzzle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_line())
+    }
+}
+
+/// A completely filled grid.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Solution {
+    n: usize,
+    cells: Vec<u8>,
+}
+
+impl Solution {
+    /// Wraps filled cell values; `None` unless every cell holds `1..=N`.
+    pub fn from_cells(n: usize, cells: Vec<u8>) -> Option<Solution> {
+        let side = n * n;
+        (cells.len() == side * side && cells.iter().all(|&v| v >= 1 && v as usize <= side))
+            .then_some(Solution { n, cells })
+    }
+    pub fn order(&self) -> usize {
+        self.n
+    }
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+    pub fn get(&self, cell: usize) -> u8 {
+        self.cells[cell]
+    }
+    pub fn to_line(&self) -> String {
+        let side = self.n * self.n;
+        self.cells
+            .iter()
+            .map(|&v| digit_to_char(v, side))
+            .collect()
+    }
+
+    /// True when this grid is a Sudoku solution of `puzzle`: it keeps every
+    /// given and holds each digit once in every unit.
+    pub fn solves(&self, puzzle: &Puzzle) -> bool {
+        if self.n != puzzle.order() {
+            return false;
+        }
+        let g = puzzle.geometry();
+        let keeps_givens = puzzle
+            .cells()
+            .iter()
+            .zip(&self.cells)
+            .all(|(&p, &s)| p == 0 || p == s);
+        keeps_givens
+            && g.units.iter().all(|cells| {
+                cells.iter().fold(0u32, |acc, &c| acc | 1 << self.cells[c]) == g.all_digits()
+            })
+    }
+
+    /// The solution as a puzzle with every cell given.
+    pub fn to_puzzle(&self) -> Puzzle {
+        Puzzle {
+            n: self.n,
+            cells: self.cells.clone(),
+            label: None,
+        }
+    }
+}
+
+impl fmt::Display for Solution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_line())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn geometry_counts() {
+        for n in 2..=5 {
+            let g = Geometry::of(n);
+            let side = n * n;
+            assert_eq!(g.units.len(), 3 * side);
+            for p in &g.peers {
+                // row + column + box minus overlaps: 3(N-1) - 2(n-1)
+                assert_eq!(p.len(), 3 * (side - 1) - 2 * (n - 1));
+            }
+        }
+        let g = Geometry::of(3);
+        assert_eq!(g.peers[0].len(), 20);
+        assert_eq!(g.edges().len(), 810);
+        assert_eq!(g.all_digits().count_ones(), 9);
+    }
+
+    #[test]
+    fn check_finds_contradictions() {
+        let mut p = Puzzle::empty(3);
+        p.set(0, 5);
+        p.set(8, 5);
+        assert_eq!(
+            p.check(),
+            Err(Contradiction::DuplicateDigit {
+                digit: 5,
+                kind: UnitKind::Row,
+                number: 1
+            })
+        );
+        let mut q = Puzzle::empty(3);
+        for (i, d) in (1..=8).enumerate() {
+            q.set(i + 1, d);
+        }
+        q.set(9 * 4, 9); // r5c1 = 9 leaves r1c1 without candidate
+        assert!(matches!(q.check(), Err(Contradiction::NoCandidate { .. })));
+        assert!(Puzzle::empty(3).check().is_ok());
+    }
+}

@@ -1,0 +1,351 @@
+//! Puzzle text formats.
+//!
+//! * One puzzle per line: `N²` characters (`1`-`9`, then `A`.. for digits above
+//!   9 on 16×16 and 25×25 grids; `.`, `0` or `_` for blanks), optionally
+//!   followed by whitespace and a free-text label (the rest of the line).
+//! * The block layout: `N` lines of `N` cells each, with optional spaces and
+//!   `|` separators, and separator lines made of `-`, `+` and `|`.
+//! * Lines starting with `#` and blank lines are skipped.
+//!
+//! The order is detected from the length (16, 81, 256 or 625 cells). Errors
+//! name the 1-based line (and column for a bad character).
+
+use super::{MAX_ORDER, MIN_ORDER, Puzzle};
+use std::fmt;
+use std::io::BufRead;
+
+/// What was wrong with an input line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// The grid has a length that is not `N²` for N in 4, 9, 16, 25.
+    WrongLength { found: usize },
+    /// A character that is neither a digit of the grid nor a blank.
+    BadChar { ch: char, column: usize },
+    /// A block-layout row with the wrong number of cells.
+    BadRow { expected: usize, found: usize },
+    /// The input ended (or a blank line came) inside a block-layout grid.
+    IncompleteBlock { expected: usize, found: usize },
+    /// Reading the input failed.
+    Io(String),
+}
+
+impl fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseErrorKind::WrongLength { found } => write!(
+                f,
+                "expected 81 cells (or 16, 256, 625 for other orders), found {found}"
+            ),
+            ParseErrorKind::BadChar { ch, column } => {
+                write!(f, "column {column}: invalid character {ch:?}")
+            }
+            ParseErrorKind::BadRow { expected, found } => {
+                write!(f, "grid row has {found} cells, expected {expected}")
+            }
+            ParseErrorKind::IncompleteBlock { expected, found } => {
+                write!(f, "grid has {found} rows, expected {expected}")
+            }
+            ParseErrorKind::Io(e) => write!(f, "read error: {e}"),
+        }
+    }
+}
+
+/// A rejected input line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line number.
+    pub line: usize,
+    pub kind: ParseErrorKind,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.kind)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Character for digit `v` (1..=side) of a grid of side `side`.
+pub fn digit_to_char(v: u8, side: usize) -> char {
+    let _ = side;
+    match v {
+        1..=9 => (b'0' + v) as char,
+        10..=35 => (b'A' + v - 10) as char,
+        _ => '?',
+    }
+}
+
+fn is_blank(ch: char) -> bool {
+    matches!(ch, '.' | '0' | '_')
+}
+
+/// Digit value of a character, 0 for a blank, `None` if not a cell character.
+fn cell_value(ch: char) -> Option<u8> {
+    if is_blank(ch) {
+        return Some(0);
+    }
+    ch.to_digit(36).map(|v| v as u8)
+}
+
+fn order_for_cells(len: usize) -> Option<usize> {
+    (MIN_ORDER..=MAX_ORDER).find(|n| n * n * n * n == len)
+}
+
+fn order_for_side(len: usize) -> Option<usize> {
+    (MIN_ORDER..=MAX_ORDER).find(|n| n * n == len)
+}
+
+fn values(s: &str, side: usize, col0: usize) -> Result<Vec<u8>, ParseErrorKind> {
+    s.chars()
+        .enumerate()
+        .map(|(i, ch)| match cell_value(ch) {
+            Some(v) if v as usize <= side => Ok(v),
+            _ => Err(ParseErrorKind::BadChar {
+                ch,
+                column: col0 + i + 1,
+            }),
+        })
+        .collect()
+}
+
+/// Parses one single-line puzzle (`N²` cells, optional label after whitespace).
+pub fn parse_puzzle(line: &str) -> Result<Puzzle, ParseErrorKind> {
+    let line = line.trim_end_matches(['\r', '\n']);
+    let start = line.len() - line.trim_start().len();
+    let body = &line[start..];
+    let end = body.find(char::is_whitespace).unwrap_or(body.len());
+    let grid = &body[..end];
+    let label = body[end..].trim();
+    let len = grid.chars().count();
+    let Some(n) = order_for_cells(len) else {
+        // A bad character is the more useful message when the length is off
+        // because of it (e.g. a comma-separated line).
+        if let Some((i, ch)) = grid
+            .chars()
+            .enumerate()
+            .find(|&(_, ch)| cell_value(ch).is_none())
+        {
+            return Err(ParseErrorKind::BadChar {
+                ch,
+                column: start + i + 1,
+            });
+        }
+        return Err(ParseErrorKind::WrongLength { found: len });
+    };
+    let cells = values(grid, n * n, start)?;
+    let mut p = Puzzle::from_cells(n, cells).map_err(|_| ParseErrorKind::WrongLength { found: len })?;
+    if !label.is_empty() {
+        p.label = Some(label.to_string());
+    }
+    Ok(p)
+}
+
+fn is_separator_line(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && t.chars().all(|c| matches!(c, '-' | '+' | '|' | '=' | ' '))
+}
+
+/// Cells of a block-layout row: every non-space, non-`|` character.
+fn block_row(line: &str) -> String {
+    line.chars()
+        .filter(|&c| !c.is_whitespace() && c != '|')
+        .collect()
+}
+
+fn looks_like_block_row(line: &str) -> bool {
+    let t = line.trim();
+    t.contains('|') || order_for_side(block_row(t).chars().count()).is_some() && {
+        // A row of a block layout has no label: all cells, spaces and bars.
+        t.chars()
+            .all(|c| c.is_whitespace() || c == '|' || cell_value(c).is_some())
+    }
+}
+
+/// Streams puzzles from a reader, yielding `(line number, puzzle)` or an error
+/// per rejected line; after an error, reading continues with the next line.
+pub struct PuzzleReader<R: BufRead> {
+    input: R,
+    line_no: usize,
+    done: bool,
+}
+
+impl<R: BufRead> PuzzleReader<R> {
+    pub fn new(input: R) -> Self {
+        PuzzleReader {
+            input,
+            line_no: 0,
+            done: false,
+        }
+    }
+
+    fn next_line(&mut self) -> Option<Result<String, ParseError>> {
+        let mut buf = String::new();
+        match self.input.read_line(&mut buf) {
+            Ok(0) => None,
+            Ok(_) => {
+                self.line_no += 1;
+                Some(Ok(buf))
+            }
+            Err(e) => {
+                self.line_no += 1;
+                self.done = true;
+                Some(Err(ParseError {
+                    line: self.line_no,
+                    kind: ParseErrorKind::Io(e.to_string()),
+                }))
+            }
+        }
+    }
+
+    fn read_block(&mut self, first: &str, start_line: usize) -> Result<Puzzle, ParseError> {
+        let row = block_row(first);
+        let side = row.chars().count();
+        let err = |line, kind| ParseError { line, kind };
+        let Some(n) = order_for_side(side) else {
+            return Err(err(
+                start_line,
+                ParseErrorKind::WrongLength { found: side },
+            ));
+        };
+        let mut cells = values(&row, side, 0).map_err(|k| err(start_line, k))?;
+        let mut rows = 1;
+        while rows < side {
+            let line = match self.next_line() {
+                None => {
+                    return Err(err(
+                        start_line,
+                        ParseErrorKind::IncompleteBlock {
+                            expected: side,
+                            found: rows,
+                        },
+                    ));
+                }
+                Some(Err(e)) => return Err(e),
+                Some(Ok(l)) => l,
+            };
+            if is_separator_line(&line) {
+                continue;
+            }
+            if line.trim().is_empty() {
+                return Err(err(
+                    start_line,
+                    ParseErrorKind::IncompleteBlock {
+                        expected: side,
+                        found: rows,
+                    },
+                ));
+            }
+            let row = block_row(&line);
+            let found = row.chars().count();
+            if found != side {
+                return Err(err(
+                    self.line_no,
+                    ParseErrorKind::BadRow {
+                        expected: side,
+                        found,
+                    },
+                ));
+            }
+            cells.extend(values(&row, side, 0).map_err(|k| err(self.line_no, k))?);
+            rows += 1;
+        }
+        Puzzle::from_cells(n, cells).map_err(|_| {
+            err(
+                start_line,
+                ParseErrorKind::WrongLength {
+                    found: side * side,
+                },
+            )
+        })
+    }
+}
+
+impl<R: BufRead> Iterator for PuzzleReader<R> {
+    type Item = Result<(usize, Puzzle), ParseError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            let line = match self.next_line()? {
+                Ok(l) => l,
+                Err(e) => return Some(Err(e)),
+            };
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') || is_separator_line(t) {
+                continue;
+            }
+            let here = self.line_no;
+            return Some(match parse_puzzle(&line) {
+                Ok(p) => Ok((here, p)),
+                Err(kind) => {
+                    if looks_like_block_row(&line) {
+                        self.read_block(&line, here).map(|p| (here, p))
+                    } else {
+                        Err(ParseError { line: here, kind })
+                    }
+                }
+            });
+        }
+        None
+    }
+}
+
+/// Parses every puzzle of a text (convenience over [`PuzzleReader`]).
+pub fn read_puzzles(text: &str) -> Vec<Result<(usize, Puzzle), ParseError>> {
+    PuzzleReader::new(text.as_bytes()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn single_line_with_label() {
+        let p = parse_puzzle(&format!("{P}\tsome label 7.1")).unwrap();
+        assert_eq!(p.order(), 3);
+        assert_eq!(p.givens(), 17);
+        assert_eq!(p.label.as_deref(), Some("some label 7.1"));
+        assert_eq!(p.to_line(), P);
+    }
+
+    #[test]
+    fn errors_name_line_and_reason() {
+        let text = format!("# comment\n\n{P}\n{}\n{}x\n", &P[..80], &P[..80]);
+        let r = read_puzzles(&text);
+        assert_eq!(r.len(), 3);
+        assert!(r[0].is_ok());
+        let e = r[1].as_ref().unwrap_err();
+        assert_eq!(e.to_string(), "line 4: expected 81 cells (or 16, 256, 625 for other orders), found 80");
+        let e = r[2].as_ref().unwrap_err();
+        assert_eq!(e.line, 5);
+        assert_eq!(e.kind, ParseErrorKind::BadChar { ch: 'x', column: 81 });
+    }
+
+    #[test]
+    fn digit_too_large_for_order() {
+        let e = parse_puzzle("1234123412349123").unwrap_err();
+        assert_eq!(e, ParseErrorKind::BadChar { ch: '9', column: 13 });
+    }
+
+    #[test]
+    fn block_layout() {
+        let p = parse_puzzle(P).unwrap();
+        let text = format!("{}\n{P}\n", p.to_block());
+        let r = read_puzzles(&text);
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].as_ref().unwrap().1.to_line(), P);
+        assert_eq!(r[1].as_ref().unwrap().0, 13);
+    }
+
+    #[test]
+    fn sixteen_by_sixteen_letters() {
+        let mut line: String = "123456789ABCDEFG".into();
+        line.push_str(&".".repeat(240));
+        let p = parse_puzzle(&line).unwrap();
+        assert_eq!(p.order(), 4);
+        assert_eq!(p.get(15), 16);
+        assert_eq!(p.to_line(), line);
+    }
+}

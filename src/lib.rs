@@ -1,0 +1,4 @@
+//! sudolab: why is a Sudoku hard?
+pub mod grid;
+
+pub use grid::{Geometry, Puzzle, Solution};
