@@ -1,4 +1,7 @@
 //! sudolab: why is a Sudoku hard?
+pub mod engine;
+pub mod graph;
 pub mod grid;
 
+pub use engine::{Count, Engine, InstanceAnalysis, Status};
 pub use grid::{Geometry, Puzzle, Solution};
