@@ -3,6 +3,7 @@ pub mod cnf;
 pub mod engine;
 pub mod graph;
 pub mod grid;
+pub mod sat;
 
 pub use engine::{Count, Engine, InstanceAnalysis, Status};
 pub use grid::{Geometry, Puzzle, Solution};
