@@ -1,8 +1,10 @@
 //! sudolab: why is a Sudoku hard?
 pub mod cnf;
 pub mod engine;
+pub mod examples;
 pub mod graph;
 pub mod grid;
+pub mod report;
 pub mod sat;
 
 pub use engine::{Count, Engine, InstanceAnalysis, Status};
