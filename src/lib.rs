@@ -1,5 +1,6 @@
 //! sudolab: why is a Sudoku hard?
 pub mod cnf;
+pub mod dlx;
 pub mod engine;
 pub mod examples;
 pub mod graph;

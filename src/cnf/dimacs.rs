@@ -154,13 +154,18 @@ pub fn parse_model(text: &str) -> Result<Vec<i32>, ModelError> {
 }
 
 /// Decodes the true literals of a model to a grid and checks it solves the
-/// puzzle. Cells without a true variable keep their given value (the minimal
-/// encoding has no variables for givens).
+/// puzzle. Only variables of candidates of empty cells are read: given cells
+/// keep their value, and the minimal encoding leaves every other variable
+/// unconstrained, so a solver may set it either way.
 pub fn decode_model(puzzle: &Puzzle, lits: &[i32]) -> Result<Solution, ModelError> {
     let g = puzzle.geometry();
+    let cand = puzzle.candidates();
     let mut cells = vec![0u8; g.cells];
     for &l in lits.iter().filter(|&&l| l > 0) {
         if let Some((cell, d)) = cell_digit(g.side, l as usize) {
+            if puzzle.is_given(cell) || cand[cell] & (1 << d) == 0 {
+                continue;
+            }
             if cells[cell] != 0 && cells[cell] != d {
                 return Err(ModelError::TwoValues {
                     cell: g.cell_name(cell),

@@ -150,3 +150,79 @@ mod tests {
         assert_eq!(ClassCuts::parse("2, 5").unwrap().medium_max, 5);
     }
 }
+
+/// Result of `sudolab clauses` for one puzzle (stable field names).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClauseRow {
+    pub puzzle: String,
+    pub label: Option<String>,
+    pub encoding: Encoding,
+    pub variables: usize,
+    pub clauses: usize,
+    /// `alo_lengths[i]` = ALO clauses of length `i + 1`.
+    pub alo_lengths: Vec<u64>,
+    pub short_pct: f64,
+    pub medium_pct: f64,
+    pub long_pct: f64,
+}
+
+/// Encodes a puzzle and computes its clause-length distribution.
+///
+/// # Errors
+/// A contradictory puzzle is refused whatever the encoding: its histogram
+/// would describe a formula with no solution.
+pub fn clause_row(
+    puzzle: &crate::grid::Puzzle,
+    encoding: Encoding,
+    cuts: ClassCuts,
+) -> Result<ClauseRow, super::EncodeError> {
+    puzzle.check()?;
+    let cnf = super::encode(puzzle, encoding)?;
+    let h = Histogram::of(&cnf, encoding, puzzle.side(), cuts);
+    Ok(ClauseRow {
+        puzzle: puzzle.to_line(),
+        label: puzzle.label.clone(),
+        encoding,
+        variables: cnf.num_vars(),
+        clauses: cnf.num_clauses(),
+        alo_lengths: h.counts,
+        short_pct: h.short_pct,
+        medium_pct: h.medium_pct,
+        long_pct: h.long_pct,
+    })
+}
+
+/// Mean clause-length distribution over several puzzles: the mean of the
+/// per-puzzle percentages (the shape of Patti's per-site Table 1).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MeanDistribution {
+    pub puzzles: usize,
+    /// Mean percentage of ALO clauses of each length `1..=N`.
+    pub mean_length_pct: Vec<f64>,
+    pub short_pct: f64,
+    pub medium_pct: f64,
+    pub long_pct: f64,
+}
+
+/// Mean of the rows' distributions; `None` for no rows.
+pub fn mean_distribution(rows: &[ClauseRow]) -> Option<MeanDistribution> {
+    let first = rows.first()?;
+    let n = rows.len() as f64;
+    let side = first.alo_lengths.len();
+    let mut mean = vec![0.0; side];
+    for r in rows {
+        let total: u64 = r.alo_lengths.iter().sum();
+        for (i, &c) in r.alo_lengths.iter().enumerate().take(side) {
+            if total > 0 {
+                mean[i] += 100.0 * c as f64 / total as f64 / n;
+            }
+        }
+    }
+    Some(MeanDistribution {
+        puzzles: rows.len(),
+        mean_length_pct: mean,
+        short_pct: rows.iter().map(|r| r.short_pct).sum::<f64>() / n,
+        medium_pct: rows.iter().map(|r| r.medium_pct).sum::<f64>() / n,
+        long_pct: rows.iter().map(|r| r.long_pct).sum::<f64>() / n,
+    })
+}

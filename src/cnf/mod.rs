@@ -24,7 +24,7 @@ mod dimacs;
 pub mod histogram;
 
 pub use dimacs::{DimacsError, ModelError, decode_model, parse_model, read_dimacs};
-pub use histogram::{ClassCuts, Histogram};
+pub use histogram::{ClassCuts, ClauseRow, Histogram, MeanDistribution, clause_row, mean_distribution};
 
 use crate::grid::{Contradiction, Puzzle};
 use serde::Serialize;

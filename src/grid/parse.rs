@@ -85,7 +85,9 @@ fn cell_value(ch: char) -> Option<u8> {
     if is_blank(ch) {
         return Some(0);
     }
-    ch.to_digit(36).map(|v| v as u8)
+    ch.to_digit(36)
+        .filter(|&v| v as usize <= MAX_ORDER * MAX_ORDER)
+        .map(|v| v as u8)
 }
 
 fn order_for_cells(len: usize) -> Option<usize> {
