@@ -5,6 +5,7 @@ pub mod engine;
 pub mod examples;
 pub mod graph;
 pub mod grid;
+pub mod relax;
 pub mod report;
 pub mod sat;
 

@@ -28,6 +28,8 @@ enum Command {
     Check(cli::engines::EngineArgs),
     /// Decode a SAT solver's model to a grid.
     Decode(cli::decode::DecodeArgs),
+    /// Constraint relaxation: remove k random edges, count solutions and fixed cells.
+    Relax(cli::relax::RelaxArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         Command::Count(a) => cli::engines::count(a),
         Command::Check(a) => cli::engines::check(a),
         Command::Decode(a) => cli::decode::run(a),
+        Command::Relax(a) => cli::relax::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -6,6 +6,7 @@ pub mod clauses;
 pub mod decode;
 pub mod encode;
 pub mod engines;
+pub mod relax;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
