@@ -1,4 +1,5 @@
 //! sudolab: why is a Sudoku hard?
+pub mod dlx;
 pub mod engine;
 pub mod graph;
 pub mod grid;
