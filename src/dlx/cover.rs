@@ -5,7 +5,8 @@
 //! An exact cover problem has *columns* (Knuth's items) and *rows* (options),
 //! each row a set of columns. A solution is a set of rows that covers every
 //! **primary** column exactly once and every **secondary** column at most
-//! once. Algorithm X chooses a still-uncovered primary column, tries each row
+//! once; as in Knuth's formulation, a row with no primary column is never
+//! part of a solution. Algorithm X chooses a still-uncovered primary column, tries each row
 //! that contains it, removes ("covers") every column of that row together
 //! with every conflicting row, recurses, and restores the links on the way
 //! back: an unlinked node keeps its own links, so re-inserting it is two
@@ -68,6 +69,8 @@ pub struct ExactCover {
     col_forced: Vec<bool>,
     /// Per row: removed by `forbid`.
     row_forbidden: Vec<bool>,
+    /// Per row: put into every solution by `force`.
+    row_forced: Vec<bool>,
     changes: Vec<Change>,
     forced_rows: Vec<usize>,
     conflicts: usize,
@@ -131,6 +134,7 @@ impl ExactCover {
             row_len: Vec::new(),
             col_forced: vec![false; heads],
             row_forbidden: Vec::new(),
+            row_forced: Vec::new(),
             changes: Vec::new(),
             forced_rows: Vec::new(),
             conflicts: 0,
@@ -161,8 +165,8 @@ impl ExactCover {
     }
 
     /// Adds a row covering `columns` and returns its id (rows are numbered
-    /// from 0 in the order they are added). A row without columns is allowed
-    /// but never part of a solution.
+    /// from 0 in the order they are added). A row without primary column is
+    /// allowed but never part of a solution.
     ///
     /// # Panics
     /// When a column is out of range or listed twice, or when rows are
@@ -196,6 +200,7 @@ impl ExactCover {
         self.row_start.push(first as u32);
         self.row_len.push(columns.len() as u32);
         self.row_forbidden.push(false);
+        self.row_forced.push(false);
         if !columns.is_empty() {
             let last = self.top.len() - 1;
             self.dlink[spacer] = last as u32;
@@ -317,12 +322,16 @@ impl ExactCover {
 
     /// Puts `row` into every solution: covers its columns (removing every row
     /// that shares one). Returns `false`, and leaves the problem without
-    /// solution until undone, when the row is no longer available (forbidden
-    /// or in conflict with a forced row).
+    /// solution until undone, when the row is no longer available (forbidden,
+    /// in conflict with a forced row, or without columns). Forcing a row
+    /// twice is the same as forcing it once.
     ///
     /// # Panics
     /// When `row` is out of range.
     pub fn force(&mut self, row: usize) -> bool {
+        if self.row_forced[row] {
+            return true;
+        }
         if !self.is_available(row) || self.row_len[row] == 0 {
             self.conflicts += 1;
             self.changes.push(Change::Conflict);
@@ -334,17 +343,24 @@ impl ExactCover {
             self.col_forced[item] = true;
         }
         self.forced_rows.push(row);
+        self.row_forced[row] = true;
         self.changes.push(Change::Forced(row as u32));
         true
     }
 
-    /// Removes `row` from the problem. Returns `false` (and changes nothing)
-    /// when the row was already unavailable: forbidden, or in conflict with a
-    /// forced row.
+    /// Removes `row` from the problem. Returns `false` when the row was not
+    /// available: when it was already forbidden or in conflict with a forced
+    /// row, nothing changes; when it is forced itself, the problem is left
+    /// without solution until undone.
     ///
     /// # Panics
     /// When `row` is out of range.
     pub fn forbid(&mut self, row: usize) -> bool {
+        if self.row_forced[row] {
+            self.conflicts += 1;
+            self.changes.push(Change::Conflict);
+            return false;
+        }
         if !self.is_available(row) {
             return false;
         }
@@ -377,6 +393,7 @@ impl ExactCover {
                 Change::Forced(row) => {
                     let row = row as usize;
                     self.forced_rows.pop();
+                    self.row_forced[row] = false;
                     for x in self.row_nodes(row).rev() {
                         let item = self.top[x] as usize;
                         self.col_forced[item] = false;
