@@ -26,11 +26,7 @@ pub fn sudoku_graph(n: usize) -> UnGraph<usize, ()> {
     for cell in 0..g.cells {
         graph.add_node(cell);
     }
-    graph.extend_with_edges(
-        g.edges()
-            .into_iter()
-            .map(|(a, b)| (a as u32, b as u32)),
-    );
+    graph.extend_with_edges(g.edges().into_iter().map(|(a, b)| (a as u32, b as u32)));
     graph
 }
 
@@ -89,10 +85,8 @@ impl RelaxedInstance {
     /// a cell paired with itself, an index out of range) or is listed twice.
     pub fn new(puzzle: &Puzzle, removed: &[(usize, usize)]) -> Result<RelaxedInstance, String> {
         let g = puzzle.geometry();
-        let mut edges: Vec<(usize, usize)> = removed
-            .iter()
-            .map(|&(a, b)| (a.min(b), a.max(b)))
-            .collect();
+        let mut edges: Vec<(usize, usize)> =
+            removed.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
         for &(a, b) in &edges {
             if b >= g.cells || g.peers[a].binary_search(&b).is_err() {
                 return Err(format!("[{a}, {b}] is not an edge of the Sudoku graph"));
