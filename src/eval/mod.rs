@@ -311,12 +311,7 @@ pub fn evaluate_pairs(metric: &str, x: &[f64], y: &[f64], boot: &BootstrapOption
     row.kendall_tau_b = value(2);
     row.gk_gamma = value(3);
     if point.iter().any(Result::is_ok) {
-        let intervals = stats::bootstrap_intervals(x, y, boot, 4, |a, b| {
-            stats::correlations(a, b)
-                .into_iter()
-                .map(Result::ok)
-                .collect()
-        });
+        let intervals = stats::bootstrap_correlations(x, y, boot);
         let bounds = |i: usize| -> (Option<f64>, Option<f64>) {
             match (value(i), intervals[i]) {
                 (Some(_), Some(Interval { lo, hi })) => (Some(lo), Some(hi)),
