@@ -2,6 +2,7 @@
 pub mod cnf;
 pub mod dlx;
 pub mod engine;
+pub mod eval;
 pub mod examples;
 pub mod graph;
 pub mod grid;
