@@ -30,6 +30,15 @@ const PLACED: u32 = 1;
 #[derive(Debug, Clone)]
 pub struct RelaxedSearch {
     cells: usize,
+    side: usize,
+    /// All colours `1..=N`.
+    all: u32,
+    /// `3N × N` cells of the units.
+    unit_cells: Vec<u16>,
+    /// Removed edges inside each unit, unit `u` at
+    /// `unit_pairs_start[u]..unit_pairs_start[u + 1]`.
+    unit_pairs: Vec<(u16, u16)>,
+    unit_pairs_start: Vec<u32>,
     adj_start: Vec<u32>,
     adj: Vec<u16>,
     given: Vec<bool>,
@@ -64,8 +73,23 @@ impl RelaxedSearch {
             .map(|c| (adj_start[c + 1] - adj_start[c]) as u16)
             .collect();
         udeg.resize(cells * 4, 0);
+        let mut unit_pairs = Vec::new();
+        let mut unit_pairs_start = vec![0u32];
+        for unit in 0..g.units.len() {
+            for &(a, b) in r.removed() {
+                if g.cell_units[a].contains(&unit) && g.cell_units[b].contains(&unit) {
+                    unit_pairs.push((a as u16, b as u16));
+                }
+            }
+            unit_pairs_start.push(unit_pairs.len() as u32);
+        }
         let mut s = RelaxedSearch {
             cells,
+            side: g.side,
+            all: g.all_digits(),
+            unit_cells: g.units.iter().flatten().map(|&c| c as u16).collect(),
+            unit_pairs,
+            unit_pairs_start,
             adj_start,
             adj,
             given: r.puzzle().cells().iter().map(|&v| v != 0).collect(),
@@ -104,14 +128,30 @@ impl RelaxedSearch {
     }
 
     /// Colours the queued single-colour cells of level `depth` and whatever
-    /// they force; false on a contradiction.
+    /// they force, then applies the unit rules, to a fixpoint; false on a
+    /// contradiction.
     fn propagate(&mut self, depth: usize) -> bool {
+        let ok = loop {
+            if !self.singles(depth) || !self.unit_rules(depth) {
+                break false;
+            }
+            if self.queue.is_empty() {
+                break true;
+            }
+        };
+        self.queue.clear();
+        ok
+    }
+
+    /// Colours the queued cells and clears their colour in the neighbours,
+    /// queueing the neighbours left with one colour; false on a
+    /// contradiction.
+    fn singles(&mut self, depth: usize) -> bool {
         let cells = self.cells;
         let base = depth * cells;
         let cand = &mut self.cand[base..base + cells];
         let udeg = &mut self.udeg[base..base + cells];
-        let mut ok = true;
-        'outer: while let Some(cell) = self.queue.pop() {
+        while let Some(cell) = self.queue.pop() {
             let cell = cell as usize;
             let c = cand[cell];
             if c & PLACED != 0 {
@@ -128,13 +168,11 @@ impl RelaxedSearch {
                 let m = cand[nb];
                 if m & c != 0 {
                     if m & PLACED != 0 {
-                        ok = false;
-                        break 'outer;
+                        return false;
                     }
                     let m = m & !c;
                     if m == 0 {
-                        ok = false;
-                        break 'outer;
+                        return false;
                     }
                     cand[nb] = m;
                     if m & (m - 1) == 0 {
@@ -143,8 +181,73 @@ impl RelaxedSearch {
                 }
             }
         }
-        self.queue.clear();
-        ok
+        true
+    }
+
+    /// The unit rules (see the module doc); queues the cells they make
+    /// single, false on a contradiction.
+    fn unit_rules(&mut self, depth: usize) -> bool {
+        let cells = self.cells;
+        let side = self.side;
+        let all = self.all;
+        let cand = &mut self.cand[depth * cells..(depth + 1) * cells];
+        for u in 0..self.unit_pairs_start.len() - 1 {
+            let unit = &self.unit_cells[u * side..(u + 1) * side];
+            let mut once = 0u32;
+            let mut twice = 0u32;
+            for &cell in unit {
+                let c = cand[cell as usize] & !PLACED;
+                twice |= once & c;
+                once |= c;
+            }
+            let missing = all & !once;
+            let pairs = &self.unit_pairs
+                [self.unit_pairs_start[u] as usize..self.unit_pairs_start[u + 1] as usize];
+            let mut mergeable = 0u32;
+            let mut merge = (0usize, 0usize);
+            for &(a, b) in pairs {
+                let (a, b) = (a as usize, b as usize);
+                if cand[a] & cand[b] & !PLACED != 0 {
+                    mergeable += 1;
+                    merge = (a, b);
+                }
+            }
+            if missing.count_ones() > mergeable {
+                return false;
+            }
+            if mergeable == 0 {
+                // Every colour appears exactly once: hidden singles.
+                let hidden = once & !twice;
+                if hidden == 0 {
+                    continue;
+                }
+                for &cell in unit {
+                    let c = cand[cell as usize];
+                    let h = c & hidden;
+                    if h != 0 && c & !PLACED != h {
+                        if h & (h - 1) != 0 {
+                            return false;
+                        }
+                        cand[cell as usize] = h;
+                        self.queue.push(cell);
+                    }
+                }
+            } else if mergeable == 1 && missing != 0 {
+                // A colour is missing only if the one pair that can share a
+                // colour does: both ends keep their common colours only.
+                let (a, b) = merge;
+                let common = cand[a] & cand[b] & !PLACED;
+                for x in [a, b] {
+                    if cand[x] & PLACED == 0 && cand[x] != common {
+                        cand[x] = common;
+                        if common & (common - 1) == 0 {
+                            self.queue.push(x as u16);
+                        }
+                    }
+                }
+            }
+        }
+        true
     }
 
     fn recurse<F>(&mut self, depth: usize, visit: &mut F) -> ControlFlow<()>
