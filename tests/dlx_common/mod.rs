@@ -49,8 +49,8 @@ pub fn reference_count(p: &Puzzle, cap: u64) -> u64 {
         let all = ((1u64 << (side + 1)) - 2) as u32;
         let mut best = None;
         let mut best_k = u32::MAX;
-        for i in 0..cells.len() {
-            if cells[i] == 0 {
+        for (i, &v) in cells.iter().enumerate() {
+            if v == 0 {
                 let (r, c) = (i / side, i % side);
                 let free = all & !(rows[r] | cols[c] | boxes[(r / n) * n + c / n]);
                 if free.count_ones() < best_k {
