@@ -209,7 +209,6 @@ impl<const W: usize> Search<W> {
     }
 
     /// Copies level `from` into level `from + 1`.
-    #[inline]
     fn push_level(&mut self, from: usize) {
         let cells = self.cells;
         if self.open.len() < from + 2 {
@@ -299,10 +298,19 @@ impl<const W: usize> Search<W> {
             self.dirty &= self.dirty - 1;
             let mut once = 0u32;
             let mut twice = 0u32;
+            let mut placed = 0u32;
             for &cell in &self.unit_cells[u * side..(u + 1) * side] {
-                let c = self.cand[base + cell as usize] & !PLACED;
+                let c = self.cand[base + cell as usize];
+                if c & PLACED != 0 {
+                    placed |= c;
+                }
+                let c = c & !PLACED;
                 twice |= once & c;
                 once |= c;
+            }
+            if placed & self.all == self.all {
+                // Every colour placed: nothing open, nothing to deduce.
+                continue;
             }
             let missing = self.all & !once;
             let mut mergeable = 0u32;
@@ -322,7 +330,7 @@ impl<const W: usize> Search<W> {
                 return false;
             }
             if mergeable == 0 {
-                let hidden = once & !twice;
+                let hidden = once & !twice & !placed;
                 if hidden == 0 {
                     continue;
                 }
@@ -352,7 +360,6 @@ impl<const W: usize> Search<W> {
     }
 
     /// Open cells of `within` at `depth` with an open neighbour.
-    #[inline]
     fn best_cell(&self, depth: usize, within: &Bits<W>) -> Option<usize> {
         let base = depth * self.cells;
         let open = &self.open[depth];
