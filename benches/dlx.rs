@@ -4,7 +4,12 @@
 //! Data are read at run time from `../shared/data` relative to the crate
 //! (override with `SUDOLAB_DATA`). Run with `cargo bench --bench dlx`;
 //! throughput is reported in puzzles (or instances) per second.
+//!
+//! On a loaded machine wall-clock time says little about the code: with
+//! `SUDOLAB_BENCH_CLOCK=cpu` the benchmarks measure the CPU time of the
+//! benchmark thread instead (Linux, from `/proc/thread-self/schedstat`).
 
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -13,6 +18,54 @@ use sudolab::dlx::relaxed::{self, RelaxedDlx};
 use sudolab::dlx::sudoku::{self, SudokuDlx};
 use sudolab::graph::{RelaxedInstance, derive_seed, sample_edges};
 use sudolab::grid::parse_puzzle;
+
+/// Wall-clock time, or the CPU time of the running thread.
+enum Clock {
+    Wall,
+    ThreadCpu,
+}
+
+/// Nanoseconds the current thread has run on a CPU.
+fn thread_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+impl Measurement for Clock {
+    type Intermediate = (std::time::Instant, u64);
+    type Value = f64;
+
+    fn start(&self) -> Self::Intermediate {
+        (std::time::Instant::now(), thread_cpu_ns())
+    }
+    fn end(&self, (t, cpu): Self::Intermediate) -> f64 {
+        match self {
+            Clock::Wall => t.elapsed().as_nanos() as f64,
+            Clock::ThreadCpu => thread_cpu_ns().saturating_sub(cpu) as f64,
+        }
+    }
+    fn add(&self, a: &f64, b: &f64) -> f64 {
+        a + b
+    }
+    fn zero(&self) -> f64 {
+        0.0
+    }
+    fn to_f64(&self, v: &f64) -> f64 {
+        *v
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        WallTime.formatter()
+    }
+}
+
+fn clock() -> Clock {
+    match std::env::var("SUDOLAB_BENCH_CLOCK").as_deref() {
+        Ok("cpu") if thread_cpu_ns() > 0 => Clock::ThreadCpu,
+        _ => Clock::Wall,
+    }
+}
 
 fn data_dir() -> PathBuf {
     std::env::var_os("SUDOLAB_DATA")
@@ -33,7 +86,7 @@ fn load(rel: &str, step: usize) -> Vec<Puzzle> {
         .collect()
 }
 
-fn sudoku_uniqueness(c: &mut Criterion) {
+fn sudoku_uniqueness(c: &mut Criterion<Clock>) {
     let sets = [
         (
             "magictour-top1465",
@@ -88,7 +141,7 @@ fn relaxed_instances(count: usize, k: usize) -> Vec<RelaxedInstance> {
         .collect()
 }
 
-fn relaxed_analyse(c: &mut Criterion) {
+fn relaxed_analyse(c: &mut Criterion<Clock>) {
     let instances = relaxed_instances(400, 45);
     let mut group = c.benchmark_group("relaxed_analyse_k45_cap1000");
     group.sample_size(10);
@@ -112,5 +165,9 @@ fn relaxed_analyse(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sudoku_uniqueness, relaxed_analyse);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(clock());
+    targets = sudoku_uniqueness, relaxed_analyse
+}
 criterion_main!(benches);

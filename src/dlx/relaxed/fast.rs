@@ -565,9 +565,8 @@ impl<const W: usize> Search<W> {
             if !self.propagate(1) {
                 continue;
             }
-            // The cell itself may have been left out of the records when
-            // it was coloured by the restriction: `solve_node` notes every
-            // cell of its scope.
+            // Existence only; the solution found, if any, is noted in
+            // `seen` (every cell, this one included).
             self.count_from(1, 1);
         }
     }
