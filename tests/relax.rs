@@ -44,25 +44,43 @@ fn hand_computed_4x4_cases() {
     assert_eq!(c.solutions, 4u64.pow(16));
 }
 
-#[test]
-fn engines_agree_on_10000_random_relaxations() {
-    let puzzles = common::fixture("unique.txt");
-    let total: usize = 10_000;
+/// Compares the engines on `total` relaxations of `puzzles`, k cycling over
+/// `0..=max_k`, with the caps given; returns the disagreements.
+fn compare_engines(puzzles: &[sudolab::Puzzle], total: usize, max_k: usize, caps: [u64; 2], seed: u64) {
     let disagreements: Vec<String> = (0..total)
         .into_par_iter()
         .filter_map(|i| {
             let p = &puzzles[i % puzzles.len()];
-            let k = i % 121;
-            let removed = sample_edges(3, k, derive_seed(99, i as u64)).unwrap();
+            let k = i % (max_k + 1);
+            let removed = sample_edges(3, k, derive_seed(seed, i as u64)).unwrap();
             let r = RelaxedInstance::new(p, &removed).unwrap();
-            let cap = if i % 2 == 0 { 100 } else { 300 };
+            let cap = if i % 5 == 0 { caps[1] } else { caps[0] };
             let sat = analyse(&r, Engine::Sat, cap);
             let dlx = analyse(&r, Engine::Dlx, cap);
             assert!(sat.count.solutions >= 1, "the original solution survives");
             (sat != dlx).then(|| format!("{p} k={k} removed={removed:?}: sat {sat:?} dlx {dlx:?}"))
         })
         .collect();
-    assert!(disagreements.is_empty(), "{} disagreements, first: {}", disagreements.len(), disagreements[0]);
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreements, first: {}",
+        disagreements.len(),
+        disagreements[0]
+    );
+}
+
+#[test]
+fn engines_agree_on_10000_random_relaxations() {
+    // QQWing-generated and Sudoku Exchange (SE 5.0-9.3) puzzles of the fixture.
+    let puzzles: Vec<_> = common::fixture("unique.txt").into_iter().take(200).collect();
+    compare_engines(&puzzles, 10_000, 120, [100, 300], 99);
+}
+
+#[test]
+fn engines_agree_on_relaxations_of_the_hardest_puzzles() {
+    // top1465, 17-clue and forum-hardest puzzles: slower for both engines.
+    let puzzles: Vec<_> = common::fixture("unique.txt").into_iter().skip(200).collect();
+    compare_engines(&puzzles, 600, 120, [50, 100], 7);
 }
 
 #[test]
@@ -88,7 +106,7 @@ fn nested_samples_never_lose_solutions() {
         let mut last_fixed = usize::MAX;
         for k in (0..=80).step_by(8) {
             let r = RelaxedInstance::new(p, &order[..k]).unwrap();
-            let a = analyse(&r, Engine::Dlx, 0);
+            let a = analyse(&r, Engine::Dlx, 100_000);
             assert!(a.count.solutions >= last, "{p}: k={k}");
             assert!(a.fixed.len() <= last_fixed, "{p}: k={k} fixed grew");
             last = a.count.solutions;

@@ -160,11 +160,15 @@ pub fn relaxed_cnf(r: &RelaxedInstance) -> Cnf {
 /// Counts the proper colourings of a relaxed instance up to `cap` (0 = no cap).
 pub fn count_relaxed(r: &RelaxedInstance, cap: u64) -> Count {
     let mut solver = load(&relaxed_cnf(r));
-    let found = count_on(&mut solver, r, cap);
+    let p = r.puzzle();
+    let free: Vec<usize> = (0..p.cells().len()).filter(|&c| !p.is_given(c)).collect();
+    let found = count_on(&mut solver, r, cap, &free);
     Count::from_found(found, cap)
 }
 
-fn count_on(solver: &mut Solver, r: &RelaxedInstance, cap: u64) -> u64 {
+/// Counts by blocking clauses over the cells in `free` (cells outside it
+/// hold the same value in every solution, so blocking them adds nothing).
+fn count_on(solver: &mut Solver, r: &RelaxedInstance, cap: u64, free: &[usize]) -> u64 {
     let p = r.puzzle();
     let side = p.side();
     solver.assume(&[]);
@@ -174,11 +178,7 @@ fn count_on(solver: &mut Solver, r: &RelaxedInstance, cap: u64) -> u64 {
         found += 1;
         let cells = model_cells(solver, side, p.cells());
         block.clear();
-        block.extend(
-            (0..cells.len())
-                .filter(|&c| !p.is_given(c))
-                .map(|c| !lit(cnf::var(side, c, cells[c]))),
-        );
+        block.extend(free.iter().map(|&c| !lit(cnf::var(side, c, cells[c]))));
         if block.is_empty() {
             break;
         }
@@ -220,7 +220,10 @@ pub fn analyse_relaxed(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
         }
         candidate[cell] = false;
     }
-    let found = count_on(&mut solver, r, cap);
+    let free: Vec<usize> = (0..first.len())
+        .filter(|&c| !p.is_given(c) && fixed.binary_search(&c).is_err())
+        .collect();
+    let found = count_on(&mut solver, r, cap, &free);
     InstanceAnalysis {
         count: Count::from_found(found, cap),
         fixed,

@@ -1,0 +1,143 @@
+//! `sudolab rate`: human-model ratings (SiSuS, oracle, hsolve, Nishio,
+//! technique weights, baselines), and `--explain` for the solving path.
+
+use super::{Common, emit, load, write_out};
+use anyhow::Result;
+use clap::Args;
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+use std::io::IsTerminal;
+use sudolab::human::{self, RateOptions, RateRow};
+use sudolab::report::{Format, render_rows, text_table};
+
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Models: comma list of sisus, oracle, hsolve, nishio, weights, baseline, or all.
+    #[arg(long, short = 'm', default_value = "all")]
+    pub model: String,
+    /// Runs of every randomized model (default: SiSuS 30, oracle 100, hsolve 20, Nishio 50).
+    #[arg(long)]
+    pub runs: Option<usize>,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print the technique engine's step-by-step solving path instead of ratings.
+    #[arg(long)]
+    pub explain: bool,
+    /// Oracle model weight of naked singles per scan (α).
+    #[arg(long)]
+    pub oracle_alpha: Option<f64>,
+    /// Oracle model weight of hidden singles per scan (β).
+    #[arg(long)]
+    pub oracle_beta: Option<f64>,
+    /// Oracle model weight of oracle visits (G).
+    #[arg(long)]
+    pub oracle_g: Option<f64>,
+    /// Oracle model decay rate of the visit term (δ).
+    #[arg(long)]
+    pub oracle_delta: Option<f64>,
+    /// Oracle model visit offset (σ).
+    #[arg(long)]
+    pub oracle_sigma: Option<f64>,
+    /// Oracle model tanh steepness (A).
+    #[arg(long)]
+    pub oracle_a: Option<f64>,
+    /// Oracle model tanh centre (B).
+    #[arg(long)]
+    pub oracle_b: Option<f64>,
+}
+
+fn fmt(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into())
+}
+
+pub fn run(args: RateArgs) -> Result<u8> {
+    let loaded = load(&args.common)?;
+    if args.explain {
+        let mut s = String::new();
+        let mut rows = Vec::new();
+        for (_, p) in &loaded.puzzles {
+            let e = human::explain(p);
+            s.push_str(&format!("{e}\n"));
+            rows.push(e);
+        }
+        let out = match args.common.format {
+            Format::Text => s,
+            f => render_rows(&rows, f),
+        };
+        write_out(args.common.output.as_ref(), &out)?;
+        return Ok(loaded.finish());
+    }
+    let mut opts = RateOptions::for_models(&args.model)?;
+    opts.seed = args.seed;
+    if let Some(r) = args.runs {
+        opts.set_runs(r);
+    }
+    let o = &mut opts.oracle;
+    for (flag, field) in [
+        (args.oracle_alpha, &mut o.alpha),
+        (args.oracle_beta, &mut o.beta),
+        (args.oracle_g, &mut o.big_g),
+        (args.oracle_delta, &mut o.delta),
+        (args.oracle_sigma, &mut o.sigma),
+        (args.oracle_a, &mut o.a),
+        (args.oracle_b, &mut o.b),
+    ] {
+        if let Some(v) = flag {
+            *field = v;
+        }
+    }
+    let pb = if std::io::stderr().is_terminal() {
+        ProgressBar::new(loaded.puzzles.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    let rows: Vec<RateRow> = loaded
+        .puzzles
+        .par_iter()
+        .map(|(_, p)| {
+            let r = human::rate(p, &opts);
+            pb.inc(1);
+            r
+        })
+        .collect();
+    pb.finish_and_clear();
+    emit(&args.common, &rows, |rows| {
+        let table: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.label.clone().unwrap_or_else(|| r.puzzle.clone()),
+                    r.givens.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
+                    r.backtracks.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
+                    fmt(r.sisus_refutation_sum),
+                    fmt(r.sisus_dependency),
+                    match (&r.oracle_score, &r.oracle_level) {
+                        (Some(s), Some(l)) => format!("{s:.2} {l}"),
+                        _ => "-".into(),
+                    },
+                    fmt(r.hsolve),
+                    fmt(r.nishio4),
+                    r.weights_score
+                        .map(|w| format!("{w} {}", r.weights_level.clone().unwrap_or_default()))
+                        .unwrap_or_else(|| "-".into()),
+                    r.hardest_technique.clone().unwrap_or_else(|| "-".into()),
+                    r.status
+                        .iter()
+                        .map(|(k, v)| format!("{k}: {v}"))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                ]
+            })
+            .collect();
+        text_table(
+            &[
+                "puzzle", "givens", "backtracks", "sisus_ref", "sisus_dep", "oracle", "hsolve",
+                "nishio4", "weights", "hardest", "status",
+            ],
+            &table,
+        )
+    })?;
+    Ok(loaded.finish())
+}
