@@ -7,8 +7,12 @@
 //! `Throughput::Elements(puzzles)`, so criterion reports puzzles/s. The sets
 //! are read at run time from `../shared/data` (see its `PROVENANCE.md`):
 //! easy = the first 1000 puzzles of Royle's 17-clue list, hard = magictour
-//! top1465. Figures and commands are in `docs/performance.md`.
+//! top1465. `SUDOLAB_BENCH_CLOCK=cpu` measures process CPU time instead of wall-clock
+//! time (see `common`). Figures and commands are in `docs/performance.md`.
 
+mod common;
+
+use common::Clock;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -51,10 +55,7 @@ fn sets() -> [(&'static str, Vec<Puzzle>); 2] {
     ]
 }
 
-fn configure<'a>(
-    c: &'a mut Criterion,
-    name: &str,
-) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
+fn configure<'a>(c: &'a mut Criterion<Clock>, name: &str) -> criterion::BenchmarkGroup<'a, Clock> {
     let mut g = c.benchmark_group(name);
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(500))
@@ -62,7 +63,7 @@ fn configure<'a>(
     g
 }
 
-fn parse(c: &mut Criterion) {
+fn parse(c: &mut Criterion<Clock>) {
     let text = read_text(HARD_FILE);
     let lines: Vec<&str> = text
         .lines()
@@ -84,7 +85,7 @@ fn parse(c: &mut Criterion) {
     g.finish();
 }
 
-fn encode(c: &mut Criterion) {
+fn encode(c: &mut Criterion<Clock>) {
     let mut g = configure(c, "encode");
     for (name, puzzles) in sets() {
         g.throughput(Throughput::Elements(puzzles.len() as u64));
@@ -121,7 +122,7 @@ fn encode(c: &mut Criterion) {
     g.finish();
 }
 
-fn sat(c: &mut Criterion) {
+fn sat(c: &mut Criterion<Clock>) {
     let mut g = configure(c, "sat");
     g.measurement_time(Duration::from_secs(8));
     for (name, puzzles) in sets() {
@@ -144,7 +145,7 @@ fn sat(c: &mut Criterion) {
     g.finish();
 }
 
-fn dlx(c: &mut Criterion) {
+fn dlx(c: &mut Criterion<Clock>) {
     let mut g = configure(c, "dlx");
     for (name, puzzles) in sets() {
         g.throughput(Throughput::Elements(puzzles.len() as u64));
@@ -166,5 +167,9 @@ fn dlx(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, parse, encode, sat, dlx);
+criterion_group! {
+    name = benches;
+    config = common::criterion();
+    targets = parse, encode, sat, dlx
+}
 criterion_main!(benches);

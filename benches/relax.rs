@@ -10,8 +10,12 @@
 //! `SUDOLAB_BENCH_K120=1`: it can take minutes). Throughput is in samples,
 //! so criterion reports samples/s. Relaxation runs its samples on the rayon
 //! pool: run once as is and once with `RAYON_NUM_THREADS=1` for one core.
-//! Figures and commands are in `docs/performance.md`.
+//! `SUDOLAB_BENCH_CLOCK=cpu` measures process CPU time instead of wall-clock
+//! time (see `common`). Figures and commands are in `docs/performance.md`.
 
+mod common;
+
+use common::Clock;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -60,7 +64,7 @@ fn run(puzzle: &Puzzle, o: &RelaxOptions) -> f64 {
         .mean_solutions
 }
 
-fn k45(c: &mut Criterion) {
+fn k45(c: &mut Criterion<Clock>) {
     let mut g = c.benchmark_group("relax-k45");
     g.sample_size(10)
         .warm_up_time(Duration::from_secs(1))
@@ -80,7 +84,7 @@ fn k45(c: &mut Criterion) {
     g.finish();
 }
 
-fn sweep(c: &mut Criterion) {
+fn sweep(c: &mut Criterion<Clock>) {
     let ks: Vec<usize> = (0..=60).step_by(5).collect();
     let mut g = c.benchmark_group("relax-sweep");
     g.sample_size(10)
@@ -108,7 +112,7 @@ fn sweep(c: &mut Criterion) {
 /// Heavily relaxed instances can take minutes (the fixed-cell filtering
 /// search of one sample may need an exponential refutation), so this group
 /// runs only with `SUDOLAB_BENCH_K120=1`.
-fn k120(c: &mut Criterion) {
+fn k120(c: &mut Criterion<Clock>) {
     if std::env::var_os("SUDOLAB_BENCH_K120").is_none() {
         eprintln!("relax-k120: skipped (set SUDOLAB_BENCH_K120=1 to run it)");
         return;
@@ -130,7 +134,7 @@ fn k120(c: &mut Criterion) {
 /// Where the k = 45 time goes: the same 1000 relaxed instances of one puzzle,
 /// built up front and analysed on the calling thread, by count only (cap
 /// 1000) and by count + fixed cells with either engine.
-fn split(c: &mut Criterion) {
+fn split(c: &mut Criterion<Clock>) {
     let mut g = c.benchmark_group("relax-split-k45");
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(1))
@@ -193,5 +197,9 @@ fn instance(p: &Puzzle, seed: u64) -> RelaxedInstance {
     RelaxedInstance::new(p, &removed).unwrap_or_else(|e| panic!("bad sample: {e}"))
 }
 
-criterion_group!(benches, split, k45, sweep, k120);
+criterion_group! {
+    name = benches;
+    config = common::criterion();
+    targets = split, k45, sweep, k120
+}
 criterion_main!(benches);
