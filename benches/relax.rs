@@ -1,0 +1,199 @@
+//! Cost of constraint relaxation (`relax::relax`, `relax::sweep`) on one
+//! typical puzzle (the first NYT "Medium" of `website-nyt/nyt.tsv`) and one
+//! easy one (the first NYT "Easy"), both read at run time from
+//! `../shared/data`.
+//!
+//! Measured: k = 45, 1000 samples, cap 1000 with no engine cross-check and
+//! with the default 30 verified samples; exact counts (cap 0) at k = 45; a
+//! sweep over k = 0, 5, …, 60 with 1000 samples per k; and k = 120 (cap 1000)
+//! to show that heavily relaxed instances finish. Throughput is in samples,
+//! so criterion reports samples/s. Relaxation runs its samples on the rayon
+//! pool: run once as is and once with `RAYON_NUM_THREADS=1` for one core.
+//! `SUDOLAB_BENCH_CLOCK=cpu` measures process CPU time instead of wall-clock
+//! time (see `common`). Figures and commands are in `docs/performance.md`.
+
+mod common;
+
+use common::Clock;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+use sudolab::Puzzle;
+use sudolab::graph::{RelaxedInstance, derive_seed, shuffled_edges};
+use sudolab::grid::read_puzzles;
+use sudolab::relax::{self, RelaxOptions};
+
+const NYT_FILE: &str = "website-nyt/nyt.tsv";
+const SAMPLES: usize = 1000;
+
+/// The first puzzle of `nyt.tsv` whose level column is `level`.
+fn nyt(level: &str) -> Puzzle {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(NYT_FILE);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read benchmark data {}: {e}", path.display()));
+    read_puzzles(&text)
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(|(_, p)| p)
+        .find(|p| p.label.as_deref().and_then(|l| l.split('\t').next()) == Some(level))
+        .unwrap_or_else(|| panic!("no {level} puzzle in {NYT_FILE}"))
+}
+
+fn puzzles() -> [(&'static str, Puzzle); 2] {
+    [("nyt-medium", nyt("Medium")), ("nyt-easy", nyt("Easy"))]
+}
+
+fn opts(k: usize, cap: u64, verify: usize) -> RelaxOptions {
+    RelaxOptions {
+        k,
+        samples: SAMPLES,
+        cap,
+        verify,
+        ..RelaxOptions::default()
+    }
+}
+
+fn run(puzzle: &Puzzle, o: &RelaxOptions) -> f64 {
+    relax::relax(black_box(puzzle), o)
+        .unwrap_or_else(|e| panic!("relax failed: {e}"))
+        .0
+        .mean_solutions
+}
+
+fn k45(c: &mut Criterion<Clock>) {
+    let mut g = c.benchmark_group("relax-k45");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(10))
+        .throughput(Throughput::Elements(SAMPLES as u64));
+    for (name, p) in puzzles() {
+        for (label, o) in [
+            ("cap1000-verify0", opts(45, 1000, 0)),
+            ("cap1000-verify30", opts(45, 1000, 30)),
+            ("exact-verify0", opts(45, 0, 0)),
+        ] {
+            g.bench_with_input(BenchmarkId::new(label, name), &p, |b, p| {
+                b.iter(|| run(p, &o))
+            });
+        }
+    }
+    g.finish();
+}
+
+fn sweep(c: &mut Criterion<Clock>) {
+    let ks: Vec<usize> = (0..=60).step_by(5).collect();
+    let mut g = c.benchmark_group("relax-sweep");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(1))
+        .measurement_time(Duration::from_secs(1))
+        .throughput(Throughput::Elements((SAMPLES * ks.len()) as u64));
+    for (name, p) in puzzles() {
+        let o = opts(0, 1000, RelaxOptions::default().verify);
+        g.bench_with_input(
+            BenchmarkId::new("0:60:5-cap1000-verify30", name),
+            &p,
+            |b, p| {
+                b.iter(|| {
+                    relax::sweep(black_box(p), &ks, &o)
+                        .unwrap_or_else(|e| panic!("sweep failed: {e}"))
+                        .points
+                        .len()
+                })
+            },
+        );
+    }
+    g.finish();
+}
+
+/// Heavily relaxed instances: before `9e46381` one sample of nyt-medium
+/// took minutes in the fixed-cell filtering search.
+fn k120(c: &mut Criterion<Clock>) {
+    let mut g = c.benchmark_group("relax-k120");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(1))
+        .measurement_time(Duration::from_secs(1))
+        .throughput(Throughput::Elements(SAMPLES as u64));
+    for (name, p) in puzzles() {
+        let o = opts(120, 1000, 0);
+        g.bench_with_input(BenchmarkId::new("cap1000-verify0", name), &p, |b, p| {
+            b.iter(|| run(p, &o))
+        });
+    }
+    g.finish();
+}
+
+/// Where the k = 45 time goes: the same 1000 relaxed instances of one puzzle,
+/// built up front and analysed on the calling thread, by count only (cap
+/// 1000) and by count + fixed cells with either engine.
+fn split(c: &mut Criterion<Clock>) {
+    let mut g = c.benchmark_group("relax-split-k45");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(1))
+        .measurement_time(Duration::from_secs(1))
+        .throughput(Throughput::Elements(SAMPLES as u64));
+    for (name, p) in puzzles() {
+        let seeds: Vec<u64> = (0..SAMPLES as u64)
+            .map(|i| derive_seed(RelaxOptions::default().seed, i))
+            .collect();
+        g.bench_with_input(BenchmarkId::new("build", name), &p, |b, p| {
+            b.iter(|| {
+                seeds
+                    .iter()
+                    .map(|&s| instance(p, s).edges().len())
+                    .sum::<usize>()
+            })
+        });
+        let instances: Vec<RelaxedInstance> = seeds.iter().map(|&s| instance(&p, s)).collect();
+        g.bench_with_input(
+            BenchmarkId::new("dlx-count-cap1000", name),
+            &instances,
+            |b, rs| {
+                b.iter(|| {
+                    rs.iter()
+                        .map(|r| sudolab::dlx::relaxed::count(r, 1000).solutions)
+                        .sum::<u64>()
+                })
+            },
+        );
+        g.bench_with_input(
+            BenchmarkId::new("dlx-analyse-cap1000", name),
+            &instances,
+            |b, rs| {
+                b.iter(|| {
+                    rs.iter()
+                        .map(|r| sudolab::dlx::relaxed::analyse(r, 1000).fixed.len())
+                        .sum::<usize>()
+                })
+            },
+        );
+        g.bench_with_input(
+            BenchmarkId::new("sat-analyse-cap1000", name),
+            &instances,
+            |b, rs| {
+                b.iter(|| {
+                    rs.iter()
+                        .map(|r| sudolab::sat::analyse_relaxed(r, 1000).fixed.len())
+                        .sum::<usize>()
+                })
+            },
+        );
+    }
+    g.finish();
+}
+
+/// The relaxed instance of sample seed `seed` at k = 45, as `relax` draws it.
+fn instance(p: &Puzzle, seed: u64) -> RelaxedInstance {
+    let mut removed = shuffled_edges(p.order(), seed);
+    removed.truncate(45);
+    RelaxedInstance::new(p, &removed).unwrap_or_else(|e| panic!("bad sample: {e}"))
+}
+
+criterion_group! {
+    name = benches;
+    config = common::criterion();
+    targets = split, k45, sweep, k120
+}
+criterion_main!(benches);
