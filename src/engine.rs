@@ -124,9 +124,7 @@ impl FromStr for EngineChoice {
             "sat" => Ok(EngineChoice::Sat),
             "dlx" => Ok(EngineChoice::Dlx),
             "both" => Ok(EngineChoice::Both),
-            _ => Err(format!(
-                "unknown engine {s:?} (expected sat, dlx or both)"
-            )),
+            _ => Err(format!("unknown engine {s:?} (expected sat, dlx or both)")),
         }
     }
 }
@@ -262,7 +260,11 @@ pub struct CountRow {
     pub capped: bool,
 }
 
-pub fn count_row(puzzle: &Puzzle, choice: EngineChoice, cap: u64) -> Result<CountRow, Disagreement> {
+pub fn count_row(
+    puzzle: &Puzzle,
+    choice: EngineChoice,
+    cap: u64,
+) -> Result<CountRow, Disagreement> {
     let c = count(puzzle, choice, cap)?;
     Ok(CountRow {
         puzzle: puzzle.to_line(),

@@ -18,9 +18,9 @@ pub fn embedded() -> Vec<Puzzle> {
 /// An embedded puzzle by (case-insensitive) label.
 pub fn by_name(name: &str) -> Option<Puzzle> {
     embedded().into_iter().find(|p| {
-        p.label
-            .as_deref()
-            .is_some_and(|l| l.eq_ignore_ascii_case(name) || l.to_lowercase().ends_with(&name.to_lowercase()))
+        p.label.as_deref().is_some_and(|l| {
+            l.eq_ignore_ascii_case(name) || l.to_lowercase().ends_with(&name.to_lowercase())
+        })
     })
 }
 
@@ -30,7 +30,13 @@ mod tests {
 
     #[test]
     fn all_examples_parse_and_are_unique() {
-        assert_eq!(read_puzzles(EXAMPLES_TXT).iter().filter(|r| r.is_err()).count(), 0);
+        assert_eq!(
+            read_puzzles(EXAMPLES_TXT)
+                .iter()
+                .filter(|r| r.is_err())
+                .count(),
+            0
+        );
         let all = embedded();
         assert_eq!(all.len(), 11);
         for p in &all {

@@ -11,7 +11,12 @@ fn sudolab(args: &[&str], stdin: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
@@ -20,22 +25,39 @@ fn sudolab(args: &[&str], stdin: &str) -> (i32, String, String) {
     )
 }
 
-const EASY: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-const SOLVED: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+const EASY: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const SOLVED: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
 #[test]
 fn clauses_on_embedded_examples_json_fields() {
     let (code, out, _) = sudolab(&["clauses", "--format", "jsonl"], "");
     assert_eq!(code, 0);
-    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 11);
     for v in &lines {
-        for key in ["puzzle", "label", "encoding", "variables", "clauses", "alo_lengths", "short_pct", "medium_pct", "long_pct"] {
+        for key in [
+            "puzzle",
+            "label",
+            "encoding",
+            "variables",
+            "clauses",
+            "alo_lengths",
+            "short_pct",
+            "medium_pct",
+            "long_pct",
+        ] {
             assert!(v.get(key).is_some(), "missing {key}");
         }
         assert_eq!(v["variables"], 729);
         assert_eq!(v["alo_lengths"].as_array().unwrap().len(), 9);
-        let sum = v["short_pct"].as_f64().unwrap() + v["medium_pct"].as_f64().unwrap() + v["long_pct"].as_f64().unwrap();
+        let sum = v["short_pct"].as_f64().unwrap()
+            + v["medium_pct"].as_f64().unwrap()
+            + v["long_pct"].as_f64().unwrap();
         assert!((sum - 100.0).abs() < 1e-6);
     }
 }
@@ -43,9 +65,15 @@ fn clauses_on_embedded_examples_json_fields() {
 #[test]
 fn check_count_solve_fields_and_engines() {
     let input = format!("{EASY}\tmy label\n{}\n", ".".repeat(81));
-    let (code, out, _) = sudolab(&["check", "-", "--format", "jsonl", "--engine", "both"], &input);
+    let (code, out, _) = sudolab(
+        &["check", "-", "--format", "jsonl", "--engine", "both"],
+        &input,
+    );
     assert_eq!(code, 0);
-    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(rows[0]["status"], "unique");
     assert_eq!(rows[0]["label"], "my label");
     assert_eq!(rows[1]["status"], "multiple");
@@ -74,7 +102,10 @@ fn contradictory_puzzle_is_none_with_reason_and_refused_by_clauses() {
     assert_eq!(v["reason"], "digit 1 appears twice in row 1");
     let (code, _, err) = sudolab(&["clauses", "-"], &bad);
     assert_eq!(code, 1);
-    assert!(err.contains("line 1: puzzle is contradictory: digit 1 appears twice in row 1"), "{err}");
+    assert!(
+        err.contains("line 1: puzzle is contradictory: digit 1 appears twice in row 1"),
+        "{err}"
+    );
     let (code, _, err) = sudolab(&["encode", "-", "--encoding", "min"], &bad);
     assert_eq!(code, 1);
     assert!(err.contains("contradictory"));
@@ -91,14 +122,20 @@ fn bad_lines_named_and_keep_going() {
     assert_eq!(code, 3);
     assert_eq!(out.lines().count(), 2);
     assert!(err.contains("2 input line(s) rejected"), "{err}");
-    assert!(err.contains("line 3: column 82: invalid character 'x'"), "{err}");
+    assert!(
+        err.contains("line 3: column 82: invalid character 'x'"),
+        "{err}"
+    );
 }
 
 #[test]
 fn encode_decode_round_trip_through_files() {
     let dir = tempfile::tempdir().unwrap();
     let one = dir.path().join("one.cnf");
-    let (code, _, _) = sudolab(&["encode", "-", "-e", "max", "-o", one.to_str().unwrap()], EASY);
+    let (code, _, _) = sudolab(
+        &["encode", "-", "-e", "max", "-o", one.to_str().unwrap()],
+        EASY,
+    );
     assert_eq!(code, 0);
     let text = std::fs::read_to_string(&one).unwrap();
     assert!(text.contains(&format!("p cnf 729 {}", 11988 + 30)));

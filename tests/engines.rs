@@ -23,7 +23,14 @@ fn variants(p: &Puzzle, rng: &mut Rng) -> Vec<Puzzle> {
     let mut r = p.clone();
     let cell = empty[rng.below(empty.len())];
     let wrong = 1 + ((sol.get(cell) as usize + rng.below(8)) % 9) as u8;
-    r.set(cell, if wrong == sol.get(cell) { wrong % 9 + 1 } else { wrong });
+    r.set(
+        cell,
+        if wrong == sol.get(cell) {
+            wrong % 9 + 1
+        } else {
+            wrong
+        },
+    );
     out.push(r);
     out
 }
@@ -38,8 +45,7 @@ fn sat_and_dlx_agree_on_thousands_of_puzzles() {
         for p in &base {
             for v in variants(p, &mut rng) {
                 let cap = if round % 2 == 0 { 2 } else { 50 };
-                let c = count(&v, EngineChoice::Both, cap)
-                    .unwrap_or_else(|d| panic!("{d}"));
+                let c = count(&v, EngineChoice::Both, cap).unwrap_or_else(|d| panic!("{d}"));
                 statuses[Status::from_count(c.solutions) as usize] += 1;
                 n += 1;
             }
@@ -64,11 +70,18 @@ fn serg_benchmark_counts_agree() {
 
 #[test]
 fn known_counts() {
-    assert_eq!(count(&Puzzle::empty(2), EngineChoice::Both, 0).unwrap().solutions, 288);
+    assert_eq!(
+        count(&Puzzle::empty(2), EngineChoice::Both, 0)
+            .unwrap()
+            .solutions,
+        288
+    );
     let c = count(&Puzzle::empty(3), EngineChoice::Both, 100).unwrap();
     assert!(c.capped && c.solutions == 100);
     for p in sudolab::examples::embedded() {
-        let s = sudolab::engine::solve(&p, EngineChoice::Both).unwrap().unwrap();
+        let s = sudolab::engine::solve(&p, EngineChoice::Both)
+            .unwrap()
+            .unwrap();
         assert!(s.solves(&p));
     }
 }

@@ -18,7 +18,10 @@ fn run_solver(solver: &str, cnf_path: &std::path::Path, dir: &std::path::Path) -
                 .output()
                 .expect("minisat is installed (.ci/run installs it)");
             // minisat exits 10 for SAT, 20 for UNSAT.
-            assert!(matches!(status.status.code(), Some(10) | Some(20)), "minisat failed");
+            assert!(
+                matches!(status.status.code(), Some(10) | Some(20)),
+                "minisat failed"
+            );
             std::fs::read_to_string(out).expect("minisat wrote its result")
         }
         other => {

@@ -35,7 +35,10 @@ fn golden_dimacs_files_are_current() {
                 std::fs::write(&path, &bytes).unwrap();
             }
             let stored = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-            assert!(stored == bytes, "{path} is stale: rerun with SUDOLAB_BLESS=1");
+            assert!(
+                stored == bytes,
+                "{path} is stale: rerun with SUDOLAB_BLESS=1"
+            );
             let text = String::from_utf8(stored).unwrap();
             let back = read_dimacs(&text, 9).unwrap();
             assert_eq!(back.num_clauses(), cnf.num_clauses());

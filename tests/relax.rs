@@ -20,7 +20,13 @@ fn hand_computed_4x4_cases() {
     let p = parse_puzzle(&line).unwrap();
     for engine in [Engine::Sat, Engine::Dlx] {
         let k0 = analyse(&RelaxedInstance::unrelaxed(&p), engine, 0);
-        assert_eq!(k0.count, Count { solutions: 1, capped: false });
+        assert_eq!(
+            k0.count,
+            Count {
+                solutions: 1,
+                capped: false
+            }
+        );
         assert_eq!(k0.fixed, vec![0]);
         // Removing r1c1–r1c2 still leaves 2 adjacent via r3c1: one solution.
         let one = RelaxedInstance::new(&p, &[(0, 1)]).unwrap();
@@ -35,7 +41,12 @@ fn hand_computed_4x4_cases() {
         assert_eq!(analyse(&givens, engine, 0).count.solutions, 1);
         // The empty 4x4 grid: 288 colourings; removing every edge: 4^16.
         let empty = sudolab::Puzzle::empty(2);
-        assert_eq!(analyse(&RelaxedInstance::unrelaxed(&empty), engine, 0).count.solutions, 288);
+        assert_eq!(
+            analyse(&RelaxedInstance::unrelaxed(&empty), engine, 0)
+                .count
+                .solutions,
+            288
+        );
     }
     let empty = sudolab::Puzzle::empty(2);
     let all: Vec<_> = sudolab::Geometry::of(2).edges();
@@ -46,7 +57,13 @@ fn hand_computed_4x4_cases() {
 
 /// Compares the engines on `total` relaxations of `puzzles`, k cycling over
 /// `0..=max_k`, with the caps given; returns the disagreements.
-fn compare_engines(puzzles: &[sudolab::Puzzle], total: usize, max_k: usize, caps: [u64; 2], seed: u64) {
+fn compare_engines(
+    puzzles: &[sudolab::Puzzle],
+    total: usize,
+    max_k: usize,
+    caps: [u64; 2],
+    seed: u64,
+) {
     let disagreements: Vec<String> = (0..total)
         .into_par_iter()
         .filter_map(|i| {
@@ -72,21 +89,32 @@ fn compare_engines(puzzles: &[sudolab::Puzzle], total: usize, max_k: usize, caps
 #[test]
 fn engines_agree_on_10000_random_relaxations() {
     // QQWing-generated and Sudoku Exchange (SE 5.0-9.3) puzzles of the fixture.
-    let puzzles: Vec<_> = common::fixture("unique.txt").into_iter().take(200).collect();
+    let puzzles: Vec<_> = common::fixture("unique.txt")
+        .into_iter()
+        .take(200)
+        .collect();
     compare_engines(&puzzles, 10_000, 120, [100, 300], 99);
 }
 
 #[test]
 fn engines_agree_on_relaxations_of_the_hardest_puzzles() {
     // top1465, 17-clue and forum-hardest puzzles: slower for both engines.
-    let puzzles: Vec<_> = common::fixture("unique.txt").into_iter().skip(200).collect();
+    let puzzles: Vec<_> = common::fixture("unique.txt")
+        .into_iter()
+        .skip(200)
+        .collect();
     compare_engines(&puzzles, 600, 120, [50, 100], 7);
 }
 
 #[test]
 fn k0_gives_one_solution_all_fixed() {
     for p in sudolab::examples::embedded() {
-        let opts = RelaxOptions { k: 0, samples: 5, verify: 5, ..Default::default() };
+        let opts = RelaxOptions {
+            k: 0,
+            samples: 5,
+            verify: 5,
+            ..Default::default()
+        };
         let (report, samples) = relax::relax(&p, &opts).unwrap();
         assert_eq!(report.mean_solutions, 1.0);
         assert_eq!(report.p_unique, 1.0);
@@ -115,8 +143,24 @@ fn nested_samples_never_lose_solutions() {
     }
     // The relax module's samples are nested the same way across k.
     let p = &puzzles[0];
-    let (small, s1) = relax::relax(p, &RelaxOptions { k: 10, samples: 50, ..Default::default() }).unwrap();
-    let (large, s2) = relax::relax(p, &RelaxOptions { k: 40, samples: 50, ..Default::default() }).unwrap();
+    let (small, s1) = relax::relax(
+        p,
+        &RelaxOptions {
+            k: 10,
+            samples: 50,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let (large, s2) = relax::relax(
+        p,
+        &RelaxOptions {
+            k: 40,
+            samples: 50,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     for (a, b) in s1.iter().zip(&s2) {
         assert!(a.removed.iter().all(|e| b.removed.contains(e)));
         assert!(b.solutions >= a.solutions);
@@ -127,10 +171,29 @@ fn nested_samples_never_lose_solutions() {
 #[test]
 fn same_seed_same_report_whatever_the_threads_and_engine() {
     let p = sudolab::examples::by_name("Confusing").unwrap();
-    let opts = RelaxOptions { k: 45, samples: 200, seed: 42, cap: 500, verify: 10, ..Default::default() };
+    let opts = RelaxOptions {
+        k: 45,
+        samples: 200,
+        seed: 42,
+        cap: 500,
+        verify: 10,
+        ..Default::default()
+    };
     let run = |threads: usize, engine: Engine| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| relax::relax(&p, &RelaxOptions { engine, ..opts.clone() }).unwrap())
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            relax::relax(
+                &p,
+                &RelaxOptions {
+                    engine,
+                    ..opts.clone()
+                },
+            )
+            .unwrap()
+        })
     };
     let (a, sa) = run(1, Engine::Dlx);
     let (b, sb) = run(2, Engine::Dlx);
@@ -140,11 +203,20 @@ fn same_seed_same_report_whatever_the_threads_and_engine() {
     assert_eq!(sa, sc);
     assert_eq!(a.fixedness, c.fixedness);
     assert_eq!(a.mean_solutions, c.mean_solutions);
-    let (d, _) = pool_free(&p, RelaxOptions { seed: 43, ..opts.clone() });
+    let (d, _) = pool_free(
+        &p,
+        RelaxOptions {
+            seed: 43,
+            ..opts.clone()
+        },
+    );
     assert_ne!(a.fixedness, d.fixedness);
 }
 
-fn pool_free(p: &sudolab::Puzzle, o: RelaxOptions) -> (relax::RelaxReport, Vec<relax::SampleResult>) {
+fn pool_free(
+    p: &sudolab::Puzzle,
+    o: RelaxOptions,
+) -> (relax::RelaxReport, Vec<relax::SampleResult>) {
     relax::relax(p, &o).unwrap()
 }
 
@@ -155,6 +227,16 @@ fn refuses_contradictory_and_too_large_k() {
     let bad = parse_puzzle(&line).unwrap();
     assert!(relax::relax(&bad, &RelaxOptions::default()).is_err());
     let p = sudolab::examples::by_name("Cinch").unwrap();
-    let e = relax::relax(&p, &RelaxOptions { k: 811, ..Default::default() }).unwrap_err();
-    assert_eq!(e.to_string(), "k = 811 exceeds the 810 edges of the Sudoku graph");
+    let e = relax::relax(
+        &p,
+        &RelaxOptions {
+            k: 811,
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "k = 811 exceeds the 810 edges of the Sudoku graph"
+    );
 }

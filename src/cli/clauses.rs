@@ -4,7 +4,9 @@ use super::{Common, load, write_out};
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
-use sudolab::cnf::{ClassCuts, ClauseRow, Encoding, MeanDistribution, clause_row, mean_distribution};
+use sudolab::cnf::{
+    ClassCuts, ClauseRow, Encoding, MeanDistribution, clause_row, mean_distribution,
+};
 use sudolab::report::{Format, chart::bar, render_rows};
 
 #[derive(Debug, Args)]
@@ -27,7 +29,12 @@ struct Summary<'a> {
 
 pub fn run(args: ClausesArgs) -> Result<u8> {
     let mut loaded = load(&args.common)?;
-    let cuts_flag = args.cuts.as_deref().map(ClassCuts::parse).transpose().map_err(anyhow::Error::msg)?;
+    let cuts_flag = args
+        .cuts
+        .as_deref()
+        .map(ClassCuts::parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
     let mut rows = Vec::new();
     let puzzles = std::mem::take(&mut loaded.puzzles);
     for (line, p) in &puzzles {
@@ -37,7 +44,11 @@ pub fn run(args: ClausesArgs) -> Result<u8> {
             Err(e) => loaded.refuse(*line, e)?,
         }
     }
-    let mean = if rows.len() > 1 { mean_distribution(&rows) } else { None };
+    let mean = if rows.len() > 1 {
+        mean_distribution(&rows)
+    } else {
+        None
+    };
     let text = match args.common.format {
         Format::Text => render_text(&rows, mean.as_ref()),
         Format::Json => {
@@ -58,7 +69,10 @@ fn render_text(rows: &[ClauseRow], mean: Option<&MeanDistribution>) -> String {
         s.push_str(&format!(
             "{}{}\n  encoding {}: {} variables, {} clauses, {} ALO clauses\n",
             r.puzzle,
-            r.label.as_ref().map(|l| format!("  {l}")).unwrap_or_default(),
+            r.label
+                .as_ref()
+                .map(|l| format!("  {l}"))
+                .unwrap_or_default(),
             r.encoding,
             r.variables,
             r.clauses,
@@ -66,7 +80,11 @@ fn render_text(rows: &[ClauseRow], mean: Option<&MeanDistribution>) -> String {
         ));
         let max = r.alo_lengths.iter().copied().max().unwrap_or(0).max(1);
         for (i, &c) in r.alo_lengths.iter().enumerate() {
-            let pct = if total > 0 { 100.0 * c as f64 / total as f64 } else { 0.0 };
+            let pct = if total > 0 {
+                100.0 * c as f64 / total as f64
+            } else {
+                0.0
+            };
             s.push_str(&format!(
                 "  len {:>2} {:>5} {:>5.1}% {}\n",
                 i + 1,
@@ -83,7 +101,12 @@ fn render_text(rows: &[ClauseRow], mean: Option<&MeanDistribution>) -> String {
     if let Some(m) = mean {
         s.push_str(&format!("mean over {} puzzles:\n", m.puzzles));
         for (i, p) in m.mean_length_pct.iter().enumerate() {
-            s.push_str(&format!("  len {:>2} {:>5.1}% {}\n", i + 1, p, bar(p / 100.0, 40)));
+            s.push_str(&format!(
+                "  len {:>2} {:>5.1}% {}\n",
+                i + 1,
+                p,
+                bar(p / 100.0, 40)
+            ));
         }
         s.push_str(&format!(
             "  short {:.1}%  medium {:.1}%  long {:.1}%\n",

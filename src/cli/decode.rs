@@ -27,7 +27,8 @@ pub fn run(args: DecodeArgs) -> Result<u8> {
     let puzzle = parse_puzzle(&args.puzzle).map_err(|e| anyhow::anyhow!("--puzzle: {e}"))?;
     let text = read_text(&args.model)?;
     let lits = parse_model(&text).with_context(|| format!("{}", args.model.display()))?;
-    let solution = decode_model(&puzzle, &lits).with_context(|| format!("{}", args.model.display()))?;
+    let solution =
+        decode_model(&puzzle, &lits).with_context(|| format!("{}", args.model.display()))?;
     let row = SolveRow {
         puzzle: puzzle.to_line(),
         label: puzzle.label.clone(),

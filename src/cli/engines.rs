@@ -3,7 +3,7 @@
 use super::{Common, EXIT_DISAGREE, emit, label_of, load, par_map};
 use anyhow::Result;
 use clap::Args;
-use sudolab::engine::{self, EngineChoice, Disagreement};
+use sudolab::engine::{self, Disagreement, EngineChoice};
 use sudolab::report::text_table;
 
 #[derive(Debug, Args)]
@@ -61,7 +61,11 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
         let table: Vec<Vec<String>> = rows
             .iter()
             .map(|r| {
-                let n = if r.capped { format!(">={}", r.solutions) } else { r.solutions.to_string() };
+                let n = if r.capped {
+                    format!(">={}", r.solutions)
+                } else {
+                    r.solutions.to_string()
+                };
                 vec![
                     r.puzzle.clone(),
                     r.removed.len().to_string(),
@@ -71,7 +75,10 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
                 ]
             })
             .collect();
-        text_table(&["puzzle", "removed", "solutions", "fixed", "label"], &table)
+        text_table(
+            &["puzzle", "removed", "solutions", "fixed", "label"],
+            &table,
+        )
     })?;
     Ok(loaded.finish())
 }
@@ -121,7 +128,9 @@ pub fn count(args: CountArgs) -> Result<u8> {
     }
     let loaded = load(&args.engine.common)?;
     let choice = args.engine.engine;
-    let rows = match collect(par_map(&loaded.puzzles, |p| engine::count_row(p, choice, args.cap))) {
+    let rows = match collect(par_map(&loaded.puzzles, |p| {
+        engine::count_row(p, choice, args.cap)
+    })) {
         Ok(r) => r,
         Err(code) => return Ok(code),
     };
@@ -144,7 +153,9 @@ pub fn count(args: CountArgs) -> Result<u8> {
 
 pub fn solve(args: EngineArgs) -> Result<u8> {
     let loaded = load(&args.common)?;
-    let rows = match collect(par_map(&loaded.puzzles, |p| engine::solve_row(p, args.engine))) {
+    let rows = match collect(par_map(&loaded.puzzles, |p| {
+        engine::solve_row(p, args.engine)
+    })) {
         Ok(r) => r,
         Err(code) => return Ok(code),
     };

@@ -14,7 +14,7 @@ fn fmt_opt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into())
 }
 
-fn load_table(path: &PathBuf) -> Result<ResultsTable> {
+fn load_table(path: &std::path::Path) -> Result<ResultsTable> {
     ResultsTable::from_path(path).with_context(|| format!("cannot read results {}", path.display()))
 }
 
@@ -43,8 +43,12 @@ pub struct EvalArgs {
 }
 
 fn split_list(s: &Option<String>) -> Option<Vec<String>> {
-    s.as_ref()
-        .map(|m| m.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect())
+    s.as_ref().map(|m| {
+        m.split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect()
+    })
 }
 
 pub fn run_eval(args: EvalArgs) -> Result<u8> {
@@ -84,7 +88,15 @@ pub fn run_eval(args: EvalArgs) -> Result<u8> {
                 report.label, report.rows_labelled, report.rows_total, args.bootstrap, args.seed
             );
             s.push_str(&text_table(
-                &["metric", "n", "pearson", "spearman", "kendall_tau_b", "gk_gamma", "note"],
+                &[
+                    "metric",
+                    "n",
+                    "pearson",
+                    "spearman",
+                    "kendall_tau_b",
+                    "gk_gamma",
+                    "note",
+                ],
                 &rows,
             ));
             for c in &report.contingency {
@@ -175,7 +187,10 @@ pub fn run_classify(args: ClassifyArgs) -> Result<u8> {
                 sm.metric, sm.method, sm.bins, sm.direction, sm.edges, sm.n, sm.n_missing
             );
             for (r, c) in sm.ranges.iter().zip(&sm.counts) {
-                s.push_str(&format!("  {:<7} {:<22} {} puzzles\n", r.class, r.text, c.n));
+                s.push_str(&format!(
+                    "  {:<7} {:<22} {} puzzles\n",
+                    r.class, r.text, c.n
+                ));
             }
             if !report.groups.is_empty() {
                 let rows: Vec<Vec<String>> = report
@@ -190,13 +205,25 @@ pub fn run_classify(args: ClassifyArgs) -> Result<u8> {
                             g.class_of_mean.clone(),
                             g.class_of_median.clone(),
                         ];
-                        row.extend(g.shares.iter().map(|(c, v)| format!("{c} {:.0}%", v * 100.0)));
+                        row.extend(
+                            g.shares
+                                .iter()
+                                .map(|(c, v)| format!("{c} {:.0}%", v * 100.0)),
+                        );
                         row
                     })
                     .collect();
                 s.push('\n');
                 s.push_str(&text_table(
-                    &["group", "n", "mean", "median", "class_of_mean", "class_of_median", "shares"],
+                    &[
+                        "group",
+                        "n",
+                        "mean",
+                        "median",
+                        "class_of_mean",
+                        "class_of_median",
+                        "shares",
+                    ],
                     &rows,
                 ));
             }

@@ -65,10 +65,7 @@ impl Loaded {
         if self.rejected.is_empty() {
             return EXIT_OK;
         }
-        eprintln!(
-            "sudolab: {} input line(s) rejected:",
-            self.rejected.len()
-        );
+        eprintln!("sudolab: {} input line(s) rejected:", self.rejected.len());
         for r in self.rejected.iter().take(20) {
             eprintln!("  {r}");
         }
@@ -83,8 +80,8 @@ fn open_input(path: &PathBuf) -> Result<Box<dyn std::io::BufRead>> {
     if path.as_os_str() == "-" {
         Ok(Box::new(BufReader::new(std::io::stdin())))
     } else {
-        let f = std::fs::File::open(path)
-            .with_context(|| format!("cannot open {}", path.display()))?;
+        let f =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
         Ok(Box::new(BufReader::new(f)))
     }
 }
@@ -166,10 +163,7 @@ pub fn par_map<T: Send, E: Send>(
     puzzles: &[(usize, Puzzle)],
     f: impl Fn(&Puzzle) -> Result<T, E> + Sync + Send,
 ) -> Vec<(usize, Result<T, E>)> {
-    puzzles
-        .par_iter()
-        .map(|(line, p)| (*line, f(p)))
-        .collect()
+    puzzles.par_iter().map(|(line, p)| (*line, f(p))).collect()
 }
 
 /// Label for text output.

@@ -161,7 +161,15 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
             if let Some(w) = samples_out.as_mut() {
                 let puzzle = p.to_line();
                 for s in &samples {
-                    writeln!(w, "{}", jsonl_line(&SampleLine { puzzle: &puzzle, k, sample: s }))?;
+                    writeln!(
+                        w,
+                        "{}",
+                        jsonl_line(&SampleLine {
+                            puzzle: &puzzle,
+                            k,
+                            sample: s
+                        })
+                    )?;
                 }
             }
             let report = relax::summarise(p, &o, &samples, verified);
@@ -172,7 +180,10 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
             points.push(report);
         }
         let fit = relax::fit_exponential(
-            &points.iter().map(|r| (r.k as f64, r.mean_solutions)).collect::<Vec<_>>(),
+            &points
+                .iter()
+                .map(|r| (r.k as f64, r.mean_solutions))
+                .collect::<Vec<_>>(),
         );
         sweeps.push(SweepReport {
             puzzle: p.to_line(),
@@ -194,9 +205,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         let text = match args.common.format {
             Format::Text if args.sweep.is_some() => sweep_text(&sweeps),
             Format::Text => rows.iter().map(report_text).collect(),
-            Format::Json if args.sweep.is_some() => {
-                serde_json::to_string_pretty(&sweeps)? + "\n"
-            }
+            Format::Json if args.sweep.is_some() => serde_json::to_string_pretty(&sweeps)? + "\n",
             f => render_rows(&rows, f),
         };
         write_out(args.common.output.as_ref(), &text)?;
@@ -279,7 +288,15 @@ fn sweep_text(sweeps: &[SweepReport]) -> String {
             })
             .collect();
         s.push_str(&text_table(
-            &["k", "mean_solutions", "median", "p_unique", "mean_fixed", "capped", "verified"],
+            &[
+                "k",
+                "mean_solutions",
+                "median",
+                "p_unique",
+                "mean_fixed",
+                "capped",
+                "verified",
+            ],
             &rows,
         ));
         match &sw.fit {

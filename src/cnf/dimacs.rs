@@ -33,10 +33,7 @@ pub fn read_dimacs(text: &str, side: usize) -> Result<Cnf, DimacsError> {
             comments.push(c.strip_prefix(' ').unwrap_or(c).to_string());
             continue;
         }
-        let syntax = |msg: String| DimacsError::Syntax {
-            line: line_no,
-            msg,
-        };
+        let syntax = |msg: String| DimacsError::Syntax { line: line_no, msg };
         if t.starts_with('p') {
             let f: Vec<&str> = t.split_whitespace().collect();
             if f.len() != 4 || f[1] != "cnf" {
@@ -129,7 +126,12 @@ pub fn parse_model(text: &str) -> Result<Vec<i32>, ModelError> {
             continue;
         }
         let upper = t.to_ascii_uppercase();
-        if upper.starts_with("S ") || upper == "SAT" || upper == "UNSAT" || upper.starts_with("SATISFIABLE") || upper.starts_with("UNSATISFIABLE") {
+        if upper.starts_with("S ")
+            || upper == "SAT"
+            || upper == "UNSAT"
+            || upper.starts_with("SATISFIABLE")
+            || upper.starts_with("UNSATISFIABLE")
+        {
             if upper.contains("UNSAT") {
                 return Err(ModelError::Unsatisfiable);
             }
@@ -233,10 +235,16 @@ mod tests {
 
     #[test]
     fn model_formats() {
-        assert_eq!(parse_model("s SATISFIABLE\nv 1 -2\nv 3 0\n").unwrap(), vec![1, -2, 3]);
+        assert_eq!(
+            parse_model("s SATISFIABLE\nv 1 -2\nv 3 0\n").unwrap(),
+            vec![1, -2, 3]
+        );
         assert_eq!(parse_model("SAT\n1 -2 3 0\n").unwrap(), vec![1, -2, 3]);
         assert_eq!(parse_model("UNSAT\n"), Err(ModelError::Unsatisfiable));
-        assert_eq!(parse_model("s UNSATISFIABLE\n"), Err(ModelError::Unsatisfiable));
+        assert_eq!(
+            parse_model("s UNSATISFIABLE\n"),
+            Err(ModelError::Unsatisfiable)
+        );
         assert_eq!(parse_model("c nothing\n"), Err(ModelError::NoModel));
     }
 }

@@ -41,9 +41,7 @@ impl ClassCuts {
             .parse()
             .map_err(|_| format!("cut point {b:?} is not a number"))?;
         if short_max == 0 || medium_max < short_max {
-            return Err(format!(
-                "cut points {s:?}: need 1 <= short <= medium"
-            ));
+            return Err(format!("cut points {s:?}: need 1 <= short <= medium"));
         }
         Ok(ClassCuts {
             short_max,
@@ -69,8 +67,8 @@ impl Histogram {
     pub fn of(cnf: &Cnf, encoding: Encoding, side: usize, cuts: ClassCuts) -> Histogram {
         let mut counts = vec![0u64; side];
         for (kind, clause) in cnf.iter() {
-            let counted = kind.is_alo()
-                || (encoding == Encoding::Max && kind == super::ClauseKind::Given);
+            let counted =
+                kind.is_alo() || (encoding == Encoding::Max && kind == super::ClauseKind::Given);
             if counted && !clause.is_empty() && clause.len() <= side {
                 counts[clause.len() - 1] += 1;
             }
@@ -145,7 +143,13 @@ mod tests {
         assert_eq!(h.counts[8], 324);
         assert_eq!(h.total, 324);
         assert_eq!(h.long_pct, 100.0);
-        assert_eq!(ClassCuts::thirds(9), ClassCuts { short_max: 3, medium_max: 6 });
+        assert_eq!(
+            ClassCuts::thirds(9),
+            ClassCuts {
+                short_max: 3,
+                medium_max: 6
+            }
+        );
         assert!(ClassCuts::parse("6,3").is_err());
         assert_eq!(ClassCuts::parse("2, 5").unwrap().medium_max, 5);
     }

@@ -24,7 +24,9 @@ mod dimacs;
 pub mod histogram;
 
 pub use dimacs::{DimacsError, ModelError, decode_model, parse_model, read_dimacs};
-pub use histogram::{ClassCuts, ClauseRow, Histogram, MeanDistribution, clause_row, mean_distribution};
+pub use histogram::{
+    ClassCuts, ClauseRow, Histogram, MeanDistribution, clause_row, mean_distribution,
+};
 
 use crate::grid::{Contradiction, Puzzle};
 use serde::Serialize;
@@ -127,7 +129,11 @@ impl Cnf {
 
     /// Appends a clause of DIMACS literals.
     pub fn push(&mut self, kind: ClauseKind, clause: &[i32]) {
-        debug_assert!(clause.iter().all(|&l| l != 0 && l.unsigned_abs() as usize <= self.num_vars));
+        debug_assert!(
+            clause
+                .iter()
+                .all(|&l| l != 0 && l.unsigned_abs() as usize <= self.num_vars)
+        );
         self.lits.extend_from_slice(clause);
         self.starts.push(self.lits.len() as u32);
         self.kinds.push(kind);
@@ -256,7 +262,8 @@ pub fn encode(puzzle: &Puzzle, encoding: Encoding) -> Result<Cnf, EncodeError> {
         ),
     ];
     if let Some(label) = &puzzle.label {
-        cnf.comments.push(format!("label {}", label.replace('\n', " ")));
+        cnf.comments
+            .push(format!("label {}", label.replace('\n', " ")));
     }
     Ok(cnf)
 }
@@ -318,12 +325,12 @@ fn encode_min(puzzle: &Puzzle) -> Result<Cnf, EncodeError> {
     let mut clause = Vec::with_capacity(side);
     let mut vars = Vec::with_capacity(side);
     // Cell ALO and AMO over the candidates of each empty cell.
-    for cell in 0..g.cells {
+    for (cell, &c) in cand.iter().enumerate() {
         if puzzle.is_given(cell) {
             continue;
         }
         vars.clear();
-        vars.extend(digits(cand[cell]).map(|d| var(side, cell, d)));
+        vars.extend(digits(c).map(|d| var(side, cell, d)));
         cnf.push(ClauseKind::CellAlo, &vars);
         for (i, &a) in vars.iter().enumerate() {
             for &b in &vars[i + 1..] {
@@ -384,7 +391,12 @@ mod tests {
         let min = encode(&p, Encoding::Min).unwrap();
         // Nothing given: the minimal encoding is the maximal one without givens.
         assert_eq!(min.num_clauses(), 11988);
-        assert_eq!(encode(&Puzzle::empty(2), Encoding::Max).unwrap().num_clauses(), 4 * 16 + 4 * 16 * 6);
+        assert_eq!(
+            encode(&Puzzle::empty(2), Encoding::Max)
+                .unwrap()
+                .num_clauses(),
+            4 * 16 + 4 * 16 * 6
+        );
     }
 
     #[test]

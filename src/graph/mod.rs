@@ -249,7 +249,11 @@ mod tests {
 pub fn parse_removed(text: &str) -> Result<Vec<(usize, usize)>, String> {
     let t = text.trim();
     if t.starts_with('[') || t.starts_with('{') {
-        let first_line = if t.starts_with('{') { t.lines().next().unwrap_or(t) } else { t };
+        let first_line = if t.starts_with('{') {
+            t.lines().next().unwrap_or(t)
+        } else {
+            t
+        };
         let v: serde_json::Value =
             serde_json::from_str(first_line).map_err(|e| format!("not valid JSON: {e}"))?;
         let list = if v.is_object() { &v["removed"] } else { &v };
@@ -281,9 +285,19 @@ pub fn parse_removed(text: &str) -> Result<Vec<(usize, usize)>, String> {
         match nums.as_slice() {
             [a, b] => match (a.parse(), b.parse()) {
                 (Ok(a), Ok(b)) => out.push((a, b)),
-                _ => return Err(format!("line {}: expected two cell indices, found {l:?}", i + 1)),
+                _ => {
+                    return Err(format!(
+                        "line {}: expected two cell indices, found {l:?}",
+                        i + 1
+                    ));
+                }
             },
-            _ => return Err(format!("line {}: expected two cell indices, found {l:?}", i + 1)),
+            _ => {
+                return Err(format!(
+                    "line {}: expected two cell indices, found {l:?}",
+                    i + 1
+                ));
+            }
         }
     }
     Ok(out)

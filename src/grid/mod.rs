@@ -77,8 +77,8 @@ impl Geometry {
             cell_units.push(ids);
         }
         let mut peers = Vec::with_capacity(cells);
-        for cell in 0..cells {
-            let mut p: Vec<usize> = cell_units[cell]
+        for (cell, ids) in cell_units.iter().enumerate() {
+            let mut p: Vec<usize> = ids
                 .iter()
                 .flat_map(|&u| units[u].iter().copied())
                 .filter(|&o| o != cell)

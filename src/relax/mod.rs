@@ -241,7 +241,13 @@ pub fn summarise(
     let fixedness: Vec<f64> = fixed_count
         .iter()
         .enumerate()
-        .map(|(c, &f)| if puzzle.is_given(c) { 1.0 } else { f as f64 / n })
+        .map(|(c, &f)| {
+            if puzzle.is_given(c) {
+                1.0
+            } else {
+                f as f64 / n
+            }
+        })
         .collect();
     RelaxReport {
         puzzle: puzzle.to_line(),
@@ -254,7 +260,11 @@ pub fn summarise(
         mean_solutions: mean,
         median_solutions: median,
         mean_extra: mean - 1.0,
-        p_unique: samples.iter().filter(|s| s.solutions == 1 && !s.capped).count() as f64 / n,
+        p_unique: samples
+            .iter()
+            .filter(|s| s.solutions == 1 && !s.capped)
+            .count() as f64
+            / n,
         mean_fixed: samples.iter().map(|s| s.fixed.len() as f64).sum::<f64>() / n,
         capped: samples.iter().filter(|s| s.capped).count(),
         verified,
@@ -304,7 +314,11 @@ pub fn fit_exponential(points: &[(f64, f64)]) -> Option<ExpFit> {
     Some(ExpFit {
         c: intercept.exp(),
         lambda: 1.0 / slope,
-        r2: if syy > 0.0 { sxy * sxy / (sxx * syy) } else { 1.0 },
+        r2: if syy > 0.0 {
+            sxy * sxy / (sxx * syy)
+        } else {
+            1.0
+        },
         points: points.len(),
     })
 }
@@ -320,7 +334,11 @@ pub struct SweepReport {
 
 /// Runs the experiment for every `k` of `ks` with the same seeds, so the
 /// samples are nested across `k`.
-pub fn sweep(puzzle: &Puzzle, ks: &[usize], opts: &RelaxOptions) -> Result<SweepReport, RelaxError> {
+pub fn sweep(
+    puzzle: &Puzzle,
+    ks: &[usize],
+    opts: &RelaxOptions,
+) -> Result<SweepReport, RelaxError> {
     check_puzzle(puzzle)?;
     let mut points = Vec::with_capacity(ks.len());
     for &k in ks {

@@ -15,15 +15,29 @@ struct Panel {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// Renders sweeps as a standalone SVG document.
 pub fn sweep_svg(sweeps: &[SweepReport]) -> String {
     let panels = [
-        Panel { title: "mean solutions (log scale)", log: true, value: |p| p.mean_solutions },
-        Panel { title: "P(unique)", log: false, value: |p| p.p_unique },
-        Panel { title: "mean fixed cells (non-given)", log: false, value: |p| p.mean_fixed },
+        Panel {
+            title: "mean solutions (log scale)",
+            log: true,
+            value: |p| p.mean_solutions,
+        },
+        Panel {
+            title: "P(unique)",
+            log: false,
+            value: |p| p.p_unique,
+        },
+        Panel {
+            title: "mean fixed cells (non-given)",
+            log: false,
+            value: |p| p.mean_fixed,
+        },
     ];
     let (pw, ph, margin) = (300.0, 220.0, 50.0);
     let legend_h = 18.0 * sweeps.len() as f64 + 10.0;

@@ -2,7 +2,11 @@
 
 /// A horizontal bar of `width` characters for `frac` in [0, 1].
 pub fn bar(frac: f64, width: usize) -> String {
-    let frac = if frac.is_finite() { frac.clamp(0.0, 1.0) } else { 0.0 };
+    let frac = if frac.is_finite() {
+        frac.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let eighths = (frac * width as f64 * 8.0).round() as usize;
     let full = eighths / 8;
     let rest = eighths % 8;

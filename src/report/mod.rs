@@ -86,11 +86,7 @@ fn flatten(prefix: &str, v: &Value, out: &mut Vec<(String, String)>) {
             let cells: Vec<String> = items
                 .iter()
                 .map(|i| match i {
-                    Value::Array(inner) => inner
-                        .iter()
-                        .map(scalar)
-                        .collect::<Vec<_>>()
-                        .join("-"),
+                    Value::Array(inner) => inner.iter().map(scalar).collect::<Vec<_>>().join("-"),
                     other => scalar(other),
                 })
                 .collect();
@@ -196,7 +192,7 @@ pub fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
                 .chars()
                 .next()
                 .is_some_and(|ch| ch.is_ascii_digit());
-            if numeric && i + 1 < cells.len() || numeric && i > 0 {
+            if numeric && (i + 1 < cells.len() || i > 0) {
                 line.push_str(&" ".repeat(pad));
                 line.push_str(c);
             } else {
@@ -247,7 +243,10 @@ mod tests {
 
     #[test]
     fn text_table_tolerates_ragged_rows() {
-        let t = text_table(&["a", "b"], &[vec!["x".into(), "1".into(), "extra".into()], vec![]]);
+        let t = text_table(
+            &["a", "b"],
+            &[vec!["x".into(), "1".into(), "extra".into()], vec![]],
+        );
         assert_eq!(t, "a  b\nx  1  extra\n\n");
     }
 

@@ -6,8 +6,8 @@
 //! blocking clauses: after each model, a clause forbidding its assignment of
 //! the empty cells is added, so the solver finds a different grid next time.
 //!
-//! Relaxed instances (Pelánek §3.2; `METHODS.md` §2) are encoded as cell ALO
-//! + cell AMO, one binary clause `¬x(u,d) ∨ ¬x(v,d)` per remaining edge and
+//! Relaxed instances (Pelánek §3.2; `METHODS.md` §2) are encoded as cell
+//! ALO and cell AMO, one binary clause `¬x(u,d) ∨ ¬x(v,d)` per remaining edge and
 //! digit, and unit clauses for the givens. Their fixed cells come from the
 //! model-filtering backbone algorithm: start from one model; for each cell
 //! value still a backbone candidate, solve under the assumption that the cell
@@ -274,17 +274,35 @@ mod tests {
         for enc in [Encoding::Max, Encoding::LoMin] {
             assert_eq!(solve_with(&p, enc).unwrap(), s);
         }
-        assert_eq!(count(&p, 0), Count { solutions: 1, capped: false });
+        assert_eq!(
+            count(&p, 0),
+            Count {
+                solutions: 1,
+                capped: false
+            }
+        );
         assert_eq!(status(&Puzzle::empty(2)), Status::Multiple);
         assert_eq!(count(&Puzzle::empty(2), 0).solutions, 288);
-        assert_eq!(count(&Puzzle::empty(3), 5), Count { solutions: 5, capped: true });
+        assert_eq!(
+            count(&Puzzle::empty(3), 5),
+            Count {
+                solutions: 5,
+                capped: true
+            }
+        );
     }
 
     #[test]
     fn relaxed_k0_is_the_puzzle() {
         let p = parse_puzzle(EASY).unwrap();
         let a = analyse_relaxed(&RelaxedInstance::unrelaxed(&p), 100);
-        assert_eq!(a.count, Count { solutions: 1, capped: false });
+        assert_eq!(
+            a.count,
+            Count {
+                solutions: 1,
+                capped: false
+            }
+        );
         assert_eq!(a.fixed.len(), 81 - p.givens());
     }
 }
