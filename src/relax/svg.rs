@@ -105,7 +105,12 @@ pub fn sweep_svg(sweeps: &[SweepReport]) -> String {
             );
             let tv = lo + (hi - lo) * t as f64 / 4.0;
             let label = if panel.log {
-                format!("1e{tv:.1}")
+                let v = 10f64.powf(tv);
+                if v >= 100.0 {
+                    format!("{v:.0}")
+                } else {
+                    format!("{v:.1}")
+                }
             } else if hi <= 1.0 {
                 format!("{tv:.2}")
             } else {
