@@ -1,4 +1,5 @@
 //! sudolab: why is a Sudoku hard?
 pub mod grid;
+pub mod human;
 
 pub use grid::{Geometry, Puzzle, Solution};
