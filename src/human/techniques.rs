@@ -777,27 +777,27 @@ fn wxyz_wing(board: &Board, out: &mut Vec<Application>) {
 }
 
 /// Fills naked and hidden singles until none is left or the board shows a
-/// contradiction. `Err(())` on contradiction.
-pub fn propagate_singles(board: &mut Board) -> Result<(), ()> {
+/// contradiction; false on contradiction.
+pub fn propagate_singles(board: &mut Board) -> bool {
     let mut buf = Vec::new();
     loop {
         if board.contradiction() {
-            return Err(());
+            return false;
         }
         buf.clear();
         naked_singles(board, &mut buf);
         hidden_singles(board, &mut buf);
         if buf.is_empty() {
-            return Ok(());
+            return true;
         }
         for s in &buf {
             if board.value(s.cell) == 0 {
                 if board.cands(s.cell) & (1 << s.digit) == 0 {
-                    return Err(());
+                    return false;
                 }
                 board.place(s.cell, s.digit);
             } else if board.value(s.cell) != s.digit {
-                return Err(());
+                return false;
             }
         }
     }
@@ -856,14 +856,18 @@ fn forcing_chains(board: &Board, out: &mut Vec<Application>) {
         let branch = |(cell, d): (usize, u8)| {
             let mut b = board.clone();
             b.place(cell, d);
-            propagate_singles(&mut b).map(|_| b)
+            if propagate_singles(&mut b) {
+                Some(b)
+            } else {
+                None
+            }
         };
         let mut a = Application::new(Technique::ForcingChain);
         match (branch(first), branch(second)) {
-            (Err(()), Err(())) => continue,
-            (Err(()), Ok(_)) => a.placements.push(second),
-            (Ok(_), Err(())) => a.placements.push(first),
-            (Ok(b1), Ok(b2)) => {
+            (None, None) => continue,
+            (None, Some(_)) => a.placements.push(second),
+            (Some(_), None) => a.placements.push(first),
+            (Some(b1), Some(b2)) => {
                 for cell in 0..geo.cells {
                     let orig = board.cands(cell);
                     if orig == 0 {
