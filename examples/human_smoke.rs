@@ -1,20 +1,22 @@
-use std::time::Instant;
 use sudolab::grid::parse_puzzle;
-use sudolab::human::{RateOptions, explain, rate};
+use sudolab::human::oracle::{OracleOptions, oracle};
+use sudolab::human::solver::{Solved, solve};
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let opts = RateOptions::default();
-    for s in &args {
-        let p = parse_puzzle(s).unwrap();
-        let t = Instant::now();
-        let row = rate(&p, &opts);
+    for s in std::env::args().skip(1) {
+        let p = parse_puzzle(&s).unwrap();
+        let Solved::Unique(sol) = solve(&p) else {
+            panic!()
+        };
+        let r = oracle(&p, &sol, &OracleOptions::default(), 0);
         println!(
-            "{:?}\n{}",
-            t.elapsed(),
-            serde_json::to_string(&row).unwrap()
+            "{:.3} N/scan {:.2} H/scan {:.2} Ntot {:.1} Htot {:.1} scans {:.1} O {:.2}",
+            r.score,
+            r.naked_per_scan,
+            r.hidden_per_scan,
+            r.naked_total,
+            r.hidden_total,
+            r.scans,
+            r.visits.mean
         );
-        if std::env::var("EXPLAIN").is_ok() {
-            print!("{}", explain(&p));
-        }
     }
 }

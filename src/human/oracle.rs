@@ -100,6 +100,12 @@ pub struct OracleResult {
     pub naked_per_scan: f64,
     /// `H̄`: hidden singles per scan, averaged over trials.
     pub hidden_per_scan: f64,
+    /// Naked singles filled per trial (mean over trials).
+    pub naked_total: f64,
+    /// Hidden singles filled per trial (mean over trials).
+    pub hidden_total: f64,
+    /// Scans per trial (naked plus hidden, mean over trials).
+    pub scans: f64,
     /// Oracle visits per trial.
     pub visits: Summary,
 }
@@ -142,8 +148,17 @@ fn place_all(b: &mut Board, found: &[Single]) -> usize {
     placed
 }
 
-/// One trial: (naked per scan, hidden per scan, oracle visits).
-fn trial(puzzle: &Puzzle, solution: &Solution, rng: &mut impl Rng) -> (f64, f64, usize) {
+/// Counts of one trial.
+struct Trial {
+    naked_per_scan: f64,
+    hidden_per_scan: f64,
+    naked: usize,
+    hidden: usize,
+    scans: usize,
+    visits: usize,
+}
+
+fn trial(puzzle: &Puzzle, solution: &Solution, rng: &mut impl Rng) -> Trial {
     let mut b = Board::new(puzzle);
     let (mut nscans, mut nfound, mut hscans, mut hfound, mut visits) = (0, 0, 0, 0, 0);
     let mut buf = Vec::new();
@@ -183,7 +198,14 @@ fn trial(puzzle: &Puzzle, solution: &Solution, rng: &mut impl Rng) -> (f64, f64,
             found as f64 / scans as f64
         }
     };
-    (per(nfound, nscans), per(hfound, hscans), visits)
+    Trial {
+        naked_per_scan: per(nfound, nscans),
+        hidden_per_scan: per(hfound, hscans),
+        naked: nfound,
+        hidden: hfound,
+        scans: nscans + hscans,
+        visits,
+    }
 }
 
 /// Runs the oracle model; trial `i` uses [`super::stats::run_seed`].
@@ -197,12 +219,16 @@ pub fn oracle(
     let mut ns = Vec::with_capacity(trials);
     let mut hs = Vec::with_capacity(trials);
     let mut os = Vec::with_capacity(trials);
+    let (mut nt, mut ht, mut st) = (0, 0, 0);
     for i in 0..trials {
         let mut rng = run_rng(seed, MODEL_TAG, i as u64);
-        let (n, h, o) = trial(puzzle, solution, &mut rng);
-        ns.push(n);
-        hs.push(h);
-        os.push(o as f64);
+        let t = trial(puzzle, solution, &mut rng);
+        ns.push(t.naked_per_scan);
+        hs.push(t.hidden_per_scan);
+        os.push(t.visits as f64);
+        nt += t.naked;
+        ht += t.hidden;
+        st += t.scans;
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     let (n, h) = (mean(&ns), mean(&hs));
@@ -220,6 +246,9 @@ pub fn oracle(
         unscaled,
         naked_per_scan: n,
         hidden_per_scan: h,
+        naked_total: nt as f64 / trials as f64,
+        hidden_total: ht as f64 / trials as f64,
+        scans: st as f64 / trials as f64,
         visits,
     }
 }
