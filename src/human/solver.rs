@@ -136,42 +136,40 @@ pub fn solve(puzzle: &Puzzle) -> Solved {
 }
 
 /// Number of undone assignments of a plain row-major DFS before it finds the
-/// first solution. `Err(cap)` when the search gave up after `cap` undos or
-/// found no solution at all (`Err(count)` then carries the count).
+/// first solution. `Err(count)` when the search gave up after `cap` undos or
+/// found no solution at all.
 pub fn plain_dfs_backtracks(puzzle: &Puzzle, cap: u64) -> Result<u64, u64> {
-    let Some(mut s) = Search::new(puzzle) else {
+    let Some(s) = Search::new(puzzle) else {
         return Err(0);
     };
-    let empties: Vec<usize> = (0..s.side * s.side).filter(|&c| s.values[c] == 0).collect();
     let all = s.all();
-    // Explicit stack: next digit mask still to try at each depth.
-    let mut remaining: Vec<u32> = Vec::with_capacity(empties.len());
-    let mut backtracks = 0u64;
-    let mut depth = 0usize;
-    let mask_at = |s: &Search, cell: usize| {
-        let (r, c, b) = s.rcb(cell);
-        all & !(s.rows[r] | s.cols[c] | s.boxes[b])
-    };
-    if empties.is_empty() {
+    // Unit indices of each empty cell, in row-major order.
+    let slots: Vec<(usize, usize, usize)> = (0..s.side * s.side)
+        .filter(|&c| s.values[c] == 0)
+        .map(|c| s.rcb(c))
+        .collect();
+    if slots.is_empty() {
         return Ok(0);
     }
-    remaining.push(mask_at(&s, empties[0]));
+    let (mut rows, mut cols, mut boxes) = (s.rows, s.cols, s.boxes);
+    // Per depth: digits still to try, and the digit bit currently placed.
+    let mut remaining = vec![0u32; slots.len()];
+    let mut placed = vec![0u32; slots.len()];
+    let mut backtracks = 0u64;
+    let mut depth = 0usize;
+    let (r, c, b) = slots[0];
+    remaining[0] = all & !(rows[r] | cols[c] | boxes[b]);
     loop {
-        let cell = empties[depth];
-        let (r, c, b) = s.rcb(cell);
-        // Undo the digit currently in this cell, if any.
-        let cur = s.values[cell];
+        let (r, c, b) = slots[depth];
+        let cur = placed[depth];
         if cur != 0 {
-            let bit = 1u32 << cur;
-            s.rows[r] &= !bit;
-            s.cols[c] &= !bit;
-            s.boxes[b] &= !bit;
-            s.values[cell] = 0;
+            rows[r] &= !cur;
+            cols[c] &= !cur;
+            boxes[b] &= !cur;
+            placed[depth] = 0;
         }
         let m = remaining[depth];
         if m == 0 {
-            // Dead end: go back one level.
-            remaining.pop();
             if depth == 0 {
                 return Err(backtracks);
             }
@@ -182,19 +180,18 @@ pub fn plain_dfs_backtracks(puzzle: &Puzzle, cap: u64) -> Result<u64, u64> {
             }
             continue;
         }
-        let d = m.trailing_zeros();
-        remaining[depth] = m & (m - 1);
-        let bit = 1u32 << d;
-        s.values[cell] = d as u8;
-        s.rows[r] |= bit;
-        s.cols[c] |= bit;
-        s.boxes[b] |= bit;
-        if depth + 1 == empties.len() {
+        let bit = m & m.wrapping_neg();
+        remaining[depth] = m & !bit;
+        placed[depth] = bit;
+        rows[r] |= bit;
+        cols[c] |= bit;
+        boxes[b] |= bit;
+        if depth + 1 == slots.len() {
             return Ok(backtracks);
         }
         depth += 1;
-        let next = mask_at(&s, empties[depth]);
-        remaining.push(next);
+        let (r, c, b) = slots[depth];
+        remaining[depth] = all & !(rows[r] | cols[c] | boxes[b]);
     }
 }
 
