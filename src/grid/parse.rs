@@ -134,8 +134,7 @@ pub fn parse_puzzle(line: &str) -> Result<Puzzle, ParseErrorKind> {
         return Err(ParseErrorKind::WrongLength { found: len });
     };
     let cells = values(grid, n * n, start)?;
-    let mut p =
-        Puzzle::from_cells(n, cells).map_err(|_| ParseErrorKind::WrongLength { found: len })?;
+    let mut p = Puzzle::from_cells(n, cells).map_err(|_| ParseErrorKind::WrongLength { found: len })?;
     if !label.is_empty() {
         p.label = Some(label.to_string());
     }
@@ -156,12 +155,11 @@ fn block_row(line: &str) -> String {
 
 fn looks_like_block_row(line: &str) -> bool {
     let t = line.trim();
-    t.contains('|')
-        || order_for_side(block_row(t).chars().count()).is_some() && {
-            // A row of a block layout has no label: all cells, spaces and bars.
-            t.chars()
-                .all(|c| c.is_whitespace() || c == '|' || cell_value(c).is_some())
-        }
+    t.contains('|') || order_for_side(block_row(t).chars().count()).is_some() && {
+        // A row of a block layout has no label: all cells, spaces and bars.
+        t.chars()
+            .all(|c| c.is_whitespace() || c == '|' || cell_value(c).is_some())
+    }
 }
 
 /// Streams puzzles from a reader, yielding `(line number, puzzle)` or an error
@@ -205,7 +203,10 @@ impl<R: BufRead> PuzzleReader<R> {
         let side = row.chars().count();
         let err = |line, kind| ParseError { line, kind };
         let Some(n) = order_for_side(side) else {
-            return Err(err(start_line, ParseErrorKind::WrongLength { found: side }));
+            return Err(err(
+                start_line,
+                ParseErrorKind::WrongLength { found: side },
+            ));
         };
         let mut cells = values(&row, side, 0).map_err(|k| err(start_line, k))?;
         let mut rows = 1;
@@ -252,7 +253,9 @@ impl<R: BufRead> PuzzleReader<R> {
         Puzzle::from_cells(n, cells).map_err(|_| {
             err(
                 start_line,
-                ParseErrorKind::WrongLength { found: side * side },
+                ParseErrorKind::WrongLength {
+                    found: side * side,
+                },
             )
         })
     }
@@ -296,8 +299,7 @@ pub fn read_puzzles(text: &str) -> Vec<Result<(usize, Puzzle), ParseError>> {
 mod tests {
     use super::*;
 
-    const P: &str =
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    const P: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
     #[test]
     fn single_line_with_label() {
@@ -315,31 +317,16 @@ mod tests {
         assert_eq!(r.len(), 3);
         assert!(r[0].is_ok());
         let e = r[1].as_ref().unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "line 4: expected 81 cells (or 16, 256, 625 for other orders), found 80"
-        );
+        assert_eq!(e.to_string(), "line 4: expected 81 cells (or 16, 256, 625 for other orders), found 80");
         let e = r[2].as_ref().unwrap_err();
         assert_eq!(e.line, 5);
-        assert_eq!(
-            e.kind,
-            ParseErrorKind::BadChar {
-                ch: 'x',
-                column: 81
-            }
-        );
+        assert_eq!(e.kind, ParseErrorKind::BadChar { ch: 'x', column: 81 });
     }
 
     #[test]
     fn digit_too_large_for_order() {
         let e = parse_puzzle("1234123412349123").unwrap_err();
-        assert_eq!(
-            e,
-            ParseErrorKind::BadChar {
-                ch: '9',
-                column: 13
-            }
-        );
+        assert_eq!(e, ParseErrorKind::BadChar { ch: '9', column: 13 });
     }
 
     #[test]
