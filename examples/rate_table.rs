@@ -10,7 +10,9 @@
 //! KrazyDad and each Project Patti site (evenly spaced through the file, so
 //! the sample is the same on every run), all 57 NYT puzzles, and `SE_COUNT`
 //! (default 300) evenly spaced puzzles of the Sukaku Explainer ratings
-//! (`ER`). Every model runs with its default run count and seed 0.
+//! (`ER`), and `SE_COUNT / 2` evenly spaced puzzles of the Sudoku Exchange
+//! set (SE 5.0 to 9.3 only). Every model runs with its default run count and
+//! seed 0.
 //!
 //! A model that cannot finish a puzzle ("needs search", "no finite
 //! refutation", backtrack cap) is ranked above every finished puzzle for the
@@ -80,6 +82,21 @@ fn sets(per: usize, se_count: usize) -> Vec<Set> {
             .collect();
         out.push(Set {
             name: "SE rating ER".into(),
+            items,
+        });
+    }
+    if let Some(t) = read("se-sudokuexchange/diabolical_se.tsv") {
+        let rs = rows(&t);
+        let want = se_count / 2;
+        let step = (rs.len() / want.max(1)).max(1);
+        let items = rs
+            .iter()
+            .step_by(step)
+            .take(want)
+            .filter_map(|r| Some((r[0].clone(), r.get(1)?.parse().ok()?)))
+            .collect();
+        out.push(Set {
+            name: "SE rating, Sudoku Exchange 5.0-9.3".into(),
             items,
         });
     }
@@ -239,15 +256,22 @@ fn main() {
             if xs.len() < 3 {
                 continue;
             }
+            let fmt = |v: f64| {
+                if v.is_nan() {
+                    "n/a (constant)".to_string()
+                } else {
+                    format!("{v:.2}")
+                }
+            };
             let rho = pearson(&ranks(&xs), &ranks(&ys));
             let g = gamma(&xs, &ys);
             println!(
-                "| {} | {} | {} | {:.2} | {:.2} | {} |",
+                "| {} | {} | {} | {} | {} | {} |",
                 set.name,
                 xs.len(),
                 name,
-                rho,
-                g,
+                fmt(rho),
+                fmt(g),
                 censored
             );
         }

@@ -273,8 +273,8 @@ fn results_do_not_depend_on_threads_and_follow_the_seed() {
 
 #[test]
 fn other_orders_do_not_panic() {
-    // 4×4 and 16×16 puzzles from a solved grid with cells blanked.
-    for n in [2usize, 4] {
+    // 4×4, 16×16 and 25×25 puzzles from a solved grid with cells blanked.
+    for n in [2usize, 4, 5] {
         let Solved::Multiple = solve(&Puzzle::empty(n)) else {
             panic!("empty grid has many solutions")
         };
