@@ -1,3 +1,53 @@
-fn main() {
-    println!("Hello, world!");
+//! The `sudolab` command line: a thin layer over the library.
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// sudolab: why is a Sudoku hard? CNF encodings, SAT and Dancing Links
+/// engines, constraint relaxation and models of human solving.
+#[derive(Debug, Parser)]
+#[command(name = "sudolab", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Write the CNF encoding of puzzles in DIMACS format.
+    Encode(cli::encode::EncodeArgs),
+    /// Clause-length distribution of the at-least-one clauses.
+    Clauses(cli::clauses::ClausesArgs),
+    /// Solve puzzles.
+    Solve(cli::engines::EngineArgs),
+    /// Count solutions (up to a cap).
+    Count(cli::engines::CountArgs),
+    /// Is each puzzle valid with a unique solution? (unique | multiple | none)
+    Check(cli::engines::EngineArgs),
+    /// Decode a SAT solver's model to a grid.
+    Decode(cli::decode::DecodeArgs),
+    /// Constraint relaxation: remove k random edges, count solutions and fixed cells.
+    Relax(cli::relax::RelaxArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Encode(a) => cli::encode::run(a),
+        Command::Clauses(a) => cli::clauses::run(a),
+        Command::Solve(a) => cli::engines::solve(a),
+        Command::Count(a) => cli::engines::count(a),
+        Command::Check(a) => cli::engines::check(a),
+        Command::Decode(a) => cli::decode::run(a),
+        Command::Relax(a) => cli::relax::run(a),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("sudolab: error: {e:#}");
+            ExitCode::from(cli::EXIT_ERROR)
+        }
+    }
 }

@@ -415,10 +415,7 @@ impl Solution {
     }
     pub fn to_line(&self) -> String {
         let side = self.n * self.n;
-        self.cells
-            .iter()
-            .map(|&v| digit_to_char(v, side))
-            .collect()
+        self.cells.iter().map(|&v| digit_to_char(v, side)).collect()
     }
 
     /// True when this grid is a Sudoku solution of `puzzle`: it keeps every

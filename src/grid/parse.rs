@@ -85,7 +85,9 @@ fn cell_value(ch: char) -> Option<u8> {
     if is_blank(ch) {
         return Some(0);
     }
-    ch.to_digit(36).map(|v| v as u8)
+    ch.to_digit(36)
+        .filter(|&v| v as usize <= MAX_ORDER * MAX_ORDER)
+        .map(|v| v as u8)
 }
 
 fn order_for_cells(len: usize) -> Option<usize> {
@@ -134,7 +136,8 @@ pub fn parse_puzzle(line: &str) -> Result<Puzzle, ParseErrorKind> {
         return Err(ParseErrorKind::WrongLength { found: len });
     };
     let cells = values(grid, n * n, start)?;
-    let mut p = Puzzle::from_cells(n, cells).map_err(|_| ParseErrorKind::WrongLength { found: len })?;
+    let mut p =
+        Puzzle::from_cells(n, cells).map_err(|_| ParseErrorKind::WrongLength { found: len })?;
     if !label.is_empty() {
         p.label = Some(label.to_string());
     }
@@ -155,11 +158,12 @@ fn block_row(line: &str) -> String {
 
 fn looks_like_block_row(line: &str) -> bool {
     let t = line.trim();
-    t.contains('|') || order_for_side(block_row(t).chars().count()).is_some() && {
-        // A row of a block layout has no label: all cells, spaces and bars.
-        t.chars()
-            .all(|c| c.is_whitespace() || c == '|' || cell_value(c).is_some())
-    }
+    t.contains('|')
+        || order_for_side(block_row(t).chars().count()).is_some() && {
+            // A row of a block layout has no label: all cells, spaces and bars.
+            t.chars()
+                .all(|c| c.is_whitespace() || c == '|' || cell_value(c).is_some())
+        }
 }
 
 /// Streams puzzles from a reader, yielding `(line number, puzzle)` or an error
@@ -203,10 +207,7 @@ impl<R: BufRead> PuzzleReader<R> {
         let side = row.chars().count();
         let err = |line, kind| ParseError { line, kind };
         let Some(n) = order_for_side(side) else {
-            return Err(err(
-                start_line,
-                ParseErrorKind::WrongLength { found: side },
-            ));
+            return Err(err(start_line, ParseErrorKind::WrongLength { found: side }));
         };
         let mut cells = values(&row, side, 0).map_err(|k| err(start_line, k))?;
         let mut rows = 1;
@@ -253,9 +254,7 @@ impl<R: BufRead> PuzzleReader<R> {
         Puzzle::from_cells(n, cells).map_err(|_| {
             err(
                 start_line,
-                ParseErrorKind::WrongLength {
-                    found: side * side,
-                },
+                ParseErrorKind::WrongLength { found: side * side },
             )
         })
     }
@@ -299,7 +298,8 @@ pub fn read_puzzles(text: &str) -> Vec<Result<(usize, Puzzle), ParseError>> {
 mod tests {
     use super::*;
 
-    const P: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    const P: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
     #[test]
     fn single_line_with_label() {
@@ -317,16 +317,31 @@ mod tests {
         assert_eq!(r.len(), 3);
         assert!(r[0].is_ok());
         let e = r[1].as_ref().unwrap_err();
-        assert_eq!(e.to_string(), "line 4: expected 81 cells (or 16, 256, 625 for other orders), found 80");
+        assert_eq!(
+            e.to_string(),
+            "line 4: expected 81 cells (or 16, 256, 625 for other orders), found 80"
+        );
         let e = r[2].as_ref().unwrap_err();
         assert_eq!(e.line, 5);
-        assert_eq!(e.kind, ParseErrorKind::BadChar { ch: 'x', column: 81 });
+        assert_eq!(
+            e.kind,
+            ParseErrorKind::BadChar {
+                ch: 'x',
+                column: 81
+            }
+        );
     }
 
     #[test]
     fn digit_too_large_for_order() {
         let e = parse_puzzle("1234123412349123").unwrap_err();
-        assert_eq!(e, ParseErrorKind::BadChar { ch: '9', column: 13 });
+        assert_eq!(
+            e,
+            ParseErrorKind::BadChar {
+                ch: '9',
+                column: 13
+            }
+        );
     }
 
     #[test]

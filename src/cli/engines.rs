@@ -1,0 +1,109 @@
+//! `solve`, `count` and `check`: the engine subcommands.
+
+use super::{Common, EXIT_DISAGREE, emit, label_of, load, par_map};
+use anyhow::Result;
+use clap::Args;
+use sudolab::engine::{self, EngineChoice, Disagreement};
+use sudolab::report::text_table;
+
+#[derive(Debug, Args)]
+pub struct EngineArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Engine: sat (varisat), dlx (Dancing Links) or both (compared).
+    #[arg(long, default_value = "dlx")]
+    pub engine: EngineChoice,
+}
+
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Stop counting at this many solutions (0 = count all).
+    #[arg(long, default_value_t = 1000)]
+    pub cap: u64,
+}
+
+/// Collects rows; on a disagreement prints it loudly and returns its exit code.
+fn collect<T>(results: Vec<(usize, Result<T, Disagreement>)>) -> Result<Vec<T>, u8> {
+    let mut rows = Vec::with_capacity(results.len());
+    let mut failed = false;
+    for (line, r) in results {
+        match r {
+            Ok(row) => rows.push(row),
+            Err(d) => {
+                eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
+                failed = true;
+            }
+        }
+    }
+    if failed { Err(EXIT_DISAGREE) } else { Ok(rows) }
+}
+
+pub fn check(args: EngineArgs) -> Result<u8> {
+    let loaded = load(&args.common)?;
+    let rows = match collect(par_map(&loaded.puzzles, |p| engine::check(p, args.engine))) {
+        Ok(r) => r,
+        Err(code) => return Ok(code),
+    };
+    emit(&args.common, &rows, |rows| {
+        let table: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.puzzle.clone(),
+                    r.status.to_string(),
+                    r.reason.clone().unwrap_or_default(),
+                    label_of(&r.label),
+                ]
+            })
+            .collect();
+        text_table(&["puzzle", "status", "reason", "label"], &table)
+    })?;
+    Ok(loaded.finish())
+}
+
+pub fn count(args: CountArgs) -> Result<u8> {
+    let loaded = load(&args.engine.common)?;
+    let choice = args.engine.engine;
+    let rows = match collect(par_map(&loaded.puzzles, |p| engine::count_row(p, choice, args.cap))) {
+        Ok(r) => r,
+        Err(code) => return Ok(code),
+    };
+    emit(&args.engine.common, &rows, |rows| {
+        let table: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| {
+                let n = if r.capped {
+                    format!(">={}", r.solutions)
+                } else {
+                    r.solutions.to_string()
+                };
+                vec![r.puzzle.clone(), n, label_of(&r.label)]
+            })
+            .collect();
+        text_table(&["puzzle", "solutions", "label"], &table)
+    })?;
+    Ok(loaded.finish())
+}
+
+pub fn solve(args: EngineArgs) -> Result<u8> {
+    let loaded = load(&args.common)?;
+    let rows = match collect(par_map(&loaded.puzzles, |p| engine::solve_row(p, args.engine))) {
+        Ok(r) => r,
+        Err(code) => return Ok(code),
+    };
+    emit(&args.common, &rows, |rows| {
+        let mut s = String::new();
+        for r in rows {
+            let sol = r.solution.clone().unwrap_or_else(|| "no solution".into());
+            s.push_str(&format!("{}  {}", r.puzzle, sol));
+            if let Some(l) = &r.label {
+                s.push_str(&format!("  {l}"));
+            }
+            s.push('\n');
+        }
+        s
+    })?;
+    Ok(loaded.finish())
+}

@@ -1,0 +1,294 @@
+//! `sudolab relax`: the constraint-relaxation experiment (Pelánek §3.2).
+
+use super::{Common, EXIT_DISAGREE, load, write_out};
+use anyhow::{Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::collections::HashSet;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use sudolab::engine::Engine;
+use sudolab::relax::{
+    self, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, parse_sweep,
+};
+use sudolab::report::{Format, chart::shade, jsonl_line, render_rows, text_table, write_atomic};
+
+#[derive(Debug, Args)]
+pub struct RelaxArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Edges removed per sample.
+    #[arg(long, default_value_t = 45)]
+    pub k: usize,
+    /// Samples (relaxations) per puzzle and k.
+    #[arg(long, default_value_t = 1000)]
+    pub samples: usize,
+    /// Seed of the sample draws (per-sample seeds derive from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop counting a sample's solutions at this many (0 = exact counts).
+    #[arg(long, default_value_t = 1000)]
+    pub cap: u64,
+    /// Engine analysing every sample: dlx (default, faster) or sat.
+    #[arg(long, default_value = "dlx")]
+    pub engine: Engine,
+    /// Samples re-checked by the other engine (default: 3% of --samples, at least 1).
+    #[arg(long)]
+    pub verify: Option<usize>,
+    /// Sweep k over A:B:STEP (inclusive) instead of one --k, e.g. 0:60:5.
+    #[arg(long)]
+    pub sweep: Option<String>,
+    /// With --sweep: write the Fig. 8 curves as an SVG plot here.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Write every sample (removed edges, count, fixed cells) as JSONL here.
+    #[arg(long)]
+    pub emit_samples: Option<PathBuf>,
+    /// With -o FILE and --format jsonl: skip puzzles (and k) already in FILE and append.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+#[derive(Serialize)]
+struct SampleLine<'a> {
+    puzzle: &'a str,
+    k: usize,
+    #[serde(flatten)]
+    sample: &'a SampleResult,
+}
+
+fn progress(len: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(len);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles×k  {elapsed} (eta {eta}) {msg}")
+    {
+        pb.set_style(style);
+    }
+    pb
+}
+
+/// `(puzzle, k)` pairs already present in a JSONL output.
+fn done_set(path: &PathBuf) -> Result<HashSet<(String, usize)>> {
+    let mut done = HashSet::new();
+    let Ok(f) = std::fs::File::open(path) else {
+        return Ok(done);
+    };
+    for line in std::io::BufReader::new(f).lines() {
+        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+        // A line cut short by an interrupted run is ignored and redone.
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(&line)
+            && let (Some(p), Some(k)) = (v["puzzle"].as_str(), v["k"].as_u64())
+        {
+            done.insert((p.to_string(), k as usize));
+        }
+    }
+    Ok(done)
+}
+
+pub fn run(args: RelaxArgs) -> Result<u8> {
+    let mut loaded = load(&args.common)?;
+    let ks = match &args.sweep {
+        Some(s) => parse_sweep(s).map_err(anyhow::Error::msg)?,
+        None => vec![args.k],
+    };
+    let opts = RelaxOptions {
+        k: args.k,
+        samples: args.samples,
+        seed: args.seed,
+        cap: args.cap,
+        engine: args.engine,
+        verify: args
+            .verify
+            .unwrap_or_else(|| (args.samples * 3).div_ceil(100).max(1)),
+    };
+    let streaming = args.common.format == Format::Jsonl && args.common.output.is_some();
+    let done = match (&args.common.output, args.resume) {
+        (Some(path), true) if streaming => done_set(path)?,
+        (_, true) => anyhow::bail!("--resume needs -o FILE with --format jsonl"),
+        _ => HashSet::new(),
+    };
+    let mut stream = match (&args.common.output, streaming) {
+        (Some(path), true) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(args.resume)
+                .write(true)
+                .truncate(!args.resume)
+                .open(path)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+        ),
+        _ => None,
+    };
+    let mut samples_out = match &args.emit_samples {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+        )),
+        None => None,
+    };
+    let puzzles = std::mem::take(&mut loaded.puzzles);
+    let pb = progress((puzzles.len() * ks.len()) as u64);
+    let mut sweeps: Vec<SweepReport> = Vec::new();
+    for (line, p) in &puzzles {
+        if let Err(e) = relax::check_puzzle(p) {
+            pb.suspend(|| loaded.refuse(*line, e))?;
+            pb.inc(ks.len() as u64);
+            continue;
+        }
+        let mut points = Vec::new();
+        for &k in &ks {
+            pb.inc(1);
+            if done.contains(&(p.to_line(), k)) {
+                continue;
+            }
+            let o = RelaxOptions { k, ..opts.clone() };
+            let (samples, verified) = match relax::run_samples(p, &o) {
+                Ok(r) => r,
+                Err(e @ RelaxError::Disagreement { .. }) => {
+                    pb.finish_and_clear();
+                    eprintln!("sudolab: ENGINE DISAGREEMENT at input line {line}: {e}");
+                    return Ok(EXIT_DISAGREE);
+                }
+                Err(e) => {
+                    pb.suspend(|| loaded.refuse(*line, e))?;
+                    continue;
+                }
+            };
+            if let Some(w) = samples_out.as_mut() {
+                let puzzle = p.to_line();
+                for s in &samples {
+                    writeln!(w, "{}", jsonl_line(&SampleLine { puzzle: &puzzle, k, sample: s }))?;
+                }
+            }
+            let report = relax::summarise(p, &o, &samples, verified);
+            if let Some(f) = stream.as_mut() {
+                writeln!(f, "{}", jsonl_line(&report))?;
+                f.flush()?;
+            }
+            points.push(report);
+        }
+        let fit = relax::fit_exponential(
+            &points.iter().map(|r| (r.k as f64, r.mean_solutions)).collect::<Vec<_>>(),
+        );
+        sweeps.push(SweepReport {
+            puzzle: p.to_line(),
+            label: p.label.clone(),
+            points,
+            fit: if ks.len() > 1 { fit } else { None },
+        });
+    }
+    pb.finish_and_clear();
+    if let Some(mut w) = samples_out {
+        w.flush()?;
+    }
+    if let Some(plot) = &args.plot {
+        write_atomic(plot, relax::svg::sweep_svg(&sweeps).as_bytes())
+            .with_context(|| format!("cannot write {}", plot.display()))?;
+    }
+    if !streaming {
+        let rows: Vec<RelaxReport> = sweeps.iter().flat_map(|s| s.points.clone()).collect();
+        let text = match args.common.format {
+            Format::Text if args.sweep.is_some() => sweep_text(&sweeps),
+            Format::Text => rows.iter().map(report_text).collect(),
+            Format::Json if args.sweep.is_some() => {
+                serde_json::to_string_pretty(&sweeps)? + "\n"
+            }
+            f => render_rows(&rows, f),
+        };
+        write_out(args.common.output.as_ref(), &text)?;
+    }
+    Ok(loaded.finish())
+}
+
+fn report_text(r: &RelaxReport) -> String {
+    let mut s = String::new();
+    let name = r.label.clone().unwrap_or_default();
+    s.push_str(&format!("{}  {}\n", r.puzzle, name));
+    let other = match r.engine {
+        Engine::Sat => "dlx",
+        Engine::Dlx => "sat",
+    };
+    s.push_str(&format!(
+        "k = {}, {} samples, seed {}, cap {}, engine {} ({} samples re-checked by {}, all agree)\n",
+        r.k, r.samples, r.seed, r.cap, r.engine, r.verified, other
+    ));
+    let empty = r.puzzle.chars().filter(|&c| c == '.').count();
+    s.push_str(&format!(
+        "mean solutions {:.3}{}  median {}  mean extra {:.3}  P(unique) {:.3}  mean fixed {:.1} of {} empty cells  capped {}\n",
+        r.mean_solutions,
+        if r.capped > 0 { " (lower bound)" } else { "" },
+        r.median_solutions,
+        r.mean_extra,
+        r.p_unique,
+        r.mean_fixed,
+        empty,
+        r.capped
+    ));
+    s.push_str("fixedness, % of samples in which the cell is fixed ([d] = given d):\n");
+    let side = (r.fixedness.len() as f64).sqrt().round() as usize;
+    let n = (side as f64).sqrt().round() as usize;
+    let chars: Vec<char> = r.puzzle.chars().collect();
+    for row in 0..side {
+        if row > 0 && row % n == 0 {
+            s.push_str(&format!("  {}\n", vec!["-".repeat(5 * n); n].join("+")));
+        }
+        s.push_str("  ");
+        for col in 0..side {
+            if col > 0 && col % n == 0 {
+                s.push('|');
+            }
+            let c = row * side + col;
+            if chars.get(c).is_some_and(|&ch| ch != '.') {
+                s.push_str(&format!(" [{}] ", chars[c]));
+            } else {
+                let f = r.fixedness[c];
+                s.push_str(&format!("{}{:>3}%", shade(f), (f * 100.0).round() as u32));
+            }
+        }
+        s.push('\n');
+    }
+    s.push('\n');
+    s
+}
+
+fn sweep_text(sweeps: &[SweepReport]) -> String {
+    let mut s = String::new();
+    for sw in sweeps {
+        s.push_str(&format!(
+            "{}  {}\n",
+            sw.puzzle,
+            sw.label.clone().unwrap_or_default()
+        ));
+        let rows: Vec<Vec<String>> = sw
+            .points
+            .iter()
+            .map(|p| {
+                vec![
+                    p.k.to_string(),
+                    format!("{:.3}", p.mean_solutions),
+                    format!("{}", p.median_solutions),
+                    format!("{:.3}", p.p_unique),
+                    format!("{:.2}", p.mean_fixed),
+                    p.capped.to_string(),
+                    p.verified.to_string(),
+                ]
+            })
+            .collect();
+        s.push_str(&text_table(
+            &["k", "mean_solutions", "median", "p_unique", "mean_fixed", "capped", "verified"],
+            &rows,
+        ));
+        match &sw.fit {
+            Some(f) => s.push_str(&format!(
+                "fit: mean ≈ {:.4}·e^(k/{:.2})  (R² of ln fit {:.3}, {} points)\n\n",
+                f.c, f.lambda, f.r2, f.points
+            )),
+            None => s.push_str("fit: none (the mean does not grow over this range)\n\n"),
+        }
+    }
+    s
+}

@@ -1,0 +1,228 @@
+//! Clause-length distribution of the at-least-one clauses (Patti §7.1).
+//!
+//! Only ALO clauses count: AMO clauses are all binary. For the minimal
+//! encoding a short ALO clause is a cell with few candidates or a digit with
+//! few places in a unit, which is what makes a puzzle easy for people; Patti
+//! groups lengths into short (1–3), medium (4–6) and long (7–9). For other
+//! orders the default classes are thirds of `1..=N`; the cut points are
+//! configurable. For the maximal encoding the histogram is trivially all
+//! length N plus the givens' unit clauses, offered for completeness.
+
+use super::{Cnf, Encoding};
+use serde::Serialize;
+
+/// Upper bounds of the short and medium classes (inclusive).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ClassCuts {
+    pub short_max: usize,
+    pub medium_max: usize,
+}
+
+impl ClassCuts {
+    /// Thirds of `1..=side`: 1–3/4–6/7–9 for 9×9.
+    pub fn thirds(side: usize) -> ClassCuts {
+        ClassCuts {
+            short_max: side / 3,
+            medium_max: 2 * side / 3,
+        }
+    }
+
+    /// Parses `A,B` (short = 1..=A, medium = A+1..=B).
+    pub fn parse(s: &str) -> Result<ClassCuts, String> {
+        let (a, b) = s
+            .split_once(',')
+            .ok_or_else(|| format!("cut points {s:?}: expected two numbers like 3,6"))?;
+        let short_max: usize = a
+            .trim()
+            .parse()
+            .map_err(|_| format!("cut point {a:?} is not a number"))?;
+        let medium_max: usize = b
+            .trim()
+            .parse()
+            .map_err(|_| format!("cut point {b:?} is not a number"))?;
+        if short_max == 0 || medium_max < short_max {
+            return Err(format!(
+                "cut points {s:?}: need 1 <= short <= medium"
+            ));
+        }
+        Ok(ClassCuts {
+            short_max,
+            medium_max,
+        })
+    }
+}
+
+/// Histogram of ALO clause lengths of one encoded puzzle.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Histogram {
+    /// `counts[i]` = number of ALO clauses of length `i + 1`, for `1..=N`.
+    pub counts: Vec<u64>,
+    pub total: u64,
+    pub short_pct: f64,
+    pub medium_pct: f64,
+    pub long_pct: f64,
+}
+
+impl Histogram {
+    /// Histogram of the ALO clauses (plus, for the maximal encoding, the
+    /// givens' unit clauses) of `cnf`.
+    pub fn of(cnf: &Cnf, encoding: Encoding, side: usize, cuts: ClassCuts) -> Histogram {
+        let mut counts = vec![0u64; side];
+        for (kind, clause) in cnf.iter() {
+            let counted = kind.is_alo()
+                || (encoding == Encoding::Max && kind == super::ClauseKind::Given);
+            if counted && !clause.is_empty() && clause.len() <= side {
+                counts[clause.len() - 1] += 1;
+            }
+        }
+        Histogram::from_counts(counts, cuts)
+    }
+
+    pub fn from_counts(counts: Vec<u64>, cuts: ClassCuts) -> Histogram {
+        let total: u64 = counts.iter().sum();
+        let sum = |lo: usize, hi: usize| -> u64 {
+            counts
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| (lo..=hi).contains(&(i + 1)))
+                .map(|(_, &c)| c)
+                .sum()
+        };
+        let pct = |c: u64| {
+            if total == 0 {
+                0.0
+            } else {
+                100.0 * c as f64 / total as f64
+            }
+        };
+        let short = sum(1, cuts.short_max);
+        let medium = sum(cuts.short_max + 1, cuts.medium_max);
+        let long = total - short - medium;
+        Histogram {
+            short_pct: pct(short),
+            medium_pct: pct(medium),
+            long_pct: pct(long),
+            counts,
+            total,
+        }
+    }
+
+    /// Percentage of clauses of each length.
+    pub fn percentages(&self) -> Vec<f64> {
+        self.counts
+            .iter()
+            .map(|&c| {
+                if self.total == 0 {
+                    0.0
+                } else {
+                    100.0 * c as f64 / self.total as f64
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cnf::encode;
+    use crate::grid::Puzzle;
+
+    #[test]
+    fn classes_sum_to_100() {
+        let h = Histogram::from_counts(vec![1, 1, 1, 1, 1, 1, 1, 1, 2], ClassCuts::thirds(9));
+        assert_eq!(h.total, 10);
+        assert!((h.short_pct - 30.0).abs() < 1e-9);
+        assert!((h.medium_pct - 30.0).abs() < 1e-9);
+        assert!((h.long_pct - 40.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn empty_grid_is_all_long() {
+        let p = Puzzle::empty(3);
+        let cnf = encode(&p, Encoding::Min).unwrap();
+        let h = Histogram::of(&cnf, Encoding::Min, 9, ClassCuts::thirds(9));
+        assert_eq!(h.counts[8], 324);
+        assert_eq!(h.total, 324);
+        assert_eq!(h.long_pct, 100.0);
+        assert_eq!(ClassCuts::thirds(9), ClassCuts { short_max: 3, medium_max: 6 });
+        assert!(ClassCuts::parse("6,3").is_err());
+        assert_eq!(ClassCuts::parse("2, 5").unwrap().medium_max, 5);
+    }
+}
+
+/// Result of `sudolab clauses` for one puzzle (stable field names).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClauseRow {
+    pub puzzle: String,
+    pub label: Option<String>,
+    pub encoding: Encoding,
+    pub variables: usize,
+    pub clauses: usize,
+    /// `alo_lengths[i]` = ALO clauses of length `i + 1`.
+    pub alo_lengths: Vec<u64>,
+    pub short_pct: f64,
+    pub medium_pct: f64,
+    pub long_pct: f64,
+}
+
+/// Encodes a puzzle and computes its clause-length distribution.
+///
+/// # Errors
+/// A contradictory puzzle is refused whatever the encoding: its histogram
+/// would describe a formula with no solution.
+pub fn clause_row(
+    puzzle: &crate::grid::Puzzle,
+    encoding: Encoding,
+    cuts: ClassCuts,
+) -> Result<ClauseRow, super::EncodeError> {
+    puzzle.check()?;
+    let cnf = super::encode(puzzle, encoding)?;
+    let h = Histogram::of(&cnf, encoding, puzzle.side(), cuts);
+    Ok(ClauseRow {
+        puzzle: puzzle.to_line(),
+        label: puzzle.label.clone(),
+        encoding,
+        variables: cnf.num_vars(),
+        clauses: cnf.num_clauses(),
+        alo_lengths: h.counts,
+        short_pct: h.short_pct,
+        medium_pct: h.medium_pct,
+        long_pct: h.long_pct,
+    })
+}
+
+/// Mean clause-length distribution over several puzzles: the mean of the
+/// per-puzzle percentages (the shape of Patti's per-site Table 1).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MeanDistribution {
+    pub puzzles: usize,
+    /// Mean percentage of ALO clauses of each length `1..=N`.
+    pub mean_length_pct: Vec<f64>,
+    pub short_pct: f64,
+    pub medium_pct: f64,
+    pub long_pct: f64,
+}
+
+/// Mean of the rows' distributions; `None` for no rows.
+pub fn mean_distribution(rows: &[ClauseRow]) -> Option<MeanDistribution> {
+    let first = rows.first()?;
+    let n = rows.len() as f64;
+    let side = first.alo_lengths.len();
+    let mut mean = vec![0.0; side];
+    for r in rows {
+        let total: u64 = r.alo_lengths.iter().sum();
+        for (i, &c) in r.alo_lengths.iter().enumerate().take(side) {
+            if total > 0 {
+                mean[i] += 100.0 * c as f64 / total as f64 / n;
+            }
+        }
+    }
+    Some(MeanDistribution {
+        puzzles: rows.len(),
+        mean_length_pct: mean,
+        short_pct: rows.iter().map(|r| r.short_pct).sum::<f64>() / n,
+        medium_pct: rows.iter().map(|r| r.medium_pct).sum::<f64>() / n,
+        long_pct: rows.iter().map(|r| r.long_pct).sum::<f64>() / n,
+    })
+}

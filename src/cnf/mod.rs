@@ -1,0 +1,426 @@
+//! CNF encodings of Sudoku (Patti §4, after Lynce & Ouaknine 2006; `METHODS.md` §1).
+//!
+//! All encodings share one variable numbering, so any model decodes to a
+//! grid: `var(r, c, d) = (r-1)·N² + (c-1)·N + d` (1-based; 729 variables for
+//! 9×9), and every DIMACS file declares `p cnf N³ M` even when an encoding
+//! leaves variables unused.
+//!
+//! * [`Encoding::Max`], the *maximal* encoding: at-least-one (ALO) for every
+//!   cell and every unit-digit pair (4·N² clauses of length N), pairwise
+//!   at-most-one (AMO) for the same (4·N²·C(N,2) binary clauses), and one
+//!   unit clause per given: 11988 + g clauses for 9×9.
+//! * [`Encoding::Min`], the *minimal* (candidate-based) encoding: candidates
+//!   are computed from the givens first; givens get no clauses; ALO and AMO
+//!   range over candidates only. An ALO clause of length 0 means the puzzle is
+//!   contradictory and is reported as an error, never emitted.
+//! * [`Encoding::LoMin`], Lynce & Ouaknine's own "minimal" encoding: cell ALO
+//!   plus row/column/box pairwise AMO over all N³ variables, plus givens:
+//!   8829 + g clauses for 9×9.
+//!
+//! Every clause carries its [`ClauseKind`], from which the clause-length
+//! histogram of the ALO clauses (Patti §7.1) is computed in [`histogram`].
+
+mod dimacs;
+pub mod histogram;
+
+pub use dimacs::{DimacsError, ModelError, decode_model, parse_model, read_dimacs};
+pub use histogram::{ClassCuts, ClauseRow, Histogram, MeanDistribution, clause_row, mean_distribution};
+
+use crate::grid::{Contradiction, Puzzle};
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// Which CNF encoding to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Encoding {
+    /// The maximal encoding (Patti's "maximum encoding").
+    Max,
+    /// The candidate-based minimal encoding (Patti's "minimum encoding").
+    Min,
+    /// Lynce & Ouaknine's "minimal" encoding: cell ALO + unit AMO + givens.
+    LoMin,
+}
+
+impl Encoding {
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Max => "max",
+            Encoding::Min => "min",
+            Encoding::LoMin => "lo-min",
+        }
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Encoding {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "max" | "maximal" => Ok(Encoding::Max),
+            "min" | "minimal" => Ok(Encoding::Min),
+            "lo-min" => Ok(Encoding::LoMin),
+            _ => Err(format!(
+                "unknown encoding {s:?} (expected max, min or lo-min)"
+            )),
+        }
+    }
+}
+
+/// What a clause expresses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClauseKind {
+    /// A cell holds at least one digit.
+    CellAlo,
+    /// A unit holds a digit at least once.
+    UnitAlo,
+    /// A cell holds at most one digit (binary).
+    CellAmo,
+    /// A unit holds a digit at most once (binary).
+    UnitAmo,
+    /// A given (unit clause).
+    Given,
+}
+
+impl ClauseKind {
+    pub fn is_alo(self) -> bool {
+        matches!(self, ClauseKind::CellAlo | ClauseKind::UnitAlo)
+    }
+}
+
+/// Why a puzzle has no encoding.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EncodeError {
+    #[error("puzzle is contradictory: {0}")]
+    Contradiction(#[from] Contradiction),
+}
+
+/// A CNF formula over `num_vars` variables, clauses stored flat.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Cnf {
+    num_vars: usize,
+    lits: Vec<i32>,
+    /// `starts[i]..starts[i+1]` are the literals of clause `i`.
+    starts: Vec<u32>,
+    kinds: Vec<ClauseKind>,
+    /// Comment lines written before the header (without the leading `c `).
+    pub comments: Vec<String>,
+}
+
+impl Cnf {
+    pub fn new(num_vars: usize) -> Cnf {
+        Cnf {
+            num_vars,
+            lits: Vec::new(),
+            starts: vec![0],
+            kinds: Vec::new(),
+            comments: Vec::new(),
+        }
+    }
+
+    /// Appends a clause of DIMACS literals.
+    pub fn push(&mut self, kind: ClauseKind, clause: &[i32]) {
+        debug_assert!(clause.iter().all(|&l| l != 0 && l.unsigned_abs() as usize <= self.num_vars));
+        self.lits.extend_from_slice(clause);
+        self.starts.push(self.lits.len() as u32);
+        self.kinds.push(kind);
+    }
+
+    pub fn num_vars(&self) -> usize {
+        self.num_vars
+    }
+    pub fn num_clauses(&self) -> usize {
+        self.kinds.len()
+    }
+    /// Total number of literal occurrences.
+    pub fn num_lits(&self) -> usize {
+        self.lits.len()
+    }
+    pub fn clause(&self, i: usize) -> &[i32] {
+        &self.lits[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+    pub fn kind(&self, i: usize) -> ClauseKind {
+        self.kinds[i]
+    }
+    /// Iterates over `(kind, literals)` of every clause.
+    pub fn iter(&self) -> impl Iterator<Item = (ClauseKind, &[i32])> + '_ {
+        (0..self.num_clauses()).map(|i| (self.kinds[i], self.clause(i)))
+    }
+    /// Iterates over the literals of every clause.
+    pub fn clauses(&self) -> impl Iterator<Item = &[i32]> + '_ {
+        (0..self.num_clauses()).map(|i| self.clause(i))
+    }
+
+    /// Number of clauses of each kind.
+    pub fn count_kind(&self, kind: ClauseKind) -> usize {
+        self.kinds.iter().filter(|&&k| k == kind).count()
+    }
+
+    /// Whether the 0/1 assignment `value(var)` satisfies every clause.
+    pub fn is_satisfied_by(&self, value: impl Fn(usize) -> bool) -> bool {
+        self.clauses().all(|c| {
+            c.iter()
+                .any(|&l| value(l.unsigned_abs() as usize) == (l > 0))
+        })
+    }
+
+    /// Writes the formula in DIMACS format.
+    pub fn write_dimacs(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        out.write_all(&self.to_dimacs_bytes())
+    }
+
+    /// The formula as DIMACS text.
+    pub fn to_dimacs_bytes(&self) -> Vec<u8> {
+        let mut buf = Vec::with_capacity(self.lits.len() * 5 + self.kinds.len() * 2 + 256);
+        for c in &self.comments {
+            buf.extend_from_slice(b"c ");
+            buf.extend_from_slice(c.as_bytes());
+            buf.push(b'\n');
+        }
+        buf.extend_from_slice(
+            format!("p cnf {} {}\n", self.num_vars, self.num_clauses()).as_bytes(),
+        );
+        for clause in self.clauses() {
+            for &l in clause {
+                push_int(&mut buf, l);
+                buf.push(b' ');
+            }
+            buf.extend_from_slice(b"0\n");
+        }
+        buf
+    }
+}
+
+fn push_int(buf: &mut Vec<u8>, v: i32) {
+    if v < 0 {
+        buf.push(b'-');
+    }
+    let mut u = v.unsigned_abs();
+    let mut tmp = [0u8; 10];
+    let mut i = tmp.len();
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (u % 10) as u8;
+        u /= 10;
+        if u == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&tmp[i..]);
+}
+
+/// `var(r, c, d)` for a 0-based cell index and digit `d` in `1..=N`.
+#[inline]
+pub fn var(side: usize, cell: usize, digit: u8) -> i32 {
+    (cell * side + digit as usize) as i32
+}
+
+/// Cell and digit of a variable (inverse of [`var`]); `None` out of range.
+pub fn cell_digit(side: usize, var: usize) -> Option<(usize, u8)> {
+    if var == 0 || var > side * side * side {
+        return None;
+    }
+    let v = var - 1;
+    Some((v / side, (v % side + 1) as u8))
+}
+
+/// Encodes a puzzle. Comment lines name the encoding, the puzzle and the
+/// variable formula.
+///
+/// # Errors
+/// The minimal encoding refuses a contradictory puzzle (a given twice in a
+/// unit, an empty ALO clause). The maximal and `lo-min` encodings encode any
+/// grid (a contradictory one simply gives an unsatisfiable formula).
+pub fn encode(puzzle: &Puzzle, encoding: Encoding) -> Result<Cnf, EncodeError> {
+    let mut cnf = match encoding {
+        Encoding::Max => encode_full(puzzle, true),
+        Encoding::LoMin => encode_full(puzzle, false),
+        Encoding::Min => encode_min(puzzle)?,
+    };
+    let side = puzzle.side();
+    cnf.comments = vec![
+        format!("sudolab encoding={encoding}"),
+        format!("puzzle {}", puzzle.to_line()),
+        format!(
+            "var(r,c,d) = (r-1)*{} + (c-1)*{} + d, r,c,d in 1..={}",
+            side * side,
+            side,
+            side
+        ),
+    ];
+    if let Some(label) = &puzzle.label {
+        cnf.comments.push(format!("label {}", label.replace('\n', " ")));
+    }
+    Ok(cnf)
+}
+
+/// The maximal encoding (`all_alo`) or Lynce & Ouaknine's minimal one.
+fn encode_full(puzzle: &Puzzle, all_alo: bool) -> Cnf {
+    let g = puzzle.geometry();
+    let side = g.side;
+    let mut cnf = Cnf::new(side * side * side);
+    let mut clause = Vec::with_capacity(side);
+    for cell in 0..g.cells {
+        clause.clear();
+        clause.extend((1..=side as u8).map(|d| var(side, cell, d)));
+        cnf.push(ClauseKind::CellAlo, &clause);
+    }
+    if all_alo {
+        for unit in &g.units {
+            for d in 1..=side as u8 {
+                clause.clear();
+                clause.extend(unit.iter().map(|&cell| var(side, cell, d)));
+                cnf.push(ClauseKind::UnitAlo, &clause);
+            }
+        }
+        for cell in 0..g.cells {
+            for d1 in 1..=side as u8 {
+                for d2 in d1 + 1..=side as u8 {
+                    cnf.push(
+                        ClauseKind::CellAmo,
+                        &[-var(side, cell, d1), -var(side, cell, d2)],
+                    );
+                }
+            }
+        }
+    }
+    for unit in &g.units {
+        for d in 1..=side as u8 {
+            for (i, &a) in unit.iter().enumerate() {
+                for &b in &unit[i + 1..] {
+                    cnf.push(ClauseKind::UnitAmo, &[-var(side, a, d), -var(side, b, d)]);
+                }
+            }
+        }
+    }
+    for cell in 0..g.cells {
+        let v = puzzle.get(cell);
+        if v != 0 {
+            cnf.push(ClauseKind::Given, &[var(side, cell, v)]);
+        }
+    }
+    cnf
+}
+
+fn encode_min(puzzle: &Puzzle) -> Result<Cnf, EncodeError> {
+    puzzle.check()?;
+    let g = puzzle.geometry();
+    let side = g.side;
+    let cand = puzzle.candidates();
+    let mut cnf = Cnf::new(side * side * side);
+    let mut clause = Vec::with_capacity(side);
+    let mut vars = Vec::with_capacity(side);
+    // Cell ALO and AMO over the candidates of each empty cell.
+    for cell in 0..g.cells {
+        if puzzle.is_given(cell) {
+            continue;
+        }
+        vars.clear();
+        vars.extend(digits(cand[cell]).map(|d| var(side, cell, d)));
+        cnf.push(ClauseKind::CellAlo, &vars);
+        for (i, &a) in vars.iter().enumerate() {
+            for &b in &vars[i + 1..] {
+                cnf.push(ClauseKind::CellAmo, &[-a, -b]);
+            }
+        }
+    }
+    // Unit ALO and AMO over the cells where a missing digit is a candidate.
+    for unit in &g.units {
+        let given: u32 = unit.iter().fold(0, |acc, &c| acc | (1u32 << puzzle.get(c)));
+        for d in 1..=side as u8 {
+            if given & (1 << d) != 0 {
+                continue;
+            }
+            clause.clear();
+            clause.extend(
+                unit.iter()
+                    .filter(|&&c| !puzzle.is_given(c) && cand[c] & (1 << d) != 0)
+                    .map(|&c| var(side, c, d)),
+            );
+            // `check` guarantees every missing digit has a place.
+            debug_assert!(!clause.is_empty());
+            cnf.push(ClauseKind::UnitAlo, &clause);
+            for (i, &a) in clause.iter().enumerate() {
+                for &b in &clause[i + 1..] {
+                    cnf.push(ClauseKind::UnitAmo, &[-a, -b]);
+                }
+            }
+        }
+    }
+    Ok(cnf)
+}
+
+/// Digits of a candidate bitmask, ascending.
+pub fn digits(mask: u32) -> impl Iterator<Item = u8> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let d = m.trailing_zeros() as u8;
+            m &= m - 1;
+            Some(d)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_puzzle;
+
+    #[test]
+    fn empty_grid_counts() {
+        let p = Puzzle::empty(3);
+        assert_eq!(encode(&p, Encoding::Max).unwrap().num_clauses(), 11988);
+        assert_eq!(encode(&p, Encoding::LoMin).unwrap().num_clauses(), 8829);
+        let min = encode(&p, Encoding::Min).unwrap();
+        // Nothing given: the minimal encoding is the maximal one without givens.
+        assert_eq!(min.num_clauses(), 11988);
+        assert_eq!(encode(&Puzzle::empty(2), Encoding::Max).unwrap().num_clauses(), 4 * 16 + 4 * 16 * 6);
+    }
+
+    #[test]
+    fn variable_formula() {
+        assert_eq!(var(9, 0, 1), 1);
+        assert_eq!(var(9, 80, 9), 729);
+        // r2c3d4 = (2-1)*81 + (3-1)*9 + 4
+        assert_eq!(var(9, 9 + 2, 4), 81 + 18 + 4);
+        for v in 1..=729 {
+            let (c, d) = cell_digit(9, v).unwrap();
+            assert_eq!(var(9, c, d) as usize, v);
+        }
+        assert_eq!(cell_digit(9, 730), None);
+    }
+
+    #[test]
+    fn min_encoding_unit_alo_counts() {
+        let p = parse_puzzle(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        )
+        .unwrap();
+        let cnf = encode(&p, Encoding::Min).unwrap();
+        let g = p.givens();
+        assert_eq!(cnf.count_kind(ClauseKind::CellAlo), 81 - g);
+        assert_eq!(cnf.count_kind(ClauseKind::UnitAlo), 3 * (81 - g));
+        assert_eq!(cnf.count_kind(ClauseKind::Given), 0);
+        let max = encode(&p, Encoding::Max).unwrap();
+        assert_eq!(max.num_clauses(), 11988 + g);
+    }
+
+    #[test]
+    fn contradictory_puzzle_refused_by_min() {
+        let mut p = Puzzle::empty(3);
+        p.set(0, 1);
+        p.set(1, 1);
+        assert!(encode(&p, Encoding::Min).is_err());
+        assert_eq!(encode(&p, Encoding::Max).unwrap().num_clauses(), 11990);
+    }
+}

@@ -1,0 +1,211 @@
+//! Sudoku as exact cover (Knuth, "Dancing Links", 2000, §"Applications").
+//!
+//! The standard reduction: one row per (cell, digit) — `N³` rows — and
+//! `4·N²` primary columns, each to be covered exactly once:
+//! * cell `(r, c)` holds a digit: column `r·N + c`;
+//! * row `r` holds digit `d`: column `N² + r·N + d − 1`;
+//! * column `c` holds digit `d`: column `2N² + c·N + d − 1`;
+//! * box `b` holds digit `d`: column `3N² + b·N + d − 1`.
+//!
+//! Row `(cell, d)` has id `cell·N + d − 1` and covers its four columns. The
+//! givens are removed up front by forcing their rows
+//! ([`ExactCover::force`]); two givens that clash leave a problem with no
+//! solution, so a contradictory puzzle simply counts 0. The structure of
+//! each order is built once and cloned.
+//!
+//! [`SudokuDlx`] and the `dlx_*` functions run Dancing Links proper. The
+//! module-level [`solve`], [`count`] and [`solutions`] run [`fast`], a bitset
+//! search with the same answers, cross-checked against Dancing Links in the
+//! tests.
+
+pub mod fast;
+
+use super::cover::ExactCover;
+use crate::engine::Count;
+use crate::grid::{Geometry, MAX_ORDER, MIN_ORDER, Puzzle, Solution};
+use std::ops::ControlFlow;
+use std::sync::OnceLock;
+
+fn build(n: usize) -> ExactCover {
+    let g = Geometry::of(n);
+    let side = g.side;
+    let cells = g.cells;
+    let mut ec = ExactCover::new(4 * cells, 0);
+    for cell in 0..cells {
+        let [row, col, bx] = g.cell_units[cell];
+        let (col, bx) = (col - side, bx - 2 * side);
+        for d in 0..side {
+            ec.add_row(&[
+                cell,
+                cells + row * side + d,
+                2 * cells + col * side + d,
+                3 * cells + bx * side + d,
+            ]);
+        }
+    }
+    ec
+}
+
+fn template(n: usize) -> &'static ExactCover {
+    static CACHE: [OnceLock<ExactCover>; MAX_ORDER - MIN_ORDER + 1] =
+        [const { OnceLock::new() }; MAX_ORDER - MIN_ORDER + 1];
+    CACHE[n - MIN_ORDER].get_or_init(|| build(n))
+}
+
+/// The exact cover problem of an order-`n` Sudoku, reusable across puzzles.
+#[derive(Debug, Clone)]
+pub struct SudokuDlx {
+    n: usize,
+    cover: ExactCover,
+}
+
+impl SudokuDlx {
+    /// The problem for the empty grid of order `n` (2..=5).
+    ///
+    /// # Panics
+    /// On an order outside 2..=5.
+    pub fn new(n: usize) -> SudokuDlx {
+        assert!(
+            (MIN_ORDER..=MAX_ORDER).contains(&n),
+            "order {n} outside 2..=5"
+        );
+        SudokuDlx {
+            n,
+            cover: template(n).clone(),
+        }
+    }
+
+    /// Order of the grid.
+    pub fn order(&self) -> usize {
+        self.n
+    }
+
+    /// The underlying exact cover problem.
+    pub fn cover(&mut self) -> &mut ExactCover {
+        &mut self.cover
+    }
+
+    /// Replaces the givens by those of `p`. Returns `false` when two givens
+    /// clash (the problem then has no solution) or when `p` has another
+    /// order (the problem is then left empty of solutions too).
+    pub fn load(&mut self, p: &Puzzle) -> bool {
+        self.cover.reset();
+        let side = self.n * self.n;
+        if p.order() != self.n {
+            // A row that is forbidden cannot be forced: a recorded conflict.
+            self.cover.forbid(0);
+            self.cover.force(0);
+            return false;
+        }
+        let mut ok = true;
+        for (cell, &v) in p.cells().iter().enumerate() {
+            if v != 0 {
+                ok &= self.cover.force(cell * side + v as usize - 1);
+            }
+        }
+        ok
+    }
+
+    fn decode(&self, rows: &[usize]) -> Option<Solution> {
+        let side = self.n * self.n;
+        let mut cells = vec![0u8; side * side];
+        for &row in rows {
+            cells[row / side] = (row % side + 1) as u8;
+        }
+        Solution::from_cells(self.n, cells)
+    }
+
+    /// Counts the solutions of the loaded puzzle, up to `cap` (0 = no cap).
+    pub fn count(&mut self, cap: u64) -> Count {
+        self.cover.count(cap)
+    }
+
+    /// Up to `cap` solutions (0 = all) of the loaded puzzle.
+    pub fn solutions(&mut self, cap: u64) -> Vec<Solution> {
+        let mut out = Vec::new();
+        let n = self.n;
+        let side = n * n;
+        self.cover.search(|rows| {
+            let mut cells = vec![0u8; side * side];
+            for &row in rows {
+                cells[row / side] = (row % side + 1) as u8;
+            }
+            if let Some(s) = Solution::from_cells(n, cells) {
+                out.push(s);
+            }
+            if cap > 0 && out.len() as u64 >= cap {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        out
+    }
+
+    /// One solution of the loaded puzzle, if any.
+    pub fn solve(&mut self) -> Option<Solution> {
+        let rows = self.cover.first()?;
+        self.decode(&rows)
+    }
+}
+
+/// One solution by Dancing Links, if any.
+pub fn dlx_solve(p: &Puzzle) -> Option<Solution> {
+    let mut s = SudokuDlx::new(p.order());
+    s.load(p);
+    s.solve()
+}
+
+/// Solution count by Dancing Links, up to `cap` (0 = no cap).
+pub fn dlx_count(p: &Puzzle, cap: u64) -> Count {
+    let mut s = SudokuDlx::new(p.order());
+    s.load(p);
+    s.count(cap)
+}
+
+/// Up to `cap` solutions (0 = all) by Dancing Links.
+pub fn dlx_solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
+    let mut s = SudokuDlx::new(p.order());
+    s.load(p);
+    s.solutions(cap)
+}
+
+/// One solution of `p`, if any.
+pub fn solve(p: &Puzzle) -> Option<Solution> {
+    fast::solutions(p, 1).into_iter().next()
+}
+
+/// Number of solutions of `p`, up to `cap` (0 = no cap); a contradictory
+/// puzzle has 0. Uniqueness is `count(p, 2).solutions == 1`.
+pub fn count(p: &Puzzle, cap: u64) -> Count {
+    fast::count(p, cap)
+}
+
+/// Up to `cap` solutions of `p` (0 = all of them).
+pub fn solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
+    fast::solutions(p, cap)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_4x4_has_288_solutions() {
+        let p = Puzzle::empty(2);
+        assert_eq!(dlx_count(&p, 0), Count::from_found(288, 0));
+        let sols = dlx_solutions(&p, 0);
+        assert_eq!(sols.len(), 288);
+        assert!(sols.iter().all(|s| s.solves(&p)));
+    }
+
+    #[test]
+    fn clashing_givens_count_zero() {
+        let mut p = Puzzle::empty(3);
+        p.set(0, 4);
+        p.set(80, 4);
+        p.set(8, 4);
+        assert_eq!(dlx_count(&p, 0).solutions, 0);
+        assert_eq!(dlx_solve(&p), None);
+    }
+}

@@ -1,0 +1,285 @@
+//! Linear combinations of metrics (Pelánek, §5 and Table 3: "RD" combines
+//! refutation sum and dependency, "SFRD" Serate, Fowler's rating, refutation
+//! sum and dependency).
+//!
+//! Pelánek fits the parameters of a linear model on a training set (one half
+//! of the problems) and reports the correlation on the other half. Here the
+//! complete rows (label and every metric present) are shuffled with a seeded
+//! `StdRng` and split; ordinary least squares with an intercept is solved on
+//! the training part through the normal equations of the centred data
+//! (Gaussian elimination with partial pivoting); Pearson r and Spearman ρ of
+//! prediction against label are reported on both parts. Linearly dependent
+//! (or constant) metrics make the system singular, which is an error naming
+//! the metric, not a meaningless coefficient.
+
+use super::EvalError;
+use super::label::{LabelSpec, Ordinal, label_scores};
+use super::stats;
+use super::table::ResultsTable;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use serde::Serialize;
+
+/// Options of [`fit_linear`].
+#[derive(Debug, Clone, Serialize)]
+pub struct FitOptions {
+    pub seed: u64,
+    /// Share of the complete rows used for training (default 0.5).
+    pub train_fraction: f64,
+    /// Order of text labels.
+    pub ordinal: Option<Ordinal>,
+}
+
+impl Default for FitOptions {
+    fn default() -> Self {
+        FitOptions {
+            seed: 1,
+            train_fraction: 0.5,
+            ordinal: None,
+        }
+    }
+}
+
+/// One fitted weight.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Coefficient {
+    /// Metric name, or `intercept`.
+    pub name: String,
+    pub value: f64,
+}
+
+/// A fitted linear combination and how well it predicts the label.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FitReport {
+    pub label: String,
+    pub metrics: Vec<String>,
+    pub seed: u64,
+    /// Intercept first, then one weight per metric.
+    pub coefficients: Vec<Coefficient>,
+    pub n_train: usize,
+    pub n_test: usize,
+    /// Rows left out because the label or a metric is missing.
+    pub n_incomplete: usize,
+    pub train_pearson: Option<f64>,
+    pub train_spearman: Option<f64>,
+    pub test_pearson: Option<f64>,
+    pub test_spearman: Option<f64>,
+    /// Why a correlation is missing.
+    pub note: Option<String>,
+}
+
+/// Why a least-squares problem has no unique solution.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FitError {
+    #[error("{rows} rows cannot determine {params} parameters")]
+    TooFewRows { rows: usize, params: usize },
+    #[error(
+        "the design is singular at predictor {index} (0-based): it is constant or a linear combination of the others"
+    )]
+    Singular { index: usize },
+    #[error("row {row} has {found} predictors, expected {expected}")]
+    Ragged {
+        row: usize,
+        found: usize,
+        expected: usize,
+    },
+}
+
+/// Least squares with an intercept: `y ≈ b₀ + Σ bⱼ·x[i][j]`. Returns
+/// `[b₀, b₁, …, b_p]`.
+pub fn least_squares(x: &[Vec<f64>], y: &[f64]) -> Result<Vec<f64>, FitError> {
+    let n = x.len().min(y.len());
+    let p = x.first().map_or(0, Vec::len);
+    if let Some((row, r)) = x.iter().enumerate().find(|(_, r)| r.len() != p) {
+        return Err(FitError::Ragged {
+            row,
+            found: r.len(),
+            expected: p,
+        });
+    }
+    if n < p + 1 || n == 0 {
+        return Err(FitError::TooFewRows {
+            rows: n,
+            params: p + 1,
+        });
+    }
+    let nf = n as f64;
+    let mx: Vec<f64> = (0..p)
+        .map(|j| x[..n].iter().map(|r| r[j]).sum::<f64>() / nf)
+        .collect();
+    let my = y[..n].iter().sum::<f64>() / nf;
+    // Normal equations of the centred data: A b = c, A = XᵀX, c = Xᵀy.
+    let mut a = vec![vec![0.0; p]; p];
+    let mut c = vec![0.0; p];
+    for (row, &yi) in x[..n].iter().zip(&y[..n]) {
+        let d: Vec<f64> = row.iter().zip(&mx).map(|(v, m)| v - m).collect();
+        for ((a_row, c_j), &dj) in a.iter_mut().zip(c.iter_mut()).zip(&d) {
+            *c_j += dj * (yi - my);
+            for (a_jk, &dk) in a_row.iter_mut().zip(&d) {
+                *a_jk += dj * dk;
+            }
+        }
+    }
+    let slopes = solve(a, c)?;
+    let intercept = my - slopes.iter().zip(&mx).map(|(b, m)| b * m).sum::<f64>();
+    let mut coef = Vec::with_capacity(p + 1);
+    coef.push(intercept);
+    coef.extend(slopes);
+    Ok(coef)
+}
+
+/// Solve `a·x = b` by Gaussian elimination with partial pivoting. A pivot
+/// below 1e-10 of the largest diagonal entry counts as zero (singular).
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Result<Vec<f64>, FitError> {
+    let p = b.len();
+    let scale = (0..p).map(|i| a[i][i].abs()).fold(0.0, f64::max);
+    let tol = scale * 1e-10;
+    for col in 0..p {
+        let pivot = (col..p)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap_or(col);
+        if a[pivot][col].abs() <= tol || scale == 0.0 {
+            return Err(FitError::Singular { index: col });
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let (upper, lower) = a.split_at_mut(col + 1);
+        let pivot_row = &upper[col];
+        for (r, row) in lower.iter_mut().enumerate() {
+            let f = row[col] / pivot_row[col];
+            if f == 0.0 {
+                continue;
+            }
+            for (v, &pv) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                *v -= f * pv;
+            }
+            b[col + 1 + r] -= f * b[col];
+        }
+    }
+    let mut x = vec![0.0; p];
+    for r in (0..p).rev() {
+        let s: f64 = (r + 1..p).map(|k| a[r][k] * x[k]).sum();
+        x[r] = (b[r] - s) / a[r][r];
+    }
+    Ok(x)
+}
+
+/// Prediction of a fitted model for one row of predictors.
+pub fn predict(coef: &[f64], row: &[f64]) -> f64 {
+    coef.first().copied().unwrap_or(0.0)
+        + coef
+            .iter()
+            .skip(1)
+            .zip(row)
+            .map(|(b, v)| b * v)
+            .sum::<f64>()
+}
+
+/// Fit the label on the metrics over a seeded random training part and test
+/// on the rest.
+pub fn fit_linear(
+    table: &ResultsTable,
+    label: &LabelSpec,
+    metrics: &[String],
+    opts: &FitOptions,
+) -> Result<FitReport, EvalError> {
+    if metrics.is_empty() {
+        return Err(EvalError::Options(
+            "give at least one metric to combine".to_string(),
+        ));
+    }
+    if !(opts.train_fraction > 0.0 && opts.train_fraction < 1.0) {
+        return Err(EvalError::Options(format!(
+            "the training fraction must be between 0 and 1 (exclusive), got {}",
+            opts.train_fraction
+        )));
+    }
+    let scores = label_scores(table, label, opts.ordinal.as_ref())?;
+    let mut columns = Vec::with_capacity(metrics.len());
+    for m in metrics {
+        if let Some((line, text)) = table.first_non_numeric(m) {
+            return Err(EvalError::Metric {
+                metric: m.clone(),
+                reason: format!("not a numeric column (line {line} has {text:?})"),
+            });
+        }
+        columns.push(table.numeric(m)?);
+    }
+    let mut rows: Vec<(Vec<f64>, f64)> = (0..table.len())
+        .filter_map(|i| {
+            let y = scores[i]?;
+            let x: Option<Vec<f64>> = columns.iter().map(|c| c[i]).collect();
+            Some((x?, y))
+        })
+        .collect();
+    let n_incomplete = table.len() - rows.len();
+    let p = metrics.len();
+    let need = p + 1 + stats::MIN_PAIRS;
+    if rows.len() < need {
+        return Err(EvalError::Options(format!(
+            "only {} rows have the label and all {p} metrics; a fit with a test half needs at least {need}",
+            rows.len()
+        )));
+    }
+    let mut rng = StdRng::seed_from_u64(opts.seed);
+    rows.shuffle(&mut rng);
+    let n_train = ((rows.len() as f64 * opts.train_fraction).round() as usize)
+        .clamp(p + 1, rows.len() - stats::MIN_PAIRS);
+    let (train, test) = rows.split_at(n_train);
+    let xs: Vec<Vec<f64>> = train.iter().map(|(x, _)| x.clone()).collect();
+    let ys: Vec<f64> = train.iter().map(|(_, y)| *y).collect();
+    let coef = least_squares(&xs, &ys).map_err(|e| match e {
+        FitError::Singular { index } => EvalError::Singular {
+            metrics: metrics.join(", "),
+            at: metrics.get(index).cloned().unwrap_or_default(),
+        },
+        other => EvalError::Options(other.to_string()),
+    })?;
+
+    let mut notes = Vec::new();
+    let mut correlate = |part: &[(Vec<f64>, f64)], name: &str| {
+        let pred: Vec<f64> = part.iter().map(|(x, _)| predict(&coef, x)).collect();
+        let truth: Vec<f64> = part.iter().map(|(_, y)| *y).collect();
+        let mut get = |r: Result<f64, stats::StatError>| match r {
+            Ok(v) => Some(v),
+            Err(e) => {
+                notes.push(format!("{name}: {e}"));
+                None
+            }
+        };
+        let pr = get(stats::pearson(&pred, &truth));
+        let sp = get(stats::spearman(&pred, &truth));
+        (pr, sp)
+    };
+    let (train_pearson, train_spearman) = correlate(train, "train");
+    let (test_pearson, test_spearman) = correlate(test, "test");
+    notes.dedup();
+
+    let mut coefficients = vec![Coefficient {
+        name: "intercept".to_string(),
+        value: coef[0],
+    }];
+    coefficients.extend(metrics.iter().zip(&coef[1..]).map(|(m, &v)| Coefficient {
+        name: m.clone(),
+        value: v,
+    }));
+    Ok(FitReport {
+        label: label.raw.clone(),
+        metrics: metrics.to_vec(),
+        seed: opts.seed,
+        coefficients,
+        n_train: train.len(),
+        n_test: test.len(),
+        n_incomplete,
+        train_pearson,
+        train_spearman,
+        test_pearson,
+        test_spearman,
+        note: if notes.is_empty() {
+            None
+        } else {
+            Some(notes.join("; "))
+        },
+    })
+}

@@ -1,0 +1,243 @@
+//! The Sudoku graph and its random relaxations (Pelánek, "Difficulty Rating of
+//! Sudoku Puzzles: An Overview and Evaluation", §3.2; `METHODS.md` §2).
+//!
+//! The Sudoku graph has one vertex per cell and an edge between any two cells
+//! that share a row, column or box: 81 vertices and 810 edges (degree 20) for
+//! 9×9. A puzzle is a precoloured instance of N-colouring this graph. A
+//! *relaxation with k* removes k distinct edges chosen uniformly at random;
+//! what remains is "each cell exactly one colour" plus "the two ends of every
+//! remaining edge differ", with the givens precoloured. The original solution
+//! stays a solution of every relaxation.
+//!
+//! [`RelaxedInstance`] is the one description of such an instance that both
+//! engines (SAT in [`crate::sat`], Dancing Links in [`crate::dlx`]) consume.
+
+use crate::grid::{Geometry, Puzzle};
+use petgraph::graph::UnGraph;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+
+/// The Sudoku graph of order `n` as a petgraph graph; node weights are cell
+/// indices (node `i` is cell `i`).
+pub fn sudoku_graph(n: usize) -> UnGraph<usize, ()> {
+    let g = Geometry::of(n);
+    let mut graph = UnGraph::with_capacity(g.cells, g.cells * g.peers[0].len() / 2);
+    for cell in 0..g.cells {
+        graph.add_node(cell);
+    }
+    graph.extend_with_edges(g.edges().into_iter().map(|(a, b)| (a as u32, b as u32)));
+    graph
+}
+
+/// Mixes a base seed with an index into an independent 64-bit seed
+/// (SplitMix64), so sample `i` draws the same edges whatever thread runs it.
+pub fn derive_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A uniformly random ordering of all edges of the order-`n` graph, from a
+/// seed. Taking its first `k` entries samples `k` distinct edges; prefixes of
+/// one ordering give nested relaxations.
+pub fn shuffled_edges(n: usize, seed: u64) -> Vec<(usize, usize)> {
+    let mut edges = Geometry::of(n).edges();
+    let mut rng = StdRng::seed_from_u64(seed);
+    edges.shuffle(&mut rng);
+    edges
+}
+
+/// `k` distinct edges chosen uniformly at random (sorted), from a seed.
+///
+/// # Errors
+/// When `k` exceeds the number of edges.
+pub fn sample_edges(n: usize, k: usize, seed: u64) -> Result<Vec<(usize, usize)>, String> {
+    let total = Geometry::of(n).edges().len();
+    if k > total {
+        return Err(format!("k = {k} exceeds the {total} edges of the graph"));
+    }
+    let mut edges = shuffled_edges(n, seed);
+    edges.truncate(k);
+    edges.sort_unstable();
+    Ok(edges)
+}
+
+/// A puzzle with some edges of its Sudoku graph removed.
+#[derive(Debug, Clone)]
+pub struct RelaxedInstance {
+    puzzle: Puzzle,
+    /// Removed edges as sorted pairs `(a, b)`, `a < b`, ascending, distinct.
+    removed: Vec<(usize, usize)>,
+    /// For each cell, its neighbours in the relaxed graph.
+    neighbours: Vec<Vec<usize>>,
+    /// For each unit, whether none of its edges was removed.
+    intact: Vec<bool>,
+}
+
+impl RelaxedInstance {
+    /// Builds the relaxed instance; `removed` may list each edge in either
+    /// orientation, in any order.
+    ///
+    /// # Errors
+    /// When a pair is not an edge of the Sudoku graph (cells sharing no unit,
+    /// a cell paired with itself, an index out of range) or is listed twice.
+    pub fn new(puzzle: &Puzzle, removed: &[(usize, usize)]) -> Result<RelaxedInstance, String> {
+        let g = puzzle.geometry();
+        let mut edges: Vec<(usize, usize)> =
+            removed.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+        for &(a, b) in &edges {
+            if b >= g.cells || g.peers[a].binary_search(&b).is_err() {
+                return Err(format!("[{a}, {b}] is not an edge of the Sudoku graph"));
+            }
+        }
+        edges.sort_unstable();
+        if let Some(w) = edges.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!("edge [{}, {}] removed twice", w[0].0, w[0].1));
+        }
+        let mut neighbours = g.peers.clone();
+        for &(a, b) in &edges {
+            neighbours[a].retain(|&x| x != b);
+            neighbours[b].retain(|&x| x != a);
+        }
+        let mut intact = vec![true; g.units.len()];
+        for &(a, b) in &edges {
+            for (ua, ub) in g.cell_units[a].iter().zip(&g.cell_units[b]) {
+                if ua == ub {
+                    intact[*ua] = false;
+                }
+            }
+        }
+        Ok(RelaxedInstance {
+            puzzle: puzzle.clone(),
+            removed: edges,
+            neighbours,
+            intact,
+        })
+    }
+
+    /// The unrelaxed instance (no edge removed).
+    pub fn unrelaxed(puzzle: &Puzzle) -> RelaxedInstance {
+        // An empty removal list is always valid.
+        RelaxedInstance::new(puzzle, &[]).unwrap_or_else(|_| unreachable!())
+    }
+
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.puzzle
+    }
+    pub fn geometry(&self) -> &'static Geometry {
+        self.puzzle.geometry()
+    }
+    /// Removed edges, sorted `(a, b)` with `a < b`.
+    pub fn removed(&self) -> &[(usize, usize)] {
+        &self.removed
+    }
+    /// Neighbours of `cell` in the relaxed graph (ascending).
+    pub fn neighbours(&self, cell: usize) -> &[usize] {
+        &self.neighbours[cell]
+    }
+    /// Whether unit `u` (index into `Geometry::units`) kept all its edges.
+    pub fn is_intact(&self, unit: usize) -> bool {
+        self.intact[unit]
+    }
+    /// Whether the edge between `a` and `b` is still present.
+    pub fn has_edge(&self, a: usize, b: usize) -> bool {
+        self.neighbours[a].binary_search(&b).is_ok()
+    }
+    /// Remaining edges `(a, b)`, `a < b`, ascending.
+    pub fn edges(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for a in 0..self.neighbours.len() {
+            for &b in &self.neighbours[a] {
+                if a < b {
+                    out.push((a, b));
+                }
+            }
+        }
+        out
+    }
+
+    /// Colours each cell may take before any search: a given keeps its value;
+    /// an empty cell loses the values of the givens still adjacent to it.
+    /// Bit `d` set for colour `d`.
+    pub fn allowed(&self) -> Vec<u32> {
+        let g = self.geometry();
+        let p = &self.puzzle;
+        (0..g.cells)
+            .map(|cell| {
+                let v = p.get(cell);
+                if v != 0 {
+                    1 << v
+                } else {
+                    self.neighbours[cell]
+                        .iter()
+                        .fold(g.all_digits(), |acc, &nb| acc & !(1u32 << p.get(nb)))
+                        & g.all_digits()
+                }
+            })
+            .collect()
+    }
+
+    /// Whether `cells` (one value per cell) is a proper colouring of the
+    /// relaxed graph that keeps the givens.
+    pub fn is_solution(&self, cells: &[u8]) -> bool {
+        let side = self.geometry().side;
+        cells.len() == self.neighbours.len()
+            && cells.iter().all(|&v| v >= 1 && v as usize <= side)
+            && self
+                .puzzle
+                .cells()
+                .iter()
+                .zip(cells)
+                .all(|(&p, &v)| p == 0 || p == v)
+            && (0..cells.len()).all(|a| self.neighbours[a].iter().all(|&b| cells[a] != cells[b]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn graph_has_810_edges_degree_20() {
+        let g = sudoku_graph(3);
+        assert_eq!(g.node_count(), 81);
+        assert_eq!(g.edge_count(), 810);
+        for v in g.node_indices() {
+            assert_eq!(g.neighbors(v).count(), 20);
+        }
+        assert_eq!(sudoku_graph(2).edge_count(), 16 * 7 / 2);
+    }
+
+    #[test]
+    fn sampling_is_seeded_distinct_and_nested() {
+        let a = sample_edges(3, 45, 7).unwrap();
+        assert_eq!(a, sample_edges(3, 45, 7).unwrap());
+        assert_ne!(a, sample_edges(3, 45, 8).unwrap());
+        let mut d = a.clone();
+        d.dedup();
+        assert_eq!(d.len(), 45);
+        assert!(sample_edges(3, 811, 1).is_err());
+        let all = shuffled_edges(3, 3);
+        let mut s = all.clone();
+        s.sort_unstable();
+        assert_eq!(s, Geometry::of(3).edges());
+    }
+
+    #[test]
+    fn relaxed_instance_bookkeeping() {
+        let p = Puzzle::empty(3);
+        // cells 0 and 1 share row 1 and box 1.
+        let r = RelaxedInstance::new(&p, &[(1, 0)]).unwrap();
+        assert!(!r.has_edge(0, 1));
+        assert!(!r.is_intact(0)); // row 1
+        assert!(!r.is_intact(18)); // box 1
+        assert!(r.is_intact(9)); // column 1
+        assert_eq!(r.neighbours(0).len(), 19);
+        assert_eq!(r.edges().len(), 809);
+        assert!(RelaxedInstance::new(&p, &[(0, 80)]).is_err());
+        assert!(RelaxedInstance::new(&p, &[(0, 1), (1, 0)]).is_err());
+        assert!(RelaxedInstance::new(&p, &[(0, 0)]).is_err());
+    }
+}

@@ -1,0 +1,391 @@
+//! Constraint relaxation (Pelánek, "Difficulty Rating of Sudoku Puzzles: An
+//! Overview and Evaluation", §3.2; `METHODS.md` §2).
+//!
+//! A puzzle is a precoloured N-colouring of the Sudoku graph (81 vertices,
+//! 810 edges for 9×9). Removing `k` random edges *relaxes* it: the original
+//! solution stays a solution, and how quickly further solutions appear as `k`
+//! grows measures how tightly the constraints hold the solution in place. For
+//! each puzzle and `k` this module draws `samples` relaxations from a seed and
+//! reports the mean and median number of solutions (capped counts are counted
+//! and reported, and enter the mean at the cap, so a mean with `capped > 0` is
+//! a lower bound), the mean number of solutions other than the original one,
+//! P(unique), the mean number of fixed non-given cells (the backbone restricted
+//! to cells) and per-cell fixedness: the fraction of samples in which a cell
+//! keeps its value in every solution (givens count as always fixed).
+//!
+//! Sample `i` removes the first `k` edges of a random ordering of all edges
+//! drawn from `derive_seed(seed, i)`, so results do not depend on the thread
+//! count, and the samples of a sweep are nested: sample `i` at `k` removes a
+//! subset of what it removes at any larger `k`, so its solution count never
+//! decreases along the sweep.
+//!
+//! Every instance is analysed by one engine (the faster, Dancing Links, by
+//! default) and `verify` of the samples, spread evenly, are re-analysed by the
+//! other; any difference in count or fixed cells is a bug and stops the run
+//! with a reproducible case. A sweep over `k` is fitted with
+//! `mean ≈ c·e^{k/λ}` by least squares on `ln(mean)` (the paper reports λ ≈ 6
+//! and c between 0.02 and 0.2 for its puzzles).
+
+pub mod svg;
+
+use crate::engine::{Engine, InstanceAnalysis};
+use crate::graph::{RelaxedInstance, derive_seed, shuffled_edges};
+use crate::grid::Puzzle;
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// Parameters of a relaxation experiment.
+#[derive(Debug, Clone, Serialize)]
+pub struct RelaxOptions {
+    /// Edges removed per sample.
+    pub k: usize,
+    /// Relaxations drawn per puzzle and `k`.
+    pub samples: usize,
+    pub seed: u64,
+    /// Stop counting a sample's solutions here (0 = exact counts).
+    pub cap: u64,
+    /// The engine that analyses every sample.
+    pub engine: Engine,
+    /// How many samples the other engine re-checks (spread evenly).
+    pub verify: usize,
+}
+
+impl Default for RelaxOptions {
+    fn default() -> Self {
+        RelaxOptions {
+            k: 45,
+            samples: 1000,
+            seed: 1,
+            cap: 1000,
+            engine: Engine::Dlx,
+            verify: 30,
+        }
+    }
+}
+
+/// Why a relaxation could not be run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RelaxError {
+    #[error("puzzle is contradictory: {0}")]
+    Contradictory(String),
+    #[error("puzzle has no solution")]
+    NoSolution,
+    #[error("k = {k} exceeds the {edges} edges of the Sudoku graph")]
+    TooManyEdges { k: usize, edges: usize },
+    #[error(
+        "engines disagree (bug) on sample {sample} (seed {seed}, k {k}) of puzzle {puzzle}, \
+         removed edges {removed:?}: {engine} says {ours}, the other engine says {theirs}"
+    )]
+    Disagreement {
+        puzzle: String,
+        seed: u64,
+        k: usize,
+        sample: usize,
+        removed: Vec<[usize; 2]>,
+        engine: Engine,
+        ours: String,
+        theirs: String,
+    },
+}
+
+/// One relaxed instance, as `--emit-samples` writes it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SampleResult {
+    pub sample: usize,
+    /// Removed edges as 0-based row-major cell index pairs `[a, b]`, `a < b`.
+    pub removed: Vec<[usize; 2]>,
+    pub solutions: u64,
+    pub capped: bool,
+    /// 0-based indices of the non-given fixed cells.
+    pub fixed: Vec<usize>,
+}
+
+/// Summary of one puzzle at one `k` (stable field names).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RelaxReport {
+    pub puzzle: String,
+    pub label: Option<String>,
+    pub k: usize,
+    pub samples: usize,
+    pub seed: u64,
+    pub cap: u64,
+    pub engine: Engine,
+    pub mean_solutions: f64,
+    pub median_solutions: f64,
+    pub mean_extra: f64,
+    pub p_unique: f64,
+    pub mean_fixed: f64,
+    /// Samples whose count hit the cap.
+    pub capped: usize,
+    /// Samples re-checked by the other engine (all agreed).
+    pub verified: usize,
+    /// Per-cell fraction of samples in which the cell is fixed (N², row-major; givens 1.0).
+    pub fixedness: Vec<f64>,
+}
+
+fn other(engine: Engine) -> Engine {
+    match engine {
+        Engine::Sat => Engine::Dlx,
+        Engine::Dlx => Engine::Sat,
+    }
+}
+
+/// Analyses one relaxed instance with one engine.
+pub fn analyse(r: &RelaxedInstance, engine: Engine, cap: u64) -> InstanceAnalysis {
+    match engine {
+        Engine::Sat => crate::sat::analyse_relaxed(r, cap),
+        Engine::Dlx => crate::dlx::relaxed::analyse(r, cap),
+    }
+}
+
+/// Checks that a puzzle can be relaxed (it has a solution).
+pub fn check_puzzle(puzzle: &Puzzle) -> Result<(), RelaxError> {
+    puzzle
+        .check()
+        .map_err(|c| RelaxError::Contradictory(c.to_string()))?;
+    if crate::dlx::sudoku::count(puzzle, 1).solutions == 0 {
+        return Err(RelaxError::NoSolution);
+    }
+    Ok(())
+}
+
+/// Which samples are re-checked: `verify` indices spread evenly over `samples`.
+fn verified_samples(samples: usize, verify: usize) -> impl Fn(usize) -> bool {
+    let verify = verify.min(samples);
+    move |i| verify > 0 && (i * verify) % samples < verify
+}
+
+/// Runs the samples of one puzzle at one `k`.
+pub fn run_samples(
+    puzzle: &Puzzle,
+    opts: &RelaxOptions,
+) -> Result<(Vec<SampleResult>, usize), RelaxError> {
+    let edges = puzzle.geometry().edges().len();
+    if opts.k > edges {
+        return Err(RelaxError::TooManyEdges { k: opts.k, edges });
+    }
+    let is_verified = verified_samples(opts.samples, opts.verify);
+    let results: Vec<Result<(SampleResult, bool), RelaxError>> = (0..opts.samples)
+        .into_par_iter()
+        .map(|i| {
+            let mut removed = shuffled_edges(puzzle.order(), derive_seed(opts.seed, i as u64));
+            removed.truncate(opts.k);
+            removed.sort_unstable();
+            let r = RelaxedInstance::new(puzzle, &removed)
+                .unwrap_or_else(|e| unreachable!("sampled edges are graph edges: {e}"));
+            let a = analyse(&r, opts.engine, opts.cap);
+            let removed: Vec<[usize; 2]> = removed.iter().map(|&(a, b)| [a, b]).collect();
+            let checked = is_verified(i);
+            if checked {
+                let b = analyse(&r, other(opts.engine), opts.cap);
+                if a != b {
+                    return Err(RelaxError::Disagreement {
+                        puzzle: puzzle.to_line(),
+                        seed: opts.seed,
+                        k: opts.k,
+                        sample: i,
+                        removed,
+                        engine: opts.engine,
+                        ours: format!("{} solutions, fixed {:?}", a.count, a.fixed),
+                        theirs: format!("{} solutions, fixed {:?}", b.count, b.fixed),
+                    });
+                }
+            }
+            Ok((
+                SampleResult {
+                    sample: i,
+                    removed,
+                    solutions: a.count.solutions,
+                    capped: a.count.capped,
+                    fixed: a.fixed,
+                },
+                checked,
+            ))
+        })
+        .collect();
+    let mut out = Vec::with_capacity(opts.samples);
+    let mut verified = 0;
+    for r in results {
+        let (s, checked) = r?;
+        verified += checked as usize;
+        out.push(s);
+    }
+    Ok((out, verified))
+}
+
+/// Summarises samples into a report.
+pub fn summarise(
+    puzzle: &Puzzle,
+    opts: &RelaxOptions,
+    samples: &[SampleResult],
+    verified: usize,
+) -> RelaxReport {
+    let n = samples.len().max(1) as f64;
+    let mut counts: Vec<u64> = samples.iter().map(|s| s.solutions).collect();
+    counts.sort_unstable();
+    let median = if counts.is_empty() {
+        0.0
+    } else if counts.len() % 2 == 1 {
+        counts[counts.len() / 2] as f64
+    } else {
+        (counts[counts.len() / 2 - 1] + counts[counts.len() / 2]) as f64 / 2.0
+    };
+    let mean = counts.iter().map(|&c| c as f64).sum::<f64>() / n;
+    let cells = puzzle.geometry().cells;
+    let mut fixed_count = vec![0usize; cells];
+    for s in samples {
+        for &c in &s.fixed {
+            fixed_count[c] += 1;
+        }
+    }
+    let fixedness: Vec<f64> = fixed_count
+        .iter()
+        .enumerate()
+        .map(|(c, &f)| if puzzle.is_given(c) { 1.0 } else { f as f64 / n })
+        .collect();
+    RelaxReport {
+        puzzle: puzzle.to_line(),
+        label: puzzle.label.clone(),
+        k: opts.k,
+        samples: samples.len(),
+        seed: opts.seed,
+        cap: opts.cap,
+        engine: opts.engine,
+        mean_solutions: mean,
+        median_solutions: median,
+        mean_extra: mean - 1.0,
+        p_unique: samples.iter().filter(|s| s.solutions == 1 && !s.capped).count() as f64 / n,
+        mean_fixed: samples.iter().map(|s| s.fixed.len() as f64).sum::<f64>() / n,
+        capped: samples.iter().filter(|s| s.capped).count(),
+        verified,
+        fixedness,
+    }
+}
+
+/// The whole experiment for one puzzle at one `k`: samples and summary.
+pub fn relax(
+    puzzle: &Puzzle,
+    opts: &RelaxOptions,
+) -> Result<(RelaxReport, Vec<SampleResult>), RelaxError> {
+    check_puzzle(puzzle)?;
+    let (samples, verified) = run_samples(puzzle, opts)?;
+    Ok((summarise(puzzle, opts, &samples, verified), samples))
+}
+
+/// Least-squares fit of `mean ≈ c·e^{k/λ}` on `ln(mean)`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExpFit {
+    pub c: f64,
+    pub lambda: f64,
+    /// Coefficient of determination of the log-linear fit.
+    pub r2: f64,
+    pub points: usize,
+}
+
+/// Fits `y ≈ c·e^{x/λ}`; `None` with fewer than two points, a non-positive
+/// `y`, or a flat or decreasing curve (no finite positive λ).
+pub fn fit_exponential(points: &[(f64, f64)]) -> Option<ExpFit> {
+    if points.len() < 2 || points.iter().any(|&(_, y)| y <= 0.0 || !y.is_finite()) {
+        return None;
+    }
+    let n = points.len() as f64;
+    let (sx, sy) = points
+        .iter()
+        .fold((0.0, 0.0), |(a, b), &(x, y)| (a + x, b + y.ln()));
+    let (mx, my) = (sx / n, sy / n);
+    let sxx: f64 = points.iter().map(|&(x, _)| (x - mx).powi(2)).sum();
+    let sxy: f64 = points.iter().map(|&(x, y)| (x - mx) * (y.ln() - my)).sum();
+    let syy: f64 = points.iter().map(|&(_, y)| (y.ln() - my).powi(2)).sum();
+    if sxx == 0.0 || sxy <= 0.0 {
+        return None;
+    }
+    let slope = sxy / sxx;
+    let intercept = my - slope * mx;
+    Some(ExpFit {
+        c: intercept.exp(),
+        lambda: 1.0 / slope,
+        r2: if syy > 0.0 { sxy * sxy / (sxx * syy) } else { 1.0 },
+        points: points.len(),
+    })
+}
+
+/// A sweep of `k` for one puzzle (Pelánek's Fig. 8).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SweepReport {
+    pub puzzle: String,
+    pub label: Option<String>,
+    pub points: Vec<RelaxReport>,
+    pub fit: Option<ExpFit>,
+}
+
+/// Runs the experiment for every `k` of `ks` with the same seeds, so the
+/// samples are nested across `k`.
+pub fn sweep(puzzle: &Puzzle, ks: &[usize], opts: &RelaxOptions) -> Result<SweepReport, RelaxError> {
+    check_puzzle(puzzle)?;
+    let mut points = Vec::with_capacity(ks.len());
+    for &k in ks {
+        let o = RelaxOptions { k, ..opts.clone() };
+        let (samples, verified) = run_samples(puzzle, &o)?;
+        points.push(summarise(puzzle, &o, &samples, verified));
+    }
+    let fit = fit_exponential(
+        &points
+            .iter()
+            .map(|p| (p.k as f64, p.mean_solutions))
+            .collect::<Vec<_>>(),
+    );
+    Ok(SweepReport {
+        puzzle: puzzle.to_line(),
+        label: puzzle.label.clone(),
+        points,
+        fit,
+    })
+}
+
+/// Parses `A:B:STEP` (inclusive) into the list of `k`.
+pub fn parse_sweep(s: &str) -> Result<Vec<usize>, String> {
+    let parts: Vec<&str> = s.split(':').collect();
+    let nums: Result<Vec<usize>, _> = parts.iter().map(|p| p.trim().parse::<usize>()).collect();
+    match nums.as_deref() {
+        Ok([a, b, step]) if *step > 0 && a <= b => Ok((*a..=*b).step_by(*step).collect()),
+        Ok([a, b]) if a <= b => Ok((*a..=*b).collect()),
+        _ => Err(format!(
+            "sweep {s:?}: expected A:B:STEP with A <= B and STEP > 0, e.g. 0:60:5"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_recovers_an_exponential() {
+        let pts: Vec<(f64, f64)> = (0..10)
+            .map(|i| (5.0 * i as f64, 0.1 * (5.0 * i as f64 / 6.0).exp()))
+            .collect();
+        let f = fit_exponential(&pts).unwrap();
+        assert!((f.lambda - 6.0).abs() < 1e-9);
+        assert!((f.c - 0.1).abs() < 1e-9);
+        assert!((f.r2 - 1.0).abs() < 1e-9);
+        assert!(fit_exponential(&[(0.0, 1.0), (5.0, 1.0)]).is_none());
+    }
+
+    #[test]
+    fn sweep_parsing() {
+        assert_eq!(parse_sweep("0:60:5").unwrap().len(), 13);
+        assert_eq!(parse_sweep("3:5").unwrap(), vec![3, 4, 5]);
+        assert!(parse_sweep("5:3:1").is_err());
+        assert!(parse_sweep("0:10:0").is_err());
+    }
+
+    #[test]
+    fn verified_spread() {
+        let f = verified_samples(1000, 30);
+        assert_eq!((0..1000).filter(|&i| f(i)).count(), 30);
+        let g = verified_samples(10, 30);
+        assert_eq!((0..10).filter(|&i| g(i)).count(), 10);
+        let h = verified_samples(10, 0);
+        assert_eq!((0..10).filter(|&i| h(i)).count(), 0);
+    }
+}

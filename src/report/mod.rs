@@ -1,0 +1,255 @@
+//! One export layer for every subcommand: a result row type derives
+//! `Serialize`, and this module turns a list of rows into JSON, JSON Lines or
+//! CSV; text output is the subcommand's own renderer. Files are written
+//! atomically (temporary file, then rename), so an interrupted run never
+//! leaves a half-written output behind.
+
+pub mod chart;
+
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+use std::io::{self, Write};
+use std::path::Path;
+use std::str::FromStr;
+
+/// Output format of a subcommand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+    Jsonl,
+    Csv,
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "text" => Ok(Format::Text),
+            "json" => Ok(Format::Json),
+            "jsonl" => Ok(Format::Jsonl),
+            "csv" => Ok(Format::Csv),
+            _ => Err(format!(
+                "unknown format {s:?} (expected text, json, jsonl or csv)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Jsonl => "jsonl",
+            Format::Csv => "csv",
+        })
+    }
+}
+
+/// One JSON line for a row.
+pub fn jsonl_line<T: Serialize>(row: &T) -> String {
+    serde_json::to_string(row).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
+}
+
+/// Renders rows as JSON (an array), JSON Lines or CSV. `Text` falls back to
+/// JSON Lines; subcommands render text themselves.
+pub fn render_rows<T: Serialize>(rows: &[T], format: Format) -> String {
+    match format {
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(rows).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        Format::Jsonl | Format::Text => rows.iter().map(|r| jsonl_line(r) + "\n").collect(),
+        Format::Csv => to_csv(rows),
+    }
+}
+
+/// Flattens a JSON value into `(column, cell)` pairs: nested objects join
+/// keys with `.`, arrays of scalars become one space-separated cell.
+fn flatten(prefix: &str, v: &Value, out: &mut Vec<(String, String)>) {
+    match v {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                flatten(&key, v, out);
+            }
+        }
+        Value::Array(items) => {
+            let cells: Vec<String> = items
+                .iter()
+                .map(|i| match i {
+                    Value::Array(inner) => inner
+                        .iter()
+                        .map(scalar)
+                        .collect::<Vec<_>>()
+                        .join("-"),
+                    other => scalar(other),
+                })
+                .collect();
+            out.push((prefix.to_string(), cells.join(" ")));
+        }
+        other => out.push((prefix.to_string(), scalar(other))),
+    }
+}
+
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn csv_cell(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r', '\t']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// CSV with a header from the first row's (flattened) fields.
+pub fn to_csv<T: Serialize>(rows: &[T]) -> String {
+    let mut out = String::new();
+    let mut header: Option<Vec<String>> = None;
+    for row in rows {
+        let v = serde_json::to_value(row).unwrap_or(Value::Null);
+        let mut cells = Vec::new();
+        flatten("", &v, &mut cells);
+        if header.is_none() {
+            let h: Vec<String> = cells.iter().map(|(k, _)| k.clone()).collect();
+            out.push_str(&h.iter().map(|k| csv_cell(k)).collect::<Vec<_>>().join(","));
+            out.push('\n');
+            header = Some(h);
+        }
+        if let Some(h) = &header {
+            let line: Vec<String> = h
+                .iter()
+                .map(|k| {
+                    cells
+                        .iter()
+                        .find(|(c, _)| c == k)
+                        .map(|(_, v)| csv_cell(v))
+                        .unwrap_or_default()
+                })
+                .collect();
+            out.push_str(&line.join(","));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
+/// flushed and renamed over the target.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// A plain text table with right-aligned numeric-looking columns.
+pub fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut width: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            if i < width.len() {
+                width[i] = width[i].max(c.chars().count());
+            }
+        }
+    }
+    let fmt_row = |cells: Vec<&str>| -> String {
+        let mut line = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            if i > 0 {
+                line.push_str("  ");
+            }
+            let pad = width[i].saturating_sub(c.chars().count());
+            let numeric = c
+                .trim_start_matches(['>', '=', '-'])
+                .chars()
+                .next()
+                .is_some_and(|ch| ch.is_ascii_digit());
+            if numeric && i + 1 < cells.len() || numeric && i > 0 {
+                line.push_str(&" ".repeat(pad));
+                line.push_str(c);
+            } else {
+                line.push_str(c);
+                if i + 1 < cells.len() {
+                    line.push_str(&" ".repeat(pad));
+                }
+            }
+        }
+        line.trim_end().to_string() + "\n"
+    };
+    let mut out = fmt_row(header.to_vec());
+    for r in rows {
+        out.push_str(&fmt_row(r.iter().map(|s| s.as_str()).collect()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Row {
+        puzzle: String,
+        label: Option<String>,
+        counts: Vec<u32>,
+        pairs: Vec<[u32; 2]>,
+    }
+
+    #[test]
+    fn csv_flattens_and_quotes() {
+        let rows = vec![Row {
+            puzzle: "1.".into(),
+            label: Some("a,b".into()),
+            counts: vec![1, 2],
+            pairs: vec![[0, 1], [2, 3]],
+        }];
+        assert_eq!(
+            to_csv(&rows),
+            "puzzle,label,counts,pairs\n1.,\"a,b\",1 2,0-1 2-3\n"
+        );
+        assert_eq!(
+            render_rows(&rows, Format::Jsonl),
+            "{\"puzzle\":\"1.\",\"label\":\"a,b\",\"counts\":[1,2],\"pairs\":[[0,1],[2,3]]}\n"
+        );
+    }
+
+    #[test]
+    fn atomic_write_replaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.txt");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "two");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

@@ -1,0 +1,287 @@
+//! The SAT engine: solving, counting, uniqueness and backbones with the
+//! `varisat` CDCL solver.
+//!
+//! Puzzles are solved on the CNF encodings of [`crate::cnf`] (the minimal,
+//! candidate-based encoding by default). Counting enumerates models with
+//! blocking clauses: after each model, a clause forbidding its assignment of
+//! the empty cells is added, so the solver finds a different grid next time.
+//!
+//! Relaxed instances (Pelánek §3.2; `METHODS.md` §2) are encoded as cell ALO
+//! + cell AMO, one binary clause `¬x(u,d) ∨ ¬x(v,d)` per remaining edge and
+//! digit, and unit clauses for the givens. Their fixed cells come from the
+//! model-filtering backbone algorithm: start from one model; for each cell
+//! value still a backbone candidate, solve under the assumption that the cell
+//! takes another value; a model found that way removes every candidate it
+//! contradicts, an unsatisfiable answer proves the cell fixed. One solver is
+//! used per instance, incrementally: the backbone queries use assumptions, the
+//! count adds blocking clauses afterwards, nothing is re-encoded.
+
+use crate::cnf::{self, Cnf, Encoding};
+use crate::engine::{Count, InstanceAnalysis, Status};
+use crate::graph::RelaxedInstance;
+use crate::grid::{Puzzle, Solution};
+use varisat::{ExtendFormula, Lit, Solver};
+
+fn lit(v: i32) -> Lit {
+    Lit::from_dimacs(v as isize)
+}
+
+/// Runs the solver. Errors come only from proof writing or interruption,
+/// neither of which this crate uses, so one is a bug.
+fn solve(solver: &mut Solver) -> bool {
+    match solver.solve() {
+        Ok(sat) => sat,
+        Err(e) => panic!("varisat failed: {e}"),
+    }
+}
+
+fn load(cnf: &Cnf) -> Solver<'static> {
+    let mut solver = Solver::new();
+    let mut buf = Vec::new();
+    for clause in cnf.clauses() {
+        buf.clear();
+        buf.extend(clause.iter().map(|&l| lit(l)));
+        solver.add_clause(&buf);
+    }
+    solver
+}
+
+/// Cell values of the current model (0 where no variable is true).
+fn model_cells(solver: &Solver, side: usize, givens: &[u8]) -> Vec<u8> {
+    let mut cells = givens.to_vec();
+    if let Some(model) = solver.model() {
+        for l in model.into_iter().filter(|l| l.is_positive()) {
+            if let Some((cell, d)) = cnf::cell_digit(side, l.var().to_dimacs() as usize) {
+                cells[cell] = d;
+            }
+        }
+    }
+    cells
+}
+
+/// Solves a puzzle with the given encoding; `None` when it has no solution.
+pub fn solve_with(puzzle: &Puzzle, encoding: Encoding) -> Option<Solution> {
+    let cnf = cnf::encode(puzzle, encoding).ok()?;
+    let mut solver = load(&cnf);
+    if !solve(&mut solver) {
+        return None;
+    }
+    let cells = model_cells(&solver, puzzle.side(), puzzle.cells());
+    Solution::from_cells(puzzle.order(), cells).filter(|s| s.solves(puzzle))
+}
+
+/// Solves a puzzle on the minimal encoding.
+pub fn solve_puzzle(puzzle: &Puzzle) -> Option<Solution> {
+    solve_with(puzzle, Encoding::Min)
+}
+
+/// Up to `cap` solutions (0 = all) of a puzzle, by blocking clauses.
+pub fn solutions(puzzle: &Puzzle, cap: u64) -> Vec<Solution> {
+    let mut out = Vec::new();
+    enumerate(puzzle, cap, |s| out.push(s));
+    out
+}
+
+/// Counts the solutions of a puzzle up to `cap` (0 = no cap).
+pub fn count(puzzle: &Puzzle, cap: u64) -> Count {
+    let found = enumerate(puzzle, cap, |_| {});
+    Count::from_found(found, cap)
+}
+
+/// Unique, multiple or no solution.
+pub fn status(puzzle: &Puzzle) -> Status {
+    Status::from_count(count(puzzle, 2).solutions)
+}
+
+fn enumerate(puzzle: &Puzzle, cap: u64, mut visit: impl FnMut(Solution)) -> u64 {
+    let Ok(cnf) = cnf::encode(puzzle, Encoding::Min) else {
+        return 0;
+    };
+    let side = puzzle.side();
+    let mut solver = load(&cnf);
+    let mut found = 0;
+    let mut block = Vec::new();
+    while (cap == 0 || found < cap) && solve(&mut solver) {
+        let cells = model_cells(&solver, side, puzzle.cells());
+        found += 1;
+        block.clear();
+        block.extend(
+            (0..cells.len())
+                .filter(|&c| !puzzle.is_given(c))
+                .map(|c| !lit(cnf::var(side, c, cells[c]))),
+        );
+        if let Some(s) = Solution::from_cells(puzzle.order(), cells) {
+            visit(s);
+        }
+        if block.is_empty() {
+            break;
+        }
+        solver.add_clause(&block);
+    }
+    found
+}
+
+/// The CNF of a relaxed instance (cell ALO + AMO, edge clauses, givens).
+pub fn relaxed_cnf(r: &RelaxedInstance) -> Cnf {
+    let g = r.geometry();
+    let side = g.side;
+    let mut cnf = Cnf::new(side * side * side);
+    let mut clause = Vec::with_capacity(side);
+    for cell in 0..g.cells {
+        clause.clear();
+        clause.extend((1..=side as u8).map(|d| cnf::var(side, cell, d)));
+        cnf.push(cnf::ClauseKind::CellAlo, &clause);
+        for d1 in 1..=side as u8 {
+            for d2 in d1 + 1..=side as u8 {
+                cnf.push(
+                    cnf::ClauseKind::CellAmo,
+                    &[-cnf::var(side, cell, d1), -cnf::var(side, cell, d2)],
+                );
+            }
+        }
+    }
+    for (a, b) in r.edges() {
+        for d in 1..=side as u8 {
+            cnf.push(
+                cnf::ClauseKind::UnitAmo,
+                &[-cnf::var(side, a, d), -cnf::var(side, b, d)],
+            );
+        }
+    }
+    let p = r.puzzle();
+    for cell in 0..g.cells {
+        if p.is_given(cell) {
+            cnf.push(cnf::ClauseKind::Given, &[cnf::var(side, cell, p.get(cell))]);
+        }
+    }
+    cnf
+}
+
+/// Counts the proper colourings of a relaxed instance up to `cap` (0 = no cap).
+pub fn count_relaxed(r: &RelaxedInstance, cap: u64) -> Count {
+    let mut solver = load(&relaxed_cnf(r));
+    let found = count_on(&mut solver, r, cap);
+    Count::from_found(found, cap)
+}
+
+fn count_on(solver: &mut Solver, r: &RelaxedInstance, cap: u64) -> u64 {
+    let p = r.puzzle();
+    let side = p.side();
+    solver.assume(&[]);
+    let mut found = 0;
+    let mut block = Vec::new();
+    while (cap == 0 || found < cap) && solve(solver) {
+        found += 1;
+        let cells = model_cells(solver, side, p.cells());
+        block.clear();
+        block.extend(
+            (0..cells.len())
+                .filter(|&c| !p.is_given(c))
+                .map(|c| !lit(cnf::var(side, c, cells[c]))),
+        );
+        if block.is_empty() {
+            break;
+        }
+        solver.add_clause(&block);
+    }
+    found
+}
+
+/// Solution count (capped) and fixed non-given cells of a relaxed instance,
+/// on one incremental solver: backbone by model filtering first, then the
+/// count by blocking clauses.
+pub fn analyse_relaxed(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+    let p = r.puzzle();
+    let side = p.side();
+    let mut solver = load(&relaxed_cnf(r));
+    if !solve(&mut solver) {
+        return InstanceAnalysis {
+            count: Count::from_found(0, cap),
+            fixed: Vec::new(),
+        };
+    }
+    let first = model_cells(&solver, side, p.cells());
+    let mut candidate: Vec<bool> = (0..first.len()).map(|c| !p.is_given(c)).collect();
+    let mut fixed = Vec::new();
+    for cell in 0..first.len() {
+        if !candidate[cell] {
+            continue;
+        }
+        solver.assume(&[!lit(cnf::var(side, cell, first[cell]))]);
+        if solve(&mut solver) {
+            let model = model_cells(&solver, side, p.cells());
+            for (c, cand) in candidate.iter_mut().enumerate() {
+                if *cand && model[c] != first[c] {
+                    *cand = false;
+                }
+            }
+        } else {
+            fixed.push(cell);
+        }
+        candidate[cell] = false;
+    }
+    let found = count_on(&mut solver, r, cap);
+    InstanceAnalysis {
+        count: Count::from_found(found, cap),
+        fixed,
+    }
+}
+
+/// Solutions (cell values) of a relaxed instance, up to `cap` (0 = all).
+pub fn relaxed_solutions(r: &RelaxedInstance, cap: u64) -> Vec<Vec<u8>> {
+    let p = r.puzzle();
+    let side = p.side();
+    let mut solver = load(&relaxed_cnf(r));
+    let mut out = Vec::new();
+    let mut block = Vec::new();
+    while (cap == 0 || (out.len() as u64) < cap) && solve(&mut solver) {
+        let cells = model_cells(&solver, side, p.cells());
+        block.clear();
+        block.extend(
+            (0..cells.len())
+                .filter(|&c| !p.is_given(c))
+                .map(|c| !lit(cnf::var(side, c, cells[c]))),
+        );
+        out.push(cells);
+        if block.is_empty() {
+            break;
+        }
+        solver.add_clause(&block);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_puzzle;
+
+    const EASY: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn solves_and_counts() {
+        let p = parse_puzzle(EASY).unwrap();
+        let s = solve_puzzle(&p).unwrap();
+        assert!(s.solves(&p));
+        assert_eq!(
+            s.to_line(),
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+        );
+        for enc in [Encoding::Max, Encoding::LoMin] {
+            assert_eq!(solve_with(&p, enc).unwrap(), s);
+        }
+        assert_eq!(count(&p, 0), Count { solutions: 1, capped: false });
+        assert_eq!(status(&Puzzle::empty(2)), Status::Multiple);
+        assert_eq!(count(&Puzzle::empty(2), 0).solutions, 288);
+        assert_eq!(count(&Puzzle::empty(3), 5), Count { solutions: 5, capped: true });
+    }
+
+    #[test]
+    fn relaxed_k0_is_the_puzzle() {
+        let p = parse_puzzle(EASY).unwrap();
+        let a = analyse_relaxed(&RelaxedInstance::unrelaxed(&p), 100);
+        assert_eq!(a.count, Count { solutions: 1, capped: false });
+        assert_eq!(a.fixed.len(), 81 - p.givens());
+    }
+}

@@ -1,0 +1,133 @@
+//! The command line, end to end.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn sudolab(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const EASY: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const SOLVED: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+#[test]
+fn clauses_on_embedded_examples_json_fields() {
+    let (code, out, _) = sudolab(&["clauses", "--format", "jsonl"], "");
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 11);
+    for v in &lines {
+        for key in ["puzzle", "label", "encoding", "variables", "clauses", "alo_lengths", "short_pct", "medium_pct", "long_pct"] {
+            assert!(v.get(key).is_some(), "missing {key}");
+        }
+        assert_eq!(v["variables"], 729);
+        assert_eq!(v["alo_lengths"].as_array().unwrap().len(), 9);
+        let sum = v["short_pct"].as_f64().unwrap() + v["medium_pct"].as_f64().unwrap() + v["long_pct"].as_f64().unwrap();
+        assert!((sum - 100.0).abs() < 1e-6);
+    }
+}
+
+#[test]
+fn check_count_solve_fields_and_engines() {
+    let input = format!("{EASY}\tmy label\n{}\n", ".".repeat(81));
+    let (code, out, _) = sudolab(&["check", "-", "--format", "jsonl", "--engine", "both"], &input);
+    assert_eq!(code, 0);
+    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows[0]["status"], "unique");
+    assert_eq!(rows[0]["label"], "my label");
+    assert_eq!(rows[1]["status"], "multiple");
+    assert_eq!(rows[1]["solutions"], 2);
+
+    let (code, out, _) = sudolab(&["count", "-", "--format", "csv", "--cap", "7"], &input);
+    assert_eq!(code, 0);
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("puzzle,label,solutions,capped"));
+    assert!(lines.next().unwrap().ends_with(",my label,1,false"));
+    assert!(lines.next().unwrap().ends_with(",,7,true"));
+
+    let (code, out, _) = sudolab(&["solve", "-", "--format", "json", "--engine", "sat"], EASY);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["solution"], SOLVED);
+}
+
+#[test]
+fn contradictory_puzzle_is_none_with_reason_and_refused_by_clauses() {
+    let bad = format!("11{}", ".".repeat(79));
+    let (code, out, _) = sudolab(&["check", "-", "--format", "jsonl"], &bad);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["status"], "none");
+    assert_eq!(v["reason"], "digit 1 appears twice in row 1");
+    let (code, _, err) = sudolab(&["clauses", "-"], &bad);
+    assert_eq!(code, 1);
+    assert!(err.contains("line 1: puzzle is contradictory: digit 1 appears twice in row 1"), "{err}");
+    let (code, _, err) = sudolab(&["encode", "-", "--encoding", "min"], &bad);
+    assert_eq!(code, 1);
+    assert!(err.contains("contradictory"));
+}
+
+#[test]
+fn bad_lines_named_and_keep_going() {
+    let input = format!("{EASY}\n{}\n{EASY}x\n{EASY}\n", &EASY[..80]);
+    let (code, out, err) = sudolab(&["check", "-"], &input);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.contains("line 2: expected 81 cells"), "{err}");
+    let (code, out, err) = sudolab(&["check", "-", "--keep-going", "--format", "jsonl"], &input);
+    assert_eq!(code, 3);
+    assert_eq!(out.lines().count(), 2);
+    assert!(err.contains("2 input line(s) rejected"), "{err}");
+    assert!(err.contains("line 3: column 82: invalid character 'x'"), "{err}");
+}
+
+#[test]
+fn encode_decode_round_trip_through_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.cnf");
+    let (code, _, _) = sudolab(&["encode", "-", "-e", "max", "-o", one.to_str().unwrap()], EASY);
+    assert_eq!(code, 0);
+    let text = std::fs::read_to_string(&one).unwrap();
+    assert!(text.contains(&format!("p cnf 729 {}", 11988 + 30)));
+    assert!(text.starts_with("c sudolab encoding=max\nc puzzle "));
+    // A model in competition format: the solution's true literals.
+    let vars: Vec<String> = SOLVED
+        .bytes()
+        .enumerate()
+        .map(|(i, b)| (i * 9 + (b - b'0') as usize).to_string())
+        .collect();
+    let model = format!("s SATISFIABLE\nv {} 0\n", vars.join(" "));
+    let (code, out, _) = sudolab(&["decode", "--puzzle", EASY], &model);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), SOLVED);
+    // Several puzzles go to a directory, one file per input line.
+    let outdir = dir.path().join("many");
+    let input = format!("# c\n{EASY}\n{EASY}\n");
+    let (code, _, err) = sudolab(&["encode", "-", "-o", outdir.to_str().unwrap()], &input);
+    assert_eq!(code, 0, "{err}");
+    assert!(outdir.join("line2.cnf").exists() && outdir.join("line3.cnf").exists());
+    // Without -o several puzzles are an error, not a mixed stream.
+    let (code, _, err) = sudolab(&["encode", "-"], &input);
+    assert_eq!(code, 1);
+    assert!(err.contains("-o DIR"));
+}
+
+#[test]
+fn decode_rejects_wrong_model() {
+    let (code, _, err) = sudolab(&["decode", "--puzzle", EASY], "v 19 20 0\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("two values"), "{err}");
+}

@@ -1,0 +1,74 @@
+//! The two engines (varisat and Dancing Links) agree on solution counts of
+//! thousands of puzzles: unique ones, ones with cells removed (multiple
+//! solutions) and contradictory ones.
+
+mod common;
+
+use common::Rng;
+use sudolab::engine::{EngineChoice, Status, count};
+use sudolab::grid::Puzzle;
+
+fn variants(p: &Puzzle, rng: &mut Rng) -> Vec<Puzzle> {
+    let mut out = vec![p.clone()];
+    // Remove 1..=6 givens: usually multiple solutions.
+    let givens: Vec<usize> = (0..81).filter(|&c| p.is_given(c)).collect();
+    let mut q = p.clone();
+    for _ in 0..1 + rng.below(6) {
+        q.set(givens[rng.below(givens.len())], 0);
+    }
+    out.push(q);
+    // Add a wrong given in an empty cell: usually contradictory or no solution.
+    let sol = sudolab::sat::solve_puzzle(p).expect("solvable");
+    let empty: Vec<usize> = (0..81).filter(|&c| !p.is_given(c)).collect();
+    let mut r = p.clone();
+    let cell = empty[rng.below(empty.len())];
+    let wrong = 1 + ((sol.get(cell) as usize + rng.below(8)) % 9) as u8;
+    r.set(cell, if wrong == sol.get(cell) { wrong % 9 + 1 } else { wrong });
+    out.push(r);
+    out
+}
+
+#[test]
+fn sat_and_dlx_agree_on_thousands_of_puzzles() {
+    let base = common::fixture("unique.txt");
+    let mut rng = Rng(0x5eed);
+    let mut statuses = [0usize; 3];
+    let mut n = 0;
+    for round in 0..4 {
+        for p in &base {
+            for v in variants(p, &mut rng) {
+                let cap = if round % 2 == 0 { 2 } else { 50 };
+                let c = count(&v, EngineChoice::Both, cap)
+                    .unwrap_or_else(|d| panic!("{d}"));
+                statuses[Status::from_count(c.solutions) as usize] += 1;
+                n += 1;
+            }
+        }
+    }
+    assert!(n >= 4000, "{n}");
+    // All three kinds are exercised.
+    assert!(statuses.iter().all(|&s| s > 100), "{statuses:?}");
+}
+
+#[test]
+fn serg_benchmark_counts_agree() {
+    let mut multiple = 0;
+    for p in common::fixture("serg.txt") {
+        let c = count(&p, EngineChoice::Both, 1000).unwrap_or_else(|d| panic!("{d}"));
+        if c.solutions > 1 {
+            multiple += 1;
+        }
+    }
+    assert!(multiple > 0, "serg's benchmark has multi-solution puzzles");
+}
+
+#[test]
+fn known_counts() {
+    assert_eq!(count(&Puzzle::empty(2), EngineChoice::Both, 0).unwrap().solutions, 288);
+    let c = count(&Puzzle::empty(3), EngineChoice::Both, 100).unwrap();
+    assert!(c.capped && c.solutions == 100);
+    for p in sudolab::examples::embedded() {
+        let s = sudolab::engine::solve(&p, EngineChoice::Both).unwrap().unwrap();
+        assert!(s.solves(&p));
+    }
+}
