@@ -21,7 +21,13 @@ pub enum Solved {
     Multiple,
     /// No solution.
     None,
+    /// The search gave up after [`NODE_LIMIT`] nodes (only conceivable on
+    /// sparse 16×16 or 25×25 grids).
+    GaveUp,
 }
+
+/// Search nodes [`solve`] visits before giving up.
+pub const NODE_LIMIT: u64 = 2_000_000;
 
 struct Search {
     n: usize,
@@ -32,6 +38,7 @@ struct Search {
     boxes: Vec<u32>,
     found: usize,
     first: Option<Vec<u8>>,
+    nodes: u64,
 }
 
 impl Search {
@@ -47,6 +54,7 @@ impl Search {
             boxes: vec![0; side],
             found: 0,
             first: None,
+            nodes: 0,
         };
         for cell in 0..side * side {
             let v = s.values[cell];
@@ -74,6 +82,10 @@ impl Search {
     }
 
     fn run(&mut self, limit: usize) {
+        self.nodes += 1;
+        if self.nodes > NODE_LIMIT {
+            return;
+        }
         // Cell with fewest candidates.
         let mut best = usize::MAX;
         let mut best_mask = 0;
@@ -102,7 +114,7 @@ impl Search {
         }
         let (r, c, b) = self.rcb(best);
         let mut m = best_mask;
-        while m != 0 && self.found < limit {
+        while m != 0 && self.found < limit && self.nodes <= NODE_LIMIT {
             let d = m.trailing_zeros();
             m &= m - 1;
             let bit = 1u32 << d;
@@ -125,6 +137,9 @@ pub fn solve(puzzle: &Puzzle) -> Solved {
         return Solved::None;
     };
     s.run(2);
+    if s.nodes > NODE_LIMIT && s.found < 2 {
+        return Solved::GaveUp;
+    }
     match (s.found, s.first) {
         (1, Some(v)) => match Solution::from_cells(puzzle.order(), v) {
             Some(sol) => Solved::Unique(sol),
