@@ -14,6 +14,9 @@
 //! set (SE 5.0 to 9.3 only). Every model runs with its default run count and
 //! seed 0.
 //!
+//! Environment: `MODELS=hsolve,weights` restricts the models (default all);
+//! `HSOLVE_COUNT_FAILED=0` charges hsolve only for the tier that succeeds.
+//!
 //! A model that cannot finish a puzzle ("needs search", "no finite
 //! refutation", backtrack cap) is ranked above every finished puzzle for the
 //! effort metrics (refutation sum, hsolve, weights, backtracks): not
@@ -215,7 +218,19 @@ fn main() {
         .collect();
     let per = args.first().copied().unwrap_or(30);
     let se_count = args.get(1).copied().unwrap_or(300);
-    let opts = RateOptions::default();
+    let mut opts = RateOptions::default();
+    if std::env::var("HSOLVE_COUNT_FAILED").is_ok_and(|v| v == "0") {
+        opts.hsolve.count_failed_tiers = false;
+    }
+    if let Ok(list) = std::env::var("MODELS") {
+        match sudolab::human::parse_models(&list) {
+            Ok(m) => opts.models = m,
+            Err(e) => {
+                eprintln!("MODELS: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
     println!("| data set | n | metric | Spearman ρ | Goodman–Kruskal γ | censored |");
     println!("|---|---|---|---|---|---|");
     for set in sets(per, se_count) {
