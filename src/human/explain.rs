@@ -149,7 +149,10 @@ pub fn describe(geo: &Geometry, a: &Application) -> String {
                     cells_text(geo, &a.cells)
                 )
             };
-            format!("{name} from {source}: {effect}")
+            match &a.note {
+                Some(note) => format!("{name} from {source} ({note}): {effect}"),
+                None => format!("{name} from {source}: {effect}"),
+            }
         }
     }
 }

@@ -121,6 +121,10 @@ pub struct Application {
     pub cells: Vec<usize>,
     /// Digits of the pattern.
     pub digits: Vec<u8>,
+    /// Why the conclusion holds, where the pattern alone does not say it
+    /// (forcing chains: which branch failed, or that both agree).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl Application {
@@ -132,6 +136,7 @@ impl Application {
             units: Vec::new(),
             cells: Vec::new(),
             digits: Vec::new(),
+            note: None,
         }
     }
 
@@ -865,9 +870,24 @@ fn forcing_chains(board: &Board, out: &mut Vec<Application>) {
         let mut a = Application::new(Technique::ForcingChain);
         match (branch(first), branch(second)) {
             (None, None) => continue,
-            (None, Some(_)) => a.placements.push(second),
-            (Some(_), None) => a.placements.push(first),
+            (None, Some(_)) => {
+                a.placements.push(second);
+                a.note = Some(format!(
+                    "{} = {} leads to a contradiction",
+                    geo.cell_name(first.0),
+                    first.1
+                ));
+            }
+            (Some(_), None) => {
+                a.placements.push(first);
+                a.note = Some(format!(
+                    "{} = {} leads to a contradiction",
+                    geo.cell_name(second.0),
+                    second.1
+                ));
+            }
             (Some(b1), Some(b2)) => {
+                a.note = Some("both branches agree".into());
                 for cell in 0..geo.cells {
                     let orig = board.cands(cell);
                     if orig == 0 {
