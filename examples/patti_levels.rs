@@ -56,7 +56,9 @@ fn main() {
             .push(f[0].to_string());
     }
     let opts = NishioOptions::default();
-    println!("| site | level | n | Nishio 4 mean | median | Nishio 2 mean | median | solved by 2 / 3 / 4 (%) |");
+    println!(
+        "| site | level | n | Nishio 4 mean | median | Nishio 2 mean | median | solved by 2 / 3 / 4 (%) |"
+    );
     println!("|---|---|---|---|---|---|---|---|");
     for ((site, _, level), puzzles) in groups {
         let rated: Vec<Rated> = puzzles
