@@ -287,3 +287,35 @@ pub fn solve_row(puzzle: &Puzzle, choice: EngineChoice) -> Result<SolveRow, Disa
         solution: solve(puzzle, choice)?.map(|s| s.to_line()),
     })
 }
+
+/// Result of `sudolab backbone` (and `count --remove-edges`): count and fixed
+/// cells of a puzzle, relaxed or not.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BackboneRow {
+    pub puzzle: String,
+    pub label: Option<String>,
+    /// Removed edges, `[a, b]` 0-based cell indices.
+    pub removed: Vec<[usize; 2]>,
+    pub solutions: u64,
+    pub capped: bool,
+    /// 0-based indices of the non-given fixed cells.
+    pub fixed: Vec<usize>,
+}
+
+/// Analyses a puzzle with `removed` edges taken out of its graph.
+pub fn backbone_row(
+    puzzle: &Puzzle,
+    removed: &[(usize, usize)],
+    choice: EngineChoice,
+    cap: u64,
+) -> Result<Result<BackboneRow, Disagreement>, String> {
+    let r = RelaxedInstance::new(puzzle, removed)?;
+    Ok(analyse_relaxed(&r, choice, cap).map(|a| BackboneRow {
+        puzzle: puzzle.to_line(),
+        label: puzzle.label.clone(),
+        removed: r.removed().iter().map(|&(a, b)| [a, b]).collect(),
+        solutions: a.count.solutions,
+        capped: a.count.capped,
+        fixed: a.fixed,
+    }))
+}

@@ -28,8 +28,16 @@ enum Command {
     Check(cli::engines::EngineArgs),
     /// Decode a SAT solver's model to a grid.
     Decode(cli::decode::DecodeArgs),
+    /// Solution count and fixed cells (backbone), optionally with edges removed.
+    Backbone(cli::engines::CountArgs),
     /// Constraint relaxation: remove k random edges, count solutions and fixed cells.
     Relax(cli::relax::RelaxArgs),
+    /// Correlate metric columns of a results file with a label column.
+    Eval(cli::eval::EvalArgs),
+    /// Universal Easy/Medium/Hard classes by equal-count bins or the paper's cut points.
+    Classify(cli::eval::ClassifyArgs),
+    /// Least-squares combination of metrics, trained on one half, tested on the other.
+    Fit(cli::eval::FitArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +50,10 @@ fn main() -> ExitCode {
         Command::Check(a) => cli::engines::check(a),
         Command::Decode(a) => cli::decode::run(a),
         Command::Relax(a) => cli::relax::run(a),
+        Command::Backbone(a) => cli::engines::backbone(a),
+        Command::Eval(a) => cli::eval::run_eval(a),
+        Command::Classify(a) => cli::eval::run_classify(a),
+        Command::Fit(a) => cli::eval::run_fit(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

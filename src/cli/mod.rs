@@ -6,6 +6,7 @@ pub mod clauses;
 pub mod decode;
 pub mod encode;
 pub mod engines;
+pub mod eval;
 pub mod relax;
 
 use anyhow::{Context, Result, bail};

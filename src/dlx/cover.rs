@@ -101,9 +101,14 @@ impl ExactCover {
         // Secondary list: root columns + 1, columns primary+1..=columns.
         let sroot = columns + 1;
         let mut prev = sroot;
-        for i in primary + 1..=columns {
+        for (i, l) in llink
+            .iter_mut()
+            .enumerate()
+            .take(columns + 1)
+            .skip(primary + 1)
+        {
             rlink[prev] = i as u32;
-            llink[i] = prev as u32;
+            *l = prev as u32;
             prev = i;
         }
         rlink[prev] = sroot as u32;

@@ -12,10 +12,15 @@
 //!   colour constraints that remain; count, enumerate, and the fixed cells.
 //!
 //! Both reductions also have a bitset search over cells ([`sudoku::fast`],
-//! [`relaxed::fast`]) that explores the same search tree as Algorithm X on
-//! the cell columns and is cross-checked against it in the tests; the
-//! top-level functions of each module use it because it is several times
-//! faster.
+//! [`relaxed::fast`]). It works on the same solutions as Dancing Links on
+//! the formulation above — a cell's candidate mask is its primary column —
+//! and adds only exact deductions (hidden singles, unit colour counting,
+//! component decomposition), so every count and fixed-cell set is the same;
+//! the tests cross-check it against Dancing Links and brute force. The
+//! top-level `solve`/`count`/`solutions`/`analyse` functions of each module
+//! use it because it is several times faster; the `dlx_*` functions and
+//! the [`sudoku::SudokuDlx`] / [`relaxed::RelaxedDlx`] structures run Dancing
+//! Links proper.
 
 pub mod cover;
 pub mod relaxed;

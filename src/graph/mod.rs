@@ -241,3 +241,71 @@ mod tests {
         assert!(RelaxedInstance::new(&p, &[(0, 0)]).is_err());
     }
 }
+
+/// Parses a list of removed edges: a JSON array of `[a, b]` pairs, a JSON
+/// object with a `removed` field (one line of `relax --emit-samples`), or
+/// text with one pair per line (`a b`, `a,b` or `a-b`; `#` comments).
+/// Cells are 0-based row-major indices.
+pub fn parse_removed(text: &str) -> Result<Vec<(usize, usize)>, String> {
+    let t = text.trim();
+    if t.starts_with('[') || t.starts_with('{') {
+        let first_line = if t.starts_with('{') { t.lines().next().unwrap_or(t) } else { t };
+        let v: serde_json::Value =
+            serde_json::from_str(first_line).map_err(|e| format!("not valid JSON: {e}"))?;
+        let list = if v.is_object() { &v["removed"] } else { &v };
+        let arr = list
+            .as_array()
+            .ok_or("expected a list of [a, b] pairs (or an object with \"removed\")")?;
+        return arr
+            .iter()
+            .enumerate()
+            .map(|(i, e)| match e.as_array().map(|p| p.as_slice()) {
+                Some([a, b]) => match (a.as_u64(), b.as_u64()) {
+                    (Some(a), Some(b)) => Ok((a as usize, b as usize)),
+                    _ => Err(format!("edge {}: expected two cell indices", i + 1)),
+                },
+                _ => Err(format!("edge {}: expected a pair [a, b]", i + 1)),
+            })
+            .collect();
+    }
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let nums: Vec<&str> = l
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '-')
+            .filter(|s| !s.is_empty())
+            .collect();
+        match nums.as_slice() {
+            [a, b] => match (a.parse(), b.parse()) {
+                (Ok(a), Ok(b)) => out.push((a, b)),
+                _ => return Err(format!("line {}: expected two cell indices, found {l:?}", i + 1)),
+            },
+            _ => return Err(format!("line {}: expected two cell indices, found {l:?}", i + 1)),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use super::parse_removed;
+
+    #[test]
+    fn removed_edge_formats() {
+        let want = vec![(0, 1), (3, 12)];
+        assert_eq!(parse_removed("[[0,1],[3,12]]").unwrap(), want);
+        assert_eq!(
+            parse_removed("{\"sample\":0,\"removed\":[[0,1],[3,12]],\"solutions\":1}\n{}").unwrap(),
+            want
+        );
+        assert_eq!(parse_removed("# edges\n0 1\n3-12\n").unwrap(), want);
+        assert_eq!(
+            parse_removed("0 1\n3 x\n").unwrap_err(),
+            "line 2: expected two cell indices, found \"3 x\""
+        );
+        assert!(parse_removed("[[0]]").is_err());
+    }
+}

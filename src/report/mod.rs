@@ -174,12 +174,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// A plain text table with right-aligned numeric-looking columns.
 pub fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
-    let mut width: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    let ncols = rows.iter().map(|r| r.len()).fold(header.len(), usize::max);
+    let mut width = vec![0; ncols];
+    for (i, h) in header.iter().enumerate() {
+        width[i] = h.chars().count();
+    }
     for r in rows {
         for (i, c) in r.iter().enumerate() {
-            if i < width.len() {
-                width[i] = width[i].max(c.chars().count());
-            }
+            width[i] = width[i].max(c.chars().count());
         }
     }
     let fmt_row = |cells: Vec<&str>| -> String {
@@ -241,6 +243,12 @@ mod tests {
             render_rows(&rows, Format::Jsonl),
             "{\"puzzle\":\"1.\",\"label\":\"a,b\",\"counts\":[1,2],\"pairs\":[[0,1],[2,3]]}\n"
         );
+    }
+
+    #[test]
+    fn text_table_tolerates_ragged_rows() {
+        let t = text_table(&["a", "b"], &[vec!["x".into(), "1".into(), "extra".into()], vec![]]);
+        assert_eq!(t, "a  b\nx  1  extra\n\n");
     }
 
     #[test]

@@ -1,23 +1,42 @@
 //! Bitset search over cells for a relaxed instance: the fast path behind
 //! [`super::count`], [`super::analyse`] and [`super::solutions`].
 //!
-//! Why it is the same search as Dancing Links on the formulation of
-//! [`super::RelaxedDlx`]: the rows still available in a cell's primary
-//! column are exactly the colours of the cell not used by an already coloured
-//! neighbour (choosing a row covers the secondary columns of its digit on
-//! every remaining edge or intact unit of the cell, which hides the same
-//! digit in every neighbour). So each cell keeps a bitmask of its available
-//! colours; colouring a cell clears its bit in every neighbour; a cell with
-//! one colour left is coloured at once and a cell with none ends the branch
-//! (a primary column of size 1 or 0); otherwise the search branches on a
-//! cell with the fewest colours (minimum remaining values).
+//! **Same search space as Dancing Links.** In the formulation of
+//! [`super::RelaxedDlx`] the rows still available in a cell's primary column
+//! are exactly the colours of the cell not used by an already coloured
+//! neighbour: choosing a row covers the secondary columns of its digit on
+//! every remaining edge and intact unit of the cell, which hides that digit
+//! in every neighbour. So each cell keeps a bitmask of its available
+//! colours; colouring a cell clears its bit in every neighbour; a cell left
+//! with one colour is coloured at once, a cell with none ends the branch (a
+//! primary column of size 1 or 0); otherwise the search branches on a cell
+//! with the fewest colours (minimum remaining values, ties to the cell with
+//! the most uncoloured neighbours).
 //!
-//! One addition, exact as well: a cell whose neighbours are all coloured is
-//! *isolated*: nothing can change its colours any more and its choice
-//! constrains no other cell. Isolated cells are left out of the branching;
-//! when only isolated cells remain open, the branch holds the product of
-//! their colour counts solutions, every combination of their colours. The
-//! count adds the product; the enumeration expands it.
+//! **Extra deductions, all exact** (they only remove colours that no
+//! solution extending the current branch uses, so counts and fixed cells
+//! are unchanged; the tests compare with Dancing Links and brute force):
+//! * *Unit rules.* Within a unit (row, column, box) the cells are pairwise
+//!   adjacent except for the removed edges. `N` cells with `N` colours all
+//!   differ, so a colour can be missing from the unit only if the two ends
+//!   of some removed edge share a colour. Call a removed edge *mergeable*
+//!   while its ends still have a common colour. Then: more missing colours
+//!   than mergeable edges is a contradiction; with no mergeable edge every
+//!   colour appears exactly once (hidden singles, as in Sudoku); with one
+//!   mergeable edge and a missing colour, its ends must share a colour.
+//! * *Isolated cells.* An uncoloured cell whose neighbours are all coloured
+//!   can no longer lose a colour and constrains nobody: every one of its
+//!   colours extends every solution of the rest.
+//! * *Components.* Uncoloured cells that are not linked by a path of
+//!   uncoloured neighbours do not interact: the number of solutions is the
+//!   product over the connected components (and the isolated cells), each
+//!   counted by its own search (as in #SAT solvers' component
+//!   decomposition).
+//!
+//! The count saturates at the cap: a component or branch stops once it
+//! reaches the cap, which is exact because every other factor is at least 1.
+//! The values seen per cell are recorded only for branches that turn out to
+//! have a solution (a journal undoes the others).
 
 use crate::engine::{Count, InstanceAnalysis};
 use crate::graph::RelaxedInstance;
@@ -26,53 +45,156 @@ use std::ops::ControlFlow;
 /// Marks a coloured cell (bit 0; colours use bits `1..=N`).
 const PLACED: u32 = 1;
 
-/// The search structure of one relaxed instance, reusable across searches.
-#[derive(Debug, Clone)]
-pub struct RelaxedSearch {
-    cells: usize,
-    adj_start: Vec<u32>,
-    adj: Vec<u16>,
-    given: Vec<bool>,
-    /// `levels × cells` colour masks; level 0 is the propagated root.
-    cand: Vec<u32>,
-    /// `levels × cells` numbers of uncoloured neighbours.
-    udeg: Vec<u16>,
-    queue: Vec<u16>,
-    /// False when the root propagation found a contradiction.
-    root_ok: bool,
+/// A set of cells, `W` 64-bit words.
+type Bits<const W: usize> = [u64; W];
+
+#[inline(always)]
+fn set<const W: usize>(b: &mut Bits<W>, i: usize) {
+    b[i >> 6] |= 1 << (i & 63);
 }
 
-/// What a leaf of the search holds: every cell coloured, or isolated with
-/// its colour mask (`PLACED` clear).
-type Leaf<'a> = &'a [u32];
+#[inline(always)]
+fn clear<const W: usize>(b: &mut Bits<W>, i: usize) {
+    b[i >> 6] &= !(1 << (i & 63));
+}
 
-impl RelaxedSearch {
-    /// Builds the structure and propagates the givens.
-    pub fn new(r: &RelaxedInstance) -> RelaxedSearch {
+#[inline(always)]
+fn and<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
+    std::array::from_fn(|i| a[i] & b[i])
+}
+
+#[inline(always)]
+fn is_empty<const W: usize>(b: &Bits<W>) -> bool {
+    b.iter().all(|&w| w == 0)
+}
+
+#[inline(always)]
+fn count_ones<const W: usize>(b: &Bits<W>) -> u32 {
+    b.iter().map(|w| w.count_ones()).sum()
+}
+
+/// Calls `f` with each element of `b`, ascending.
+#[inline(always)]
+fn for_each<const W: usize>(b: &Bits<W>, mut f: impl FnMut(usize)) {
+    for (i, &w) in b.iter().enumerate() {
+        let mut w = w;
+        while w != 0 {
+            let t = w.trailing_zeros() as usize;
+            w &= w - 1;
+            f(i * 64 + t);
+        }
+    }
+}
+
+/// Removes and returns the lowest element of `b`.
+#[inline(always)]
+fn pop<const W: usize>(b: &mut Bits<W>) -> Option<usize> {
+    for (i, w) in b.iter_mut().enumerate() {
+        if *w != 0 {
+            let t = w.trailing_zeros() as usize;
+            *w &= *w - 1;
+            return Some(i * 64 + t);
+        }
+    }
+    None
+}
+
+/// The search on `W`-word cell sets.
+#[derive(Debug, Clone)]
+struct Search<const W: usize> {
+    cells: usize,
+    side: usize,
+    all: u32,
+    given: Vec<bool>,
+    /// Neighbour lists and neighbour sets of the relaxed graph.
+    adj_start: Vec<u32>,
+    adj: Vec<u16>,
+    nbr: Vec<Bits<W>>,
+    /// Units: `3N × N` cells; per cell the set of its units (bits of a
+    /// `u128`); removed edges inside each unit.
+    unit_cells: Vec<u16>,
+    cell_units: Vec<u128>,
+    unit_pairs: Vec<(u16, u16)>,
+    unit_pairs_start: Vec<u32>,
+    /// `levels × cells` colour masks and `levels` sets of uncoloured cells;
+    /// level 0 is the propagated root.
+    cand: Vec<u32>,
+    open: Vec<Bits<W>>,
+    queue: Vec<u16>,
+    /// Units to re-examine by the unit rules.
+    dirty: u128,
+    root_ok: bool,
+    /// Values seen per cell in solutions, with the journal that undoes
+    /// records made in branches without solution.
+    seen: Vec<u32>,
+    journal: Vec<(u16, u32)>,
+    record: bool,
+    /// Set when a count stopped at the cap before exploring everything.
+    incomplete: bool,
+}
+
+impl<const W: usize> Search<W> {
+    fn new(r: &RelaxedInstance) -> Self {
         let g = r.geometry();
         let cells = g.cells;
+        debug_assert!(cells <= W * 64 && g.units.len() <= 128);
         let mut adj_start = Vec::with_capacity(cells + 1);
         let mut adj = Vec::with_capacity(cells * g.peers[0].len());
+        let mut nbr = vec![[0u64; W]; cells];
         adj_start.push(0);
-        for cell in 0..cells {
-            adj.extend(r.neighbours(cell).iter().map(|&x| x as u16));
+        for (cell, set_of) in nbr.iter_mut().enumerate() {
+            for &x in r.neighbours(cell) {
+                adj.push(x as u16);
+                set(set_of, x);
+            }
             adj_start.push(adj.len() as u32);
         }
-        let mut cand = r.allowed();
-        cand.resize(cells * 4, 0);
-        let mut udeg: Vec<u16> = (0..cells)
-            .map(|c| (adj_start[c + 1] - adj_start[c]) as u16)
+        let mut unit_pairs = Vec::new();
+        let mut unit_pairs_start = vec![0u32];
+        for unit in 0..g.units.len() {
+            for &(a, b) in r.removed() {
+                if g.cell_units[a].contains(&unit) && g.cell_units[b].contains(&unit) {
+                    unit_pairs.push((a as u16, b as u16));
+                }
+            }
+            unit_pairs_start.push(unit_pairs.len() as u32);
+        }
+        let cell_units = g
+            .cell_units
+            .iter()
+            .map(|us| us.iter().fold(0u128, |acc, &u| acc | 1 << u))
             .collect();
-        udeg.resize(cells * 4, 0);
-        let mut s = RelaxedSearch {
+        let mut cand = r.allowed();
+        cand.resize(cells * 8, 0);
+        let mut open = vec![[0u64; W]; 8];
+        for cell in 0..cells {
+            set(&mut open[0], cell);
+        }
+        let mut s = Search {
             cells,
+            side: g.side,
+            all: g.all_digits(),
+            given: r.puzzle().cells().iter().map(|&v| v != 0).collect(),
             adj_start,
             adj,
-            given: r.puzzle().cells().iter().map(|&v| v != 0).collect(),
+            nbr,
+            unit_cells: g.units.iter().flatten().map(|&c| c as u16).collect(),
+            cell_units,
+            unit_pairs,
+            unit_pairs_start,
             cand,
-            udeg,
+            open,
             queue: Vec::with_capacity(cells),
+            dirty: if g.units.len() == 128 {
+                u128::MAX
+            } else {
+                (1u128 << g.units.len()) - 1
+            },
             root_ok: true,
+            seen: vec![0; cells],
+            journal: Vec::new(),
+            record: false,
+            incomplete: false,
         };
         for cell in 0..cells {
             let c = s.cand[cell];
@@ -86,173 +208,351 @@ impl RelaxedSearch {
         s
     }
 
-    fn ensure(&mut self, levels: usize) {
-        let need = levels * self.cells;
-        if self.cand.len() < need {
-            self.cand.resize(need * 2, 0);
-            self.udeg.resize(need * 2, 0);
+    /// Copies level `from` into level `from + 1`.
+    fn push_level(&mut self, from: usize) {
+        let cells = self.cells;
+        if self.open.len() < from + 2 {
+            let levels = (from + 2) * 2;
+            self.open.resize(levels, [0; W]);
+            self.cand.resize(levels * cells, 0);
+        }
+        self.cand
+            .copy_within(from * cells..(from + 1) * cells, (from + 1) * cells);
+        self.open[from + 1] = self.open[from];
+    }
+
+    /// Sets the colours of `cell` at `depth` to `mask` (a subset of its
+    /// current colours), queueing it when single.
+    #[inline]
+    fn restrict(&mut self, depth: usize, cell: usize, mask: u32) {
+        self.cand[depth * self.cells + cell] = mask;
+        self.dirty |= self.cell_units[cell];
+        if mask & (mask - 1) == 0 {
+            self.queue.push(cell as u16);
         }
     }
 
-    /// Copies level `from` into level `from + 1`.
-    fn push_level(&mut self, from: usize) {
-        self.ensure(from + 2);
-        let cells = self.cells;
-        let src = from * cells..(from + 1) * cells;
-        self.cand.copy_within(src.clone(), (from + 1) * cells);
-        self.udeg.copy_within(src, (from + 1) * cells);
+    /// Runs the deductions at `depth` to a fixpoint; false on a
+    /// contradiction. Leaves the queue empty and no unit dirty.
+    fn propagate(&mut self, depth: usize) -> bool {
+        let ok = loop {
+            if !self.singles(depth) {
+                break false;
+            }
+            if self.dirty == 0 {
+                break true;
+            }
+            if !self.unit_rules(depth) {
+                break false;
+            }
+        };
+        self.queue.clear();
+        self.dirty = 0;
+        ok
     }
 
-    /// Colours the queued single-colour cells of level `depth` and whatever
-    /// they force; false on a contradiction.
-    fn propagate(&mut self, depth: usize) -> bool {
+    /// Colours the queued cells, clearing their colour in the neighbours.
+    fn singles(&mut self, depth: usize) -> bool {
         let cells = self.cells;
-        let base = depth * cells;
-        let cand = &mut self.cand[base..base + cells];
-        let udeg = &mut self.udeg[base..base + cells];
-        let mut ok = true;
-        'outer: while let Some(cell) = self.queue.pop() {
+        let cand = &mut self.cand[depth * cells..(depth + 1) * cells];
+        let open = &mut self.open[depth];
+        while let Some(cell) = self.queue.pop() {
             let cell = cell as usize;
             let c = cand[cell];
             if c & PLACED != 0 {
                 continue;
             }
             cand[cell] = c | PLACED;
+            clear(open, cell);
             let (s, e) = (
                 self.adj_start[cell] as usize,
                 self.adj_start[cell + 1] as usize,
             );
             for &nb in &self.adj[s..e] {
                 let nb = nb as usize;
-                udeg[nb] -= 1;
                 let m = cand[nb];
                 if m & c != 0 {
-                    if m & PLACED != 0 {
-                        ok = false;
-                        break 'outer;
-                    }
                     let m = m & !c;
-                    if m == 0 {
-                        ok = false;
-                        break 'outer;
+                    if m & !PLACED == 0 {
+                        // Emptied, or a coloured neighbour with this colour.
+                        return false;
                     }
                     cand[nb] = m;
+                    self.dirty |= self.cell_units[nb];
                     if m & (m - 1) == 0 {
                         self.queue.push(nb as u16);
                     }
                 }
             }
         }
-        self.queue.clear();
-        ok
+        true
     }
 
-    fn recurse<F>(&mut self, depth: usize, visit: &mut F) -> ControlFlow<()>
-    where
-        F: FnMut(Leaf<'_>) -> ControlFlow<()>,
-    {
+    /// The unit rules on the dirty units (see the module doc).
+    fn unit_rules(&mut self, depth: usize) -> bool {
         let cells = self.cells;
+        let side = self.side;
         let base = depth * cells;
-        let mut best = usize::MAX;
-        let mut min = u32::MAX;
-        let cand = &self.cand[base..base + cells];
-        let udeg = &self.udeg[base..base + cells];
-        for cell in 0..cells {
-            let c = cand[cell];
-            if c & PLACED == 0 && udeg[cell] != 0 {
-                let k = c.count_ones();
-                if k < min {
-                    min = k;
-                    best = cell;
-                    if k == 2 {
-                        break;
+        while self.dirty != 0 {
+            let u = self.dirty.trailing_zeros() as usize;
+            self.dirty &= self.dirty - 1;
+            let mut once = 0u32;
+            let mut twice = 0u32;
+            let mut placed = 0u32;
+            for &cell in &self.unit_cells[u * side..(u + 1) * side] {
+                let c = self.cand[base + cell as usize];
+                if c & PLACED != 0 {
+                    placed |= c;
+                }
+                let c = c & !PLACED;
+                twice |= once & c;
+                once |= c;
+            }
+            if placed & self.all == self.all {
+                // Every colour placed: nothing open, nothing to deduce.
+                continue;
+            }
+            let missing = self.all & !once;
+            let mut mergeable = 0u32;
+            let mut merge = (0usize, 0usize);
+            let (ps, pe) = (
+                self.unit_pairs_start[u] as usize,
+                self.unit_pairs_start[u + 1] as usize,
+            );
+            for &(a, b) in &self.unit_pairs[ps..pe] {
+                let (a, b) = (a as usize, b as usize);
+                if self.cand[base + a] & self.cand[base + b] & !PLACED != 0 {
+                    mergeable += 1;
+                    merge = (a, b);
+                }
+            }
+            if missing.count_ones() > mergeable {
+                return false;
+            }
+            if mergeable == 0 {
+                let hidden = once & !twice & !placed;
+                if hidden == 0 {
+                    continue;
+                }
+                for i in u * side..(u + 1) * side {
+                    let cell = self.unit_cells[i] as usize;
+                    let c = self.cand[base + cell];
+                    let h = c & hidden;
+                    if h != 0 && c & !PLACED != h {
+                        if h & (h - 1) != 0 {
+                            return false;
+                        }
+                        self.restrict(depth, cell, h);
+                    }
+                }
+            } else if mergeable == 1 && missing != 0 {
+                let (a, b) = merge;
+                let common = self.cand[base + a] & self.cand[base + b] & !PLACED;
+                for x in [a, b] {
+                    let c = self.cand[base + x];
+                    if c & PLACED == 0 && c != common {
+                        self.restrict(depth, x, common);
                     }
                 }
             }
         }
-        if best == usize::MAX {
-            return visit(&self.cand[base..base + cells]);
+        true
+    }
+
+    /// Open cells of `within` at `depth` with an open neighbour.
+    fn best_cell(&self, depth: usize, within: &Bits<W>) -> Option<usize> {
+        let base = depth * self.cells;
+        let open = &self.open[depth];
+        let mut best = None;
+        let mut min = u32::MAX;
+        for_each(&and(within, open), |cell| {
+            let k = self.cand[base + cell].count_ones();
+            if k << 8 >= min {
+                return;
+            }
+            let deg = count_ones(&and(&self.nbr[cell], open));
+            if deg == 0 {
+                return;
+            }
+            let key = k << 8 | (255 - deg.min(255));
+            if key < min {
+                min = key;
+                best = Some(cell);
+            }
+        });
+        best
+    }
+
+    fn note(&mut self, cell: usize, bits: u32) {
+        let old = self.seen[cell];
+        if old | bits != old {
+            self.journal.push((cell as u16, old));
+            self.seen[cell] = old | bits;
         }
-        let mut rest = self.cand[base + best];
+    }
+
+    fn undo_seen(&mut self, mark: usize) {
+        while self.journal.len() > mark {
+            if let Some((cell, old)) = self.journal.pop() {
+                self.seen[cell as usize] = old;
+            }
+        }
+    }
+
+    /// Counts the colourings of the cells of `scope` (open at the parent of
+    /// `depth`) given the state at `depth`, up to `cap`: the product over
+    /// the isolated cells and the connected components of the others.
+    fn solve_node(&mut self, depth: usize, scope: &Bits<W>, cap: u64) -> u64 {
+        let base = depth * self.cells;
+        let open = self.open[depth];
+        let mut product = 1u64;
+        // A cap reached in a component is forgotten when another component
+        // has no solution: nothing here counts then.
+        let incomplete = self.incomplete;
+        if self.record {
+            let mut placed = *scope;
+            for (p, o) in placed.iter_mut().zip(&open) {
+                *p &= !o;
+            }
+            for_each(&placed, |cell| {
+                let c = self.cand[base + cell] & !PLACED;
+                self.note(cell, c);
+            });
+        }
+        let mut rest = and(scope, &open);
+        while let Some(cell) = pop(&mut rest) {
+            if is_empty(&and(&self.nbr[cell], &open)) {
+                let c = self.cand[base + cell];
+                product = product.saturating_mul(u64::from(c.count_ones()));
+                if self.record {
+                    self.note(cell, c);
+                }
+                continue;
+            }
+            // Flood the component of `cell` through open neighbours.
+            let mut comp = [0u64; W];
+            set(&mut comp, cell);
+            let mut frontier = comp;
+            while let Some(x) = pop(&mut frontier) {
+                for i in 0..W {
+                    let new = self.nbr[x][i] & open[i] & !comp[i];
+                    comp[i] |= new;
+                    frontier[i] |= new;
+                }
+            }
+            for i in 0..W {
+                rest[i] &= !comp[i];
+            }
+            // Only `cap / product` (rounded up) solutions of this component
+            // are needed to reach the cap.
+            let need = if product >= cap {
+                1
+            } else {
+                cap.div_ceil(product)
+            };
+            let n = self.branch(depth, &comp, need);
+            if n == 0 {
+                self.incomplete = incomplete;
+                return 0;
+            }
+            product = product.saturating_mul(n).min(cap);
+        }
+        product.min(cap)
+    }
+
+    /// Counts the colourings of one connected component `comp` of open
+    /// cells, branching on its best cell, up to `cap`.
+    fn branch(&mut self, depth: usize, comp: &Bits<W>, cap: u64) -> u64 {
+        let Some(best) = self.best_cell(depth, comp) else {
+            return 1;
+        };
+        let cells = self.cells;
+        let mut total = 0u64;
+        let mut rest = self.cand[depth * cells + best];
         while rest != 0 {
             let bit = rest & rest.wrapping_neg();
             rest &= !bit;
             self.push_level(depth);
-            self.cand[base + cells + best] = bit;
-            self.queue.push(best as u16);
-            if self.propagate(depth + 1) {
-                self.recurse(depth + 1, visit)?;
+            self.restrict(depth + 1, best, bit);
+            if !self.propagate(depth + 1) {
+                continue;
+            }
+            let mark = self.journal.len();
+            let n = self.solve_node(depth + 1, comp, cap - total);
+            if n == 0 {
+                self.undo_seen(mark);
+                continue;
+            }
+            total = total.saturating_add(n);
+            if total >= cap {
+                if rest != 0 {
+                    self.incomplete = true;
+                }
+                return cap;
             }
         }
-        ControlFlow::Continue(())
+        total
     }
 
-    /// Runs the search from the root, calling `visit` on each leaf.
-    fn search<F>(&mut self, mut visit: F)
-    where
-        F: FnMut(Leaf<'_>) -> ControlFlow<()>,
-    {
-        if self.root_ok {
-            let _ = self.recurse(0, &mut visit);
+    /// Counts from the state at `depth` over all cells, up to `cap`
+    /// (0 = none); undoes the records when there is no solution.
+    fn count_from(&mut self, depth: usize, cap: u64) -> u64 {
+        let cap = if cap == 0 { u64::MAX } else { cap };
+        let mut all = [0u64; W];
+        for cell in 0..self.cells {
+            set(&mut all, cell);
         }
+        let mark = self.journal.len();
+        let found = self.solve_node(depth, &all, cap);
+        if found == 0 {
+            self.undo_seen(mark);
+        }
+        found
     }
 
-    /// Number of proper colourings, up to `cap` (0 = no cap).
-    pub fn count(&mut self, cap: u64) -> Count {
-        let mut found = 0u64;
-        self.search(|leaf| {
-            found = found.saturating_add(leaf_count(leaf));
-            stop_at(found, cap)
-        });
+    fn count(&mut self, cap: u64) -> Count {
+        if !self.root_ok {
+            return clamp(0, cap);
+        }
+        self.record = false;
+        let found = self.count_from(0, cap);
         clamp(found, cap)
     }
 
-    /// Up to `cap` colourings (0 = all), one value per cell, in search order.
-    pub fn solutions(&mut self, cap: u64) -> Vec<Vec<u8>> {
-        let mut out = Vec::new();
-        self.search(|leaf| {
-            expand(leaf, |cells| {
-                out.push(cells.to_vec());
-                stop_at(out.len() as u64, cap)
-            })
-        });
-        out
-    }
-
-    /// Count (capped) and fixed non-given cells; see [`super`].
-    pub fn analyse(&mut self, cap: u64) -> InstanceAnalysis {
-        let cells = self.cells;
-        let mut seen = vec![0u32; cells];
-        let mut found = 0u64;
-        self.search(|leaf| {
-            found = found.saturating_add(leaf_count(leaf));
-            for (s, &c) in seen.iter_mut().zip(leaf) {
-                *s |= c;
-            }
-            stop_at(found, cap)
-        });
-        let count = clamp(found, cap);
+    fn analyse(&mut self, cap: u64) -> InstanceAnalysis {
+        let none = InstanceAnalysis {
+            count: clamp(0, cap),
+            fixed: Vec::new(),
+        };
+        if !self.root_ok {
+            return none;
+        }
+        self.record = true;
+        self.seen.iter_mut().for_each(|s| *s = 0);
+        self.journal.clear();
+        self.incomplete = false;
+        let found = self.count_from(0, cap);
         if found == 0 {
-            return InstanceAnalysis {
-                count,
-                fixed: Vec::new(),
-            };
+            return none;
         }
-        if count.capped {
-            self.filter(&mut seen);
+        if self.incomplete {
+            self.filter();
         }
-        let fixed = (0..cells)
-            .filter(|&c| !self.given[c] && (seen[c] & !PLACED).count_ones() == 1)
+        let fixed = (0..self.cells)
+            .filter(|&c| !self.given[c] && self.seen[c].count_ones() == 1)
             .collect();
-        InstanceAnalysis { count, fixed }
+        InstanceAnalysis {
+            count: clamp(found, cap),
+            fixed,
+        }
     }
 
     /// The filtering search: for every non-given cell that has shown one
-    /// value, look for a solution without it and add what it shows.
-    fn filter(&mut self, seen: &mut [u32]) {
+    /// value, look for a solution without it; what it shows is recorded.
+    fn filter(&mut self) {
         let cells = self.cells;
         for cell in 0..cells {
-            let value = seen[cell] & !PLACED;
+            let value = self.seen[cell];
             if self.given[cell] || value.count_ones() != 1 {
                 continue;
             }
@@ -261,49 +561,69 @@ impl RelaxedSearch {
             if m == 0 {
                 continue;
             }
-            self.cand[cells + cell] = m;
-            if m & (m - 1) == 0 {
-                self.queue.push(cell as u16);
-            }
+            self.restrict(1, cell, m);
             if !self.propagate(1) {
                 continue;
             }
-            let _ = self.recurse(1, &mut |leaf: Leaf<'_>| {
-                for (s, &c) in seen.iter_mut().zip(leaf) {
-                    *s |= c;
-                }
-                ControlFlow::Break(())
-            });
+            // Existence only; the solution found, if any, is noted in
+            // `seen` (every cell, this one included).
+            self.count_from(1, 1);
         }
     }
-}
 
-/// Number of solutions a leaf stands for: the product of the colour counts
-/// of its isolated cells.
-fn leaf_count(leaf: Leaf<'_>) -> u64 {
-    leaf.iter()
-        .filter(|&&c| c & PLACED == 0)
-        .fold(1u64, |acc, &c| {
-            acc.saturating_mul(u64::from(c.count_ones()))
-        })
-}
-
-fn stop_at(found: u64, cap: u64) -> ControlFlow<()> {
-    if cap > 0 && found >= cap {
-        ControlFlow::Break(())
-    } else {
+    /// Plain depth-first enumeration (no components), calling `visit` with
+    /// each leaf: every cell coloured or isolated.
+    fn recurse<F>(&mut self, depth: usize, visit: &mut F) -> ControlFlow<()>
+    where
+        F: FnMut(&[u32]) -> ControlFlow<()>,
+    {
+        let cells = self.cells;
+        let mut all = [0u64; W];
+        for cell in 0..cells {
+            set(&mut all, cell);
+        }
+        let Some(best) = self.best_cell(depth, &all) else {
+            return visit(&self.cand[depth * cells..(depth + 1) * cells]);
+        };
+        let mut rest = self.cand[depth * cells + best];
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest &= !bit;
+            self.push_level(depth);
+            self.restrict(depth + 1, best, bit);
+            if self.propagate(depth + 1) {
+                self.recurse(depth + 1, visit)?;
+            }
+        }
         ControlFlow::Continue(())
+    }
+
+    fn solutions(&mut self, cap: u64) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        if self.root_ok {
+            let _ = self.recurse(0, &mut |leaf| {
+                expand(leaf, |cells| {
+                    out.push(cells.to_vec());
+                    if cap > 0 && out.len() as u64 >= cap {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+            });
+        }
+        out
     }
 }
 
-/// The count for `found` solutions seen with `cap`: a leaf may overshoot the
-/// cap, which is then what is reported.
+/// The count for `found` solutions with `cap` (0 = none).
 fn clamp(found: u64, cap: u64) -> Count {
     Count::from_found(if cap > 0 { found.min(cap) } else { found }, cap)
 }
 
-/// Calls `visit` with every colouring a leaf stands for.
-fn expand<F>(leaf: Leaf<'_>, mut visit: F) -> ControlFlow<()>
+/// Calls `visit` with every colouring a leaf stands for: coloured cells
+/// keep their colour, the open (isolated) ones take every combination.
+fn expand<F>(leaf: &[u32], mut visit: F) -> ControlFlow<()>
 where
     F: FnMut(&[u8]) -> ControlFlow<()>,
 {
@@ -312,7 +632,6 @@ where
         .iter()
         .map(|&c| (c & !PLACED).trailing_zeros() as u8)
         .collect();
-    // Odometer over the colours of the open cells.
     loop {
         visit(&cells)?;
         let mut i = 0;
@@ -328,6 +647,62 @@ where
             cells[cell] = leaf[cell].trailing_zeros() as u8;
             i += 1;
         }
+    }
+}
+
+/// The search of one instance, on cell sets sized for its order.
+#[derive(Debug, Clone)]
+enum ByWidth {
+    W1(Box<Search<1>>),
+    W2(Box<Search<2>>),
+    W4(Box<Search<4>>),
+    W10(Box<Search<10>>),
+}
+
+/// The search structure of one relaxed instance: built once, it answers any
+/// number of `count`, `analyse` and `solutions` calls.
+#[derive(Debug, Clone)]
+pub struct RelaxedSearch(ByWidth);
+
+macro_rules! dispatch {
+    ($self:expr, $s:ident => $e:expr) => {
+        match &mut $self.0 {
+            ByWidth::W1($s) => $e,
+            ByWidth::W2($s) => $e,
+            ByWidth::W4($s) => $e,
+            ByWidth::W10($s) => $e,
+        }
+    };
+}
+
+impl RelaxedSearch {
+    /// Builds the structure and propagates the givens.
+    pub fn new(r: &RelaxedInstance) -> RelaxedSearch {
+        let cells = r.geometry().cells;
+        RelaxedSearch(if cells <= 64 {
+            ByWidth::W1(Box::new(Search::new(r)))
+        } else if cells <= 128 {
+            ByWidth::W2(Box::new(Search::new(r)))
+        } else if cells <= 256 {
+            ByWidth::W4(Box::new(Search::new(r)))
+        } else {
+            ByWidth::W10(Box::new(Search::new(r)))
+        })
+    }
+
+    /// Number of proper colourings, up to `cap` (0 = no cap).
+    pub fn count(&mut self, cap: u64) -> Count {
+        dispatch!(self, s => s.count(cap))
+    }
+
+    /// Count (capped) and fixed non-given cells; see [`super`].
+    pub fn analyse(&mut self, cap: u64) -> InstanceAnalysis {
+        dispatch!(self, s => s.analyse(cap))
+    }
+
+    /// Up to `cap` colourings (0 = all), one value per cell, in search order.
+    pub fn solutions(&mut self, cap: u64) -> Vec<Vec<u8>> {
+        dispatch!(self, s => s.solutions(cap))
     }
 }
 

@@ -29,6 +29,9 @@ struct Tables {
     npeers: usize,
     peers: Vec<u16>,
     units: Vec<u16>,
+    /// Per cell: its three units as bits.
+    cell_units: Vec<u128>,
+    all_units: u128,
 }
 
 fn tables(n: usize) -> &'static Tables {
@@ -44,6 +47,12 @@ fn tables(n: usize) -> &'static Tables {
             npeers: g.peers[0].len(),
             peers: g.peers.iter().flatten().map(|&p| p as u16).collect(),
             units: g.units.iter().flatten().map(|&c| c as u16).collect(),
+            cell_units: g
+                .cell_units
+                .iter()
+                .map(|us| us.iter().fold(0u128, |acc, &u| acc | 1 << u))
+                .collect(),
+            all_units: (1u128 << g.units.len()) - 1,
         }
     })
 }
@@ -74,8 +83,9 @@ impl<'t> Search<'t> {
     }
 
     /// Runs the deductions on level `depth` with `queue` holding the cells
-    /// just made single; false on a contradiction.
-    fn propagate(&mut self, depth: usize) -> bool {
+    /// just made single and `dirty` the units changed since the last
+    /// fixpoint; false on a contradiction.
+    fn propagate(&mut self, depth: usize, mut dirty: u128) -> bool {
         let t = self.t;
         let cells = t.cells;
         let side = t.side;
@@ -96,43 +106,51 @@ impl<'t> Search<'t> {
                     let p = p as usize;
                     let m = cand[p];
                     if m & c != 0 {
-                        if m & PLACED != 0 {
-                            break 'outer false;
-                        }
                         let m = m & !c;
-                        if m == 0 {
+                        if m & !PLACED == 0 {
+                            // Emptied, or a placed peer with this digit.
                             break 'outer false;
                         }
                         cand[p] = m;
+                        dirty |= t.cell_units[p];
                         if m & (m - 1) == 0 {
                             queue.push(p as u16);
                         }
                     }
                 }
             }
-            for unit in t.units.chunks_exact(side) {
+            while dirty != 0 {
+                let u = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                let unit = &t.units[u * side..(u + 1) * side];
                 let mut once = 0u32;
                 let mut twice = 0u32;
+                let mut placed = 0u32;
                 for &cell in unit {
-                    let c = cand[cell as usize] & !PLACED;
+                    let c = cand[cell as usize];
+                    if c & PLACED != 0 {
+                        placed |= c;
+                    }
+                    let c = c & !PLACED;
                     twice |= once & c;
                     once |= c;
                 }
                 if once != all {
                     break 'outer false;
                 }
-                let hidden = once & !twice;
+                let hidden = once & !twice & !placed;
                 if hidden == 0 {
                     continue;
                 }
                 for &cell in unit {
                     let c = cand[cell as usize];
                     let h = c & hidden;
-                    if h != 0 && c & !PLACED != h {
+                    if h != 0 && c != h {
                         if h & (h - 1) != 0 {
                             break 'outer false;
                         }
                         cand[cell as usize] = h;
+                        dirty |= t.cell_units[cell as usize];
                         queue.push(cell);
                     }
                 }
@@ -177,7 +195,7 @@ impl<'t> Search<'t> {
             self.stack.copy_within(base..base + cells, base + cells);
             self.stack[base + cells + best] = bit;
             self.queue.push(best as u16);
-            if self.propagate(depth + 1) {
+            if self.propagate(depth + 1, self.t.cell_units[best]) {
                 self.recurse(depth + 1, visit)?;
             }
         }
@@ -202,7 +220,7 @@ impl<'t> Search<'t> {
             }
         }
         self.queue = queue;
-        if self.propagate(0) {
+        if self.propagate(0, self.t.all_units) {
             let _ = self.recurse(0, &mut visit);
         }
     }

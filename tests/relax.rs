@@ -1,0 +1,142 @@
+//! Constraint relaxation: hand-computed small cases, SAT vs Dancing Links on
+//! 10,000 random relaxations of real puzzles across k = 0..=120, k = 0, nested
+//! samples and seed reproducibility across thread counts.
+
+mod common;
+
+use rayon::prelude::*;
+use sudolab::engine::{Count, Engine};
+use sudolab::graph::{RelaxedInstance, derive_seed, sample_edges, shuffled_edges};
+use sudolab::grid::parse_puzzle;
+use sudolab::relax::{self, RelaxOptions, analyse};
+
+const SOLVED4: &str = "1234341221434321";
+
+#[test]
+fn hand_computed_4x4_cases() {
+    // r1c1 (solution 1) empty; its neighbours hold 2,3,4 (row), 3,2,4 (column), 4 (box).
+    let mut line = String::from(".");
+    line.push_str(&SOLVED4[1..]);
+    let p = parse_puzzle(&line).unwrap();
+    for engine in [Engine::Sat, Engine::Dlx] {
+        let k0 = analyse(&RelaxedInstance::unrelaxed(&p), engine, 0);
+        assert_eq!(k0.count, Count { solutions: 1, capped: false });
+        assert_eq!(k0.fixed, vec![0]);
+        // Removing r1c1–r1c2 still leaves 2 adjacent via r3c1: one solution.
+        let one = RelaxedInstance::new(&p, &[(0, 1)]).unwrap();
+        let a = analyse(&one, engine, 0);
+        assert_eq!((a.count.solutions, a.fixed.clone()), (1, vec![0]));
+        // Removing r1c1–r1c2 and r1c1–r3c1 frees colour 2: two solutions, nothing fixed.
+        let two = RelaxedInstance::new(&p, &[(0, 1), (0, 8)]).unwrap();
+        let a = analyse(&two, engine, 0);
+        assert_eq!((a.count.solutions, a.fixed.clone()), (2, vec![]));
+        // An edge between two givens changes nothing.
+        let givens = RelaxedInstance::new(&p, &[(14, 15)]).unwrap();
+        assert_eq!(analyse(&givens, engine, 0).count.solutions, 1);
+        // The empty 4x4 grid: 288 colourings; removing every edge: 4^16.
+        let empty = sudolab::Puzzle::empty(2);
+        assert_eq!(analyse(&RelaxedInstance::unrelaxed(&empty), engine, 0).count.solutions, 288);
+    }
+    let empty = sudolab::Puzzle::empty(2);
+    let all: Vec<_> = sudolab::Geometry::of(2).edges();
+    let free = RelaxedInstance::new(&empty, &all).unwrap();
+    let c = analyse(&free, Engine::Dlx, 0).count;
+    assert_eq!(c.solutions, 4u64.pow(16));
+}
+
+#[test]
+fn engines_agree_on_10000_random_relaxations() {
+    let puzzles = common::fixture("unique.txt");
+    let total: usize = 10_000;
+    let disagreements: Vec<String> = (0..total)
+        .into_par_iter()
+        .filter_map(|i| {
+            let p = &puzzles[i % puzzles.len()];
+            let k = i % 121;
+            let removed = sample_edges(3, k, derive_seed(99, i as u64)).unwrap();
+            let r = RelaxedInstance::new(p, &removed).unwrap();
+            let cap = if i % 2 == 0 { 100 } else { 300 };
+            let sat = analyse(&r, Engine::Sat, cap);
+            let dlx = analyse(&r, Engine::Dlx, cap);
+            assert!(sat.count.solutions >= 1, "the original solution survives");
+            (sat != dlx).then(|| format!("{p} k={k} removed={removed:?}: sat {sat:?} dlx {dlx:?}"))
+        })
+        .collect();
+    assert!(disagreements.is_empty(), "{} disagreements, first: {}", disagreements.len(), disagreements[0]);
+}
+
+#[test]
+fn k0_gives_one_solution_all_fixed() {
+    for p in sudolab::examples::embedded() {
+        let opts = RelaxOptions { k: 0, samples: 5, verify: 5, ..Default::default() };
+        let (report, samples) = relax::relax(&p, &opts).unwrap();
+        assert_eq!(report.mean_solutions, 1.0);
+        assert_eq!(report.p_unique, 1.0);
+        assert_eq!(report.mean_fixed, (81 - p.givens()) as f64);
+        assert!(report.fixedness.iter().all(|&f| f == 1.0));
+        assert_eq!(report.verified, 5);
+        assert!(samples.iter().all(|s| s.removed.is_empty()));
+    }
+}
+
+#[test]
+fn nested_samples_never_lose_solutions() {
+    let puzzles = common::fixture("unique.txt");
+    for (i, p) in puzzles.iter().take(20).enumerate() {
+        let order = shuffled_edges(3, derive_seed(7, i as u64));
+        let mut last = 0;
+        let mut last_fixed = usize::MAX;
+        for k in (0..=80).step_by(8) {
+            let r = RelaxedInstance::new(p, &order[..k]).unwrap();
+            let a = analyse(&r, Engine::Dlx, 0);
+            assert!(a.count.solutions >= last, "{p}: k={k}");
+            assert!(a.fixed.len() <= last_fixed, "{p}: k={k} fixed grew");
+            last = a.count.solutions;
+            last_fixed = a.fixed.len();
+        }
+    }
+    // The relax module's samples are nested the same way across k.
+    let p = &puzzles[0];
+    let (small, s1) = relax::relax(p, &RelaxOptions { k: 10, samples: 50, ..Default::default() }).unwrap();
+    let (large, s2) = relax::relax(p, &RelaxOptions { k: 40, samples: 50, ..Default::default() }).unwrap();
+    for (a, b) in s1.iter().zip(&s2) {
+        assert!(a.removed.iter().all(|e| b.removed.contains(e)));
+        assert!(b.solutions >= a.solutions);
+    }
+    assert!(large.mean_solutions >= small.mean_solutions);
+}
+
+#[test]
+fn same_seed_same_report_whatever_the_threads_and_engine() {
+    let p = sudolab::examples::by_name("Confusing").unwrap();
+    let opts = RelaxOptions { k: 45, samples: 200, seed: 42, cap: 500, verify: 10, ..Default::default() };
+    let run = |threads: usize, engine: Engine| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| relax::relax(&p, &RelaxOptions { engine, ..opts.clone() }).unwrap())
+    };
+    let (a, sa) = run(1, Engine::Dlx);
+    let (b, sb) = run(2, Engine::Dlx);
+    assert_eq!(a, b);
+    assert_eq!(sa, sb);
+    let (c, sc) = run(2, Engine::Sat);
+    assert_eq!(sa, sc);
+    assert_eq!(a.fixedness, c.fixedness);
+    assert_eq!(a.mean_solutions, c.mean_solutions);
+    let (d, _) = pool_free(&p, RelaxOptions { seed: 43, ..opts.clone() });
+    assert_ne!(a.fixedness, d.fixedness);
+}
+
+fn pool_free(p: &sudolab::Puzzle, o: RelaxOptions) -> (relax::RelaxReport, Vec<relax::SampleResult>) {
+    relax::relax(p, &o).unwrap()
+}
+
+#[test]
+fn refuses_contradictory_and_too_large_k() {
+    let mut line = String::from("11");
+    line.push_str(&".".repeat(79));
+    let bad = parse_puzzle(&line).unwrap();
+    assert!(relax::relax(&bad, &RelaxOptions::default()).is_err());
+    let p = sudolab::examples::by_name("Cinch").unwrap();
+    let e = relax::relax(&p, &RelaxOptions { k: 811, ..Default::default() }).unwrap_err();
+    assert_eq!(e.to_string(), "k = 811 exceeds the 810 edges of the Sudoku graph");
+}
