@@ -6,6 +6,7 @@ pub mod eval;
 pub mod examples;
 pub mod graph;
 pub mod grid;
+pub mod human;
 pub mod relax;
 pub mod report;
 pub mod sat;

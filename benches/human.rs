@@ -1,0 +1,60 @@
+//! Speed of the human models: every model with its default run count on one
+//! typical puzzle (QQWing "Intermediate": needs pairs or intersections), plus
+//! each model alone and a singles-only puzzle.
+//!
+//! `cargo bench --bench human`
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use sudolab::grid::parse_puzzle;
+use sudolab::human::hsolve::{HsolveOptions, hsolve};
+use sudolab::human::nishio::{NishioOptions, nishio_heuristic, nishio_random};
+use sudolab::human::oracle::{OracleOptions, oracle};
+use sudolab::human::sisus::{SisusOptions, sisus};
+use sudolab::human::solver::{Solved, solve};
+use sudolab::human::weights::weights;
+use sudolab::human::{RateOptions, explain, rate};
+
+const TYPICAL: &str =
+    "..5..........9........1.53.....3..7..68......3..85.1.2.....36.9..958..2.23.16....";
+const SINGLES: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+fn bench(c: &mut Criterion) {
+    let typical = parse_puzzle(TYPICAL).expect("bench puzzle parses");
+    let singles = parse_puzzle(SINGLES).expect("bench puzzle parses");
+    let Solved::Unique(sol) = solve(&typical) else {
+        panic!("bench puzzle must be unique")
+    };
+    let opts = RateOptions::default();
+    c.bench_function("rate_all_default_typical", |b| {
+        b.iter(|| rate(black_box(&typical), &opts))
+    });
+    c.bench_function("rate_all_default_singles", |b| {
+        b.iter(|| rate(black_box(&singles), &opts))
+    });
+    c.bench_function("sisus_30", |b| {
+        b.iter(|| sisus(black_box(&typical), &sol, &SisusOptions::default(), 0))
+    });
+    c.bench_function("oracle_100", |b| {
+        b.iter(|| oracle(black_box(&typical), &sol, &OracleOptions::default(), 0))
+    });
+    c.bench_function("hsolve_20", |b| {
+        b.iter(|| hsolve(black_box(&typical), &HsolveOptions::default(), 0))
+    });
+    c.bench_function("nishio4_50", |b| {
+        b.iter(|| nishio_random(black_box(&typical), 4, &NishioOptions::default(), 0))
+    });
+    c.bench_function("nishio4_heuristic", |b| {
+        b.iter(|| nishio_heuristic(black_box(&typical), 4, &NishioOptions::default()))
+    });
+    c.bench_function("weights", |b| b.iter(|| weights(black_box(&typical))));
+    c.bench_function("explain", |b| b.iter(|| explain(black_box(&typical))));
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = bench
+}
+criterion_main!(benches);

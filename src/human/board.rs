@@ -1,0 +1,258 @@
+//! The candidate grid ("pencil marks") every human model works on.
+//!
+//! A [`Board`] keeps, for each cell, either its value or the bitmask of its
+//! remaining candidates (bit `d` for digit `d`, as in [`crate::grid`]). Placing
+//! a digit removes it from the candidates of every peer, so a board built from
+//! a puzzle starts with the candidates the givens leave (the "Sudoku Solution
+//! Graph" of Chang et al. §1.1). Filled cells have no candidates.
+//!
+//! The board never checks that a deduction is right: models and techniques
+//! are responsible for that. [`Board::contradiction`] reports the two ways a
+//! wrong assumption shows up to a human: an empty cell without candidate, or a
+//! digit that has no place left in a row, column or box.
+
+use crate::grid::{Geometry, Puzzle};
+use std::fmt;
+
+/// A partially solved grid with candidates.
+#[derive(Clone)]
+pub struct Board {
+    geo: &'static Geometry,
+    values: Vec<u8>,
+    cands: Vec<u32>,
+    empty: usize,
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.geo.n == other.geo.n && self.values == other.values && self.cands == other.cands
+    }
+}
+
+impl Eq for Board {}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", self.to_puzzle().to_line())
+    }
+}
+
+/// Iterates the digits of a candidate mask, ascending.
+pub fn digits(mask: u32) -> impl Iterator<Item = u8> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let d = m.trailing_zeros() as u8;
+            m &= m - 1;
+            Some(d)
+        }
+    })
+}
+
+impl Board {
+    /// The board of a puzzle: givens placed, candidates of empty cells computed
+    /// from the givens alone.
+    pub fn new(puzzle: &Puzzle) -> Board {
+        let cand = puzzle.candidates();
+        let values = puzzle.cells().to_vec();
+        let cands = values
+            .iter()
+            .zip(cand)
+            .map(|(&v, c)| if v == 0 { c } else { 0 })
+            .collect();
+        Board {
+            geo: puzzle.geometry(),
+            empty: values.iter().filter(|&&v| v == 0).count(),
+            values,
+            cands,
+        }
+    }
+
+    pub fn geometry(&self) -> &'static Geometry {
+        self.geo
+    }
+    /// Grid side `N`.
+    pub fn side(&self) -> usize {
+        self.geo.side
+    }
+    /// Value of a cell, `0` if empty.
+    pub fn value(&self, cell: usize) -> u8 {
+        self.values[cell]
+    }
+    pub fn values(&self) -> &[u8] {
+        &self.values
+    }
+    /// Candidate mask of a cell (`0` for a filled cell).
+    pub fn cands(&self, cell: usize) -> u32 {
+        self.cands[cell]
+    }
+    pub fn all_cands(&self) -> &[u32] {
+        &self.cands
+    }
+    /// Number of empty cells.
+    pub fn empty_count(&self) -> usize {
+        self.empty
+    }
+    pub fn is_solved(&self) -> bool {
+        self.empty == 0
+    }
+
+    /// Puts digit `d` in an empty cell and removes it from the peers'
+    /// candidates. Placing into a filled cell does nothing.
+    pub fn place(&mut self, cell: usize, d: u8) {
+        if self.values[cell] != 0 {
+            return;
+        }
+        self.values[cell] = d;
+        self.cands[cell] = 0;
+        self.empty -= 1;
+        let bit = !(1u32 << d);
+        for &p in &self.geo.peers[cell] {
+            self.cands[p] &= bit;
+        }
+    }
+
+    /// Removes candidate `d` from a cell; true if it was there.
+    pub fn eliminate(&mut self, cell: usize, d: u8) -> bool {
+        let had = self.cands[cell] & (1 << d) != 0;
+        self.cands[cell] &= !(1u32 << d);
+        had
+    }
+
+    /// Restricts a cell's candidates to `mask`; true if something changed.
+    pub fn restrict(&mut self, cell: usize, mask: u32) -> bool {
+        let old = self.cands[cell];
+        self.cands[cell] &= mask;
+        old != self.cands[cell]
+    }
+
+    /// Digits already placed in a unit.
+    pub fn placed_in_unit(&self, unit: usize) -> u32 {
+        self.geo.units[unit]
+            .iter()
+            .fold(0, |acc, &c| acc | (1u32 << self.values[c]))
+            & !1
+    }
+
+    /// Positions (bit `i` = `i`-th cell of the unit) where `d` is a candidate.
+    pub fn places(&self, unit: usize, d: u8) -> u32 {
+        let bit = 1u32 << d;
+        let mut m = 0;
+        for (i, &c) in self.geo.units[unit].iter().enumerate() {
+            if self.cands[c] & bit != 0 {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+
+    /// True when some empty cell has no candidate left (the only
+    /// contradiction Patti's Nishio solver looks for).
+    pub fn has_dead_cell(&self) -> bool {
+        self.values
+            .iter()
+            .zip(&self.cands)
+            .any(|(&v, &c)| v == 0 && c == 0)
+    }
+
+    /// True when the board visibly cannot be completed: an empty cell
+    /// without candidate, or a digit missing from a unit with no place in it,
+    /// or a digit placed twice in a unit.
+    pub fn contradiction(&self) -> bool {
+        if self.has_dead_cell() {
+            return true;
+        }
+        let all = self.geo.all_digits();
+        for cells in &self.geo.units {
+            let mut covered = 0u32;
+            let mut placed = 0u32;
+            for &c in cells {
+                let v = self.values[c];
+                if v != 0 {
+                    let b = 1u32 << v;
+                    if placed & b != 0 {
+                        return true;
+                    }
+                    placed |= b;
+                }
+                covered |= self.cands[c];
+            }
+            if (covered | placed) != all {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The board's values as a puzzle (candidates are lost).
+    pub fn to_puzzle(&self) -> Puzzle {
+        Puzzle::from_cells(self.geo.n, self.values.clone()).unwrap_or_else(|_| Puzzle::empty(3))
+    }
+
+    /// Sum over empty cells of their candidate count.
+    pub fn candidate_count(&self) -> usize {
+        self.cands.iter().map(|c| c.count_ones() as usize).sum()
+    }
+
+    /// How often each digit occurs as a candidate (index = digit).
+    pub fn digit_frequencies(&self) -> Vec<usize> {
+        let mut f = vec![0; self.side() + 1];
+        for &c in &self.cands {
+            for d in digits(c) {
+                f[d as usize] += 1;
+            }
+        }
+        f
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_puzzle;
+
+    #[test]
+    fn place_updates_peers() {
+        let p = Puzzle::empty(3);
+        let mut b = Board::new(&p);
+        assert_eq!(b.empty_count(), 81);
+        assert_eq!(b.cands(0).count_ones(), 9);
+        b.place(0, 5);
+        assert_eq!(b.empty_count(), 80);
+        assert_eq!(b.cands(0), 0);
+        assert_eq!(b.cands(8) & (1 << 5), 0);
+        assert_eq!(b.cands(72) & (1 << 5), 0);
+        assert_eq!(b.cands(20) & (1 << 5), 0);
+        assert_ne!(b.cands(40) & (1 << 5), 0);
+        assert!(!b.contradiction());
+        assert_eq!(b.places(0, 5), 0);
+        assert_eq!(b.placed_in_unit(0), 1 << 5);
+    }
+
+    #[test]
+    fn contradiction_detects_dead_cells_and_missing_places() {
+        let p = parse_puzzle(
+            ".12345678........................................................................",
+        )
+        .unwrap();
+        let mut b = Board::new(&p);
+        assert!(!b.contradiction());
+        b.eliminate(0, 9);
+        assert!(b.has_dead_cell());
+        assert!(b.contradiction());
+        let mut b = Board::new(&Puzzle::empty(2));
+        for cell in [0, 1, 2, 3] {
+            b.eliminate(cell, 1);
+        }
+        assert!(!b.has_dead_cell());
+        assert!(b.contradiction());
+    }
+
+    #[test]
+    fn digits_iterates_bits() {
+        assert_eq!(digits(0b1010_0100).collect::<Vec<_>>(), vec![2, 5, 7]);
+        assert_eq!(digits(0).count(), 0);
+    }
+}

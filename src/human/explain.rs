@@ -1,0 +1,249 @@
+//! A readable human solving path: which technique placed or removed what,
+//! step by step, along the simplest-first path of [`super::path`].
+//!
+//! [`explain`] returns an [`Explanation`] that serializes (JSON) and prints
+//! (its `Display`) lines such as `hidden single: r3c4 = 7 (box 2)` or
+//! `naked pair {2,8} at r4c3, r5c3 in column 3: r2c3≠2, r6c3≠8`. When the
+//! catalogue cannot finish, the explanation says the puzzle needs search and
+//! shows the grid where it stopped.
+
+use super::path::simplest_path;
+use super::solver::{Solved, solve};
+use super::techniques::{Application, Technique};
+use super::weights::weight;
+use crate::grid::{Geometry, Puzzle};
+use serde::Serialize;
+use std::fmt;
+
+/// How the explanation ends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "reason")]
+pub enum ExplainStatus {
+    /// The techniques fill the grid.
+    Solved,
+    /// No technique applies before the grid is full.
+    NeedsSearch,
+    /// The puzzle is contradictory or has no unique solution.
+    Invalid(String),
+}
+
+/// A placement or removal, with the cell named `rXcY`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CellDigit {
+    pub cell: String,
+    pub digit: u8,
+}
+
+/// One step of the path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExplainStep {
+    pub technique: Technique,
+    /// The readable line.
+    pub text: String,
+    pub placements: Vec<CellDigit>,
+    pub eliminations: Vec<CellDigit>,
+}
+
+/// A step-by-step solving path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    pub puzzle: String,
+    pub status: ExplainStatus,
+    pub steps: Vec<ExplainStep>,
+    pub hardest_technique: Option<Technique>,
+    /// The grid where the path stopped, when it did not finish.
+    pub remaining: Option<String>,
+}
+
+fn cells_text(geo: &Geometry, cells: &[usize]) -> String {
+    cells
+        .iter()
+        .map(|&c| geo.cell_name(c))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn unit_text(geo: &Geometry, u: usize) -> String {
+    let (kind, number) = geo.unit_name(u);
+    format!("{kind} {number}")
+}
+
+fn digits_text(ds: &[u8]) -> String {
+    format!(
+        "{{{}}}",
+        ds.iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    )
+}
+
+/// The readable line of an application.
+pub fn describe(geo: &Geometry, a: &Application) -> String {
+    let placed = a
+        .placements
+        .iter()
+        .map(|&(c, d)| format!("{} = {d}", geo.cell_name(c)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let removed = a
+        .eliminations
+        .iter()
+        .map(|&(c, d)| format!("{}≠{d}", geo.cell_name(c)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let effect = match (placed.is_empty(), removed.is_empty()) {
+        (false, true) => placed,
+        (true, false) => removed,
+        _ => format!("{placed}; {removed}"),
+    };
+    let name = a.technique.name();
+    let units = a
+        .units
+        .iter()
+        .map(|&u| unit_text(geo, u))
+        .collect::<Vec<_>>();
+    match a.technique {
+        Technique::NakedSingle => format!("{name}: {effect}"),
+        Technique::HiddenSingle => format!("{name}: {effect} ({})", units.join(", ")),
+        Technique::NakedPair
+        | Technique::NakedTriple
+        | Technique::NakedQuad
+        | Technique::HiddenPair
+        | Technique::HiddenTriple
+        | Technique::HiddenQuad => format!(
+            "{name} {} at {} in {}: {effect}",
+            digits_text(&a.digits),
+            cells_text(geo, &a.cells),
+            units.join(", ")
+        ),
+        Technique::Pointing | Technique::Claiming => format!(
+            "{name}: {} of {} lies in {}: {effect}",
+            digits_text(&a.digits),
+            units.first().cloned().unwrap_or_default(),
+            units.get(1).cloned().unwrap_or_default()
+        ),
+        Technique::XWing | Technique::Swordfish | Technique::Jellyfish => {
+            let half = a.units.len() / 2;
+            format!(
+                "{name} on {}: {} cover {}: {effect}",
+                digits_text(&a.digits),
+                units[..half].join(", "),
+                units[half..].join(", ")
+            )
+        }
+        Technique::XyWing | Technique::XyzWing | Technique::WxyzWing => format!(
+            "{name} {} pivot {} with {}: {effect}",
+            digits_text(&a.digits),
+            cells_text(geo, &a.cells[..1.min(a.cells.len())]),
+            cells_text(geo, a.cells.get(1..).unwrap_or(&[])),
+        ),
+        Technique::ForcingChain => {
+            let source = if a.units.is_empty() {
+                format!("{} {}", cells_text(geo, &a.cells), digits_text(&a.digits))
+            } else {
+                format!(
+                    "{} in {} ({})",
+                    digits_text(&a.digits),
+                    units.join(", "),
+                    cells_text(geo, &a.cells)
+                )
+            };
+            match &a.note {
+                Some(note) => format!("{name} from {source} ({note}): {effect}"),
+                None => format!("{name} from {source}: {effect}"),
+            }
+        }
+    }
+}
+
+/// Explains how a human would solve the puzzle with the technique catalogue.
+pub fn explain(puzzle: &Puzzle) -> Explanation {
+    let mut out = Explanation {
+        puzzle: puzzle.to_line(),
+        status: ExplainStatus::Solved,
+        steps: Vec::new(),
+        hardest_technique: None,
+        remaining: None,
+    };
+    if let Err(c) = puzzle.check() {
+        out.status = ExplainStatus::Invalid(format!("contradiction: {c}"));
+        return out;
+    }
+    match solve(puzzle) {
+        Solved::Unique(_) => {}
+        Solved::Multiple => {
+            out.status = ExplainStatus::Invalid("not unique: at least 2 solutions".into());
+            return out;
+        }
+        Solved::None => {
+            out.status = ExplainStatus::Invalid("no solution".into());
+            return out;
+        }
+        Solved::GaveUp => {
+            out.status =
+                ExplainStatus::Invalid("uniqueness check gave up (search too large)".into());
+            return out;
+        }
+    }
+    let geo = puzzle.geometry();
+    let path = simplest_path(puzzle, &Technique::ALL);
+    let cd = |v: &[(usize, u8)]| {
+        v.iter()
+            .map(|&(c, d)| CellDigit {
+                cell: geo.cell_name(c),
+                digit: d,
+            })
+            .collect()
+    };
+    out.steps = path
+        .steps
+        .iter()
+        .map(|a| ExplainStep {
+            technique: a.technique,
+            text: describe(geo, a),
+            placements: cd(&a.placements),
+            eliminations: cd(&a.eliminations),
+        })
+        .collect();
+    out.hardest_technique = path
+        .steps
+        .iter()
+        .map(|a| a.technique)
+        .max_by_key(|&t| (weight(t).0, t));
+    if !path.solved {
+        out.status = ExplainStatus::NeedsSearch;
+        out.remaining = Some(path.end.to_puzzle().to_line());
+    }
+    out
+}
+
+impl fmt::Display for Explanation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "puzzle: {}", self.puzzle)?;
+        if let ExplainStatus::Invalid(why) = &self.status {
+            return writeln!(f, "invalid puzzle: {why}");
+        }
+        let width = self.steps.len().to_string().len();
+        for (i, s) in self.steps.iter().enumerate() {
+            writeln!(f, "{:>width$}. {}", i + 1, s.text)?;
+        }
+        let hardest = self
+            .hardest_technique
+            .map(|t| t.name().to_string())
+            .unwrap_or_else(|| "none".into());
+        match self.status {
+            ExplainStatus::Solved => writeln!(
+                f,
+                "solved in {} steps; hardest technique: {hardest}",
+                self.steps.len()
+            ),
+            _ => writeln!(
+                f,
+                "stuck after {} steps: needs search (hardest technique so far: {hardest})\nremaining: {}",
+                self.steps.len(),
+                self.remaining.as_deref().unwrap_or("")
+            ),
+        }
+    }
+}

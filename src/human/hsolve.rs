@@ -1,0 +1,112 @@
+//! hsolve, the expected-search-time model of Chang, Fan & Sun (§3.1
+//! "HumanSolve", §3.2 "hsolve and Metric Calculation", Lemma 1).
+//!
+//! A human looks for an application of the easiest tier of techniques not
+//! yet searched on the current board, checking the `p` possible
+//! configurations of that tier in random order until one of the `v` valid
+//! ones turns up. The expected number of checks is `E(p, v) = (p + 1)/(v + 1)`
+//! (Lemma 1). hsolve adds `E(p, v)` to the difficulty for every tier it
+//! searches — a tier with no valid application costs `E(p, 0) = p + 1`,
+//! a full search, as in the paper's step 2 where each tier searched adds its
+//! expected time; set `count_failed_tiers = false` to charge only the tier
+//! that succeeds — then applies one valid application chosen at random, and
+//! starts again from the easiest tier. The metric is the mean difficulty over
+//! runs (20 by default, the paper's value).
+//!
+//! The paper's appendix listing the strategies and their "possible
+//! applications" is not in our copy; `p` is defined per technique in
+//! [`super::techniques::possible_count`]. The default tiers are the engine's
+//! techniques one per tier, simplest first. A puzzle the tiers cannot finish
+//! is reported as "needs search".
+
+use super::Unfinished;
+use super::board::Board;
+use super::stats::{Summary, run_rng};
+use super::techniques::{Technique, find, possible_count};
+use crate::grid::Puzzle;
+use rand::Rng;
+use serde::Serialize;
+
+const MODEL_TAG: u64 = 0x4853_4f4c;
+
+/// Parameters of hsolve.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HsolveOptions {
+    /// Randomized runs averaged (paper: 20).
+    pub runs: usize,
+    /// Tiers of techniques, easiest first.
+    pub tiers: Vec<Vec<Technique>>,
+    /// Charge `E(p, 0) = p + 1` for every tier searched in vain.
+    pub count_failed_tiers: bool,
+}
+
+impl Default for HsolveOptions {
+    fn default() -> Self {
+        HsolveOptions {
+            runs: 20,
+            tiers: Technique::ALL.iter().map(|&t| vec![t]).collect(),
+            count_failed_tiers: true,
+        }
+    }
+}
+
+/// Expected checks before the first of `v` valid among `p` possible
+/// applications (Chang et al., Lemma 1).
+pub fn expected_checks(p: usize, v: usize) -> f64 {
+    (p as f64 + 1.0) / (v as f64 + 1.0)
+}
+
+/// One run's difficulty; `None` when the tiers get stuck.
+fn run_once(puzzle: &Puzzle, opts: &HsolveOptions, rng: &mut impl Rng) -> Option<f64> {
+    let mut b = Board::new(puzzle);
+    let mut d = 0.0;
+    'steps: while !b.is_solved() {
+        for tier in &opts.tiers {
+            let mut p = 0;
+            let mut valid = Vec::new();
+            for &t in tier {
+                p += possible_count(t, &b);
+                valid.extend(find(t, &b));
+            }
+            let p = p.max(valid.len());
+            if valid.is_empty() {
+                if opts.count_failed_tiers {
+                    d += expected_checks(p, 0);
+                }
+                continue;
+            }
+            d += expected_checks(p, valid.len());
+            let pick = &valid[rng.gen_range(0..valid.len())];
+            pick.apply(&mut b);
+            continue 'steps;
+        }
+        return None;
+    }
+    Some(d)
+}
+
+/// Runs hsolve; run `i` uses [`super::stats::run_seed`].
+pub fn hsolve(puzzle: &Puzzle, opts: &HsolveOptions, seed: u64) -> Result<Summary, Unfinished> {
+    let runs = opts.runs.max(1);
+    let mut ds = Vec::with_capacity(runs);
+    for i in 0..runs {
+        let mut rng = run_rng(seed, MODEL_TAG, i as u64);
+        match run_once(puzzle, opts, &mut rng) {
+            Some(d) => ds.push(d),
+            None => return Err(Unfinished::new("needs search")),
+        }
+    }
+    Summary::of(&ds).ok_or_else(|| Unfinished::new("no run"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lemma_values() {
+        assert_eq!(expected_checks(9, 0), 10.0);
+        assert_eq!(expected_checks(9, 9), 1.0);
+        assert_eq!(expected_checks(3, 1), 2.0);
+    }
+}

@@ -1,0 +1,63 @@
+//! Human-model raters: how hard is a Sudoku for a person?
+//!
+//! Every model here simulates a human solver on a shared candidate grid
+//! ([`board::Board`]) with a shared catalogue of techniques
+//! ([`techniques`], each listing every application it finds), and turns the
+//! simulated effort into a number:
+//!
+//! * [`sisus`]: Pelánek's Simple Sudoku Solver (refutation sum, dependency,
+//!   fill order);
+//! * [`oracle`]: Fletcher, Johnson & Morrison's oracle model (tanh score and
+//!   four levels);
+//! * [`hsolve`]: Chang, Fan & Sun's expected search time `E(p, v)`;
+//! * [`nishio`]: Project Patti's Nishio human cycles with 2/3/4 strategies,
+//!   randomized and heuristic, and "solved by strategies alone";
+//! * [`weights`]: Xu & Xu's technique weights and levels;
+//! * [`baseline`]: givens and plain-DFS backtracks (Pelánek, Table 3).
+//!
+//! Randomized models take a seed and a run count and derive one seed per
+//! run ([`stats::run_seed`]), so results never depend on threads. A model
+//! that cannot finish a puzzle says so with an [`Unfinished`] reason ("needs
+//! search", "no finite refutation"); it never makes a number up. [`rate`]
+//! runs a chosen set of models into one serializable [`RateRow`], and
+//! [`explain`] prints a step-by-step human solving path.
+
+pub mod baseline;
+pub mod board;
+pub mod explain;
+pub mod hsolve;
+pub mod nishio;
+pub mod oracle;
+pub mod path;
+pub mod rate;
+pub mod sisus;
+pub mod solver;
+pub mod stats;
+pub mod techniques;
+pub mod weights;
+
+pub use board::Board;
+pub use explain::{Explanation, explain};
+pub use rate::{Model, RateError, RateOptions, RateRow, parse_models, rate};
+pub use stats::Summary;
+pub use techniques::{Application, Technique};
+
+use std::fmt;
+
+/// Why a model could not produce its metric for a puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unfinished(pub String);
+
+impl Unfinished {
+    pub fn new(reason: impl Into<String>) -> Unfinished {
+        Unfinished(reason.into())
+    }
+}
+
+impl fmt::Display for Unfinished {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unfinished {}

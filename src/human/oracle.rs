@@ -1,0 +1,254 @@
+//! The oracle model of Fletcher, Johnson & Morrison ("A Trip to the Oracle",
+//! "A Sudoku Difficulty Metric", "Scoring with tanh", Tables 1-2).
+//!
+//! A trial plays a solver who only knows singles: it fills naked singles scan
+//! after scan until a scan finds none, then makes one pass of hidden singles,
+//! and repeats. When neither finds anything it asks the *oracle*, which
+//! reveals the solution value of an empty cell chosen at random; the oracle
+//! stands for every technique beyond singles. Per trial, `N` and `H` are the
+//! mean numbers of naked and hidden singles found per scan (every scan counts,
+//! including the one that finds nothing and ends a naked-singles phase) and
+//! `O` the number of oracle visits.
+//!
+//! Over the trials (100 by default) with means `N̄`, `H̄`, `Ō`:
+//! `s = αN̄ + βH̄ + γ(1 − e^{−δ(Ō−σ)})` with `γ = 0` when `Ō < 1` and `G`
+//! otherwise, and the score `(1 + tanh(A(s − B)))/2 ∈ [0, 1]`. The paper
+//! prints `e^{δ(Ō−σ)}`, which would make more oracle visits lower the score;
+//! its text says each visit should add less than the previous one, which the
+//! decaying form above does (METHODS.md §3). Defaults are the paper's Table 2:
+//! α = 0.1, β = 0.5, G = 15, δ = 0.5, σ = 1, A = 0.25, B = 10. Levels cut at
+//! 0.18 / 0.6 / 0.8: Cinch, Confusing, Challenging, Crazy.
+
+use super::board::Board;
+use super::stats::{Summary, run_rng};
+use super::techniques::{Single, hidden_singles, naked_singles};
+use crate::grid::{Puzzle, Solution};
+use rand::Rng;
+use serde::Serialize;
+use std::fmt;
+
+const MODEL_TAG: u64 = 0x4f52_4143;
+
+/// Parameters of the oracle score (paper's Table 2 by default).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OracleOptions {
+    /// Trials averaged.
+    pub trials: usize,
+    /// Weight of naked singles per scan.
+    pub alpha: f64,
+    /// Weight of hidden singles per scan.
+    pub beta: f64,
+    /// Oracle weight `G` (γ = G when Ō ≥ 1, else 0).
+    pub big_g: f64,
+    /// Steepness of the oracle term.
+    pub delta: f64,
+    /// Shift of the oracle term.
+    pub sigma: f64,
+    /// Spread of the tanh.
+    pub a: f64,
+    /// Shift of the tanh.
+    pub b: f64,
+    /// Upper score bounds of Cinch, Confusing and Challenging.
+    pub level_cuts: [f64; 3],
+}
+
+impl Default for OracleOptions {
+    fn default() -> Self {
+        OracleOptions {
+            trials: 100,
+            alpha: 0.1,
+            beta: 0.5,
+            big_g: 15.0,
+            delta: 0.5,
+            sigma: 1.0,
+            a: 0.25,
+            b: 10.0,
+            level_cuts: [0.18, 0.6, 0.8],
+        }
+    }
+}
+
+/// The paper's four difficulty regions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum OracleLevel {
+    Cinch,
+    Confusing,
+    Challenging,
+    Crazy,
+}
+
+impl fmt::Display for OracleLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            OracleLevel::Cinch => "Cinch",
+            OracleLevel::Confusing => "Confusing",
+            OracleLevel::Challenging => "Challenging",
+            OracleLevel::Crazy => "Crazy",
+        })
+    }
+}
+
+/// What the oracle model measured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OracleResult {
+    /// Scaled score in [0, 1].
+    pub score: f64,
+    pub level: OracleLevel,
+    /// Unscaled score `s`.
+    pub unscaled: f64,
+    /// `N̄`: naked singles per scan, averaged over trials.
+    pub naked_per_scan: f64,
+    /// `H̄`: hidden singles per scan, averaged over trials.
+    pub hidden_per_scan: f64,
+    /// Naked singles filled per trial (mean over trials).
+    pub naked_total: f64,
+    /// Hidden singles filled per trial (mean over trials).
+    pub hidden_total: f64,
+    /// Scans per trial (naked plus hidden, mean over trials).
+    pub scans: f64,
+    /// Oracle visits per trial.
+    pub visits: Summary,
+}
+
+impl OracleOptions {
+    /// Unscaled score from the trial means.
+    pub fn unscaled(&self, n: f64, h: f64, o: f64) -> f64 {
+        let gamma = if o < 1.0 { 0.0 } else { self.big_g };
+        self.alpha * n + self.beta * h + gamma * (1.0 - (-self.delta * (o - self.sigma)).exp())
+    }
+
+    /// Scaled score of an unscaled one.
+    pub fn scaled(&self, s: f64) -> f64 {
+        (1.0 + (self.a * (s - self.b)).tanh()) / 2.0
+    }
+
+    /// Level of a scaled score.
+    pub fn level(&self, score: f64) -> OracleLevel {
+        let [c1, c2, c3] = self.level_cuts;
+        if score < c1 {
+            OracleLevel::Cinch
+        } else if score < c2 {
+            OracleLevel::Confusing
+        } else if score < c3 {
+            OracleLevel::Challenging
+        } else {
+            OracleLevel::Crazy
+        }
+    }
+}
+
+fn place_all(b: &mut Board, found: &[Single]) -> usize {
+    let mut placed = 0;
+    for s in found {
+        if b.value(s.cell) == 0 && b.cands(s.cell) & (1 << s.digit) != 0 {
+            b.place(s.cell, s.digit);
+            placed += 1;
+        }
+    }
+    placed
+}
+
+/// Counts of one trial.
+struct Trial {
+    naked_per_scan: f64,
+    hidden_per_scan: f64,
+    naked: usize,
+    hidden: usize,
+    scans: usize,
+    visits: usize,
+}
+
+fn trial(puzzle: &Puzzle, solution: &Solution, rng: &mut impl Rng) -> Trial {
+    let mut b = Board::new(puzzle);
+    let (mut nscans, mut nfound, mut hscans, mut hfound, mut visits) = (0, 0, 0, 0, 0);
+    let mut buf = Vec::new();
+    while !b.is_solved() {
+        let mut progress = false;
+        loop {
+            buf.clear();
+            naked_singles(&b, &mut buf);
+            nscans += 1;
+            let placed = place_all(&mut b, &buf);
+            nfound += placed;
+            progress |= placed > 0;
+            if placed == 0 || b.is_solved() {
+                break;
+            }
+        }
+        if b.is_solved() {
+            break;
+        }
+        buf.clear();
+        hidden_singles(&b, &mut buf);
+        hscans += 1;
+        let placed = place_all(&mut b, &buf);
+        hfound += placed;
+        progress |= placed > 0;
+        if !progress {
+            let empties: Vec<usize> = (0..b.values().len()).filter(|&c| b.value(c) == 0).collect();
+            let cell = empties[rng.gen_range(0..empties.len())];
+            b.place(cell, solution.get(cell));
+            visits += 1;
+        }
+    }
+    let per = |found: usize, scans: usize| {
+        if scans == 0 {
+            0.0
+        } else {
+            found as f64 / scans as f64
+        }
+    };
+    Trial {
+        naked_per_scan: per(nfound, nscans),
+        hidden_per_scan: per(hfound, hscans),
+        naked: nfound,
+        hidden: hfound,
+        scans: nscans + hscans,
+        visits,
+    }
+}
+
+/// Runs the oracle model; trial `i` uses [`super::stats::run_seed`].
+pub fn oracle(
+    puzzle: &Puzzle,
+    solution: &Solution,
+    opts: &OracleOptions,
+    seed: u64,
+) -> OracleResult {
+    let trials = opts.trials.max(1);
+    let mut ns = Vec::with_capacity(trials);
+    let mut hs = Vec::with_capacity(trials);
+    let mut os = Vec::with_capacity(trials);
+    let (mut nt, mut ht, mut st) = (0, 0, 0);
+    for i in 0..trials {
+        let mut rng = run_rng(seed, MODEL_TAG, i as u64);
+        let t = trial(puzzle, solution, &mut rng);
+        ns.push(t.naked_per_scan);
+        hs.push(t.hidden_per_scan);
+        os.push(t.visits as f64);
+        nt += t.naked;
+        ht += t.hidden;
+        st += t.scans;
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let (n, h) = (mean(&ns), mean(&hs));
+    let visits = Summary::of(&os).unwrap_or(Summary {
+        mean: 0.0,
+        median: 0.0,
+        sd: 0.0,
+        n: 0,
+    });
+    let unscaled = opts.unscaled(n, h, visits.mean);
+    let score = opts.scaled(unscaled);
+    OracleResult {
+        score,
+        level: opts.level(score),
+        unscaled,
+        naked_per_scan: n,
+        hidden_per_scan: h,
+        naked_total: nt as f64 / trials as f64,
+        hidden_total: ht as f64 / trials as f64,
+        scans: st as f64 / trials as f64,
+        visits,
+    }
+}

@@ -1,0 +1,45 @@
+//! The deterministic "simplest technique first" solving path shared by the
+//! technique-weight rating and [`super::explain`].
+//!
+//! At every state the path takes the first technique (in
+//! [`Technique::ALL`] order) that has an application and applies its first
+//! application (lowest unit, cell and digit in scan order), then starts over.
+//! It ends when the grid is full or when no technique applies: the puzzle
+//! then needs search (trial and error or techniques beyond the catalogue).
+
+use super::board::Board;
+use super::techniques::{Application, Technique, find};
+use crate::grid::Puzzle;
+
+/// A solving path.
+#[derive(Debug, Clone)]
+pub struct Path {
+    /// The applications, in order.
+    pub steps: Vec<Application>,
+    /// True when the path fills the grid.
+    pub solved: bool,
+    /// The board where the path ended.
+    pub end: Board,
+}
+
+/// Follows the simplest-first path with the given techniques.
+pub fn simplest_path(puzzle: &Puzzle, techniques: &[Technique]) -> Path {
+    let mut b = Board::new(puzzle);
+    let mut steps = Vec::new();
+    'outer: while !b.is_solved() {
+        for &t in techniques {
+            let apps = find(t, &b);
+            if let Some(a) = apps.into_iter().next() {
+                a.apply(&mut b);
+                steps.push(a);
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    Path {
+        steps,
+        solved: b.is_solved(),
+        end: b,
+    }
+}

@@ -1,0 +1,233 @@
+//! SiSuS, the "Simple Sudoku Solver" model of Pelánek (§3.1, "General
+//! Model" and "Evaluation of the Model"; metrics in "Difficulty Metrics Based
+//! on the Model" and Table 3).
+//!
+//! The simulated solver knows two techniques of equal difficulty, naked and
+//! hidden singles. At each step it collects every cell a single can fill;
+//! that number is the step's *possibility count*. When there is one, it fills
+//! one chosen uniformly at random. When there is none, it rates each empty
+//! cell by a *refutation score*: for each wrong candidate `v` it assumes `v`
+//! and runs a random sequence of singles until a contradiction shows (an empty
+//! cell without candidate or a digit without place in a unit); `ref_v` is the
+//! number of steps, counting the final check as one step (so `ref_v ≥ 1`,
+//! a decision of ours: an immediate contradiction still costs a look). A
+//! candidate the singles cannot refute makes the score infinite. The cell with
+//! the lowest finite score (ties at random) gets its solution value and the
+//! score is added to the run's refutation sum.
+//!
+//! Metrics over the runs (30 by default, the paper's value):
+//! * **refutation sum**: mean over runs of the summed scores;
+//! * **dependency**: mean possibility count over the first `k = 25` steps
+//!   (fewer possibilities = harder; all steps when the puzzle has fewer);
+//! * **fill order**: per cell, mean step at which a run filled it.
+//!
+//! If in some run every empty cell has an infinite score, the model reports
+//! "no finite refutation" instead of a number (Pelánek notes this never
+//! happened on his puzzles).
+
+use super::Unfinished;
+use super::board::{Board, digits};
+use super::stats::{Summary, run_rng};
+use super::techniques::{Single, hidden_singles, naked_singles};
+use crate::grid::{Puzzle, Solution};
+use rand::Rng;
+use rand::rngs::StdRng;
+use serde::Serialize;
+
+const MODEL_TAG: u64 = 0x5151_5355;
+
+/// Parameters of the SiSuS model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SisusOptions {
+    /// Randomized runs (paper: 30).
+    pub runs: usize,
+    /// Steps averaged by the dependency metric (paper: k = 25).
+    pub dependency_steps: usize,
+}
+
+impl Default for SisusOptions {
+    fn default() -> Self {
+        SisusOptions {
+            runs: 30,
+            dependency_steps: 25,
+        }
+    }
+}
+
+/// What SiSuS measured on a puzzle.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SisusResult {
+    /// Summed refutation scores per run.
+    pub refutation_sum: Summary,
+    /// Mean possibility count over the first `k` steps, per run.
+    pub dependency: Summary,
+    /// Per cell (row-major), mean 1-based step at which it was filled;
+    /// `None` for givens.
+    pub fill_order: Vec<Option<f64>>,
+    /// Mean number of steps that needed a refutation.
+    pub refutation_steps: f64,
+}
+
+struct Run {
+    refutation_sum: u64,
+    dependency: f64,
+    order: Vec<usize>,
+    refutation_steps: usize,
+}
+
+/// Distinct cells fillable by a single (first digit found per cell).
+fn fillable(board: &Board, buf: &mut Vec<Single>, out: &mut Vec<(usize, u8)>) {
+    buf.clear();
+    out.clear();
+    naked_singles(board, buf);
+    hidden_singles(board, buf);
+    for s in buf.iter() {
+        if !out.iter().any(|&(c, _)| c == s.cell) {
+            out.push((s.cell, s.digit));
+        }
+    }
+}
+
+/// Steps a random singles sequence needs to expose a contradiction after
+/// `cell = v`; `None` if the singles get stuck first or `budget` is passed.
+fn refute(board: &Board, cell: usize, v: u8, budget: u64, rng: &mut StdRng) -> Option<u64> {
+    let mut b = board.clone();
+    b.place(cell, v);
+    let mut steps = 1u64;
+    let mut buf = Vec::new();
+    let mut moves = Vec::new();
+    loop {
+        if b.contradiction() {
+            return Some(steps);
+        }
+        if steps >= budget {
+            return None;
+        }
+        fillable(&b, &mut buf, &mut moves);
+        if moves.is_empty() {
+            return None;
+        }
+        let (c, d) = moves[rng.gen_range(0..moves.len())];
+        b.place(c, d);
+        steps += 1;
+    }
+}
+
+fn run_once(puzzle: &Puzzle, solution: &Solution, k: usize, rng: &mut StdRng) -> Option<Run> {
+    let mut b = Board::new(puzzle);
+    let cells = b.values().len();
+    let mut order = vec![0usize; cells];
+    let mut counts = Vec::new();
+    let mut buf = Vec::new();
+    let mut moves = Vec::new();
+    let mut refsum = 0u64;
+    let mut refutation_steps = 0;
+    let mut step = 0usize;
+    while !b.is_solved() {
+        fillable(&b, &mut buf, &mut moves);
+        counts.push(moves.len());
+        step += 1;
+        if !moves.is_empty() {
+            let (c, d) = moves[rng.gen_range(0..moves.len())];
+            b.place(c, d);
+            order[c] = step;
+            continue;
+        }
+        refutation_steps += 1;
+        // Cells with few candidates first, so a low best score prunes early.
+        let mut empties: Vec<usize> = (0..cells).filter(|&c| b.value(c) == 0).collect();
+        empties.sort_by_key(|&c| b.cands(c).count_ones());
+        let mut best = u64::MAX;
+        let mut best_cells: Vec<usize> = Vec::new();
+        for &cell in &empties {
+            let mut score = 0u64;
+            let mut finite = true;
+            for v in digits(b.cands(cell)) {
+                if v == solution.get(cell) {
+                    continue;
+                }
+                let budget = best.saturating_sub(score);
+                match refute(&b, cell, v, budget, rng) {
+                    Some(r) => score += r,
+                    None => {
+                        finite = false;
+                        break;
+                    }
+                }
+                if score > best {
+                    finite = false;
+                    break;
+                }
+            }
+            if !finite {
+                continue;
+            }
+            if score < best {
+                best = score;
+                best_cells.clear();
+            }
+            best_cells.push(cell);
+        }
+        if best_cells.is_empty() {
+            return None;
+        }
+        let cell = best_cells[rng.gen_range(0..best_cells.len())];
+        b.place(cell, solution.get(cell));
+        order[cell] = step;
+        refsum += best;
+    }
+    let used = counts.len().min(k);
+    let dependency = if used == 0 {
+        0.0
+    } else {
+        counts[..used].iter().sum::<usize>() as f64 / used as f64
+    };
+    Some(Run {
+        refutation_sum: refsum,
+        dependency,
+        order,
+        refutation_steps,
+    })
+}
+
+/// Runs SiSuS `opts.runs` times; run `i` uses [`super::stats::run_seed`].
+pub fn sisus(
+    puzzle: &Puzzle,
+    solution: &Solution,
+    opts: &SisusOptions,
+    seed: u64,
+) -> Result<SisusResult, Unfinished> {
+    let runs = opts.runs.max(1);
+    let mut done = Vec::with_capacity(runs);
+    let mut failed = 0;
+    for i in 0..runs {
+        let mut rng = run_rng(seed, MODEL_TAG, i as u64);
+        match run_once(puzzle, solution, opts.dependency_steps, &mut rng) {
+            Some(r) => done.push(r),
+            None => failed += 1,
+        }
+    }
+    if failed > 0 {
+        return Err(Unfinished::new(format!(
+            "no finite refutation (in {failed} of {runs} runs)"
+        )));
+    }
+    let refs: Vec<f64> = done.iter().map(|r| r.refutation_sum as f64).collect();
+    let deps: Vec<f64> = done.iter().map(|r| r.dependency).collect();
+    let n = done.len() as f64;
+    let fill_order = (0..puzzle.cells().len())
+        .map(|c| {
+            (!puzzle.is_given(c)).then(|| done.iter().map(|r| r.order[c] as f64).sum::<f64>() / n)
+        })
+        .collect();
+    let refutation_steps = done.iter().map(|r| r.refutation_steps as f64).sum::<f64>() / n;
+    match (Summary::of(&refs), Summary::of(&deps)) {
+        (Some(refutation_sum), Some(dependency)) => Ok(SisusResult {
+            refutation_sum,
+            dependency,
+            fill_order,
+            refutation_steps,
+        }),
+        _ => Err(Unfinished::new("no run finished")),
+    }
+}

@@ -1,0 +1,253 @@
+//! Two small backtracking solvers the human models need.
+//!
+//! * [`solve`] finds the solution of a puzzle and tells whether it is unique
+//!   (depth-first search on the cell with fewest candidates, bitmasks per
+//!   unit). The refutation (SiSuS) and oracle models need the solution; every
+//!   model needs to know the puzzle is proper.
+//! * [`plain_dfs_backtracks`] is the "backtracking" baseline of Pelánek
+//!   (Table 3): a plain depth-first search that fills empty cells in row-major
+//!   order, tries digits in increasing order, checks only that the digit is not
+//!   already in the row, column or box, and counts how many times it has to
+//!   undo an assignment before reaching the solution.
+
+use crate::grid::{Puzzle, Solution};
+
+/// What the search learned about a puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Solved {
+    /// Exactly one solution.
+    Unique(Solution),
+    /// At least two solutions (the search stops at two).
+    Multiple,
+    /// No solution.
+    None,
+    /// The search gave up after [`NODE_LIMIT`] nodes (only conceivable on
+    /// sparse 16×16 or 25×25 grids).
+    GaveUp,
+}
+
+/// Search nodes [`solve`] visits before giving up.
+pub const NODE_LIMIT: u64 = 2_000_000;
+
+struct Search {
+    n: usize,
+    side: usize,
+    values: Vec<u8>,
+    rows: Vec<u32>,
+    cols: Vec<u32>,
+    boxes: Vec<u32>,
+    found: usize,
+    first: Option<Vec<u8>>,
+    nodes: u64,
+}
+
+impl Search {
+    fn new(p: &Puzzle) -> Option<Search> {
+        let side = p.side();
+        let n = p.order();
+        let mut s = Search {
+            n,
+            side,
+            values: p.cells().to_vec(),
+            rows: vec![0; side],
+            cols: vec![0; side],
+            boxes: vec![0; side],
+            found: 0,
+            first: None,
+            nodes: 0,
+        };
+        for cell in 0..side * side {
+            let v = s.values[cell];
+            if v != 0 {
+                let (r, c, b) = s.rcb(cell);
+                let bit = 1u32 << v;
+                if (s.rows[r] | s.cols[c] | s.boxes[b]) & bit != 0 {
+                    return None;
+                }
+                s.rows[r] |= bit;
+                s.cols[c] |= bit;
+                s.boxes[b] |= bit;
+            }
+        }
+        Some(s)
+    }
+
+    fn rcb(&self, cell: usize) -> (usize, usize, usize) {
+        let (r, c) = (cell / self.side, cell % self.side);
+        (r, c, (r / self.n) * self.n + c / self.n)
+    }
+
+    fn all(&self) -> u32 {
+        ((1u64 << (self.side + 1)) - 2) as u32
+    }
+
+    fn run(&mut self, limit: usize) {
+        self.nodes += 1;
+        if self.nodes > NODE_LIMIT {
+            return;
+        }
+        // Cell with fewest candidates.
+        let mut best = usize::MAX;
+        let mut best_mask = 0;
+        let mut best_count = u32::MAX;
+        for cell in 0..self.side * self.side {
+            if self.values[cell] == 0 {
+                let (r, c, b) = self.rcb(cell);
+                let mask = self.all() & !(self.rows[r] | self.cols[c] | self.boxes[b]);
+                let k = mask.count_ones();
+                if k < best_count {
+                    best = cell;
+                    best_mask = mask;
+                    best_count = k;
+                    if k <= 1 {
+                        break;
+                    }
+                }
+            }
+        }
+        if best == usize::MAX {
+            self.found += 1;
+            if self.first.is_none() {
+                self.first = Some(self.values.clone());
+            }
+            return;
+        }
+        let (r, c, b) = self.rcb(best);
+        let mut m = best_mask;
+        while m != 0 && self.found < limit && self.nodes <= NODE_LIMIT {
+            let d = m.trailing_zeros();
+            m &= m - 1;
+            let bit = 1u32 << d;
+            self.values[best] = d as u8;
+            self.rows[r] |= bit;
+            self.cols[c] |= bit;
+            self.boxes[b] |= bit;
+            self.run(limit);
+            self.rows[r] &= !bit;
+            self.cols[c] &= !bit;
+            self.boxes[b] &= !bit;
+            self.values[best] = 0;
+        }
+    }
+}
+
+/// Solves a puzzle and checks uniqueness.
+pub fn solve(puzzle: &Puzzle) -> Solved {
+    let Some(mut s) = Search::new(puzzle) else {
+        return Solved::None;
+    };
+    s.run(2);
+    if s.nodes > NODE_LIMIT && s.found < 2 {
+        return Solved::GaveUp;
+    }
+    match (s.found, s.first) {
+        (1, Some(v)) => match Solution::from_cells(puzzle.order(), v) {
+            Some(sol) => Solved::Unique(sol),
+            None => Solved::None,
+        },
+        (0, _) => Solved::None,
+        _ => Solved::Multiple,
+    }
+}
+
+/// Number of undone assignments of a plain row-major DFS before it finds the
+/// first solution. `Err(count)` when the search gave up after `cap` undos or
+/// found no solution at all.
+pub fn plain_dfs_backtracks(puzzle: &Puzzle, cap: u64) -> Result<u64, u64> {
+    let Some(s) = Search::new(puzzle) else {
+        return Err(0);
+    };
+    let all = s.all();
+    // Unit indices of each empty cell, in row-major order.
+    let slots: Vec<(usize, usize, usize)> = (0..s.side * s.side)
+        .filter(|&c| s.values[c] == 0)
+        .map(|c| s.rcb(c))
+        .collect();
+    if slots.is_empty() {
+        return Ok(0);
+    }
+    let (mut rows, mut cols, mut boxes) = (s.rows, s.cols, s.boxes);
+    // Per depth: digits still to try, and the digit bit currently placed.
+    let mut remaining = vec![0u32; slots.len()];
+    let mut placed = vec![0u32; slots.len()];
+    let mut backtracks = 0u64;
+    let mut depth = 0usize;
+    let (r, c, b) = slots[0];
+    remaining[0] = all & !(rows[r] | cols[c] | boxes[b]);
+    loop {
+        let (r, c, b) = slots[depth];
+        let cur = placed[depth];
+        if cur != 0 {
+            rows[r] &= !cur;
+            cols[c] &= !cur;
+            boxes[b] &= !cur;
+            placed[depth] = 0;
+        }
+        let m = remaining[depth];
+        if m == 0 {
+            if depth == 0 {
+                return Err(backtracks);
+            }
+            depth -= 1;
+            backtracks += 1;
+            if backtracks >= cap {
+                return Err(backtracks);
+            }
+            continue;
+        }
+        let bit = m & m.wrapping_neg();
+        remaining[depth] = m & !bit;
+        placed[depth] = bit;
+        rows[r] |= bit;
+        cols[c] |= bit;
+        boxes[b] |= bit;
+        if depth + 1 == slots.len() {
+            return Ok(backtracks);
+        }
+        depth += 1;
+        let (r, c, b) = slots[depth];
+        remaining[depth] = all & !(rows[r] | cols[c] | boxes[b]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_puzzle;
+
+    const EASY: &str =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+    #[test]
+    fn solves_and_checks_uniqueness() {
+        let p = parse_puzzle(EASY).unwrap();
+        match solve(&p) {
+            Solved::Unique(s) => {
+                assert!(s.solves(&p));
+                assert_eq!(&s.to_line()[..9], "483921657");
+            }
+            other => panic!("expected unique, got {other:?}"),
+        }
+        assert_eq!(solve(&Puzzle::empty(3)), Solved::Multiple);
+        let mut bad = Puzzle::empty(3);
+        bad.set(0, 1);
+        bad.set(1, 1);
+        assert_eq!(solve(&bad), Solved::None);
+    }
+
+    #[test]
+    fn plain_dfs_counts_backtracks() {
+        let p = parse_puzzle(EASY).unwrap();
+        let b = plain_dfs_backtracks(&p, 1_000_000).unwrap();
+        assert!(b > 0);
+        // A full grid needs no search; a solved grid minus one cell none either.
+        let Solved::Unique(s) = solve(&p) else {
+            panic!()
+        };
+        let mut q = s.to_puzzle();
+        assert_eq!(plain_dfs_backtracks(&q, 10), Ok(0));
+        q.set(0, 0);
+        assert_eq!(plain_dfs_backtracks(&q, 10), Ok(0));
+        assert!(plain_dfs_backtracks(&p, 1).is_err());
+    }
+}

@@ -1,0 +1,154 @@
+//! Technique-weight rating of Xu & Xu ("No Brute-Force" model, §2.2 c,
+//! Tables 1 and 3).
+//!
+//! The puzzle is solved along the simplest-first path of
+//! [`super::path::simplest_path`] with the sixteen techniques of the paper
+//! (pointing and claiming together form its "intersection removal"). Each
+//! application adds the technique's weight from Table 1: the higher
+//! "first time" weight for its first use, the "others" weight afterwards (a
+//! single placement is one use). Levels follow Table 3: ≤ 72 Easy, ≤ 86
+//! Intermediate, ≤ 98 Hard, above Challenging (the table's ranges overlap at
+//! their ends; we put each boundary value in the easier level). The weights
+//! and cut points are calibrated on 9×9 newspaper puzzles, so other orders get
+//! a score but no level. A puzzle the techniques cannot finish is rated
+//! "needs search", never given a number.
+
+use super::Unfinished;
+use super::path::simplest_path;
+use super::techniques::Technique;
+use crate::grid::Puzzle;
+use serde::Serialize;
+use std::fmt;
+
+/// Xu & Xu Table 1 weights: (first use, later uses).
+pub fn weight(t: Technique) -> (u32, u32) {
+    match t {
+        Technique::NakedSingle => (1, 1),
+        Technique::HiddenSingle => (2, 2),
+        Technique::NakedPair => (5, 3),
+        Technique::NakedTriple => (6, 4),
+        Technique::NakedQuad => (8, 5),
+        Technique::Pointing | Technique::Claiming => (8, 5),
+        Technique::HiddenPair => (10, 6),
+        Technique::HiddenTriple => (13, 7),
+        Technique::HiddenQuad => (16, 8),
+        Technique::XWing => (10, 6),
+        Technique::Swordfish => (16, 8),
+        Technique::Jellyfish => (18, 9),
+        Technique::XyWing => (13, 7),
+        Technique::XyzWing => (16, 8),
+        Technique::WxyzWing => (20, 10),
+        Technique::ForcingChain => (24, 12),
+    }
+}
+
+/// The technique as the paper names it (pointing and claiming share one).
+fn class(t: Technique) -> Technique {
+    if t == Technique::Claiming {
+        Technique::Pointing
+    } else {
+        t
+    }
+}
+
+/// Xu & Xu Table 3 levels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum WeightLevel {
+    Easy,
+    Intermediate,
+    Hard,
+    Challenging,
+}
+
+impl WeightLevel {
+    pub fn of(score: u32) -> WeightLevel {
+        match score {
+            0..=72 => WeightLevel::Easy,
+            73..=86 => WeightLevel::Intermediate,
+            87..=98 => WeightLevel::Hard,
+            _ => WeightLevel::Challenging,
+        }
+    }
+}
+
+impl fmt::Display for WeightLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            WeightLevel::Easy => "Easy",
+            WeightLevel::Intermediate => "Intermediate",
+            WeightLevel::Hard => "Hard",
+            WeightLevel::Challenging => "Challenging",
+        })
+    }
+}
+
+/// A technique-weight rating.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WeightsResult {
+    pub score: u32,
+    /// `None` for orders other than 3.
+    pub level: Option<WeightLevel>,
+    /// The heaviest technique used (by first-use weight); `None` if the
+    /// puzzle was already full.
+    pub hardest: Option<Technique>,
+    /// Uses per technique, in catalogue order, unused ones omitted.
+    pub uses: Vec<(Technique, usize)>,
+}
+
+/// Rates a puzzle by technique weights.
+pub fn weights(puzzle: &Puzzle) -> Result<WeightsResult, Unfinished> {
+    let path = simplest_path(puzzle, &Technique::ALL);
+    if !path.solved {
+        return Err(Unfinished::new(format!(
+            "needs search (stuck after {} steps with {} empty cells)",
+            path.steps.len(),
+            path.end.empty_count()
+        )));
+    }
+    let mut used: Vec<Technique> = Vec::new();
+    let mut score = 0;
+    let mut counts: Vec<(Technique, usize)> = Vec::new();
+    for a in &path.steps {
+        let c = class(a.technique);
+        let (first, later) = weight(c);
+        if used.contains(&c) {
+            score += later;
+        } else {
+            score += first;
+            used.push(c);
+        }
+        match counts.iter_mut().find(|(t, _)| *t == a.technique) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((a.technique, 1)),
+        }
+    }
+    counts.sort();
+    let hardest = path
+        .steps
+        .iter()
+        .map(|a| a.technique)
+        .max_by_key(|&t| (weight(t).0, t));
+    Ok(WeightsResult {
+        score,
+        level: (puzzle.order() == 3).then(|| WeightLevel::of(score)),
+        hardest,
+        uses: counts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_values_and_levels() {
+        assert_eq!(weight(Technique::ForcingChain), (24, 12));
+        assert_eq!(weight(Technique::HiddenPair), (10, 6));
+        assert_eq!(weight(Technique::Claiming), weight(Technique::Pointing));
+        assert_eq!(WeightLevel::of(72), WeightLevel::Easy);
+        assert_eq!(WeightLevel::of(73), WeightLevel::Intermediate);
+        assert_eq!(WeightLevel::of(86), WeightLevel::Intermediate);
+        assert_eq!(WeightLevel::of(98), WeightLevel::Hard);
+        assert_eq!(WeightLevel::of(99), WeightLevel::Challenging);
+    }
+}

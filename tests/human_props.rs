@@ -1,0 +1,61 @@
+//! Property tests: `rate` and `explain` never panic, whatever the grid, and
+//! every row either names the problem with the puzzle or carries metrics.
+
+mod human_common;
+
+use proptest::prelude::*;
+use sudolab::grid::Puzzle;
+use sudolab::human::{RateOptions, explain, rate};
+
+const SOLVED: &str =
+    "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+
+fn opts() -> RateOptions {
+    let mut o = RateOptions::default();
+    o.set_runs(2);
+    o
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Arbitrary digits: mostly contradictory or not unique.
+    #[test]
+    fn arbitrary_grids(cells in proptest::collection::vec(prop_oneof![3 => Just(0u8), 1 => 1u8..=9], 81)) {
+        let p = Puzzle::from_cells(3, cells).unwrap();
+        let row = rate(&p, &opts());
+        let bad = p.check().is_err();
+        prop_assert!(!bad || row.status.contains_key("puzzle"));
+        if row.status.contains_key("puzzle") {
+            prop_assert!(row.oracle_score.is_none() && row.nishio4.is_none());
+        } else {
+            prop_assert!(row.oracle_score.is_some());
+        }
+        let _ = explain(&p).to_string();
+    }
+
+    /// A solution grid with random cells blanked: unique or not, every model
+    /// either answers or says why not.
+    #[test]
+    fn blanked_solutions(mask in proptest::collection::vec(0u8..10, 81)) {
+        let sol = human_common::puzzle(SOLVED);
+        let mut p = sol.clone();
+        for (c, &m) in mask.iter().enumerate() {
+            if m < 5 {
+                p.set(c, 0);
+            }
+        }
+        let row = rate(&p, &opts());
+        if !row.status.contains_key("puzzle") {
+            prop_assert!(row.oracle_score.is_some());
+            prop_assert!(row.nishio2.is_some() || row.status.contains_key("nishio"));
+            prop_assert!(row.weights_score.is_some() || row.status.contains_key("weights"));
+            prop_assert!(row.hsolve.is_some() || row.status.contains_key("hsolve"));
+            prop_assert!(
+                row.sisus_refutation_sum.is_some() || row.status.contains_key("sisus")
+            );
+        } else {
+            prop_assert!(row.status["puzzle"].starts_with("not unique"));
+        }
+    }
+}
