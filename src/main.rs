@@ -32,6 +32,10 @@ enum Command {
     Backbone(cli::engines::CountArgs),
     /// Constraint relaxation: remove k random edges, count solutions and fixed cells.
     Relax(cli::relax::RelaxArgs),
+    /// Human-model ratings: SiSuS, oracle, hsolve, Nishio cycles, technique weights, baselines.
+    Rate(cli::rate::RateArgs),
+    /// Every metric (clauses, relax, rate) for every puzzle of a data set, streamed and resumable.
+    Analyze(cli::analyze::AnalyzeArgs),
     /// Correlate metric columns of a results file with a label column.
     Eval(cli::eval::EvalArgs),
     /// Universal Easy/Medium/Hard classes by equal-count bins or the paper's cut points.
@@ -51,6 +55,8 @@ fn main() -> ExitCode {
         Command::Decode(a) => cli::decode::run(a),
         Command::Relax(a) => cli::relax::run(a),
         Command::Backbone(a) => cli::engines::backbone(a),
+        Command::Rate(a) => cli::rate::run(a),
+        Command::Analyze(a) => cli::analyze::run(a),
         Command::Eval(a) => cli::eval::run_eval(a),
         Command::Classify(a) => cli::eval::run_classify(a),
         Command::Fit(a) => cli::eval::run_fit(a),

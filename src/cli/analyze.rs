@@ -53,7 +53,11 @@ enum Group {
 
 fn parse_groups(s: &str) -> Result<Vec<Group>> {
     let mut out = Vec::new();
-    let mut items = s.split(',').map(str::trim).filter(|x| !x.is_empty()).peekable();
+    let mut items = s
+        .split(',')
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .peekable();
     while let Some(item) = items.next() {
         match item {
             "clauses" => out.push(Group::Clauses),
@@ -63,14 +67,18 @@ fn parse_groups(s: &str) -> Result<Vec<Group>> {
                 // rate:a,b,c — the models run to the next group name.
                 let mut models = vec![x.trim_start_matches("rate:").to_string()];
                 while let Some(next) = items.peek() {
-                    if ["clauses", "relax", "rate-all", "rate"].contains(next) || next.starts_with("rate:") {
+                    if ["clauses", "relax", "rate-all", "rate"].contains(next)
+                        || next.starts_with("rate:")
+                    {
                         break;
                     }
                     models.push(items.next().unwrap_or_default().to_string());
                 }
                 out.push(Group::Rate(models.join(",")));
             }
-            other => bail!("unknown metric group {other:?} (expected clauses, relax, rate-all or rate:MODELS)"),
+            other => bail!(
+                "unknown metric group {other:?} (expected clauses, relax, rate-all or rate:MODELS)"
+            ),
         }
     }
     if out.is_empty() {
@@ -92,12 +100,19 @@ fn merge(row: &mut Map<String, Value>, v: Value, skip: &[&str]) {
 fn analyze_one(p: &Puzzle, groups: &[Group], args: &AnalyzeArgs) -> Map<String, Value> {
     let mut row = Map::new();
     row.insert("puzzle".into(), Value::String(p.to_line()));
-    row.insert("label".into(), p.label.clone().map(Value::String).unwrap_or(Value::Null));
+    row.insert(
+        "label".into(),
+        p.label.clone().map(Value::String).unwrap_or(Value::Null),
+    );
     let mut errors = Map::new();
     for g in groups {
         match g {
             Group::Clauses => match clause_row(p, Encoding::Min, ClassCuts::thirds(p.side())) {
-                Ok(r) => merge(&mut row, serde_json::to_value(r).unwrap_or_default(), &["encoding"]),
+                Ok(r) => merge(
+                    &mut row,
+                    serde_json::to_value(r).unwrap_or_default(),
+                    &["encoding"],
+                ),
                 Err(e) => {
                     errors.insert("clauses".into(), Value::String(e.to_string()));
                 }
@@ -206,7 +221,11 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     }
     pb.finish_and_clear();
     if file.is_none() {
-        let fmt = if args.common.format == Format::Text { Format::Jsonl } else { args.common.format };
+        let fmt = if args.common.format == Format::Text {
+            Format::Jsonl
+        } else {
+            args.common.format
+        };
         write_out(args.common.output.as_ref(), &render_rows(&rows, fmt))?;
     }
     Ok(loaded.finish())

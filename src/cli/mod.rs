@@ -2,11 +2,13 @@
 //! Each subcommand file parses its arguments, calls one library function per
 //! puzzle and hands the rows to the shared formatter; no computation here.
 
+pub mod analyze;
 pub mod clauses;
 pub mod decode;
 pub mod encode;
 pub mod engines;
 pub mod eval;
+pub mod rate;
 pub mod relax;
 
 use anyhow::{Context, Result, bail};

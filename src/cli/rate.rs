@@ -109,8 +109,12 @@ pub fn run(args: RateArgs) -> Result<u8> {
             .map(|r| {
                 vec![
                     r.label.clone().unwrap_or_else(|| r.puzzle.clone()),
-                    r.givens.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
-                    r.backtracks.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
+                    r.givens
+                        .map(|g| g.to_string())
+                        .unwrap_or_else(|| "-".into()),
+                    r.backtracks
+                        .map(|g| g.to_string())
+                        .unwrap_or_else(|| "-".into()),
                     fmt(r.sisus_refutation_sum),
                     fmt(r.sisus_dependency),
                     match (&r.oracle_score, &r.oracle_level) {
@@ -133,8 +137,17 @@ pub fn run(args: RateArgs) -> Result<u8> {
             .collect();
         text_table(
             &[
-                "puzzle", "givens", "backtracks", "sisus_ref", "sisus_dep", "oracle", "hsolve",
-                "nishio4", "weights", "hardest", "status",
+                "puzzle",
+                "givens",
+                "backtracks",
+                "sisus_ref",
+                "sisus_dep",
+                "oracle",
+                "hsolve",
+                "nishio4",
+                "weights",
+                "hardest",
+                "status",
             ],
             &table,
         )
