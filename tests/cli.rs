@@ -168,3 +168,185 @@ fn decode_rejects_wrong_model() {
     assert_eq!(code, 1);
     assert!(err.contains("two values"), "{err}");
 }
+
+#[test]
+fn relax_fields_samples_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = dir.path().join("s.jsonl");
+    let input = format!("{EASY}\tone\n");
+    let (code, out, err) = sudolab(
+        &[
+            "relax",
+            "-",
+            "--k",
+            "30",
+            "--samples",
+            "40",
+            "--seed",
+            "5",
+            "--engine",
+            "both",
+            "-f",
+            "json",
+            "--emit-samples",
+            samples.to_str().unwrap(),
+        ],
+        &input,
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let r = &v[0];
+    for key in [
+        "puzzle",
+        "label",
+        "k",
+        "samples",
+        "seed",
+        "cap",
+        "mean_solutions",
+        "median_solutions",
+        "mean_extra",
+        "p_unique",
+        "mean_fixed",
+        "capped",
+        "verified",
+        "fixedness",
+    ] {
+        assert!(r.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(r["verified"], 40, "--engine both re-checks every sample");
+    assert_eq!(r["fixedness"].as_array().unwrap().len(), 81);
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&samples)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 40);
+    for key in ["sample", "removed", "solutions", "capped", "fixed"] {
+        assert!(lines[0].get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(lines[0]["removed"].as_array().unwrap().len(), 30);
+    // One emitted sample re-analysed on its own gives the same answer.
+    let one = dir.path().join("one.json");
+    std::fs::write(&one, serde_json::to_string(&lines[3]).unwrap()).unwrap();
+    let (code, out, _) = sudolab(
+        &[
+            "backbone",
+            "-",
+            "--remove-edges",
+            one.to_str().unwrap(),
+            "--engine",
+            "both",
+            "-f",
+            "jsonl",
+        ],
+        EASY,
+    );
+    assert_eq!(code, 0);
+    let b: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(b["solutions"], lines[3]["solutions"]);
+    assert_eq!(b["fixed"], lines[3]["fixed"]);
+    // Streaming JSONL with --resume skips what is already there.
+    let outp = dir.path().join("r.jsonl");
+    let two = format!(
+        "{EASY}\n{}\n",
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    );
+    let args = [
+        "relax",
+        "-",
+        "--samples",
+        "20",
+        "-f",
+        "jsonl",
+        "-o",
+        outp.to_str().unwrap(),
+    ];
+    let (code, _, _) = sudolab(&args, EASY);
+    assert_eq!(code, 0);
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let (code, _, _) = sudolab(&resume, &two);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read_to_string(&outp).unwrap().lines().count(), 2);
+}
+
+#[test]
+fn sweep_writes_table_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let plot = dir.path().join("p.svg");
+    let (code, out, _) = sudolab(
+        &[
+            "relax",
+            "-",
+            "--sweep",
+            "0:20:10",
+            "--samples",
+            "30",
+            "--plot",
+            plot.to_str().unwrap(),
+        ],
+        EASY,
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("mean_solutions") && out.contains("fit"),
+        "{out}"
+    );
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("polyline"));
+}
+
+#[test]
+fn rate_and_eval_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let res = dir.path().join("rate.jsonl");
+    let (code, _, err) = sudolab(
+        &[
+            "rate",
+            "--model",
+            "nishio,weights,baseline",
+            "-f",
+            "jsonl",
+            "-o",
+            res.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&res).unwrap();
+    assert_eq!(text.lines().count(), 11);
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    for key in [
+        "puzzle",
+        "label",
+        "givens",
+        "backtracks",
+        "nishio4",
+        "weights_score",
+        "weights_level",
+        "status",
+    ] {
+        assert!(first.get(key).is_some(), "missing {key}");
+    }
+    let (code, out, err) = sudolab(
+        &[
+            "eval",
+            res.to_str().unwrap(),
+            "--label",
+            "givens",
+            "--metrics",
+            "nishio4,backtracks",
+            "--bootstrap",
+            "50",
+            "-f",
+            "csv",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("metric,n,pearson,spearman,kendall_tau_b,gk_gamma"),
+        "{out}"
+    );
+}

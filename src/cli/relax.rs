@@ -8,7 +8,7 @@ use serde::Serialize;
 use std::collections::HashSet;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
-use sudolab::engine::Engine;
+use sudolab::engine::{Engine, EngineChoice};
 use sudolab::relax::{
     self, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, parse_sweep,
 };
@@ -30,9 +30,10 @@ pub struct RelaxArgs {
     /// Stop counting a sample's solutions at this many (0 = exact counts).
     #[arg(long, default_value_t = 1000)]
     pub cap: u64,
-    /// Engine analysing every sample: dlx (default, faster) or sat.
+    /// Engine analysing every sample: dlx (default, faster), sat, or both
+    /// (every sample analysed by both and compared; same as --verify = --samples).
     #[arg(long, default_value = "dlx")]
-    pub engine: Engine,
+    pub engine: EngineChoice,
     /// Samples re-checked by the other engine (default: 3% of --samples, at least 1).
     #[arg(long)]
     pub verify: Option<usize>,
@@ -100,10 +101,16 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         samples: args.samples,
         seed: args.seed,
         cap: args.cap,
-        engine: args.engine,
-        verify: args
-            .verify
-            .unwrap_or_else(|| (args.samples * 3).div_ceil(100).max(1)),
+        engine: match args.engine {
+            EngineChoice::Sat => Engine::Sat,
+            EngineChoice::Dlx | EngineChoice::Both => Engine::Dlx,
+        },
+        verify: match args.engine {
+            EngineChoice::Both => args.samples,
+            _ => args
+                .verify
+                .unwrap_or_else(|| (args.samples * 3).div_ceil(100).max(1)),
+        },
     };
     let streaming = args.common.format == Format::Jsonl && args.common.output.is_some();
     let done = match (&args.common.output, args.resume) {
@@ -185,6 +192,9 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
                 .map(|r| (r.k as f64, r.mean_solutions))
                 .collect::<Vec<_>>(),
         );
+        if streaming && args.plot.is_none() {
+            continue;
+        }
         sweeps.push(SweepReport {
             puzzle: p.to_line(),
             label: p.label.clone(),
