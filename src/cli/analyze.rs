@@ -187,15 +187,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         ProgressBar::hidden()
     };
     let mut file = match (&args.common.output, streaming) {
-        (Some(path), true) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(args.resume)
-                .write(true)
-                .truncate(!args.resume)
-                .open(path)
-                .with_context(|| format!("cannot write {}", path.display()))?,
-        ),
+        (Some(path), true) => Some(super::open_stream(path, args.resume)?),
         _ => None,
     };
     let mut rows = Vec::new();

@@ -123,6 +123,18 @@ fn reject(loaded: &mut Loaded, e: ParseError) -> Result<()> {
     Ok(())
 }
 
+/// Opens a JSON Lines output that results are appended to as they finish:
+/// truncated for a new run, appended to with `--resume`.
+pub fn open_stream(path: &PathBuf, resume: bool) -> Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(resume)
+        .write(true)
+        .truncate(!resume)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// Reads a whole text input (file or `-`).
 pub fn read_text(path: &PathBuf) -> Result<String> {
     let mut s = String::new();

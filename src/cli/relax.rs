@@ -119,15 +119,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         _ => HashSet::new(),
     };
     let mut stream = match (&args.common.output, streaming) {
-        (Some(path), true) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(args.resume)
-                .write(true)
-                .truncate(!args.resume)
-                .open(path)
-                .with_context(|| format!("cannot write {}", path.display()))?,
-        ),
+        (Some(path), true) => Some(super::open_stream(path, args.resume)?),
         _ => None,
     };
     let mut samples_out = match &args.emit_samples {
