@@ -33,6 +33,16 @@
 //!   counted by its own search (as in #SAT solvers' component
 //!   decomposition).
 //!
+//! * *Failed-literal probing* ([`Search::probe`]), once the search has gone
+//!   `PROBE_AFTER` nodes without finding a solution: a colour whose choice
+//!   propagates to a contradiction is removed. It stops the thrashing of
+//!   plain depth-first search on small unsatisfiable cores hidden below
+//!   unrelated choices.
+//!
+//! The filtering queries (one solution with a cell's value excluded) run as
+//! restarts with random value orders and doubling node limits
+//! ([`Search::exists`]); the last attempt is complete, so answers are exact.
+//!
 //! The count saturates at the cap: a component or branch stops once it
 //! reaches the cap, which is exact because every other factor is at least 1.
 //! The values seen per cell are recorded only for branches that turn out to
@@ -44,6 +54,15 @@ use std::ops::ControlFlow;
 
 /// Marks a coloured cell (bit 0; colours use bits `1..=N`).
 const PLACED: u32 = 1;
+
+/// Nodes without a solution after which branches are probed (see
+/// [`Search::probe`]). Probing only removes colours that no solution uses, so
+/// the threshold affects the time, never the answers.
+const PROBE_AFTER: u64 = 200;
+
+/// Node limit of the first attempt of an existence search
+/// ([`Search::exists`]); each further attempt doubles it.
+const FIRST_LIMIT: u64 = 1000;
 
 /// A set of cells, `W` 64-bit words.
 type Bits<const W: usize> = [u64; W];
@@ -131,6 +150,17 @@ struct Search<const W: usize> {
     record: bool,
     /// Set when a count stopped at the cap before exploring everything.
     incomplete: bool,
+    /// Branching nodes so far, and their number when a branch last turned
+    /// out to have a solution: failed-literal probing starts once the search
+    /// has gone [`PROBE_AFTER`] nodes without one.
+    nodes: u64,
+    last_success: u64,
+    /// Existence searches only (see [`Search::exists`]): the node count at
+    /// which the current attempt gives up, set when it did, and the state
+    /// of the generator that picks the value order (0: ascending).
+    limit: u64,
+    aborted: bool,
+    rng: u64,
 }
 
 impl<const W: usize> Search<W> {
@@ -195,6 +225,11 @@ impl<const W: usize> Search<W> {
             journal: Vec::new(),
             record: false,
             incomplete: false,
+            nodes: 0,
+            last_success: 0,
+            limit: u64::MAX,
+            aborted: false,
+            rng: 0,
         };
         for cell in 0..cells {
             let c = s.cand[cell];
@@ -286,6 +321,53 @@ impl<const W: usize> Search<W> {
             }
         }
         true
+    }
+
+    /// Failed-literal probing at `depth`, to a fixpoint: every colour of an
+    /// open cell whose choice propagates to a contradiction is removed (no
+    /// solution extending the state uses it). False on a contradiction.
+    ///
+    /// Plain depth-first search thrashes when a small unsatisfiable core is
+    /// hidden below unrelated choices: it refutes it again under each of
+    /// them (seconds on some relaxed instances that a CDCL solver settles in
+    /// milliseconds). Probing catches such a core at the first node where
+    /// one colour choice exposes it.
+    fn probe(&mut self, depth: usize) -> bool {
+        let cells = self.cells;
+        let base = depth * cells;
+        loop {
+            let mut changed = false;
+            for cell in 0..cells {
+                let c = self.cand[base + cell];
+                if c & PLACED != 0 {
+                    continue;
+                }
+                let mut rest = c;
+                let mut keep = c;
+                while rest != 0 {
+                    let bit = rest & rest.wrapping_neg();
+                    rest &= !bit;
+                    self.push_level(depth);
+                    self.restrict(depth + 1, cell, bit);
+                    if !self.propagate(depth + 1) {
+                        keep &= !bit;
+                    }
+                }
+                if keep != c {
+                    if keep == 0 {
+                        return false;
+                    }
+                    changed = true;
+                    self.restrict(depth, cell, keep);
+                    if !self.propagate(depth) {
+                        return false;
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
     }
 
     /// The unit rules on the dirty units (see the module doc).
@@ -468,21 +550,33 @@ impl<const W: usize> Search<W> {
         };
         let cells = self.cells;
         let mut total = 0u64;
-        let mut rest = self.cand[depth * cells + best];
+        let mut rest = self.cand[depth * cells + best] & !PLACED;
         while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
+            let bit = self.next_value(rest);
             rest &= !bit;
+            if self.nodes >= self.limit {
+                self.aborted = true;
+                return 0;
+            }
             self.push_level(depth);
             self.restrict(depth + 1, best, bit);
             if !self.propagate(depth + 1) {
+                continue;
+            }
+            self.nodes += 1;
+            if self.nodes - self.last_success > PROBE_AFTER && !self.probe(depth + 1) {
                 continue;
             }
             let mark = self.journal.len();
             let n = self.solve_node(depth + 1, comp, cap - total);
             if n == 0 {
                 self.undo_seen(mark);
+                if self.aborted {
+                    return 0;
+                }
                 continue;
             }
+            self.last_success = self.nodes;
             total = total.saturating_add(n);
             if total >= cap {
                 if rest != 0 {
@@ -492,6 +586,61 @@ impl<const W: usize> Search<W> {
             }
         }
         total
+    }
+
+    /// The colour (one bit of `rest`) to try next: the lowest, or a random
+    /// one while `rng` is set.
+    fn next_value(&mut self, rest: u32) -> u32 {
+        if self.rng == 0 {
+            return rest & rest.wrapping_neg();
+        }
+        // xorshift64
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        let mut r = rest;
+        for _ in 0..self.rng % u64::from(rest.count_ones()) {
+            r &= r - 1;
+        }
+        r & r.wrapping_neg()
+    }
+
+    /// Whether the state at `depth` has a solution (the one found, if any,
+    /// is recorded in `seen`).
+    ///
+    /// Depth-first search for one solution is heavy-tailed: a bad early
+    /// choice can bury it under an unsatisfiable subtree of millions of
+    /// nodes that another value order avoids. So it runs as a series of
+    /// attempts with random value orders and node limits doubling from
+    /// [`FIRST_LIMIT`] (restarts, as in SAT solvers). An attempt that ends
+    /// within its limit is complete, so the answer is exact; the limits
+    /// grow without bound, so some attempt ends, and it costs at most about
+    /// twice the last attempt. The generator is seeded from `seed`: the
+    /// answers and the solutions recorded are deterministic.
+    fn exists(&mut self, depth: usize, seed: u64) -> bool {
+        let mut budget = FIRST_LIMIT;
+        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        loop {
+            self.aborted = false;
+            self.limit = self.nodes.saturating_add(budget);
+            self.last_success = self.nodes;
+            let found = self.count_from(depth, 1);
+            let aborted = self.aborted;
+            self.aborted = false;
+            self.limit = u64::MAX;
+            if !aborted {
+                self.rng = 0;
+                return found > 0;
+            }
+            if budget == FIRST_LIMIT && !self.probe(depth) {
+                return false;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            self.rng = rng;
+            budget = budget.saturating_mul(2);
+        }
     }
 
     /// Counts from the state at `depth` over all cells, up to `cap`
@@ -567,7 +716,7 @@ impl<const W: usize> Search<W> {
             }
             // Existence only; the solution found, if any, is noted in
             // `seen` (every cell, this one included).
-            self.count_from(1, 1);
+            self.exists(1, cell as u64);
         }
     }
 
