@@ -130,7 +130,9 @@ fn sat(c: &mut Criterion<Clock>) {
         g.bench_with_input(BenchmarkId::new("solve-min", name), &puzzles, |b, ps| {
             b.iter(|| {
                 ps.iter()
-                    .filter(|p| sudolab::sat::solve_puzzle(black_box(p)).is_some())
+                    .filter(|p| {
+                        sudolab::SudokuEngine::solve(&sudolab::sat::Sat, black_box(p)).is_some()
+                    })
                     .count()
             })
         });
@@ -145,21 +147,21 @@ fn sat(c: &mut Criterion<Clock>) {
     g.finish();
 }
 
-fn dlx(c: &mut Criterion<Clock>) {
-    let mut g = configure(c, "dlx");
+fn bitset(c: &mut Criterion<Clock>) {
+    let mut g = configure(c, "bitset");
     for (name, puzzles) in sets() {
         g.throughput(Throughput::Elements(puzzles.len() as u64));
         g.bench_with_input(BenchmarkId::new("solve", name), &puzzles, |b, ps| {
             b.iter(|| {
                 ps.iter()
-                    .filter(|p| sudolab::dlx::sudoku::solve(black_box(p)).is_some())
+                    .filter(|p| sudolab::bitset::sudoku::solve(black_box(p)).is_some())
                     .count()
             })
         });
         g.bench_with_input(BenchmarkId::new("count-cap2", name), &puzzles, |b, ps| {
             b.iter(|| {
                 ps.iter()
-                    .map(|p| sudolab::dlx::sudoku::count(black_box(p), 2).solutions)
+                    .map(|p| sudolab::bitset::sudoku::count(black_box(p), 2).solutions)
                     .sum::<u64>()
             })
         });
@@ -170,6 +172,6 @@ fn dlx(c: &mut Criterion<Clock>) {
 criterion_group! {
     name = benches;
     config = common::criterion();
-    targets = parse, encode, sat, dlx
+    targets = parse, encode, sat, bitset
 }
 criterion_main!(benches);

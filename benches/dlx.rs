@@ -14,8 +14,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
 use sudolab::Puzzle;
-use sudolab::dlx::relaxed::{self, RelaxedDlx};
-use sudolab::dlx::sudoku::{self, SudokuDlx};
+use sudolab::bitset::{relaxed, sudoku};
+use sudolab::dlx::relaxed::RelaxedDlx;
+use sudolab::dlx::sudoku::SudokuDlx;
 use sudolab::graph::{RelaxedInstance, derive_seed, sample_edges};
 use sudolab::grid::parse_puzzle;
 
@@ -101,7 +102,7 @@ fn sudoku_uniqueness(c: &mut Criterion<Clock>) {
     group.sample_size(10);
     for (name, puzzles) in &sets {
         group.throughput(Throughput::Elements(puzzles.len() as u64));
-        group.bench_function(format!("fast/{name}"), |b| {
+        group.bench_function(format!("bitset/{name}"), |b| {
             b.iter(|| {
                 let mut unique = 0;
                 for p in puzzles {
@@ -146,7 +147,7 @@ fn relaxed_analyse(c: &mut Criterion<Clock>) {
     let mut group = c.benchmark_group("relaxed_analyse_k45_cap1000");
     group.sample_size(10);
     group.throughput(Throughput::Elements(instances.len() as u64));
-    group.bench_function("fast", |b| {
+    group.bench_function("bitset", |b| {
         b.iter(|| {
             for r in &instances {
                 black_box(relaxed::analyse(black_box(r), 1000));

@@ -153,7 +153,7 @@ fn split(c: &mut Criterion<Clock>) {
             |b, rs| {
                 b.iter(|| {
                     rs.iter()
-                        .map(|r| sudolab::dlx::relaxed::count(r, 1000).solutions)
+                        .map(|r| sudolab::bitset::relaxed::count(r, 1000).solutions)
                         .sum::<u64>()
                 })
             },
@@ -164,7 +164,7 @@ fn split(c: &mut Criterion<Clock>) {
             |b, rs| {
                 b.iter(|| {
                     rs.iter()
-                        .map(|r| sudolab::dlx::relaxed::analyse(r, 1000).fixed.len())
+                        .map(|r| sudolab::bitset::relaxed::analyse(r, 1000).fixed.len())
                         .sum::<usize>()
                 })
             },

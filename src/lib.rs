@@ -1,4 +1,6 @@
 //! sudolab: why is a Sudoku hard?
+pub mod answers;
+pub mod bitset;
 pub mod cnf;
 pub mod dlx;
 pub mod engine;
@@ -11,5 +13,6 @@ pub mod relax;
 pub mod report;
 pub mod sat;
 
-pub use engine::{Count, Engine, InstanceAnalysis, Status};
+pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};
+pub use engine::{Disagreement, Engine, Engines};
 pub use grid::{Geometry, Puzzle, Solution};

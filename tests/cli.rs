@@ -66,7 +66,7 @@ fn clauses_on_embedded_examples_json_fields() {
 fn check_count_solve_fields_and_engines() {
     let input = format!("{EASY}\tmy label\n{}\n", ".".repeat(81));
     let (code, out, _) = sudolab(
-        &["check", "-", "--format", "jsonl", "--engine", "both"],
+        &["check", "-", "--format", "jsonl", "--engine", "all"],
         &input,
     );
     assert_eq!(code, 0);
@@ -185,7 +185,7 @@ fn relax_fields_samples_and_resume() {
             "--seed",
             "5",
             "--engine",
-            "both",
+            "all",
             "-f",
             "json",
             "--emit-samples",
@@ -214,7 +214,7 @@ fn relax_fields_samples_and_resume() {
     ] {
         assert!(r.get(key).is_some(), "missing {key}");
     }
-    assert_eq!(r["verified"], 40, "--engine both re-checks every sample");
+    assert_eq!(r["verified"], 40, "--engine all re-checks every sample");
     assert_eq!(r["fixedness"].as_array().unwrap().len(), 81);
     let lines: Vec<serde_json::Value> = std::fs::read_to_string(&samples)
         .unwrap()
@@ -236,7 +236,7 @@ fn relax_fields_samples_and_resume() {
             "--remove-edges",
             one.to_str().unwrap(),
             "--engine",
-            "both",
+            "all",
             "-f",
             "jsonl",
         ],

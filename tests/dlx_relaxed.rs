@@ -7,7 +7,10 @@ use dlx_common::{from_cells, puzzle, random_grid, random_puzzle};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
-use sudolab::dlx::relaxed::{self, RelaxedDlx, dlx_analyse, dlx_count, dlx_solutions};
+use sudolab::bitset::relaxed;
+use sudolab::dlx::relaxed::{
+    RelaxedDlx, analyse as dlx_analyse, count as dlx_count, solutions as dlx_solutions,
+};
 use sudolab::graph::{RelaxedInstance, sample_edges};
 use sudolab::{Count, Geometry, InstanceAnalysis, Puzzle};
 

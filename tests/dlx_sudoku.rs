@@ -7,7 +7,10 @@ use dlx_common::{from_cells, puzzle, random_puzzle, reference_count};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
-use sudolab::dlx::sudoku::{self, SudokuDlx, dlx_count, dlx_solutions, dlx_solve};
+use sudolab::bitset::sudoku;
+use sudolab::dlx::sudoku::{
+    SudokuDlx, count as dlx_count, solutions as dlx_solutions, solve as dlx_solve,
+};
 use sudolab::{Count, Puzzle, Solution};
 
 /// The first puzzles of magictour's "top 1465" (tdoku benchmarks): hard,

@@ -1,11 +1,16 @@
-//! The two engines (varisat and Dancing Links) agree on solution counts of
-//! thousands of puzzles: unique ones, ones with cells removed (multiple
-//! solutions) and contradictory ones.
+//! The three engines (varisat, Dancing Links and the bitset search) agree on
+//! solution counts of thousands of puzzles: unique ones, ones with cells
+//! removed (multiple solutions) and contradictory ones.
 
 mod common;
 
 use common::Rng;
-use sudolab::engine::{EngineChoice, Status, count};
+use sudolab::SudokuEngine;
+use sudolab::engine::{Engines, Status};
+
+fn count(p: &Puzzle, cap: u64) -> Result<sudolab::Count, sudolab::Disagreement> {
+    Engines::all().count(p, cap)
+}
 use sudolab::grid::Puzzle;
 
 fn variants(p: &Puzzle, rng: &mut Rng) -> Vec<Puzzle> {
@@ -18,7 +23,7 @@ fn variants(p: &Puzzle, rng: &mut Rng) -> Vec<Puzzle> {
     }
     out.push(q);
     // Add a wrong given in an empty cell: usually contradictory or no solution.
-    let sol = sudolab::sat::solve_puzzle(p).expect("solvable");
+    let sol = sudolab::sat::Sat.solve(p).expect("solvable");
     let empty: Vec<usize> = (0..81).filter(|&c| !p.is_given(c)).collect();
     let mut r = p.clone();
     let cell = empty[rng.below(empty.len())];
@@ -36,7 +41,7 @@ fn variants(p: &Puzzle, rng: &mut Rng) -> Vec<Puzzle> {
 }
 
 #[test]
-fn sat_and_dlx_agree_on_thousands_of_puzzles() {
+fn sat_dlx_and_bitset_agree_on_thousands_of_puzzles() {
     let base = common::fixture("unique.txt");
     let mut rng = Rng(0x5eed);
     let mut statuses = [0usize; 3];
@@ -45,7 +50,7 @@ fn sat_and_dlx_agree_on_thousands_of_puzzles() {
         for p in &base {
             for v in variants(p, &mut rng) {
                 let cap = if round % 2 == 0 { 2 } else { 50 };
-                let c = count(&v, EngineChoice::Both, cap).unwrap_or_else(|d| panic!("{d}"));
+                let c = count(&v, cap).unwrap_or_else(|d| panic!("{d}"));
                 statuses[Status::from_count(c.solutions) as usize] += 1;
                 n += 1;
             }
@@ -60,7 +65,7 @@ fn sat_and_dlx_agree_on_thousands_of_puzzles() {
 fn serg_benchmark_counts_agree() {
     let mut multiple = 0;
     for p in common::fixture("serg.txt") {
-        let c = count(&p, EngineChoice::Both, 1000).unwrap_or_else(|d| panic!("{d}"));
+        let c = count(&p, 1000).unwrap_or_else(|d| panic!("{d}"));
         if c.solutions > 1 {
             multiple += 1;
         }
@@ -70,18 +75,11 @@ fn serg_benchmark_counts_agree() {
 
 #[test]
 fn known_counts() {
-    assert_eq!(
-        count(&Puzzle::empty(2), EngineChoice::Both, 0)
-            .unwrap()
-            .solutions,
-        288
-    );
-    let c = count(&Puzzle::empty(3), EngineChoice::Both, 100).unwrap();
+    assert_eq!(count(&Puzzle::empty(2), 0).unwrap().solutions, 288);
+    let c = count(&Puzzle::empty(3), 100).unwrap();
     assert!(c.capped && c.solutions == 100);
     for p in sudolab::examples::embedded() {
-        let s = sudolab::engine::solve(&p, EngineChoice::Both)
-            .unwrap()
-            .unwrap();
+        let s = Engines::all().solve(&p).unwrap().unwrap();
         assert!(s.solves(&p));
     }
 }

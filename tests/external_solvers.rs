@@ -42,7 +42,8 @@ fn external_solvers_agree_with_our_engines() {
     let path = dir.path().join("p.cnf");
     let mut checked = 0;
     for (i, p) in puzzles.iter().enumerate() {
-        let ours = sudolab::sat::solve_puzzle(p).expect("fixture puzzles are solvable");
+        let ours = sudolab::SudokuEngine::solve(&sudolab::sat::Sat, p)
+            .expect("fixture puzzles are solvable");
         assert_eq!(sudolab::dlx::sudoku::solve(p).as_ref(), Some(&ours));
         // Every puzzle through CaDiCaL and MiniSat on the minimal encoding;
         // a sample also on the maximal and lo-min encodings and with PicoSAT.

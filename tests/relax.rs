@@ -5,10 +5,14 @@
 mod common;
 
 use rayon::prelude::*;
-use sudolab::engine::{Count, Engine};
+use sudolab::engine::{Count, Engine, Engines, InstanceAnalysis};
 use sudolab::graph::{RelaxedInstance, derive_seed, sample_edges, shuffled_edges};
 use sudolab::grid::parse_puzzle;
-use sudolab::relax::{self, RelaxOptions, analyse};
+use sudolab::relax::{self, RelaxOptions};
+
+fn analyse(r: &RelaxedInstance, engine: Engine, cap: u64) -> InstanceAnalysis {
+    engine.implementation().analyse_relaxed(r, cap)
+}
 
 const SOLVED4: &str = "1234341221434321";
 
@@ -18,7 +22,7 @@ fn hand_computed_4x4_cases() {
     let mut line = String::from(".");
     line.push_str(&SOLVED4[1..]);
     let p = parse_puzzle(&line).unwrap();
-    for engine in [Engine::Sat, Engine::Dlx] {
+    for engine in Engine::ALL {
         let k0 = analyse(&RelaxedInstance::unrelaxed(&p), engine, 0);
         assert_eq!(
             k0.count,
@@ -74,8 +78,11 @@ fn compare_engines(
             let cap = if i % 5 == 0 { caps[1] } else { caps[0] };
             let sat = analyse(&r, Engine::Sat, cap);
             let dlx = analyse(&r, Engine::Dlx, cap);
+            let bitset = analyse(&r, Engine::Bitset, cap);
             assert!(sat.count.solutions >= 1, "the original solution survives");
-            (sat != dlx).then(|| format!("{p} k={k} removed={removed:?}: sat {sat:?} dlx {dlx:?}"))
+            (sat != dlx || sat != bitset).then(|| {
+                format!("{p} k={k} removed={removed:?}: sat {sat:?} dlx {dlx:?} bitset {bitset:?}")
+            })
         })
         .collect();
     assert!(
@@ -188,21 +195,24 @@ fn same_seed_same_report_whatever_the_threads_and_engine() {
             relax::relax(
                 &p,
                 &RelaxOptions {
-                    engine,
+                    engines: Engines::one(engine),
                     ..opts.clone()
                 },
             )
             .unwrap()
         })
     };
-    let (a, sa) = run(1, Engine::Dlx);
-    let (b, sb) = run(2, Engine::Dlx);
+    let (a, sa) = run(1, Engine::Bitset);
+    let (b, sb) = run(2, Engine::Bitset);
     assert_eq!(a, b);
     assert_eq!(sa, sb);
     let (c, sc) = run(2, Engine::Sat);
     assert_eq!(sa, sc);
     assert_eq!(a.fixedness, c.fixedness);
     assert_eq!(a.mean_solutions, c.mean_solutions);
+    let (e, se) = run(2, Engine::Dlx);
+    assert_eq!(sa, se);
+    assert_eq!(a.fixedness, e.fixedness);
     let (d, _) = pool_free(
         &p,
         RelaxOptions {

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use std::collections::HashSet;
 use std::io::{BufRead, IsTerminal, Write};
 use sudolab::cnf::{ClassCuts, Encoding, clause_row};
-use sudolab::engine::Engine;
+use sudolab::engine::Engines;
 use sudolab::grid::Puzzle;
 use sudolab::relax::{self, RelaxOptions};
 use sudolab::report::{Format, render_rows};
@@ -123,7 +123,7 @@ fn analyze_one(p: &Puzzle, groups: &[Group], args: &AnalyzeArgs) -> Map<String, 
                     samples: args.samples,
                     seed: args.seed,
                     cap: args.cap,
-                    engine: Engine::Dlx,
+                    engines: Engines::default(),
                     verify: (args.samples * 3).div_ceil(100).max(1),
                 };
                 match relax::relax(p, &opts) {

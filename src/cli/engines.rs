@@ -3,16 +3,20 @@
 use super::{Common, EXIT_DISAGREE, emit, label_of, load, par_map};
 use anyhow::Result;
 use clap::Args;
-use sudolab::engine::{self, Disagreement, EngineChoice};
+use sudolab::engine::{
+    BackboneError, BackboneRow, CheckRow, CountRow, Disagreement, Engines, SolveRow,
+};
 use sudolab::report::text_table;
 
 #[derive(Debug, Args)]
 pub struct EngineArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Engine: sat (varisat), dlx (Dancing Links) or both (compared).
-    #[arg(long, default_value = "dlx")]
-    pub engine: EngineChoice,
+    /// Engine: bitset (bitset search, the fastest), dlx (Dancing Links), sat
+    /// (varisat), a comma-separated list such as `sat,dlx` (every answer
+    /// compared), or `all`.
+    #[arg(long, default_value = "bitset")]
+    pub engine: Engines,
 }
 
 #[derive(Debug, Args)]
@@ -44,17 +48,17 @@ fn removed_edges(path: &Option<std::path::PathBuf>) -> Result<Vec<(usize, usize)
 pub fn backbone(args: CountArgs) -> Result<u8> {
     let mut loaded = load(&args.engine.common)?;
     let removed = removed_edges(&args.remove_edges)?;
-    let choice = args.engine.engine;
+    let engines = &args.engine.engine;
     let mut rows = Vec::new();
     let puzzles = std::mem::take(&mut loaded.puzzles);
     for (line, p) in &puzzles {
-        match engine::backbone_row(p, &removed, choice, args.cap) {
-            Err(e) => loaded.refuse(*line, e)?,
-            Ok(Err(d)) => {
+        match BackboneRow::new(p, &removed, engines, args.cap) {
+            Err(BackboneError::Edges(e)) => loaded.refuse(*line, e)?,
+            Err(BackboneError::Disagreement(d)) => {
                 eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
                 return Ok(EXIT_DISAGREE);
             }
-            Ok(Ok(row)) => rows.push(row),
+            Ok(row) => rows.push(row),
         }
     }
     emit(&args.engine.common, &rows, |rows| {
@@ -101,7 +105,7 @@ fn collect<T>(results: Vec<(usize, Result<T, Disagreement>)>) -> Result<Vec<T>, 
 
 pub fn check(args: EngineArgs) -> Result<u8> {
     let loaded = load(&args.common)?;
-    let rows = match collect(par_map(&loaded.puzzles, |p| engine::check(p, args.engine))) {
+    let rows = match collect(par_map(&loaded.puzzles, |p| CheckRow::new(p, &args.engine))) {
         Ok(r) => r,
         Err(code) => return Ok(code),
     };
@@ -127,9 +131,9 @@ pub fn count(args: CountArgs) -> Result<u8> {
         return backbone(args);
     }
     let loaded = load(&args.engine.common)?;
-    let choice = args.engine.engine;
+    let engines = &args.engine.engine;
     let rows = match collect(par_map(&loaded.puzzles, |p| {
-        engine::count_row(p, choice, args.cap)
+        CountRow::new(p, engines, args.cap)
     })) {
         Ok(r) => r,
         Err(code) => return Ok(code),
@@ -153,9 +157,7 @@ pub fn count(args: CountArgs) -> Result<u8> {
 
 pub fn solve(args: EngineArgs) -> Result<u8> {
     let loaded = load(&args.common)?;
-    let rows = match collect(par_map(&loaded.puzzles, |p| {
-        engine::solve_row(p, args.engine)
-    })) {
+    let rows = match collect(par_map(&loaded.puzzles, |p| SolveRow::new(p, &args.engine))) {
         Ok(r) => r,
         Err(code) => return Ok(code),
     };

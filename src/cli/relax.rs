@@ -8,7 +8,7 @@ use serde::Serialize;
 use std::collections::HashSet;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
-use sudolab::engine::{Engine, EngineChoice};
+use sudolab::engine::Engines;
 use sudolab::relax::{
     self, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, parse_sweep,
 };
@@ -30,11 +30,14 @@ pub struct RelaxArgs {
     /// Stop counting a sample's solutions at this many (0 = exact counts).
     #[arg(long, default_value_t = 1000)]
     pub cap: u64,
-    /// Engine analysing every sample: dlx (default, faster), sat, or both
-    /// (every sample analysed by both and compared; same as --verify = --samples).
-    #[arg(long, default_value = "dlx")]
-    pub engine: EngineChoice,
-    /// Samples re-checked by the other engine (default: 3% of --samples, at least 1).
+    /// Engine analysing every sample: bitset (default, fastest), dlx (Dancing
+    /// Links) or sat (varisat); a comma-separated list such as `sat,dlx`, or
+    /// `all`, analyses every sample with each and compares (same as --verify =
+    /// --samples).
+    #[arg(long, default_value = "bitset")]
+    pub engine: Engines,
+    /// Samples re-checked by a second engine (default: 3% of --samples, at
+    /// least 1): SAT for dlx and bitset, bitset for sat.
     #[arg(long)]
     pub verify: Option<usize>,
     /// Sweep k over A:B:STEP (inclusive) instead of one --k, e.g. 0:60:5.
@@ -101,16 +104,13 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         samples: args.samples,
         seed: args.seed,
         cap: args.cap,
-        engine: match args.engine {
-            EngineChoice::Sat => Engine::Sat,
-            EngineChoice::Dlx | EngineChoice::Both => Engine::Dlx,
+        verify: if args.engine.checkers().is_empty() {
+            args.verify
+                .unwrap_or_else(|| (args.samples * 3).div_ceil(100).max(1))
+        } else {
+            args.samples
         },
-        verify: match args.engine {
-            EngineChoice::Both => args.samples,
-            _ => args
-                .verify
-                .unwrap_or_else(|| (args.samples * 3).div_ceil(100).max(1)),
-        },
+        engines: args.engine,
     };
     let streaming = args.common.format == Format::Jsonl && args.common.output.is_some();
     let done = match (&args.common.output, args.resume) {
@@ -147,7 +147,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
             let o = RelaxOptions { k, ..opts.clone() };
             let (samples, verified) = match relax::run_samples(p, &o) {
                 Ok(r) => r,
-                Err(e @ RelaxError::Disagreement { .. }) => {
+                Err(e @ RelaxError::Disagreement(_)) => {
                     pb.finish_and_clear();
                     eprintln!("sudolab: ENGINE DISAGREEMENT at input line {line}: {e}");
                     return Ok(EXIT_DISAGREE);
@@ -219,13 +219,16 @@ fn report_text(r: &RelaxReport) -> String {
     let mut s = String::new();
     let name = r.label.clone().unwrap_or_default();
     s.push_str(&format!("{}  {}\n", r.puzzle, name));
-    let other = match r.engine {
-        Engine::Sat => "dlx",
-        Engine::Dlx => "sat",
-    };
+    let by: Vec<String> = r.verified_by.iter().map(|e| e.to_string()).collect();
     s.push_str(&format!(
         "k = {}, {} samples, seed {}, cap {}, engine {} ({} samples re-checked by {}, all agree)\n",
-        r.k, r.samples, r.seed, r.cap, r.engine, r.verified, other
+        r.k,
+        r.samples,
+        r.seed,
+        r.cap,
+        r.engine,
+        r.verified,
+        by.join(" and ")
     ));
     let empty = r.puzzle.chars().filter(|&c| c == '.').count();
     s.push_str(&format!(

@@ -1,5 +1,6 @@
 //! Dancing Links (Knuth, "Dancing Links", 2000): exact cover with primary and
-//! secondary columns, and the two reductions sudolab needs.
+//! secondary columns, and the two reductions sudolab needs. This is the
+//! engine Fletcher et al. use (§3, Algorithm 1), and what `--engine dlx` runs.
 //!
 //! * [`cover`]: the generic engine, [`ExactCover`] — Algorithm X on
 //!   array-based dancing links, minimum-remaining-values column choice,
@@ -7,23 +8,36 @@
 //! * [`sudoku`]: a puzzle as exact cover with the standard `4·N²` primary
 //!   columns (cell, row–digit, column–digit, box–digit); solve, count,
 //!   enumerate.
-//! * [`relaxed`]: a relaxed instance (Pelánek §3.2, `METHODS.md` §2) as exact
-//!   cover with one primary column per cell and secondary columns for the
-//!   colour constraints that remain; count, enumerate, and the fixed cells.
+//! * [`relaxed`]: a relaxed instance (Pelánek §3.2, `docs/methods.md` §2) as
+//!   exact cover with one primary column per cell and secondary columns for
+//!   the colour constraints that remain; count, enumerate, and the fixed
+//!   cells.
 //!
-//! Both reductions also have a bitset search over cells ([`sudoku::fast`],
-//! [`relaxed::fast`]). It works on the same solutions as Dancing Links on
-//! the formulation above — a cell's candidate mask is its primary column —
-//! and adds only exact deductions (hidden singles, unit colour counting,
-//! component decomposition), so every count and fixed-cell set is the same;
-//! the tests cross-check it against Dancing Links and brute force. The
-//! top-level `solve`/`count`/`solutions`/`analyse` functions of each module
-//! use it because it is several times faster; the `dlx_*` functions and
-//! the [`sudoku::SudokuDlx`] / [`relaxed::RelaxedDlx`] structures run Dancing
-//! Links proper.
+//! The bitset search of [`crate::bitset`] explores the same solutions
+//! faster; the tests cross-check the two (and SAT) on thousands of instances.
 
 pub mod cover;
 pub mod relaxed;
 pub mod sudoku;
 
 pub use cover::ExactCover;
+
+use crate::answers::{Count, InstanceAnalysis, SudokuEngine};
+use crate::graph::RelaxedInstance;
+use crate::grid::{Puzzle, Solution};
+
+/// The Dancing Links engine.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Dlx;
+
+impl SudokuEngine for Dlx {
+    fn solve(&self, p: &Puzzle) -> Option<Solution> {
+        sudoku::solve(p)
+    }
+    fn count(&self, p: &Puzzle, cap: u64) -> Count {
+        sudoku::count(p, cap)
+    }
+    fn analyse_relaxed(&self, r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+        relaxed::analyse(r, cap)
+    }
+}

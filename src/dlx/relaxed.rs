@@ -26,15 +26,11 @@
 //! is forbidden with [`ExactCover::forbid`]); every solution found prunes the
 //! candidates; a cell with no such solution is fixed.
 //!
-//! [`RelaxedDlx`] and the `dlx_*` functions run Dancing Links proper. The
-//! module-level [`count`], [`analyse`] and [`solutions`] run [`fast`], a
-//! bitset search over cells giving the same answers, cross-checked against
-//! Dancing Links in the tests.
-
-pub mod fast;
+//! [`RelaxedDlx`] keeps the structure of one instance for several searches;
+//! [`count`], [`analyse`] and [`solutions`] build one for a single question.
 
 use super::cover::ExactCover;
-use crate::engine::{Count, InstanceAnalysis};
+use crate::answers::{Count, InstanceAnalysis};
 use crate::graph::RelaxedInstance;
 use std::ops::ControlFlow;
 
@@ -213,34 +209,18 @@ impl RelaxedDlx {
 }
 
 /// Solution count by Dancing Links, up to `cap` (0 = no cap).
-pub fn dlx_count(r: &RelaxedInstance, cap: u64) -> Count {
+pub fn count(r: &RelaxedInstance, cap: u64) -> Count {
     RelaxedDlx::new(r).count(cap)
 }
 
 /// Count and fixed cells by Dancing Links.
-pub fn dlx_analyse(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+pub fn analyse(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
     RelaxedDlx::new(r).analyse(cap)
 }
 
 /// Up to `cap` colourings (0 = all) by Dancing Links.
-pub fn dlx_solutions(r: &RelaxedInstance, cap: u64) -> Vec<Vec<u8>> {
-    RelaxedDlx::new(r).solutions(cap)
-}
-
-/// Number of proper colourings of `r`, up to `cap` (0 = no cap).
-pub fn count(r: &RelaxedInstance, cap: u64) -> Count {
-    fast::count(r, cap)
-}
-
-/// Count (capped at `cap`, 0 = no cap) and fixed non-given cells of `r`.
-/// With no solution: count 0 and no fixed cell.
-pub fn analyse(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
-    fast::analyse(r, cap)
-}
-
-/// Up to `cap` colourings of `r` (0 = all), one value per cell.
 pub fn solutions(r: &RelaxedInstance, cap: u64) -> Vec<Vec<u8>> {
-    fast::solutions(r, cap)
+    RelaxedDlx::new(r).solutions(cap)
 }
 
 #[cfg(test)]
@@ -251,7 +231,7 @@ mod tests {
     #[test]
     fn unrelaxed_empty_4x4_is_sudoku() {
         let r = RelaxedInstance::unrelaxed(&Puzzle::empty(2));
-        assert_eq!(dlx_count(&r, 0).solutions, 288);
+        assert_eq!(count(&r, 0).solutions, 288);
         let mut d = RelaxedDlx::new(&r);
         // 16 cells, 12 intact units × 4 digits, no edge columns.
         assert_eq!(d.cover().primary(), 16);
@@ -267,6 +247,6 @@ mod tests {
         // (4,5) in row 2, (0,4) and (1,5) in columns 1 and 2): 6 edge
         // columns per digit.
         assert_eq!(d.cover().secondary(), 4 * (10 + 6));
-        assert!(dlx_solutions(&r, 0).iter().all(|s| r.is_solution(s)));
+        assert!(solutions(&r, 0).iter().all(|s| r.is_solution(s)));
     }
 }

@@ -13,15 +13,11 @@
 //! solution, so a contradictory puzzle simply counts 0. The structure of
 //! each order is built once and cloned.
 //!
-//! [`SudokuDlx`] and the `dlx_*` functions run Dancing Links proper. The
-//! module-level [`solve`], [`count`] and [`solutions`] run [`fast`], a bitset
-//! search with the same answers, cross-checked against Dancing Links in the
-//! tests.
-
-pub mod fast;
+//! [`SudokuDlx`] keeps the structure for reuse across puzzles; [`solve`],
+//! [`count`] and [`solutions`] build one for a single puzzle.
 
 use super::cover::ExactCover;
-use crate::engine::Count;
+use crate::answers::Count;
 use crate::grid::{Geometry, MAX_ORDER, MIN_ORDER, Puzzle, Solution};
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
@@ -150,40 +146,25 @@ impl SudokuDlx {
 }
 
 /// One solution by Dancing Links, if any.
-pub fn dlx_solve(p: &Puzzle) -> Option<Solution> {
+pub fn solve(p: &Puzzle) -> Option<Solution> {
     let mut s = SudokuDlx::new(p.order());
     s.load(p);
     s.solve()
 }
 
-/// Solution count by Dancing Links, up to `cap` (0 = no cap).
-pub fn dlx_count(p: &Puzzle, cap: u64) -> Count {
+/// Solution count by Dancing Links, up to `cap` (0 = no cap); a
+/// contradictory puzzle has 0.
+pub fn count(p: &Puzzle, cap: u64) -> Count {
     let mut s = SudokuDlx::new(p.order());
     s.load(p);
     s.count(cap)
 }
 
 /// Up to `cap` solutions (0 = all) by Dancing Links.
-pub fn dlx_solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
+pub fn solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
     let mut s = SudokuDlx::new(p.order());
     s.load(p);
     s.solutions(cap)
-}
-
-/// One solution of `p`, if any.
-pub fn solve(p: &Puzzle) -> Option<Solution> {
-    fast::solutions(p, 1).into_iter().next()
-}
-
-/// Number of solutions of `p`, up to `cap` (0 = no cap); a contradictory
-/// puzzle has 0. Uniqueness is `count(p, 2).solutions == 1`.
-pub fn count(p: &Puzzle, cap: u64) -> Count {
-    fast::count(p, cap)
-}
-
-/// Up to `cap` solutions of `p` (0 = all of them).
-pub fn solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
-    fast::solutions(p, cap)
 }
 
 #[cfg(test)]
@@ -193,8 +174,8 @@ mod tests {
     #[test]
     fn empty_4x4_has_288_solutions() {
         let p = Puzzle::empty(2);
-        assert_eq!(dlx_count(&p, 0), Count::from_found(288, 0));
-        let sols = dlx_solutions(&p, 0);
+        assert_eq!(count(&p, 0), Count::from_found(288, 0));
+        let sols = solutions(&p, 0);
         assert_eq!(sols.len(), 288);
         assert!(sols.iter().all(|s| s.solves(&p)));
     }
@@ -205,7 +186,7 @@ mod tests {
         p.set(0, 4);
         p.set(80, 4);
         p.set(8, 4);
-        assert_eq!(dlx_count(&p, 0).solutions, 0);
-        assert_eq!(dlx_solve(&p), None);
+        assert_eq!(count(&p, 0).solutions, 0);
+        assert_eq!(solve(&p), None);
     }
 }

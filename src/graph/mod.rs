@@ -49,14 +49,33 @@ pub fn shuffled_edges(n: usize, seed: u64) -> Vec<(usize, usize)> {
     edges
 }
 
+/// A set of removed edges that does not fit the Sudoku graph.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EdgeError {
+    /// The two cells share no unit, are the same cell, or are out of range.
+    #[error("[{0}, {1}] is not an edge of the Sudoku graph")]
+    NotAnEdge(usize, usize),
+    /// The same edge appears twice.
+    #[error("edge [{0}, {1}] removed twice")]
+    RemovedTwice(usize, usize),
+    /// More edges asked for than the graph has.
+    #[error("k = {k} exceeds the {edges} edges of the Sudoku graph")]
+    TooMany {
+        /// Edges asked for.
+        k: usize,
+        /// Edges of the graph.
+        edges: usize,
+    },
+}
+
 /// `k` distinct edges chosen uniformly at random (sorted), from a seed.
 ///
 /// # Errors
 /// When `k` exceeds the number of edges.
-pub fn sample_edges(n: usize, k: usize, seed: u64) -> Result<Vec<(usize, usize)>, String> {
-    let total = Geometry::of(n).edges().len();
-    if k > total {
-        return Err(format!("k = {k} exceeds the {total} edges of the graph"));
+pub fn sample_edges(n: usize, k: usize, seed: u64) -> Result<Vec<(usize, usize)>, EdgeError> {
+    let edges = Geometry::of(n).edges().len();
+    if k > edges {
+        return Err(EdgeError::TooMany { k, edges });
     }
     let mut edges = shuffled_edges(n, seed);
     edges.truncate(k);
@@ -83,18 +102,18 @@ impl RelaxedInstance {
     /// # Errors
     /// When a pair is not an edge of the Sudoku graph (cells sharing no unit,
     /// a cell paired with itself, an index out of range) or is listed twice.
-    pub fn new(puzzle: &Puzzle, removed: &[(usize, usize)]) -> Result<RelaxedInstance, String> {
+    pub fn new(puzzle: &Puzzle, removed: &[(usize, usize)]) -> Result<RelaxedInstance, EdgeError> {
         let g = puzzle.geometry();
         let mut edges: Vec<(usize, usize)> =
             removed.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
         for &(a, b) in &edges {
             if b >= g.cells || g.peers[a].binary_search(&b).is_err() {
-                return Err(format!("[{a}, {b}] is not an edge of the Sudoku graph"));
+                return Err(EdgeError::NotAnEdge(a, b));
             }
         }
         edges.sort_unstable();
         if let Some(w) = edges.windows(2).find(|w| w[0] == w[1]) {
-            return Err(format!("edge [{}, {}] removed twice", w[0].0, w[0].1));
+            return Err(EdgeError::RemovedTwice(w[0].0, w[0].1));
         }
         let mut neighbours = g.peers.clone();
         for &(a, b) in &edges {

@@ -180,11 +180,6 @@ pub fn explain(puzzle: &Puzzle) -> Explanation {
             out.status = ExplainStatus::Invalid("no solution".into());
             return out;
         }
-        Solved::GaveUp => {
-            out.status =
-                ExplainStatus::Invalid("uniqueness check gave up (search too large)".into());
-            return out;
-        }
     }
     let geo = puzzle.geometry();
     let path = simplest_path(puzzle, &Technique::ALL);

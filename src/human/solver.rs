@@ -1,15 +1,16 @@
-//! Two small backtracking solvers the human models need.
+//! What the human models need from a search.
 //!
-//! * [`solve`] finds the solution of a puzzle and tells whether it is unique
-//!   (depth-first search on the cell with fewest candidates, bitmasks per
-//!   unit). The refutation (SiSuS) and oracle models need the solution; every
-//!   model needs to know the puzzle is proper.
+//! * [`solve`] finds the solution of a puzzle and tells whether it is unique,
+//!   through the engine interface ([`crate::engine`], the default engine), so
+//!   `rate` and `check` always agree. The refutation (SiSuS) and oracle models
+//!   need the solution; every model needs to know the puzzle is proper.
 //! * [`plain_dfs_backtracks`] is the "backtracking" baseline of Pelánek
 //!   (Table 3): a plain depth-first search that fills empty cells in row-major
 //!   order, tries digits in increasing order, checks only that the digit is not
 //!   already in the row, column or box, and counts how many times it has to
 //!   undo an assignment before reaching the solution.
 
+use crate::engine::Engines;
 use crate::grid::{Puzzle, Solution};
 
 /// What the search learned about a puzzle.
@@ -21,13 +22,7 @@ pub enum Solved {
     Multiple,
     /// No solution.
     None,
-    /// The search gave up after [`NODE_LIMIT`] nodes (only conceivable on
-    /// sparse 16×16 or 25×25 grids).
-    GaveUp,
 }
-
-/// Search nodes [`solve`] visits before giving up.
-pub const NODE_LIMIT: u64 = 2_000_000;
 
 struct Search {
     n: usize,
@@ -36,9 +31,6 @@ struct Search {
     rows: Vec<u32>,
     cols: Vec<u32>,
     boxes: Vec<u32>,
-    found: usize,
-    first: Option<Vec<u8>>,
-    nodes: u64,
 }
 
 impl Search {
@@ -52,9 +44,6 @@ impl Search {
             rows: vec![0; side],
             cols: vec![0; side],
             boxes: vec![0; side],
-            found: 0,
-            first: None,
-            nodes: 0,
         };
         for cell in 0..side * side {
             let v = s.values[cell];
@@ -80,72 +69,14 @@ impl Search {
     fn all(&self) -> u32 {
         ((1u64 << (self.side + 1)) - 2) as u32
     }
-
-    fn run(&mut self, limit: usize) {
-        self.nodes += 1;
-        if self.nodes > NODE_LIMIT {
-            return;
-        }
-        // Cell with fewest candidates.
-        let mut best = usize::MAX;
-        let mut best_mask = 0;
-        let mut best_count = u32::MAX;
-        for cell in 0..self.side * self.side {
-            if self.values[cell] == 0 {
-                let (r, c, b) = self.rcb(cell);
-                let mask = self.all() & !(self.rows[r] | self.cols[c] | self.boxes[b]);
-                let k = mask.count_ones();
-                if k < best_count {
-                    best = cell;
-                    best_mask = mask;
-                    best_count = k;
-                    if k <= 1 {
-                        break;
-                    }
-                }
-            }
-        }
-        if best == usize::MAX {
-            self.found += 1;
-            if self.first.is_none() {
-                self.first = Some(self.values.clone());
-            }
-            return;
-        }
-        let (r, c, b) = self.rcb(best);
-        let mut m = best_mask;
-        while m != 0 && self.found < limit && self.nodes <= NODE_LIMIT {
-            let d = m.trailing_zeros();
-            m &= m - 1;
-            let bit = 1u32 << d;
-            self.values[best] = d as u8;
-            self.rows[r] |= bit;
-            self.cols[c] |= bit;
-            self.boxes[b] |= bit;
-            self.run(limit);
-            self.rows[r] &= !bit;
-            self.cols[c] &= !bit;
-            self.boxes[b] &= !bit;
-            self.values[best] = 0;
-        }
-    }
 }
 
-/// Solves a puzzle and checks uniqueness.
+/// Solves a puzzle and checks uniqueness with the default engine.
 pub fn solve(puzzle: &Puzzle) -> Solved {
-    let Some(mut s) = Search::new(puzzle) else {
-        return Solved::None;
-    };
-    s.run(2);
-    if s.nodes > NODE_LIMIT && s.found < 2 {
-        return Solved::GaveUp;
-    }
-    match (s.found, s.first) {
-        (1, Some(v)) => match Solution::from_cells(puzzle.order(), v) {
-            Some(sol) => Solved::Unique(sol),
-            None => Solved::None,
-        },
-        (0, _) => Solved::None,
+    let engine = Engines::default().primary().implementation();
+    match engine.count(puzzle, 2).solutions {
+        0 => Solved::None,
+        1 => engine.solve(puzzle).map_or(Solved::None, Solved::Unique),
         _ => Solved::Multiple,
     }
 }

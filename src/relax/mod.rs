@@ -28,7 +28,7 @@
 
 pub mod svg;
 
-use crate::engine::{Engine, InstanceAnalysis};
+use crate::engine::{Disagreement, Engine, Engines};
 use crate::graph::{RelaxedInstance, derive_seed, shuffled_edges};
 use crate::grid::Puzzle;
 use rayon::prelude::*;
@@ -44,9 +44,11 @@ pub struct RelaxOptions {
     pub seed: u64,
     /// Stop counting a sample's solutions here (0 = exact counts).
     pub cap: u64,
-    /// The engine that analyses every sample.
-    pub engine: Engine,
-    /// How many samples the other engine re-checks (spread evenly).
+    /// The primary engine analyses every sample; the others in the list
+    /// re-check the verified ones.
+    pub engines: Engines,
+    /// How many samples are re-checked (spread evenly), by the other engines
+    /// of `engines` or, with one engine, by its [`Engine::checker`].
     pub verify: usize,
 }
 
@@ -57,7 +59,7 @@ impl Default for RelaxOptions {
             samples: 1000,
             seed: 1,
             cap: 1000,
-            engine: Engine::Dlx,
+            engines: Engines::default(),
             verify: 30,
         }
     }
@@ -72,20 +74,8 @@ pub enum RelaxError {
     NoSolution,
     #[error("k = {k} exceeds the {edges} edges of the Sudoku graph")]
     TooManyEdges { k: usize, edges: usize },
-    #[error(
-        "engines disagree (bug) on sample {sample} (seed {seed}, k {k}) of puzzle {puzzle}, \
-         removed edges {removed:?}: {engine} says {ours}, the other engine says {theirs}"
-    )]
-    Disagreement {
-        puzzle: String,
-        seed: u64,
-        k: usize,
-        sample: usize,
-        removed: Vec<[usize; 2]>,
-        engine: Engine,
-        ours: String,
-        theirs: String,
-    },
+    #[error("{0}")]
+    Disagreement(#[from] Disagreement),
 }
 
 /// One relaxed instance, as `--emit-samples` writes it.
@@ -117,24 +107,24 @@ pub struct RelaxReport {
     pub mean_fixed: f64,
     /// Samples whose count hit the cap.
     pub capped: usize,
-    /// Samples re-checked by the other engine (all agreed).
+    /// Samples re-checked by the engines of `verified_by` (all agreed).
     pub verified: usize,
+    /// The engines that re-checked the verified samples.
+    pub verified_by: Vec<Engine>,
     /// Per-cell fraction of samples in which the cell is fixed (N², row-major; givens 1.0).
     pub fixedness: Vec<f64>,
 }
 
-fn other(engine: Engine) -> Engine {
-    match engine {
-        Engine::Sat => Engine::Dlx,
-        Engine::Dlx => Engine::Sat,
-    }
-}
-
-/// Analyses one relaxed instance with one engine.
-pub fn analyse(r: &RelaxedInstance, engine: Engine, cap: u64) -> InstanceAnalysis {
-    match engine {
-        Engine::Sat => crate::sat::analyse_relaxed(r, cap),
-        Engine::Dlx => crate::dlx::relaxed::analyse(r, cap),
+impl RelaxOptions {
+    /// The engines that analyse a verified sample: the primary one first, then
+    /// the others of `engines` or, with one engine, its checker.
+    fn checked_engines(&self) -> Engines {
+        let primary = self.engines.primary();
+        if self.engines.checkers().is_empty() {
+            Engines::new(&[primary, primary.checker()]).unwrap_or_default()
+        } else {
+            self.engines.clone()
+        }
     }
 }
 
@@ -143,7 +133,7 @@ pub fn check_puzzle(puzzle: &Puzzle) -> Result<(), RelaxError> {
     puzzle
         .check()
         .map_err(|c| RelaxError::Contradictory(c.to_string()))?;
-    if crate::dlx::sudoku::count(puzzle, 1).solutions == 0 {
+    if crate::bitset::sudoku::count(puzzle, 1).solutions == 0 {
         return Err(RelaxError::NoSolution);
     }
     Ok(())
@@ -165,6 +155,8 @@ pub fn run_samples(
         return Err(RelaxError::TooManyEdges { k: opts.k, edges });
     }
     let is_verified = verified_samples(opts.samples, opts.verify);
+    let primary = Engines::one(opts.engines.primary());
+    let checked_engines = opts.checked_engines();
     let results: Vec<Result<(SampleResult, bool), RelaxError>> = (0..opts.samples)
         .into_par_iter()
         .map(|i| {
@@ -173,24 +165,12 @@ pub fn run_samples(
             removed.sort_unstable();
             let r = RelaxedInstance::new(puzzle, &removed)
                 .unwrap_or_else(|e| unreachable!("sampled edges are graph edges: {e}"));
-            let a = analyse(&r, opts.engine, opts.cap);
-            let removed: Vec<[usize; 2]> = removed.iter().map(|&(a, b)| [a, b]).collect();
             let checked = is_verified(i);
-            if checked {
-                let b = analyse(&r, other(opts.engine), opts.cap);
-                if a != b {
-                    return Err(RelaxError::Disagreement {
-                        puzzle: puzzle.to_line(),
-                        seed: opts.seed,
-                        k: opts.k,
-                        sample: i,
-                        removed,
-                        engine: opts.engine,
-                        ours: format!("{} solutions, fixed {:?}", a.count, a.fixed),
-                        theirs: format!("{} solutions, fixed {:?}", b.count, b.fixed),
-                    });
-                }
-            }
+            let engines = if checked { &checked_engines } else { &primary };
+            let a = engines.analyse_relaxed(&r, opts.cap).map_err(|d| {
+                d.about(format_args!("sample {i}, seed {}, k {}", opts.seed, opts.k))
+            })?;
+            let removed: Vec<[usize; 2]> = removed.iter().map(|&(a, b)| [a, b]).collect();
             Ok((
                 SampleResult {
                     sample: i,
@@ -256,7 +236,7 @@ pub fn summarise(
         samples: samples.len(),
         seed: opts.seed,
         cap: opts.cap,
-        engine: opts.engine,
+        engine: opts.engines.primary(),
         mean_solutions: mean,
         median_solutions: median,
         mean_extra: mean - 1.0,
@@ -268,6 +248,7 @@ pub fn summarise(
         mean_fixed: samples.iter().map(|s| s.fixed.len() as f64).sum::<f64>() / n,
         capped: samples.iter().filter(|s| s.capped).count(),
         verified,
+        verified_by: opts.checked_engines().checkers().to_vec(),
         fixedness,
     }
 }

@@ -16,8 +16,8 @@
 //! used per instance, incrementally: the backbone queries use assumptions, the
 //! count adds blocking clauses afterwards, nothing is re-encoded.
 
+use crate::answers::{Count, InstanceAnalysis, SudokuEngine};
 use crate::cnf::{self, Cnf, Encoding};
-use crate::engine::{Count, InstanceAnalysis, Status};
 use crate::graph::RelaxedInstance;
 use crate::grid::{Puzzle, Solution};
 use varisat::{ExtendFormula, Lit, Solver};
@@ -70,9 +70,20 @@ pub fn solve_with(puzzle: &Puzzle, encoding: Encoding) -> Option<Solution> {
     Solution::from_cells(puzzle.order(), cells).filter(|s| s.solves(puzzle))
 }
 
-/// Solves a puzzle on the minimal encoding.
-pub fn solve_puzzle(puzzle: &Puzzle) -> Option<Solution> {
-    solve_with(puzzle, Encoding::Min)
+/// The SAT engine: varisat on the minimal (candidate-based) encoding.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sat;
+
+impl SudokuEngine for Sat {
+    fn solve(&self, p: &Puzzle) -> Option<Solution> {
+        solve_with(p, Encoding::Min)
+    }
+    fn count(&self, p: &Puzzle, cap: u64) -> Count {
+        count(p, cap)
+    }
+    fn analyse_relaxed(&self, r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+        analyse_relaxed(r, cap)
+    }
 }
 
 /// Up to `cap` solutions (0 = all) of a puzzle, by blocking clauses.
@@ -86,11 +97,6 @@ pub fn solutions(puzzle: &Puzzle, cap: u64) -> Vec<Solution> {
 pub fn count(puzzle: &Puzzle, cap: u64) -> Count {
     let found = enumerate(puzzle, cap, |_| {});
     Count::from_found(found, cap)
-}
-
-/// Unique, multiple or no solution.
-pub fn status(puzzle: &Puzzle) -> Status {
-    Status::from_count(count(puzzle, 2).solutions)
 }
 
 fn enumerate(puzzle: &Puzzle, cap: u64, mut visit: impl FnMut(Solution)) -> u64 {
@@ -265,7 +271,7 @@ mod tests {
     #[test]
     fn solves_and_counts() {
         let p = parse_puzzle(EASY).unwrap();
-        let s = solve_puzzle(&p).unwrap();
+        let s = Sat.solve(&p).unwrap();
         assert!(s.solves(&p));
         assert_eq!(
             s.to_line(),
@@ -281,7 +287,6 @@ mod tests {
                 capped: false
             }
         );
-        assert_eq!(status(&Puzzle::empty(2)), Status::Multiple);
         assert_eq!(count(&Puzzle::empty(2), 0).solutions, 288);
         assert_eq!(
             count(&Puzzle::empty(3), 5),

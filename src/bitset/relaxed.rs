@@ -1,8 +1,8 @@
-//! Bitset search over cells for a relaxed instance: the fast path behind
-//! [`super::count`], [`super::analyse`] and [`super::solutions`].
+//! Bitset search over cells for a relaxed instance: [`count`], [`analyse`]
+//! and [`solutions`].
 //!
 //! **Same search space as Dancing Links.** In the formulation of
-//! [`super::RelaxedDlx`] the rows still available in a cell's primary column
+//! [`crate::dlx::relaxed::RelaxedDlx`] the rows still available in a cell's primary column
 //! are exactly the colours of the cell not used by an already coloured
 //! neighbour: choosing a row covers the secondary columns of its digit on
 //! every remaining edge and intact unit of the cell, which hides that digit
@@ -48,7 +48,7 @@
 //! The values seen per cell are recorded only for branches that turn out to
 //! have a solution (a journal undoes the others).
 
-use crate::engine::{Count, InstanceAnalysis};
+use crate::answers::{Count, InstanceAnalysis};
 use crate::graph::RelaxedInstance;
 use std::ops::ControlFlow;
 
@@ -844,7 +844,7 @@ impl RelaxedSearch {
         dispatch!(self, s => s.count(cap))
     }
 
-    /// Count (capped) and fixed non-given cells; see [`super`].
+    /// Count (capped) and fixed non-given cells; see [`crate::dlx::relaxed`].
     pub fn analyse(&mut self, cap: u64) -> InstanceAnalysis {
         dispatch!(self, s => s.analyse(cap))
     }

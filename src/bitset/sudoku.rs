@@ -1,5 +1,4 @@
-//! Bitset search for Sudoku: the fast path behind [`super::count`],
-//! [`super::solve`] and [`super::solutions`].
+//! Bitset search for Sudoku: [`solve`], [`count`] and [`solutions`].
 //!
 //! Each cell keeps its candidate digits as a bitmask (bit `d` for digit `d`;
 //! bit 0 marks a cell whose value has been propagated). Placing a digit
@@ -10,9 +9,9 @@
 //! dead end. Then the search branches on an open cell with the fewest
 //! candidates. Every deduction only removes options that no solution uses,
 //! so the set of solutions, and hence every count, equals that of the exact
-//! cover formulation in [`super::SudokuDlx`]; the tests check it.
+//! cover formulation in [`crate::dlx::sudoku::SudokuDlx`]; the tests check it.
 
-use crate::engine::Count;
+use crate::answers::Count;
 use crate::grid::{Geometry, MAX_ORDER, MIN_ORDER, Puzzle, Solution};
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
@@ -248,6 +247,11 @@ pub fn count(p: &Puzzle, cap: u64) -> Count {
         }
     });
     Count::from_found(found, cap)
+}
+
+/// One solution of `p`, if any.
+pub fn solve(p: &Puzzle) -> Option<Solution> {
+    solutions(p, 1).into_iter().next()
 }
 
 /// Up to `cap` solutions of `p` (0 = all).

@@ -1,0 +1,35 @@
+//! The bitset engine: depth-first search over cells whose candidate digits
+//! (or colours) are bitmasks, with exact deductions. It explores the same
+//! solutions as the exact-cover formulation of [`crate::dlx`] — a cell's
+//! candidate mask is its primary column — and only adds deductions that
+//! remove options no solution uses (singles; unit colour counting,
+//! component decomposition and failed-literal probing for relaxed
+//! instances), so every count and fixed-cell set is the same; the tests
+//! cross-check it against Dancing Links, SAT and brute force.
+//!
+//! * [`sudoku`]: solve, count and enumerate puzzles.
+//! * [`relaxed`]: count, enumerate and find the fixed cells of relaxed
+//!   instances (Pelánek §3.2, `docs/methods.md` §2).
+
+pub mod relaxed;
+pub mod sudoku;
+
+use crate::answers::{Count, InstanceAnalysis, SudokuEngine};
+use crate::graph::RelaxedInstance;
+use crate::grid::{Puzzle, Solution};
+
+/// The bitset search engine (the default: the fastest of the three).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Bitset;
+
+impl SudokuEngine for Bitset {
+    fn solve(&self, p: &Puzzle) -> Option<Solution> {
+        sudoku::solve(p)
+    }
+    fn count(&self, p: &Puzzle, cap: u64) -> Count {
+        sudoku::count(p, cap)
+    }
+    fn analyse_relaxed(&self, r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+        relaxed::analyse(r, cap)
+    }
+}

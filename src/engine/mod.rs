@@ -1,0 +1,261 @@
+//! Choosing engines and comparing their answers.
+//!
+//! sudolab has three engines that answer the same questions
+//! ([`SudokuEngine`]): [`Engine::Sat`] runs the `varisat` CDCL solver on the
+//! CNF encodings ([`crate::sat`]), [`Engine::Dlx`] runs Dancing Links on the
+//! exact-cover formulation, as Fletcher et al. do ([`crate::dlx`]), and
+//! [`Engine::Bitset`] runs a bitset search over cells with exact deductions
+//! ([`crate::bitset`]), the fastest. [`Engines`] is a non-empty list of them:
+//! the first answers, every other one answers the same question and must
+//! agree, or the result is a [`Disagreement`] (always a bug, reported with
+//! everything needed to reproduce it).
+
+mod rows;
+
+pub use crate::answers::{Count, InstanceAnalysis, Status, SudokuEngine};
+pub use rows::{BackboneError, BackboneRow, CheckRow, CountRow, SolveRow};
+
+use crate::graph::RelaxedInstance;
+use crate::grid::{Puzzle, Solution};
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// One engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// The varisat SAT solver on the CNF encodings.
+    Sat,
+    /// Dancing Links (Algorithm X) on the exact-cover formulation.
+    Dlx,
+    /// Bitset search over cells with exact deductions (the fastest).
+    Bitset,
+}
+
+impl Engine {
+    /// Every engine, in the order `all` lists them.
+    pub const ALL: [Engine; 3] = [Engine::Bitset, Engine::Dlx, Engine::Sat];
+
+    /// The implementation behind this name.
+    pub fn implementation(self) -> &'static dyn SudokuEngine {
+        match self {
+            Engine::Sat => &crate::sat::Sat,
+            Engine::Dlx => &crate::dlx::Dlx,
+            Engine::Bitset => &crate::bitset::Bitset,
+        }
+    }
+
+    /// The engine that re-checks this one's answers when only one is chosen:
+    /// SAT for the two search engines, the bitset search for SAT.
+    pub fn checker(self) -> Engine {
+        match self {
+            Engine::Sat => Engine::Bitset,
+            Engine::Dlx | Engine::Bitset => Engine::Sat,
+        }
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Engine::Sat => "sat",
+            Engine::Dlx => "dlx",
+            Engine::Bitset => "bitset",
+        })
+    }
+}
+
+/// An engine name that is not `sat`, `dlx` or `bitset`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown engine {0:?} (expected sat, dlx, bitset, a comma-separated list of them, or all)")]
+pub struct UnknownEngine(pub String);
+
+impl FromStr for Engine {
+    type Err = UnknownEngine;
+    fn from_str(s: &str) -> Result<Self, UnknownEngine> {
+        match s.trim() {
+            "sat" => Ok(Engine::Sat),
+            "dlx" => Ok(Engine::Dlx),
+            "bitset" => Ok(Engine::Bitset),
+            other => Err(UnknownEngine(other.to_string())),
+        }
+    }
+}
+
+/// A non-empty list of distinct engines: the first answers, the others check.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Engines(Vec<Engine>);
+
+impl Default for Engines {
+    fn default() -> Self {
+        Engines(vec![Engine::Bitset])
+    }
+}
+
+impl Engines {
+    /// One engine alone.
+    pub fn one(e: Engine) -> Engines {
+        Engines(vec![e])
+    }
+
+    /// Several engines, duplicates dropped; `None` when `list` is empty.
+    pub fn new(list: &[Engine]) -> Option<Engines> {
+        let mut v: Vec<Engine> = Vec::with_capacity(list.len());
+        for &e in list {
+            if !v.contains(&e) {
+                v.push(e);
+            }
+        }
+        (!v.is_empty()).then_some(Engines(v))
+    }
+
+    /// All three engines, compared.
+    pub fn all() -> Engines {
+        Engines(Engine::ALL.to_vec())
+    }
+
+    /// The engine whose answer is returned.
+    pub fn primary(&self) -> Engine {
+        self.0[0]
+    }
+
+    /// The engines that check the primary one's answers.
+    pub fn checkers(&self) -> &[Engine] {
+        &self.0[1..]
+    }
+
+    /// Every chosen engine, primary first.
+    pub fn list(&self) -> &[Engine] {
+        &self.0
+    }
+
+    /// Runs `ask` on every engine and returns the primary's answer when all agree.
+    fn agreed<T: PartialEq + fmt::Debug>(
+        &self,
+        what: impl FnOnce() -> String,
+        puzzle: &Puzzle,
+        ask: impl Fn(&dyn SudokuEngine) -> T,
+    ) -> Result<T, Disagreement> {
+        let first = ask(self.primary().implementation());
+        let mut answers: Vec<(Engine, String)> = Vec::new();
+        for &e in self.checkers() {
+            let other = ask(e.implementation());
+            if other != first {
+                answers.push((e, format!("{other:?}")));
+            }
+        }
+        if answers.is_empty() {
+            return Ok(first);
+        }
+        answers.insert(0, (self.primary(), format!("{first:?}")));
+        Err(Disagreement {
+            what: what(),
+            puzzle: puzzle.to_line(),
+            answers,
+        })
+    }
+
+    /// Counts the solutions of a puzzle up to `cap` (0 = no cap).
+    pub fn count(&self, puzzle: &Puzzle, cap: u64) -> Result<Count, Disagreement> {
+        self.agreed(
+            || "the solution count".to_string(),
+            puzzle,
+            |e| e.count(puzzle, cap),
+        )
+    }
+
+    /// Unique, multiple or no solution (a count up to 2).
+    pub fn status(&self, puzzle: &Puzzle) -> Result<Status, Disagreement> {
+        Ok(Status::from_count(self.count(puzzle, 2)?.solutions))
+    }
+
+    /// Solves a puzzle; the solution is verified against the puzzle. The
+    /// engines must agree on whether a solution exists and, for a puzzle with
+    /// a unique solution, on the solution itself.
+    pub fn solve(&self, puzzle: &Puzzle) -> Result<Option<Solution>, Disagreement> {
+        let verified = |e: &dyn SudokuEngine| e.solve(puzzle).filter(|s| s.solves(puzzle));
+        let solvable = self.agreed(
+            || "solvability".to_string(),
+            puzzle,
+            |e| verified(e).is_some(),
+        )?;
+        if !solvable {
+            return Ok(None);
+        }
+        if self.checkers().is_empty() || self.count(puzzle, 2)?.solutions > 1 {
+            return Ok(verified(self.primary().implementation()));
+        }
+        self.agreed(|| "the unique solution".to_string(), puzzle, verified)
+    }
+
+    /// Solution count and fixed cells of a relaxed instance.
+    pub fn analyse_relaxed(
+        &self,
+        r: &RelaxedInstance,
+        cap: u64,
+    ) -> Result<InstanceAnalysis, Disagreement> {
+        self.agreed(
+            || format!("the relaxed instance removing {:?}", r.removed()),
+            r.puzzle(),
+            |e| e.analyse_relaxed(r, cap),
+        )
+    }
+}
+
+impl fmt::Display for Engines {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<String> = self.0.iter().map(|e| e.to_string()).collect();
+        f.write_str(&names.join(","))
+    }
+}
+
+impl FromStr for Engines {
+    type Err = UnknownEngine;
+    /// `sat`, `dlx`, `bitset`, a comma-separated list of them, or `all`.
+    fn from_str(s: &str) -> Result<Self, UnknownEngine> {
+        if s.trim() == "all" {
+            return Ok(Engines::all());
+        }
+        let list = s
+            .split(',')
+            .map(str::parse)
+            .collect::<Result<Vec<Engine>, _>>()?;
+        Engines::new(&list).ok_or_else(|| UnknownEngine(s.to_string()))
+    }
+}
+
+impl Serialize for Engines {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Two engines gave different answers: always a bug, reported with
+/// everything needed to reproduce it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("engines disagree on {what} for puzzle {puzzle}: {}", says(.answers))]
+pub struct Disagreement {
+    /// The question, with its parameters (removed edges, sample, seed).
+    pub what: String,
+    /// The puzzle, as one line.
+    pub puzzle: String,
+    /// Each engine's answer, the primary one first.
+    pub answers: Vec<(Engine, String)>,
+}
+
+fn says(answers: &[(Engine, String)]) -> String {
+    let parts: Vec<String> = answers
+        .iter()
+        .map(|(e, a)| format!("{e} says {a}"))
+        .collect();
+    parts.join(", ")
+}
+
+impl Disagreement {
+    /// The same disagreement with more context on the question.
+    pub fn about(mut self, context: impl fmt::Display) -> Disagreement {
+        self.what = format!("{} ({context})", self.what);
+        self
+    }
+}

@@ -1,0 +1,139 @@
+//! The rows of `sudolab check`, `count`, `solve` and `backbone`: one
+//! puzzle's answer, as plain data every output format serialises.
+
+use super::{Disagreement, Engines, Status};
+use crate::graph::{EdgeError, RelaxedInstance};
+use crate::grid::Puzzle;
+use serde::Serialize;
+
+/// Result of `sudolab check`: is the puzzle valid and unique?
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckRow {
+    /// The puzzle, as one line.
+    pub puzzle: String,
+    /// The input line's label, if any.
+    pub label: Option<String>,
+    /// Unique, multiple or none.
+    pub status: Status,
+    /// Solutions found, counting up to 2.
+    pub solutions: u64,
+    /// Why the puzzle has no solution when it shows on its face.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl CheckRow {
+    /// Checks uniqueness (count up to 2).
+    pub fn new(puzzle: &Puzzle, engines: &Engines) -> Result<CheckRow, Disagreement> {
+        let reason = puzzle.check().err().map(|c| c.to_string());
+        let c = engines.count(puzzle, 2)?;
+        let status = Status::from_count(c.solutions);
+        Ok(CheckRow {
+            puzzle: puzzle.to_line(),
+            label: puzzle.label.clone(),
+            status,
+            solutions: c.solutions,
+            reason: reason.or_else(|| {
+                (status == Status::None).then(|| "no solution exists (found by search)".to_string())
+            }),
+        })
+    }
+}
+
+/// Result of `sudolab count`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CountRow {
+    /// The puzzle, as one line.
+    pub puzzle: String,
+    /// The input line's label, if any.
+    pub label: Option<String>,
+    /// Solutions found (the cap when `capped`).
+    pub solutions: u64,
+    /// True when counting stopped at the cap.
+    pub capped: bool,
+}
+
+impl CountRow {
+    /// Counts up to `cap` (0 = no cap).
+    pub fn new(puzzle: &Puzzle, engines: &Engines, cap: u64) -> Result<CountRow, Disagreement> {
+        let c = engines.count(puzzle, cap)?;
+        Ok(CountRow {
+            puzzle: puzzle.to_line(),
+            label: puzzle.label.clone(),
+            solutions: c.solutions,
+            capped: c.capped,
+        })
+    }
+}
+
+/// Result of `sudolab solve`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SolveRow {
+    /// The puzzle, as one line.
+    pub puzzle: String,
+    /// The input line's label, if any.
+    pub label: Option<String>,
+    /// A solution as one line, or none.
+    pub solution: Option<String>,
+}
+
+impl SolveRow {
+    /// Solves one puzzle.
+    pub fn new(puzzle: &Puzzle, engines: &Engines) -> Result<SolveRow, Disagreement> {
+        Ok(SolveRow {
+            puzzle: puzzle.to_line(),
+            label: puzzle.label.clone(),
+            solution: engines.solve(puzzle)?.map(|s| s.to_line()),
+        })
+    }
+}
+
+/// Result of `sudolab backbone` (and `count --remove-edges`): count and fixed
+/// cells of a puzzle, relaxed or not.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BackboneRow {
+    /// The puzzle, as one line.
+    pub puzzle: String,
+    /// The input line's label, if any.
+    pub label: Option<String>,
+    /// Removed edges, `[a, b]` 0-based cell indices.
+    pub removed: Vec<[usize; 2]>,
+    /// Solutions found (the cap when `capped`).
+    pub solutions: u64,
+    /// True when counting stopped at the cap.
+    pub capped: bool,
+    /// 0-based indices of the non-given fixed cells.
+    pub fixed: Vec<usize>,
+}
+
+/// Why a backbone could not be computed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BackboneError {
+    /// The removed edges are not edges of this puzzle's graph.
+    #[error(transparent)]
+    Edges(#[from] EdgeError),
+    /// The engines disagreed (a bug).
+    #[error(transparent)]
+    Disagreement(#[from] Disagreement),
+}
+
+impl BackboneRow {
+    /// Analyses a puzzle with `removed` edges taken out of its graph.
+    pub fn new(
+        puzzle: &Puzzle,
+        removed: &[(usize, usize)],
+        engines: &Engines,
+        cap: u64,
+    ) -> Result<BackboneRow, BackboneError> {
+        let r = RelaxedInstance::new(puzzle, removed)?;
+        let a = engines.analyse_relaxed(&r, cap)?;
+        Ok(BackboneRow {
+            puzzle: puzzle.to_line(),
+            label: puzzle.label.clone(),
+            removed: r.removed().iter().map(|&(a, b)| [a, b]).collect(),
+            solutions: a.count.solutions,
+            capped: a.count.capped,
+            fixed: a.fixed,
+        })
+    }
+}
