@@ -12,6 +12,7 @@ pub mod human;
 pub mod relax;
 pub mod report;
 pub mod sat;
+pub mod util;
 
 pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};
 pub use engine::{Disagreement, Engine, Engines};

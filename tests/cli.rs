@@ -228,6 +228,7 @@ fn relax_fields_samples_and_resume() {
     assert_eq!(lines[0]["removed"].as_array().unwrap().len(), 30);
     // One emitted sample re-analysed on its own gives the same answer.
     let one = dir.path().join("one.json");
+    let dot = dir.path().join("g.dot");
     std::fs::write(&one, serde_json::to_string(&lines[3]).unwrap()).unwrap();
     let (code, out, _) = sudolab(
         &[
@@ -239,6 +240,8 @@ fn relax_fields_samples_and_resume() {
             "all",
             "-f",
             "jsonl",
+            "--emit-graph",
+            dot.to_str().unwrap(),
         ],
         EASY,
     );
@@ -246,6 +249,12 @@ fn relax_fields_samples_and_resume() {
     let b: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(b["solutions"], lines[3]["solutions"]);
     assert_eq!(b["fixed"], lines[3]["fixed"]);
+    // The drawn graph: 81 cells, all 810 edges, the 30 removed ones dashed.
+    let dot = std::fs::read_to_string(&dot).unwrap();
+    assert!(dot.starts_with("graph relaxed {"));
+    assert_eq!(dot.lines().filter(|l| l.contains(" -- ")).count(), 810);
+    assert_eq!(dot.lines().filter(|l| l.contains("dashed")).count(), 30);
+    assert_eq!(dot.lines().filter(|l| l.contains("pos=")).count(), 81);
     // Streaming JSONL with --resume skips what is already there.
     let outp = dir.path().join("r.jsonl");
     let two = format!(

@@ -60,13 +60,14 @@ fn hand_computed_4x4_cases() {
 }
 
 /// Compares the engines on `total` relaxations of `puzzles`, k cycling over
-/// `0..=max_k`, with the caps given; returns the disagreements.
+/// `0..=max_k`, with the caps given (Dancing Links on every `dlx_every`-th).
 fn compare_engines(
     puzzles: &[sudolab::Puzzle],
     total: usize,
     max_k: usize,
     caps: [u64; 2],
     seed: u64,
+    dlx_every: usize,
 ) {
     let disagreements: Vec<String> = (0..total)
         .into_par_iter()
@@ -77,11 +78,12 @@ fn compare_engines(
             let r = RelaxedInstance::new(p, &removed).unwrap();
             let cap = if i % 5 == 0 { caps[1] } else { caps[0] };
             let sat = analyse(&r, Engine::Sat, cap);
-            let dlx = analyse(&r, Engine::Dlx, cap);
             let bitset = analyse(&r, Engine::Bitset, cap);
+            // Dancing Links proper is the slowest: it checks every `dlx_every`-th instance.
+            let dlx = (i % dlx_every == 0).then(|| analyse(&r, Engine::Dlx, cap));
             assert!(sat.count.solutions >= 1, "the original solution survives");
-            (sat != dlx || sat != bitset).then(|| {
-                format!("{p} k={k} removed={removed:?}: sat {sat:?} dlx {dlx:?} bitset {bitset:?}")
+            (sat != bitset || dlx.as_ref().is_some_and(|d| *d != sat)).then(|| {
+                format!("{p} k={k} removed={removed:?}: sat {sat:?} bitset {bitset:?} dlx {dlx:?}")
             })
         })
         .collect();
@@ -100,7 +102,7 @@ fn engines_agree_on_10000_random_relaxations() {
         .into_iter()
         .take(200)
         .collect();
-    compare_engines(&puzzles, 10_000, 120, [100, 300], 99);
+    compare_engines(&puzzles, 10_000, 120, [100, 300], 99, 10);
 }
 
 #[test]
@@ -110,7 +112,7 @@ fn engines_agree_on_relaxations_of_the_hardest_puzzles() {
         .into_iter()
         .skip(200)
         .collect();
-    compare_engines(&puzzles, 600, 120, [50, 100], 7);
+    compare_engines(&puzzles, 600, 120, [50, 100], 7, 25);
 }
 
 #[test]

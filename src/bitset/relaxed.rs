@@ -594,10 +594,7 @@ impl<const W: usize> Search<W> {
         if self.rng == 0 {
             return rest & rest.wrapping_neg();
         }
-        // xorshift64
-        self.rng ^= self.rng << 13;
-        self.rng ^= self.rng >> 7;
-        self.rng ^= self.rng << 17;
+        crate::util::xorshift64(&mut self.rng);
         let mut r = rest;
         for _ in 0..self.rng % u64::from(rest.count_ones()) {
             r &= r - 1;
@@ -619,7 +616,7 @@ impl<const W: usize> Search<W> {
     /// answers and the solutions recorded are deterministic.
     fn exists(&mut self, depth: usize, seed: u64) -> bool {
         let mut budget = FIRST_LIMIT;
-        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut rng = seed.wrapping_mul(crate::util::GOLDEN_GAMMA) | 1;
         loop {
             self.aborted = false;
             self.limit = self.nodes.saturating_add(budget);
@@ -635,10 +632,7 @@ impl<const W: usize> Search<W> {
             if budget == FIRST_LIMIT && !self.probe(depth) {
                 return false;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            self.rng = rng;
+            self.rng = crate::util::xorshift64(&mut rng);
             budget = budget.saturating_mul(2);
         }
     }

@@ -6,7 +6,8 @@ use clap::Args;
 use sudolab::engine::{
     BackboneError, BackboneRow, CheckRow, CountRow, Disagreement, Engines, SolveRow,
 };
-use sudolab::report::text_table;
+use sudolab::graph::RelaxedInstance;
+use sudolab::report::{text_table, write_atomic};
 
 #[derive(Debug, Args)]
 pub struct EngineArgs {
@@ -30,6 +31,10 @@ pub struct CountArgs {
     /// `--emit-samples` line, or `a b` per line; 0-based cell indices).
     #[arg(long)]
     pub remove_edges: Option<std::path::PathBuf>,
+    /// Write the (relaxed) graph of the first puzzle as Graphviz DOT here
+    /// (removed edges dashed red; draw with `neato -n -Tsvg`).
+    #[arg(long)]
+    pub emit_graph: Option<std::path::PathBuf>,
 }
 
 fn removed_edges(path: &Option<std::path::PathBuf>) -> Result<Vec<(usize, usize)>> {
@@ -60,6 +65,11 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
             }
             Ok(row) => rows.push(row),
         }
+    }
+    if let (Some(path), Some((_, first))) = (&args.emit_graph, puzzles.first()) {
+        let r = RelaxedInstance::new(first, &removed)?;
+        write_atomic(path, r.to_dot().as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     emit(&args.engine.common, &rows, |rows| {
         let table: Vec<Vec<String>> = rows

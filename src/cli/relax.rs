@@ -132,67 +132,46 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     let puzzles = std::mem::take(&mut loaded.puzzles);
     let pb = progress((puzzles.len() * ks.len()) as u64);
     let mut sweeps: Vec<SweepReport> = Vec::new();
-    for (line, p) in &puzzles {
-        if let Err(e) = relax::check_puzzle(p) {
-            pb.suspend(|| loaded.refuse(*line, e))?;
-            pb.inc(ks.len() as u64);
-            continue;
-        }
-        let mut points = Vec::new();
-        for &k in &ks {
+    for (done_puzzles, (line, p)) in puzzles.iter().enumerate() {
+        pb.set_position((done_puzzles * ks.len()) as u64);
+        let puzzle = p.to_line();
+        let skip = |k: usize| done.contains(&(puzzle.clone(), k));
+        let swept = relax::sweep_each(p, &ks, &opts, skip, |report, samples| {
             pb.inc(1);
-            if done.contains(&(p.to_line(), k)) {
-                continue;
+            if let Some(w) = samples_out.as_mut() {
+                for sample in samples {
+                    let line = SampleLine {
+                        puzzle: &puzzle,
+                        k: report.k,
+                        sample,
+                    };
+                    writeln!(w, "{}", jsonl_line(&line))?;
+                }
             }
-            let o = RelaxOptions { k, ..opts.clone() };
-            let (samples, verified) = match relax::run_samples(p, &o) {
-                Ok(r) => r,
-                Err(e @ RelaxError::Disagreement(_)) => {
+            if let Some(f) = stream.as_mut() {
+                writeln!(f, "{}", jsonl_line(report))?;
+                f.flush()?;
+            }
+            Ok::<(), anyhow::Error>(())
+        });
+        match swept {
+            Ok(sweep) => {
+                if !streaming || args.plot.is_some() {
+                    sweeps.push(sweep);
+                }
+            }
+            Err(e) => match e.downcast::<RelaxError>() {
+                Ok(e @ RelaxError::Disagreement(_)) => {
                     pb.finish_and_clear();
                     eprintln!("sudolab: ENGINE DISAGREEMENT at input line {line}: {e}");
                     return Ok(EXIT_DISAGREE);
                 }
-                Err(e) => {
+                Ok(e) => {
                     pb.suspend(|| loaded.refuse(*line, e))?;
-                    continue;
                 }
-            };
-            if let Some(w) = samples_out.as_mut() {
-                let puzzle = p.to_line();
-                for s in &samples {
-                    writeln!(
-                        w,
-                        "{}",
-                        jsonl_line(&SampleLine {
-                            puzzle: &puzzle,
-                            k,
-                            sample: s
-                        })
-                    )?;
-                }
-            }
-            let report = relax::summarise(p, &o, &samples, verified);
-            if let Some(f) = stream.as_mut() {
-                writeln!(f, "{}", jsonl_line(&report))?;
-                f.flush()?;
-            }
-            points.push(report);
+                Err(io) => return Err(io),
+            },
         }
-        let fit = relax::fit_exponential(
-            &points
-                .iter()
-                .map(|r| (r.k as f64, r.mean_solutions))
-                .collect::<Vec<_>>(),
-        );
-        if streaming && args.plot.is_none() {
-            continue;
-        }
-        sweeps.push(SweepReport {
-            puzzle: p.to_line(),
-            label: p.label.clone(),
-            points,
-            fit: if ks.len() > 1 { fit } else { None },
-        });
     }
     pb.finish_and_clear();
     if let Some(mut w) = samples_out {

@@ -104,20 +104,6 @@ impl Histogram {
             total,
         }
     }
-
-    /// Percentage of clauses of each length.
-    pub fn percentages(&self) -> Vec<f64> {
-        self.counts
-            .iter()
-            .map(|&c| {
-                if self.total == 0 {
-                    0.0
-                } else {
-                    100.0 * c as f64 / self.total as f64
-                }
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]

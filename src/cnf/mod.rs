@@ -330,7 +330,7 @@ fn encode_min(puzzle: &Puzzle) -> Result<Cnf, EncodeError> {
             continue;
         }
         vars.clear();
-        vars.extend(digits(c).map(|d| var(side, cell, d)));
+        vars.extend(crate::util::bits(c).map(|d| var(side, cell, d)));
         cnf.push(ClauseKind::CellAlo, &vars);
         for (i, &a) in vars.iter().enumerate() {
             for &b in &vars[i + 1..] {
@@ -362,20 +362,6 @@ fn encode_min(puzzle: &Puzzle) -> Result<Cnf, EncodeError> {
         }
     }
     Ok(cnf)
-}
-
-/// Digits of a candidate bitmask, ascending.
-pub fn digits(mask: u32) -> impl Iterator<Item = u8> {
-    let mut m = mask;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let d = m.trailing_zeros() as u8;
-            m &= m - 1;
-            Some(d)
-        }
-    })
 }
 
 #[cfg(test)]

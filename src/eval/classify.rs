@@ -285,15 +285,6 @@ pub struct ClassifyReport {
     pub groups: Vec<GroupClass>,
 }
 
-fn median_sorted(sorted: &[f64]) -> f64 {
-    let n = sorted.len();
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
-    }
-}
-
 /// Classify every puzzle of `table` by `metric`, and every label group by
 /// its mean and median.
 pub fn classify(
@@ -472,7 +463,7 @@ fn group_classes(
             vals.sort_by(f64::total_cmp);
             let n = vals.len();
             let mean = vals.iter().sum::<f64>() / n as f64;
-            let median = median_sorted(&vals);
+            let median = crate::util::median_sorted(&vals).unwrap_or(f64::NAN);
             let mut per_class = vec![0usize; names.len()];
             for &v in &vals {
                 per_class[cuts.class_index(v)] += 1;

@@ -520,13 +520,6 @@ impl Default for BootstrapOptions {
     }
 }
 
-fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Quantile `q` of ascending `sorted` (linear interpolation between order
 /// statistics, "type 7").
 pub fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
@@ -540,6 +533,7 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
 }
 
 fn replicate_rng(seed: u64, b: usize) -> StdRng {
+    use crate::util::splitmix64;
     StdRng::seed_from_u64(splitmix64(splitmix64(seed) ^ splitmix64(b as u64)))
 }
 

@@ -33,10 +33,8 @@ pub fn sudoku_graph(n: usize) -> UnGraph<usize, ()> {
 /// Mixes a base seed with an index into an independent 64-bit seed
 /// (SplitMix64), so sample `i` draws the same edges whatever thread runs it.
 pub fn derive_seed(seed: u64, index: u64) -> u64 {
-    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    use crate::util::{GOLDEN_GAMMA, mix64};
+    mix64(seed ^ index.wrapping_add(1).wrapping_mul(GOLDEN_GAMMA))
 }
 
 /// A uniformly random ordering of all edges of the order-`n` graph, from a
@@ -174,6 +172,62 @@ impl RelaxedInstance {
                 }
             }
         }
+        out
+    }
+
+    /// The relaxed graph as a petgraph graph: node `i` is cell `i` (weight:
+    /// the given, 0 when empty); edge weight `true` for a remaining edge,
+    /// `false` for a removed one (kept so a drawing can show it).
+    pub fn graph(&self) -> UnGraph<u8, bool> {
+        let g = self.geometry();
+        let mut graph = UnGraph::with_capacity(g.cells, g.edges().len());
+        for cell in 0..g.cells {
+            graph.add_node(self.puzzle.get(cell));
+        }
+        for (a, b) in g.edges() {
+            graph.add_edge((a as u32).into(), (b as u32).into(), self.has_edge(a, b));
+        }
+        graph
+    }
+
+    /// The relaxed instance in Graphviz DOT: one node per cell at its grid
+    /// position (label: row, column and given), remaining edges grey, removed
+    /// edges dashed red. `neato -n -Tsvg` draws it on the grid.
+    pub fn to_dot(&self) -> String {
+        let side = self.geometry().side;
+        let graph = self.graph();
+        let mut out = String::from("graph relaxed {\n  node [shape=box, fontsize=10];\n");
+        for node in graph.node_indices() {
+            let cell = node.index();
+            let (r, c) = (cell / side, cell % side);
+            let given = graph[node];
+            let label = if given == 0 {
+                format!("r{}c{}", r + 1, c + 1)
+            } else {
+                format!(
+                    "r{}c{}={}",
+                    r + 1,
+                    c + 1,
+                    crate::grid::digit_to_char(given, side)
+                )
+            };
+            out.push_str(&format!(
+                "  {cell} [label=\"{label}\", pos=\"{},{}!\"{}];\n",
+                c * 60,
+                (side - 1 - r) * 60,
+                if given == 0 { "" } else { ", style=filled" }
+            ));
+        }
+        for e in graph.edge_indices() {
+            let (a, b) = graph.edge_endpoints(e).unwrap_or_else(|| unreachable!());
+            let style = if graph[e] {
+                "color=gray80"
+            } else {
+                "color=red, style=dashed, penwidth=2"
+            };
+            out.push_str(&format!("  {} -- {} [{style}];\n", a.index(), b.index()));
+        }
+        out.push_str("}\n");
         out
     }
 

@@ -37,20 +37,6 @@ impl fmt::Debug for Board {
     }
 }
 
-/// Iterates the digits of a candidate mask, ascending.
-pub fn digits(mask: u32) -> impl Iterator<Item = u8> {
-    let mut m = mask;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let d = m.trailing_zeros() as u8;
-            m &= m - 1;
-            Some(d)
-        }
-    })
-}
-
 impl Board {
     /// The board of a puzzle: givens placed, candidates of empty cells computed
     /// from the givens alone.
@@ -200,7 +186,7 @@ impl Board {
     pub fn digit_frequencies(&self) -> Vec<usize> {
         let mut f = vec![0; self.side() + 1];
         for &c in &self.cands {
-            for d in digits(c) {
+            for d in crate::util::bits(c) {
                 f[d as usize] += 1;
             }
         }
@@ -248,11 +234,5 @@ mod tests {
         }
         assert!(!b.has_dead_cell());
         assert!(b.contradiction());
-    }
-
-    #[test]
-    fn digits_iterates_bits() {
-        assert_eq!(digits(0b1010_0100).collect::<Vec<_>>(), vec![2, 5, 7]);
-        assert_eq!(digits(0).count(), 0);
     }
 }

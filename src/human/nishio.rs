@@ -27,10 +27,11 @@
 //! cycles at 3.48 and 6.52.
 
 use super::Unfinished;
-use super::board::{Board, digits};
+use super::board::Board;
 use super::stats::{Summary, run_rng};
 use super::techniques::{Single, Technique, find, hidden_singles, naked_singles};
 use crate::grid::Puzzle;
+use crate::util::bits as digits;
 use rand::Rng;
 use serde::Serialize;
 

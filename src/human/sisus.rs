@@ -26,10 +26,11 @@
 //! happened on his puzzles).
 
 use super::Unfinished;
-use super::board::{Board, digits};
+use super::board::Board;
 use super::stats::{Summary, run_rng};
 use super::techniques::{Single, hidden_singles, naked_singles};
 use crate::grid::{Puzzle, Solution};
+use crate::util::bits as digits;
 use rand::Rng;
 use rand::rngs::StdRng;
 use serde::Serialize;

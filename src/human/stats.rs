@@ -30,11 +30,7 @@ impl Summary {
         let mean = xs.iter().sum::<f64>() / n as f64;
         let mut s = xs.to_vec();
         s.sort_by(|a, b| a.total_cmp(b));
-        let median = if n % 2 == 1 {
-            s[n / 2]
-        } else {
-            (s[n / 2 - 1] + s[n / 2]) / 2.0
-        };
+        let median = crate::util::median_sorted(&s)?;
         let sd = if n > 1 {
             (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt()
         } else {
@@ -49,16 +45,10 @@ impl Summary {
     }
 }
 
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Seed of run `run` of model `model` (any fixed tag) under user seed `seed`.
 pub fn run_seed(seed: u64, model: u64, run: u64) -> u64 {
-    splitmix(splitmix(splitmix(seed) ^ model) ^ run)
+    use crate::util::splitmix64;
+    splitmix64(splitmix64(splitmix64(seed) ^ model) ^ run)
 }
 
 /// The generator of one run.

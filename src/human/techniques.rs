@@ -27,7 +27,8 @@
 //! solution, no application removes a solution value or places a wrong
 //! digit (checked on thousands of real puzzles in `tests/human_soundness.rs`).
 
-use super::board::{Board, digits};
+use super::board::Board;
+use crate::util::bits as digits;
 use serde::Serialize;
 use std::fmt;
 
@@ -306,12 +307,6 @@ pub fn find(technique: Technique, board: &Board) -> Vec<Application> {
         Technique::ForcingChain => forcing_chains(board, &mut out),
     }
     out
-}
-
-/// Every application of every technique in `set`, grouped by technique in
-/// the order given.
-pub fn find_all(set: &[Technique], board: &Board) -> Vec<Application> {
-    set.iter().flat_map(|&t| find(t, board)).collect()
 }
 
 /// The number `p` of configurations a human checks when looking for

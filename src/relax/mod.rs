@@ -201,16 +201,10 @@ pub fn summarise(
     verified: usize,
 ) -> RelaxReport {
     let n = samples.len().max(1) as f64;
-    let mut counts: Vec<u64> = samples.iter().map(|s| s.solutions).collect();
-    counts.sort_unstable();
-    let median = if counts.is_empty() {
-        0.0
-    } else if counts.len() % 2 == 1 {
-        counts[counts.len() / 2] as f64
-    } else {
-        (counts[counts.len() / 2 - 1] + counts[counts.len() / 2]) as f64 / 2.0
-    };
-    let mean = counts.iter().map(|&c| c as f64).sum::<f64>() / n;
+    let mut counts: Vec<f64> = samples.iter().map(|s| s.solutions as f64).collect();
+    counts.sort_by(f64::total_cmp);
+    let median = crate::util::median_sorted(&counts).unwrap_or(0.0);
+    let mean = counts.iter().sum::<f64>() / n;
     let cells = puzzle.geometry().cells;
     let mut fixed_count = vec![0usize; cells];
     for s in samples {
@@ -320,19 +314,38 @@ pub fn sweep(
     ks: &[usize],
     opts: &RelaxOptions,
 ) -> Result<SweepReport, RelaxError> {
+    sweep_each(puzzle, ks, opts, |_| false, |_, _| Ok::<(), RelaxError>(()))
+}
+
+/// [`sweep`], skipping the `k` for which `skip(k)` holds (a resumed run) and
+/// handing each point with its samples to `each` as soon as it is done (to
+/// stream it). The fit is made on the points computed here.
+pub fn sweep_each<E: From<RelaxError>>(
+    puzzle: &Puzzle,
+    ks: &[usize],
+    opts: &RelaxOptions,
+    skip: impl Fn(usize) -> bool,
+    mut each: impl FnMut(&RelaxReport, &[SampleResult]) -> Result<(), E>,
+) -> Result<SweepReport, E> {
     check_puzzle(puzzle)?;
     let mut points = Vec::with_capacity(ks.len());
-    for &k in ks {
+    for &k in ks.iter().filter(|&&k| !skip(k)) {
         let o = RelaxOptions { k, ..opts.clone() };
         let (samples, verified) = run_samples(puzzle, &o)?;
-        points.push(summarise(puzzle, &o, &samples, verified));
+        let point = summarise(puzzle, &o, &samples, verified);
+        each(&point, &samples)?;
+        points.push(point);
     }
-    let fit = fit_exponential(
-        &points
-            .iter()
-            .map(|p| (p.k as f64, p.mean_solutions))
-            .collect::<Vec<_>>(),
-    );
+    let fit = if points.len() > 1 {
+        fit_exponential(
+            &points
+                .iter()
+                .map(|p| (p.k as f64, p.mean_solutions))
+                .collect::<Vec<_>>(),
+        )
+    } else {
+        None
+    };
     Ok(SweepReport {
         puzzle: puzzle.to_line(),
         label: puzzle.label.clone(),

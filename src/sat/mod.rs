@@ -86,13 +86,6 @@ impl SudokuEngine for Sat {
     }
 }
 
-/// Up to `cap` solutions (0 = all) of a puzzle, by blocking clauses.
-pub fn solutions(puzzle: &Puzzle, cap: u64) -> Vec<Solution> {
-    let mut out = Vec::new();
-    enumerate(puzzle, cap, |s| out.push(s));
-    out
-}
-
 /// Counts the solutions of a puzzle up to `cap` (0 = no cap).
 pub fn count(puzzle: &Puzzle, cap: u64) -> Count {
     let found = enumerate(puzzle, cap, |_| {});
@@ -163,15 +156,6 @@ pub fn relaxed_cnf(r: &RelaxedInstance) -> Cnf {
     cnf
 }
 
-/// Counts the proper colourings of a relaxed instance up to `cap` (0 = no cap).
-pub fn count_relaxed(r: &RelaxedInstance, cap: u64) -> Count {
-    let mut solver = load(&relaxed_cnf(r));
-    let p = r.puzzle();
-    let free: Vec<usize> = (0..p.cells().len()).filter(|&c| !p.is_given(c)).collect();
-    let found = count_on(&mut solver, r, cap, &free);
-    Count::from_found(found, cap)
-}
-
 /// Counts by blocking clauses over the cells in `free` (cells outside it
 /// hold the same value in every solution, so blocking them adds nothing).
 fn count_on(solver: &mut Solver, r: &RelaxedInstance, cap: u64, free: &[usize]) -> u64 {
@@ -234,30 +218,6 @@ pub fn analyse_relaxed(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
         count: Count::from_found(found, cap),
         fixed,
     }
-}
-
-/// Solutions (cell values) of a relaxed instance, up to `cap` (0 = all).
-pub fn relaxed_solutions(r: &RelaxedInstance, cap: u64) -> Vec<Vec<u8>> {
-    let p = r.puzzle();
-    let side = p.side();
-    let mut solver = load(&relaxed_cnf(r));
-    let mut out = Vec::new();
-    let mut block = Vec::new();
-    while (cap == 0 || (out.len() as u64) < cap) && solve(&mut solver) {
-        let cells = model_cells(&solver, side, p.cells());
-        block.clear();
-        block.extend(
-            (0..cells.len())
-                .filter(|&c| !p.is_given(c))
-                .map(|c| !lit(cnf::var(side, c, cells[c]))),
-        );
-        out.push(cells);
-        if block.is_empty() {
-            break;
-        }
-        solver.add_clause(&block);
-    }
-    out
 }
 
 #[cfg(test)]
