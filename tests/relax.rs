@@ -84,8 +84,7 @@ fn compare_engines(
             let bitset = analyse(&r, Engine::Bitset, cap);
             // Dancing Links proper is the slowest (its filtering search has no
             // restarts): it checks every `dlx_every`-th instance up to `dlx_max_k`.
-            let dlx =
-                (i % dlx_every == 0 && k <= dlx_max_k).then(|| analyse(&r, Engine::Dlx, cap));
+            let dlx = (i % dlx_every == 0 && k <= dlx_max_k).then(|| analyse(&r, Engine::Dlx, cap));
             assert!(sat.count.solutions >= 1, "the original solution survives");
             (sat != bitset || dlx.as_ref().is_some_and(|d| *d != sat)).then(|| {
                 format!("{p} k={k} removed={removed:?}: sat {sat:?} bitset {bitset:?} dlx {dlx:?}")

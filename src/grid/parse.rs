@@ -29,6 +29,8 @@ pub enum ParseErrorKind {
     Io(String),
 }
 
+impl std::error::Error for ParseErrorKind {}
+
 impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
