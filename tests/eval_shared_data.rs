@@ -1,22 +1,21 @@
 //! Smoke tests on the labelled data sets in `../shared/data/` (read at run
 //! time, never copied into the repository). Each test prints a note and
-//! passes when its file is missing, so the suite runs anywhere.
+//! passes when its file is missing, so the suite runs anywhere; with `CI`
+//! set a missing file fails.
 
-use std::path::Path;
+mod common;
+
 use sudolab::eval::classify::{ClassifyOptions, classify};
 use sudolab::eval::fit::{FitOptions, fit_linear};
 use sudolab::eval::stats::BootstrapOptions;
 use sudolab::eval::{EvalOptions, LabelSpec, Ordinal, ResultsTable, evaluate};
 
-const QQWING: &str = "/work/shared/data/qqwing-generated/qqwing_levels.tsv";
-const KRAZYDAD: &str = "/work/shared/data/website-krazydad/krazydad.tsv";
+const QQWING: &str = "qqwing-generated/qqwing_levels.tsv";
+const KRAZYDAD: &str = "website-krazydad/krazydad.tsv";
 
-fn load(path: &str) -> Option<ResultsTable> {
-    if !Path::new(path).exists() {
-        println!("note: {path} is missing; skipping");
-        return None;
-    }
-    Some(ResultsTable::from_path(Path::new(path)).expect("shared data set parses"))
+fn load(rel: &str) -> Option<ResultsTable> {
+    let path = common::shared_data_path(rel)?;
+    Some(ResultsTable::from_path(&path).expect("shared data set parses"))
 }
 
 fn few_replicates() -> EvalOptions {

@@ -1,6 +1,7 @@
 //! Every DIMACS file we write is read by standard SAT solvers (CaDiCaL,
 //! MiniSat, PicoSAT) and their models decode to the solution our engines find.
-//! CI installs the solvers (`.ci/run`); a missing solver fails the test.
+//! CI installs the solvers (`.ci/run`); elsewhere a missing solver skips the
+//! test with a note, and with `CI` set it fails.
 
 mod common;
 
@@ -36,6 +37,12 @@ fn run_solver(solver: &str, cnf_path: &std::path::Path, dir: &std::path::Path) -
 
 #[test]
 fn external_solvers_agree_with_our_engines() {
+    if !["cadical", "minisat", "picosat"]
+        .iter()
+        .all(|t| common::external_tool(t))
+    {
+        return;
+    }
     let puzzles = common::fixture("unique.txt");
     assert!(puzzles.len() >= 300);
     let dir = tempfile::tempdir().unwrap();
@@ -70,6 +77,9 @@ fn external_solvers_agree_with_our_engines() {
 
 #[test]
 fn external_solver_reports_unsat_for_contradictory_grid() {
+    if !common::external_tool("cadical") {
+        return;
+    }
     // Two 1s in row 1: the maximal encoding is unsatisfiable.
     let mut line = String::from("11");
     line.push_str(&".".repeat(79));

@@ -5,22 +5,14 @@
 //! one that fires is applied, and when nothing fires the solution value of
 //! one cell is revealed.
 
+mod common;
+
+use common::shared_data as data;
 use rayon::prelude::*;
 use sudolab::grid::parse_puzzle;
 use sudolab::human::board::Board;
 use sudolab::human::solver::{Solved, solve};
 use sudolab::human::techniques::{Single, Technique, find, hidden_singles, naked_singles};
-
-fn data(path: &str) -> Option<String> {
-    let full = format!("{}/../shared/data/{}", env!("CARGO_MANIFEST_DIR"), path);
-    match std::fs::read_to_string(&full) {
-        Ok(s) => Some(s),
-        Err(_) => {
-            println!("note: {full} missing, test skipped");
-            None
-        }
-    }
-}
 
 /// Checks one puzzle; returns (states checked, applications checked).
 fn check_puzzle(line: &str) -> (usize, usize) {

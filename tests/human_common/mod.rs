@@ -37,16 +37,13 @@ pub fn puzzle(s: &str) -> Puzzle {
     parse_puzzle(s).expect("test puzzle parses")
 }
 
-/// Reads `../shared/data/<path>`; prints a note and returns `None` if missing.
+#[path = "../common/mod.rs"]
+mod common;
+
+/// Reads `../shared/data/<path>`; `None` after a note when it is missing
+/// (a failure when `CI` is set).
 pub fn data(path: &str) -> Option<String> {
-    let full = format!("{}/../shared/data/{}", env!("CARGO_MANIFEST_DIR"), path);
-    match std::fs::read_to_string(&full) {
-        Ok(s) => Some(s),
-        Err(_) => {
-            println!("note: {full} missing, test skipped");
-            None
-        }
-    }
+    common::shared_data(path)
 }
 
 /// Data rows (tab-separated fields) of a data file, header and comments skipped.
