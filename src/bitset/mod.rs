@@ -9,7 +9,7 @@
 //!
 //! * [`sudoku`]: solve, count and enumerate puzzles.
 //! * [`relaxed`]: count, enumerate and find the fixed cells of relaxed
-//!   instances (Pelánek §3.2, `docs/methods.md` §2).
+//!   instances (Pelánek §3.2).
 
 pub mod relaxed;
 pub mod sudoku;

@@ -8,7 +8,7 @@
 //! * [`sudoku`]: a puzzle as exact cover with the standard `4·N²` primary
 //!   columns (cell, row–digit, column–digit, box–digit); solve, count,
 //!   enumerate.
-//! * [`relaxed`]: a relaxed instance (Pelánek §3.2, `docs/methods.md` §2) as
+//! * [`relaxed`]: a relaxed instance (Pelánek §3.2) as
 //!   exact cover with one primary column per cell and secondary columns for
 //!   the colour constraints that remain; count, enumerate, and the fixed
 //!   cells.
