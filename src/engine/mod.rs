@@ -137,23 +137,8 @@ impl Engines {
         puzzle: &Puzzle,
         ask: impl Fn(&dyn SudokuEngine) -> T,
     ) -> Result<T, Disagreement> {
-        let first = ask(self.primary().implementation());
-        let mut answers: Vec<(Engine, String)> = Vec::new();
-        for &e in self.checkers() {
-            let other = ask(e.implementation());
-            if other != first {
-                answers.push((e, format!("{other:?}")));
-            }
-        }
-        if answers.is_empty() {
-            return Ok(first);
-        }
-        answers.insert(0, (self.primary(), format!("{first:?}")));
-        Err(Disagreement {
-            what: what(),
-            puzzle: puzzle.to_line(),
-            answers,
-        })
+        let answers = self.0.iter().map(|&e| (e, ask(e.implementation())));
+        compare(what, puzzle, answers.collect())
     }
 
     /// Counts the solutions of a puzzle up to `cap` (0 = no cap).
@@ -174,19 +159,27 @@ impl Engines {
     /// engines must agree on whether a solution exists and, for a puzzle with
     /// a unique solution, on the solution itself.
     pub fn solve(&self, puzzle: &Puzzle) -> Result<Option<Solution>, Disagreement> {
-        let verified = |e: &dyn SudokuEngine| e.solve(puzzle).filter(|s| s.solves(puzzle));
-        let solvable = self.agreed(
+        let solutions: Vec<(Engine, Option<Solution>)> = self
+            .0
+            .iter()
+            .map(|&e| {
+                (
+                    e,
+                    e.implementation()
+                        .solve(puzzle)
+                        .filter(|s| s.solves(puzzle)),
+                )
+            })
+            .collect();
+        let solvable = compare(
             || "solvability".to_string(),
             puzzle,
-            |e| verified(e).is_some(),
+            solutions.iter().map(|(e, s)| (*e, s.is_some())).collect(),
         )?;
-        if !solvable {
-            return Ok(None);
+        if !solvable || self.checkers().is_empty() || self.count(puzzle, 2)?.solutions > 1 {
+            return Ok(solutions.into_iter().next().and_then(|(_, s)| s));
         }
-        if self.checkers().is_empty() || self.count(puzzle, 2)?.solutions > 1 {
-            return Ok(verified(self.primary().implementation()));
-        }
-        self.agreed(|| "the unique solution".to_string(), puzzle, verified)
+        compare(|| "the unique solution".to_string(), puzzle, solutions)
     }
 
     /// Solution count and fixed cells of a relaxed instance.
@@ -201,6 +194,32 @@ impl Engines {
             |e| e.analyse_relaxed(r, cap),
         )
     }
+}
+
+/// The first answer when every answer equals it, else the disagreement.
+fn compare<T: PartialEq + fmt::Debug>(
+    what: impl FnOnce() -> String,
+    puzzle: &Puzzle,
+    answers: Vec<(Engine, T)>,
+) -> Result<T, Disagreement> {
+    let mut answers = answers.into_iter();
+    let Some((primary, first)) = answers.next() else {
+        unreachable!("an engine list is never empty")
+    };
+    let differing: Vec<(Engine, String)> = answers
+        .filter(|(_, a)| *a != first)
+        .map(|(e, a)| (e, format!("{a:?}")))
+        .collect();
+    if differing.is_empty() {
+        return Ok(first);
+    }
+    let mut all = vec![(primary, format!("{first:?}"))];
+    all.extend(differing);
+    Err(Disagreement {
+        what: what(),
+        puzzle: puzzle.to_line(),
+        answers: all,
+    })
 }
 
 impl fmt::Display for Engines {
@@ -257,5 +276,39 @@ impl Disagreement {
     pub fn about(mut self, context: impl fmt::Display) -> Disagreement {
         self.what = format!("{} ({context})", self.what);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compare_returns_the_agreed_answer_or_names_every_differing_engine() {
+        let p = Puzzle::empty(2);
+        let what = || "the count".to_string();
+        let same = vec![(Engine::Bitset, 3), (Engine::Sat, 3)];
+        assert_eq!(compare(what, &p, same), Ok(3));
+        let d = compare(
+            what,
+            &p,
+            vec![(Engine::Bitset, 3), (Engine::Dlx, 3), (Engine::Sat, 4)],
+        )
+        .unwrap_err();
+        assert_eq!(
+            d.answers,
+            vec![(Engine::Bitset, "3".into()), (Engine::Sat, "4".into())]
+        );
+        assert!(d.to_string().contains("bitset says 3, sat says 4"), "{d}");
+    }
+
+    #[test]
+    fn engine_lists_parse() {
+        assert_eq!("all".parse::<Engines>().unwrap(), Engines::all());
+        let two: Engines = "sat,dlx,sat".parse().unwrap();
+        assert_eq!(two.list(), &[Engine::Sat, Engine::Dlx]);
+        assert_eq!(two.to_string(), "sat,dlx");
+        assert!("sat,".parse::<Engines>().is_err());
+        assert!("both".parse::<Engines>().is_err());
     }
 }
