@@ -60,6 +60,7 @@ fn run(puzzle: &Puzzle, o: &RelaxOptions) -> f64 {
     relax::relax(black_box(puzzle), o)
         .unwrap_or_else(|e| panic!("relax failed: {e}"))
         .0
+        .summary
         .mean_solutions
 }
 

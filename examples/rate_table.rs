@@ -146,22 +146,34 @@ fn sets(per: usize, se_count: usize) -> Vec<Set> {
 type Metric = (&'static str, fn(&RateRow) -> Option<f64>, bool);
 
 const METRICS: [Metric; 12] = [
-    ("givens", |r| r.givens.map(|g| g as f64), false),
-    ("backtracks", |r| r.backtracks.map(|b| b as f64), true),
-    ("sisus_refutation_sum", |r| r.sisus_refutation_sum, true),
-    ("sisus_dependency", |r| r.sisus_dependency, false),
-    ("oracle_score", |r| r.oracle_score, false),
-    ("oracle_visits", |r| r.oracle_visits, false),
-    ("hsolve", |r| r.hsolve, true),
-    ("nishio2", |r| r.nishio2, true),
-    ("nishio4", |r| r.nishio4, true),
-    ("nishio4_heuristic", |r| r.nishio4_heuristic, true),
+    ("givens", |r| r.ratings.givens.map(|g| g as f64), false),
+    (
+        "backtracks",
+        |r| r.ratings.backtracks.map(|b| b as f64),
+        true,
+    ),
+    (
+        "sisus_refutation_sum",
+        |r| r.ratings.sisus_refutation_sum,
+        true,
+    ),
+    ("sisus_dependency", |r| r.ratings.sisus_dependency, false),
+    ("oracle_score", |r| r.ratings.oracle_score, false),
+    ("oracle_visits", |r| r.ratings.oracle_visits, false),
+    ("hsolve", |r| r.ratings.hsolve, true),
+    ("nishio2", |r| r.ratings.nishio2, true),
+    ("nishio4", |r| r.ratings.nishio4, true),
+    ("nishio4_heuristic", |r| r.ratings.nishio4_heuristic, true),
     (
         "solved_by_4 (0/1)",
-        |r| r.solved_by_4.map(|b| if b { 1.0 } else { 0.0 }),
+        |r| r.ratings.solved_by_4.map(|b| if b { 1.0 } else { 0.0 }),
         false,
     ),
-    ("weights_score", |r| r.weights_score.map(f64::from), true),
+    (
+        "weights_score",
+        |r| r.ratings.weights_score.map(f64::from),
+        true,
+    ),
 ];
 
 fn ranks(xs: &[f64]) -> Vec<f64> {
@@ -241,7 +253,7 @@ fn main() {
             .filter_map(|(s, label)| {
                 let p = parse_puzzle(s).ok()?;
                 let row = rate(&p, &opts);
-                (!row.status.contains_key("puzzle")).then_some((row, *label))
+                (!row.ratings.status.contains_key("puzzle")).then_some((row, *label))
             })
             .collect();
         eprintln!(

@@ -19,10 +19,11 @@
 //! let opts = RelaxOptions { k: 45, samples: 20, ..RelaxOptions::default() };
 //! let (report, samples) = relax(&p, &opts)?;
 //! assert_eq!(samples.len(), 20);
-//! assert!(report.mean_solutions >= 1.0);
-//! assert!(report.mean_fixed <= 51.0);
+//! assert!(report.summary.mean_solutions >= 1.0);
+//! assert!(report.summary.mean_fixed <= 51.0);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+pub mod analyze;
 pub mod answers;
 pub mod bitset;
 pub mod cnf;

@@ -2,7 +2,7 @@
 
 mod cli;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// sudolab: why is a Sudoku hard? CNF encodings, SAT and Dancing Links
@@ -44,8 +44,49 @@ enum Command {
     Fit(cli::eval::FitArgs),
 }
 
+/// True when the error comes from writing to a pipe whose reader has gone
+/// (e.g. `sudolab check | head`): the run ends quietly and successfully.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// The error and its causes, each said once: many library errors already
+/// include their source's text in their own message.
+fn message(e: &anyhow::Error) -> String {
+    let mut msg = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !msg.contains(&c) {
+            msg.push_str(": ");
+            msg.push_str(&c);
+        }
+    }
+    msg
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // A negative number for a numeric flag is an invalid value, not a flag
+    // to quote with `--`.
+    let command = Cli::command().mut_subcommands(|s| s.allow_negative_numbers(true));
+    let parsed = command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version print to stdout and succeed; a usage error
+            // gets EX_USAGE, so that exit code 2 keeps meaning "engines disagreed".
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                cli::EXIT_USAGE
+            } else {
+                cli::EXIT_OK
+            });
+        }
+    };
     let result = match cli.command {
         Command::Encode(a) => cli::encode::run(a),
         Command::Clauses(a) => cli::clauses::run(a),
@@ -63,8 +104,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        Err(e) if is_broken_pipe(&e) => ExitCode::from(cli::EXIT_OK),
         Err(e) => {
-            eprintln!("sudolab: error: {e:#}");
+            eprintln!("sudolab: error: {}", message(&e));
             ExitCode::from(cli::EXIT_ERROR)
         }
     }

@@ -150,12 +150,23 @@ fn encode_decode_round_trip_through_files() {
     let (code, out, _) = sudolab(&["decode", "--puzzle", EASY], &model);
     assert_eq!(code, 0);
     assert_eq!(out.trim(), SOLVED);
-    // Several puzzles go to a directory, one file per input line.
+    // Several puzzles go to a directory (a path ending in /), one file per input line.
     let outdir = dir.path().join("many");
     let input = format!("# c\n{EASY}\n{EASY}\n");
-    let (code, _, err) = sudolab(&["encode", "-", "-o", outdir.to_str().unwrap()], &input);
+    let dir_arg = format!("{}/", outdir.display());
+    let (code, _, err) = sudolab(&["encode", "-", "-o", &dir_arg], &input);
     assert_eq!(code, 0, "{err}");
     assert!(outdir.join("line2.cnf").exists() && outdir.join("line3.cnf").exists());
+    // A file name with several puzzles is refused, and no directory appears.
+    let file = dir.path().join("x.cnf");
+    let (code, _, err) = sudolab(&["encode", "-", "-o", file.to_str().unwrap()], &input);
+    assert_eq!(code, 1);
+    assert!(err.contains("-o DIR/"), "{err}");
+    assert!(!file.exists());
+    // `-o -` is stdout, not a file named `-`.
+    let (code, out, _) = sudolab(&["encode", "-", "-o", "-"], &format!("{EASY}\n"));
+    assert_eq!(code, 0);
+    assert!(out.starts_with("c sudolab encoding=min"));
     // Without -o several puzzles are an error, not a mixed stream.
     let (code, _, err) = sudolab(&["encode", "-"], &input);
     assert_eq!(code, 1);

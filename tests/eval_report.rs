@@ -464,3 +464,22 @@ fn fit_split_is_seeded() {
     };
     assert!(fit_linear(&t, &label, &metrics, &bad).is_err());
 }
+
+#[test]
+fn default_metrics_leave_out_how_rows_were_made() {
+    // `line` follows the level here (a data set sorted by level): evaluated,
+    // it would look like a perfect metric.
+    let mut text = String::from("line,level,params.seed,k,m\n");
+    for (i, level) in ["Easy", "Easy", "Medium", "Medium", "Hard", "Hard"]
+        .iter()
+        .enumerate()
+    {
+        text += &format!("{},{level},1,45,{}\n", i + 1, [3, 1, 2, 5, 4, 6][i]);
+    }
+    let table = ResultsTable::parse(&text, TableFormat::Delimited(',')).unwrap();
+    let mut opts = opts_ordinal();
+    opts.bootstrap.replicates = 0;
+    let report = evaluate(&table, &LabelSpec::parse("level").unwrap(), None, &opts).unwrap();
+    let metrics: Vec<&str> = report.rows.iter().map(|r| r.metric.as_str()).collect();
+    assert_eq!(metrics, vec!["m"]);
+}

@@ -205,30 +205,34 @@ fn rate_row_fields_are_stable() {
 fn rate_only_requested_models_and_bad_puzzles() {
     let opts = RateOptions::for_models("oracle, weights").unwrap();
     let row = rate(&puzzle(EASY), &opts);
-    assert!(row.oracle_score.is_some() && row.weights_score.is_some());
-    assert!(row.givens.is_none() && row.hsolve.is_none() && row.nishio2.is_none());
-    assert!(row.sisus_refutation_sum.is_none() && row.backtracks.is_none());
+    assert!(row.ratings.oracle_score.is_some() && row.ratings.weights_score.is_some());
+    assert!(
+        row.ratings.givens.is_none()
+            && row.ratings.hsolve.is_none()
+            && row.ratings.nishio2.is_none()
+    );
+    assert!(row.ratings.sisus_refutation_sum.is_none() && row.ratings.backtracks.is_none());
 
     let mut dup = puzzle(EASY);
     dup.set(0, 3); // 3 is already given in row 1
     let row = rate(&dup, &RateOptions::default());
-    assert!(row.status["puzzle"].starts_with("contradiction"));
-    assert!(row.oracle_score.is_none());
+    assert!(row.ratings.status["puzzle"].starts_with("contradiction"));
+    assert!(row.ratings.oracle_score.is_none());
 
     let mut few = Puzzle::empty(3);
     few.set(0, 1);
     let row = rate(&few, &RateOptions::default());
-    assert!(row.status["puzzle"].starts_with("not unique"));
-    assert_eq!(row.givens, Some(1));
+    assert!(row.ratings.status["puzzle"].starts_with("not unique"));
+    assert_eq!(row.ratings.givens, Some(1));
 
     let (_, gn) = FAMOUS[1];
     let mut opts = RateOptions::for_models("weights,hsolve,sisus").unwrap();
     opts.set_runs(2);
     let row = rate(&puzzle(gn), &opts);
-    assert!(row.status["weights"].starts_with("needs search"));
-    assert_eq!(row.status["hsolve"], "needs search");
-    assert!(row.status["sisus"].starts_with("no finite refutation"));
-    assert!(row.weights_score.is_none() && row.hsolve.is_none());
+    assert!(row.ratings.status["weights"].starts_with("needs search"));
+    assert_eq!(row.ratings.status["hsolve"], "needs search");
+    assert!(row.ratings.status["sisus"].starts_with("no finite refutation"));
+    assert!(row.ratings.weights_score.is_none() && row.ratings.hsolve.is_none());
 }
 
 #[test]
@@ -268,7 +272,7 @@ fn results_do_not_depend_on_threads_and_follow_the_seed() {
     assert!(many.iter().all(|r| *r == one));
     opts.seed = 99;
     let other = rate(&p, &opts);
-    assert_ne!(other.nishio4, one.nishio4);
+    assert_ne!(other.ratings.nishio4, one.ratings.nishio4);
 }
 
 #[test]
@@ -289,9 +293,13 @@ fn other_orders_do_not_panic() {
         opts.set_runs(2);
         let row = rate(&p, &opts);
         assert_eq!(row.puzzle.len(), side * side);
-        assert!(!row.status.contains_key("puzzle"), "{:?}", row.status);
-        assert!(row.oracle_score.is_some());
-        assert!(row.weights_score.is_some() && row.weights_level.is_none());
+        assert!(
+            !row.ratings.status.contains_key("puzzle"),
+            "{:?}",
+            row.ratings.status
+        );
+        assert!(row.ratings.oracle_score.is_some());
+        assert!(row.ratings.weights_score.is_some() && row.ratings.weights_level.is_none());
         let text = explain(&p).to_string();
         assert!(text.contains("solved in"));
     }
@@ -303,7 +311,7 @@ fn sparse_big_grids_get_a_status_not_a_hang() {
     opts.set_runs(1);
     for n in [4usize, 5] {
         let row = rate(&Puzzle::empty(n), &opts);
-        let why = &row.status["puzzle"];
+        let why = &row.ratings.status["puzzle"];
         assert!(
             why.starts_with("not unique") || why.starts_with("uniqueness check gave up"),
             "{why}"

@@ -129,10 +129,10 @@ fn k0_gives_one_solution_all_fixed() {
             ..Default::default()
         };
         let (report, samples) = relax::relax(&p, &opts).unwrap();
-        assert_eq!(report.mean_solutions, 1.0);
-        assert_eq!(report.p_unique, 1.0);
-        assert_eq!(report.mean_fixed, (81 - p.givens()) as f64);
-        assert!(report.fixedness.iter().all(|&f| f == 1.0));
+        assert_eq!(report.summary.mean_solutions, 1.0);
+        assert_eq!(report.summary.p_unique, 1.0);
+        assert_eq!(report.summary.mean_fixed, (81 - p.givens()) as f64);
+        assert!(report.summary.fixedness.iter().all(|&f| f == 1.0));
         assert_eq!(report.verified, 5);
         assert!(samples.iter().all(|s| s.removed.is_empty()));
     }
@@ -178,7 +178,7 @@ fn nested_samples_never_lose_solutions() {
         assert!(a.removed.iter().all(|e| b.removed.contains(e)));
         assert!(b.solutions >= a.solutions);
     }
-    assert!(large.mean_solutions >= small.mean_solutions);
+    assert!(large.summary.mean_solutions >= small.summary.mean_solutions);
 }
 
 #[test]
@@ -214,11 +214,11 @@ fn same_seed_same_report_whatever_the_threads_and_engine() {
     assert_eq!(sa, sb);
     let (c, sc) = run(2, Engine::Sat);
     assert_eq!(sa, sc);
-    assert_eq!(a.fixedness, c.fixedness);
-    assert_eq!(a.mean_solutions, c.mean_solutions);
+    assert_eq!(a.summary.fixedness, c.summary.fixedness);
+    assert_eq!(a.summary.mean_solutions, c.summary.mean_solutions);
     let (e, se) = run(2, Engine::Dlx);
     assert_eq!(sa, se);
-    assert_eq!(a.fixedness, e.fixedness);
+    assert_eq!(a.summary.fixedness, e.summary.fixedness);
     let (d, _) = pool_free(
         &p,
         RelaxOptions {
@@ -226,7 +226,7 @@ fn same_seed_same_report_whatever_the_threads_and_engine() {
             ..opts.clone()
         },
     );
-    assert_ne!(a.fixedness, d.fixedness);
+    assert_ne!(a.summary.fixedness, d.summary.fixedness);
 }
 
 fn pool_free(

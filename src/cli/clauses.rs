@@ -1,6 +1,6 @@
 //! `sudolab clauses`: clause-length distribution of the ALO clauses.
 
-use super::{Common, load, write_out};
+use super::{Common, load};
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
@@ -14,7 +14,7 @@ pub struct ClausesArgs {
     #[command(flatten)]
     pub common: Common,
     /// min (candidate-based, Patti's histogram) or max.
-    #[arg(long, short = 'e', default_value = "min")]
+    #[arg(long, short = 'e', value_enum, default_value_t = Encoding::Min)]
     pub encoding: Encoding,
     /// Upper bounds of the short and medium classes, e.g. 3,6 (default: thirds of 1..=N).
     #[arg(long)]
@@ -28,13 +28,15 @@ struct Summary<'a> {
 }
 
 pub fn run(args: ClausesArgs) -> Result<u8> {
-    let mut loaded = load(&args.common)?;
     let cuts_flag = args
         .cuts
         .as_deref()
         .map(ClassCuts::parse)
         .transpose()
-        .map_err(anyhow::Error::msg)?;
+        .map_err(|e| anyhow::anyhow!("--cuts: {e}"))?;
+    let out = &args.common.out;
+    out.check()?;
+    let mut loaded = load(&args.common)?;
     let mut rows = Vec::new();
     let puzzles = std::mem::take(&mut loaded.puzzles);
     for (line, p) in &puzzles {
@@ -49,23 +51,24 @@ pub fn run(args: ClausesArgs) -> Result<u8> {
     } else {
         None
     };
-    let text = match args.common.format {
+    let text = match out.format {
         Format::Text => render_text(&rows, mean.as_ref()),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&Summary { rows: &rows, mean })?;
             s.push('\n');
             s
         }
-        f => render_rows(&rows, f),
+        f => render_rows(&rows, f)?,
     };
-    write_out(args.common.output.as_ref(), &text)?;
+    out.write(&text)?;
     Ok(loaded.finish())
 }
 
 fn render_text(rows: &[ClauseRow], mean: Option<&MeanDistribution>) -> String {
     let mut s = String::new();
     for r in rows {
-        let total: u64 = r.alo_lengths.iter().sum();
+        let c = &r.counts;
+        let total: u64 = c.alo_lengths.iter().sum();
         s.push_str(&format!(
             "{}{}\n  encoding {}: {} variables, {} clauses, {} ALO clauses\n",
             r.puzzle,
@@ -74,28 +77,28 @@ fn render_text(rows: &[ClauseRow], mean: Option<&MeanDistribution>) -> String {
                 .map(|l| format!("  {l}"))
                 .unwrap_or_default(),
             r.encoding,
-            r.variables,
-            r.clauses,
+            c.variables,
+            c.clauses,
             total
         ));
-        let max = r.alo_lengths.iter().copied().max().unwrap_or(0).max(1);
-        for (i, &c) in r.alo_lengths.iter().enumerate() {
+        let max = c.alo_lengths.iter().copied().max().unwrap_or(0).max(1);
+        for (i, &n) in c.alo_lengths.iter().enumerate() {
             let pct = if total > 0 {
-                100.0 * c as f64 / total as f64
+                100.0 * n as f64 / total as f64
             } else {
                 0.0
             };
             s.push_str(&format!(
                 "  len {:>2} {:>5} {:>5.1}% {}\n",
                 i + 1,
-                c,
+                n,
                 pct,
-                bar(c as f64 / max as f64, 40)
+                bar(n as f64 / max as f64, 40)
             ));
         }
         s.push_str(&format!(
             "  short {:.1}%  medium {:.1}%  long {:.1}%\n\n",
-            r.short_pct, r.medium_pct, r.long_pct
+            c.short_pct, c.medium_pct, c.long_pct
         ));
     }
     if let Some(m) = mean {

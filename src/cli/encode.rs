@@ -1,6 +1,6 @@
 //! `sudolab encode`: DIMACS CNF of puzzles.
 
-use super::{Loaded, load, write_out};
+use super::{Common, Loaded, OutputArgs, load};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
@@ -12,10 +12,11 @@ pub struct EncodeArgs {
     /// Puzzle file; `-` reads stdin; none = the embedded examples.
     pub input: Option<PathBuf>,
     /// max (maximal), min (candidate-based minimal) or lo-min (Lynce & Ouaknine).
-    #[arg(long, short = 'e', default_value = "min")]
+    #[arg(long, short = 'e', value_enum, default_value_t = Encoding::Min)]
     pub encoding: Encoding,
-    /// Output file for one puzzle, or a directory for several (one
-    /// `line<N>.cnf` each). Default: stdout, one puzzle only.
+    /// Output file for one puzzle (`-` = stdout, the default), or for several
+    /// puzzles a directory (an existing one, or a path ending in `/`) that
+    /// gets one `line<N>.cnf` per puzzle.
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
     /// Skip bad input lines and refused puzzles instead of stopping.
@@ -24,22 +25,27 @@ pub struct EncodeArgs {
 }
 
 pub fn run(args: EncodeArgs) -> Result<u8> {
-    let common = super::Common {
-        input: args.input.clone(),
+    let out = OutputArgs {
         format: Default::default(),
-        output: None,
+        output: args.output.clone(),
+    };
+    let dir = out
+        .file()
+        .filter(|p| p.is_dir() || p.as_os_str().to_string_lossy().ends_with('/'));
+    if dir.is_none() {
+        out.check()?;
+    }
+    let common = Common {
+        input: args.input.clone(),
+        out: OutputArgs {
+            format: Default::default(),
+            output: None,
+        },
         keep_going: args.keep_going,
     };
     let mut loaded: Loaded = load(&common)?;
     let puzzles = std::mem::take(&mut loaded.puzzles);
-    let to_dir = puzzles.len() > 1 || args.output.as_ref().is_some_and(|p| p.is_dir());
-    if to_dir {
-        let Some(dir) = &args.output else {
-            bail!(
-                "{} puzzles: give -o DIR to write one .cnf file per puzzle",
-                puzzles.len()
-            );
-        };
+    if let Some(dir) = dir {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create directory {}", dir.display()))?;
         for (line, p) in &puzzles {
@@ -52,11 +58,16 @@ pub fn run(args: EncodeArgs) -> Result<u8> {
                 Err(e) => loaded.refuse(*line, e)?,
             }
         }
+    } else if puzzles.len() > 1 {
+        bail!(
+            "{} puzzles: give -o DIR/ (an existing directory or a path ending in /) to write one .cnf file per puzzle",
+            puzzles.len()
+        );
     } else if let Some((line, p)) = puzzles.first() {
         match cnf::encode(p, args.encoding) {
             Ok(c) => {
                 let text = String::from_utf8_lossy(&c.to_dimacs_bytes()).into_owned();
-                write_out(args.output.as_ref(), &text)?;
+                out.write(&text)?;
             }
             Err(e) => loaded.refuse(*line, e)?,
         }

@@ -1,6 +1,6 @@
 //! `solve`, `count` and `check`: the engine subcommands.
 
-use super::{Common, EXIT_DISAGREE, emit, label_of, load, par_map};
+use super::{Common, EXIT_DISAGREE, label_of, load, par_map};
 use anyhow::Result;
 use clap::Args;
 use sudolab::engine::{
@@ -51,6 +51,10 @@ fn removed_edges(path: &Option<std::path::PathBuf>) -> Result<Vec<(usize, usize)
 
 /// `sudolab backbone`: solution count and fixed cells, optionally relaxed.
 pub fn backbone(args: CountArgs) -> Result<u8> {
+    args.engine.common.out.check()?;
+    if let Some(path) = &args.emit_graph {
+        super::check_target("--emit-graph", path)?;
+    }
     let mut loaded = load(&args.engine.common)?;
     let removed = removed_edges(&args.remove_edges)?;
     let engines = &args.engine.engine;
@@ -71,7 +75,7 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
         write_atomic(path, r.to_dot().as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
-    emit(&args.engine.common, &rows, |rows| {
+    args.engine.common.out.emit(&rows, |rows| {
         let table: Vec<Vec<String>> = rows
             .iter()
             .map(|r| {
@@ -114,12 +118,13 @@ fn collect<T>(results: Vec<(usize, Result<T, Disagreement>)>) -> Result<Vec<T>, 
 }
 
 pub fn check(args: EngineArgs) -> Result<u8> {
-    let loaded = load(&args.common)?;
+    args.common.out.check()?;
+    let mut loaded = load(&args.common)?;
     let rows = match collect(par_map(&loaded.puzzles, |p| CheckRow::new(p, &args.engine))) {
         Ok(r) => r,
         Err(code) => return Ok(code),
     };
-    emit(&args.common, &rows, |rows| {
+    args.common.out.emit(&rows, |rows| {
         let table: Vec<Vec<String>> = rows
             .iter()
             .map(|r| {
@@ -140,7 +145,8 @@ pub fn count(args: CountArgs) -> Result<u8> {
     if args.remove_edges.is_some() {
         return backbone(args);
     }
-    let loaded = load(&args.engine.common)?;
+    args.engine.common.out.check()?;
+    let mut loaded = load(&args.engine.common)?;
     let engines = &args.engine.engine;
     let rows = match collect(par_map(&loaded.puzzles, |p| {
         CountRow::new(p, engines, args.cap)
@@ -148,7 +154,7 @@ pub fn count(args: CountArgs) -> Result<u8> {
         Ok(r) => r,
         Err(code) => return Ok(code),
     };
-    emit(&args.engine.common, &rows, |rows| {
+    args.engine.common.out.emit(&rows, |rows| {
         let table: Vec<Vec<String>> = rows
             .iter()
             .map(|r| {
@@ -166,12 +172,13 @@ pub fn count(args: CountArgs) -> Result<u8> {
 }
 
 pub fn solve(args: EngineArgs) -> Result<u8> {
-    let loaded = load(&args.common)?;
+    args.common.out.check()?;
+    let mut loaded = load(&args.common)?;
     let rows = match collect(par_map(&loaded.puzzles, |p| SolveRow::new(p, &args.engine))) {
         Ok(r) => r,
         Err(code) => return Ok(code),
     };
-    emit(&args.common, &rows, |rows| {
+    args.common.out.emit(&rows, |rows| {
         let mut s = String::new();
         for r in rows {
             let sol = r.solution.clone().unwrap_or_else(|| "no solution".into());

@@ -1,6 +1,6 @@
 //! `sudolab eval`, `classify` and `fit`: metrics against external labels.
 
-use super::write_out;
+use super::OutputArgs;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -36,10 +36,8 @@ pub struct EvalArgs {
     pub bootstrap: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    #[arg(long, short = 'f', default_value = "text")]
-    pub format: Format,
-    #[arg(long, short = 'o')]
-    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 fn split_list(s: &Option<String>) -> Option<Vec<String>> {
@@ -52,6 +50,7 @@ fn split_list(s: &Option<String>) -> Option<Vec<String>> {
 }
 
 pub fn run_eval(args: EvalArgs) -> Result<u8> {
+    args.out.check()?;
     let table = load_table(&args.results)?;
     let label = LabelSpec::parse(&args.label)?;
     let mut opts = EvalOptions {
@@ -62,7 +61,7 @@ pub fn run_eval(args: EvalArgs) -> Result<u8> {
     opts.bootstrap.seed = args.seed;
     let metrics = split_list(&args.metrics);
     let report = eval::evaluate(&table, &label, metrics.as_deref(), &opts)?;
-    let text = match args.format {
+    let text = match args.out.format {
         Format::Text => {
             let rows: Vec<Vec<String>> = report
                 .rows
@@ -83,9 +82,17 @@ pub fn run_eval(args: EvalArgs) -> Result<u8> {
                     ]
                 })
                 .collect();
+            let intervals = if args.bootstrap == 0 {
+                "no bootstrap intervals (--bootstrap 0)".to_string()
+            } else {
+                format!(
+                    "95% bootstrap intervals, {} resamples, seed {}",
+                    args.bootstrap, args.seed
+                )
+            };
             let mut s = format!(
-                "label {} ({} of {} rows labelled); 95% bootstrap intervals, {} resamples, seed {}\n",
-                report.label, report.rows_labelled, report.rows_total, args.bootstrap, args.seed
+                "label {} ({} of {} rows labelled); {intervals}\n",
+                report.label, report.rows_labelled, report.rows_total
             );
             s.push_str(&text_table(
                 &[
@@ -128,9 +135,9 @@ pub fn run_eval(args: EvalArgs) -> Result<u8> {
             s
         }
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-        f => render_rows(&report.rows, f),
+        f => render_rows(&report.rows, f)?,
     };
-    write_out(args.output.as_ref(), &text)?;
+    args.out.write(&text)?;
     Ok(super::EXIT_OK)
 }
 
@@ -145,7 +152,7 @@ pub struct ClassifyArgs {
     #[arg(long, default_value_t = 3)]
     pub bins: usize,
     /// The paper's fixed cut points: patti (Nishio cycles 3.48/6.52) or patti-short (short-clause % 22.6/17.6).
-    #[arg(long)]
+    #[arg(long, value_enum)]
     pub preset: Option<Preset>,
     /// Lower values are harder (e.g. short_pct, p_unique); default: higher is harder.
     #[arg(long)]
@@ -156,13 +163,12 @@ pub struct ClassifyArgs {
     /// Order of label groups, easiest first.
     #[arg(long)]
     pub ordinal: Option<String>,
-    #[arg(long, short = 'f', default_value = "text")]
-    pub format: Format,
-    #[arg(long, short = 'o')]
-    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 pub fn run_classify(args: ClassifyArgs) -> Result<u8> {
+    args.out.check()?;
     let table = load_table(&args.results)?;
     let label = args.label.as_deref().map(LabelSpec::parse).transpose()?;
     let opts = ClassifyOptions {
@@ -179,11 +185,11 @@ pub fn run_classify(args: ClassifyArgs) -> Result<u8> {
         ..Default::default()
     };
     let report = eval::classify(&table, &args.metric, label.as_ref(), &opts)?;
-    let text = match args.format {
+    let text = match args.out.format {
         Format::Text => {
             let sm = &report.summary;
             let mut s = format!(
-                "{} by {} ({} bins, {:?}); edges {:?}; {} puzzles, {} without a value\n",
+                "{} by {} ({} bins, {}); edges {:?}; {} puzzles, {} without a value\n",
                 sm.metric, sm.method, sm.bins, sm.direction, sm.edges, sm.n, sm.n_missing
             );
             for (r, c) in sm.ranges.iter().zip(&sm.counts) {
@@ -230,9 +236,9 @@ pub fn run_classify(args: ClassifyArgs) -> Result<u8> {
             s
         }
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-        f => render_rows(&report.puzzles, f),
+        f => render_rows(&report.puzzles, f)?,
     };
-    write_out(args.output.as_ref(), &text)?;
+    args.out.write(&text)?;
     Ok(super::EXIT_OK)
 }
 
@@ -251,13 +257,12 @@ pub struct FitArgs {
     /// Seed of the train/test split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    #[arg(long, short = 'f', default_value = "text")]
-    pub format: Format,
-    #[arg(long, short = 'o')]
-    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 pub fn run_fit(args: FitArgs) -> Result<u8> {
+    args.out.check()?;
     let table = load_table(&args.results)?;
     let label = LabelSpec::parse(&args.label)?;
     let metrics = split_list(&Some(args.metrics.clone())).unwrap_or_default();
@@ -267,7 +272,7 @@ pub fn run_fit(args: FitArgs) -> Result<u8> {
         ..Default::default()
     };
     let r = eval::fit_linear(&table, &label, &metrics, &opts)?;
-    let text = match args.format {
+    let text = match args.out.format {
         Format::Text => {
             let mut s = format!(
                 "{} ≈ {}\n",
@@ -293,8 +298,8 @@ pub fn run_fit(args: FitArgs) -> Result<u8> {
             }
             s
         }
-        f => render_rows(&[r], f),
+        f => render_rows(&[r], f)?,
     };
-    write_out(args.output.as_ref(), &text)?;
+    args.out.write(&text)?;
     Ok(super::EXIT_OK)
 }

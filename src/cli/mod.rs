@@ -8,23 +8,115 @@ pub mod decode;
 pub mod encode;
 pub mod engines;
 pub mod eval;
+pub mod progress;
 pub mod rate;
 pub mod relax;
+pub mod resume;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::io::{BufReader, Read, Write};
-use std::path::PathBuf;
-use sudolab::grid::{ParseError, Puzzle, PuzzleReader};
+use std::path::{Path, PathBuf};
+use sudolab::grid::{ParseError, ParseErrorKind, Puzzle, PuzzleReader};
 use sudolab::report::{self, Format};
 
-/// Exit codes: documented in the user guide.
+/// Exit codes: documented in the README and the user guide.
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_ERROR: u8 = 1;
 pub const EXIT_DISAGREE: u8 = 2;
 pub const EXIT_PARTIAL: u8 = 3;
+/// A command-line usage error (EX_USAGE of sysexits.h).
+pub const EXIT_USAGE: u8 = 64;
+
+/// Where and how a subcommand writes its result.
+#[derive(Debug, Args, Clone)]
+pub struct OutputArgs {
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write the output to this file (atomically) instead of stdout; `-` is
+    /// stdout.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+}
+
+impl OutputArgs {
+    /// The output file, `None` for stdout (no `-o`, or `-o -`).
+    pub fn file(&self) -> Option<&Path> {
+        self.output.as_deref().filter(|p| !is_stdio(p))
+    }
+
+    /// Fails now, before any work, if the output file cannot be written.
+    pub fn check(&self) -> Result<()> {
+        match self.file() {
+            Some(path) => check_target("-o", path),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes the whole output to the file (atomically) or stdout.
+    pub fn write(&self, text: &str) -> Result<()> {
+        match self.file() {
+            Some(path) => report::write_atomic(path, text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display())),
+            None => write_stdout(text.as_bytes()),
+        }
+    }
+
+    /// Renders rows in the chosen format (text by `text`) and writes them.
+    pub fn emit<T: Serialize>(&self, rows: &[T], text: impl FnOnce(&[T]) -> String) -> Result<()> {
+        let s = match self.format {
+            Format::Text => text(rows),
+            f => report::render_rows(rows, f).context("cannot serialise the rows")?,
+        };
+        self.write(&s)
+    }
+}
+
+/// `-` names stdin or stdout.
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Checks that `path` (given to `flag`) can be created or replaced: not a
+/// directory, in a folder that exists and is writable.
+pub fn check_target(flag: &str, path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("{flag} {}: is a directory, expected a file", path.display());
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        bail!(
+            "{flag} {}: the folder {} does not exist",
+            path.display(),
+            dir.display()
+        );
+    }
+    let probe = dir.join(format!(".sudolab-probe-{}", std::process::id()));
+    std::fs::File::create(&probe)
+        .and_then(|_| std::fs::remove_file(&probe))
+        .with_context(|| {
+            format!(
+                "{flag} {}: cannot write in {}",
+                path.display(),
+                dir.display()
+            )
+        })
+}
+
+/// Writes to stdout; a closed pipe surfaces as an `io::ErrorKind::BrokenPipe`
+/// error, which `main` ends quietly.
+pub fn write_stdout(bytes: &[u8]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")
+}
 
 /// Arguments every puzzle-reading subcommand shares.
 #[derive(Debug, Args, Clone)]
@@ -32,12 +124,8 @@ pub struct Common {
     /// Puzzle file (one puzzle per line, or grid blocks); `-` reads stdin.
     /// Without it the embedded example puzzles are used.
     pub input: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, short = 'f', default_value = "text")]
-    pub format: Format,
-    /// Write the output to this file (atomically) instead of stdout.
-    #[arg(long, short = 'o')]
-    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
     /// Skip bad input lines (reported on stderr, exit code 3) instead of stopping.
     #[arg(long)]
     pub keep_going: bool,
@@ -46,7 +134,8 @@ pub struct Common {
 /// Puzzles read from the input, with their line numbers, and what was rejected.
 pub struct Loaded {
     pub puzzles: Vec<(usize, Puzzle)>,
-    pub rejected: Vec<String>,
+    /// Rejected input lines: line number and why.
+    pub rejected: Vec<(usize, String)>,
     pub keep_going: bool,
 }
 
@@ -58,17 +147,19 @@ impl Loaded {
         if !self.keep_going {
             bail!("{msg}\n(use --keep-going to skip such puzzles)");
         }
-        self.rejected.push(msg);
+        self.rejected.push((line, msg));
         Ok(())
     }
 
-    /// Prints the summary of rejected lines and returns the exit code.
-    pub fn finish(&self) -> u8 {
+    /// Prints the summary of rejected lines (in input order) and returns the
+    /// exit code.
+    pub fn finish(&mut self) -> u8 {
         if self.rejected.is_empty() {
             return EXIT_OK;
         }
+        self.rejected.sort_by_key(|(line, _)| *line);
         eprintln!("sudolab: {} input line(s) rejected:", self.rejected.len());
-        for r in self.rejected.iter().take(20) {
+        for (_, r) in self.rejected.iter().take(20) {
             eprintln!("  {r}");
         }
         if self.rejected.len() > 20 {
@@ -78,14 +169,15 @@ impl Loaded {
     }
 }
 
-fn open_input(path: &PathBuf) -> Result<Box<dyn std::io::BufRead>> {
-    if path.as_os_str() == "-" {
-        Ok(Box::new(BufReader::new(std::io::stdin())))
-    } else {
-        let f =
-            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        Ok(Box::new(BufReader::new(f)))
+fn open_input(path: &Path) -> Result<Box<dyn std::io::BufRead>> {
+    if is_stdio(path) {
+        return Ok(Box::new(BufReader::new(std::io::stdin())));
     }
+    if path.is_dir() {
+        bail!("{}: is a directory, expected a puzzle file", path.display());
+    }
+    let f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    Ok(Box::new(BufReader::new(f)))
 }
 
 /// Reads the puzzles of the input (or the embedded examples).
@@ -116,60 +208,23 @@ pub fn load(common: &Common) -> Result<Loaded> {
 }
 
 fn reject(loaded: &mut Loaded, e: ParseError) -> Result<()> {
+    if let ParseErrorKind::Io(_) = e.kind {
+        bail!("cannot read the input: {e}");
+    }
     if !loaded.keep_going {
         bail!("{e}\n(use --keep-going to skip bad lines)");
     }
-    loaded.rejected.push(e.to_string());
+    loaded.rejected.push((e.line, e.to_string()));
     Ok(())
 }
 
-/// Opens a JSON Lines output that results are appended to as they finish:
-/// truncated for a new run, appended to with `--resume`.
-pub fn open_stream(path: &PathBuf, resume: bool) -> Result<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(resume)
-        .write(true)
-        .truncate(!resume)
-        .open(path)
-        .with_context(|| format!("cannot write {}", path.display()))
-}
-
 /// Reads a whole text input (file or `-`).
-pub fn read_text(path: &PathBuf) -> Result<String> {
+pub fn read_text(path: &Path) -> Result<String> {
     let mut s = String::new();
     open_input(path)?
         .read_to_string(&mut s)
         .with_context(|| format!("cannot read {}", path.display()))?;
     Ok(s)
-}
-
-/// Writes output to the `-o` file (atomically) or stdout.
-pub fn write_out(output: Option<&PathBuf>, text: &str) -> Result<()> {
-    match output {
-        Some(path) => report::write_atomic(path, text.as_bytes())
-            .with_context(|| format!("cannot write {}", path.display())),
-        None => {
-            let mut out = std::io::stdout().lock();
-            // A closed pipe (e.g. `| head`) is not an error worth reporting.
-            let _ = out.write_all(text.as_bytes());
-            let _ = out.flush();
-            Ok(())
-        }
-    }
-}
-
-/// Renders rows in the chosen format (text by `text`) and writes them.
-pub fn emit<T: Serialize>(
-    common: &Common,
-    rows: &[T],
-    text: impl FnOnce(&[T]) -> String,
-) -> Result<()> {
-    let s = match common.format {
-        Format::Text => text(rows),
-        f => report::render_rows(rows, f),
-    };
-    write_out(common.output.as_ref(), &s)
 }
 
 /// Runs `f` on every puzzle in parallel, keeping input order.

@@ -1,12 +1,10 @@
 //! `sudolab rate`: human-model ratings (SiSuS, oracle, hsolve, Nishio,
 //! technique weights, baselines), and `--explain` for the solving path.
 
-use super::{Common, emit, load, write_out};
+use super::{Common, load, progress};
 use anyhow::Result;
 use clap::Args;
-use indicatif::ProgressBar;
 use rayon::prelude::*;
-use std::io::IsTerminal;
 use sudolab::human::{self, RateOptions, RateRow};
 use sudolab::report::{Format, render_rows, text_table};
 
@@ -53,7 +51,9 @@ fn fmt(v: Option<f64>) -> String {
 }
 
 pub fn run(args: RateArgs) -> Result<u8> {
-    let loaded = load(&args.common)?;
+    let out = &args.common.out;
+    out.check()?;
+    let mut loaded = load(&args.common)?;
     if args.explain {
         let mut s = String::new();
         let mut rows = Vec::new();
@@ -62,11 +62,11 @@ pub fn run(args: RateArgs) -> Result<u8> {
             s.push_str(&format!("{e}\n"));
             rows.push(e);
         }
-        let out = match args.common.format {
+        let text = match out.format {
             Format::Text => s,
-            f => render_rows(&rows, f),
+            f => render_rows(&rows, f)?,
         };
-        write_out(args.common.output.as_ref(), &out)?;
+        out.write(&text)?;
         return Ok(loaded.finish());
     }
     let mut opts = RateOptions::for_models(&args.model)?;
@@ -88,11 +88,8 @@ pub fn run(args: RateArgs) -> Result<u8> {
             *field = v;
         }
     }
-    let pb = if std::io::stderr().is_terminal() {
-        ProgressBar::new(loaded.puzzles.len() as u64)
-    } else {
-        ProgressBar::hidden()
-    };
+    opts.check()?;
+    let pb = progress::bar(loaded.puzzles.len() as u64, "puzzles");
     let rows: Vec<RateRow> = loaded
         .puzzles
         .par_iter()
@@ -103,31 +100,43 @@ pub fn run(args: RateArgs) -> Result<u8> {
         })
         .collect();
     pb.finish_and_clear();
-    emit(&args.common, &rows, |rows| {
+    out.emit(&rows, |rows| {
         let table: Vec<Vec<String>> = rows
             .iter()
             .map(|r| {
                 vec![
                     r.label.clone().unwrap_or_else(|| r.puzzle.clone()),
-                    r.givens
+                    r.ratings
+                        .givens
                         .map(|g| g.to_string())
                         .unwrap_or_else(|| "-".into()),
-                    r.backtracks
+                    r.ratings
+                        .backtracks
                         .map(|g| g.to_string())
                         .unwrap_or_else(|| "-".into()),
-                    fmt(r.sisus_refutation_sum),
-                    fmt(r.sisus_dependency),
-                    match (&r.oracle_score, &r.oracle_level) {
+                    fmt(r.ratings.sisus_refutation_sum),
+                    fmt(r.ratings.sisus_dependency),
+                    match (&r.ratings.oracle_score, &r.ratings.oracle_level) {
                         (Some(s), Some(l)) => format!("{s:.2} {l}"),
                         _ => "-".into(),
                     },
-                    fmt(r.hsolve),
-                    fmt(r.nishio4),
-                    r.weights_score
-                        .map(|w| format!("{w} {}", r.weights_level.clone().unwrap_or_default()))
+                    fmt(r.ratings.hsolve),
+                    fmt(r.ratings.nishio4),
+                    r.ratings
+                        .weights_score
+                        .map(|w| {
+                            format!(
+                                "{w} {}",
+                                r.ratings.weights_level.clone().unwrap_or_default()
+                            )
+                        })
                         .unwrap_or_else(|| "-".into()),
-                    r.hardest_technique.clone().unwrap_or_else(|| "-".into()),
-                    r.status
+                    r.ratings
+                        .hardest_technique
+                        .clone()
+                        .unwrap_or_else(|| "-".into()),
+                    r.ratings
+                        .status
                         .iter()
                         .map(|(k, v)| format!("{k}: {v}"))
                         .collect::<Vec<_>>()

@@ -1,12 +1,12 @@
 //! `sudolab relax`: the constraint-relaxation experiment (Pelánek §3.2).
 
-use super::{Common, EXIT_DISAGREE, load, write_out};
-use anyhow::{Context, Result};
+use super::{Common, EXIT_DISAGREE, check_target, load, progress, resume};
+use anyhow::{Context, Result, bail};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use resume::Lined;
 use serde::Serialize;
-use std::collections::HashSet;
-use std::io::{BufRead, IsTerminal, Write};
+use serde_json::json;
+use std::io::Write;
 use std::path::PathBuf;
 use sudolab::engine::Engines;
 use sudolab::relax::{
@@ -49,7 +49,9 @@ pub struct RelaxArgs {
     /// Write every sample (removed edges, count, fixed cells) as JSONL here.
     #[arg(long)]
     pub emit_samples: Option<PathBuf>,
-    /// With -o FILE and --format jsonl: skip puzzles (and k) already in FILE and append.
+    /// With -o FILE and --format jsonl: keep the rows (input line and k)
+    /// already in FILE, written with the same samples, seed and cap, and
+    /// append the others.
     #[arg(long)]
     pub resume: bool,
 }
@@ -62,43 +64,14 @@ struct SampleLine<'a> {
     sample: &'a SampleResult,
 }
 
-fn progress(len: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::new(len);
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles×k  {elapsed} (eta {eta}) {msg}")
-    {
-        pb.set_style(style);
-    }
-    pb
-}
-
-/// `(puzzle, k)` pairs already present in a JSONL output.
-fn done_set(path: &PathBuf) -> Result<HashSet<(String, usize)>> {
-    let mut done = HashSet::new();
-    let Ok(f) = std::fs::File::open(path) else {
-        return Ok(done);
-    };
-    for line in std::io::BufReader::new(f).lines() {
-        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
-        // A line cut short by an interrupted run is ignored and redone.
-        if let Ok(v) = serde_json::from_str::<serde_json::Value>(&line)
-            && let (Some(p), Some(k)) = (v["puzzle"].as_str(), v["k"].as_u64())
-        {
-            done.insert((p.to_string(), k as usize));
-        }
-    }
-    Ok(done)
-}
-
 pub fn run(args: RelaxArgs) -> Result<u8> {
-    let mut loaded = load(&args.common)?;
     let ks = match &args.sweep {
-        Some(s) => parse_sweep(s).map_err(anyhow::Error::msg)?,
+        Some(s) => parse_sweep(s).map_err(|e| anyhow::anyhow!("--sweep: {e}"))?,
         None => vec![args.k],
     };
+    if args.samples == 0 {
+        bail!("--samples: {}", RelaxError::NoSamples);
+    }
     let opts = RelaxOptions {
         k: args.k,
         samples: args.samples,
@@ -112,15 +85,32 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         },
         engines: args.engine,
     };
-    let streaming = args.common.format == Format::Jsonl && args.common.output.is_some();
-    let done = match (&args.common.output, args.resume) {
-        (Some(path), true) if streaming => done_set(path)?,
-        (_, true) => anyhow::bail!("--resume needs -o FILE with --format jsonl"),
-        _ => HashSet::new(),
+    let out = &args.common.out;
+    out.check()?;
+    for (flag, path) in [
+        ("--plot", &args.plot),
+        ("--emit-samples", &args.emit_samples),
+    ] {
+        if let Some(path) = path {
+            check_target(flag, path)?;
+        }
+    }
+    let streaming = resume::streams(out);
+    let spec = resume::Spec {
+        key: &["k"],
+        params: vec![
+            ("/samples".into(), json!(args.samples)),
+            ("/seed".into(), json!(args.seed)),
+            ("/cap".into(), json!(args.cap)),
+        ],
     };
-    let mut stream = match (&args.common.output, streaming) {
-        (Some(path), true) => Some(super::open_stream(path, args.resume)?),
-        _ => None,
+    let (mut stream, done) = if streaming {
+        let (w, d) = resume::open(out, args.resume, &spec)?;
+        (Some(w), d)
+    } else if args.resume {
+        bail!("--resume needs -o FILE with --format jsonl");
+    } else {
+        (None, resume::Done::default())
     };
     let mut samples_out = match &args.emit_samples {
         Some(path) => Some(std::io::BufWriter::new(
@@ -129,42 +119,55 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         )),
         None => None,
     };
+    let mut loaded = load(&args.common)?;
     let puzzles = std::mem::take(&mut loaded.puzzles);
-    let pb = progress((puzzles.len() * ks.len()) as u64);
-    let mut sweeps: Vec<SweepReport> = Vec::new();
+    let pb = progress::bar((puzzles.len() * ks.len()) as u64, "puzzles×k");
+    let mut sweeps: Vec<(usize, SweepReport)> = Vec::new();
     for (done_puzzles, (line, p)) in puzzles.iter().enumerate() {
         pb.set_position((done_puzzles * ks.len()) as u64);
         let puzzle = p.to_line();
-        let skip = |k: usize| done.contains(&(puzzle.clone(), k));
-        let swept = relax::sweep_each(p, &ks, &opts, skip, |report, samples| {
+        let mut todo = Vec::with_capacity(ks.len());
+        for &k in &ks {
+            if !done.contains(*line, &[json!(k)], &puzzle)? {
+                todo.push(k);
+            }
+        }
+        let swept = relax::sweep_each(p, &todo, &opts, |report, samples| {
             pb.inc(1);
             if let Some(w) = samples_out.as_mut() {
                 for sample in samples {
-                    let line = SampleLine {
+                    let row = SampleLine {
                         puzzle: &puzzle,
-                        k: report.k,
+                        k: report.summary.k,
                         sample,
                     };
-                    writeln!(w, "{}", jsonl_line(&line))?;
+                    writeln!(w, "{}", jsonl_line(&Lined { line: *line, row })?)?;
                 }
             }
-            if let Some(f) = stream.as_mut() {
-                writeln!(f, "{}", jsonl_line(report))?;
-                f.flush()?;
+            if let Some(w) = stream.as_mut() {
+                w.write(*line, report)?;
             }
             Ok::<(), anyhow::Error>(())
         });
         match swept {
             Ok(sweep) => {
                 if !streaming || args.plot.is_some() {
-                    sweeps.push(sweep);
+                    sweeps.push((*line, sweep));
                 }
             }
             Err(e) => match e.downcast::<RelaxError>() {
                 Ok(e @ RelaxError::Disagreement(_)) => {
                     pb.finish_and_clear();
-                    eprintln!("sudolab: ENGINE DISAGREEMENT at input line {line}: {e}");
+                    eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {e}");
                     return Ok(EXIT_DISAGREE);
+                }
+                Ok(e @ RelaxError::TooManyEdges { .. }) => {
+                    pb.finish_and_clear();
+                    bail!(
+                        "--k: {e} ({}×{} grid, input line {line})",
+                        p.side(),
+                        p.side()
+                    );
                 }
                 Ok(e) => {
                     pb.suspend(|| loaded.refuse(*line, e))?;
@@ -178,18 +181,34 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         w.flush()?;
     }
     if let Some(plot) = &args.plot {
-        write_atomic(plot, relax::svg::sweep_svg(&sweeps).as_bytes())
+        let plotted: Vec<SweepReport> = sweeps.iter().map(|(_, s)| s.clone()).collect();
+        write_atomic(plot, relax::svg::sweep_svg(&plotted).as_bytes())
             .with_context(|| format!("cannot write {}", plot.display()))?;
     }
     if !streaming {
-        let rows: Vec<RelaxReport> = sweeps.iter().flat_map(|s| s.points.clone()).collect();
-        let text = match args.common.format {
+        let text = match out.format {
             Format::Text if args.sweep.is_some() => sweep_text(&sweeps),
-            Format::Text => rows.iter().map(report_text).collect(),
-            Format::Json if args.sweep.is_some() => serde_json::to_string_pretty(&sweeps)? + "\n",
-            f => render_rows(&rows, f),
+            Format::Text => sweeps
+                .iter()
+                .flat_map(|(_, s)| &s.points)
+                .map(report_text)
+                .collect(),
+            Format::Json if args.sweep.is_some() => {
+                let rows: Vec<Lined<&SweepReport>> = sweeps
+                    .iter()
+                    .map(|(line, row)| Lined { line: *line, row })
+                    .collect();
+                serde_json::to_string_pretty(&rows)? + "\n"
+            }
+            f => {
+                let rows: Vec<Lined<&RelaxReport>> = sweeps
+                    .iter()
+                    .flat_map(|(line, s)| s.points.iter().map(|row| Lined { line: *line, row }))
+                    .collect();
+                render_rows(&rows, f)?
+            }
         };
-        write_out(args.common.output.as_ref(), &text)?;
+        out.write(&text)?;
     }
     Ok(loaded.finish())
 }
@@ -201,28 +220,29 @@ fn report_text(r: &RelaxReport) -> String {
     let by: Vec<String> = r.verified_by.iter().map(|e| e.to_string()).collect();
     s.push_str(&format!(
         "k = {}, {} samples, seed {}, cap {}, engine {} ({} samples re-checked by {}, all agree)\n",
-        r.k,
-        r.samples,
+        r.summary.k,
+        r.summary.samples,
         r.seed,
-        r.cap,
+        r.summary.cap,
         r.engine,
         r.verified,
         by.join(" and ")
     ));
+    let sm = &r.summary;
     let empty = r.puzzle.chars().filter(|&c| c == '.').count();
     s.push_str(&format!(
         "mean solutions {:.3}{}  median {}  mean extra {:.3}  P(unique) {:.3}  mean fixed {:.1} of {} empty cells  capped {}\n",
-        r.mean_solutions,
-        if r.capped > 0 { " (lower bound)" } else { "" },
-        r.median_solutions,
-        r.mean_extra,
-        r.p_unique,
-        r.mean_fixed,
+        sm.mean_solutions,
+        if sm.capped > 0 { " (lower bound)" } else { "" },
+        sm.median_solutions,
+        sm.mean_extra,
+        sm.p_unique,
+        sm.mean_fixed,
         empty,
-        r.capped
+        sm.capped
     ));
     s.push_str("fixedness, % of samples in which the cell is fixed ([d] = given d):\n");
-    let side = (r.fixedness.len() as f64).sqrt().round() as usize;
+    let side = (sm.fixedness.len() as f64).sqrt().round() as usize;
     let n = (side as f64).sqrt().round() as usize;
     let chars: Vec<char> = r.puzzle.chars().collect();
     for row in 0..side {
@@ -238,7 +258,7 @@ fn report_text(r: &RelaxReport) -> String {
             if chars.get(c).is_some_and(|&ch| ch != '.') {
                 s.push_str(&format!(" [{}] ", chars[c]));
             } else {
-                let f = r.fixedness[c];
+                let f = sm.fixedness[c];
                 s.push_str(&format!("{}{:>3}%", shade(f), (f * 100.0).round() as u32));
             }
         }
@@ -248,9 +268,9 @@ fn report_text(r: &RelaxReport) -> String {
     s
 }
 
-fn sweep_text(sweeps: &[SweepReport]) -> String {
+fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
     let mut s = String::new();
-    for sw in sweeps {
+    for (_, sw) in sweeps {
         s.push_str(&format!(
             "{}  {}\n",
             sw.puzzle,
@@ -260,13 +280,14 @@ fn sweep_text(sweeps: &[SweepReport]) -> String {
             .points
             .iter()
             .map(|p| {
+                let sm = &p.summary;
                 vec![
-                    p.k.to_string(),
-                    format!("{:.3}", p.mean_solutions),
-                    format!("{}", p.median_solutions),
-                    format!("{:.3}", p.p_unique),
-                    format!("{:.2}", p.mean_fixed),
-                    p.capped.to_string(),
+                    sm.k.to_string(),
+                    format!("{:.3}", sm.mean_solutions),
+                    format!("{}", sm.median_solutions),
+                    format!("{:.3}", sm.p_unique),
+                    format!("{:.2}", sm.mean_fixed),
+                    sm.capped.to_string(),
                     p.verified.to_string(),
                 ]
             })

@@ -112,6 +112,16 @@ pub enum ModelError {
     NoValue { cell: String },
     #[error("the decoded grid does not solve the puzzle: {0}")]
     NotASolution(String),
+    /// The model belongs to another puzzle: it contradicts a given.
+    #[error(
+        "the model does not fit this puzzle: it puts {value} in {cell}, where the puzzle has the given {given} (a model of another puzzle?)"
+    )]
+    ContradictsGiven { cell: String, value: u8, given: u8 },
+    /// No candidate of an empty cell is true in the model.
+    #[error(
+        "the model does not fit this puzzle: none of the candidates of {cell} ({candidates}) is true in it (a model of another puzzle or encoding?)"
+    )]
+    NoCandidate { cell: String, candidates: String },
 }
 
 /// Parses a solver's output: `s`/`v` lines (competition format), minisat's
@@ -160,6 +170,50 @@ pub fn parse_model(text: &str) -> Result<Vec<i32>, ModelError> {
 /// keep their value, and the minimal encoding leaves every other variable
 /// unconstrained, so a solver may set it either way.
 pub fn decode_model(puzzle: &Puzzle, lits: &[i32]) -> Result<Solution, ModelError> {
+    decode_candidates(puzzle, lits).map_err(|e| match (e, misfit(puzzle, lits)) {
+        (ModelError::TwoValues { .. }, Some(m @ ModelError::ContradictsGiven { .. })) => m,
+        (ModelError::NoValue { .. } | ModelError::NotASolution(_), Some(m)) => m,
+        (e, _) => e,
+    })
+}
+
+/// Why a model that does not decode belongs to another puzzle: a given it
+/// contradicts (every cell holding one value, as in a maximal-encoding
+/// model), else an empty cell none of whose candidates is true.
+fn misfit(puzzle: &Puzzle, lits: &[i32]) -> Option<ModelError> {
+    let g = puzzle.geometry();
+    let mut values = vec![0u32; g.cells];
+    for &l in lits.iter().filter(|&&l| l > 0) {
+        if let Some((cell, d)) = cell_digit(g.side, l as usize) {
+            values[cell] |= 1 << d;
+        }
+    }
+    let single = |mask: u32| (mask.count_ones() == 1).then(|| mask.trailing_zeros() as u8);
+    if values.iter().all(|&m| single(m).is_some()) {
+        let contradicted =
+            (0..g.cells).find(|&c| puzzle.is_given(c) && single(values[c]) != Some(puzzle.get(c)));
+        if let Some(cell) = contradicted {
+            return Some(ModelError::ContradictsGiven {
+                cell: g.cell_name(cell),
+                value: single(values[cell]).unwrap_or(0),
+                given: puzzle.get(cell),
+            });
+        }
+    }
+    let cand = puzzle.candidates();
+    let empty = (0..g.cells).find(|&c| !puzzle.is_given(c) && values[c] & cand[c] == 0)?;
+    let names: Vec<String> = crate::util::bits(cand[empty])
+        .map(|d| crate::grid::digit_to_char(d, g.side).to_string())
+        .collect();
+    Some(ModelError::NoCandidate {
+        cell: g.cell_name(empty),
+        candidates: names.join(","),
+    })
+}
+
+/// Reads the candidate variables of the empty cells (the only ones the
+/// minimal encoding constrains).
+fn decode_candidates(puzzle: &Puzzle, lits: &[i32]) -> Result<Solution, ModelError> {
     let g = puzzle.geometry();
     let cand = puzzle.candidates();
     let mut cells = vec![0u8; g.cells];
@@ -220,6 +274,55 @@ mod tests {
                 assert_eq!(back, cnf, "{enc}");
             }
         }
+    }
+
+    /// The true literals of a full grid, as a maximal-encoding model has them.
+    fn grid_model(grid: &str) -> Vec<i32> {
+        grid.bytes()
+            .enumerate()
+            .map(|(i, b)| (i * 9 + (b - b'0') as usize) as i32)
+            .collect()
+    }
+
+    #[test]
+    fn a_model_of_another_puzzle_is_named_as_such() {
+        let easy = crate::grid::parse_puzzle(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        )
+        .unwrap();
+        let solved =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        assert_eq!(
+            decode_model(&easy, &grid_model(solved)).unwrap().to_line(),
+            solved
+        );
+        // The solution with digits 1 and 2 swapped: a valid grid of another
+        // puzzle, whose first contradicted given is the 1 at r2c4.
+        let swapped: String = solved
+            .chars()
+            .map(|c| match c {
+                '1' => '2',
+                '2' => '1',
+                c => c,
+            })
+            .collect();
+        let e = decode_model(&easy, &grid_model(&swapped)).unwrap_err();
+        assert_eq!(
+            e,
+            ModelError::ContradictsGiven {
+                cell: "r2c4".into(),
+                value: 2,
+                given: 1
+            }
+        );
+        // A minimal-encoding model has no literal for givens: an empty cell
+        // without any true candidate is named instead.
+        let e = decode_model(&easy, &[1, 2, 3]).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("none of the candidates of r1c3 (1,2,4) is true"),
+            "{e}"
+        );
     }
 
     #[test]

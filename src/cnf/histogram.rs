@@ -28,20 +28,13 @@ impl ClassCuts {
     }
 
     /// Parses `A,B` (short = 1..=A, medium = A+1..=B).
-    pub fn parse(s: &str) -> Result<ClassCuts, String> {
-        let (a, b) = s
-            .split_once(',')
-            .ok_or_else(|| format!("cut points {s:?}: expected two numbers like 3,6"))?;
-        let short_max: usize = a
-            .trim()
-            .parse()
-            .map_err(|_| format!("cut point {a:?} is not a number"))?;
-        let medium_max: usize = b
-            .trim()
-            .parse()
-            .map_err(|_| format!("cut point {b:?} is not a number"))?;
+    pub fn parse(s: &str) -> Result<ClassCuts, BadCuts> {
+        let bad = || BadCuts(s.to_string());
+        let (a, b) = s.split_once(',').ok_or_else(bad)?;
+        let short_max: usize = a.trim().parse().map_err(|_| bad())?;
+        let medium_max: usize = b.trim().parse().map_err(|_| bad())?;
         if short_max == 0 || medium_max < short_max {
-            return Err(format!("cut points {s:?}: need 1 <= short <= medium"));
+            return Err(bad());
         }
         Ok(ClassCuts {
             short_max,
@@ -49,6 +42,11 @@ impl ClassCuts {
         })
     }
 }
+
+/// Cut points that are not two numbers `1 <= A <= B`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cut points {0:?}: expected two numbers A,B with 1 <= A <= B, e.g. 3,6")]
+pub struct BadCuts(pub String);
 
 /// Histogram of ALO clause lengths of one encoded puzzle.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -147,12 +145,23 @@ pub struct ClauseRow {
     pub puzzle: String,
     pub label: Option<String>,
     pub encoding: Encoding,
+    #[serde(flatten)]
+    pub counts: ClauseCounts,
+}
+
+/// Size of an encoding and the length distribution of its ALO clauses.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClauseCounts {
+    /// Variables declared (N³).
     pub variables: usize,
     pub clauses: usize,
     /// `alo_lengths[i]` = ALO clauses of length `i + 1`.
     pub alo_lengths: Vec<u64>,
+    /// Share of ALO clauses in the short class (percent).
     pub short_pct: f64,
+    /// Share of ALO clauses in the medium class (percent).
     pub medium_pct: f64,
+    /// Share of ALO clauses in the long class (percent).
     pub long_pct: f64,
 }
 
@@ -173,12 +182,14 @@ pub fn clause_row(
         puzzle: puzzle.to_line(),
         label: puzzle.label.clone(),
         encoding,
-        variables: cnf.num_vars(),
-        clauses: cnf.num_clauses(),
-        alo_lengths: h.counts,
-        short_pct: h.short_pct,
-        medium_pct: h.medium_pct,
-        long_pct: h.long_pct,
+        counts: ClauseCounts {
+            variables: cnf.num_vars(),
+            clauses: cnf.num_clauses(),
+            alo_lengths: h.counts,
+            short_pct: h.short_pct,
+            medium_pct: h.medium_pct,
+            long_pct: h.long_pct,
+        },
     })
 }
 
@@ -198,9 +209,9 @@ pub struct MeanDistribution {
 pub fn mean_distribution(rows: &[ClauseRow]) -> Option<MeanDistribution> {
     let first = rows.first()?;
     let n = rows.len() as f64;
-    let side = first.alo_lengths.len();
+    let side = first.counts.alo_lengths.len();
     let mut mean = vec![0.0; side];
-    for r in rows {
+    for r in rows.iter().map(|r| &r.counts) {
         let total: u64 = r.alo_lengths.iter().sum();
         for (i, &c) in r.alo_lengths.iter().enumerate().take(side) {
             if total > 0 {
@@ -211,8 +222,8 @@ pub fn mean_distribution(rows: &[ClauseRow]) -> Option<MeanDistribution> {
     Some(MeanDistribution {
         puzzles: rows.len(),
         mean_length_pct: mean,
-        short_pct: rows.iter().map(|r| r.short_pct).sum::<f64>() / n,
-        medium_pct: rows.iter().map(|r| r.medium_pct).sum::<f64>() / n,
-        long_pct: rows.iter().map(|r| r.long_pct).sum::<f64>() / n,
+        short_pct: rows.iter().map(|r| r.counts.short_pct).sum::<f64>() / n,
+        medium_pct: rows.iter().map(|r| r.counts.medium_pct).sum::<f64>() / n,
+        long_pct: rows.iter().map(|r| r.counts.long_pct).sum::<f64>() / n,
     })
 }

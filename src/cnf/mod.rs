@@ -25,7 +25,8 @@ pub mod histogram;
 
 pub use dimacs::{DimacsError, ModelError, decode_model, parse_model, read_dimacs};
 pub use histogram::{
-    ClassCuts, ClauseRow, Histogram, MeanDistribution, clause_row, mean_distribution,
+    BadCuts, ClassCuts, ClauseCounts, ClauseRow, Histogram, MeanDistribution, clause_row,
+    mean_distribution,
 };
 
 use crate::grid::{Contradiction, Puzzle};
@@ -34,12 +35,14 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Which CNF encoding to build.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Encoding {
     /// The maximal encoding (Patti's "maximum encoding").
+    #[value(alias = "maximal")]
     Max,
     /// The candidate-based minimal encoding (Patti's "minimum encoding").
+    #[value(alias = "minimal")]
     Min,
     /// Lynce & Ouaknine's "minimal" encoding: cell ALO + unit AMO + givens.
     LoMin,

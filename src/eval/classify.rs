@@ -43,13 +43,24 @@ pub enum Direction {
     LowerIsHarder,
 }
 
+impl std::fmt::Display for Direction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Direction::HigherIsHarder => "higher is harder",
+            Direction::LowerIsHarder => "lower is harder",
+        })
+    }
+}
+
 /// The paper's fixed cut points.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Preset {
     /// Nishio human cycles: 3.48 / 6.52, higher is harder.
+    #[value(alias = "patti", alias = "nishio")]
     PattiNishio,
     /// Short-clause percentage: 22.6 / 17.6, lower is harder.
+    #[value(alias = "short", alias = "short-clauses")]
     PattiShort,
 }
 

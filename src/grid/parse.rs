@@ -25,6 +25,9 @@ pub enum ParseErrorKind {
     BadRow { expected: usize, found: usize },
     /// The input ended (or a blank line came) inside a block-layout grid.
     IncompleteBlock { expected: usize, found: usize },
+    /// The line is not valid UTF-8 (e.g. a Latin-1 label); `column` is the
+    /// 1-based character position of the first bad byte.
+    NotUtf8 { column: usize },
     /// Reading the input failed.
     Io(String),
 }
@@ -47,6 +50,10 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::IncompleteBlock { expected, found } => {
                 write!(f, "grid has {found} rows, expected {expected}")
             }
+            ParseErrorKind::NotUtf8 { column } => write!(
+                f,
+                "column {column}: not valid UTF-8 (save the file as UTF-8)"
+            ),
             ParseErrorKind::Io(e) => write!(f, "read error: {e}"),
         }
     }
@@ -186,12 +193,25 @@ impl<R: BufRead> PuzzleReader<R> {
     }
 
     fn next_line(&mut self) -> Option<Result<String, ParseError>> {
-        let mut buf = String::new();
-        match self.input.read_line(&mut buf) {
+        const BOM: &[u8] = "\u{feff}".as_bytes();
+        let mut buf = Vec::new();
+        match self.input.read_until(b'\n', &mut buf) {
             Ok(0) => None,
             Ok(_) => {
                 self.line_no += 1;
-                Some(Ok(buf))
+                if self.line_no == 1 && buf.starts_with(BOM) {
+                    buf.drain(..BOM.len());
+                }
+                // A line that is not UTF-8 is rejected alone: reading goes on.
+                Some(String::from_utf8(buf).map_err(|e| {
+                    let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+                    ParseError {
+                        line: self.line_no,
+                        kind: ParseErrorKind::NotUtf8 {
+                            column: String::from_utf8_lossy(valid).chars().count() + 1,
+                        },
+                    }
+                }))
             }
             Err(e) => {
                 self.line_no += 1;
@@ -302,6 +322,33 @@ mod tests {
 
     const P: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let text = format!("\u{feff}{P}\n");
+        let r = read_puzzles(&text);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].as_ref().unwrap().1.to_line(), P);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_rejected_alone() {
+        let mut bytes = format!("{P}\n{P} caf").into_bytes();
+        bytes.extend_from_slice(&[0xE9, b'\n']); // Latin-1 "é"
+        bytes.extend_from_slice(format!("{P}\n{P}\n").as_bytes());
+        let r: Vec<_> = PuzzleReader::new(&bytes[..]).collect();
+        assert_eq!(r.len(), 4);
+        let lines: Vec<usize> = r
+            .iter()
+            .filter_map(|x| x.as_ref().ok())
+            .map(|x| x.0)
+            .collect();
+        assert_eq!(lines, vec![1, 3, 4]);
+        assert_eq!(
+            r[1].as_ref().unwrap_err().to_string(),
+            "line 2: column 86: not valid UTF-8 (save the file as UTF-8)"
+        );
+    }
 
     #[test]
     fn single_line_with_label() {

@@ -38,7 +38,7 @@ pub mod weights;
 
 pub use board::Board;
 pub use explain::{Explanation, explain};
-pub use rate::{Model, RateError, RateOptions, RateRow, parse_models, rate};
+pub use rate::{Model, RateError, RateOptions, RateRow, Ratings, parse_models, rate};
 pub use stats::Summary;
 pub use techniques::{Application, Technique};
 

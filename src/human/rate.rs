@@ -61,7 +61,7 @@ impl fmt::Display for Model {
 }
 
 /// A model list that could not be parsed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RateError {
     #[error(
         "unknown model {0:?} (expected a comma list of sisus, oracle, hsolve, nishio, weights, baseline, or all)"
@@ -69,6 +69,12 @@ pub enum RateError {
     UnknownModel(String),
     #[error("empty model list")]
     Empty,
+    /// A randomized model asked to average no run.
+    #[error("runs must be at least 1")]
+    NoRuns,
+    /// A model parameter that is NaN or infinite.
+    #[error("oracle parameter {name} = {value} is not a finite number")]
+    NotFinite { name: &'static str, value: f64 },
 }
 
 impl FromStr for Model {
@@ -135,6 +141,36 @@ impl RateOptions {
         })
     }
 
+    /// Refuses options no model can run with: zero runs, a parameter that is
+    /// not a finite number.
+    pub fn check(&self) -> Result<(), RateError> {
+        if [
+            self.sisus.runs,
+            self.oracle.trials,
+            self.hsolve.runs,
+            self.nishio.runs,
+        ]
+        .contains(&0)
+        {
+            return Err(RateError::NoRuns);
+        }
+        let o = &self.oracle;
+        for (name, value) in [
+            ("alpha", o.alpha),
+            ("beta", o.beta),
+            ("G", o.big_g),
+            ("delta", o.delta),
+            ("sigma", o.sigma),
+            ("A", o.a),
+            ("B", o.b),
+        ] {
+            if !value.is_finite() {
+                return Err(RateError::NotFinite { name, value });
+            }
+        }
+        Ok(())
+    }
+
     /// Overrides the run count of every randomized model (SiSuS runs, oracle
     /// trials, hsolve runs, Nishio starts).
     pub fn set_runs(&mut self, runs: usize) {
@@ -145,11 +181,18 @@ impl RateOptions {
     }
 }
 
-/// One puzzle's ratings. Field names are stable (CSV/JSON columns).
+/// One puzzle's ratings, with the puzzle they belong to.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct RateRow {
     pub puzzle: String,
     pub label: Option<String>,
+    #[serde(flatten)]
+    pub ratings: Ratings,
+}
+
+/// The metrics of every model. Field names are stable (CSV/JSON columns).
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct Ratings {
     pub givens: Option<usize>,
     pub backtracks: Option<u64>,
     pub sisus_refutation_sum: Option<f64>,
@@ -188,86 +231,90 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
     };
     let wants = |m: Model| opts.models.contains(&m);
     if wants(Model::Baseline) {
-        row.givens = Some(puzzle.givens());
+        row.ratings.givens = Some(puzzle.givens());
     }
     if let Err(c) = puzzle.check() {
-        row.status
+        row.ratings
+            .status
             .insert("puzzle".into(), format!("contradiction: {c}"));
         return row;
     }
     let solution = match solve(puzzle) {
         Solved::Unique(s) => s,
         Solved::Multiple => {
-            row.status
+            row.ratings
+                .status
                 .insert("puzzle".into(), "not unique: at least 2 solutions".into());
             return row;
         }
         Solved::None => {
-            row.status.insert("puzzle".into(), "no solution".into());
+            row.ratings
+                .status
+                .insert("puzzle".into(), "no solution".into());
             return row;
         }
     };
     let seed = opts.seed;
     let fail = |row: &mut RateRow, m: Model, why: String| {
-        row.status.insert(m.name().to_string(), why);
+        row.ratings.status.insert(m.name().to_string(), why);
     };
     if wants(Model::Baseline) {
         match baseline(puzzle, opts.backtrack_cap).backtracks {
-            Ok(b) => row.backtracks = Some(b),
+            Ok(b) => row.ratings.backtracks = Some(b),
             Err(why) => fail(&mut row, Model::Baseline, why),
         }
     }
     if wants(Model::Sisus) {
         match sisus(puzzle, &solution, &opts.sisus, seed) {
             Ok(r) => {
-                row.sisus_refutation_sum = Some(r.refutation_sum.mean);
-                row.sisus_refutation_sum_sd = Some(r.refutation_sum.sd);
-                row.sisus_dependency = Some(r.dependency.mean);
-                row.sisus_dependency_sd = Some(r.dependency.sd);
+                row.ratings.sisus_refutation_sum = Some(r.refutation_sum.mean);
+                row.ratings.sisus_refutation_sum_sd = Some(r.refutation_sum.sd);
+                row.ratings.sisus_dependency = Some(r.dependency.mean);
+                row.ratings.sisus_dependency_sd = Some(r.dependency.sd);
             }
             Err(e) => fail(&mut row, Model::Sisus, e.0),
         }
     }
     if wants(Model::Oracle) {
         let r = oracle(puzzle, &solution, &opts.oracle, seed);
-        row.oracle_score = Some(r.score);
-        row.oracle_level = Some(r.level.to_string());
-        row.oracle_visits = Some(r.visits.mean);
-        row.oracle_visits_sd = Some(r.visits.sd);
+        row.ratings.oracle_score = Some(r.score);
+        row.ratings.oracle_level = Some(r.level.to_string());
+        row.ratings.oracle_visits = Some(r.visits.mean);
+        row.ratings.oracle_visits_sd = Some(r.visits.sd);
     }
     if wants(Model::Hsolve) {
         match hsolve(puzzle, &opts.hsolve, seed) {
             Ok(s) => {
-                row.hsolve = Some(s.mean);
-                row.hsolve_sd = Some(s.sd);
-                row.hsolve_median = Some(s.median);
+                row.ratings.hsolve = Some(s.mean);
+                row.ratings.hsolve_sd = Some(s.sd);
+                row.ratings.hsolve_median = Some(s.median);
             }
             Err(e) => fail(&mut row, Model::Hsolve, e.0),
         }
     }
     if wants(Model::Nishio) {
-        row.solved_by_2 = Some(solved_by_strategies(puzzle, 2));
-        row.solved_by_3 = Some(solved_by_strategies(puzzle, 3));
-        row.solved_by_4 = Some(solved_by_strategies(puzzle, 4));
+        row.ratings.solved_by_2 = Some(solved_by_strategies(puzzle, 2));
+        row.ratings.solved_by_3 = Some(solved_by_strategies(puzzle, 3));
+        row.ratings.solved_by_4 = Some(solved_by_strategies(puzzle, 4));
         let mut errors = Vec::new();
         match nishio_random(puzzle, 2, &opts.nishio, seed) {
-            Ok(s) => row.nishio2 = Some(s.mean),
+            Ok(s) => row.ratings.nishio2 = Some(s.mean),
             Err(e) => errors.push(format!("2 strategies: {e}")),
         }
         match nishio_random(puzzle, 3, &opts.nishio, seed) {
-            Ok(s) => row.nishio3 = Some(s.mean),
+            Ok(s) => row.ratings.nishio3 = Some(s.mean),
             Err(e) => errors.push(format!("3 strategies: {e}")),
         }
         match nishio_random(puzzle, 4, &opts.nishio, seed) {
             Ok(s) => {
-                row.nishio4 = Some(s.mean);
-                row.nishio4_sd = Some(s.sd);
-                row.nishio4_median = Some(s.median);
+                row.ratings.nishio4 = Some(s.mean);
+                row.ratings.nishio4_sd = Some(s.sd);
+                row.ratings.nishio4_median = Some(s.median);
             }
             Err(e) => errors.push(format!("4 strategies: {e}")),
         }
         match nishio_heuristic(puzzle, 4, &opts.nishio) {
-            Ok(c) => row.nishio4_heuristic = Some(c as f64),
+            Ok(c) => row.ratings.nishio4_heuristic = Some(c as f64),
             Err(e) => errors.push(format!("heuristic: {e}")),
         }
         if !errors.is_empty() {
@@ -277,11 +324,11 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
     if wants(Model::Weights) {
         match weights(puzzle) {
             Ok(w) => {
-                row.weights_score = Some(w.score);
-                row.weights_level = w.level.map(|l| l.to_string());
-                row.hardest_technique = w.hardest.map(|t| t.name().to_string());
+                row.ratings.weights_score = Some(w.score);
+                row.ratings.weights_level = w.level.map(|l| l.to_string());
+                row.ratings.hardest_technique = w.hardest.map(|t| t.name().to_string());
                 if w.level.is_none() {
-                    row.status.insert(
+                    row.ratings.status.insert(
                         "weights_level".into(),
                         "levels are defined for 9×9 only".into(),
                     );

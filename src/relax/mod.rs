@@ -74,6 +74,10 @@ pub enum RelaxError {
     NoSolution,
     #[error("k = {k} exceeds the {edges} edges of the Sudoku graph")]
     TooManyEdges { k: usize, edges: usize },
+    #[error("sweep {0:?}: expected A:B:STEP with A <= B and STEP > 0, e.g. 0:60:5")]
+    BadSweep(String),
+    #[error("samples must be at least 1 (a report of no relaxation says nothing)")]
+    NoSamples,
     #[error("{0}")]
     Disagreement(#[from] Disagreement),
 }
@@ -90,28 +94,49 @@ pub struct SampleResult {
     pub fixed: Vec<usize>,
 }
 
-/// Summary of one puzzle at one `k` (stable field names).
+/// Summary of one puzzle at one `k` (stable field names): the puzzle, how
+/// it was computed, and the [`RelaxSummary`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RelaxReport {
     pub puzzle: String,
     pub label: Option<String>,
-    pub k: usize,
-    pub samples: usize,
+    /// Seed of the sample draws.
     pub seed: u64,
-    pub cap: u64,
+    /// The engine that analysed every sample.
     pub engine: Engine,
-    pub mean_solutions: f64,
-    pub median_solutions: f64,
-    pub mean_extra: f64,
-    pub p_unique: f64,
-    pub mean_fixed: f64,
-    /// Samples whose count hit the cap.
-    pub capped: usize,
     /// Samples re-checked by the engines of `verified_by` (all agreed).
     pub verified: usize,
     /// The engines that re-checked the verified samples.
     pub verified_by: Vec<Engine>,
-    /// Per-cell fraction of samples in which the cell is fixed (N², row-major; givens 1.0).
+    #[serde(flatten)]
+    pub summary: RelaxSummary,
+}
+
+/// The relaxation metrics of one puzzle at one `k`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RelaxSummary {
+    /// Edges removed per sample.
+    pub k: usize,
+    /// Samples drawn.
+    pub samples: usize,
+    /// Solution cap of each sample's count (0 = exact).
+    pub cap: u64,
+    /// Mean solutions per sample (a lower bound when `capped > 0`).
+    pub mean_solutions: f64,
+    /// Median solutions per sample.
+    pub median_solutions: f64,
+    /// Mean solutions other than the original one.
+    pub mean_extra: f64,
+    /// Share of samples with exactly one solution.
+    pub p_unique: f64,
+    /// Mean number of fixed non-given cells.
+    pub mean_fixed: f64,
+    /// Samples whose count hit the cap.
+    pub capped: usize,
+    /// Per-cell fraction of samples in which the cell is fixed (N², row-major;
+    /// givens 1.0). Left out of the output when empty (`analyze` without
+    /// `--fixedness`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fixedness: Vec<f64>,
 }
 
@@ -150,6 +175,9 @@ pub fn run_samples(
     puzzle: &Puzzle,
     opts: &RelaxOptions,
 ) -> Result<(Vec<SampleResult>, usize), RelaxError> {
+    if opts.samples == 0 {
+        return Err(RelaxError::NoSamples);
+    }
     let edges = puzzle.geometry().edges().len();
     if opts.k > edges {
         return Err(RelaxError::TooManyEdges { k: opts.k, edges });
@@ -226,24 +254,26 @@ pub fn summarise(
     RelaxReport {
         puzzle: puzzle.to_line(),
         label: puzzle.label.clone(),
-        k: opts.k,
-        samples: samples.len(),
         seed: opts.seed,
-        cap: opts.cap,
         engine: opts.engines.primary(),
-        mean_solutions: mean,
-        median_solutions: median,
-        mean_extra: mean - 1.0,
-        p_unique: samples
-            .iter()
-            .filter(|s| s.solutions == 1 && !s.capped)
-            .count() as f64
-            / n,
-        mean_fixed: samples.iter().map(|s| s.fixed.len() as f64).sum::<f64>() / n,
-        capped: samples.iter().filter(|s| s.capped).count(),
         verified,
         verified_by: opts.checked_engines().checkers().to_vec(),
-        fixedness,
+        summary: RelaxSummary {
+            k: opts.k,
+            samples: samples.len(),
+            cap: opts.cap,
+            mean_solutions: mean,
+            median_solutions: median,
+            mean_extra: mean - 1.0,
+            p_unique: samples
+                .iter()
+                .filter(|s| s.solutions == 1 && !s.capped)
+                .count() as f64
+                / n,
+            mean_fixed: samples.iter().map(|s| s.fixed.len() as f64).sum::<f64>() / n,
+            capped: samples.iter().filter(|s| s.capped).count(),
+            fixedness,
+        },
     }
 }
 
@@ -314,22 +344,21 @@ pub fn sweep(
     ks: &[usize],
     opts: &RelaxOptions,
 ) -> Result<SweepReport, RelaxError> {
-    sweep_each(puzzle, ks, opts, |_| false, |_, _| Ok::<(), RelaxError>(()))
+    sweep_each(puzzle, ks, opts, |_, _| Ok::<(), RelaxError>(()))
 }
 
-/// [`sweep`], skipping the `k` for which `skip(k)` holds (a resumed run) and
-/// handing each point with its samples to `each` as soon as it is done (to
-/// stream it). The fit is made on the points computed here.
+/// [`sweep`], handing each point with its samples to `each` as soon as it is
+/// done (to stream it). The fit is made on the points of `ks`, so a resumed
+/// run that passes only the missing `k` fits those.
 pub fn sweep_each<E: From<RelaxError>>(
     puzzle: &Puzzle,
     ks: &[usize],
     opts: &RelaxOptions,
-    skip: impl Fn(usize) -> bool,
     mut each: impl FnMut(&RelaxReport, &[SampleResult]) -> Result<(), E>,
 ) -> Result<SweepReport, E> {
     check_puzzle(puzzle)?;
     let mut points = Vec::with_capacity(ks.len());
-    for &k in ks.iter().filter(|&&k| !skip(k)) {
+    for &k in ks {
         let o = RelaxOptions { k, ..opts.clone() };
         let (samples, verified) = run_samples(puzzle, &o)?;
         let point = summarise(puzzle, &o, &samples, verified);
@@ -340,7 +369,7 @@ pub fn sweep_each<E: From<RelaxError>>(
         fit_exponential(
             &points
                 .iter()
-                .map(|p| (p.k as f64, p.mean_solutions))
+                .map(|p| (p.summary.k as f64, p.summary.mean_solutions))
                 .collect::<Vec<_>>(),
         )
     } else {
@@ -355,15 +384,13 @@ pub fn sweep_each<E: From<RelaxError>>(
 }
 
 /// Parses `A:B:STEP` (inclusive) into the list of `k`.
-pub fn parse_sweep(s: &str) -> Result<Vec<usize>, String> {
+pub fn parse_sweep(s: &str) -> Result<Vec<usize>, RelaxError> {
     let parts: Vec<&str> = s.split(':').collect();
     let nums: Result<Vec<usize>, _> = parts.iter().map(|p| p.trim().parse::<usize>()).collect();
     match nums.as_deref() {
         Ok([a, b, step]) if *step > 0 && a <= b => Ok((*a..=*b).step_by(*step).collect()),
         Ok([a, b]) if a <= b => Ok((*a..=*b).collect()),
-        _ => Err(format!(
-            "sweep {s:?}: expected A:B:STEP with A <= B and STEP > 0, e.g. 0:60:5"
-        )),
+        _ => Err(RelaxError::BadSweep(s.to_string())),
     }
 }
 

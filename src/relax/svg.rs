@@ -26,17 +26,17 @@ pub fn sweep_svg(sweeps: &[SweepReport]) -> String {
         Panel {
             title: "mean solutions (log scale)",
             log: true,
-            value: |p| p.mean_solutions,
+            value: |p| p.summary.mean_solutions,
         },
         Panel {
             title: "P(unique)",
             log: false,
-            value: |p| p.p_unique,
+            value: |p| p.summary.p_unique,
         },
         Panel {
             title: "mean fixed cells (non-given)",
             log: false,
-            value: |p| p.mean_fixed,
+            value: |p| p.summary.mean_fixed,
         },
     ];
     let (pw, ph, margin) = (300.0, 220.0, 50.0);
@@ -51,7 +51,7 @@ pub fn sweep_svg(sweeps: &[SweepReport]) -> String {
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
     let kmax = sweeps
         .iter()
-        .flat_map(|sw| sw.points.iter().map(|p| p.k))
+        .flat_map(|sw| sw.points.iter().map(|p| p.summary.k))
         .max()
         .unwrap_or(1)
         .max(1) as f64;
@@ -135,7 +135,7 @@ pub fn sweep_svg(sweeps: &[SweepReport]) -> String {
             let pts: Vec<String> = sw
                 .points
                 .iter()
-                .map(|p| format!("{:.1},{:.1}", px(p.k as f64), py((panel.value)(p))))
+                .map(|p| format!("{:.1},{:.1}", px(p.summary.k as f64), py((panel.value)(p))))
                 .collect();
             let _ = writeln!(
                 s,

@@ -11,31 +11,19 @@ use serde_json::Value;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
-use std::str::FromStr;
 
 /// Output format of a subcommand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
+    /// A table or report for people to read.
     #[default]
     Text,
+    /// One JSON document (an array of rows, or the command's report object).
     Json,
+    /// JSON Lines: one JSON object per row.
     Jsonl,
+    /// Comma-separated values with a header; nested fields joined with `.`.
     Csv,
-}
-
-impl FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "text" => Ok(Format::Text),
-            "json" => Ok(Format::Json),
-            "jsonl" => Ok(Format::Jsonl),
-            "csv" => Ok(Format::Csv),
-            _ => Err(format!(
-                "unknown format {s:?} (expected text, json, jsonl or csv)"
-            )),
-        }
-    }
 }
 
 impl fmt::Display for Format {
@@ -49,21 +37,33 @@ impl fmt::Display for Format {
     }
 }
 
-/// One JSON line for a row.
-pub fn jsonl_line<T: Serialize>(row: &T) -> String {
-    serde_json::to_string(row).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
+/// A row could not be serialised (a map with non-string keys, a failing
+/// `Serialize` impl): a bug in the row type, never silently turned into
+/// empty output.
+pub type RenderError = serde_json::Error;
+
+/// One JSON line for a row (no trailing newline).
+pub fn jsonl_line<T: Serialize>(row: &T) -> Result<String, RenderError> {
+    serde_json::to_string(row)
 }
 
 /// Renders rows as JSON (an array), JSON Lines or CSV. `Text` falls back to
 /// JSON Lines; subcommands render text themselves.
-pub fn render_rows<T: Serialize>(rows: &[T], format: Format) -> String {
+pub fn render_rows<T: Serialize>(rows: &[T], format: Format) -> Result<String, RenderError> {
     match format {
         Format::Json => {
-            let mut s = serde_json::to_string_pretty(rows).unwrap_or_default();
+            let mut s = serde_json::to_string_pretty(rows)?;
             s.push('\n');
-            s
+            Ok(s)
         }
-        Format::Jsonl | Format::Text => rows.iter().map(|r| jsonl_line(r) + "\n").collect(),
+        Format::Jsonl | Format::Text => {
+            let mut s = String::new();
+            for r in rows {
+                s.push_str(&jsonl_line(r)?);
+                s.push('\n');
+            }
+            Ok(s)
+        }
         Format::Csv => to_csv(rows),
     }
 }
@@ -115,11 +115,11 @@ fn csv_cell(s: &str) -> String {
 }
 
 /// CSV with a header from the first row's (flattened) fields.
-pub fn to_csv<T: Serialize>(rows: &[T]) -> String {
+pub fn to_csv<T: Serialize>(rows: &[T]) -> Result<String, RenderError> {
     let mut out = String::new();
     let mut header: Option<Vec<String>> = None;
     for row in rows {
-        let v = serde_json::to_value(row).unwrap_or(Value::Null);
+        let v = serde_json::to_value(row)?;
         let mut cells = Vec::new();
         flatten("", &v, &mut cells);
         if header.is_none() {
@@ -143,7 +143,7 @@ pub fn to_csv<T: Serialize>(rows: &[T]) -> String {
             out.push('\n');
         }
     }
-    out
+    Ok(out)
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder,
@@ -232,13 +232,24 @@ mod tests {
             pairs: vec![[0, 1], [2, 3]],
         }];
         assert_eq!(
-            to_csv(&rows),
+            to_csv(&rows).unwrap(),
             "puzzle,label,counts,pairs\n1.,\"a,b\",1 2,0-1 2-3\n"
         );
         assert_eq!(
-            render_rows(&rows, Format::Jsonl),
+            render_rows(&rows, Format::Jsonl).unwrap(),
             "{\"puzzle\":\"1.\",\"label\":\"a,b\",\"counts\":[1,2],\"pairs\":[[0,1],[2,3]]}\n"
         );
+    }
+
+    #[test]
+    fn serialisation_failure_is_an_error_not_empty_output() {
+        // JSON object keys must be strings: a map keyed by pairs cannot be written.
+        let rows = vec![std::collections::BTreeMap::from([((1, 2), 3)])];
+        for f in [Format::Json, Format::Jsonl, Format::Csv] {
+            let e = render_rows(&rows, f).unwrap_err();
+            assert!(e.to_string().contains("key must be a string"), "{f}: {e}");
+        }
+        assert!(jsonl_line(&rows[0]).is_err());
     }
 
     #[test]

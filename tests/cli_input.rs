@@ -1,0 +1,220 @@
+//! The command line under odd input and interrupted runs: nothing lost,
+//! nothing mixed silently, errors that name what was wrong.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn sudolab_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The command may exit before reading its input (a usage error).
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn sudolab(args: &[&str], stdin: &str) -> (i32, String, String) {
+    sudolab_in(std::path::Path::new("."), args, stdin.as_bytes())
+}
+
+const EASY: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const OTHER: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+fn jsonl(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn usage_errors_exit_64_and_help_exits_0() {
+    for args in [
+        &["check", "--format", "xml"][..],
+        &["relax", "--k", "-5"],
+        &["check", "--no-such-flag"],
+        &["nosuchcommand"],
+    ] {
+        let (code, _, err) = sudolab(args, "");
+        assert_eq!(code, 64, "{args:?}: {err}");
+    }
+    let (code, out, _) = sudolab(&["check", "--help"], "");
+    assert_eq!(code, 0);
+    // Every format value is listed in --help.
+    assert!(
+        out.contains("text") && out.contains("jsonl") && out.contains("csv"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bom_is_skipped_and_bad_utf8_rejects_one_line_only() {
+    let (code, out, err) = sudolab(&["check", "-"], &format!("\u{feff}{EASY}\n"));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("unique"));
+    let mut input = format!("{EASY}\n{OTHER} caf").into_bytes();
+    input.extend_from_slice(&[0xE9, b'\n']);
+    input.extend_from_slice(format!("{OTHER}\n{EASY}\n").as_bytes());
+    let (code, out, err) = sudolab_in(
+        std::path::Path::new("."),
+        &["check", "-", "--keep-going", "-f", "jsonl"],
+        &input,
+    );
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(jsonl(&out).len(), 3, "lines 1, 3 and 4 are kept");
+    assert!(err.contains("line 2: column 86: not valid UTF-8"), "{err}");
+}
+
+#[test]
+fn parameter_errors_name_the_parameter_not_a_line() {
+    let (code, _, err) = sudolab(&["relax", "-", "--samples", "0"], EASY);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("--samples") && err.contains("at least 1"),
+        "{err}"
+    );
+    let (code, _, err) = sudolab(&["relax", "-", "--k", "811", "--samples", "2"], EASY);
+    assert_eq!(code, 1);
+    assert!(err.contains("--k") && err.contains("810 edges"), "{err}");
+    assert!(!err.contains("--keep-going"), "{err}");
+    let (code, _, err) = sudolab(&["rate", "-", "--runs", "0"], EASY);
+    assert_eq!(code, 1);
+    assert!(err.contains("runs must be at least 1"), "{err}");
+    let (code, _, err) = sudolab(&["rate", "-", "--oracle-alpha", "NaN"], EASY);
+    assert_eq!(code, 1);
+    assert!(err.contains("alpha = NaN is not a finite number"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = sudolab(&["check", dir.path().to_str().unwrap()], "");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("is a directory") && !err.contains("line"),
+        "{err}"
+    );
+}
+
+#[test]
+fn output_target_is_checked_before_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no/such/folder/out.json");
+    let (code, _, err) = sudolab(
+        &[
+            "relax",
+            "-",
+            "--samples",
+            "5",
+            "-o",
+            missing.to_str().unwrap(),
+        ],
+        EASY,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("does not exist"), "{err}");
+    let (code, _, err) = sudolab(&["check", "-", "-o", dir.path().to_str().unwrap()], EASY);
+    assert_eq!(code, 1);
+    assert!(err.contains("is a directory"), "{err}");
+    // `-o -` is stdout for every command.
+    let (code, out, _) = sudolab_in(dir.path(), &["check", "-", "-o", "-"], EASY.as_bytes());
+    assert_eq!(code, 0);
+    assert!(out.contains("unique"));
+    assert!(!dir.path().join("-").exists());
+}
+
+#[test]
+fn analyze_resume_drops_a_cut_record_keys_by_line_and_refuses_other_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.jsonl");
+    let out_s = out.to_str().unwrap();
+    // The same puzzle twice under two labels, as in the Patti set.
+    let input = format!("{EASY}\tsite A\n{OTHER}\n{EASY}\tsite B\n");
+    let args = [
+        "analyze",
+        "-",
+        "--metrics",
+        "clauses,relax",
+        "--samples",
+        "6",
+        "-f",
+        "jsonl",
+        "-o",
+        out_s,
+    ];
+    let (code, _, err) = sudolab(&args, &input);
+    assert_eq!(code, 0, "{err}");
+    let full = std::fs::read_to_string(&out).unwrap();
+    let rows = jsonl(&full);
+    assert_eq!(rows.len(), 3, "a fresh run gives one row per input line");
+    assert_eq!(
+        rows.iter()
+            .map(|r| r["line"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    assert_eq!(rows[0]["params"]["samples"], 6);
+
+    // Killed inside the third record: resume drops the partial line and redoes it.
+    let cut = full.len() - 20;
+    std::fs::write(&out, &full[..cut]).unwrap();
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let (code, _, err) = sudolab(&resume, &input);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("incomplete last line"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), full);
+
+    // Other parameters: refused, file untouched.
+    let mut other = resume.clone();
+    other[5] = "7";
+    let (code, _, err) = sudolab(&other, &input);
+    assert_eq!(code, 1);
+    assert!(err.contains("samples = 6, this run has 7"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), full);
+
+    // Another input for the same file: refused.
+    let (code, _, err) = sudolab(&resume, &format!("{OTHER}\n"));
+    assert_eq!(code, 1);
+    assert!(err.contains("another input"), "{err}");
+}
+
+#[test]
+fn relax_resume_keeps_k_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep.jsonl");
+    let out_s = out.to_str().unwrap();
+    let input = format!("{EASY}\n");
+    let sweep = |range: &str, resume: bool| {
+        let mut args = vec![
+            "relax",
+            "-",
+            "--sweep",
+            range,
+            "--samples",
+            "5",
+            "-f",
+            "jsonl",
+            "-o",
+            out_s,
+        ];
+        if resume {
+            args.push("--resume");
+        }
+        let (code, _, err) = sudolab(&args, &input);
+        assert_eq!(code, 0, "{err}");
+    };
+    sweep("0:10:5", false);
+    sweep("0:20:5", true);
+    let rows = jsonl(&std::fs::read_to_string(&out).unwrap());
+    let ks: Vec<u64> = rows.iter().map(|r| r["k"].as_u64().unwrap()).collect();
+    assert_eq!(ks, vec![0, 5, 10, 15, 20]);
+    assert!(rows.iter().all(|r| r["line"] == 1));
+}
