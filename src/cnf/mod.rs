@@ -1,4 +1,4 @@
-//! CNF encodings of Sudoku (Patti §4, after Lynce & Ouaknine 2006; `METHODS.md` §1).
+//! CNF encodings of Sudoku (Patti §4, after Lynce & Ouaknine 2006; `docs/methods.md` §1).
 //!
 //! All encodings share one variable numbering, so any model decodes to a
 //! grid: `var(r, c, d) = (r-1)·N² + (c-1)·N + d` (1-based; 729 variables for

@@ -1,5 +1,5 @@
 //! A relaxed Sudoku (Pelánek, "Difficulty Rating of Sudoku Puzzles", §3.2)
-//! as exact cover, exactly as `METHODS.md` §2 formulates it.
+//! as exact cover, exactly as `docs/methods.md` §2.7 formulates it.
 //!
 //! A relaxation removes edges from the Sudoku graph; what remains is an
 //! `N`-colouring problem: every cell takes one colour, the two ends of each

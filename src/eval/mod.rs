@@ -1,5 +1,5 @@
 //! Evaluation: how well does each metric agree with an external difficulty
-//! label? (METHODS.md §4.)
+//! label? (`docs/methods.md` §4.)
 //!
 //! A rating tool earns trust by relating its metrics to independent
 //! judgments: website levels, solving times, other raters. This module reads

@@ -1,5 +1,5 @@
 //! The Sudoku graph and its random relaxations (Pelánek, "Difficulty Rating of
-//! Sudoku Puzzles: An Overview and Evaluation", §3.2; `METHODS.md` §2).
+//! Sudoku Puzzles: An Overview and Evaluation", §3.2; `docs/methods.md` §2).
 //!
 //! The Sudoku graph has one vertex per cell and an edge between any two cells
 //! that share a row, column or box: 81 vertices and 810 edges (degree 20) for

@@ -1,6 +1,6 @@
 //! Puzzles, solutions and the geometry of an order-`n` Sudoku.
 //!
-//! Notation follows `METHODS.md`: order `n` is the box side, the grid side is
+//! Notation follows `docs/methods.md`: order `n` is the box side, the grid side is
 //! `N = n²` (9 for classic Sudoku) and cells are numbered `0..N²` row-major.
 //! Digits are `1..=N`; `0` marks an empty cell. Orders 2 to 5 (4×4 to 25×25)
 //! are supported everywhere.

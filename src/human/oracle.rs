@@ -15,7 +15,7 @@
 //! otherwise, and the score `(1 + tanh(A(s − B)))/2 ∈ [0, 1]`. The paper
 //! prints `e^{δ(Ō−σ)}`, which would make more oracle visits lower the score;
 //! its text says each visit should add less than the previous one, which the
-//! decaying form above does (METHODS.md §3). Defaults are the paper's Table 2:
+//! decaying form above does (`docs/methods.md` §3.2). Defaults are the paper's Table 2:
 //! α = 0.1, β = 0.5, G = 15, δ = 0.5, σ = 1, A = 0.25, B = 10. Levels cut at
 //! 0.18 / 0.6 / 0.8: Cinch, Confusing, Challenging, Crazy.
 

@@ -1,5 +1,5 @@
 //! Constraint relaxation (Pelánek, "Difficulty Rating of Sudoku Puzzles: An
-//! Overview and Evaluation", §3.2; `METHODS.md` §2).
+//! Overview and Evaluation", §3.2; `docs/methods.md` §2).
 //!
 //! A puzzle is a precoloured N-colouring of the Sudoku graph (81 vertices,
 //! 810 edges for 9×9). Removing `k` random edges *relaxes* it: the original

@@ -6,7 +6,7 @@
 //! blocking clauses: after each model, a clause forbidding its assignment of
 //! the empty cells is added, so the solver finds a different grid next time.
 //!
-//! Relaxed instances (Pelánek §3.2; `METHODS.md` §2) are encoded as cell
+//! Relaxed instances (Pelánek §3.2; `docs/methods.md` §2.7) are encoded as cell
 //! ALO and cell AMO, one binary clause `¬x(u,d) ∨ ¬x(v,d)` per remaining edge and
 //! digit, and unit clauses for the givens. Their fixed cells come from the
 //! model-filtering backbone algorithm: start from one model; for each cell
