@@ -1,0 +1,88 @@
+//! The statistics behind `eval` (`docs/methods.md` §4): correlation
+//! coefficients, bootstrap intervals, equal-count bins, contingency tables
+//! and χ². One file per topic, all re-exported here:
+//!
+//! * `correlation.rs` — Pearson r (Pelánek, Table 3), Spearman ρ with
+//!   average ranks for ties (Patti §8), Kendall τ-b and Goodman–Kruskal γ
+//!   (Chang, hsolve §3.3.1) of paired samples.
+//! * `concordance.rs` — concordant, discordant and tied pair counts in
+//!   O(n log n) (Knight 1966), and γ of an ordered contingency table.
+//! * `contingency.rs` — contingency tables and the χ² test of independence.
+//! * `distributions.rs` — the χ² p-value: ln Γ and the regularized upper
+//!   incomplete gamma function (Numerical Recipes §6.2).
+//! * `quantiles.rs` — quantiles and equal-count bins.
+//! * `bootstrap.rs` — seeded percentile bootstrap intervals.
+//! * `paired_sample.rs` — the four coefficients of a reweighted sample
+//!   sorted once, the fast path of [`bootstrap_correlations`].
+//!
+//! Every coefficient needs at least [`MIN_PAIRS`] pairs and two distinct
+//! values on each side; otherwise a [`StatError`] says why, so no NaN ever
+//! reaches a table. Inputs must be finite (the results table stores
+//! non-finite numbers as missing).
+
+mod bootstrap;
+mod concordance;
+mod contingency;
+mod correlation;
+mod distributions;
+mod paired_sample;
+mod quantiles;
+
+pub use bootstrap::{BootstrapOptions, Interval, bootstrap_correlations, bootstrap_intervals};
+pub use concordance::{PairCounts, gamma_from_table, pair_counts};
+pub use contingency::{ChiSquare, chi_square, contingency_counts};
+pub use correlation::{average_ranks, correlations, gk_gamma, kendall_tau_b, pearson, spearman};
+pub use distributions::{chi2_sf, gamma_q, ln_gamma};
+pub use paired_sample::PairedSample;
+pub use quantiles::{bin_of, equal_count_edges, quantile_sorted};
+
+use thiserror::Error;
+
+/// Fewest pairs for which a coefficient is reported.
+pub const MIN_PAIRS: usize = 3;
+
+/// Why a statistic is undefined.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum StatError {
+    #[error("the two columns have different lengths ({x} and {y})")]
+    LengthMismatch { x: usize, y: usize },
+    #[error("only {n} complete pairs; at least {min} are needed")]
+    TooFew { n: usize, min: usize },
+    #[error("{which} is constant (every value is {value})")]
+    Constant { which: &'static str, value: f64 },
+    #[error("every pair is tied in x or in y, so γ is undefined")]
+    AllTied,
+    #[error("the contingency table needs at least two non-empty rows and columns")]
+    DegenerateTable,
+    #[error("cannot make {bins} bins from {n} values")]
+    TooFewForBins { n: usize, bins: usize },
+    #[error("the number of bins must be at least 2, got {bins}")]
+    BadBins { bins: usize },
+}
+
+fn check_pairs(x: &[f64], y: &[f64]) -> Result<(), StatError> {
+    if x.len() != y.len() {
+        return Err(StatError::LengthMismatch {
+            x: x.len(),
+            y: y.len(),
+        });
+    }
+    if x.len() < MIN_PAIRS {
+        return Err(StatError::TooFew {
+            n: x.len(),
+            min: MIN_PAIRS,
+        });
+    }
+    check_varies(x, "x")?;
+    check_varies(y, "y")
+}
+
+fn check_varies(v: &[f64], which: &'static str) -> Result<(), StatError> {
+    match v.first() {
+        Some(&first) if v.iter().all(|&a| a == first) => Err(StatError::Constant {
+            which,
+            value: first,
+        }),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,226 @@
+//! Human solving techniques on a [`Board`], each listing *every* application
+//! it finds on the current state.
+//!
+//! The catalogue is the one Xu & Xu (§2.1 c, Table 1) rate and
+//! `docs/methods.md` §3 orders, simplest first: naked and hidden singles,
+//! naked pair, pointing and claiming (intersection removal), hidden pair,
+//! naked triple and quad, hidden triple and quad, X-wing, swordfish,
+//! jellyfish, XY-wing, XYZ-wing, WXYZ-wing and forcing chains. Models count
+//! applications (hsolve's `v`, SiSuS's possibility count), so a finder never
+//! stops at the first one, and only reports applications that change the
+//! board (place a digit or remove at least one candidate).
+//!
+//! One file per technique family holds its finders, its count of possible
+//! applications ([`possible_count`]), its definitions where the literature
+//! varies, and any helper only it uses:
+//! * `singles.rs`: naked and hidden singles, and the singles propagation the
+//!   forcing chains branch with;
+//! * `intersections.rs`: pointing and claiming;
+//! * `subsets.rs`: naked and hidden pairs, triples and quads;
+//! * `fish.rs`: X-wing, swordfish, jellyfish;
+//! * `wings.rs`: XY-, XYZ- and WXYZ-wing;
+//! * `chains.rs`: forcing chains.
+//!
+//! This file holds the shared types ([`Technique`], [`Application`]), the
+//! subset helpers several families use, and the catalogue table that gives
+//! each technique its name and family: adding a technique means its family
+//! file plus one line of that table.
+//!
+//! Every technique is sound: on a board whose candidates still contain the
+//! solution, no application removes a solution value or places a wrong
+//! digit (checked on thousands of real puzzles in `tests/human_soundness.rs`).
+
+mod chains;
+mod fish;
+mod intersections;
+mod singles;
+mod subsets;
+mod wings;
+
+pub use singles::{Single, hidden_singles, naked_singles, propagate_singles};
+
+use super::board::Board;
+use serde::Serialize;
+use std::fmt;
+
+/// Declares the catalogue, one technique a line, simplest first:
+/// `Variant => "human-readable name" in family_module,`. Generates the
+/// [`Technique`] enum, `Technique::ALL` and `Technique::name` in that order,
+/// and the dispatch of [`find`] and [`possible_count`] to the family
+/// module's `find` and `possible_count`.
+macro_rules! catalogue {
+    ($($technique:ident => $name:literal in $family:ident,)*) => {
+        /// A solving technique.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Technique {
+            $($technique,)*
+        }
+
+        impl Technique {
+            /// All techniques, simplest first (`docs/methods.md` §3 order).
+            pub const ALL: [Technique; [$(stringify!($technique)),*].len()] =
+                [$(Technique::$technique),*];
+
+            /// Human-readable name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Technique::$technique => $name,)*
+                }
+            }
+
+            /// Appends every application of `self` (its family's finder).
+            fn find_into(self, board: &Board, out: &mut Vec<Application>) {
+                match self {
+                    $(Technique::$technique => $family::find(self, board, out),)*
+                }
+            }
+
+            /// [`possible_count`] of `self` (its family's definition).
+            fn family_possible_count(self, board: &Board) -> usize {
+                match self {
+                    $(Technique::$technique => $family::possible_count(self, board),)*
+                }
+            }
+        }
+    };
+}
+
+catalogue! {
+    NakedSingle => "naked single" in singles,
+    HiddenSingle => "hidden single" in singles,
+    NakedPair => "naked pair" in subsets,
+    Pointing => "pointing" in intersections,
+    Claiming => "claiming" in intersections,
+    HiddenPair => "hidden pair" in subsets,
+    NakedTriple => "naked triple" in subsets,
+    NakedQuad => "naked quad" in subsets,
+    HiddenTriple => "hidden triple" in subsets,
+    HiddenQuad => "hidden quad" in subsets,
+    XWing => "X-wing" in fish,
+    Swordfish => "swordfish" in fish,
+    Jellyfish => "jellyfish" in fish,
+    XyWing => "XY-wing" in wings,
+    XyzWing => "XYZ-wing" in wings,
+    WxyzWing => "WXYZ-wing" in wings,
+    ForcingChain => "forcing chain" in chains,
+}
+
+impl fmt::Display for Technique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One application of a technique: what it places or removes, and the
+/// pattern (units, cells, digits) it rests on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Application {
+    pub technique: Technique,
+    /// `(cell, digit)` placements.
+    pub placements: Vec<(usize, u8)>,
+    /// `(cell, digit)` candidate removals.
+    pub eliminations: Vec<(usize, u8)>,
+    /// Units (geometry indices) the pattern lives in.
+    pub units: Vec<usize>,
+    /// Cells forming the pattern (pair cells, wing cells, chain source...).
+    pub cells: Vec<usize>,
+    /// Digits of the pattern.
+    pub digits: Vec<u8>,
+    /// Why the conclusion holds, where the pattern alone does not say it
+    /// (forcing chains: which branch failed, or that both agree).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl Application {
+    fn new(technique: Technique) -> Application {
+        Application {
+            technique,
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+            units: Vec::new(),
+            cells: Vec::new(),
+            digits: Vec::new(),
+            note: None,
+        }
+    }
+
+    /// Applies the placements and removals; true if the board changed.
+    pub fn apply(&self, board: &mut Board) -> bool {
+        let mut changed = false;
+        for &(cell, d) in &self.eliminations {
+            changed |= board.eliminate(cell, d);
+        }
+        for &(cell, d) in &self.placements {
+            if board.value(cell) == 0 && board.cands(cell) & (1 << d) != 0 {
+                board.place(cell, d);
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// True when the application contradicts `solution` (cell values,
+    /// row-major): it removes a solution value or places a wrong digit.
+    pub fn contradicts(&self, solution: &[u8]) -> bool {
+        self.eliminations.iter().any(|&(c, d)| solution[c] == d)
+            || self.placements.iter().any(|&(c, d)| solution[c] != d)
+    }
+}
+
+/// Calls `f` with every `k`-subset of `items` (k ≤ 4).
+fn for_each_subset(items: &[usize], k: usize, f: &mut impl FnMut(&[usize])) {
+    fn rec(
+        items: &[usize],
+        k: usize,
+        start: usize,
+        buf: &mut [usize; 4],
+        len: usize,
+        f: &mut impl FnMut(&[usize]),
+    ) {
+        if len == k {
+            f(&buf[..k]);
+            return;
+        }
+        for i in start..items.len() {
+            if items.len() - i < k - len {
+                break;
+            }
+            buf[len] = items[i];
+            rec(items, k, i + 1, buf, len + 1, f);
+        }
+    }
+    if k == 0 || k > 4 || items.len() < k {
+        return;
+    }
+    let mut buf = [0usize; 4];
+    rec(items, k, 0, &mut buf, 0, f);
+}
+
+/// Number of `k`-subsets of `m` items.
+fn choose(m: usize, k: usize) -> usize {
+    if k > m {
+        return 0;
+    }
+    let mut r = 1usize;
+    for i in 0..k {
+        r = r * (m - i) / (i + 1);
+    }
+    r
+}
+
+/// Every application of `technique` on `board`.
+pub fn find(technique: Technique, board: &Board) -> Vec<Application> {
+    let mut out = Vec::new();
+    technique.find_into(board, &mut out);
+    out
+}
+
+/// The number `p` of configurations a human checks when looking for
+/// `technique` (Chang et al. §3.1's "possible applications"); hsolve divides
+/// it by the number of valid ones. Each family file defines it for its
+/// techniques.
+pub fn possible_count(technique: Technique, board: &Board) -> usize {
+    technique.family_possible_count(board)
+}

@@ -1,0 +1,123 @@
+//! Naked and hidden singles (Xu & Xu §2.1 c, Table 1; `docs/methods.md` §3),
+//! the fast singles scan the simulated solvers use directly, and
+//! [`propagate_singles`], the propagation forcing chains branch with.
+
+use super::{Application, Technique};
+use crate::human::board::Board;
+use crate::util::bits as digits;
+
+/// Every naked or hidden single, as applications.
+pub(super) fn find(technique: Technique, board: &Board, out: &mut Vec<Application>) {
+    match technique {
+        Technique::NakedSingle | Technique::HiddenSingle => {
+            let mut s = Vec::new();
+            if technique == Technique::NakedSingle {
+                naked_singles(board, &mut s);
+            } else {
+                hidden_singles(board, &mut s);
+            }
+            for single in s {
+                let mut a = Application::new(technique);
+                a.placements.push((single.cell, single.digit));
+                a.cells.push(single.cell);
+                a.digits.push(single.digit);
+                if let Some(u) = single.unit {
+                    a.units.push(u);
+                }
+                out.push(a);
+            }
+        }
+        t => unreachable!("{t} is not a single"),
+    }
+}
+
+/// Possible applications ([`super::possible_count`]):
+/// * naked single: empty cells;
+/// * hidden single: (unit, digit) pairs whose digit is not yet placed.
+pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
+    let geo = board.geometry();
+    match technique {
+        Technique::NakedSingle => board.empty_count(),
+        Technique::HiddenSingle => (0..geo.units.len())
+            .map(|u| (geo.all_digits() & !board.placed_in_unit(u)).count_ones() as usize)
+            .sum(),
+        t => unreachable!("{t} is not a single"),
+    }
+}
+
+/// A single found by the fast singles scan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Single {
+    pub cell: usize,
+    pub digit: u8,
+    /// `None` for a naked single, the unit for a hidden single.
+    pub unit: Option<usize>,
+}
+
+/// Appends every naked single (empty cell with one candidate).
+pub fn naked_singles(board: &Board, out: &mut Vec<Single>) {
+    for (cell, &c) in board.all_cands().iter().enumerate() {
+        if c != 0 && c & (c - 1) == 0 {
+            out.push(Single {
+                cell,
+                digit: c.trailing_zeros() as u8,
+                unit: None,
+            });
+        }
+    }
+}
+
+/// Appends every hidden single: a (unit, digit) with exactly one place.
+pub fn hidden_singles(board: &Board, out: &mut Vec<Single>) {
+    let geo = board.geometry();
+    for (u, cells) in geo.units.iter().enumerate() {
+        let mut once = 0u32;
+        let mut twice = 0u32;
+        for &c in cells {
+            let m = board.cands(c);
+            twice |= once & m;
+            once |= m;
+        }
+        let single = once & !twice;
+        if single == 0 {
+            continue;
+        }
+        for &c in cells {
+            let hit = board.cands(c) & single;
+            for d in digits(hit) {
+                out.push(Single {
+                    cell: c,
+                    digit: d,
+                    unit: Some(u),
+                });
+            }
+        }
+    }
+}
+
+/// Fills naked and hidden singles until none is left or the board shows a
+/// contradiction; false on contradiction.
+pub fn propagate_singles(board: &mut Board) -> bool {
+    let mut buf = Vec::new();
+    loop {
+        if board.contradiction() {
+            return false;
+        }
+        buf.clear();
+        naked_singles(board, &mut buf);
+        hidden_singles(board, &mut buf);
+        if buf.is_empty() {
+            return true;
+        }
+        for s in &buf {
+            if board.value(s.cell) == 0 {
+                if board.cands(s.cell) & (1 << s.digit) == 0 {
+                    return false;
+                }
+                board.place(s.cell, s.digit);
+            } else if board.value(s.cell) != s.digit {
+                return false;
+            }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Wings: XY-wing, XYZ-wing and WXYZ-wing, from the catalogue of Xu & Xu
+//! (§2.1 c, Table 1; `docs/methods.md` §3).
+//!
+//! Where the literature varies: a WXYZ-wing is a pivot cell and three of its
+//! peers, 2..=4 candidates each, four digits in all, exactly one of which
+//! (`z`) is not confined to mutually-seeing cells; `z` is removed from every
+//! cell that sees all the `z` cells of the pattern.
+
+use super::{Application, Technique, choose, for_each_subset};
+use crate::human::board::Board;
+use crate::util::bits as digits;
+
+/// Every XY-, XYZ- or WXYZ-wing application.
+pub(super) fn find(technique: Technique, board: &Board, out: &mut Vec<Application>) {
+    match technique {
+        Technique::XyWing => xy_wing(board, out),
+        Technique::XyzWing => xyz_wing(board, out),
+        Technique::WxyzWing => wxyz_wing(board, out),
+        t => unreachable!("{t} is not a wing"),
+    }
+}
+
+/// Possible applications ([`super::possible_count`]):
+/// * XY-wing: (bivalue pivot, two bivalue peers);
+/// * XYZ-wing: (trivalue pivot, two bivalue peers with candidates inside the
+///   pivot's);
+/// * WXYZ-wing: (pivot, three peers) with 2..=4 candidates each and at most
+///   four digits in all.
+pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
+    let geo = board.geometry();
+    match technique {
+        Technique::XyWing | Technique::XyzWing => {
+            let want = if technique == Technique::XyWing { 2 } else { 3 };
+            let mut count = 0;
+            for cell in 0..geo.cells {
+                let pc = board.cands(cell);
+                if pc.count_ones() != want {
+                    continue;
+                }
+                let m = geo.peers[cell]
+                    .iter()
+                    .filter(|&&q| {
+                        let qc = board.cands(q);
+                        qc.count_ones() == 2
+                            && if want == 2 {
+                                (qc & pc).count_ones() == 1
+                            } else {
+                                qc & !pc == 0
+                            }
+                    })
+                    .count();
+                count += choose(m, 2);
+            }
+            count
+        }
+        Technique::WxyzWing => {
+            let mut count = 0;
+            wxyz_scan(board, &mut |_| count += 1);
+            count
+        }
+        t => unreachable!("{t} is not a wing"),
+    }
+}
+
+fn sees(board: &Board, a: usize, b: usize) -> bool {
+    let u = &board.geometry().cell_units;
+    a != b && (u[a][0] == u[b][0] || u[a][1] == u[b][1] || u[a][2] == u[b][2])
+}
+
+/// Removes `z` from every empty cell outside `pattern` that sees all of
+/// `targets`.
+fn eliminate_seeing_all(
+    board: &Board,
+    targets: &[usize],
+    pattern: &[usize],
+    z: u8,
+    a: &mut Application,
+) {
+    let Some(&first) = targets.first() else {
+        return;
+    };
+    for &c in &board.geometry().peers[first] {
+        if board.cands(c) & (1 << z) != 0
+            && !pattern.contains(&c)
+            && targets.iter().all(|&t| sees(board, c, t))
+        {
+            a.eliminations.push((c, z));
+        }
+    }
+}
+
+fn xy_wing(board: &Board, out: &mut Vec<Application>) {
+    let geo = board.geometry();
+    for p in 0..geo.cells {
+        let pc = board.cands(p);
+        if pc.count_ones() != 2 {
+            continue;
+        }
+        let x = pc.trailing_zeros();
+        let y = 31 - pc.leading_zeros();
+        let wings: Vec<usize> = geo.peers[p]
+            .iter()
+            .copied()
+            .filter(|&q| {
+                let qc = board.cands(q);
+                qc.count_ones() == 2 && (qc & pc).count_ones() == 1
+            })
+            .collect();
+        for &q1 in &wings {
+            let c1 = board.cands(q1);
+            if c1 & (1 << x) == 0 {
+                continue;
+            }
+            let z1 = c1 & !(1 << x);
+            for &q2 in &wings {
+                let c2 = board.cands(q2);
+                if c2 & (1 << y) == 0 || c2 & !(1 << y) != z1 {
+                    continue;
+                }
+                let z = z1.trailing_zeros() as u8;
+                let mut a = Application::new(Technique::XyWing);
+                eliminate_seeing_all(board, &[q1, q2], &[p, q1, q2], z, &mut a);
+                if !a.eliminations.is_empty() {
+                    a.cells = vec![p, q1, q2];
+                    a.digits = vec![x as u8, y as u8, z];
+                    out.push(a);
+                }
+            }
+        }
+    }
+}
+
+fn xyz_wing(board: &Board, out: &mut Vec<Application>) {
+    let geo = board.geometry();
+    for p in 0..geo.cells {
+        let pc = board.cands(p);
+        if pc.count_ones() != 3 {
+            continue;
+        }
+        let wings: Vec<usize> = geo.peers[p]
+            .iter()
+            .copied()
+            .filter(|&q| {
+                let qc = board.cands(q);
+                qc.count_ones() == 2 && qc & !pc == 0
+            })
+            .collect();
+        for (i, &q1) in wings.iter().enumerate() {
+            for &q2 in &wings[i + 1..] {
+                let (c1, c2) = (board.cands(q1), board.cands(q2));
+                let common = c1 & c2;
+                if c1 == c2 || common.count_ones() != 1 {
+                    continue;
+                }
+                let z = common.trailing_zeros() as u8;
+                let mut a = Application::new(Technique::XyzWing);
+                eliminate_seeing_all(board, &[p, q1, q2], &[p, q1, q2], z, &mut a);
+                if !a.eliminations.is_empty() {
+                    a.cells = vec![p, q1, q2];
+                    a.digits = digits(pc).collect();
+                    out.push(a);
+                }
+            }
+        }
+    }
+}
+
+/// Calls `f` with every (pivot, three peers) candidate WXYZ pattern.
+fn wxyz_scan(board: &Board, f: &mut impl FnMut([usize; 4])) {
+    let geo = board.geometry();
+    for p in 0..geo.cells {
+        let pc = board.cands(p);
+        if !(2..=4).contains(&pc.count_ones()) {
+            continue;
+        }
+        let pool: Vec<usize> = geo.peers[p]
+            .iter()
+            .copied()
+            .filter(|&q| {
+                let qc = board.cands(q);
+                (2..=4).contains(&qc.count_ones()) && (qc | pc).count_ones() <= 4
+            })
+            .collect();
+        for_each_subset(&pool, 3, &mut |w| {
+            let union = pc | board.cands(w[0]) | board.cands(w[1]) | board.cands(w[2]);
+            if union.count_ones() == 4 {
+                f([p, w[0], w[1], w[2]]);
+            }
+        });
+    }
+}
+
+fn wxyz_wing(board: &Board, out: &mut Vec<Application>) {
+    let mut seen: Vec<[usize; 4]> = Vec::new();
+    wxyz_scan(board, &mut |set| {
+        let mut sorted = set;
+        sorted.sort_unstable();
+        if seen.contains(&sorted) {
+            return;
+        }
+        seen.push(sorted);
+        let union = set.iter().fold(0, |m, &c| m | board.cands(c));
+        let mut loose = Vec::new();
+        for d in digits(union) {
+            let holders: Vec<usize> = set
+                .iter()
+                .copied()
+                .filter(|&c| board.cands(c) & (1 << d) != 0)
+                .collect();
+            let confined = holders
+                .iter()
+                .enumerate()
+                .all(|(i, &a)| holders[i + 1..].iter().all(|&b| sees(board, a, b)));
+            if !confined {
+                loose.push((d, holders));
+            }
+        }
+        if loose.len() != 1 {
+            return;
+        }
+        let (z, holders) = &loose[0];
+        let mut a = Application::new(Technique::WxyzWing);
+        eliminate_seeing_all(board, holders, &sorted, *z, &mut a);
+        if !a.eliminations.is_empty() {
+            a.cells = set.to_vec();
+            a.digits = digits(union).collect();
+            out.push(a);
+        }
+    });
+}
