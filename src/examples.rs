@@ -1,5 +1,5 @@
 //! The example puzzles compiled into the binary (`examples/puzzles.txt`):
-//! the four Figure 3 puzzles of Fletcher, Johnson & Murphy (Cinch, Confusing,
+//! the four Figure 3 puzzles of Fletcher, Johnson & Morrison (Cinch, Confusing,
 //! Challenging, Crazy) and famous hard puzzles, each labelled with its name.
 
 use crate::grid::{Puzzle, read_puzzles};

@@ -23,6 +23,8 @@
 //! assert!(report.summary.mean_fixed <= 51.0);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![warn(missing_docs)]
+
 pub mod analyze;
 pub mod answers;
 pub mod bitset;
@@ -37,7 +39,7 @@ pub mod human;
 pub mod relax;
 pub mod report;
 pub mod sat;
-pub mod util;
+pub(crate) mod util;
 
 pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};
 pub use engine::{Disagreement, Engine, Engines};

@@ -13,7 +13,7 @@ use sudolab::report::{Format, chart::bar, render_rows};
 pub struct ClausesArgs {
     #[command(flatten)]
     pub common: Common,
-    /// min (candidate-based, Patti's histogram) or max.
+    /// Encoding whose ALO clauses are counted: min (candidate-based, Patti's histogram), max or lo-min.
     #[arg(long, short = 'e', value_enum, default_value_t = Encoding::Min)]
     pub encoding: Encoding,
     /// Upper bounds of the short and medium classes, e.g. 3,6 (default: thirds of 1..=N).

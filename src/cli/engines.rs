@@ -1,4 +1,4 @@
-//! `solve`, `count` and `check`: the engine subcommands.
+//! `solve`, `count`, `check` and `backbone`: the engine subcommands.
 
 use super::{Common, EXIT_DISAGREE, label_of, load, par_map};
 use anyhow::Result;

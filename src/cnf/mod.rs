@@ -21,7 +21,7 @@
 //! histogram of the ALO clauses (Patti §7.1) is computed in [`histogram`].
 
 mod dimacs;
-pub mod histogram;
+mod histogram;
 
 pub use dimacs::{DimacsError, ModelError, decode_model, parse_model, read_dimacs};
 pub use histogram::{

@@ -29,7 +29,7 @@
 //!   reverse order. A search always leaves the links as it found them, so one
 //!   structure serves any number of searches.
 
-use crate::engine::Count;
+use crate::answers::Count;
 use std::ops::ControlFlow;
 
 /// One change made to the problem by [`ExactCover::force`] or

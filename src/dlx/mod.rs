@@ -1,6 +1,7 @@
 //! Dancing Links (Knuth, "Dancing Links", 2000): exact cover with primary and
 //! secondary columns, and the two reductions sudolab needs. This is the
-//! engine Fletcher et al. use (§3, Algorithm 1), and what `--engine dlx` runs.
+//! engine Fletcher, Johnson & Morrison use to check uniqueness ("Uniqueness
+//! and Complexity", Algorithm 2), and what `--engine dlx` runs.
 //!
 //! * [`cover`]: the generic engine, [`ExactCover`] — Algorithm X on
 //!   array-based dancing links, minimum-remaining-values column choice,

@@ -1,4 +1,4 @@
-//! Linear combinations of metrics (Pelánek, §5 and Table 3: "RD" combines
+//! Linear combinations of metrics (Pelánek, "Evaluation and Discussion" and Table 3: "RD" combines
 //! refutation sum and dependency, "SFRD" Serate, Fowler's rating, refutation
 //! sum and dependency).
 //!

@@ -22,7 +22,7 @@ pub mod classify;
 pub mod fit;
 pub mod label;
 pub mod stats;
-pub mod table;
+mod table;
 
 pub use classify::{ClassMethod, ClassifyOptions, ClassifyReport, Direction, Preset, classify};
 pub use fit::{FitOptions, FitReport, fit_linear, least_squares};

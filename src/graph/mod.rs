@@ -9,8 +9,9 @@
 //! remaining edge differ", with the givens precoloured. The original solution
 //! stays a solution of every relaxation.
 //!
-//! [`RelaxedInstance`] is the one description of such an instance that both
-//! engines (SAT in [`crate::sat`], Dancing Links in [`crate::dlx`]) consume.
+//! [`RelaxedInstance`] is the one description of such an instance that every
+//! engine (SAT in [`crate::sat`], Dancing Links in [`crate::dlx`], the bitset
+//! search in [`crate::bitset`]) consumes.
 
 use crate::grid::{Geometry, Puzzle};
 use petgraph::graph::UnGraph;

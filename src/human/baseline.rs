@@ -6,14 +6,13 @@
 use super::Unfinished;
 use super::solver::plain_dfs_backtracks;
 use crate::grid::Puzzle;
-use serde::Serialize;
 
 /// Baseline metrics.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BaselineResult {
     pub givens: usize,
     /// Undone assignments of the plain DFS, or why there is no count.
-    pub backtracks: Result<u64, String>,
+    pub backtracks: Result<u64, Unfinished>,
 }
 
 /// Givens and plain-DFS backtracks (gives up after `cap` backtracks).
@@ -22,16 +21,10 @@ pub fn baseline(puzzle: &Puzzle, cap: u64) -> BaselineResult {
         givens: puzzle.givens(),
         backtracks: plain_dfs_backtracks(puzzle, cap).map_err(|n| {
             if n >= cap {
-                format!("backtrack cap {cap} reached")
+                Unfinished::new(format!("backtrack cap {cap} reached"))
             } else {
-                "no solution".to_string()
+                Unfinished::new("no solution")
             }
         }),
-    }
-}
-
-impl BaselineResult {
-    pub fn backtracks_or_unfinished(&self) -> Result<u64, Unfinished> {
-        self.backtracks.clone().map_err(Unfinished::new)
     }
 }

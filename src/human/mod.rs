@@ -22,17 +22,17 @@
 //! runs a chosen set of models into one serializable [`RateRow`], and
 //! [`explain`] prints a step-by-step human solving path.
 
-pub mod baseline;
+mod baseline;
 pub mod board;
-pub mod explain;
+mod explain;
 pub mod hsolve;
 pub mod nishio;
 pub mod oracle;
-pub mod path;
-pub mod rate;
+mod path;
+mod rate;
 pub mod sisus;
 pub mod solver;
-pub mod stats;
+mod stats;
 pub mod techniques;
 pub mod weights;
 

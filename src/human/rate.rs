@@ -261,7 +261,7 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
     if wants(Model::Baseline) {
         match baseline(puzzle, opts.backtrack_cap).backtracks {
             Ok(b) => row.ratings.backtracks = Some(b),
-            Err(why) => fail(&mut row, Model::Baseline, why),
+            Err(why) => fail(&mut row, Model::Baseline, why.0),
         }
     }
     if wants(Model::Sisus) {

@@ -19,9 +19,10 @@
 //! subset of what it removes at any larger `k`, so its solution count never
 //! decreases along the sweep.
 //!
-//! Every instance is analysed by one engine (the faster, Dancing Links, by
-//! default) and `verify` of the samples, spread evenly, are re-analysed by the
-//! other; any difference in count or fixed cells is a bug and stops the run
+//! Every instance is analysed by one engine (the bitset search by default)
+//! and `verify` of the samples, spread evenly, are re-analysed by the other
+//! engines of the list, or by the engine's checker (SAT for `bitset` and
+//! `dlx`); any difference in count or fixed cells is a bug and stops the run
 //! with a reproducible case. A sweep over `k` is fitted with
 //! `mean ≈ c·e^{k/λ}` by least squares on `ln(mean)` (the paper reports λ ≈ 6
 //! and c between 0.02 and 0.2 for its puzzles).
