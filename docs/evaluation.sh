@@ -40,13 +40,17 @@ M=short_pct,medium_pct,long_pct,clauses,mean_solutions,median_solutions,p_unique
   echo
   echo "## (b) Clause-length distribution per level (the shape of Patti's Table 1)"
   echo
-  echo "Mean percentage of short (1–3), medium (4–6) and long (7–9) at-least-one clauses of the"
-  echo "minimal encoding, per level (\`classify --metric short_pct --label label:2\`, group means)."
+  echo "Mean percentage of short (1–2), medium (3–5) and long (6–9) at-least-one clauses of the"
+  echo "minimal encoding, per level (\`classify --metric short_pct --label label:2\`, group means),"
+  echo "beside Patti's Table 1 (in brackets). These are Patti's classes: her bounds are lost from"
+  echo "the text of §7.1, and 1–2 / 3–5 / 6–9 is the split that reproduces every value of Table 1"
+  echo "(\`tests/patti_clauses.rs\` checks each within rounding; 1–3 / 4–6 / 7–9 is off by up to 26 points)."
   for site in Sudoku.org.uk Sudoku_of_the_Day Extreme_Sudoku; do
+    echo "$site" > "$W/site"
     echo
     echo "### $site"
     echo
-    echo '| level | n | short % | medium % | long % |'
+    echo '| level | n | short % (paper) | medium % (paper) | long % (paper) |'
     echo '|---|---:|---:|---:|---:|'
     for m in short_pct medium_pct long_pct; do
       $B classify "$W/$site.jsonl" --metric $m --label label:2 -f json > "$W/$m.json"
@@ -54,23 +58,36 @@ M=short_pct,medium_pct,long_pct,clauses,mean_solutions,median_solutions,p_unique
     python3 - "$W" <<'PY'
 import json, sys
 w = sys.argv[1]
+# Patti, Table 1 (short, medium, long %).
+paper = {
+    "Gentle": (24, 67, 9), "Moderate": (21, 69, 10), "Tough": (19, 71, 10),
+    "Evil": (20, 72, 7), "Excessive": (20, 73, 7), "Egregious": (20, 73, 6),
+    "Excruciating": (20, 72, 7), "Extreme": (20, 73, 7), "Beginner": (56, 43, 1),
+    "Easy": (37, 59, 4), "Medium": (23, 69, 8), "Tricky": (21, 71, 8), "Fiendish": (19, 72, 9),
+}
+site = open(f"{w}/site").read().strip()
+paper["Diabolical"] = (19, 71, 10) if site == "Sudoku.org.uk" else (20, 71, 9)
 g = {m: json.load(open(f"{w}/{m}.json"))["groups"] for m in ("short_pct", "medium_pct", "long_pct")}
 for s, m, l in zip(g["short_pct"], g["medium_pct"], g["long_pct"]):
-    print(f"| {s['group']} | {s['n']} | {s['mean']:.1f} | {m['mean']:.1f} | {l['mean']:.1f} |")
+    p = paper.get(s["group"], ("-", "-", "-"))
+    print(f"| {s['group']} | {s['n']} | {s['mean']:.1f} ({p[0]}) | {m['mean']:.1f} ({p[1]}) | {l['mean']:.1f} ({p[2]}) |")
 PY
   done
   echo
   echo "## (c) Universal classification of each level"
   echo
   echo "Nishio human cycles (4 strategies) with the paper's fixed cut points 3.48 / 6.52"
-  echo "(\`classify --metric nishio4 --preset patti --label label:2\`), and equal-count bins of the"
-  echo "short-clause percentage over the whole set (lower is harder)."
+  echo "(\`classify --metric nishio4 --preset patti --label label:2\`), the short-clause percentage"
+  echo "with the paper's cut points 22.6 / 17.6 (\`--preset patti-short\`, lower is harder), and"
+  echo "equal-count bins of the short-clause percentage over the whole set."
   for site in Sudoku.org.uk Sudoku_of_the_Day Extreme_Sudoku; do
     echo
     echo "### $site"
     echo
     echo '```text'
     $B classify "$W/$site.jsonl" --metric nishio4 --preset patti --label label:2 | sed -n '5,100p'
+    echo
+    $B classify "$W/$site.jsonl" --metric short_pct --preset patti-short --label label:2 | sed -n '5,100p'
     echo '```'
   done
   echo

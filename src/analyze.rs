@@ -190,7 +190,7 @@ pub fn analyze(puzzle: &Puzzle, opts: &AnalyzeOptions) -> Result<AnalysisRow, Di
     for group in &opts.groups {
         match group {
             MetricGroup::Clauses => {
-                match clause_row(puzzle, Encoding::Min, ClassCuts::thirds(puzzle.side())) {
+                match clause_row(puzzle, Encoding::Min, ClassCuts::patti(puzzle.side())) {
                     Ok(r) => row.clauses = Some(r.counts),
                     Err(e) => {
                         row.errors.insert(group.to_string(), e.to_string());

@@ -16,7 +16,8 @@ pub struct ClausesArgs {
     /// Encoding whose ALO clauses are counted: min (candidate-based, Patti's histogram), max or lo-min.
     #[arg(long, short = 'e', value_enum, default_value_t = Encoding::Min)]
     pub encoding: Encoding,
-    /// Upper bounds of the short and medium classes, e.g. 3,6 (default: thirds of 1..=N).
+    /// Upper bounds of the short and medium classes, e.g. 3,6 (default:
+    /// Patti's 2,5 for 9×9, scaled for other orders).
     #[arg(long)]
     pub cuts: Option<String>,
 }
@@ -40,7 +41,7 @@ pub fn run(args: ClausesArgs) -> Result<u8> {
     let mut rows = Vec::new();
     let puzzles = std::mem::take(&mut loaded.puzzles);
     for (line, p) in &puzzles {
-        let cuts = cuts_flag.unwrap_or_else(|| ClassCuts::thirds(p.side()));
+        let cuts = cuts_flag.unwrap_or_else(|| ClassCuts::patti(p.side()));
         match clause_row(p, args.encoding, cuts) {
             Ok(r) => rows.push(r),
             Err(e) => loaded.refuse(*line, e)?,

@@ -2,11 +2,15 @@
 //!
 //! Only ALO clauses count: AMO clauses are all binary. For the minimal
 //! encoding a short ALO clause is a cell with few candidates or a digit with
-//! few places in a unit, which is what makes a puzzle easy for people; Patti
-//! groups lengths into short (1–3), medium (4–6) and long (7–9). For other
-//! orders the default classes are thirds of `1..=N`; the cut points are
-//! configurable. For the maximal encoding the histogram is trivially all
-//! length N plus the givens' unit clauses, offered for completeness.
+//! few places in a unit, which is what makes a puzzle easy for people. The
+//! classes are Patti's: short = 1–2, medium = 3–5, long = 6–9 literals. Her
+//! bounds are lost from the text of §7.1, but these are the ones that
+//! reproduce every value of her Table 1 on the released sites (within 0.5
+//! points, `tests/patti_clauses.rs`) and her short-clause cut points
+//! 22.6 / 17.6; 1–3 / 4–6 / 7–9 does not. Other orders scale them
+//! (`⌈2N/9⌉`, `⌈5N/9⌉`); the cut points are configurable. For the maximal
+//! encoding the histogram is trivially all length N plus the givens' unit
+//! clauses, offered for completeness.
 
 use super::{Cnf, Encoding};
 use serde::Serialize;
@@ -19,11 +23,12 @@ pub struct ClassCuts {
 }
 
 impl ClassCuts {
-    /// Thirds of `1..=side`: 1–3/4–6/7–9 for 9×9.
-    pub fn thirds(side: usize) -> ClassCuts {
+    /// Patti's classes, 1–2 / 3–5 / 6–9 for 9×9, scaled to `1..=side` for
+    /// other orders (1 / 2–3 / 4 for 4×4, 1–4 / 5–9 / 10–16 for 16×16).
+    pub fn patti(side: usize) -> ClassCuts {
         ClassCuts {
-            short_max: side / 3,
-            medium_max: 2 * side / 3,
+            short_max: (2 * side).div_ceil(9),
+            medium_max: (5 * side).div_ceil(9),
         }
     }
 
@@ -112,28 +117,29 @@ mod tests {
 
     #[test]
     fn classes_sum_to_100() {
-        let h = Histogram::from_counts(vec![1, 1, 1, 1, 1, 1, 1, 1, 2], ClassCuts::thirds(9));
+        let h = Histogram::from_counts(vec![1, 1, 1, 1, 1, 1, 1, 1, 2], ClassCuts::patti(9));
         assert_eq!(h.total, 10);
-        assert!((h.short_pct - 30.0).abs() < 1e-9);
+        assert!((h.short_pct - 20.0).abs() < 1e-9);
         assert!((h.medium_pct - 30.0).abs() < 1e-9);
-        assert!((h.long_pct - 40.0).abs() < 1e-9);
+        assert!((h.long_pct - 50.0).abs() < 1e-9);
     }
 
     #[test]
     fn empty_grid_is_all_long() {
         let p = Puzzle::empty(3);
         let cnf = encode(&p, Encoding::Min).unwrap();
-        let h = Histogram::of(&cnf, Encoding::Min, 9, ClassCuts::thirds(9));
+        let h = Histogram::of(&cnf, Encoding::Min, 9, ClassCuts::patti(9));
         assert_eq!(h.counts[8], 324);
         assert_eq!(h.total, 324);
         assert_eq!(h.long_pct, 100.0);
-        assert_eq!(
-            ClassCuts::thirds(9),
-            ClassCuts {
-                short_max: 3,
-                medium_max: 6
-            }
-        );
+        let cuts = |side| {
+            let c = ClassCuts::patti(side);
+            (c.short_max, c.medium_max)
+        };
+        assert_eq!(cuts(9), (2, 5));
+        assert_eq!(cuts(4), (1, 3));
+        assert_eq!(cuts(16), (4, 9));
+        assert_eq!(cuts(25), (6, 14));
         assert!(ClassCuts::parse("6,3").is_err());
         assert_eq!(ClassCuts::parse("2, 5").unwrap().medium_max, 5);
     }
