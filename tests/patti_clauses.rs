@@ -59,8 +59,8 @@ fn table_1_reproduced_per_level() {
     let mut sums: BTreeMap<&str, ([f64; 3], usize)> = BTreeMap::new();
     for (group, pct) in &rows {
         let e = sums.entry(group.as_str()).or_default();
-        for i in 0..3 {
-            e.0[i] += pct[i];
+        for (sum, x) in e.0.iter_mut().zip(pct) {
+            *sum += x;
         }
         e.1 += 1;
     }
