@@ -218,3 +218,25 @@ fn relax_resume_keeps_k_and_line() {
     assert_eq!(ks, vec![0, 5, 10, 15, 20]);
     assert!(rows.iter().all(|r| r["line"] == 1));
 }
+
+#[test]
+fn a_16x16_grid_in_0_to_f_needs_its_alphabet() {
+    let digits = b"0123456789ABCDEF";
+    let line: String = (0..16)
+        .flat_map(|r| {
+            (0..16).map(move |c| match c {
+                0 => '.',
+                _ => digits[(r * 4 + r / 4 + c) % 16] as char,
+            })
+        })
+        .collect();
+    let (code, _, err) = sudolab(&["check", "-"], &line);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("line 1") && err.contains("--alphabet 0-f"),
+        "{err}"
+    );
+    let (code, out, err) = sudolab(&["check", "-", "--alphabet", "0-f"], &line);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("unique"), "{out}");
+}

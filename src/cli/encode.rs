@@ -5,6 +5,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
 use sudolab::cnf::{self, Encoding};
+use sudolab::grid::Alphabet;
 use sudolab::report::write_atomic;
 
 #[derive(Debug, Args)]
@@ -22,6 +23,9 @@ pub struct EncodeArgs {
     /// Skip bad input lines and refused puzzles instead of stopping.
     #[arg(long)]
     pub keep_going: bool,
+    /// Digits of the input: 1-g or 0-f (see `check --help`).
+    #[arg(long, value_enum)]
+    pub alphabet: Option<Alphabet>,
 }
 
 pub fn run(args: EncodeArgs) -> Result<u8> {
@@ -42,6 +46,7 @@ pub fn run(args: EncodeArgs) -> Result<u8> {
             output: None,
         },
         keep_going: args.keep_going,
+        alphabet: args.alphabet,
     };
     let mut loaded: Loaded = load(&common)?;
     let puzzles = std::mem::take(&mut loaded.puzzles);

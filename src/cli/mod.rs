@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use sudolab::grid::{ParseError, ParseErrorKind, Puzzle, PuzzleReader};
+use sudolab::grid::{Alphabet, ParseError, ParseErrorKind, Puzzle, PuzzleReader};
 use sudolab::report::{self, Format};
 
 /// Exit codes: documented in the README and the user guide.
@@ -129,6 +129,11 @@ pub struct Common {
     /// Skip bad input lines (reported on stderr, exit code 3) instead of stopping.
     #[arg(long)]
     pub keep_going: bool,
+    /// Digits of the input: 1-g (1–9 then A–Z; 0 . _ blank) or 0-f (0–9
+    /// then A–Z; . _ blank). Without it a 16×16 grid that looks like 0–F is
+    /// refused rather than guessed.
+    #[arg(long, value_enum)]
+    pub alphabet: Option<Alphabet>,
 }
 
 /// Puzzles read from the input, with their line numbers, and what was rejected.
@@ -195,7 +200,7 @@ pub fn load(common: &Common) -> Result<Loaded> {
             .collect();
         return Ok(loaded);
     };
-    for item in PuzzleReader::new(open_input(path)?) {
+    for item in PuzzleReader::new(open_input(path)?).with_alphabet(common.alphabet) {
         match item {
             Ok(p) => loaded.puzzles.push(p),
             Err(e) => reject(&mut loaded, e)?,

@@ -14,7 +14,8 @@
 mod parse;
 
 pub use parse::{
-    ParseError, ParseErrorKind, PuzzleReader, digit_to_char, parse_puzzle, read_puzzles,
+    Alphabet, ParseError, ParseErrorKind, PuzzleReader, digit_to_char, parse_puzzle,
+    parse_puzzle_in, read_puzzles,
 };
 
 use serde::Serialize;

@@ -25,6 +25,9 @@ pub enum ParseErrorKind {
     BadRow { expected: usize, found: usize },
     /// The input ended (or a blank line came) inside a block-layout grid.
     IncompleteBlock { expected: usize, found: usize },
+    /// A 16×16 grid that uses `0` as a digit (`0`–`F`, `.` blanks) read in
+    /// the default alphabet, where `0` is a blank.
+    ZeroDigit,
     /// The line is not valid UTF-8 (e.g. a Latin-1 label); `column` is the
     /// 1-based character position of the first bad byte.
     NotUtf8 { column: usize },
@@ -50,6 +53,11 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::IncompleteBlock { expected, found } => {
                 write!(f, "grid has {found} rows, expected {expected}")
             }
+            ParseErrorKind::ZeroDigit => write!(
+                f,
+                "this 16×16 grid uses 0 beside '.' blanks and has no G: its digits look like 0–F, \
+                 where sudolab reads 0 as a blank and 1–G as digits; pass --alphabet 0-f (or --alphabet 1-g to read 0 as a blank)"
+            ),
             ParseErrorKind::NotUtf8 { column } => write!(
                 f,
                 "column {column}: not valid UTF-8 (save the file as UTF-8)"
@@ -85,18 +93,55 @@ pub fn digit_to_char(v: u8, side: usize) -> char {
     }
 }
 
-fn is_blank(ch: char) -> bool {
-    matches!(ch, '.' | '0' | '_')
+/// How the characters of a puzzle line name digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Alphabet {
+    /// `1`–`9` then `A`–`Z` are the digits 1, 2, …; `0`, `.` and `_` are
+    /// blanks (16×16: `1`–`9`, `A`–`G`).
+    #[default]
+    #[value(name = "1-g", alias = "standard")]
+    FromOne,
+    /// `0`–`9` then `A`–`Z` are the digits 1, 2, …; `.` and `_` are blanks
+    /// (the common 16×16 convention `0`–`F`).
+    #[value(name = "0-f", alias = "0f")]
+    FromZero,
 }
 
-/// Digit value of a character, 0 for a blank, `None` if not a cell character.
-fn cell_value(ch: char) -> Option<u8> {
-    if is_blank(ch) {
-        return Some(0);
+impl Alphabet {
+    /// Digit value of a character, 0 for a blank, `None` if not a cell character.
+    fn value(self, ch: char) -> Option<u8> {
+        let blank = match self {
+            Alphabet::FromOne => matches!(ch, '.' | '0' | '_'),
+            Alphabet::FromZero => matches!(ch, '.' | '_'),
+        };
+        if blank {
+            return Some(0);
+        }
+        let shift = u32::from(self == Alphabet::FromZero);
+        ch.to_digit(36)
+            .map(|v| v + shift)
+            .filter(|&v| v as usize <= MAX_ORDER * MAX_ORDER)
+            .map(|v| v as u8)
     }
-    ch.to_digit(36)
-        .filter(|&v| v as usize <= MAX_ORDER * MAX_ORDER)
-        .map(|v| v as u8)
+
+    /// With no alphabet given, refuses a 16×16 grid that looks written in
+    /// `0-f`: `0` beside other blanks (`.`/`_`) and no `G`. Read as `1-g` it
+    /// would be another puzzle, so the user must say which alphabet it is.
+    fn check(given: Option<Alphabet>, side: usize, grid: &str) -> Result<(), ParseErrorKind> {
+        let zero_digit = given.is_none()
+            && side == 16
+            && grid.contains('0')
+            && grid.contains(['.', '_'])
+            && !grid.contains(['G', 'g']);
+        if zero_digit {
+            return Err(ParseErrorKind::ZeroDigit);
+        }
+        Ok(())
+    }
+}
+
+fn cell_value(ch: char) -> Option<u8> {
+    Alphabet::FromOne.value(ch)
 }
 
 fn order_for_cells(len: usize) -> Option<usize> {
@@ -107,10 +152,15 @@ fn order_for_side(len: usize) -> Option<usize> {
     (MIN_ORDER..=MAX_ORDER).find(|n| n * n == len)
 }
 
-fn values(s: &str, side: usize, col0: usize) -> Result<Vec<u8>, ParseErrorKind> {
+fn values(
+    s: &str,
+    side: usize,
+    col0: usize,
+    alphabet: Alphabet,
+) -> Result<Vec<u8>, ParseErrorKind> {
     s.chars()
         .enumerate()
-        .map(|(i, ch)| match cell_value(ch) {
+        .map(|(i, ch)| match alphabet.value(ch) {
             Some(v) if v as usize <= side => Ok(v),
             _ => Err(ParseErrorKind::BadChar {
                 ch,
@@ -122,6 +172,13 @@ fn values(s: &str, side: usize, col0: usize) -> Result<Vec<u8>, ParseErrorKind> 
 
 /// Parses one single-line puzzle (`N²` cells, optional label after whitespace).
 pub fn parse_puzzle(line: &str) -> Result<Puzzle, ParseErrorKind> {
+    parse_puzzle_in(line, None)
+}
+
+/// [`parse_puzzle`] with the digits of `given` (`None`: the default `1-g`,
+/// refusing a 16×16 grid that looks written in `0-f`).
+pub fn parse_puzzle_in(line: &str, given: Option<Alphabet>) -> Result<Puzzle, ParseErrorKind> {
+    let alphabet = given.unwrap_or_default();
     let line = line.trim_end_matches(['\r', '\n']);
     let start = line.len() - line.trim_start().len();
     let body = &line[start..];
@@ -135,7 +192,7 @@ pub fn parse_puzzle(line: &str) -> Result<Puzzle, ParseErrorKind> {
         if let Some((i, ch)) = grid
             .chars()
             .enumerate()
-            .find(|&(_, ch)| cell_value(ch).is_none())
+            .find(|&(_, ch)| alphabet.value(ch).is_none())
         {
             return Err(ParseErrorKind::BadChar {
                 ch,
@@ -144,7 +201,8 @@ pub fn parse_puzzle(line: &str) -> Result<Puzzle, ParseErrorKind> {
         }
         return Err(ParseErrorKind::WrongLength { found: len });
     };
-    let cells = values(grid, n * n, start)?;
+    let cells = values(grid, n * n, start, alphabet)?;
+    Alphabet::check(given, n * n, grid)?;
     let mut p =
         Puzzle::from_cells(n, cells).map_err(|_| ParseErrorKind::WrongLength { found: len })?;
     if !label.is_empty() {
@@ -181,15 +239,24 @@ pub struct PuzzleReader<R: BufRead> {
     input: R,
     line_no: usize,
     done: bool,
+    alphabet: Option<Alphabet>,
 }
 
 impl<R: BufRead> PuzzleReader<R> {
+    /// A reader of puzzles in the default alphabet (`1-g`).
     pub fn new(input: R) -> Self {
         PuzzleReader {
             input,
             line_no: 0,
             done: false,
+            alphabet: None,
         }
+    }
+
+    /// Reads digits in `alphabet` (`None`: see [`parse_puzzle_in`]).
+    pub fn with_alphabet(mut self, alphabet: Option<Alphabet>) -> Self {
+        self.alphabet = alphabet;
+        self
     }
 
     fn next_line(&mut self) -> Option<Result<String, ParseError>> {
@@ -231,7 +298,10 @@ impl<R: BufRead> PuzzleReader<R> {
         let Some(n) = order_for_side(side) else {
             return Err(err(start_line, ParseErrorKind::WrongLength { found: side }));
         };
-        let mut cells = values(&row, side, 0).map_err(|k| err(start_line, k))?;
+        let given = self.alphabet;
+        let alphabet = given.unwrap_or_default();
+        let mut cells = values(&row, side, 0, alphabet).map_err(|k| err(start_line, k))?;
+        let mut grid = row;
         let mut rows = 1;
         while rows < side {
             let line = match self.next_line() {
@@ -270,9 +340,11 @@ impl<R: BufRead> PuzzleReader<R> {
                     },
                 ));
             }
-            cells.extend(values(&row, side, 0).map_err(|k| err(self.line_no, k))?);
+            cells.extend(values(&row, side, 0, alphabet).map_err(|k| err(self.line_no, k))?);
+            grid.push_str(&row);
             rows += 1;
         }
+        Alphabet::check(given, side, &grid).map_err(|k| err(start_line, k))?;
         Puzzle::from_cells(n, cells).map_err(|_| {
             err(
                 start_line,
@@ -296,7 +368,7 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
                 continue;
             }
             let here = self.line_no;
-            return Some(match parse_puzzle(&line) {
+            return Some(match parse_puzzle_in(&line, self.alphabet) {
                 Ok(p) => Ok((here, p)),
                 Err(kind) => {
                     if looks_like_block_row(&line) {
@@ -322,6 +394,60 @@ mod tests {
 
     const P: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    /// A 16×16 grid written with 0–F: row `r` holds digits shifted by `r`,
+    /// first cell blank.
+    fn zero_based_16() -> String {
+        let digits = "0123456789ABCDEF";
+        (0..16)
+            .flat_map(|r| {
+                (0..16).map(move |c| {
+                    let d = (r * 4 + r / 4 + c) % 16;
+                    if c == 0 {
+                        '.'
+                    } else {
+                        digits.as_bytes()[d] as char
+                    }
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_16x16_grid_in_0_to_f_is_never_read_silently() {
+        let line = zero_based_16();
+        assert_eq!(parse_puzzle(&line), Err(ParseErrorKind::ZeroDigit));
+        let p = parse_puzzle_in(&line, Some(Alphabet::FromZero)).unwrap();
+        assert_eq!(p.givens(), 256 - 16);
+        // 0–F read as 1–G: '0' is the digit 1, 'F' is 16 ('G').
+        let std_line: String = line
+            .chars()
+            .map(|c| match c {
+                '.' => '.',
+                c => digit_to_char(c.to_digit(16).unwrap() as u8 + 1, 16),
+            })
+            .collect();
+        assert_eq!(p.to_line(), std_line);
+        // Asked for explicitly, 1–G reads 0 as a blank.
+        let blanked = parse_puzzle_in(&line, Some(Alphabet::FromOne)).unwrap();
+        assert_eq!(blanked.givens(), 256 - 16 - line.matches('0').count());
+        // The same grid as blocks of rows is refused the same way.
+        let rows: Vec<String> = line
+            .as_bytes()
+            .chunks(16)
+            .map(|r| String::from_utf8(r.to_vec()).unwrap())
+            .collect();
+        let block = rows.join("\n") + "\n";
+        let r: Vec<_> = PuzzleReader::new(block.as_bytes()).collect();
+        assert_eq!(r[0].as_ref().unwrap_err().kind, ParseErrorKind::ZeroDigit);
+        let r: Vec<_> = PuzzleReader::new(block.as_bytes())
+            .with_alphabet(Some(Alphabet::FromZero))
+            .collect();
+        assert_eq!(r[0].as_ref().unwrap().1, p);
+        // 1–G lines with 0 blanks stay as they are.
+        let g_line = std_line.replace('.', "0");
+        assert_eq!(parse_puzzle(&g_line).unwrap(), p);
+    }
 
     #[test]
     fn a_byte_order_mark_is_skipped() {

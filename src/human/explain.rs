@@ -68,11 +68,16 @@ fn unit_text(geo: &Geometry, u: usize) -> String {
     format!("{kind} {number}")
 }
 
+/// A digit as the input writes it (`A` for 10 on a 16×16 grid).
+fn digit(d: u8) -> char {
+    crate::grid::digit_to_char(d, 0)
+}
+
 fn digits_text(ds: &[u8]) -> String {
     format!(
         "{{{}}}",
         ds.iter()
-            .map(|d| d.to_string())
+            .map(|&d| digit(d).to_string())
             .collect::<Vec<_>>()
             .join(",")
     )
@@ -83,13 +88,13 @@ pub fn describe(geo: &Geometry, a: &Application) -> String {
     let placed = a
         .placements
         .iter()
-        .map(|&(c, d)| format!("{} = {d}", geo.cell_name(c)))
+        .map(|&(c, d)| format!("{} = {}", geo.cell_name(c), digit(d)))
         .collect::<Vec<_>>()
         .join(", ");
     let removed = a
         .eliminations
         .iter()
-        .map(|&(c, d)| format!("{}≠{d}", geo.cell_name(c)))
+        .map(|&(c, d)| format!("{}≠{}", geo.cell_name(c), digit(d)))
         .collect::<Vec<_>>()
         .join(", ");
     let effect = match (placed.is_empty(), removed.is_empty()) {
