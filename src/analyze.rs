@@ -157,14 +157,22 @@ impl AnalyzeOptions {
 /// Every requested metric of one puzzle.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AnalysisRow {
+    /// The puzzle as one line (stable output column).
     pub puzzle: String,
+    /// The puzzle's label from the input line, if any.
     pub label: Option<String>,
     /// How the metrics were computed.
     pub params: AnalyzeParams,
+    /// Clause counts and ALO length distribution of the minimal encoding,
+    /// flattened; `None` when not requested or the puzzle is refused.
     #[serde(flatten)]
     pub clauses: Option<ClauseCounts>,
+    /// Relaxation summary at the requested `k`, flattened; `None` when not
+    /// requested or the puzzle cannot be relaxed.
     #[serde(flatten)]
     pub relax: Option<RelaxSummary>,
+    /// Human-model ratings, flattened (the `rate` columns); `None` when no model
+    /// is requested.
     #[serde(flatten)]
     pub rate: Option<Ratings>,
     /// Metric group → why it could not be computed for this puzzle.

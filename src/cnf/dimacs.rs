@@ -6,12 +6,25 @@ use crate::grid::{Puzzle, Solution};
 /// A DIMACS file that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DimacsError {
+    /// A malformed header, literal, or literal beyond the declared variables.
     #[error("line {line}: {msg}")]
-    Syntax { line: usize, msg: String },
+    Syntax {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        msg: String,
+    },
+    /// Clauses before any `p cnf` header, or no header at all.
     #[error("no `p cnf` header")]
     NoHeader,
+    /// The number of clauses differs from the header's.
     #[error("header declares {declared} clauses, found {found}")]
-    ClauseCount { declared: usize, found: usize },
+    ClauseCount {
+        /// Clauses the header declares.
+        declared: usize,
+        /// Clauses read.
+        found: usize,
+    },
 }
 
 /// Reads DIMACS CNF text. Comment lines are kept in [`Cnf::comments`]; the
@@ -100,28 +113,62 @@ fn infer_kind(clause: &[i32], side: usize) -> ClauseKind {
 /// A solver output that does not decode to a solution.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModelError {
+    /// A token that is not a literal.
     #[error("line {line}: {msg}")]
-    Syntax { line: usize, msg: String },
+    Syntax {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        msg: String,
+    },
+    /// The solver answered UNSAT.
     #[error("the solver reports the formula unsatisfiable")]
     Unsatisfiable,
+    /// The output holds no literal.
     #[error("no model found in the solver output")]
     NoModel,
+    /// Two digits of one cell are true.
     #[error("cell {cell} gets two values, {a} and {b}")]
-    TwoValues { cell: String, a: u8, b: u8 },
+    TwoValues {
+        /// The cell, named `rXcY` (1-based).
+        cell: String,
+        /// The first true digit.
+        a: u8,
+        /// The second true digit.
+        b: u8,
+    },
+    /// No digit of a cell is true.
     #[error("cell {cell} gets no value")]
-    NoValue { cell: String },
+    NoValue {
+        /// The cell, named `rXcY` (1-based).
+        cell: String,
+    },
+    /// The decoded grid is not a solution of the puzzle; holds the grid as one
+    /// line, or why it is not a grid.
     #[error("the decoded grid does not solve the puzzle: {0}")]
     NotASolution(String),
     /// The model belongs to another puzzle: it contradicts a given.
     #[error(
         "the model does not fit this puzzle: it puts {value} in {cell}, where the puzzle has the given {given} (a model of another puzzle?)"
     )]
-    ContradictsGiven { cell: String, value: u8, given: u8 },
+    ContradictsGiven {
+        /// The cell, named `rXcY` (1-based).
+        cell: String,
+        /// The digit the model puts there.
+        value: u8,
+        /// The puzzle's given.
+        given: u8,
+    },
     /// No candidate of an empty cell is true in the model.
     #[error(
         "the model does not fit this puzzle: none of the candidates of {cell} ({candidates}) is true in it (a model of another puzzle or encoding?)"
     )]
-    NoCandidate { cell: String, candidates: String },
+    NoCandidate {
+        /// The cell, named `rXcY` (1-based).
+        cell: String,
+        /// The cell's candidates, comma-separated.
+        candidates: String,
+    },
 }
 
 /// Parses a solver's output: `s`/`v` lines (competition format), minisat's

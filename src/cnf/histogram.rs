@@ -18,7 +18,9 @@ use serde::Serialize;
 /// Upper bounds of the short and medium classes (inclusive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ClassCuts {
+    /// Longest short clause (default `⌊N/3⌋`, 3 for 9×9).
     pub short_max: usize,
+    /// Longest medium clause (default `⌊2N/3⌋`, 6 for 9×9); longer ones are long.
     pub medium_max: usize,
 }
 
@@ -58,9 +60,13 @@ pub struct BadCuts(pub String);
 pub struct Histogram {
     /// `counts[i]` = number of ALO clauses of length `i + 1`, for `1..=N`.
     pub counts: Vec<u64>,
+    /// Counted clauses, the sum of `counts`.
     pub total: u64,
+    /// Percentage of the counted clauses in the short class (0 when there are none).
     pub short_pct: f64,
+    /// Percentage in the medium class.
     pub medium_pct: f64,
+    /// Percentage in the long class.
     pub long_pct: f64,
 }
 
@@ -79,6 +85,8 @@ impl Histogram {
         Histogram::from_counts(counts, cuts)
     }
 
+    /// Histogram of given length counts (`counts[i]` for length `i + 1`), with
+    /// the class percentages under `cuts`.
     pub fn from_counts(counts: Vec<u64>, cuts: ClassCuts) -> Histogram {
         let total: u64 = counts.iter().sum();
         let sum = |lo: usize, hi: usize| -> u64 {
@@ -148,9 +156,13 @@ mod tests {
 /// Result of `sudolab clauses` for one puzzle (stable field names).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClauseRow {
+    /// The puzzle as one line (stable output column).
     pub puzzle: String,
+    /// The puzzle's label from the input line, if any.
     pub label: Option<String>,
+    /// Encoding the counts are of (`min`, `max`, `lo-min`).
     pub encoding: Encoding,
+    /// Sizes and ALO length distribution, flattened into the row.
     #[serde(flatten)]
     pub counts: ClauseCounts,
 }
@@ -160,6 +172,7 @@ pub struct ClauseRow {
 pub struct ClauseCounts {
     /// Variables declared (N³).
     pub variables: usize,
+    /// Clauses of the encoding, all kinds.
     pub clauses: usize,
     /// `alo_lengths[i]` = ALO clauses of length `i + 1`.
     pub alo_lengths: Vec<u64>,
@@ -203,11 +216,15 @@ pub fn clause_row(
 /// per-puzzle percentages (the shape of Patti's per-site Table 1).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MeanDistribution {
+    /// Number of puzzles averaged.
     pub puzzles: usize,
     /// Mean percentage of ALO clauses of each length `1..=N`.
     pub mean_length_pct: Vec<f64>,
+    /// Mean over the puzzles of the short-class percentage.
     pub short_pct: f64,
+    /// Mean over the puzzles of the medium-class percentage.
     pub medium_pct: f64,
+    /// Mean over the puzzles of the long-class percentage.
     pub long_pct: f64,
 }
 

@@ -49,6 +49,8 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// Name as on the command line and in the DIMACS comment: `max`, `min`,
+    /// `lo-min`.
     pub fn name(self) -> &'static str {
         match self {
             Encoding::Max => "max",
@@ -95,6 +97,7 @@ pub enum ClauseKind {
 }
 
 impl ClauseKind {
+    /// Whether the clause is an at-least-one clause (cell or unit ALO).
     pub fn is_alo(self) -> bool {
         matches!(self, ClauseKind::CellAlo | ClauseKind::UnitAlo)
     }
@@ -103,6 +106,8 @@ impl ClauseKind {
 /// Why a puzzle has no encoding.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EncodeError {
+    /// The puzzle is contradictory on its face (`Puzzle::check`): the minimal
+    /// encoding and the clause-length histogram refuse it.
     #[error("puzzle is contradictory: {0}")]
     Contradiction(#[from] Contradiction),
 }
@@ -120,6 +125,7 @@ pub struct Cnf {
 }
 
 impl Cnf {
+    /// An empty formula over `num_vars` variables.
     pub fn new(num_vars: usize) -> Cnf {
         Cnf {
             num_vars,
@@ -142,9 +148,11 @@ impl Cnf {
         self.kinds.push(kind);
     }
 
+    /// Variables declared in the header (`N³` for every encoding).
     pub fn num_vars(&self) -> usize {
         self.num_vars
     }
+    /// Number of clauses.
     pub fn num_clauses(&self) -> usize {
         self.kinds.len()
     }
@@ -152,9 +160,11 @@ impl Cnf {
     pub fn num_lits(&self) -> usize {
         self.lits.len()
     }
+    /// Literals of clause `i` (0-based), DIMACS-signed.
     pub fn clause(&self, i: usize) -> &[i32] {
         &self.lits[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
+    /// Kind of clause `i` (0-based).
     pub fn kind(&self, i: usize) -> ClauseKind {
         self.kinds[i]
     }

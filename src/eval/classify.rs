@@ -39,7 +39,10 @@ use std::str::FromStr;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Direction {
+    /// Higher values are harder (e.g. Nishio cycles); the values are binned as they are.
     HigherIsHarder,
+    /// Lower values are harder (e.g. `short_pct`, `p_unique`); the values are
+    /// negated before binning.
     LowerIsHarder,
 }
 
@@ -73,6 +76,7 @@ impl Preset {
         }
     }
 
+    /// Direction of the preset's metric.
     pub fn direction(self) -> Direction {
         match self {
             Preset::PattiNishio => Direction::HigherIsHarder,
@@ -80,6 +84,7 @@ impl Preset {
         }
     }
 
+    /// Name as on the command line (`patti-nishio`, `patti-short`).
     pub fn name(self) -> &'static str {
         match self {
             Preset::PattiNishio => "patti-nishio",
@@ -106,16 +111,24 @@ impl FromStr for Preset {
 #[serde(rename_all = "kebab-case")]
 pub enum ClassMethod {
     /// Equal-count bins computed from the data.
-    EqualCount { bins: usize },
+    EqualCount {
+        /// Number of classes (default 3).
+        bins: usize,
+    },
     /// The paper's cut points.
     Preset(Preset),
     /// Cut points given by hand, easiest class first.
-    Fixed { cut_points: Vec<f64> },
+    Fixed {
+        /// Cut points in value terms, one fewer than the classes; a value equal
+        /// to a cut point goes to the harder class.
+        cut_points: Vec<f64>,
+    },
 }
 
 /// Options of [`classify`].
 #[derive(Debug, Clone, Serialize)]
 pub struct ClassifyOptions {
+    /// How the class boundaries are found (default: 3 equal-count bins).
     pub method: ClassMethod,
     /// Direction of the metric for `EqualCount` and `Fixed` (presets carry their own).
     pub direction: Direction,
@@ -213,10 +226,15 @@ impl Cuts {
 /// The values a class covers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClassRange {
+    /// Class name (`easy`, `medium`, `hard`, or `binK`).
     pub class: String,
+    /// Lower end in value terms; `None` when unbounded.
     pub lower: Option<f64>,
+    /// Upper end in value terms; `None` when unbounded.
     pub upper: Option<f64>,
+    /// Whether a value equal to `lower` belongs to the class.
     pub lower_inclusive: bool,
+    /// Whether a value equal to `upper` belongs to the class.
     pub upper_inclusive: bool,
     /// The interval as text, e.g. `[3.48, 6.52)`.
     pub text: String,
@@ -225,47 +243,69 @@ pub struct ClassRange {
 /// How many puzzles fell into a class.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClassCount {
+    /// Class name.
     pub class: String,
+    /// Puzzles in the class.
     pub n: usize,
 }
 
 /// The classifier and its outcome over the data set.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClassifySummary {
+    /// The metric (column) classified.
     pub metric: String,
     /// `equal-count`, `patti-nishio`, `patti-short` or `fixed`.
     pub method: String,
+    /// Direction the classes were made in.
     pub direction: Direction,
+    /// Number of classes.
     pub bins: usize,
     /// Cut points in value terms, from easy towards hard.
     pub edges: Vec<f64>,
+    /// Interval of each class, easiest first.
     pub ranges: Vec<ClassRange>,
+    /// Puzzles per class, easiest first.
     pub counts: Vec<ClassCount>,
     /// Puzzles classified, and rows without a metric value.
     pub n: usize,
+    /// Rows without a value of the metric (left unclassified).
     pub n_missing: usize,
+    /// Smallest metric value; `None` when no row has one.
     pub min: Option<f64>,
+    /// Largest metric value; `None` when no row has one.
     pub max: Option<f64>,
 }
 
 /// One puzzle's class. Field names are stable output.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PuzzleClass {
+    /// Puzzle from the puzzle column (default `puzzle`); null when the table has
+    /// no such column.
     pub puzzle: Option<String>,
+    /// Label text of the row; null without a label or when the row has none.
     pub label: Option<String>,
+    /// The metric (column) classified.
     pub metric: String,
+    /// The row's metric value; null when missing.
     pub value: Option<f64>,
+    /// Class of the value; null when the value is missing.
     pub class: Option<String>,
 }
 
 /// One label group's classification by mean and median.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroupClass {
+    /// Label text shared by the group's puzzles.
     pub group: String,
+    /// Puzzles in the group with a metric value.
     pub n: usize,
+    /// Mean of the group's metric values.
     pub mean: f64,
+    /// Median of the group's metric values.
     pub median: f64,
+    /// Class the mean falls into.
     pub class_of_mean: String,
+    /// Class the median falls into.
     pub class_of_median: String,
     /// Share of the group's puzzles in each class, in class order.
     pub shares: Vec<(String, f64)>,
@@ -291,8 +331,12 @@ impl Serialize for GroupClass {
 /// Everything [`classify`] finds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClassifyReport {
+    /// The classifier (method, cut points, ranges) and the class counts.
     pub summary: ClassifySummary,
+    /// One row per table row, in table order.
     pub puzzles: Vec<PuzzleClass>,
+    /// One row per label group, in `--ordinal` order, numeric order, or order of
+    /// first appearance; empty without a label.
     pub groups: Vec<GroupClass>,
 }
 

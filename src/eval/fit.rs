@@ -24,6 +24,7 @@ use serde::Serialize;
 /// Options of [`fit_linear`].
 #[derive(Debug, Clone, Serialize)]
 pub struct FitOptions {
+    /// Seed of the `StdRng` that shuffles the rows before the split (default 1).
     pub seed: u64,
     /// Share of the complete rows used for training (default 0.5).
     pub train_fraction: f64,
@@ -46,24 +47,35 @@ impl Default for FitOptions {
 pub struct Coefficient {
     /// Metric name, or `intercept`.
     pub name: String,
+    /// Fitted weight (for a metric, per unit of the metric).
     pub value: f64,
 }
 
 /// A fitted linear combination and how well it predicts the label.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FitReport {
+    /// The label as given: a column, or `COLUMN:FIELD`.
     pub label: String,
+    /// The metrics combined, in the order given.
     pub metrics: Vec<String>,
+    /// Seed of the shuffle that made the split.
     pub seed: u64,
     /// Intercept first, then one weight per metric.
     pub coefficients: Vec<Coefficient>,
+    /// Rows in the training half.
     pub n_train: usize,
+    /// Rows in the test half.
     pub n_test: usize,
     /// Rows left out because the label or a metric is missing.
     pub n_incomplete: usize,
+    /// Pearson r of prediction against label on the training rows.
     pub train_pearson: Option<f64>,
+    /// Spearman ρ of prediction against label on the training rows.
     pub train_spearman: Option<f64>,
+    /// Pearson r of prediction against label on the test rows (Pelánek's reported
+    /// value).
     pub test_pearson: Option<f64>,
+    /// Spearman ρ of prediction against label on the test rows.
     pub test_spearman: Option<f64>,
     /// Why a correlation is missing.
     pub note: Option<String>,
@@ -72,16 +84,30 @@ pub struct FitReport {
 /// Why a least-squares problem has no unique solution.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum FitError {
+    /// Fewer rows than parameters (weights plus intercept).
     #[error("{rows} rows cannot determine {params} parameters")]
-    TooFewRows { rows: usize, params: usize },
+    TooFewRows {
+        /// Rows given.
+        rows: usize,
+        /// Parameters to fit, `p + 1`.
+        params: usize,
+    },
+    /// No pivot at a predictor: the normal equations have no unique solution.
     #[error(
         "the design is singular at predictor {index} (0-based): it is constant or a linear combination of the others"
     )]
-    Singular { index: usize },
+    Singular {
+        /// 0-based index of the predictor without pivot.
+        index: usize,
+    },
+    /// A row whose predictor count differs from the first row's.
     #[error("row {row} has {found} predictors, expected {expected}")]
     Ragged {
+        /// 0-based index of the row.
         row: usize,
+        /// Predictors in that row.
         found: usize,
+        /// Predictors in the first row.
         expected: usize,
     },
 }

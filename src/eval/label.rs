@@ -110,6 +110,8 @@ impl std::str::FromStr for LabelSpec {
 /// The order of ordinal text labels, easiest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Ordinal {
+    /// Level names, easiest first; rank `i + 1` for `levels[i]`, matched
+    /// case-insensitively.
     pub levels: Vec<String>,
 }
 
@@ -152,33 +154,60 @@ impl Ordinal {
 /// Why a label could not be read or scored.
 #[derive(Debug, Error)]
 pub enum LabelError {
+    /// The specification is empty.
     #[error("empty label specification; give a column name, or COLUMN:FIELD")]
     EmptySpec,
+    /// `COLUMN:FIELD` with a field number below 1 or no column name.
     #[error("label {spec:?}: the field number after ':' must be 1 or more, after a column name")]
-    BadField { spec: String },
+    BadField {
+        /// The label specification as given.
+        spec: String,
+    },
+    /// An `--ordinal` list with fewer than two levels.
     #[error("--ordinal needs at least two levels, got {given:?}")]
-    OrdinalTooShort { given: String },
+    OrdinalTooShort {
+        /// The levels given, comma-separated.
+        given: String,
+    },
+    /// An `--ordinal` level listed twice (case-insensitive).
     #[error("--ordinal lists the level {level:?} twice")]
-    OrdinalDuplicate { level: String },
+    OrdinalDuplicate {
+        /// The repeated level.
+        level: String,
+    },
+    /// A text label without an `--ordinal` order.
     #[error(
         "label {label}: line {line} has the text {value:?}; give the order of the text labels with --ordinal (e.g. --ordinal Easy,Medium,Hard)"
     )]
     NeedsOrdinal {
+        /// The label specification as given.
         label: String,
+        /// 1-based line of the first text label.
         line: usize,
+        /// Its text.
         value: String,
     },
+    /// A text label that is not a level of the `--ordinal` order.
     #[error(
         "label {label}: line {line} has the level {value:?}, which is not in --ordinal ({order})"
     )]
     NotInOrder {
+        /// The label specification as given.
         label: String,
+        /// 1-based line of the offending row.
         line: usize,
+        /// Its label text.
         value: String,
+        /// The order's levels, comma-separated.
         order: String,
     },
+    /// Every row's label is missing.
     #[error("label {label}: no row has a label value")]
-    NoValues { label: String },
+    NoValues {
+        /// The label specification as given.
+        label: String,
+    },
+    /// The results table could not be read or lacks the label column.
     #[error(transparent)]
     Table(#[from] TableError),
 }

@@ -37,26 +37,50 @@ use thiserror::Error;
 /// Why an evaluation could not be made.
 #[derive(Debug, Error)]
 pub enum EvalError {
+    /// The results table could not be read.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// The label could not be read or ordered.
     #[error(transparent)]
     Label(#[from] LabelError),
+    /// A statistic the analysis of one metric needs (e.g. its class edges) is
+    /// undefined.
     #[error("metric {metric}: {source}")]
     Stat {
+        /// Name of the metric (column).
         metric: String,
+        /// What the statistic refused.
         #[source]
         source: StatError,
     },
+    /// Without `--metrics`, no numeric column other than the label exists.
     #[error("no metric to evaluate: the table has no numeric column besides the label {label}")]
-    NoMetrics { label: String },
+    NoMetrics {
+        /// The label column.
+        label: String,
+    },
+    /// A metric column is not numeric or has no value.
     #[error("metric {metric}: {reason}")]
-    Metric { metric: String, reason: String },
+    Metric {
+        /// Name of the metric (column).
+        metric: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
+    /// Invalid options or too little data for the requested analysis.
     #[error("{0}")]
     Options(String),
+    /// Least squares has no unique solution: a metric is constant or a linear
+    /// combination of the others.
     #[error(
         "metrics {metrics} are linearly dependent (the fit is singular at {at}); drop one of them"
     )]
-    Singular { metrics: String, at: String },
+    Singular {
+        /// Every metric of the fit, comma-separated.
+        metrics: String,
+        /// The metric where elimination found no pivot.
+        at: String,
+    },
 }
 
 /// Options of [`evaluate`].
@@ -64,6 +88,8 @@ pub enum EvalError {
 pub struct EvalOptions {
     /// Order of text labels; without it labels must be numbers.
     pub ordinal: Option<Ordinal>,
+    /// Bootstrap intervals: resamples (default B = 1000, 0 = off), seed (1) and
+    /// coverage (95 %).
     pub bootstrap: BootstrapOptions,
     /// Metric bins of the contingency table; default: one per label level.
     pub contingency_bins: Option<usize>,
@@ -86,20 +112,37 @@ impl Default for EvalOptions {
 /// One metric's agreement with the label. Field names are stable output.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EvalRow {
+    /// Metric (column name).
     pub metric: String,
     /// Rows where both the label and the metric are present.
     pub n: usize,
+    /// Pearson r of label and metric; null with fewer than 3 pairs or a constant side.
     pub pearson: Option<f64>,
+    /// Spearman ρ (Pearson r of average ranks); null as for Pearson.
     pub spearman: Option<f64>,
+    /// Kendall τ-b, `(C − D)/√((n₀ − n₁)(n₀ − n₂))`; null as for Pearson.
     pub kendall_tau_b: Option<f64>,
+    /// Goodman–Kruskal γ, `(C − D)/(C + D)` ignoring ties; null as for Pearson.
     pub gk_gamma: Option<f64>,
+    /// Lower end of the percentile bootstrap interval of Pearson r; null when the bootstrap is off or fewer than half the
+    /// replicates define the coefficient.
     pub pearson_lo: Option<f64>,
+    /// Upper end of the bootstrap interval of Pearson r; null as for the lower end.
     pub pearson_hi: Option<f64>,
+    /// Lower end of the percentile bootstrap interval of Spearman ρ; null when the bootstrap is off or fewer than half the
+    /// replicates define the coefficient.
     pub spearman_lo: Option<f64>,
+    /// Upper end of the bootstrap interval of Spearman ρ; null as for the lower end.
     pub spearman_hi: Option<f64>,
+    /// Lower end of the percentile bootstrap interval of Kendall τ-b; null when the bootstrap is off or fewer than half the
+    /// replicates define the coefficient.
     pub kendall_tau_b_lo: Option<f64>,
+    /// Upper end of the bootstrap interval of Kendall τ-b; null as for the lower end.
     pub kendall_tau_b_hi: Option<f64>,
+    /// Lower end of the percentile bootstrap interval of Goodman–Kruskal γ; null when the bootstrap is off or fewer than half the
+    /// replicates define the coefficient.
     pub gk_gamma_lo: Option<f64>,
+    /// Upper end of the bootstrap interval of Goodman–Kruskal γ; null as for the lower end.
     pub gk_gamma_hi: Option<f64>,
     /// Why some value is missing (`null` when all are there).
     pub note: Option<String>,
@@ -131,6 +174,7 @@ impl EvalRow {
 /// 8 × 8 table of website level against metric octile).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ContingencyReport {
+    /// Metric (column name) binned into the columns.
     pub metric: String,
     /// Row names, easiest level first.
     pub levels: Vec<String>,
@@ -139,25 +183,35 @@ pub struct ContingencyReport {
     pub bin_edges: Vec<f64>,
     /// `counts[level][bin]`.
     pub counts: Vec<Vec<u64>>,
+    /// Rows with both a label level and a metric value.
     pub n: usize,
+    /// Pearson's χ² of independence (empty rows and columns dropped); null when
+    /// the test is undefined (see `note`).
     pub chi2: Option<f64>,
+    /// Degrees of freedom, `(rows − 1)(columns − 1)` after dropping empty ones.
     pub df: Option<usize>,
+    /// Upper-tail p-value of χ² with `df` degrees of freedom.
     pub p_value: Option<f64>,
     /// γ of the table (ties within a cell or a row/column are not pairs).
     pub gamma: Option<f64>,
+    /// Why a value is missing (the first failure); null when all are there.
     pub note: Option<String>,
 }
 
 /// The result of [`evaluate`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EvalReport {
+    /// The label as given: a column, or `COLUMN:FIELD`.
     pub label: String,
     /// Rows in the table, and rows with a label value.
     pub rows_total: usize,
+    /// Rows with a label value.
     pub rows_labelled: usize,
     /// Label levels (ordinal order or distinct numbers) when the label is ordinal.
     pub levels: Option<Vec<String>>,
+    /// Bootstrap settings used for the intervals.
     pub bootstrap: BootstrapOptions,
+    /// One row per metric, in the order of `--metrics` or of the table's columns.
     pub rows: Vec<EvalRow>,
     /// One table per metric when the label is ordinal.
     pub contingency: Vec<ContingencyReport>,

@@ -128,26 +128,50 @@ impl TableFormat {
 /// Why a results file could not be read.
 #[derive(Debug, Error)]
 pub enum TableError {
+    /// The file could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
+        /// The path as given.
         path: String,
+        /// The I/O error.
         #[source]
         source: std::io::Error,
     },
+    /// Neither a header nor a data row.
     #[error("the results file is empty (no header and no rows)")]
     Empty,
+    /// A line that cannot be parsed (invalid JSON, not an object, bad quoting).
     #[error("line {line}: {message}")]
-    Line { line: usize, message: String },
+    Line {
+        /// 1-based line number in the file.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A CSV/TSV row whose field count differs from the header's.
     #[error("line {line}: expected {expected} fields as in the header, found {found}")]
     FieldCount {
+        /// 1-based line number in the file.
         line: usize,
+        /// Fields in the header.
         expected: usize,
+        /// Fields on the line.
         found: usize,
     },
+    /// A column name that occurs twice in the header.
     #[error("header has the column {name:?} twice")]
-    DuplicateColumn { name: String },
+    DuplicateColumn {
+        /// The repeated name.
+        name: String,
+    },
+    /// A column asked for that the table does not have.
     #[error("no column {name:?}; the table has: {available}")]
-    UnknownColumn { name: String, available: String },
+    UnknownColumn {
+        /// The name asked for.
+        name: String,
+        /// The table's columns, comma-separated.
+        available: String,
+    },
 }
 
 /// A results file held column-wise by name, row-wise by value.
@@ -156,8 +180,12 @@ pub enum TableError {
 /// `lines[i]` is the 1-based input line it came from (for error messages).
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ResultsTable {
+    /// Column names in header (or first-seen JSON key) order; nested JSON keys
+    /// are flattened to dotted names.
     pub columns: Vec<String>,
+    /// Data rows, one value per column (missing values included).
     pub rows: Vec<Vec<Value>>,
+    /// 1-based input line of each data row.
     pub lines: Vec<usize>,
 }
 
@@ -185,6 +213,7 @@ impl ResultsTable {
         self.rows.len()
     }
 
+    /// Whether the table has no data row.
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }

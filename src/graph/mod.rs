@@ -141,9 +141,11 @@ impl RelaxedInstance {
         RelaxedInstance::new(puzzle, &[]).unwrap_or_else(|_| unreachable!())
     }
 
+    /// The puzzle whose graph is relaxed (givens keep their colours).
     pub fn puzzle(&self) -> &Puzzle {
         &self.puzzle
     }
+    /// Geometry of the puzzle's order.
     pub fn geometry(&self) -> &'static Geometry {
         self.puzzle.geometry()
     }

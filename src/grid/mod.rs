@@ -24,14 +24,18 @@ use std::sync::OnceLock;
 
 /// Smallest and largest supported order (box side).
 pub const MIN_ORDER: usize = 2;
+/// Largest supported order (box side): 25×25 grids.
 pub const MAX_ORDER: usize = 5;
 
 /// Kind of a unit: row, column or box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum UnitKind {
+    /// A row, unit indices `0..N`.
     Row,
+    /// A column, unit indices `N..2N`.
     Column,
+    /// A box, unit indices `2N..3N`, numbered row-major.
     Box,
 }
 
@@ -162,16 +166,25 @@ impl Geometry {
 pub enum Contradiction {
     /// A digit is given twice in one unit.
     DuplicateDigit {
+        /// The repeated digit.
         digit: u8,
+        /// Kind of the unit.
         kind: UnitKind,
+        /// 1-based number of the unit among its kind.
         number: usize,
     },
     /// An empty cell has no candidate left.
-    NoCandidate { cell: String },
+    NoCandidate {
+        /// The cell, named `rXcY` (1-based).
+        cell: String,
+    },
     /// A digit missing from a unit has no cell left in it.
     NoPlace {
+        /// The digit without place.
         digit: u8,
+        /// Kind of the unit.
         kind: UnitKind,
+        /// 1-based number of the unit among its kind.
         number: usize,
     },
 }
@@ -239,6 +252,7 @@ impl Puzzle {
         }
     }
 
+    /// The same puzzle with `label` set.
     pub fn with_label(mut self, label: impl Into<String>) -> Puzzle {
         self.label = Some(label.into());
         self
@@ -252,6 +266,7 @@ impl Puzzle {
     pub fn side(&self) -> usize {
         self.n * self.n
     }
+    /// The shared geometry of the puzzle's order.
     pub fn geometry(&self) -> &'static Geometry {
         Geometry::of(self.n)
     }
@@ -259,9 +274,14 @@ impl Puzzle {
     pub fn cells(&self) -> &[u8] {
         &self.cells
     }
+    /// Value of a cell (0-based row-major index), `0` if empty.
     pub fn get(&self, cell: usize) -> u8 {
         self.cells[cell]
     }
+    /// Sets a cell to `value` (`0` empties it).
+    ///
+    /// # Panics
+    /// If `value` exceeds `N`.
     pub fn set(&mut self, cell: usize, value: u8) {
         assert!(value as usize <= self.side());
         self.cells[cell] = value;
@@ -270,6 +290,7 @@ impl Puzzle {
     pub fn givens(&self) -> usize {
         self.cells.iter().filter(|&&v| v != 0).count()
     }
+    /// Whether a cell holds a given.
     pub fn is_given(&self, cell: usize) -> bool {
         self.cells[cell] != 0
     }
@@ -405,15 +426,19 @@ impl Solution {
         (cells.len() == side * side && cells.iter().all(|&v| v >= 1 && v as usize <= side))
             .then_some(Solution { n, cells })
     }
+    /// Box side `n`.
     pub fn order(&self) -> usize {
         self.n
     }
+    /// Cell values, row-major, each `1..=N`.
     pub fn cells(&self) -> &[u8] {
         &self.cells
     }
+    /// Value of a cell (0-based row-major index).
     pub fn get(&self, cell: usize) -> u8 {
         self.cells[cell]
     }
+    /// The grid as one line of `N²` digit characters (`A`, `B`, … above 9).
     pub fn to_line(&self) -> String {
         let side = self.n * self.n;
         self.cells.iter().map(|&v| digit_to_char(v, side)).collect()

@@ -18,19 +18,40 @@ use std::io::BufRead;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ParseErrorKind {
     /// The grid has a length that is not `N²` for N in 4, 9, 16, 25.
-    WrongLength { found: usize },
+    WrongLength {
+        /// Cells found.
+        found: usize,
+    },
     /// A character that is neither a digit of the grid nor a blank.
-    BadChar { ch: char, column: usize },
+    BadChar {
+        /// The character.
+        ch: char,
+        /// Its 1-based character position on the line.
+        column: usize,
+    },
     /// A block-layout row with the wrong number of cells.
-    BadRow { expected: usize, found: usize },
+    BadRow {
+        /// Cells a row needs (`N`, taken from the first row).
+        expected: usize,
+        /// Cells in this row.
+        found: usize,
+    },
     /// The input ended (or a blank line came) inside a block-layout grid.
-    IncompleteBlock { expected: usize, found: usize },
+    IncompleteBlock {
+        /// Rows the grid needs (`N`).
+        expected: usize,
+        /// Rows read.
+        found: usize,
+    },
     /// A 16×16 grid that uses `0` as a digit (`0`–`F`, `.` blanks) read in
     /// the default alphabet, where `0` is a blank.
     ZeroDigit,
     /// The line is not valid UTF-8 (e.g. a Latin-1 label); `column` is the
     /// 1-based character position of the first bad byte.
-    NotUtf8 { column: usize },
+    NotUtf8 {
+        /// 1-based character position of the first bad byte.
+        column: usize,
+    },
     /// Reading the input failed.
     Io(String),
 }
@@ -72,6 +93,7 @@ impl fmt::Display for ParseErrorKind {
 pub struct ParseError {
     /// 1-based line number.
     pub line: usize,
+    /// What was wrong.
     pub kind: ParseErrorKind,
 }
 
@@ -243,7 +265,8 @@ pub struct PuzzleReader<R: BufRead> {
 }
 
 impl<R: BufRead> PuzzleReader<R> {
-    /// A reader of puzzles in the default alphabet (`1-g`).
+    /// A reader of the puzzles in `input`, from its first line, in the
+    /// default alphabet (`1-g`).
     pub fn new(input: R) -> Self {
         PuzzleReader {
             input,

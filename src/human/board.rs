@@ -56,6 +56,7 @@ impl Board {
         }
     }
 
+    /// Geometry (order, units, peers) of the board's grid.
     pub fn geometry(&self) -> &'static Geometry {
         self.geo
     }
@@ -67,6 +68,7 @@ impl Board {
     pub fn value(&self, cell: usize) -> u8 {
         self.values[cell]
     }
+    /// Values of all cells in row-major order, `0` for empty cells.
     pub fn values(&self) -> &[u8] {
         &self.values
     }
@@ -74,6 +76,8 @@ impl Board {
     pub fn cands(&self, cell: usize) -> u32 {
         self.cands[cell]
     }
+    /// Candidate masks of all cells in row-major order (bit `d` for digit `d`,
+    /// `0` for a filled cell).
     pub fn all_cands(&self) -> &[u32] {
         &self.cands
     }
@@ -81,6 +85,7 @@ impl Board {
     pub fn empty_count(&self) -> usize {
         self.empty
     }
+    /// Whether every cell is filled.
     pub fn is_solved(&self) -> bool {
         self.empty == 0
     }

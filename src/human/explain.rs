@@ -30,26 +30,36 @@ pub enum ExplainStatus {
 /// A placement or removal, with the cell named `rXcY`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CellDigit {
+    /// Cell name, `rXcY` with 1-based row and column.
     pub cell: String,
+    /// The digit placed or removed, `1..=N`.
     pub digit: u8,
 }
 
 /// One step of the path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ExplainStep {
+    /// Technique the step applies.
     pub technique: Technique,
     /// The readable line.
     pub text: String,
+    /// Digits the step places.
     pub placements: Vec<CellDigit>,
+    /// Candidates the step removes.
     pub eliminations: Vec<CellDigit>,
 }
 
 /// A step-by-step solving path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Explanation {
+    /// The puzzle as one line.
     pub puzzle: String,
+    /// How the path ended: solved, stuck (needs search), or invalid puzzle.
     pub status: ExplainStatus,
+    /// The applications of the simplest-first path (`docs/methods.md` §3.5), in order.
     pub steps: Vec<ExplainStep>,
+    /// Used technique with the highest Xu & Xu first-use weight; `None` when no
+    /// step was taken.
     pub hardest_technique: Option<Technique>,
     /// The grid where the path stopped, when it did not finish.
     pub remaining: Option<String>,

@@ -49,6 +49,7 @@ use std::fmt;
 pub struct Unfinished(pub String);
 
 impl Unfinished {
+    /// An [`Unfinished`] with the given reason.
     pub fn new(reason: impl Into<String>) -> Unfinished {
         Unfinished(reason.into())
     }

@@ -71,9 +71,13 @@ impl Default for OracleOptions {
 /// The paper's four difficulty regions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub enum OracleLevel {
+    /// Score below `level_cuts[0]` (default 0.18).
     Cinch,
+    /// Score from `level_cuts[0]` up to `level_cuts[1]` (default 0.18 to 0.6).
     Confusing,
+    /// Score from `level_cuts[1]` up to `level_cuts[2]` (default 0.6 to 0.8).
     Challenging,
+    /// Score of `level_cuts[2]` or more (default 0.8).
     Crazy,
 }
 
@@ -93,6 +97,7 @@ impl fmt::Display for OracleLevel {
 pub struct OracleResult {
     /// Scaled score in [0, 1].
     pub score: f64,
+    /// Level of [`score`](Self::score) under [`OracleOptions::level_cuts`].
     pub level: OracleLevel,
     /// Unscaled score `s`.
     pub unscaled: f64,

@@ -24,15 +24,22 @@ use std::str::FromStr;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Model {
+    /// SiSuS, Pelánek's simulated singles solver (`docs/methods.md` §3.1).
     Sisus,
+    /// Fletcher et al.'s oracle model (§3.2).
     Oracle,
+    /// Chang et al.'s hsolve (§3.3).
     Hsolve,
+    /// Patti's Nishio human cycles with 2, 3 and 4 strategies (§3.4).
     Nishio,
+    /// Xu & Xu's technique-weight rating (§3.5).
     Weights,
+    /// Pelánek's baselines: givens and plain-DFS backtracks (§3.6).
     Baseline,
 }
 
 impl Model {
+    /// Every model; what `all` selects in a model list.
     pub const ALL: [Model; 6] = [
         Model::Sisus,
         Model::Oracle,
@@ -42,6 +49,7 @@ impl Model {
         Model::Baseline,
     ];
 
+    /// Lowercase name, as on the command line and in `status` keys.
     pub fn name(self) -> &'static str {
         match self {
             Model::Sisus => "sisus",
@@ -66,15 +74,22 @@ pub enum RateError {
     #[error(
         "unknown model {0:?} (expected a comma list of sisus, oracle, hsolve, nishio, weights, baseline, or all)"
     )]
+    /// A name in the list that is no model.
     UnknownModel(String),
     #[error("empty model list")]
+    /// The list names no model.
     Empty,
     /// A randomized model asked to average no run.
     #[error("runs must be at least 1")]
     NoRuns,
     /// A model parameter that is NaN or infinite.
     #[error("oracle parameter {name} = {value} is not a finite number")]
-    NotFinite { name: &'static str, value: f64 },
+    NotFinite {
+        /// Parameter name as in the paper (`alpha`, `beta`, `G`, …).
+        name: &'static str,
+        /// The offending value.
+        value: f64,
+    },
 }
 
 impl FromStr for Model {
@@ -107,12 +122,18 @@ pub fn parse_models(list: &str) -> Result<BTreeSet<Model>, RateError> {
 /// What to compute and with which parameters.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RateOptions {
+    /// Models to run; default every model.
     pub models: BTreeSet<Model>,
     /// Seed of every randomized model (each derives its own per-run seeds).
     pub seed: u64,
+    /// SiSuS parameters (30 runs, dependency over k = 25 steps by default).
     pub sisus: SisusOptions,
+    /// Oracle parameters (trials, α, β, G, δ, σ, A, B, level cuts); defaults
+    /// from Fletcher et al. Table 2.
     pub oracle: OracleOptions,
+    /// hsolve parameters (20 runs, tiers, whether failed tiers are charged).
     pub hsolve: HsolveOptions,
+    /// Nishio parameters (50 random starts, cycle cap).
     pub nishio: NishioOptions,
     /// The plain DFS baseline gives up after this many backtracks.
     pub backtrack_cap: u64,
@@ -184,8 +205,11 @@ impl RateOptions {
 /// One puzzle's ratings, with the puzzle they belong to.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct RateRow {
+    /// The puzzle as one line (`Puzzle::to_line`).
     pub puzzle: String,
+    /// The puzzle's label from the input line, if any.
     pub label: Option<String>,
+    /// Every model's metrics, flattened into the row.
     #[serde(flatten)]
     pub ratings: Ratings,
 }
@@ -193,30 +217,65 @@ pub struct RateRow {
 /// The metrics of every model. Field names are stable (CSV/JSON columns).
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct Ratings {
+    /// Number of givens (Pelánek's baseline); null unless the baseline is requested.
     pub givens: Option<usize>,
+    /// Backtracks of the plain depth-first search before the first complete grid;
+    /// null when not requested, the puzzle is invalid or `backtrack_cap` is hit.
     pub backtracks: Option<u64>,
+    /// SiSuS refutation sum, mean over the runs; null when the model did not run
+    /// or could not finish (no finite refutation).
     pub sisus_refutation_sum: Option<f64>,
+    /// Sample standard deviation of the refutation sum over the SiSuS runs.
     pub sisus_refutation_sum_sd: Option<f64>,
+    /// SiSuS dependency: mean possibility count of the first `k` steps (default 25),
+    /// averaged over the runs; lower is harder. Null as for the refutation sum.
     pub sisus_dependency: Option<f64>,
+    /// Sample standard deviation of the dependency over the SiSuS runs.
     pub sisus_dependency_sd: Option<f64>,
+    /// Oracle score `(1 + tanh(A·(s − B)))/2`, in [0, 1]; null unless the oracle ran.
     pub oracle_score: Option<f64>,
+    /// Oracle level of the score: `Cinch`, `Confusing`, `Challenging` or `Crazy`.
     pub oracle_level: Option<String>,
+    /// Oracle visits per trial, mean over the trials (`Ō`).
     pub oracle_visits: Option<f64>,
+    /// Sample standard deviation of the oracle visits over the trials.
     pub oracle_visits_sd: Option<f64>,
+    /// hsolve difficulty `d` (sum of expected checks `(p + 1)/(v + 1)`), mean over
+    /// the runs; null when not requested or a run needs search.
     pub hsolve: Option<f64>,
+    /// Sample standard deviation of the hsolve difficulty over the runs.
     pub hsolve_sd: Option<f64>,
+    /// Median of the hsolve difficulty over the runs.
     pub hsolve_median: Option<f64>,
+    /// Nishio cycles with 2 strategies (singles), mean over the random starts.
     pub nishio2: Option<f64>,
+    /// Nishio cycles with 3 strategies (singles, naked pair), mean over the random
+    /// starts.
     pub nishio3: Option<f64>,
+    /// Nishio cycles with 4 strategies (singles, naked pair, X-wing), mean over
+    /// the random starts; Patti's universal classes cut it at 3.48 and 6.52.
     pub nishio4: Option<f64>,
+    /// Sample standard deviation of the 4-strategy cycles over the random starts.
     pub nishio4_sd: Option<f64>,
+    /// Median of the 4-strategy cycles over the random starts.
     pub nishio4_median: Option<f64>,
+    /// Nishio cycles with 4 strategies when each assumption follows Patti's
+    /// heuristic (deterministic).
     pub nishio4_heuristic: Option<f64>,
+    /// Whether the 2 Nishio strategies alone (no assumption) solve the puzzle.
     pub solved_by_2: Option<bool>,
+    /// Whether the 3 Nishio strategies alone solve the puzzle.
     pub solved_by_3: Option<bool>,
+    /// Whether the 4 Nishio strategies alone solve the puzzle.
     pub solved_by_4: Option<bool>,
+    /// Xu & Xu technique-weight score: sum of Table 1 weights along the
+    /// simplest-first path; null when the catalogue cannot finish.
     pub weights_score: Option<u32>,
+    /// Xu & Xu Table 3 level of the score (`Easy`, `Intermediate`, `Hard`,
+    /// `Challenging`); null for orders other than 9×9.
     pub weights_level: Option<String>,
+    /// Name of the used technique with the highest first-use weight; null when
+    /// nothing had to be filled.
     pub hardest_technique: Option<String>,
     /// Model name (or `puzzle`) → why its metrics are null.
     pub status: BTreeMap<String, String>,

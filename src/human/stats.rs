@@ -13,10 +13,13 @@ use serde::Serialize;
 /// Mean, median and sample standard deviation of a set of runs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Summary {
+    /// Arithmetic mean of the runs.
     pub mean: f64,
+    /// Median of the runs (mean of the two middle values for an even count).
     pub median: f64,
     /// Sample standard deviation (`n − 1` denominator; 0 for one run).
     pub sd: f64,
+    /// Number of runs summarised.
     pub n: usize,
 }
 

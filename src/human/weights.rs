@@ -54,13 +54,19 @@ fn class(t: Technique) -> Technique {
 /// Xu & Xu Table 3 levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub enum WeightLevel {
+    /// Score ≤ 72.
     Easy,
+    /// Score 73–86.
     Intermediate,
+    /// Score 87–98.
     Hard,
+    /// Score ≥ 99.
     Challenging,
 }
 
 impl WeightLevel {
+    /// Level of a score under Xu & Xu Table 3 (shared end points 72 and 86 go to
+    /// the easier level).
     pub fn of(score: u32) -> WeightLevel {
         match score {
             0..=72 => WeightLevel::Easy,
@@ -85,6 +91,8 @@ impl fmt::Display for WeightLevel {
 /// A technique-weight rating.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WeightsResult {
+    /// Sum of the Table 1 weights of every use along the simplest-first path
+    /// (first-use weight for a technique's first use, "others" weight afterwards).
     pub score: u32,
     /// `None` for orders other than 3.
     pub level: Option<WeightLevel>,

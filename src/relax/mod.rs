@@ -42,6 +42,8 @@ pub struct RelaxOptions {
     pub k: usize,
     /// Relaxations drawn per puzzle and `k`.
     pub samples: usize,
+    /// Base seed; sample `i` draws its edge order from `derive_seed(seed, i)`
+    /// (default 1).
     pub seed: u64,
     /// Stop counting a sample's solutions here (0 = exact counts).
     pub cap: u64,
@@ -69,16 +71,27 @@ impl Default for RelaxOptions {
 /// Why a relaxation could not be run.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RelaxError {
+    /// The puzzle is contradictory on its face; holds the contradiction.
     #[error("puzzle is contradictory: {0}")]
     Contradictory(String),
+    /// The bitset engine finds no solution.
     #[error("puzzle has no solution")]
     NoSolution,
+    /// `k` exceeds the edges of the Sudoku graph (810 for 9×9).
     #[error("k = {k} exceeds the {edges} edges of the Sudoku graph")]
-    TooManyEdges { k: usize, edges: usize },
+    TooManyEdges {
+        /// Edges asked to remove.
+        k: usize,
+        /// Edges of the graph.
+        edges: usize,
+    },
+    /// A `--sweep` that is not `A:B:STEP` with `A <= B` and `STEP > 0`.
     #[error("sweep {0:?}: expected A:B:STEP with A <= B and STEP > 0, e.g. 0:60:5")]
     BadSweep(String),
+    /// `samples` is 0.
     #[error("samples must be at least 1 (a report of no relaxation says nothing)")]
     NoSamples,
+    /// Two engines gave different answers on a sample (a bug).
     #[error("{0}")]
     Disagreement(#[from] Disagreement),
 }
@@ -86,10 +99,13 @@ pub enum RelaxError {
 /// One relaxed instance, as `--emit-samples` writes it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SampleResult {
+    /// 0-based index `i` of the sample (its seed is `derive_seed(seed, i)`).
     pub sample: usize,
     /// Removed edges as 0-based row-major cell index pairs `[a, b]`, `a < b`.
     pub removed: Vec<[usize; 2]>,
+    /// Solutions of the relaxed instance, counted up to `cap`.
     pub solutions: u64,
+    /// Whether the count stopped at `cap` ("at least `cap`").
     pub capped: bool,
     /// 0-based indices of the non-given fixed cells.
     pub fixed: Vec<usize>,
@@ -99,7 +115,9 @@ pub struct SampleResult {
 /// it was computed, and the [`RelaxSummary`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RelaxReport {
+    /// The puzzle as one line (stable output column).
     pub puzzle: String,
+    /// The puzzle's label from the input line, if any.
     pub label: Option<String>,
     /// Seed of the sample draws.
     pub seed: u64,
@@ -109,6 +127,8 @@ pub struct RelaxReport {
     pub verified: usize,
     /// The engines that re-checked the verified samples.
     pub verified_by: Vec<Engine>,
+    /// Samples, fixedness and solution statistics at this `k`, flattened into the
+    /// row.
     #[serde(flatten)]
     pub summary: RelaxSummary,
 }
@@ -291,10 +311,14 @@ pub fn relax(
 /// Least-squares fit of `mean ≈ c·e^{k/λ}` on `ln(mean)`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ExpFit {
+    /// Scale `c` of the fit: the fitted mean at `k = 0`.
     pub c: f64,
+    /// Growth constant λ: the mean multiplies by e every λ removed edges
+    /// (Pelánek reports λ ≈ 6).
     pub lambda: f64,
     /// Coefficient of determination of the log-linear fit.
     pub r2: f64,
+    /// Number of `(k, mean)` points fitted.
     pub points: usize,
 }
 
@@ -332,9 +356,14 @@ pub fn fit_exponential(points: &[(f64, f64)]) -> Option<ExpFit> {
 /// A sweep of `k` for one puzzle (Pelánek's Fig. 8).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SweepReport {
+    /// The puzzle as one line.
     pub puzzle: String,
+    /// The puzzle's label from the input line, if any.
     pub label: Option<String>,
+    /// One report per `k`, in the order given.
     pub points: Vec<RelaxReport>,
+    /// Fit of `mean_solutions ≈ c·e^{k/λ}` over the points; `None` with one
+    /// point or when no finite positive λ fits.
     pub fit: Option<ExpFit>,
 }
 

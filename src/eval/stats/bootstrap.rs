@@ -16,7 +16,9 @@ use serde::Serialize;
 /// A percentile interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Interval {
+    /// Lower end.
     pub lo: f64,
+    /// Upper end.
     pub hi: f64,
 }
 
@@ -25,6 +27,7 @@ pub struct Interval {
 pub struct BootstrapOptions {
     /// Number of resamples B (0 turns the bootstrap off).
     pub replicates: usize,
+    /// Seed of the replicates' generators (default 1).
     pub seed: u64,
     /// Coverage of the interval, e.g. 0.95.
     pub confidence: f64,

@@ -12,6 +12,7 @@ use serde::Serialize;
 /// Pair counts of two paired samples (Knight's algorithm, O(n log n)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PairCounts {
+    /// Number of pairs of observations (sample size).
     pub n: u64,
     /// All pairs, n(n−1)/2.
     pub pairs: u64,
@@ -21,7 +22,9 @@ pub struct PairCounts {
     pub tied_y: u64,
     /// Pairs tied in both.
     pub tied_xy: u64,
+    /// Pairs ordered the same way in x and y (`C`).
     pub concordant: u64,
+    /// Pairs ordered oppositely in x and y (`D`).
     pub discordant: u64,
 }
 

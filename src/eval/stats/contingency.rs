@@ -9,9 +9,11 @@ use serde::Serialize;
 /// χ² test of independence.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ChiSquare {
+    /// Pearson's χ² statistic, Σ (observed − expected)² / expected.
     pub chi2: f64,
     /// (rows − 1)(columns − 1), counting only non-empty rows and columns.
     pub df: usize,
+    /// Upper-tail p-value of `chi2` with `df` degrees of freedom.
     pub p_value: f64,
 }
 

@@ -44,20 +44,50 @@ pub const MIN_PAIRS: usize = 3;
 /// Why a statistic is undefined.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum StatError {
+    /// The two samples are not paired.
     #[error("the two columns have different lengths ({x} and {y})")]
-    LengthMismatch { x: usize, y: usize },
+    LengthMismatch {
+        /// Length of x.
+        x: usize,
+        /// Length of y.
+        y: usize,
+    },
+    /// Fewer than [`MIN_PAIRS`] complete pairs.
     #[error("only {n} complete pairs; at least {min} are needed")]
-    TooFew { n: usize, min: usize },
+    TooFew {
+        /// Complete pairs available.
+        n: usize,
+        /// Pairs required.
+        min: usize,
+    },
+    /// One side has a single distinct value, so the coefficient is undefined.
     #[error("{which} is constant (every value is {value})")]
-    Constant { which: &'static str, value: f64 },
+    Constant {
+        /// The constant side, `"x"` or `"y"`.
+        which: &'static str,
+        /// Its only value.
+        value: f64,
+    },
+    /// No untied pair: γ's `C + D` is 0.
     #[error("every pair is tied in x or in y, so γ is undefined")]
     AllTied,
+    /// Fewer than two non-empty rows or columns: χ² or γ is undefined.
     #[error("the contingency table needs at least two non-empty rows and columns")]
     DegenerateTable,
+    /// Fewer values than bins.
     #[error("cannot make {bins} bins from {n} values")]
-    TooFewForBins { n: usize, bins: usize },
+    TooFewForBins {
+        /// Values to bin.
+        n: usize,
+        /// Bins requested.
+        bins: usize,
+    },
+    /// Fewer than two bins requested.
     #[error("the number of bins must be at least 2, got {bins}")]
-    BadBins { bins: usize },
+    BadBins {
+        /// Bins requested.
+        bins: usize,
+    },
 }
 
 fn check_pairs(x: &[f64], y: &[f64]) -> Result<(), StatError> {

@@ -39,6 +39,8 @@ fn choose2(k: u64) -> u64 {
 }
 
 impl PairedSample {
+    /// Sorts the pairs `(x[i], y[i])` once (over the shorter length; the sides
+    /// are swapped if x has fewer distinct values).
     pub fn new(x: &[f64], y: &[f64]) -> PairedSample {
         let (x, y) = if distinct_count(y) <= distinct_count(x) {
             (x, y)

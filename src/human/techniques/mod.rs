@@ -47,14 +47,15 @@ use std::fmt;
 /// `Variant => "human-readable name" in family_module,`. Generates the
 /// [`Technique`] enum, `Technique::ALL` and `Technique::name` in that order,
 /// and the dispatch of [`find`] and [`possible_count`] to the family
-/// module's `find` and `possible_count`.
+/// module's `find` and `possible_count`. Doc comments written before an entry
+/// document its variant.
 macro_rules! catalogue {
-    ($($technique:ident => $name:literal in $family:ident,)*) => {
+    ($($(#[$attr:meta])* $technique:ident => $name:literal in $family:ident,)*) => {
         /// A solving technique.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
         #[serde(rename_all = "snake_case")]
         pub enum Technique {
-            $($technique,)*
+            $($(#[$attr])* $technique,)*
         }
 
         impl Technique {
@@ -87,22 +88,48 @@ macro_rules! catalogue {
 }
 
 catalogue! {
+    /// An empty cell with one candidate: place it.
     NakedSingle => "naked single" in singles,
+    /// A digit with exactly one place in a unit: place it.
     HiddenSingle => "hidden single" in singles,
+    /// Two cells of a unit holding exactly two digits: remove them from the
+    /// unit's other cells.
     NakedPair => "naked pair" in subsets,
+    /// A digit's places in a box lie on one line: remove it from the rest of
+    /// that line.
     Pointing => "pointing" in intersections,
+    /// A digit's places in a row or column lie in one box: remove it from the
+    /// rest of the box.
     Claiming => "claiming" in intersections,
+    /// Two digits of a unit confined to two cells: remove every other
+    /// candidate from those cells.
     HiddenPair => "hidden pair" in subsets,
+    /// Naked subset of size 3.
     NakedTriple => "naked triple" in subsets,
+    /// Naked subset of size 4.
     NakedQuad => "naked quad" in subsets,
+    /// Hidden subset of size 3.
     HiddenTriple => "hidden triple" in subsets,
+    /// Hidden subset of size 4.
     HiddenQuad => "hidden quad" in subsets,
+    /// Fish of size 2: a digit's places on two base lines cover two cross lines.
     XWing => "X-wing" in fish,
+    /// Fish of size 3.
     Swordfish => "swordfish" in fish,
+    /// Fish of size 4.
     Jellyfish => "jellyfish" in fish,
+    /// Bivalue pivot {x,y} with bivalue peers {x,z} and {y,z}: remove z from
+    /// cells seeing both peers.
     XyWing => "XY-wing" in wings,
+    /// Trivalue pivot {x,y,z} with two bivalue peers inside it: remove z from
+    /// cells seeing all three.
     XyzWing => "XYZ-wing" in wings,
+    /// A pivot and three peers with four digits in all, exactly one digit z
+    /// whose holders do not all see each other: remove z from cells seeing
+    /// every z-holder.
     WxyzWing => "WXYZ-wing" in wings,
+    /// Both alternatives of a bivalue cell or a two-place digit propagated
+    /// with singles: keep what a contradiction forces or both branches agree on.
     ForcingChain => "forcing chain" in chains,
 }
 
@@ -116,6 +143,7 @@ impl fmt::Display for Technique {
 /// pattern (units, cells, digits) it rests on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Application {
+    /// The technique applied.
     pub technique: Technique,
     /// `(cell, digit)` placements.
     pub placements: Vec<(usize, u8)>,

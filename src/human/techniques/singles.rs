@@ -48,7 +48,9 @@ pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
 /// A single found by the fast singles scan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Single {
+    /// Cell to fill (0-based row-major index).
     pub cell: usize,
+    /// Digit to place there, `1..=N`.
     pub digit: u8,
     /// `None` for a naked single, the unit for a hidden single.
     pub unit: Option<usize>,
