@@ -240,3 +240,49 @@ fn a_16x16_grid_in_0_to_f_needs_its_alphabet() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("unique"), "{out}");
 }
+
+#[test]
+fn remove_edges_inline_checked_against_the_puzzle_and_said() {
+    let (code, out, err) = sudolab(
+        &[
+            "backbone",
+            "-",
+            "--remove-edges",
+            "[[0,1],[0,2]]",
+            "-f",
+            "jsonl",
+        ],
+        EASY,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("removing 2 edge(s) given in the command line"),
+        "{err}"
+    );
+    assert_eq!(jsonl(&out)[0]["removed"].as_array().unwrap().len(), 2);
+    // A sample drawn for another puzzle is refused for this one.
+    let sample = format!(r#"{{"puzzle":"{OTHER}","sample":3,"removed":[[0,1]]}}"#);
+    let (code, _, err) = sudolab(&["backbone", "-", "--remove-edges", &sample], EASY);
+    assert_eq!(code, 1);
+    assert!(err.contains("sampled for another puzzle"), "{err}");
+    let (code, _, err) = sudolab(&["backbone", "-", "--remove-edges", &sample], OTHER);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("sample 3 of puzzle"), "{err}");
+    // Several sample lines: say so rather than use the first.
+    let dir = tempfile::tempdir().unwrap();
+    let two = dir.path().join("two.jsonl");
+    std::fs::write(&two, format!("{sample}\n{sample}\n")).unwrap();
+    let (code, _, err) = sudolab(
+        &["backbone", "-", "--remove-edges", two.to_str().unwrap()],
+        OTHER,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("2 sample lines given"), "{err}");
+    // Edges of a 9×9 grid on a 4×4 puzzle are not edges there.
+    let (code, _, err) = sudolab(
+        &["backbone", "-", "--remove-edges", "[[0,80]]"],
+        "1234341221434321",
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("is not an edge"), "{err}");
+}

@@ -6,7 +6,7 @@ use clap::Args;
 use sudolab::engine::{
     BackboneError, BackboneRow, CheckRow, CountRow, Disagreement, Engines, SolveRow,
 };
-use sudolab::graph::RelaxedInstance;
+use sudolab::graph::{RelaxedInstance, RemovedEdges};
 use sudolab::report::{text_table, write_atomic};
 
 #[derive(Debug, Args)]
@@ -27,26 +27,45 @@ pub struct CountArgs {
     /// Stop counting at this many solutions (0 = count all).
     #[arg(long, default_value_t = 1000)]
     pub cap: u64,
-    /// Analyse the puzzle with these edges removed (JSON pairs, an
-    /// `--emit-samples` line, or `a b` per line; 0-based cell indices).
-    #[arg(long)]
-    pub remove_edges: Option<std::path::PathBuf>,
+    /// Analyse the puzzle with these edges removed: a file, or the text
+    /// itself, holding JSON pairs (`[[0,1],[3,12]]`), one `--emit-samples`
+    /// line, or `a b` per line (0-based cell indices).
+    #[arg(long, value_name = "FILE|EDGES")]
+    pub remove_edges: Option<String>,
     /// Write the (relaxed) graph of the first puzzle as Graphviz DOT here
     /// (removed edges dashed red; draw with `neato -n -Tsvg`).
     #[arg(long)]
     pub emit_graph: Option<std::path::PathBuf>,
 }
 
-fn removed_edges(path: &Option<std::path::PathBuf>) -> Result<Vec<(usize, usize)>> {
-    match path {
-        None => Ok(Vec::new()),
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?;
-            sudolab::graph::parse_removed(&text)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
-        }
-    }
+/// The edges of `--remove-edges` (a file, else inline text), with a note
+/// on stderr of what is used.
+fn removed_edges(arg: &Option<String>) -> Result<RemovedEdges> {
+    let Some(arg) = arg else {
+        return Ok(RemovedEdges::default());
+    };
+    let path = std::path::Path::new(arg);
+    let (text, source) = if path.is_file() {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("--remove-edges: cannot read {arg}: {e}"))?;
+        (text, arg.clone())
+    } else if arg.trim_start().starts_with(['[', '{']) {
+        (arg.clone(), "the command line".to_string())
+    } else {
+        anyhow::bail!("--remove-edges: {arg} is neither a file nor a JSON list of [a, b] pairs");
+    };
+    let removed = sudolab::graph::parse_removed(&text)
+        .map_err(|e| anyhow::anyhow!("--remove-edges {source}: {e}"))?;
+    let origin = match (&removed.sample, &removed.puzzle) {
+        (Some(s), Some(p)) => format!(", sample {s} of puzzle {p}"),
+        (Some(s), None) => format!(", sample {s}"),
+        _ => String::new(),
+    };
+    eprintln!(
+        "sudolab: removing {} edge(s) given in {source}{origin}",
+        removed.edges.len()
+    );
+    Ok(removed)
 }
 
 /// `sudolab backbone`: solution count and fixed cells, optionally relaxed.
@@ -61,7 +80,14 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
     let mut rows = Vec::new();
     let puzzles = std::mem::take(&mut loaded.puzzles);
     for (line, p) in &puzzles {
-        match BackboneRow::new(p, &removed, engines, args.cap) {
+        if let Some(sampled) = removed.puzzle.as_ref().filter(|s| **s != p.to_line()) {
+            loaded.refuse(
+                *line,
+                format!("the removed edges were sampled for another puzzle ({sampled})"),
+            )?;
+            continue;
+        }
+        match BackboneRow::new(p, &removed.edges, engines, args.cap) {
             Err(BackboneError::Edges(e)) => loaded.refuse(*line, e)?,
             Err(BackboneError::Disagreement(d)) => {
                 eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
@@ -71,7 +97,7 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
         }
     }
     if let (Some(path), Some((_, first))) = (&args.emit_graph, puzzles.first()) {
-        let r = RelaxedInstance::new(first, &removed)?;
+        let r = RelaxedInstance::new(first, &removed.edges)?;
         write_atomic(path, r.to_dot().as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }

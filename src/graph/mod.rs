@@ -318,37 +318,78 @@ mod tests {
     }
 }
 
-/// Parses a list of removed edges: a JSON array of `[a, b]` pairs, a JSON
-/// object with a `removed` field (one line of `relax --emit-samples`), or
-/// text with one pair per line (`a b`, `a,b` or `a-b`; `#` comments).
-/// Cells are 0-based row-major indices.
-pub fn parse_removed(text: &str) -> Result<Vec<(usize, usize)>, String> {
+/// Removed edges as the user gave them, with what an `--emit-samples`
+/// line says of their origin.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RemovedEdges {
+    /// The edges, as 0-based row-major cell index pairs.
+    pub edges: Vec<(usize, usize)>,
+    /// The puzzle they were sampled for (an `--emit-samples` line).
+    pub puzzle: Option<String>,
+    /// The sample's number (an `--emit-samples` line).
+    pub sample: Option<u64>,
+}
+
+/// Why a list of removed edges could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RemovedEdgesError {
+    /// The text starts like JSON but is not.
+    #[error("not valid JSON: {0}")]
+    Json(String),
+    /// JSON that is neither a list of pairs nor a sample object.
+    #[error("expected a list of [a, b] pairs, or one --emit-samples line with \"removed\"")]
+    NotAList,
+    /// An element of the JSON list that is not a pair of cell indices.
+    #[error("edge {0}: expected a pair [a, b] of cell indices")]
+    BadPair(usize),
+    /// A text line that is not two cell indices.
+    #[error("line {line}: expected two cell indices, found {text:?}")]
+    BadLine {
+        /// 1-based line number.
+        line: usize,
+        /// The line's text.
+        text: String,
+    },
+    /// Several `--emit-samples` lines where one instance is analysed.
+    #[error("{0} sample lines given: pick one (e.g. `sed -n 4p samples.jsonl`)")]
+    SeveralSamples(usize),
+}
+
+/// Parses a list of removed edges: a JSON array of `[a, b]` pairs, one JSON
+/// object with a `removed` field (one line of `relax --emit-samples`, whose
+/// `puzzle` and `sample` are kept), or text with one pair per line (`a b`,
+/// `a,b` or `a-b`; `#` comments). Cells are 0-based row-major indices.
+pub fn parse_removed(text: &str) -> Result<RemovedEdges, RemovedEdgesError> {
     let t = text.trim();
+    if t.starts_with('{') {
+        let lines = t.lines().filter(|l| !l.trim().is_empty()).count();
+        if lines > 1 {
+            return Err(RemovedEdgesError::SeveralSamples(lines));
+        }
+    }
     if t.starts_with('[') || t.starts_with('{') {
-        let first_line = if t.starts_with('{') {
-            t.lines().next().unwrap_or(t)
-        } else {
-            t
-        };
         let v: serde_json::Value =
-            serde_json::from_str(first_line).map_err(|e| format!("not valid JSON: {e}"))?;
+            serde_json::from_str(t).map_err(|e| RemovedEdgesError::Json(e.to_string()))?;
         let list = if v.is_object() { &v["removed"] } else { &v };
-        let arr = list
-            .as_array()
-            .ok_or("expected a list of [a, b] pairs (or an object with \"removed\")")?;
-        return arr
+        let arr = list.as_array().ok_or(RemovedEdgesError::NotAList)?;
+        let edges = arr
             .iter()
             .enumerate()
             .map(|(i, e)| match e.as_array().map(|p| p.as_slice()) {
                 Some([a, b]) => match (a.as_u64(), b.as_u64()) {
                     (Some(a), Some(b)) => Ok((a as usize, b as usize)),
-                    _ => Err(format!("edge {}: expected two cell indices", i + 1)),
+                    _ => Err(RemovedEdgesError::BadPair(i + 1)),
                 },
-                _ => Err(format!("edge {}: expected a pair [a, b]", i + 1)),
+                _ => Err(RemovedEdgesError::BadPair(i + 1)),
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
+        return Ok(RemovedEdges {
+            edges,
+            puzzle: v["puzzle"].as_str().map(str::to_string),
+            sample: v["sample"].as_u64(),
+        });
     }
-    let mut out = Vec::new();
+    let mut out = RemovedEdges::default();
     for (i, line) in text.lines().enumerate() {
         let l = line.trim();
         if l.is_empty() || l.starts_with('#') {
@@ -358,23 +399,17 @@ pub fn parse_removed(text: &str) -> Result<Vec<(usize, usize)>, String> {
             .split(|c: char| c.is_whitespace() || c == ',' || c == '-')
             .filter(|s| !s.is_empty())
             .collect();
-        match nums.as_slice() {
-            [a, b] => match (a.parse(), b.parse()) {
-                (Ok(a), Ok(b)) => out.push((a, b)),
-                _ => {
-                    return Err(format!(
-                        "line {}: expected two cell indices, found {l:?}",
-                        i + 1
-                    ));
-                }
-            },
-            _ => {
-                return Err(format!(
-                    "line {}: expected two cell indices, found {l:?}",
-                    i + 1
-                ));
-            }
-        }
+        let pair = match nums.as_slice() {
+            [a, b] => a.parse().ok().zip(b.parse().ok()),
+            _ => None,
+        };
+        let Some(pair) = pair else {
+            return Err(RemovedEdgesError::BadLine {
+                line: i + 1,
+                text: l.to_string(),
+            });
+        };
+        out.edges.push(pair);
     }
     Ok(out)
 }
@@ -386,16 +421,31 @@ mod parse_tests {
     #[test]
     fn removed_edge_formats() {
         let want = vec![(0, 1), (3, 12)];
-        assert_eq!(parse_removed("[[0,1],[3,12]]").unwrap(), want);
+        assert_eq!(parse_removed("[[0,1],[3,12]]").unwrap().edges, want);
         assert_eq!(
-            parse_removed("{\"sample\":0,\"removed\":[[0,1],[3,12]],\"solutions\":1}\n{}").unwrap(),
+            parse_removed("[\n  [0, 1],\n  [3, 12]\n]\n").unwrap().edges,
             want
         );
-        assert_eq!(parse_removed("# edges\n0 1\n3-12\n").unwrap(), want);
+        let sample = parse_removed(
+            "{\"line\":2,\"puzzle\":\"1.\",\"k\":2,\"sample\":7,\"removed\":[[0,1],[3,12]]}\n",
+        )
+        .unwrap();
+        assert_eq!(sample.edges, want);
+        assert_eq!(sample.puzzle.as_deref(), Some("1."));
+        assert_eq!(sample.sample, Some(7));
+        assert_eq!(parse_removed("# edges\n0 1\n3-12\n").unwrap().edges, want);
         assert_eq!(
-            parse_removed("0 1\n3 x\n").unwrap_err(),
+            parse_removed("0 1\n3 x\n").unwrap_err().to_string(),
             "line 2: expected two cell indices, found \"3 x\""
         );
-        assert!(parse_removed("[[0]]").is_err());
+        assert_eq!(
+            parse_removed("[[0]]"),
+            Err(super::RemovedEdgesError::BadPair(1))
+        );
+        // Extra sample lines are refused, not ignored.
+        assert_eq!(
+            parse_removed("{\"removed\":[[0,1]]}\n{\"removed\":[[0,2]]}\n"),
+            Err(super::RemovedEdgesError::SeveralSamples(2))
+        );
     }
 }
