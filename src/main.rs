@@ -111,3 +111,26 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_of_every_command_is_described() {
+        let cmd = Cli::command();
+        let mut missing = Vec::new();
+        for sub in cmd.get_subcommands() {
+            for arg in sub.get_arguments() {
+                if arg.get_help().is_none() {
+                    missing.push(format!("{} {}", sub.get_name(), arg.get_id()));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "options without a description: {missing:?}"
+        );
+        cmd.debug_assert();
+    }
+}

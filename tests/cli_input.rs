@@ -286,3 +286,62 @@ fn remove_edges_inline_checked_against_the_puzzle_and_said() {
     assert_eq!(code, 1);
     assert!(err.contains("is not an edge"), "{err}");
 }
+
+#[test]
+fn solve_says_several_solutions_and_count_warns_before_a_long_exact_count() {
+    let (code, out, _) = sudolab(&["solve", "-"], &".".repeat(81));
+    assert_eq!(code, 0);
+    assert!(out.contains("(one of several solutions)"), "{out}");
+    let (_, out, _) = sudolab(&["solve", "-", "-f", "jsonl"], EASY);
+    assert_eq!(jsonl(&out)[0]["status"], "unique");
+    // A solved grid with its first 48 cells blanked: 1,115,760 solutions.
+    let solved =
+        "123456789456789123789123456231674895875912364694538217317265948542897631968341572";
+    let puzzle = format!("{}{}", ".".repeat(48), &solved[48..]);
+    let (code, out, err) = sudolab(&["count", "-", "--cap", "0", "-f", "jsonl"], &puzzle);
+    assert_eq!(code, 0);
+    assert!(err.contains("more than 1000000 solutions"), "{err}");
+    assert_eq!(jsonl(&out)[0]["solutions"], 1_115_760);
+    assert_eq!(jsonl(&out)[0]["capped"], false);
+}
+
+#[test]
+fn eval_and_classify_say_things_once_and_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("r.jsonl");
+    let (code, _, err) = sudolab(
+        &["clauses", "-f", "jsonl", "-o", results.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let r = results.to_str().unwrap();
+    let (code, out, _) = sudolab(
+        &[
+            "classify",
+            r,
+            "--metric",
+            "short_pct",
+            "--preset",
+            "patti-short",
+        ],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("lower is harder") && !out.contains("LowerIsHarder"),
+        "{out}"
+    );
+    let (code, out, _) = sudolab(&["eval", r, "--label", "clauses", "--bootstrap", "0"], "");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("no bootstrap intervals") && !out.contains("0 resamples"),
+        "{out}"
+    );
+    let missing = dir.path().join("missing.jsonl");
+    let (code, _, err) = sudolab(
+        &["classify", missing.to_str().unwrap(), "--metric", "x"],
+        "",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(err.matches("No such file").count(), 1, "{err}");
+}

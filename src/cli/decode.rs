@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
 use sudolab::cnf::{decode_model, parse_model};
-use sudolab::engine::SolveRow;
+use sudolab::engine::{Engines, SolveRow};
 use sudolab::grid::parse_puzzle;
 
 #[derive(Debug, Args)]
@@ -31,6 +31,7 @@ pub fn run(args: DecodeArgs) -> Result<u8> {
         puzzle: puzzle.to_line(),
         label: puzzle.label.clone(),
         solution: Some(solution.to_line()),
+        status: Engines::default().status(&puzzle)?,
     };
     args.out
         .emit(&[row], |_| format!("{}\n", solution.to_line()))?;

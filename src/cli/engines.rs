@@ -1,6 +1,11 @@
 //! `solve`, `count`, `check` and `backbone`: the engine subcommands.
 
-use super::{Common, EXIT_DISAGREE, label_of, load, par_map};
+use super::{Common, EXIT_DISAGREE, label_of, load, par_map, progress};
+use rayon::prelude::*;
+use sudolab::Status;
+
+/// Above this many solutions an exact count (`--cap 0`) is announced as long.
+const LARGE_COUNT: u64 = 1_000_000;
 use anyhow::Result;
 use clap::Args;
 use sudolab::engine::{
@@ -174,9 +179,30 @@ pub fn count(args: CountArgs) -> Result<u8> {
     args.engine.common.out.check()?;
     let mut loaded = load(&args.engine.common)?;
     let engines = &args.engine.engine;
-    let rows = match collect(par_map(&loaded.puzzles, |p| {
-        CountRow::new(p, engines, args.cap)
-    })) {
+    let pb = progress::bar(loaded.puzzles.len() as u64, "puzzles counted");
+    let results = loaded
+        .puzzles
+        .par_iter()
+        .map(|(line, p)| {
+            let count = || {
+                // An exact count of a puzzle with billions of solutions runs
+                // for hours: say so before starting it.
+                if args.cap == 0 && engines.count(p, LARGE_COUNT)?.capped {
+                    pb.suspend(|| {
+                        eprintln!(
+                            "sudolab: line {line}: more than {LARGE_COUNT} solutions; the exact count may take very long (--cap N bounds it)"
+                        )
+                    });
+                }
+                CountRow::new(p, engines, args.cap)
+            };
+            let row = count();
+            pb.inc(1);
+            (*line, row)
+        })
+        .collect();
+    pb.finish_and_clear();
+    let rows = match collect(results) {
         Ok(r) => r,
         Err(code) => return Ok(code),
     };
@@ -207,7 +233,11 @@ pub fn solve(args: EngineArgs) -> Result<u8> {
     args.common.out.emit(&rows, |rows| {
         let mut s = String::new();
         for r in rows {
-            let sol = r.solution.clone().unwrap_or_else(|| "no solution".into());
+            let sol = match (&r.solution, r.status) {
+                (Some(sol), Status::Multiple) => format!("{sol}  (one of several solutions)"),
+                (Some(sol), _) => sol.clone(),
+                (None, _) => "no solution".into(),
+            };
             s.push_str(&format!("{}  {}", r.puzzle, sol));
             if let Some(l) = &r.label {
                 s.push_str(&format!("  {l}"));

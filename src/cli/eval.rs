@@ -1,7 +1,7 @@
 //! `sudolab eval`, `classify` and `fit`: metrics against external labels.
 
 use super::OutputArgs;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
 use sudolab::eval::{
@@ -15,7 +15,8 @@ fn fmt_opt(v: Option<f64>) -> String {
 }
 
 fn load_table(path: &std::path::Path) -> Result<ResultsTable> {
-    ResultsTable::from_path(path).with_context(|| format!("cannot read results {}", path.display()))
+    // The table's errors name the file and the line.
+    Ok(ResultsTable::from_path(path)?)
 }
 
 #[derive(Debug, Args)]
@@ -34,6 +35,7 @@ pub struct EvalArgs {
     /// Bootstrap resamples (0 = no intervals).
     #[arg(long, default_value_t = 1000)]
     pub bootstrap: usize,
+    /// Seed of the bootstrap resamples.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[command(flatten)]
@@ -252,6 +254,7 @@ pub struct FitArgs {
     /// Metrics to combine, comma list.
     #[arg(long)]
     pub metrics: String,
+    /// Order of text labels, easiest first, e.g. Easy,Medium,Hard.
     #[arg(long)]
     pub ordinal: Option<String>,
     /// Seed of the train/test split.

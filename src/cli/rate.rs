@@ -18,6 +18,7 @@ pub struct RateArgs {
     /// Runs of every randomized model (default: SiSuS 30, oracle 100, hsolve 20, Nishio 50).
     #[arg(long)]
     pub runs: Option<usize>,
+    /// Seed of every randomized model (each run derives its own seed from it).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Print the technique engine's step-by-step solving path instead of ratings.

@@ -75,15 +75,18 @@ pub struct SolveRow {
     pub label: Option<String>,
     /// A solution as one line, or none.
     pub solution: Option<String>,
+    /// Unique, multiple (the solution is one of several) or none.
+    pub status: Status,
 }
 
 impl SolveRow {
-    /// Solves one puzzle.
+    /// Solves one puzzle and says whether the solution is unique.
     pub fn new(puzzle: &Puzzle, engines: &Engines) -> Result<SolveRow, Disagreement> {
         Ok(SolveRow {
             puzzle: puzzle.to_line(),
             label: puzzle.label.clone(),
             solution: engines.solve(puzzle)?.map(|s| s.to_line()),
+            status: engines.status(puzzle)?,
         })
     }
 }

@@ -77,6 +77,11 @@ pub enum RelaxError {
     /// The bitset engine finds no solution.
     #[error("puzzle has no solution")]
     NoSolution,
+    /// The puzzle has two or more solutions.
+    #[error(
+        "puzzle has several solutions: a relaxation starts from a puzzle with one (count them with `sudolab count`)"
+    )]
+    NotUnique,
     /// `k` exceeds the edges of the Sudoku graph (810 for 9×9).
     #[error("k = {k} exceeds the {edges} edges of the Sudoku graph")]
     TooManyEdges {
@@ -174,15 +179,19 @@ impl RelaxOptions {
     }
 }
 
-/// Checks that a puzzle can be relaxed (it has a solution).
+/// Checks that a puzzle can be relaxed: it has exactly one solution, the
+/// one every relaxation keeps. (A puzzle with several already has what the
+/// relaxation measures, and on a near-empty large grid its samples would
+/// run for hours.)
 pub fn check_puzzle(puzzle: &Puzzle) -> Result<(), RelaxError> {
     puzzle
         .check()
         .map_err(|c| RelaxError::Contradictory(c.to_string()))?;
-    if crate::bitset::sudoku::count(puzzle, 1).solutions == 0 {
-        return Err(RelaxError::NoSolution);
+    match crate::bitset::sudoku::count(puzzle, 2).solutions {
+        0 => Err(RelaxError::NoSolution),
+        1 => Ok(()),
+        _ => Err(RelaxError::NotUnique),
     }
-    Ok(())
 }
 
 /// Which samples are re-checked: `verify` indices spread evenly over `samples`.
