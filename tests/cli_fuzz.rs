@@ -4,8 +4,7 @@
 //! line of the input gives exactly one output row.
 
 use proptest::prelude::*;
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 const EXIT_CODES: [i32; 5] = [0, 1, 2, 3, 64];
 
@@ -14,23 +13,6 @@ const PUZZLES: [&str; 3] = [
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
     "1234341221434321",
 ];
-
-fn run(args: &[String], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A line near a valid one: a valid puzzle, one changed, cut or lengthened,
 /// with a label, a bad byte, or a duplicated digit.
@@ -108,7 +90,8 @@ proptest! {
     #[test]
     fn no_panic_and_a_documented_exit_code(args in command(), lines in input()) {
         let stdin = lines.join(&b'\n');
-        let (code, _, err) = run(&args, &stdin);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, _, err) = common::sudolab_in(std::path::Path::new("."), &args, &stdin);
         prop_assert!(!err.contains("panicked"), "{args:?}: {err}");
         prop_assert!(EXIT_CODES.contains(&code), "{args:?}: exit {code}: {err}");
     }
@@ -129,7 +112,8 @@ proptest! {
         };
         prop_assume!(lines.iter().all(|l| !blocky(l)));
         let stdin = lines.join(&b'\n');
-        let (code, out, err) = run(&args, &stdin);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, out, err) = common::sudolab_in(std::path::Path::new("."), &args, &stdin);
         let valid: Vec<String> = lines
             .iter()
             .enumerate()

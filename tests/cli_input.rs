@@ -1,31 +1,9 @@
 //! The command line under odd input and interrupted runs: nothing lost,
 //! nothing mixed silently, errors that name what was wrong.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn sudolab_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The command may exit before reading its input (a usage error).
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn sudolab(args: &[&str], stdin: &str) -> (i32, String, String) {
-    sudolab_in(std::path::Path::new("."), args, stdin.as_bytes())
-}
+use common::{sudolab, sudolab_in};
 
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -344,4 +322,19 @@ fn eval_and_classify_say_things_once_and_in_words() {
     );
     assert_eq!(code, 1);
     assert_eq!(err.matches("No such file").count(), 1, "{err}");
+}
+
+#[test]
+fn analyze_text_is_a_table_and_rejections_come_in_input_order() {
+    let (code, out, _) = sudolab(&["analyze", "-", "--metrics", "clauses"], EASY);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("line  puzzle"), "{out}");
+    assert!(!out.contains('{'), "{out}");
+    // Line 3 is refused while reading, line 1 (two 5s in a row) by the command.
+    let input = format!("55{}\n{OTHER}\nxyz\n", &EASY[2..]);
+    let (code, _, err) = sudolab(&["clauses", "-", "--keep-going"], &input);
+    assert_eq!(code, 3);
+    let first = err.find("line 1:").expect("line 1 reported");
+    let third = err.find("line 3:").expect("line 3 reported");
+    assert!(first < third, "{err}");
 }

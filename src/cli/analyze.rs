@@ -6,10 +6,9 @@ use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
 use resume::Lined;
-use sudolab::analyze::{AnalyzeOptions, analyze, parse_metric_groups};
+use sudolab::analyze::{AnalysisRow, AnalyzeOptions, analyze, parse_metric_groups};
 use sudolab::engine::Engines;
 use sudolab::relax::RelaxOptions;
-use sudolab::report::{Format, render_rows};
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
@@ -115,12 +114,85 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     }
     pb.finish_and_clear();
     if writer.is_none() {
-        // Text is the JSON Lines rows too: a row has too many fields for a table.
-        let format = match out.format {
-            Format::Text => Format::Jsonl,
-            f => f,
-        };
-        out.write(&render_rows(&rows, format)?)?;
+        out.emit(&rows, text_table)?;
     }
     Ok(loaded.finish())
+}
+
+/// The headline metrics of each group as a table (every field is in
+/// `--format jsonl|json|csv`).
+fn text_table(rows: &[Lined<AnalysisRow>]) -> String {
+    let f = |x: Option<f64>| x.map_or_else(|| "-".into(), |x| format!("{x:.2}"));
+    let mut header = vec!["line", "puzzle"];
+    let has = |pick: fn(&AnalysisRow) -> bool| rows.iter().any(|r| pick(&r.row));
+    let (clauses, relax, rate) = (
+        has(|r| r.clauses.is_some()),
+        has(|r| r.relax.is_some()),
+        has(|r| r.rate.is_some()),
+    );
+    if clauses {
+        header.push("short_pct");
+    }
+    if relax {
+        header.extend(["mean_fixed", "p_unique", "mean_solutions"]);
+    }
+    if rate {
+        header.extend(["sisus_ref", "oracle", "hsolve", "nishio4", "weights"]);
+    }
+    header.push("errors");
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .map(|Lined { line, row }| {
+            let mut cells = vec![
+                line.to_string(),
+                row.label.clone().unwrap_or_else(|| row.puzzle.clone()),
+            ];
+            if clauses {
+                cells.push(f(row.clauses.as_ref().map(|c| c.short_pct)));
+            }
+            if relax {
+                let r = row.relax.as_ref();
+                cells.push(f(r.map(|r| r.mean_fixed)));
+                cells.push(f(r.map(|r| r.p_unique)));
+                cells.push(r.map_or_else(
+                    || "-".into(),
+                    |r| {
+                        format!(
+                            "{}{:.2}",
+                            if r.capped > 0 { ">=" } else { "" },
+                            r.mean_solutions
+                        )
+                    },
+                ));
+            }
+            if rate {
+                let r = row.rate.as_ref();
+                cells.push(f(r.and_then(|r| r.sisus_refutation_sum)));
+                cells.push(
+                    r.and_then(|r| r.oracle_level.clone())
+                        .unwrap_or_else(|| "-".into()),
+                );
+                cells.push(f(r.and_then(|r| r.hsolve)));
+                cells.push(f(r.and_then(|r| r.nishio4)));
+                cells.push(
+                    r.and_then(|r| r.weights_score)
+                        .map_or_else(|| "-".into(), |w| w.to_string()),
+                );
+            }
+            let errors: Vec<String> = row
+                .errors
+                .iter()
+                .map(|(group, why)| format!("{group}: {why}"))
+                .chain(
+                    row.rate
+                        .iter()
+                        .flat_map(|r| &r.status)
+                        .map(|(model, why)| format!("{model}: {why}")),
+                )
+                .collect();
+            cells.push(errors.join("; "));
+            cells
+        })
+        .collect();
+    sudolab::report::text_table(&header, &table)
 }

@@ -81,3 +81,31 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// Runs the `sudolab` binary in `dir` with `args` and `stdin`; returns the
+/// exit code, stdout and stderr.
+pub fn sudolab_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The command may exit before reading its input (a usage error).
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// [`sudolab_in`] the current folder, with text input.
+pub fn sudolab(args: &[&str], stdin: &str) -> (i32, String, String) {
+    sudolab_in(std::path::Path::new("."), args, stdin.as_bytes())
+}
