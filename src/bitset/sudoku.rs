@@ -323,13 +323,37 @@ impl Solver {
     /// space is split into disjoint searches: the first `i` removed cells
     /// keep their solution value and cell `i` is forbidden it.
     pub fn differs_at(&mut self, values: &[u8], solution: &[u8], removed: &[usize]) -> bool {
+        self.differing_solution(values, solution, removed, false)
+            .is_some()
+    }
+
+    /// Like [`Solver::differs_at`], returning such a solution (empty when
+    /// `keep` is false: the caller only asks whether one exists).
+    pub fn differing_solution(
+        &mut self,
+        values: &[u8],
+        solution: &[u8],
+        removed: &[usize],
+        keep: bool,
+    ) -> Option<Vec<u8>> {
+        self.search.rng = 0;
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         scratch.extend_from_slice(values);
-        let mut found = false;
+        let mut found = None;
         for &cell in removed {
-            if self.has_other_solution(&scratch, cell, solution[cell]) {
-                found = true;
+            self.search
+                .run_cells(&scratch, Some((cell, solution[cell])), |cand| {
+                    found = Some(if keep {
+                        cand.iter()
+                            .map(|&c| (c & !PLACED).trailing_zeros() as u8)
+                            .collect()
+                    } else {
+                        Vec::new()
+                    });
+                    ControlFlow::Break(())
+                });
+            if found.is_some() {
                 break;
             }
             scratch[cell] = solution[cell];

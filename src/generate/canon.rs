@@ -110,7 +110,7 @@ impl Canon<'_> {
             }
             return;
         }
-        let candidates: Vec<usize> = if pos % n == 0 {
+        let candidates: Vec<usize> = if pos.is_multiple_of(n) {
             (0..side)
                 .filter(|&r| (0..n).all(|i| !used[r - r % n + i]))
                 .collect()

@@ -43,10 +43,10 @@ pub fn random_solution(solver: &mut Solver, rng: &mut impl Rng) -> Solution {
     loop {
         let values = random_diagonal_boxes(n, rng);
         // Diagonal boxes share no unit, so every such start has completions.
-        if let Some(full) = solver.random_solution(&values, rng.r#gen()) {
-            if let Some(s) = Solution::from_cells(n, full) {
-                return s;
-            }
+        if let Some(full) = solver.random_solution(&values, rng.r#gen())
+            && let Some(s) = Solution::from_cells(n, full)
+        {
+            return s;
         }
     }
 }

@@ -20,7 +20,8 @@
 //! attempt (and the first) is a fresh puzzle of the method, the others
 //! mutate the closest puzzle so far — move, add or remove a given (a whole
 //! symmetric orbit) keeping the solution unique — and a mutant is accepted
-//! when it is closer. A level alone is pure generate-and-test, as both
+//! when it is closer, or as close (a plateau move: a minimal puzzle loses a
+//! given only after a move has made one redundant). A level alone is pure generate-and-test, as both
 //! papers describe. The search always ends: after `max_tries` attempts, at the
 //! time limit, or on reaching the targets; it returns the closest puzzle.
 
@@ -319,7 +320,8 @@ pub fn distance(targets: &[Target], metrics: &BTreeMap<String, Value>) -> f64 {
     targets
         .iter()
         .map(|t| target_distance(t, metrics.get(&t.field).unwrap_or(&Value::Null)))
-        .sum()
+        // `Sum` for floats starts at -0.0, which would print as "-0".
+        .fold(0.0, |acc, d| acc + d)
 }
 
 /// Rates candidates for the targets and the method's own score.
@@ -478,7 +480,9 @@ pub fn search(
             }
         };
         let (row, metrics, distance) = ev.evaluate(&candidate.puzzle);
-        if distance < best.distance {
+        // Mutants at equal distance are accepted too: a minimal puzzle can
+        // lose a given only after a move has made one redundant.
+        if distance < best.distance || (!fresh && distance == best.distance) {
             best.accepted += usize::from(!fresh);
             best.candidate = candidate;
             best.minimal_known = minimal_known;
@@ -492,8 +496,10 @@ pub fn search(
 
 /// A mutant of `c` with the same unique solution: a symmetric orbit of
 /// givens removed, an orbit of empty cells given their solution values, or
-/// both (a move). `None` when the tried change loses uniqueness (or, for
-/// Xu's method, no longer falls to the techniques).
+/// a move (both). A move whose removal lets in another solution adds an
+/// orbit where that solution differs, so that it is ruled out again. `None`
+/// when the change loses uniqueness (or, for Xu's method, no longer falls to
+/// the techniques).
 pub fn mutate(
     c: &Candidate,
     opts: &GenerateOptions,
@@ -506,28 +512,45 @@ pub fn mutate(
     let mut values = c.puzzle.cells().to_vec();
     let (given, empty): (Vec<&Vec<usize>>, Vec<&Vec<usize>>) =
         orbits.iter().partition(|o| values[o[0]] != 0);
-    let kind = rng.gen_range(0..3);
-    let mut removed: &[usize] = &[];
-    if kind != 1 && !given.is_empty() {
-        let o = given[rng.gen_range(0..given.len())];
-        for &cell in o {
-            values[cell] = 0;
-        }
-        removed = o;
-    }
-    let mut added = false;
-    if kind != 0 && !empty.is_empty() {
-        let o = empty[rng.gen_range(0..empty.len())];
-        for &cell in o {
+    let pick = |list: &[&Vec<usize>], rng: &mut dyn rand::RngCore| -> Option<Vec<usize>> {
+        (!list.is_empty()).then(|| list[rng.gen_range(0..list.len())].clone())
+    };
+    let fill = |values: &mut [u8], orbit: &[usize]| {
+        for &cell in orbit {
             values[cell] = solution[cell];
         }
-        added = true;
-    }
-    if removed.is_empty() && !added {
-        return None;
-    }
-    if !removed.is_empty() && solver.differs_at(&values, solution, removed) {
-        return None;
+    };
+    match rng.gen_range(0..3) {
+        0 => {
+            let o = pick(&given, rng)?;
+            for &cell in &o {
+                values[cell] = 0;
+            }
+            if solver.differs_at(&values, solution, &o) {
+                return None;
+            }
+        }
+        1 => fill(&mut values, &pick(&empty, rng)?),
+        _ => {
+            let o = pick(&given, rng)?;
+            for &cell in &o {
+                values[cell] = 0;
+            }
+            match solver.differing_solution(&values, solution, &o, true) {
+                None => fill(&mut values, &pick(&empty, rng)?),
+                Some(other) => {
+                    let ruling_out: Vec<&Vec<usize>> = empty
+                        .iter()
+                        .filter(|e| e.iter().any(|&x| other[x] != solution[x]))
+                        .copied()
+                        .collect();
+                    fill(&mut values, &pick(&ruling_out, rng)?);
+                    if solver.count(&values, 2) != 1 {
+                        return None;
+                    }
+                }
+            }
+        }
     }
     let puzzle = Puzzle::from_cells(opts.order, values).ok()?;
     if opts.method == Method::Xu && !techniques_solve(&puzzle) {
@@ -598,20 +621,29 @@ mod tests {
         let m = |k: &str, v: Value| BTreeMap::from([(k.to_string(), v)]);
         let ge = parse_target("weights_score>=90").unwrap();
         assert_eq!(
-            distance(&[ge.clone()], &m("weights_score", Value::from(95))),
+            distance(
+                std::slice::from_ref(&ge),
+                &m("weights_score", Value::from(95))
+            ),
             0.0
         );
         assert_eq!(
-            distance(&[ge.clone()], &m("weights_score", Value::from(81))),
+            distance(
+                std::slice::from_ref(&ge),
+                &m("weights_score", Value::from(81))
+            ),
             0.1
         );
         assert_eq!(distance(&[ge], &m("weights_score", Value::Null)), MISSING);
         let lt = parse_target("givens<25").unwrap();
-        assert!(distance(&[lt.clone()], &m("givens", Value::from(25))) > 0.0);
+        assert!(distance(std::slice::from_ref(&lt), &m("givens", Value::from(25))) > 0.0);
         assert_eq!(distance(&[lt], &m("givens", Value::from(24))), 0.0);
         let lvl = parse_target("oracle_level>=Challenging").unwrap();
         assert_eq!(
-            distance(&[lvl.clone()], &m("oracle_level", Value::from("Crazy"))),
+            distance(
+                std::slice::from_ref(&lvl),
+                &m("oracle_level", Value::from("Crazy"))
+            ),
             0.0
         );
         assert_eq!(

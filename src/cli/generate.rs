@@ -1,0 +1,109 @@
+//! `sudolab generate`: minimal unique puzzles, Fletcher et al.'s Algorithm 2,
+//! Xu & Xu's no-brute-force generator, and generation towards metric targets.
+
+use super::{EXIT_OK, EXIT_PARTIAL, write_out};
+use anyhow::{Context, Result};
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Duration;
+use sudolab::generate::{
+    GenerateOptions, Generated, Level, Method, Symmetry, generate, parse_targets,
+};
+use sudolab::report::{Format, render_rows};
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Generator.
+    #[arg(long, short = 'm', value_enum, default_value_t = Method::Minimal)]
+    pub method: Method,
+    /// Level to retry for: oracle level with fletcher, weights level with xu.
+    #[arg(long, value_enum)]
+    pub level: Option<Level>,
+    /// Target `FIELD OP VALUE` (OP: = != < <= > >=) on a rating, relaxation or
+    /// `givens` field, e.g. `weights_score>=90`; repeat to AND several.
+    #[arg(long = "target", short = 't')]
+    pub targets: Vec<String>,
+    /// Puzzles to generate.
+    #[arg(long, short = 'n', default_value_t = 1)]
+    pub count: usize,
+    /// Run seed: puzzle i depends only on (seed, i).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Symmetry of the givens.
+    #[arg(long, value_enum, default_value_t = Symmetry::None)]
+    pub symmetry: Symmetry,
+    /// Box side: 2 (4×4), 3 (9×9) or 4 (16×16).
+    #[arg(long, default_value_t = 3)]
+    pub order: usize,
+    /// Attempts per puzzle when a level or target is asked for.
+    #[arg(long, default_value_t = 1000)]
+    pub max_tries: usize,
+    /// Stop searching after this many seconds and return the closest puzzles.
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// Edges removed per relaxation, for relaxation targets.
+    #[arg(long, default_value_t = 45)]
+    pub k: usize,
+    /// Relaxations per puzzle, for relaxation targets.
+    #[arg(long, default_value_t = 100)]
+    pub samples: usize,
+    /// Fletcher: Dancing Links completions to pick the solution grid from.
+    #[arg(long, default_value_t = 100)]
+    pub completions: usize,
+    /// Output format.
+    #[arg(long, short = 'f', default_value = "text")]
+    pub format: Format,
+    /// Write the output to this file (atomically) instead of stdout.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(args: GenerateArgs) -> Result<u8> {
+    let time_limit = match args.time_limit {
+        None => None,
+        Some(s) => Some(
+            Duration::try_from_secs_f64(s)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .with_context(|| {
+                    format!("--time-limit {s}: expected a positive number of seconds")
+                })?,
+        ),
+    };
+    let opts = GenerateOptions {
+        method: args.method,
+        count: args.count,
+        seed: args.seed,
+        symmetry: args.symmetry,
+        order: args.order,
+        level: args.level,
+        targets: parse_targets(&args.targets)?,
+        max_tries: args.max_tries,
+        time_limit,
+        relax_k: args.k,
+        relax_samples: args.samples,
+        completions: args.completions,
+    };
+    let rows: Vec<Generated> = generate(&opts)?;
+    let out = match args.format {
+        Format::Text => rows.iter().map(|r| format!("{}\n", r.puzzle)).collect(),
+        f => render_rows(&rows, f),
+    };
+    write_out(args.output.as_ref(), &out)?;
+    let missed: Vec<&Generated> = rows.iter().filter(|r| !r.reached).collect();
+    if missed.is_empty() {
+        return Ok(EXIT_OK);
+    }
+    eprintln!(
+        "sudolab: {} of {} puzzle(s) missed the level/targets; the closest found is printed:",
+        missed.len(),
+        rows.len()
+    );
+    for r in missed.iter().take(20) {
+        eprintln!(
+            "  #{} after {} attempts: distance {:.3} ({})",
+            r.index, r.attempts, r.distance, r.puzzle
+        );
+    }
+    Ok(EXIT_PARTIAL)
+}
