@@ -429,3 +429,69 @@ fn cli_generate_errors_and_missed_targets() {
     assert!(out.starts_with("puzzle,method,seed,index,givens"), "{out}");
     assert!(out.contains(",false,"), "{out}");
 }
+
+#[test]
+fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
+    let source = examples::by_name("Fletcher Fig. 3 Crazy").unwrap();
+    let opts = GenerateOptions {
+        method: Method::Pseudo,
+        count: 6,
+        seed: 2,
+        source: Some(source.clone()),
+        tolerance: 0.15,
+        ..GenerateOptions::default()
+    };
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| generate(&opts).unwrap())
+    };
+    let rows = run(2);
+    assert_eq!(rows.len(), 6);
+    let hsolve = RateOptions::for_models("hsolve").unwrap();
+    let h0 = rate(&source, &hsolve).hsolve.unwrap();
+    let ps = puzzles(&rows, 3);
+    for (r, p) in rows.iter().zip(&ps) {
+        assert_eq!(sat().status(p).unwrap(), Status::Unique, "{p}");
+        let h = rate(p, &hsolve).hsolve.unwrap();
+        assert_eq!(r.score, Some(h));
+        assert!((h - h0).abs() <= 0.15 * h0, "{h} vs {h0}");
+        assert!(!equivalent(p, &source).unwrap());
+    }
+    for (i, a) in ps.iter().enumerate() {
+        for b in &ps[i + 1..] {
+            assert!(!equivalent(a, b).unwrap(), "{a} ~ {b}");
+        }
+    }
+    let again: Vec<String> = run(1).into_iter().map(|r| r.puzzle).collect();
+    assert_eq!(
+        again,
+        rows.iter().map(|r| r.puzzle.clone()).collect::<Vec<_>>()
+    );
+    // Bad sources.
+    let no_source = GenerateOptions {
+        source: None,
+        ..opts.clone()
+    };
+    assert_eq!(generate(&no_source), Err(GenerateError::NoSource));
+    let empty = GenerateOptions {
+        source: Some(Puzzle::empty(3)),
+        ..opts.clone()
+    };
+    assert!(matches!(generate(&empty), Err(GenerateError::Source(_))));
+    let hard = GenerateOptions {
+        source: examples::by_name("Golden Nugget"),
+        ..opts.clone()
+    };
+    assert!(matches!(generate(&hard), Err(GenerateError::Source(m)) if m.contains("hsolve")));
+    let sym = GenerateOptions {
+        symmetry: Symmetry::Rot180,
+        ..opts
+    };
+    assert_eq!(
+        generate(&sym),
+        Err(GenerateError::PseudoSymmetry(Symmetry::Rot180))
+    );
+}

@@ -1,5 +1,6 @@
 //! `sudolab generate`: minimal unique puzzles, Fletcher et al.'s Algorithm 2,
-//! Xu & Xu's no-brute-force generator, and generation towards metric targets.
+//! Xu & Xu's no-brute-force generator, Chang et al.'s pseudo-generator, and
+//! generation towards metric targets.
 
 use super::{EXIT_OK, EXIT_PARTIAL, write_out};
 use anyhow::{Context, Result};
@@ -9,6 +10,7 @@ use std::time::Duration;
 use sudolab::generate::{
     GenerateOptions, Generated, Level, Method, Symmetry, generate, parse_targets,
 };
+use sudolab::grid::parse_puzzle;
 use sudolab::report::{Format, render_rows};
 
 #[derive(Debug, Args)]
@@ -50,6 +52,12 @@ pub struct GenerateArgs {
     /// Fletcher: Dancing Links completions to pick the solution grid from.
     #[arg(long, default_value_t = 100)]
     pub completions: usize,
+    /// Pseudo: the puzzle to mutate (one line); its order is used.
+    #[arg(long)]
+    pub from: Option<String>,
+    /// Pseudo: keep mutants whose hsolve is within this fraction of the source's.
+    #[arg(long, default_value_t = 0.2)]
+    pub tolerance: f64,
     /// Output format.
     #[arg(long, short = 'f', default_value = "text")]
     pub format: Format,
@@ -70,12 +78,17 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
                 })?,
         ),
     };
+    let source = match &args.from {
+        Some(line) => Some(parse_puzzle(line).map_err(|e| anyhow::anyhow!("--from: {e}"))?),
+        None => None,
+    };
+    let order = source.as_ref().map_or(args.order, |p| p.order());
     let opts = GenerateOptions {
         method: args.method,
         count: args.count,
         seed: args.seed,
         symmetry: args.symmetry,
-        order: args.order,
+        order,
         level: args.level,
         targets: parse_targets(&args.targets)?,
         max_tries: args.max_tries,
@@ -83,6 +96,8 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
         relax_k: args.k,
         relax_samples: args.samples,
         completions: args.completions,
+        source,
+        tolerance: args.tolerance,
     };
     let rows: Vec<Generated> = generate(&opts)?;
     let out = match args.format {
@@ -90,6 +105,14 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
         f => render_rows(&rows, f),
     };
     write_out(args.output.as_ref(), &out)?;
+    if rows.len() < opts.count {
+        eprintln!(
+            "sudolab: {} of {} puzzle(s) found before the tries or the time ran out",
+            rows.len(),
+            opts.count
+        );
+        return Ok(EXIT_PARTIAL);
+    }
     let missed: Vec<&Generated> = rows.iter().filter(|r| !r.reached).collect();
     if missed.is_empty() {
         return Ok(EXIT_OK);

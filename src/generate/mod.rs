@@ -36,6 +36,7 @@
 pub mod canon;
 pub mod fletcher;
 pub mod minimal;
+pub mod pseudo;
 pub mod target;
 pub mod xu;
 
@@ -63,6 +64,9 @@ pub enum Method {
     Fletcher,
     /// Xu & Xu §2.2 (no brute force), rated by technique weights.
     Xu,
+    /// Chang et al.'s pseudo-generator: mutants of a source puzzle with
+    /// about its hsolve difficulty.
+    Pseudo,
 }
 
 impl fmt::Display for Method {
@@ -71,6 +75,7 @@ impl fmt::Display for Method {
             Method::Minimal => "minimal",
             Method::Fletcher => "fletcher",
             Method::Xu => "xu",
+            Method::Pseudo => "pseudo",
         })
     }
 }
@@ -162,7 +167,7 @@ impl Level {
         let field = match method {
             Method::Fletcher => "oracle_level",
             Method::Xu => "weights_level",
-            Method::Minimal => return None,
+            Method::Minimal | Method::Pseudo => return None,
         };
         let value = match (method, self) {
             (Method::Fletcher, Level::Cinch) => "Cinch",
@@ -203,19 +208,29 @@ pub enum GenerateError {
     #[error("max tries must be at least 1")]
     ZeroTries,
     #[error(
-        "level {level} does not apply to method {method} (fletcher takes cinch, confusing, challenging, crazy; xu takes easy, intermediate, hard, challenging; minimal takes none: use --target)"
+        "level {level} does not apply to method {method} (fletcher takes cinch, confusing, challenging, crazy; xu takes easy, intermediate, hard, challenging; minimal and pseudo take none: use --target)"
     )]
     Level { level: Level, method: Method },
     #[error("levels are calibrated on 9×9 puzzles only (order 3), not order {0}")]
     LevelOrder(usize),
     #[error("Fletcher's generator needs at least 1 completion to pick from")]
     ZeroCompletions,
+    #[error("method pseudo needs a source puzzle to mutate")]
+    NoSource,
+    #[error("source puzzle {0}")]
+    Source(String),
+    #[error("a source puzzle is only used by method pseudo, not {0}")]
+    SourceUnused(Method),
+    #[error("method pseudo keeps the source's layout: symmetry must be none, not {0}")]
+    PseudoSymmetry(Symmetry),
+    #[error("tolerance must be a finite number >= 0, not {0}")]
+    Tolerance(f64),
     #[error(transparent)]
     Target(#[from] TargetError),
 }
 
 /// What to generate.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GenerateOptions {
     pub method: Method,
     /// Puzzles to generate.
@@ -240,6 +255,10 @@ pub struct GenerateOptions {
     pub relax_samples: usize,
     /// Fletcher: Dancing Links completions to pick the solution grid from.
     pub completions: usize,
+    /// Pseudo: the puzzle to mutate (its order overrides `order`).
+    pub source: Option<Puzzle>,
+    /// Pseudo: largest relative hsolve difference from the source kept.
+    pub tolerance: f64,
 }
 
 impl Default for GenerateOptions {
@@ -257,6 +276,8 @@ impl Default for GenerateOptions {
             relax_k: 45,
             relax_samples: 100,
             completions: 100,
+            source: None,
+            tolerance: 0.2,
         }
     }
 }
@@ -311,6 +332,25 @@ pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
     if opts.max_tries == 0 {
         return Err(GenerateError::ZeroTries);
     }
+    match (&opts.source, opts.method) {
+        (None, Method::Pseudo) => return Err(GenerateError::NoSource),
+        (Some(p), Method::Pseudo) if p.order() != opts.order => {
+            return Err(GenerateError::Source(format!(
+                "{}: order {} but order {} was asked for",
+                p.to_line(),
+                p.order(),
+                opts.order
+            )));
+        }
+        (Some(_), m) if m != Method::Pseudo => return Err(GenerateError::SourceUnused(m)),
+        _ => {}
+    }
+    if opts.method == Method::Pseudo && opts.symmetry != Symmetry::None {
+        return Err(GenerateError::PseudoSymmetry(opts.symmetry));
+    }
+    if !(opts.tolerance.is_finite() && opts.tolerance >= 0.0) {
+        return Err(GenerateError::Tolerance(opts.tolerance));
+    }
     if opts.method == Method::Fletcher && opts.completions == 0 {
         return Err(GenerateError::ZeroCompletions);
     }
@@ -328,7 +368,8 @@ pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
     Ok(())
 }
 
-/// Generates `opts.count` puzzles, in parallel, in index order.
+/// Generates `opts.count` puzzles, in parallel, in index order (for the
+/// pseudo-generator, up to `opts.count`: fewer when its tries run out).
 pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError> {
     validate(opts)?;
     let mut targets = opts.targets.clone();
@@ -337,6 +378,9 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError>
     }
     let evaluator = target::Evaluator::new(opts, &targets)?;
     let deadline = opts.time_limit.map(|t| Instant::now() + t);
+    if opts.method == Method::Pseudo {
+        return pseudo::pseudo(opts, &evaluator, deadline);
+    }
     let rows = (0..opts.count)
         .into_par_iter()
         .map(|i| generate_one(opts, &evaluator, i, deadline))
@@ -391,6 +435,23 @@ pub fn make(opts: &GenerateOptions, seed: u64) -> (Candidate, bool) {
             opts.symmetry == Symmetry::None,
         ),
         Method::Xu => (xu::xu_puzzle(opts.order, opts.symmetry, &mut rng), false),
+        Method::Pseudo => {
+            let source = opts.source.as_ref().and_then(|p| {
+                let solution = crate::bitset::sudoku::solve(p)?;
+                Some(Candidate {
+                    puzzle: p.clone(),
+                    solution,
+                })
+            });
+            match source.and_then(|s| pseudo::mutant(&s, opts, seed).or(Some(s))) {
+                Some(c) => (c, false),
+                // No usable source (validation refuses it): a fresh minimal puzzle.
+                None => (
+                    minimal::minimal_puzzle(opts.order, Symmetry::None, &mut rng),
+                    true,
+                ),
+            }
+        }
     }
 }
 

@@ -341,6 +341,7 @@ impl Evaluator {
         match opts.method {
             Method::Fletcher => models.insert(Model::Oracle),
             Method::Xu => models.insert(Model::Weights),
+            Method::Pseudo => models.insert(Model::Hsolve),
             Method::Minimal => false,
         };
         let rate = (!models.is_empty()).then(|| RateOptions {
@@ -421,6 +422,7 @@ impl Evaluator {
         match self.method {
             Method::Fletcher => (r.oracle_level.clone(), r.oracle_score),
             Method::Xu => (r.weights_level.clone(), r.weights_score.map(f64::from)),
+            Method::Pseudo => (None, r.hsolve),
             Method::Minimal => (None, None),
         }
     }
