@@ -42,7 +42,7 @@ enum Command {
     Classify(cli::eval::ClassifyArgs),
     /// Least-squares combination of metrics, trained on one half, tested on the other.
     Fit(cli::eval::FitArgs),
-    /// Generate puzzles: minimal unique, Fletcher's Algorithm 2, Xu's no-brute-force, or to targets.
+    /// Generate puzzles: minimal unique, Fletcher's Algorithm 2, Xu's no-brute-force, Chang's pseudo, or to targets.
     Generate(cli::generate::GenerateArgs),
     /// Canonical form of puzzles under the Sudoku symmetries.
     Canon(cli::canon::CanonArgs),

@@ -89,7 +89,17 @@ pub fn minimal_puzzle(n: usize, symmetry: Symmetry, rng: &mut impl Rng) -> Candi
     let orbits = symmetry.orbits(n * n);
     let mut values = solution.cells().to_vec();
     let s = solution.cells();
+    let g = crate::grid::Geometry::of(n);
+    let all = g.all_digits();
     remove_orbits(&mut values, &orbits, rng, |v, removed| {
+        // A lone removed cell whose peers give every other digit is forced:
+        // no search needed.
+        if let [cell] = removed {
+            let seen = g.peers[*cell].iter().fold(0u32, |m, &p| m | 1 << v[p]);
+            if seen & all == all & !(1 << s[*cell]) {
+                return true;
+            }
+        }
         !solver.differs_at(v, s, removed)
     });
     let puzzle = match Puzzle::from_cells(n, values) {
