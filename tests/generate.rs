@@ -495,3 +495,22 @@ fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
         Err(GenerateError::PseudoSymmetry(Symmetry::Rot180))
     );
 }
+
+#[test]
+fn time_limit_ends_an_endless_search() {
+    let opts = GenerateOptions {
+        count: 2,
+        seed: 8,
+        targets: parse_targets(&["givens<=5"]).unwrap(),
+        max_tries: usize::MAX,
+        time_limit: Some(std::time::Duration::from_millis(50)),
+        ..GenerateOptions::default()
+    };
+    for r in generate(&opts).unwrap() {
+        assert!(!r.reached);
+        assert!(r.attempts >= 1 && r.attempts < usize::MAX);
+        let p = parse_puzzle(&r.puzzle).unwrap();
+        assert_eq!(sat().status(&p).unwrap(), Status::Unique);
+        assert!((r.distance - (p.givens() as f64 - 5.0) / 5.0).abs() < 1e-9);
+    }
+}
