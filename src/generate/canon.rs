@@ -74,6 +74,19 @@ fn line_orders(n: usize) -> Vec<Vec<usize>> {
     orders
 }
 
+/// Longest row handled (order 3).
+const MAX_SIDE: usize = 9;
+
+/// A row relabelled so far: its string, the digit map after it, the next
+/// free label and the source row.
+#[derive(Clone, Copy)]
+struct RowChoice {
+    string: [u8; MAX_SIDE],
+    map: [u8; MAX_SIDE + 1],
+    next: u8,
+    row: usize,
+}
+
 struct Canon<'a> {
     n: usize,
     side: usize,
@@ -85,24 +98,35 @@ struct Canon<'a> {
 }
 
 impl Canon<'_> {
-    /// Relabelled row `r` under `map` (extended in place with new digits).
-    fn row_string(&self, r: usize, map: &mut [u8; 32], next: &mut u8, out: &mut [u8]) {
-        for (c, slot) in out.iter_mut().enumerate() {
-            let v = self.grid[r * self.side + self.cols[c]] as usize;
-            *slot = if v == 0 {
-                0
-            } else {
-                if map[v] == 0 {
-                    *next += 1;
-                    map[v] = *next;
+    /// Row `r` relabelled under `map`, new digits taking the next labels.
+    fn row_choice(&self, r: usize, map: &[u8; MAX_SIDE + 1], next: u8) -> RowChoice {
+        let mut c = RowChoice {
+            string: [0; MAX_SIDE],
+            map: *map,
+            next,
+            row: r,
+        };
+        for (col, slot) in c.string[..self.side].iter_mut().enumerate() {
+            let v = self.grid[r * self.side + self.cols[col]] as usize;
+            if v != 0 {
+                if c.map[v] == 0 {
+                    c.next += 1;
+                    c.map[v] = c.next;
                 }
-                map[v]
-            };
+                *slot = c.map[v];
+            }
         }
+        c
     }
 
-    /// Places rows from position `pos` on; `used` marks original rows taken.
-    fn place(&mut self, pos: usize, used: &mut [bool], map: &[u8; 32], next: u8) {
+    /// Places rows from position `pos` on; `used` marks source rows taken.
+    fn place(
+        &mut self,
+        pos: usize,
+        used: &mut [bool; MAX_SIDE],
+        map: &[u8; MAX_SIDE + 1],
+        next: u8,
+    ) {
         let (n, side) = (self.n, self.side);
         if pos == side {
             if self.best.as_ref().is_none_or(|b| self.cur < *b) {
@@ -110,49 +134,57 @@ impl Canon<'_> {
             }
             return;
         }
-        let candidates: Vec<usize> = if pos.is_multiple_of(n) {
-            (0..side)
-                .filter(|&r| (0..n).all(|i| !used[r - r % n + i]))
-                .collect()
+        // A band starts with a row of an unused band; within a band, the
+        // band's remaining rows.
+        let band_start = pos.is_multiple_of(n);
+        let band = if band_start {
+            0
         } else {
-            let band = self.current_band(pos, used);
-            (band * n..band * n + n).filter(|&r| !used[r]).collect()
+            self.current_band(pos, used)
         };
-        let mut strings: Vec<(Vec<u8>, [u8; 32], u8, usize)> = Vec::with_capacity(candidates.len());
-        for r in candidates {
-            let mut m = *map;
-            let mut nx = next;
-            let mut s = vec![0u8; side];
-            self.row_string(r, &mut m, &mut nx, &mut s);
-            strings.push((s, m, nx, r));
+        let mut choices = [RowChoice {
+            string: [0; MAX_SIDE],
+            map: [0; MAX_SIDE + 1],
+            next: 0,
+            row: 0,
+        }; MAX_SIDE];
+        let mut count = 0;
+        for r in 0..side {
+            let allowed = if band_start {
+                (0..n).all(|i| !used[r - r % n + i])
+            } else {
+                r / n == band && !used[r]
+            };
+            if allowed {
+                choices[count] = self.row_choice(r, map, next);
+                count += 1;
+            }
         }
-        let Some(min) = strings.iter().map(|(s, ..)| s.clone()).min() else {
+        let choices = &choices[..count];
+        let Some(min) = choices.iter().map(|c| c.string).min() else {
             return;
         };
+        let min = &min[..side];
         if let Some(b) = &self.best {
             let at = pos * side;
-            let prefix = (&self.cur[..at], min.as_slice());
-            let theirs = (&b[..at], &b[at..at + side]);
-            if prefix > theirs {
+            if (&self.cur[..at], min) > (&b[..at], &b[at..at + side]) {
                 return;
             }
         }
-        for (s, m, nx, r) in strings {
-            if s != min {
+        for c in choices {
+            if &c.string[..side] != min {
                 continue;
             }
-            self.cur[pos * side..(pos + 1) * side].copy_from_slice(&s);
-            used[r] = true;
-            self.place(pos + 1, used, &m, nx);
-            used[r] = false;
+            self.cur[pos * side..(pos + 1) * side].copy_from_slice(min);
+            used[c.row] = true;
+            self.place(pos + 1, used, &c.map, c.next);
+            used[c.row] = false;
         }
     }
 
-    /// The band the rows at positions `pos - pos % n ..` come from.
-    fn current_band(&self, pos: usize, used: &[bool]) -> usize {
-        // The row at the band's first position fixed the band; find a band
-        // partly used: exactly the one with `pos % n` rows used, all bands
-        // before being full or empty.
+    /// The band the rows at positions `pos - pos % n ..` come from: the one
+    /// with exactly `pos % n` rows used (the others are full or untouched).
+    fn current_band(&self, pos: usize, used: &[bool; MAX_SIDE]) -> usize {
         let n = self.n;
         let placed = pos % n;
         (0..n)
@@ -184,8 +216,7 @@ pub fn canonical(p: &Puzzle) -> Result<Puzzle, CanonError> {
                 cur: vec![0; side * side],
                 best: best.take(),
             };
-            let mut used = vec![false; side];
-            c.place(0, &mut used, &[0; 32], 0);
+            c.place(0, &mut [false; MAX_SIDE], &[0; MAX_SIDE + 1], 0);
             best = c.best;
         }
     }
