@@ -33,6 +33,7 @@ pub mod dlx;
 pub mod engine;
 pub mod eval;
 pub mod examples;
+pub mod generate;
 pub mod graph;
 pub mod grid;
 pub mod human;

@@ -42,6 +42,10 @@ enum Command {
     Classify(cli::eval::ClassifyArgs),
     /// Least-squares combination of metrics, trained on one half, tested on the other.
     Fit(cli::eval::FitArgs),
+    /// Generate puzzles: minimal unique, Fletcher's Algorithm 2, Xu's no-brute-force, Chang's pseudo, or to targets.
+    Generate(cli::generate::GenerateArgs),
+    /// Canonical form of puzzles under the Sudoku symmetries.
+    Canon(cli::canon::CanonArgs),
 }
 
 /// True when the error comes from writing to a pipe whose reader has gone
@@ -101,6 +105,8 @@ fn main() -> ExitCode {
         Command::Eval(a) => cli::eval::run_eval(a),
         Command::Classify(a) => cli::eval::run_classify(a),
         Command::Fit(a) => cli::eval::run_fit(a),
+        Command::Generate(a) => cli::generate::run(a),
+        Command::Canon(a) => cli::canon::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -1,4 +1,7 @@
-//! Bitset search for Sudoku: [`solve`], [`count`] and [`solutions`].
+//! Bitset search for Sudoku: [`solve`], [`count`] and [`solutions`], and
+//! [`Solver`], a reusable search for generators: [`has_other_solution`]
+//! (is there a solution whose value at one cell differs from a given one?
+//! — the question a removal asks) and seeded random solutions.
 //!
 //! Each cell keeps its candidate digits as a bitmask (bit `d` for digit `d`;
 //! bit 0 marks a cell whose value has been propagated). Placing a digit
@@ -13,6 +16,7 @@
 
 use crate::answers::Count;
 use crate::grid::{Geometry, MAX_ORDER, MIN_ORDER, Puzzle, Solution};
+use crate::util::xorshift64;
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
@@ -62,6 +66,9 @@ struct Search<'t> {
     /// `levels × cells` masks; level `i` is the state at depth `i`.
     stack: Vec<u32>,
     queue: Vec<u16>,
+    /// xorshift64 state for the branching order; 0 tries digits in
+    /// increasing order.
+    rng: u64,
 }
 
 impl<'t> Search<'t> {
@@ -70,6 +77,7 @@ impl<'t> Search<'t> {
             t,
             stack: vec![0; t.cells * 8],
             queue: Vec::with_capacity(t.cells),
+            rng: 0,
         }
     }
 
@@ -188,7 +196,11 @@ impl<'t> Search<'t> {
         }
         let mut rest = self.stack[base + best];
         while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
+            let bit = if self.rng == 0 {
+                rest & rest.wrapping_neg()
+            } else {
+                random_bit(rest, &mut self.rng)
+            };
             rest &= !bit;
             self.ensure(depth + 2);
             self.stack.copy_within(base..base + cells, base + cells);
@@ -202,27 +214,55 @@ impl<'t> Search<'t> {
     }
 
     /// Loads the puzzle into level 0 and runs the search.
-    fn run<F>(&mut self, p: &Puzzle, mut visit: F)
+    fn run<F>(&mut self, p: &Puzzle, visit: F)
+    where
+        F: FnMut(&[u32]) -> ControlFlow<()>,
+    {
+        self.run_cells(p.cells(), None, visit);
+    }
+
+    /// Loads cell values (`0` empty) into level 0, with `forbid = (cell, d)`
+    /// removing candidate `d` from an empty cell, and runs the search.
+    fn run_cells<F>(&mut self, values: &[u8], forbid: Option<(usize, u8)>, mut visit: F)
     where
         F: FnMut(&[u32]) -> ControlFlow<()>,
     {
         let all = self.t.all;
         let cells = self.t.cells;
         let level = &mut self.stack[..cells];
-        let mut queue = Vec::new();
-        for (cell, (slot, &v)) in level.iter_mut().zip(p.cells()).enumerate() {
+        self.queue.clear();
+        for (cell, (slot, &v)) in level.iter_mut().zip(values).enumerate() {
             if v == 0 {
                 *slot = all;
             } else {
                 *slot = 1 << v;
-                queue.push(cell as u16);
+                self.queue.push(cell as u16);
             }
         }
-        self.queue = queue;
+        if let Some((cell, d)) = forbid {
+            let m = self.stack[cell] & !(1u32 << d);
+            if m == 0 {
+                return;
+            }
+            self.stack[cell] = m;
+            if m & (m - 1) == 0 {
+                self.queue.push(cell as u16);
+            }
+        }
         if self.propagate(0, self.t.all_units) {
             let _ = self.recurse(0, &mut visit);
         }
     }
+}
+
+/// A uniformly chosen set bit of `mask` (not 0).
+fn random_bit(mask: u32, rng: &mut u64) -> u32 {
+    let k = (xorshift64(rng) % u64::from(mask.count_ones())) as u32;
+    let mut m = mask;
+    for _ in 0..k {
+        m &= m - 1;
+    }
+    m & m.wrapping_neg()
 }
 
 fn decode(n: usize, cand: &[u32]) -> Option<Solution> {
@@ -232,6 +272,134 @@ fn decode(n: usize, cand: &[u32]) -> Option<Solution> {
             .map(|&c| (c & !PLACED).trailing_zeros() as u8)
             .collect(),
     )
+}
+
+/// A bitset search that keeps its buffers from one question to the next,
+/// for generators that ask thousands of them about one order.
+pub struct Solver {
+    search: Search<'static>,
+    scratch: Vec<u8>,
+}
+
+impl Solver {
+    /// A solver for grids of order `n` (2..=5).
+    ///
+    /// # Panics
+    /// On an order outside 2..=5.
+    pub fn new(n: usize) -> Solver {
+        assert!(
+            (MIN_ORDER..=MAX_ORDER).contains(&n),
+            "order {n} outside 2..=5"
+        );
+        let t = tables(n);
+        Solver {
+            search: Search::new(t),
+            scratch: Vec::with_capacity(t.cells),
+        }
+    }
+
+    /// Order of the grids this solver takes.
+    pub fn order(&self) -> usize {
+        self.search.t.n
+    }
+
+    /// True when the grid `values` (row-major, `0` empty) has a solution
+    /// whose value at the empty cell `cell` is not `value`: one search with
+    /// that candidate forbidden. When `values` plus `cell = value` has a
+    /// unique solution, this is exactly "removing the given at `cell` loses
+    /// uniqueness".
+    pub fn has_other_solution(&mut self, values: &[u8], cell: usize, value: u8) -> bool {
+        self.search.rng = 0;
+        let mut found = false;
+        self.search.run_cells(values, Some((cell, value)), |_| {
+            found = true;
+            ControlFlow::Break(())
+        });
+        found
+    }
+
+    /// True when the grid `values`, whose cells `removed` are empty, has a
+    /// solution differing from `solution` in at least one of them. The
+    /// space is split into disjoint searches: the first `i` removed cells
+    /// keep their solution value and cell `i` is forbidden it.
+    pub fn differs_at(&mut self, values: &[u8], solution: &[u8], removed: &[usize]) -> bool {
+        self.differing_solution(values, solution, removed, false)
+            .is_some()
+    }
+
+    /// Like [`Solver::differs_at`], returning such a solution (empty when
+    /// `keep` is false: the caller only asks whether one exists).
+    pub fn differing_solution(
+        &mut self,
+        values: &[u8],
+        solution: &[u8],
+        removed: &[usize],
+        keep: bool,
+    ) -> Option<Vec<u8>> {
+        self.search.rng = 0;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.extend_from_slice(values);
+        let mut found = None;
+        for &cell in removed {
+            self.search
+                .run_cells(&scratch, Some((cell, solution[cell])), |cand| {
+                    found = Some(if keep {
+                        cand.iter()
+                            .map(|&c| (c & !PLACED).trailing_zeros() as u8)
+                            .collect()
+                    } else {
+                        Vec::new()
+                    });
+                    ControlFlow::Break(())
+                });
+            if found.is_some() {
+                break;
+            }
+            scratch[cell] = solution[cell];
+        }
+        self.scratch = scratch;
+        found
+    }
+
+    /// Number of solutions of `values`, up to `cap` (0 = no cap).
+    pub fn count(&mut self, values: &[u8], cap: u64) -> u64 {
+        self.search.rng = 0;
+        let mut found = 0u64;
+        self.search.run_cells(values, None, |_| {
+            found += 1;
+            if cap > 0 && found >= cap {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        found
+    }
+
+    /// A solution of `values` found by branching on digits in a random
+    /// order drawn from `seed` (the same seed gives the same solution).
+    pub fn random_solution(&mut self, values: &[u8], seed: u64) -> Option<Vec<u8>> {
+        // xorshift64 needs a non-zero state.
+        self.search.rng = crate::util::splitmix64(seed) | 1;
+        let mut out = None;
+        self.search.run_cells(values, None, |cand| {
+            out = Some(
+                cand.iter()
+                    .map(|&c| (c & !PLACED).trailing_zeros() as u8)
+                    .collect(),
+            );
+            ControlFlow::Break(())
+        });
+        self.search.rng = 0;
+        out
+    }
+}
+
+/// True when `p`, with its unique solution holding `value` at the empty cell
+/// `cell`, has another solution: one that differs at `cell`.
+pub fn has_other_solution(p: &Puzzle, cell: usize, value: u8) -> bool {
+    Solver::new(p.order()).has_other_solution(p.cells(), cell, value)
 }
 
 /// Number of solutions of `p`, up to `cap` (0 = no cap).

@@ -3,11 +3,13 @@
 //! puzzle and hands the rows to the shared formatter; no computation here.
 
 pub mod analyze;
+pub mod canon;
 pub mod clauses;
 pub mod decode;
 pub mod encode;
 pub mod engines;
 pub mod eval;
+pub mod generate;
 pub mod progress;
 pub mod rate;
 pub mod relax;

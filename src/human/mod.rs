@@ -28,7 +28,7 @@ mod explain;
 pub mod hsolve;
 pub mod nishio;
 pub mod oracle;
-mod path;
+pub mod path;
 mod rate;
 pub mod sisus;
 pub mod solver;

@@ -1,0 +1,103 @@
+//! Throughput of the generators: minimal unique puzzles by removal (4×4,
+//! 9×9, 16×16, and 9×9 with rot180 symmetry), Fletcher et al.'s Algorithm 2
+//! (Dancing Links, without the oracle score) and Xu & Xu's phases a–b, one
+//! thread, and the canonical form.
+//!
+//! Each iteration makes a batch of puzzles from consecutive seeds and
+//! declares `Throughput::Elements(batch)`, so criterion reports puzzles/s.
+//! `SUDOLAB_BENCH_CLOCK=cpu` measures process CPU time (see `common`).
+//! Figures and commands are in `docs/generation.md`.
+
+mod common;
+
+use common::Clock;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use std::hint::black_box;
+use std::time::Duration;
+use sudolab::generate::Symmetry;
+use sudolab::generate::canon::canonical;
+use sudolab::generate::fletcher::fletcher_puzzle;
+use sudolab::generate::minimal::minimal_puzzle;
+use sudolab::generate::xu::xu_puzzle;
+
+fn configure<'a>(c: &'a mut Criterion<Clock>, name: &str) -> criterion::BenchmarkGroup<'a, Clock> {
+    let mut g = c.benchmark_group(name);
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    g
+}
+
+fn generate(c: &mut Criterion<Clock>) {
+    let mut g = configure(c, "generate");
+    for (name, order, symmetry, batch) in [
+        ("minimal/9x9", 3, Symmetry::None, 1000u64),
+        ("minimal/9x9-rot180", 3, Symmetry::Rot180, 1000),
+        ("minimal/4x4", 2, Symmetry::None, 1000),
+        ("minimal/16x16", 4, Symmetry::None, 10),
+    ] {
+        g.throughput(Throughput::Elements(batch));
+        g.bench_function(name, |b| {
+            let mut seed = 0u64;
+            b.iter(|| {
+                let mut givens = 0;
+                for _ in 0..batch {
+                    seed += 1;
+                    let mut rng = StdRng::seed_from_u64(seed);
+                    givens += minimal_puzzle(order, symmetry, &mut rng).puzzle.givens();
+                }
+                black_box(givens)
+            })
+        });
+    }
+    g.throughput(Throughput::Elements(50));
+    g.bench_function("fletcher/9x9", |b| {
+        let mut seed = 0u64;
+        b.iter(|| {
+            (0..50)
+                .map(|_| {
+                    seed += 1;
+                    let mut rng = StdRng::seed_from_u64(seed);
+                    fletcher_puzzle(3, Symmetry::None, 100, &mut rng)
+                        .puzzle
+                        .givens()
+                })
+                .sum::<usize>()
+        })
+    });
+    g.throughput(Throughput::Elements(5));
+    g.bench_function("xu/9x9", |b| {
+        let mut seed = 0u64;
+        b.iter(|| {
+            (0..5)
+                .map(|_| {
+                    seed += 1;
+                    let mut rng = StdRng::seed_from_u64(seed);
+                    xu_puzzle(3, Symmetry::None, &mut rng).puzzle.givens()
+                })
+                .sum::<usize>()
+        })
+    });
+    let puzzles: Vec<_> = (0..20u64)
+        .map(|s| minimal_puzzle(3, Symmetry::None, &mut StdRng::seed_from_u64(s)).puzzle)
+        .collect();
+    g.throughput(Throughput::Elements(puzzles.len() as u64));
+    g.bench_function("canon/9x9", |b| {
+        b.iter(|| {
+            puzzles
+                .iter()
+                .map(|p| canonical(black_box(p)).map(|c| c.givens()).unwrap_or(0))
+                .sum::<usize>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = common::criterion();
+    targets = generate
+}
+criterion_main!(benches);

@@ -1,0 +1,126 @@
+//! `sudolab generate`: minimal unique puzzles, Fletcher et al.'s Algorithm 2,
+//! Xu & Xu's no-brute-force generator, Chang et al.'s pseudo-generator, and
+//! generation towards metric targets.
+
+use super::{EXIT_OK, EXIT_PARTIAL, OutputArgs};
+use anyhow::{Context, Result};
+use clap::Args;
+use std::time::Duration;
+use sudolab::generate::{
+    GenerateOptions, Generated, Level, Method, Symmetry, generate, parse_targets,
+};
+use sudolab::grid::parse_puzzle;
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Generator.
+    #[arg(long, short = 'm', value_enum, default_value_t = Method::Minimal)]
+    pub method: Method,
+    /// Level to retry for: oracle level with fletcher, weights level with xu.
+    #[arg(long, value_enum)]
+    pub level: Option<Level>,
+    /// Target `FIELD OP VALUE` (OP: = != < <= > >=) on a rating, relaxation or
+    /// `givens` field, e.g. `weights_score>=90`; repeat to AND several.
+    #[arg(long = "target", short = 't')]
+    pub targets: Vec<String>,
+    /// Puzzles to generate.
+    #[arg(long, short = 'n', default_value_t = 1)]
+    pub count: usize,
+    /// Run seed: puzzle i depends only on (seed, i).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Symmetry of the givens.
+    #[arg(long, value_enum, default_value_t = Symmetry::None)]
+    pub symmetry: Symmetry,
+    /// Box side: 2 (4×4), 3 (9×9) or 4 (16×16).
+    #[arg(long, default_value_t = 3)]
+    pub order: usize,
+    /// Attempts per puzzle when a level or target is asked for.
+    #[arg(long, default_value_t = 1000)]
+    pub max_tries: usize,
+    /// Stop searching after this many seconds and return the closest puzzles.
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// Edges removed per relaxation, for relaxation targets.
+    #[arg(long, default_value_t = 45)]
+    pub k: usize,
+    /// Relaxations per puzzle, for relaxation targets.
+    #[arg(long, default_value_t = 100)]
+    pub samples: usize,
+    /// Fletcher: Dancing Links completions to pick the solution grid from.
+    #[arg(long, default_value_t = 100)]
+    pub completions: usize,
+    /// Pseudo: the puzzle to mutate (one line); its order is used.
+    #[arg(long)]
+    pub from: Option<String>,
+    /// Pseudo: keep mutants whose hsolve is within this fraction of the source's.
+    #[arg(long, default_value_t = 0.2)]
+    pub tolerance: f64,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+pub fn run(args: GenerateArgs) -> Result<u8> {
+    args.out.check()?;
+    let time_limit = match args.time_limit {
+        None => None,
+        Some(s) => Some(
+            Duration::try_from_secs_f64(s)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .with_context(|| {
+                    format!("--time-limit {s}: expected a positive number of seconds")
+                })?,
+        ),
+    };
+    let source = match &args.from {
+        Some(line) => Some(parse_puzzle(line).map_err(|e| anyhow::anyhow!("--from: {e}"))?),
+        None => None,
+    };
+    let order = source.as_ref().map_or(args.order, |p| p.order());
+    let opts = GenerateOptions {
+        method: args.method,
+        count: args.count,
+        seed: args.seed,
+        symmetry: args.symmetry,
+        order,
+        level: args.level,
+        targets: parse_targets(&args.targets)?,
+        max_tries: args.max_tries,
+        time_limit,
+        relax_k: args.k,
+        relax_samples: args.samples,
+        completions: args.completions,
+        source,
+        tolerance: args.tolerance,
+    };
+    let rows: Vec<Generated> = generate(&opts)?;
+    // Text is one puzzle line each, the format every other command reads.
+    args.out.emit(&rows, |rows| {
+        rows.iter().map(|r| format!("{}\n", r.puzzle)).collect()
+    })?;
+    if rows.len() < opts.count {
+        eprintln!(
+            "sudolab: {} of {} puzzle(s) found before the tries or the time ran out",
+            rows.len(),
+            opts.count
+        );
+        return Ok(EXIT_PARTIAL);
+    }
+    let missed: Vec<&Generated> = rows.iter().filter(|r| !r.reached).collect();
+    if missed.is_empty() {
+        return Ok(EXIT_OK);
+    }
+    eprintln!(
+        "sudolab: {} of {} puzzle(s) missed the level/targets; the closest found is printed:",
+        missed.len(),
+        rows.len()
+    );
+    for r in missed.iter().take(20) {
+        eprintln!(
+            "  #{} after {} attempts: distance {:.3} ({})",
+            r.index, r.attempts, r.distance, r.puzzle
+        );
+    }
+    Ok(EXIT_PARTIAL)
+}

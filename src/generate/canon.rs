@@ -1,0 +1,339 @@
+//! Canonical form of a puzzle under the Sudoku symmetries.
+//!
+//! Two puzzles are equivalent when one becomes the other by relabelling the
+//! digits, permuting rows within a band, columns within a stack, the bands,
+//! the stacks, and transposing: 2·6⁸ = 3,359,232 grid symmetries for 9×9
+//! (times 9! relabellings). The canonical form is the lexicographically
+//! smallest row-major string over all of them, with an empty cell (`0`)
+//! below every digit, so equivalent puzzles have the same form and
+//! inequivalent ones different forms.
+//!
+//! Nothing is enumerated in full. For a fixed transpose and column order
+//! (2·6⁴ = 2,592 choices for 9×9) the best relabelling is the order of first
+//! appearance, and the rows are chosen one at a time: the next row must be
+//! one whose relabelled string is smallest among the rows the band structure
+//! allows (ties branch, since the rows below may decide), and a prefix
+//! already larger than the best form found so far is abandoned. Orders 2 and
+//! 3 are supported; order 4 has 24⁵ column orders, too many for this scheme.
+
+use crate::grid::Puzzle;
+use rand::Rng;
+use rand::seq::SliceRandom;
+
+/// A puzzle the canonical form does not handle.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CanonError {
+    #[error("canonical form is implemented for orders 2 and 3 (4×4, 9×9), not order {0}")]
+    Order(usize),
+}
+
+/// All permutations of `0..k`.
+fn permutations(k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for p in permutations(k - 1) {
+        for at in 0..=p.len() {
+            let mut q = p.clone();
+            q.insert(at, k - 1);
+            out.push(q);
+        }
+    }
+    out
+}
+
+/// Every line order that keeps bands (or stacks) together: a band order
+/// and an order within each band.
+fn line_orders(n: usize) -> Vec<Vec<usize>> {
+    let perms = permutations(n);
+    let mut orders: Vec<Vec<usize>> = vec![Vec::new()];
+    // Choose the order within each band, then the band order.
+    let mut within: Vec<Vec<Vec<usize>>> = vec![Vec::new()];
+    for _ in 0..n {
+        let mut next = Vec::new();
+        for w in &within {
+            for p in &perms {
+                let mut w2 = w.clone();
+                w2.push(p.clone());
+                next.push(w2);
+            }
+        }
+        within = next;
+    }
+    orders.clear();
+    for bands in &perms {
+        for w in &within {
+            let mut order = Vec::with_capacity(n * n);
+            for &b in bands {
+                order.extend(w[b].iter().map(|&i| b * n + i));
+            }
+            orders.push(order);
+        }
+    }
+    orders
+}
+
+/// Longest row handled (order 3).
+const MAX_SIDE: usize = 9;
+
+/// A row relabelled so far: its string, the digit map after it, the next
+/// free label and the source row.
+#[derive(Clone, Copy)]
+struct RowChoice {
+    string: [u8; MAX_SIDE],
+    map: [u8; MAX_SIDE + 1],
+    next: u8,
+    row: usize,
+}
+
+struct Canon<'a> {
+    n: usize,
+    side: usize,
+    /// The (possibly transposed) grid.
+    grid: &'a [u8],
+    cols: &'a [usize],
+    cur: Vec<u8>,
+    best: Option<Vec<u8>>,
+}
+
+impl Canon<'_> {
+    /// Row `r` relabelled under `map`, new digits taking the next labels.
+    fn row_choice(&self, r: usize, map: &[u8; MAX_SIDE + 1], next: u8) -> RowChoice {
+        let mut c = RowChoice {
+            string: [0; MAX_SIDE],
+            map: *map,
+            next,
+            row: r,
+        };
+        for (col, slot) in c.string[..self.side].iter_mut().enumerate() {
+            let v = self.grid[r * self.side + self.cols[col]] as usize;
+            if v != 0 {
+                if c.map[v] == 0 {
+                    c.next += 1;
+                    c.map[v] = c.next;
+                }
+                *slot = c.map[v];
+            }
+        }
+        c
+    }
+
+    /// Places rows from position `pos` on; `used` marks source rows taken.
+    fn place(
+        &mut self,
+        pos: usize,
+        used: &mut [bool; MAX_SIDE],
+        map: &[u8; MAX_SIDE + 1],
+        next: u8,
+    ) {
+        let (n, side) = (self.n, self.side);
+        if pos == side {
+            if self.best.as_ref().is_none_or(|b| self.cur < *b) {
+                self.best = Some(self.cur.clone());
+            }
+            return;
+        }
+        // A band starts with a row of an unused band; within a band, the
+        // band's remaining rows.
+        let band_start = pos.is_multiple_of(n);
+        let band = if band_start {
+            0
+        } else {
+            self.current_band(pos, used)
+        };
+        let mut choices = [RowChoice {
+            string: [0; MAX_SIDE],
+            map: [0; MAX_SIDE + 1],
+            next: 0,
+            row: 0,
+        }; MAX_SIDE];
+        let mut count = 0;
+        for r in 0..side {
+            let allowed = if band_start {
+                (0..n).all(|i| !used[r - r % n + i])
+            } else {
+                r / n == band && !used[r]
+            };
+            if allowed {
+                choices[count] = self.row_choice(r, map, next);
+                count += 1;
+            }
+        }
+        let choices = &choices[..count];
+        let Some(min) = choices.iter().map(|c| c.string).min() else {
+            return;
+        };
+        let min = &min[..side];
+        if let Some(b) = &self.best {
+            let at = pos * side;
+            if (&self.cur[..at], min) > (&b[..at], &b[at..at + side]) {
+                return;
+            }
+        }
+        for c in choices {
+            if &c.string[..side] != min {
+                continue;
+            }
+            self.cur[pos * side..(pos + 1) * side].copy_from_slice(min);
+            used[c.row] = true;
+            self.place(pos + 1, used, &c.map, c.next);
+            used[c.row] = false;
+        }
+    }
+
+    /// The band the rows at positions `pos - pos % n ..` come from: the one
+    /// with exactly `pos % n` rows used (the others are full or untouched).
+    fn current_band(&self, pos: usize, used: &[bool; MAX_SIDE]) -> usize {
+        let n = self.n;
+        let placed = pos % n;
+        (0..n)
+            .find(|&b| (0..n).filter(|&i| used[b * n + i]).count() == placed)
+            .unwrap_or(0)
+    }
+}
+
+/// The canonical form of `p` (see the module doc).
+pub fn canonical(p: &Puzzle) -> Result<Puzzle, CanonError> {
+    let n = p.order();
+    if n > 3 {
+        return Err(CanonError::Order(n));
+    }
+    let side = n * n;
+    let orders = line_orders(n);
+    let original = p.cells();
+    let transposed: Vec<u8> = (0..side * side)
+        .map(|i| original[(i % side) * side + i / side])
+        .collect();
+    let mut best: Option<Vec<u8>> = None;
+    for grid in [original, transposed.as_slice()] {
+        for cols in &orders {
+            let mut c = Canon {
+                n,
+                side,
+                grid,
+                cols,
+                cur: vec![0; side * side],
+                best: best.take(),
+            };
+            c.place(0, &mut [false; MAX_SIDE], &[0; MAX_SIDE + 1], 0);
+            best = c.best;
+        }
+    }
+    let cells = best.unwrap_or_else(|| original.to_vec());
+    match Puzzle::from_cells(n, cells) {
+        Ok(c) => Ok(c),
+        Err(_) => unreachable!("a relabelled grid of order {n}"),
+    }
+}
+
+/// True when two puzzles are equivalent under the Sudoku symmetries.
+pub fn equivalent(a: &Puzzle, b: &Puzzle) -> Result<bool, CanonError> {
+    Ok(a.order() == b.order() && canonical(a)? == canonical(b)?)
+}
+
+/// One element of the symmetry group: transpose, then row and column
+/// orders that keep bands and stacks together, then a digit relabelling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transform {
+    pub transpose: bool,
+    /// Row `i` of the result is row `rows[i]` of the source.
+    pub rows: Vec<usize>,
+    /// Column `j` of the result is column `cols[j]` of the source.
+    pub cols: Vec<usize>,
+    /// Digit `d` becomes `relabel[d]` (`relabel[0] = 0`).
+    pub relabel: Vec<u8>,
+}
+
+impl Transform {
+    /// A uniformly random symmetry of order `n`.
+    pub fn random(n: usize, rng: &mut impl Rng) -> Transform {
+        let side = n * n;
+        let line_order = |rng: &mut dyn rand::RngCore| {
+            let mut bands: Vec<usize> = (0..n).collect();
+            bands.shuffle(rng);
+            let mut out = Vec::with_capacity(side);
+            for b in bands {
+                let mut within: Vec<usize> = (0..n).collect();
+                within.shuffle(rng);
+                out.extend(within.into_iter().map(|i| b * n + i));
+            }
+            out
+        };
+        let rows = line_order(rng);
+        let cols = line_order(rng);
+        let mut digits: Vec<u8> = (1..=side as u8).collect();
+        digits.shuffle(rng);
+        let mut relabel = vec![0u8];
+        relabel.extend(digits);
+        Transform {
+            transpose: rng.r#gen(),
+            rows,
+            cols,
+            relabel,
+        }
+    }
+
+    /// The image of `p`.
+    pub fn apply(&self, p: &Puzzle) -> Puzzle {
+        let side = p.side();
+        let src = p.cells();
+        let at = |r: usize, c: usize| {
+            if self.transpose {
+                src[c * side + r]
+            } else {
+                src[r * side + c]
+            }
+        };
+        let cells: Vec<u8> = (0..side * side)
+            .map(|i| self.relabel[at(self.rows[i / side], self.cols[i % side]) as usize])
+            .collect();
+        match Puzzle::from_cells(p.order(), cells) {
+            Ok(q) => q,
+            Err(_) => unreachable!("a permuted grid of order {}", p.order()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_puzzle;
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    #[test]
+    fn group_sizes() {
+        assert_eq!(permutations(3).len(), 6);
+        let orders = line_orders(3);
+        assert_eq!(orders.len(), 1296);
+        let mut dedup = orders.clone();
+        dedup.sort();
+        dedup.dedup();
+        assert_eq!(dedup.len(), 1296);
+        // 2 · 1296² = 2·6⁸ grid symmetries.
+        assert_eq!(2 * orders.len() * orders.len(), 3_359_232);
+        assert_eq!(line_orders(2).len(), 8);
+    }
+
+    #[test]
+    fn canonical_form_is_smallest_and_invariant() {
+        let p = parse_puzzle(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        )
+        .unwrap();
+        let c = canonical(&p).unwrap();
+        assert_eq!(c.givens(), p.givens());
+        // The canonical form starts with as many empty cells as possible
+        // and relabels digits in order of appearance.
+        let first = c.cells().iter().find(|&&v| v != 0).copied();
+        assert_eq!(first, Some(1));
+        assert_eq!(canonical(&c).unwrap(), c);
+        let mut rng = StdRng::seed_from_u64(2);
+        for _ in 0..5 {
+            let q = Transform::random(3, &mut rng).apply(&p);
+            assert_eq!(canonical(&q).unwrap(), c);
+        }
+        assert_eq!(canonical(&Puzzle::empty(4)), Err(CanonError::Order(4)));
+    }
+}

@@ -1,0 +1,516 @@
+//! Puzzle generators: minimal unique puzzles by removal, Fletcher et al.'s
+//! Algorithm 2, Xu & Xu's "No Brute-Force" generator, generation towards
+//! metric targets, and the canonical form of a puzzle.
+//!
+//! * [`minimal`]: the core. A seeded random solution grid, then every given
+//!   (or every symmetric orbit of givens) is tried once in seeded random
+//!   order and removed when the puzzle stays unique; the result is minimal
+//!   (no single given can be removed). A removal asks one question, "is
+//!   there a solution that differs at the removed cell?": one bitset search
+//!   with that cell forbidden its solution value
+//!   ([`crate::bitset::sudoku::Solver::has_other_solution`]), not a count.
+//! * [`fletcher`]: Fletcher, Johnson & Morrison, "A Sudoku Difficulty
+//!   Metric", §"Generation Algorithm", Algorithm 2: random permutations on
+//!   the diagonal boxes, the first 100 Dancing Links completions, one picked
+//!   at random, cells removed in random order with a Dancing Links
+//!   uniqueness check; scored by the oracle model (Table 1 levels Cinch …
+//!   Crazy).
+//! * [`xu`]: Xu & Xu, "No Brute-Force" model, §2.2 a–c: random consistent
+//!   givens added to an empty grid until naked and hidden singles solve it,
+//!   givens removed while the technique engine (Table 1 techniques, up to
+//!   WXYZ-wing and forcing chains, no guessing) still solves it, rated by
+//!   technique weights (Table 3), repeated until the requested level comes out.
+//! * [`target`]: `FIELD OP VALUE` targets on any rating field, reached by
+//!   generate-and-test plus a local search on the givens, always bounded by
+//!   a number of tries and a time limit.
+//! * [`canon`]: the minimal lexicographic form of a 9×9 (or 4×4) puzzle under
+//!   the 2·6⁸ grid symmetries and digit relabelling.
+//!
+//! Randomness: puzzle `i` of a run with seed `S` uses
+//! [`derive_seed`]`(S, i)` and its attempt `a` uses `derive_seed` of that and
+//! `a`, so the output is the same whatever the number of threads (rayon
+//! runs puzzles in parallel). Only a time limit that cuts a search short
+//! makes the result depend on the machine's speed. Decisions where the papers
+//! are unclear are listed in `docs/generation.md`.
+
+pub mod canon;
+pub mod fletcher;
+pub mod minimal;
+pub mod pseudo;
+pub mod target;
+pub mod xu;
+
+pub use canon::{CanonError, canonical};
+pub use target::{Op, Target, TargetError, parse_target, parse_targets};
+
+use crate::graph::derive_seed;
+use crate::grid::{Puzzle, Solution};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// How puzzles are made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// Random solution grid, then minimal removal checked by the bitset search.
+    Minimal,
+    /// Fletcher et al. Algorithm 2 (Dancing Links), scored by the oracle model.
+    Fletcher,
+    /// Xu & Xu §2.2 (no brute force), rated by technique weights.
+    Xu,
+    /// Chang et al.'s pseudo-generator: mutants of a source puzzle with
+    /// about its hsolve difficulty.
+    Pseudo,
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Method::Minimal => "minimal",
+            Method::Fletcher => "fletcher",
+            Method::Xu => "xu",
+            Method::Pseudo => "pseudo",
+        })
+    }
+}
+
+/// Symmetry of the givens: cells are removed (and, for Xu, added) in orbits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Symmetry {
+    /// No symmetry.
+    #[default]
+    None,
+    /// Half-turn rotation about the centre.
+    Rot180,
+    /// Quarter-turn rotation about the centre.
+    Rot90,
+    /// Reflection in the main diagonal.
+    Diagonal,
+    /// Reflection in the vertical centre line.
+    Mirror,
+}
+
+impl fmt::Display for Symmetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Symmetry::None => "none",
+            Symmetry::Rot180 => "rot180",
+            Symmetry::Rot90 => "rot90",
+            Symmetry::Diagonal => "diagonal",
+            Symmetry::Mirror => "mirror",
+        })
+    }
+}
+
+impl Symmetry {
+    /// The orbits of the cells of a `side × side` grid, each ascending,
+    /// ordered by their first cell.
+    pub fn orbits(self, side: usize) -> Vec<Vec<usize>> {
+        let last = side - 1;
+        let mut seen = vec![false; side * side];
+        let mut out = Vec::new();
+        for cell in 0..side * side {
+            if seen[cell] {
+                continue;
+            }
+            let (r, c) = (cell / side, cell % side);
+            let images: Vec<(usize, usize)> = match self {
+                Symmetry::None => vec![(r, c)],
+                Symmetry::Rot180 => vec![(r, c), (last - r, last - c)],
+                Symmetry::Rot90 => vec![(r, c), (c, last - r), (last - r, last - c), (last - c, r)],
+                Symmetry::Diagonal => vec![(r, c), (c, r)],
+                Symmetry::Mirror => vec![(r, c), (r, last - c)],
+            };
+            let mut orbit: Vec<usize> = images.iter().map(|&(r, c)| r * side + c).collect();
+            orbit.sort_unstable();
+            orbit.dedup();
+            for &o in &orbit {
+                seen[o] = true;
+            }
+            out.push(orbit);
+        }
+        out
+    }
+}
+
+/// A difficulty level of the oracle model (Fletcher) or of the technique
+/// weights (Xu); `challenging` exists in both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Oracle level (Fletcher): singles suffice.
+    Cinch,
+    /// Oracle level (Fletcher).
+    Confusing,
+    /// Oracle level (Fletcher) or weights level (Xu).
+    Challenging,
+    /// Oracle level (Fletcher).
+    Crazy,
+    /// Weights level (Xu).
+    Easy,
+    /// Weights level (Xu).
+    Intermediate,
+    /// Weights level (Xu).
+    Hard,
+}
+
+impl Level {
+    /// The rating field and value this level asks for with `method`.
+    fn target(self, method: Method) -> Option<(&'static str, &'static str)> {
+        let field = match method {
+            Method::Fletcher => "oracle_level",
+            Method::Xu => "weights_level",
+            Method::Minimal | Method::Pseudo => return None,
+        };
+        let value = match (method, self) {
+            (Method::Fletcher, Level::Cinch) => "Cinch",
+            (Method::Fletcher, Level::Confusing) => "Confusing",
+            (Method::Fletcher, Level::Challenging) => "Challenging",
+            (Method::Fletcher, Level::Crazy) => "Crazy",
+            (Method::Xu, Level::Easy) => "Easy",
+            (Method::Xu, Level::Intermediate) => "Intermediate",
+            (Method::Xu, Level::Hard) => "Hard",
+            (Method::Xu, Level::Challenging) => "Challenging",
+            _ => return None,
+        };
+        Some((field, value))
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Level::Cinch => "cinch",
+            Level::Confusing => "confusing",
+            Level::Challenging => "challenging",
+            Level::Crazy => "crazy",
+            Level::Easy => "easy",
+            Level::Intermediate => "intermediate",
+            Level::Hard => "hard",
+        })
+    }
+}
+
+/// A generation request that cannot be run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GenerateError {
+    #[error("order {0} is not supported by the generators (expected 2, 3 or 4)")]
+    Order(usize),
+    #[error("count must be at least 1")]
+    ZeroCount,
+    #[error("max tries must be at least 1")]
+    ZeroTries,
+    #[error(
+        "level {level} does not apply to method {method} (fletcher takes cinch, confusing, challenging, crazy; xu takes easy, intermediate, hard, challenging; minimal and pseudo take none: use --target)"
+    )]
+    Level { level: Level, method: Method },
+    #[error("levels are calibrated on 9×9 puzzles only (order 3), not order {0}")]
+    LevelOrder(usize),
+    #[error("Fletcher's generator needs at least 1 completion to pick from")]
+    ZeroCompletions,
+    #[error("method pseudo needs a source puzzle to mutate")]
+    NoSource,
+    #[error("source puzzle {0}")]
+    Source(String),
+    #[error("a source puzzle is only used by method pseudo, not {0}")]
+    SourceUnused(Method),
+    #[error("method pseudo keeps the source's layout: symmetry must be none, not {0}")]
+    PseudoSymmetry(Symmetry),
+    #[error("tolerance must be a finite number >= 0, not {0}")]
+    Tolerance(f64),
+    #[error(transparent)]
+    Target(#[from] TargetError),
+}
+
+/// What to generate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenerateOptions {
+    pub method: Method,
+    /// Puzzles to generate.
+    pub count: usize,
+    pub seed: u64,
+    pub symmetry: Symmetry,
+    /// Box side: 2 (4×4), 3 (9×9) or 4 (16×16).
+    pub order: usize,
+    /// Oracle level (Fletcher) or weights level (Xu) to retry for.
+    pub level: Option<Level>,
+    /// Targets all puzzles must meet (ANDed).
+    pub targets: Vec<Target>,
+    /// Attempts (fresh puzzles plus local-search mutations) per puzzle when a
+    /// level or target is asked for.
+    pub max_tries: usize,
+    /// Wall-clock limit of the whole run; a puzzle still searching then
+    /// returns its closest attempt.
+    pub time_limit: Option<Duration>,
+    /// Edges removed per relaxation for relaxation targets (`mean_fixed`…).
+    pub relax_k: usize,
+    /// Relaxations per puzzle for relaxation targets.
+    pub relax_samples: usize,
+    /// Fletcher: Dancing Links completions to pick the solution grid from.
+    pub completions: usize,
+    /// Pseudo: the puzzle to mutate (its order overrides `order`).
+    pub source: Option<Puzzle>,
+    /// Pseudo: largest relative hsolve difference from the source kept.
+    pub tolerance: f64,
+}
+
+impl Default for GenerateOptions {
+    fn default() -> Self {
+        GenerateOptions {
+            method: Method::Minimal,
+            count: 1,
+            seed: 0,
+            symmetry: Symmetry::None,
+            order: 3,
+            level: None,
+            targets: Vec::new(),
+            max_tries: 1000,
+            time_limit: None,
+            relax_k: 45,
+            relax_samples: 100,
+            completions: 100,
+            source: None,
+            tolerance: 0.2,
+        }
+    }
+}
+
+/// One generated puzzle (stable field names: JSON/CSV columns).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Generated {
+    pub puzzle: String,
+    pub method: Method,
+    /// The run's seed; with `index` it reproduces this puzzle.
+    pub seed: u64,
+    pub index: usize,
+    pub givens: usize,
+    /// No single given can be removed without losing uniqueness.
+    pub minimal: bool,
+    pub symmetry: Symmetry,
+    /// Puzzles generated or mutated for this one.
+    pub attempts: usize,
+    /// Wall-clock milliseconds spent on this puzzle.
+    pub millis: f64,
+    /// The level and every target are met (always true without any).
+    pub reached: bool,
+    /// Distance to the targets (0 when reached; see [`target::distance`]).
+    pub distance: f64,
+    /// Accepted local-search mutations per mutation tried (`None` without
+    /// mutations).
+    pub acceptance: Option<f64>,
+    /// Oracle level (Fletcher) or weights level (Xu).
+    pub level: Option<String>,
+    /// Oracle score (Fletcher) or weights score (Xu).
+    pub score: Option<f64>,
+    /// The value of every target field, by field name.
+    #[serde(flatten)]
+    pub metrics: BTreeMap<String, Value>,
+}
+
+/// A unique puzzle with its solution, as the methods produce it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub puzzle: Puzzle,
+    pub solution: Solution,
+}
+
+/// Checks a request before any work.
+pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
+    if !(2..=4).contains(&opts.order) {
+        return Err(GenerateError::Order(opts.order));
+    }
+    if opts.count == 0 {
+        return Err(GenerateError::ZeroCount);
+    }
+    if opts.max_tries == 0 {
+        return Err(GenerateError::ZeroTries);
+    }
+    match (&opts.source, opts.method) {
+        (None, Method::Pseudo) => return Err(GenerateError::NoSource),
+        (Some(p), Method::Pseudo) if p.order() != opts.order => {
+            return Err(GenerateError::Source(format!(
+                "{}: order {} but order {} was asked for",
+                p.to_line(),
+                p.order(),
+                opts.order
+            )));
+        }
+        (Some(_), m) if m != Method::Pseudo => return Err(GenerateError::SourceUnused(m)),
+        _ => {}
+    }
+    if opts.method == Method::Pseudo && opts.symmetry != Symmetry::None {
+        return Err(GenerateError::PseudoSymmetry(opts.symmetry));
+    }
+    if !(opts.tolerance.is_finite() && opts.tolerance >= 0.0) {
+        return Err(GenerateError::Tolerance(opts.tolerance));
+    }
+    if opts.method == Method::Fletcher && opts.completions == 0 {
+        return Err(GenerateError::ZeroCompletions);
+    }
+    if let Some(level) = opts.level {
+        if level.target(opts.method).is_none() {
+            return Err(GenerateError::Level {
+                level,
+                method: opts.method,
+            });
+        }
+        if opts.order != 3 {
+            return Err(GenerateError::LevelOrder(opts.order));
+        }
+    }
+    Ok(())
+}
+
+/// Generates `opts.count` puzzles, in parallel, in index order (for the
+/// pseudo-generator, up to `opts.count`: fewer when its tries run out).
+pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError> {
+    validate(opts)?;
+    let mut targets = opts.targets.clone();
+    if let Some((field, value)) = opts.level.and_then(|l| l.target(opts.method)) {
+        targets.push(parse_target(&format!("{field}={value}"))?);
+    }
+    let evaluator = target::Evaluator::new(opts, &targets)?;
+    let deadline = opts.time_limit.map(|t| Instant::now() + t);
+    if opts.method == Method::Pseudo {
+        return pseudo::pseudo(opts, &evaluator, deadline);
+    }
+    let rows = (0..opts.count)
+        .into_par_iter()
+        .map(|i| generate_one(opts, &evaluator, i, deadline))
+        .collect();
+    Ok(rows)
+}
+
+/// One puzzle of a run: a single attempt without targets, else the search.
+fn generate_one(
+    opts: &GenerateOptions,
+    evaluator: &target::Evaluator,
+    index: usize,
+    deadline: Option<Instant>,
+) -> Generated {
+    let start = Instant::now();
+    let seed = derive_seed(opts.seed, index as u64);
+    let found = target::search(opts, evaluator, seed, deadline);
+    let c = &found.candidate;
+    let minimal = found.minimal_known || minimal::is_minimal(&c.puzzle, &c.solution);
+    let (level, score) = evaluator.method_rating(&found.row);
+    Generated {
+        puzzle: c.puzzle.to_line(),
+        method: opts.method,
+        seed: opts.seed,
+        index,
+        givens: c.puzzle.givens(),
+        minimal,
+        symmetry: opts.symmetry,
+        attempts: found.attempts,
+        millis: start.elapsed().as_secs_f64() * 1e3,
+        reached: found.distance == 0.0,
+        distance: found.distance,
+        acceptance: (found.mutations > 0).then(|| found.accepted as f64 / found.mutations as f64),
+        level,
+        score,
+        metrics: found.metrics,
+    }
+}
+
+/// One fresh puzzle of `method` from an attempt seed. The flag says whether
+/// the method guarantees minimality (every given tried once, uniqueness
+/// being the removal test).
+pub fn make(opts: &GenerateOptions, seed: u64) -> (Candidate, bool) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    match opts.method {
+        Method::Minimal => (
+            minimal::minimal_puzzle(opts.order, opts.symmetry, &mut rng),
+            opts.symmetry == Symmetry::None,
+        ),
+        Method::Fletcher => (
+            fletcher::fletcher_puzzle(opts.order, opts.symmetry, opts.completions, &mut rng),
+            opts.symmetry == Symmetry::None,
+        ),
+        Method::Xu => (xu::xu_puzzle(opts.order, opts.symmetry, &mut rng), false),
+        Method::Pseudo => {
+            let source = opts.source.as_ref().and_then(|p| {
+                let solution = crate::bitset::sudoku::solve(p)?;
+                Some(Candidate {
+                    puzzle: p.clone(),
+                    solution,
+                })
+            });
+            match source.and_then(|s| pseudo::mutant(&s, opts, seed).or(Some(s))) {
+                Some(c) => (c, false),
+                // No usable source (validation refuses it): a fresh minimal puzzle.
+                None => (
+                    minimal::minimal_puzzle(opts.order, Symmetry::None, &mut rng),
+                    true,
+                ),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orbits_partition_the_grid() {
+        for sym in [
+            Symmetry::None,
+            Symmetry::Rot180,
+            Symmetry::Rot90,
+            Symmetry::Diagonal,
+            Symmetry::Mirror,
+        ] {
+            for side in [4, 9, 16] {
+                let orbits = sym.orbits(side);
+                let mut all: Vec<usize> = orbits.iter().flatten().copied().collect();
+                all.sort_unstable();
+                assert_eq!(all, (0..side * side).collect::<Vec<_>>(), "{sym} {side}");
+            }
+        }
+        // 9×9: rot180 pairs every cell but the centre; rot90 has 20 orbits of
+        // 4 plus the centre; the diagonal fixes its 9 cells; the mirror its
+        // middle column.
+        assert_eq!(Symmetry::Rot180.orbits(9).len(), 41);
+        assert_eq!(Symmetry::Rot90.orbits(9).len(), 21);
+        assert_eq!(Symmetry::Diagonal.orbits(9).len(), 45);
+        assert_eq!(Symmetry::Mirror.orbits(9).len(), 45);
+        assert_eq!(Symmetry::Rot180.orbits(9)[0], vec![0, 80]);
+        assert_eq!(Symmetry::Rot90.orbits(9)[0], vec![0, 8, 72, 80]);
+    }
+
+    #[test]
+    fn bad_requests_are_errors() {
+        let base = GenerateOptions::default();
+        let order6 = GenerateOptions {
+            order: 6,
+            ..base.clone()
+        };
+        assert_eq!(validate(&order6), Err(GenerateError::Order(6)));
+        let none = GenerateOptions {
+            count: 0,
+            ..base.clone()
+        };
+        assert_eq!(validate(&none), Err(GenerateError::ZeroCount));
+        let wrong = GenerateOptions {
+            method: Method::Fletcher,
+            level: Some(Level::Easy),
+            ..base.clone()
+        };
+        assert!(matches!(validate(&wrong), Err(GenerateError::Level { .. })));
+        let order2 = GenerateOptions {
+            method: Method::Xu,
+            level: Some(Level::Easy),
+            order: 2,
+            ..base
+        };
+        assert_eq!(validate(&order2), Err(GenerateError::LevelOrder(2)));
+    }
+}

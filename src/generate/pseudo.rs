@@ -1,0 +1,126 @@
+//! Chang, Fan & Sun's pseudo-generator (hsolve paper, abstract and §4.2 as
+//! the table of contents names it): new puzzles of about the difficulty of a
+//! given hard one, made by modifying it.
+//!
+//! Our copy of the paper ends in §3.3, so the details are ours. A mutant is
+//! the source after one to three local changes that keep its solution
+//! unique (remove, add or move a given: [`super::target::mutate`]). It is
+//! kept when its hsolve difficulty (§3.2, the mean of 20 runs) is within a
+//! relative tolerance of the source's, when it meets every target, and when
+//! it is not equivalent, under [`super::canon`], to the source or to a mutant
+//! kept before. Attempts run in fixed batches in parallel and are judged in
+//! attempt order, so the output does not depend on the number of threads.
+
+use super::target::{Evaluator, mutate};
+use super::{Candidate, GenerateError, GenerateOptions, Generated, Symmetry, canonical};
+use crate::bitset::sudoku::{Solver, solve};
+use crate::graph::derive_seed;
+use crate::grid::Puzzle;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+use serde_json::Value;
+use std::collections::HashSet;
+use std::time::Instant;
+
+/// Attempts judged together; fixed so results do not depend on threads.
+const BATCH: usize = 32;
+
+/// The source after one to three uniqueness-keeping changes.
+pub fn mutant(source: &Candidate, opts: &GenerateOptions, seed: u64) -> Option<Candidate> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut solver = Solver::new(source.puzzle.order());
+    let local = GenerateOptions {
+        symmetry: Symmetry::None,
+        ..opts.clone()
+    };
+    let steps = rng.gen_range(1..=3);
+    let mut current = source.clone();
+    for _ in 0..steps {
+        current = (0..20).find_map(|_| mutate(&current, &local, &mut solver, &mut rng))?;
+    }
+    Some(current)
+}
+
+/// The source puzzle with its solution, checked.
+fn source_of(opts: &GenerateOptions) -> Result<Candidate, GenerateError> {
+    let puzzle = opts.source.clone().ok_or(GenerateError::NoSource)?;
+    let bad = |why: &str| GenerateError::Source(format!("{}: {why}", puzzle.to_line()));
+    if puzzle.order() > 3 {
+        return Err(bad(
+            "the pseudo-generator needs order 2 or 3 (canonical form)",
+        ));
+    }
+    if crate::bitset::sudoku::count(&puzzle, 2).solutions != 1 {
+        return Err(bad("not a puzzle with a unique solution"));
+    }
+    let solution = solve(&puzzle).ok_or_else(|| bad("no solution"))?;
+    Ok(Candidate { puzzle, solution })
+}
+
+/// Up to `opts.count` mutants of `opts.source` (fewer when `max_tries` or
+/// the time limit runs out first).
+pub fn pseudo(
+    opts: &GenerateOptions,
+    ev: &Evaluator,
+    deadline: Option<Instant>,
+) -> Result<Vec<Generated>, GenerateError> {
+    let start = Instant::now();
+    let source = source_of(opts)?;
+    let form = |p: &Puzzle| canonical(p).map(|c| c.to_line());
+    let source_form = form(&source.puzzle).map_err(|e| GenerateError::Source(e.to_string()))?;
+    let (row, _, _) = ev.evaluate(&source.puzzle);
+    let h0 = row.as_ref().and_then(|r| r.ratings.hsolve).ok_or_else(|| {
+        GenerateError::Source(format!(
+            "{}: hsolve cannot rate it (needs search)",
+            source.puzzle.to_line()
+        ))
+    })?;
+    let mut seen: HashSet<String> = HashSet::from([source_form]);
+    let mut out = Vec::new();
+    let mut attempt = 0;
+    while out.len() < opts.count
+        && attempt < opts.max_tries
+        && deadline.is_none_or(|d| Instant::now() < d)
+    {
+        let end = (attempt + BATCH).min(opts.max_tries);
+        let judged: Vec<_> = (attempt..end)
+            .into_par_iter()
+            .map(|a| {
+                let m = mutant(&source, opts, derive_seed(opts.seed, a as u64))?;
+                let f = form(&m.puzzle).ok()?;
+                let (row, metrics, distance) = ev.evaluate(&m.puzzle);
+                let h = row.as_ref().and_then(|r| r.ratings.hsolve)?;
+                Some((a, m, f, h, metrics, distance))
+            })
+            .collect();
+        for (a, m, f, h, mut metrics, distance) in judged.into_iter().flatten() {
+            let close = (h - h0).abs() <= opts.tolerance * h0;
+            if out.len() == opts.count || !close || distance > 0.0 || seen.contains(&f) {
+                continue;
+            }
+            seen.insert(f);
+            metrics.insert("hsolve".into(), Value::from(h));
+            metrics.insert("source_hsolve".into(), Value::from(h0));
+            out.push(Generated {
+                puzzle: m.puzzle.to_line(),
+                method: opts.method,
+                seed: opts.seed,
+                index: out.len(),
+                givens: m.puzzle.givens(),
+                minimal: super::minimal::is_minimal(&m.puzzle, &m.solution),
+                symmetry: Symmetry::None,
+                attempts: a + 1,
+                millis: start.elapsed().as_secs_f64() * 1e3,
+                reached: true,
+                distance,
+                acceptance: None,
+                level: None,
+                score: Some(h),
+                metrics,
+            });
+        }
+        attempt = end;
+    }
+    Ok(out)
+}

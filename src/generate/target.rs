@@ -1,0 +1,679 @@
+//! Targets on puzzle metrics and the search that reaches them.
+//!
+//! A target is `FIELD OP VALUE` with `OP` one of `= != < <= > >=`; several
+//! targets are ANDed. `FIELD` is a field of the rating row
+//! ([`crate::human::RateRow`], e.g. `oracle_level`, `weights_score`,
+//! `nishio4`, `hsolve`), a relaxation summary field
+//! ([`crate::relax::RelaxReport`]: `mean_fixed`, `mean_solutions`,
+//! `median_solutions`, `mean_extra`, `p_unique`, at `k` edges over a number
+//! of samples) or `givens`. Levels compare by rank (`oracle_level>=Challenging`:
+//! Cinch < Confusing < Challenging < Crazy; Easy < Intermediate < Hard <
+//! Challenging for `weights_level`); other text and booleans take `=` and `!=`.
+//! Only the models a target names are run.
+//!
+//! [`distance`] says how far a puzzle is from the targets: 0 when all hold,
+//! else the sum over the missed ones of the gap scaled by `max(|value|, 1)`
+//! (1 per missed text or boolean target, rank steps for levels, and
+//! [`MISSING`] when the model could not rate the puzzle).
+//!
+//! [`search`] is generate-and-test plus a local search: every fourth
+//! attempt (and the first) is a fresh puzzle of the method, the others
+//! mutate the closest puzzle so far — move, add or remove a given (a whole
+//! symmetric orbit) keeping the solution unique — and a mutant is accepted
+//! when it is closer, or as close (a plateau move: a minimal puzzle loses a
+//! given only after a move has made one redundant). A level alone is pure generate-and-test, as both
+//! papers describe. The search always ends: after `max_tries` attempts, at the
+//! time limit, or on reaching the targets; it returns the closest puzzle.
+
+use super::xu::techniques_solve;
+use super::{Candidate, GenerateOptions, Method, make};
+use crate::bitset::sudoku::Solver;
+use crate::graph::derive_seed;
+use crate::grid::{Geometry, Puzzle};
+use crate::human::{Model, RateOptions, RateRow, rate};
+use crate::relax::{RelaxOptions, relax};
+use rand::Rng;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::time::Instant;
+
+/// Distance charged for a target whose model could not rate the puzzle.
+pub const MISSING: f64 = 100.0;
+
+const ORACLE_LEVELS: [&str; 4] = ["Cinch", "Confusing", "Challenging", "Crazy"];
+const WEIGHT_LEVELS: [&str; 4] = ["Easy", "Intermediate", "Hard", "Challenging"];
+const RELAX_FIELDS: [&str; 5] = [
+    "mean_fixed",
+    "mean_solutions",
+    "median_solutions",
+    "mean_extra",
+    "p_unique",
+];
+
+/// A comparison operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Op {
+    #[serde(rename = "=")]
+    Eq,
+    #[serde(rename = "!=")]
+    Ne,
+    #[serde(rename = "<")]
+    Lt,
+    #[serde(rename = "<=")]
+    Le,
+    #[serde(rename = ">")]
+    Gt,
+    #[serde(rename = ">=")]
+    Ge,
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Op::Eq => "=",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+        })
+    }
+}
+
+/// The value a target compares with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum TargetValue {
+    Number(f64),
+    /// A level, by rank in its field's scale.
+    Level(usize),
+    Bool(bool),
+    Text(String),
+}
+
+/// One `FIELD OP VALUE` target.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Target {
+    pub field: String,
+    pub op: Op,
+    pub value: TargetValue,
+    /// The text it was parsed from.
+    pub text: String,
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// A target that cannot be parsed or evaluated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TargetError {
+    #[error("target {0:?}: expected FIELD OP VALUE with OP one of = != < <= > >=")]
+    Syntax(String),
+    #[error("target {target:?}: unknown field {field:?}; known fields: {}", .known.join(", "))]
+    UnknownField {
+        target: String,
+        field: String,
+        known: Vec<String>,
+    },
+    #[error("target {target:?}: {field} takes {expected}, not {value:?}")]
+    Value {
+        target: String,
+        field: String,
+        expected: String,
+        value: String,
+    },
+    #[error("target {target:?}: {field} compares only with = and !=")]
+    Order { target: String, field: String },
+    #[error(
+        "relaxation targets need 1 <= k <= {edges} and samples >= 1 (got k = {k}, samples = {samples})"
+    )]
+    Relax {
+        k: usize,
+        samples: usize,
+        edges: usize,
+    },
+}
+
+/// What kind of value a field holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Number,
+    Bool,
+    Text,
+    Levels(&'static [&'static str; 4]),
+}
+
+/// Every field a target may name, sorted.
+pub fn known_fields() -> Vec<String> {
+    let mut out: Vec<String> = rate_fields();
+    out.extend(RELAX_FIELDS.iter().map(|s| s.to_string()));
+    out.sort();
+    out
+}
+
+/// The metric fields of the rating row (without the puzzle, label and status).
+fn rate_fields() -> Vec<String> {
+    match serde_json::to_value(RateRow::default()) {
+        Ok(Value::Object(m)) => m
+            .keys()
+            .filter(|k| !matches!(k.as_str(), "puzzle" | "label" | "status"))
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn kind(field: &str) -> Kind {
+    match field {
+        "oracle_level" => Kind::Levels(&ORACLE_LEVELS),
+        "weights_level" => Kind::Levels(&WEIGHT_LEVELS),
+        "hardest_technique" => Kind::Text,
+        f if f.starts_with("solved_by_") => Kind::Bool,
+        _ => Kind::Number,
+    }
+}
+
+/// The model that computes a rating field (`None` for `givens` and the
+/// relaxation fields).
+fn model_of(field: &str) -> Option<Model> {
+    let f = field;
+    if f == "givens" || RELAX_FIELDS.contains(&f) {
+        None
+    } else if f == "backtracks" {
+        Some(Model::Baseline)
+    } else if f.starts_with("sisus") {
+        Some(Model::Sisus)
+    } else if f.starts_with("oracle") {
+        Some(Model::Oracle)
+    } else if f.starts_with("hsolve") {
+        Some(Model::Hsolve)
+    } else if f.starts_with("nishio") || f.starts_with("solved_by_") {
+        Some(Model::Nishio)
+    } else {
+        Some(Model::Weights)
+    }
+}
+
+/// Parses one `FIELD OP VALUE` target.
+pub fn parse_target(text: &str) -> Result<Target, TargetError> {
+    let syntax = || TargetError::Syntax(text.to_string());
+    let at = text.find(['=', '!', '<', '>']).ok_or_else(syntax)?;
+    let field = text[..at].trim().to_string();
+    let rest = &text[at..];
+    let (op, len) = [
+        ("<=", Op::Le),
+        (">=", Op::Ge),
+        ("!=", Op::Ne),
+        ("=", Op::Eq),
+        ("<", Op::Lt),
+        (">", Op::Gt),
+    ]
+    .iter()
+    .find(|(s, _)| rest.starts_with(s))
+    .map(|&(s, op)| (op, s.len()))
+    .ok_or_else(syntax)?;
+    let raw = rest[len..].trim();
+    if field.is_empty() || raw.is_empty() {
+        return Err(syntax());
+    }
+    let known = known_fields();
+    if !known.contains(&field) {
+        return Err(TargetError::UnknownField {
+            target: text.to_string(),
+            field,
+            known,
+        });
+    }
+    let bad = |expected: &str| TargetError::Value {
+        target: text.to_string(),
+        field: field.clone(),
+        expected: expected.to_string(),
+        value: raw.to_string(),
+    };
+    let k = kind(&field);
+    let value = match k {
+        Kind::Number => TargetValue::Number(
+            raw.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| bad("a number"))?,
+        ),
+        Kind::Bool => TargetValue::Bool(raw.parse::<bool>().map_err(|_| bad("true or false"))?),
+        Kind::Text => TargetValue::Text(raw.to_string()),
+        Kind::Levels(levels) => TargetValue::Level(
+            levels
+                .iter()
+                .position(|l| l.eq_ignore_ascii_case(raw))
+                .ok_or_else(|| bad(&format!("one of {}", levels.join(", "))))?,
+        ),
+    };
+    if matches!(k, Kind::Bool | Kind::Text) && !matches!(op, Op::Eq | Op::Ne) {
+        return Err(TargetError::Order {
+            target: text.to_string(),
+            field,
+        });
+    }
+    Ok(Target {
+        field,
+        op,
+        value,
+        text: text.trim().to_string(),
+    })
+}
+
+/// Parses several targets (ANDed).
+pub fn parse_targets<S: AsRef<str>>(texts: &[S]) -> Result<Vec<Target>, TargetError> {
+    texts.iter().map(|t| parse_target(t.as_ref())).collect()
+}
+
+/// How far `actual` is from meeting one target (0 when it holds).
+pub fn target_distance(t: &Target, actual: &Value) -> f64 {
+    let numeric = |v: f64, want: f64, scale: f64| {
+        let gap = (v - want) / scale;
+        // A strict bound missed at equality still counts as a miss.
+        let strict = 1e-3;
+        match t.op {
+            Op::Eq => gap.abs(),
+            Op::Ne => f64::from(v == want),
+            Op::Lt if v < want => 0.0,
+            Op::Lt => gap + strict,
+            Op::Le => gap.max(0.0),
+            Op::Gt if v > want => 0.0,
+            Op::Gt => -gap + strict,
+            Op::Ge => (-gap).max(0.0),
+        }
+    };
+    let equal = |same: bool| match t.op {
+        Op::Eq => f64::from(!same),
+        _ => f64::from(same),
+    };
+    match (&t.value, actual) {
+        (TargetValue::Number(want), Value::Number(v)) => match v.as_f64() {
+            Some(v) => numeric(v, *want, want.abs().max(1.0)),
+            None => MISSING,
+        },
+        (TargetValue::Level(want), Value::String(s)) => {
+            let levels = match kind(&t.field) {
+                Kind::Levels(l) => l,
+                _ => return MISSING,
+            };
+            match levels.iter().position(|l| l == s) {
+                Some(rank) => numeric(rank as f64, *want as f64, 1.0),
+                None => MISSING,
+            }
+        }
+        (TargetValue::Bool(want), Value::Bool(b)) => equal(want == b),
+        (TargetValue::Text(want), Value::String(s)) => equal(want.eq_ignore_ascii_case(s)),
+        _ => MISSING,
+    }
+}
+
+/// Sum of the distances to every target.
+pub fn distance(targets: &[Target], metrics: &BTreeMap<String, Value>) -> f64 {
+    targets
+        .iter()
+        .map(|t| target_distance(t, metrics.get(&t.field).unwrap_or(&Value::Null)))
+        // `Sum` for floats starts at -0.0, which would print as "-0".
+        .fold(0.0, |acc, d| acc + d)
+}
+
+/// Rates candidates for the targets and the method's own score.
+#[derive(Debug, Clone)]
+pub struct Evaluator {
+    targets: Vec<Target>,
+    method: Method,
+    rate: Option<RateOptions>,
+    relax: Option<RelaxOptions>,
+}
+
+impl Evaluator {
+    /// The models and relaxation the targets and the method need.
+    pub fn new(opts: &GenerateOptions, targets: &[Target]) -> Result<Evaluator, TargetError> {
+        let mut models: BTreeSet<Model> =
+            targets.iter().filter_map(|t| model_of(&t.field)).collect();
+        match opts.method {
+            Method::Fletcher => models.insert(Model::Oracle),
+            Method::Xu => models.insert(Model::Weights),
+            Method::Pseudo => models.insert(Model::Hsolve),
+            Method::Minimal => false,
+        };
+        let rate = (!models.is_empty()).then(|| RateOptions {
+            models,
+            ..RateOptions::default()
+        });
+        let relax = if targets
+            .iter()
+            .any(|t| RELAX_FIELDS.contains(&t.field.as_str()))
+        {
+            let edges = Geometry::of(opts.order).edges().len();
+            if opts.relax_k == 0 || opts.relax_k > edges || opts.relax_samples == 0 {
+                return Err(TargetError::Relax {
+                    k: opts.relax_k,
+                    samples: opts.relax_samples,
+                    edges,
+                });
+            }
+            Some(RelaxOptions {
+                k: opts.relax_k,
+                samples: opts.relax_samples,
+                verify: 0,
+                ..RelaxOptions::default()
+            })
+        } else {
+            None
+        };
+        Ok(Evaluator {
+            targets: targets.to_vec(),
+            method: opts.method,
+            rate,
+            relax,
+        })
+    }
+
+    /// True when there are targets to reach.
+    pub fn has_targets(&self) -> bool {
+        !self.targets.is_empty()
+    }
+
+    /// The rating row (when a model is needed), the value of every target
+    /// field, and the distance to the targets.
+    pub fn evaluate(&self, p: &Puzzle) -> (Option<RateRow>, BTreeMap<String, Value>, f64) {
+        let row = self.rate.as_ref().map(|o| rate(p, o));
+        let row_value = row
+            .as_ref()
+            .and_then(|r| serde_json::to_value(r).ok())
+            .unwrap_or(Value::Null);
+        let report = self
+            .relax
+            .as_ref()
+            .and_then(|o| relax(p, o).ok())
+            .map(|(r, _)| r);
+        let report_value = report
+            .and_then(|r| serde_json::to_value(r).ok())
+            .unwrap_or(Value::Null);
+        let mut metrics = BTreeMap::new();
+        for t in &self.targets {
+            let v = if t.field == "givens" {
+                Value::from(p.givens())
+            } else if RELAX_FIELDS.contains(&t.field.as_str()) {
+                report_value.get(&t.field).cloned().unwrap_or(Value::Null)
+            } else {
+                row_value.get(&t.field).cloned().unwrap_or(Value::Null)
+            };
+            metrics.insert(t.field.clone(), v);
+        }
+        let d = distance(&self.targets, &metrics);
+        (row, metrics, d)
+    }
+
+    /// The method's level and score from a rating row: the oracle model's
+    /// for Fletcher, the technique weights' for Xu.
+    pub fn method_rating(&self, row: &Option<RateRow>) -> (Option<String>, Option<f64>) {
+        let Some(r) = row else {
+            return (None, None);
+        };
+        match self.method {
+            Method::Fletcher => (r.ratings.oracle_level.clone(), r.ratings.oracle_score),
+            Method::Xu => (
+                r.ratings.weights_level.clone(),
+                r.ratings.weights_score.map(f64::from),
+            ),
+            Method::Pseudo => (None, r.ratings.hsolve),
+            Method::Minimal => (None, None),
+        }
+    }
+}
+
+/// The outcome of a search for one puzzle.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub candidate: Candidate,
+    /// The method guarantees the candidate is minimal.
+    pub minimal_known: bool,
+    pub row: Option<RateRow>,
+    pub metrics: BTreeMap<String, Value>,
+    pub distance: f64,
+    pub attempts: usize,
+    pub mutations: usize,
+    pub accepted: usize,
+}
+
+/// Searches for a puzzle meeting the evaluator's targets (see the module
+/// doc); attempt `a` draws from `derive_seed(seed, a)`.
+pub fn search(
+    opts: &GenerateOptions,
+    ev: &Evaluator,
+    seed: u64,
+    deadline: Option<Instant>,
+) -> Found {
+    let (candidate, minimal_known) = make(opts, derive_seed(seed, 0));
+    let (row, metrics, distance) = ev.evaluate(&candidate.puzzle);
+    let mut best = Found {
+        candidate,
+        minimal_known,
+        row,
+        metrics,
+        distance,
+        attempts: 1,
+        mutations: 0,
+        accepted: 0,
+    };
+    let local = !opts.targets.is_empty();
+    let mut solver = Solver::new(opts.order);
+    for a in 1..opts.max_tries {
+        if best.distance == 0.0 || deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        best.attempts += 1;
+        let s = derive_seed(seed, a as u64);
+        let fresh = !local || a % 4 == 0;
+        let (candidate, minimal_known) = if fresh {
+            make(opts, s)
+        } else {
+            best.mutations += 1;
+            let mut rng = StdRng::seed_from_u64(s);
+            match mutate(&best.candidate, opts, &mut solver, &mut rng) {
+                Some(c) => (c, false),
+                None => continue,
+            }
+        };
+        let (row, metrics, distance) = ev.evaluate(&candidate.puzzle);
+        // Mutants at equal distance are accepted too: a minimal puzzle can
+        // lose a given only after a move has made one redundant.
+        if distance < best.distance || (!fresh && distance == best.distance) {
+            best.accepted += usize::from(!fresh);
+            best.candidate = candidate;
+            best.minimal_known = minimal_known;
+            best.row = row;
+            best.metrics = metrics;
+            best.distance = distance;
+        }
+    }
+    best
+}
+
+/// A mutant of `c` with the same unique solution: a symmetric orbit of
+/// givens removed, an orbit of empty cells given their solution values, or
+/// a move (both). A move whose removal lets in another solution adds an
+/// orbit where that solution differs, so that it is ruled out again. `None`
+/// when the change loses uniqueness (or, for Xu's method, no longer falls to
+/// the techniques).
+pub fn mutate(
+    c: &Candidate,
+    opts: &GenerateOptions,
+    solver: &mut Solver,
+    rng: &mut impl Rng,
+) -> Option<Candidate> {
+    let side = opts.order * opts.order;
+    let orbits = opts.symmetry.orbits(side);
+    let solution = c.solution.cells();
+    let mut values = c.puzzle.cells().to_vec();
+    let (given, empty): (Vec<&Vec<usize>>, Vec<&Vec<usize>>) =
+        orbits.iter().partition(|o| values[o[0]] != 0);
+    let pick = |list: &[&Vec<usize>], rng: &mut dyn rand::RngCore| -> Option<Vec<usize>> {
+        (!list.is_empty()).then(|| list[rng.gen_range(0..list.len())].clone())
+    };
+    let fill = |values: &mut [u8], orbit: &[usize]| {
+        for &cell in orbit {
+            values[cell] = solution[cell];
+        }
+    };
+    match rng.gen_range(0..3) {
+        0 => {
+            let o = pick(&given, rng)?;
+            for &cell in &o {
+                values[cell] = 0;
+            }
+            if solver.differs_at(&values, solution, &o) {
+                return None;
+            }
+        }
+        1 => fill(&mut values, &pick(&empty, rng)?),
+        _ => {
+            let o = pick(&given, rng)?;
+            for &cell in &o {
+                values[cell] = 0;
+            }
+            match solver.differing_solution(&values, solution, &o, true) {
+                None => fill(&mut values, &pick(&empty, rng)?),
+                Some(other) => {
+                    let ruling_out: Vec<&Vec<usize>> = empty
+                        .iter()
+                        .filter(|e| e.iter().any(|&x| other[x] != solution[x]))
+                        .copied()
+                        .collect();
+                    fill(&mut values, &pick(&ruling_out, rng)?);
+                    if solver.count(&values, 2) != 1 {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+    let puzzle = Puzzle::from_cells(opts.order, values).ok()?;
+    if opts.method == Method::Xu && !techniques_solve(&puzzle) {
+        return None;
+    }
+    Some(Candidate {
+        puzzle,
+        solution: c.solution.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_targets() {
+        let t = parse_target("weights_score>=90").unwrap();
+        assert_eq!((t.field.as_str(), t.op), ("weights_score", Op::Ge));
+        assert_eq!(t.value, TargetValue::Number(90.0));
+        let t = parse_target(" oracle_level = challenging ").unwrap();
+        assert_eq!(t.op, Op::Eq);
+        assert_eq!(t.value, TargetValue::Level(2));
+        let t = parse_target("mean_fixed<=12").unwrap();
+        assert_eq!((t.op, t.value), (Op::Le, TargetValue::Number(12.0)));
+        assert_eq!(parse_target("givens!=30").unwrap().op, Op::Ne);
+        assert_eq!(
+            parse_target("solved_by_2=true").unwrap().value,
+            TargetValue::Bool(true)
+        );
+        assert!(matches!(
+            parse_target("givens"),
+            Err(TargetError::Syntax(_))
+        ));
+        assert!(matches!(
+            parse_target("givens>="),
+            Err(TargetError::Syntax(_))
+        ));
+        assert!(matches!(
+            parse_target("givens=>3"),
+            Err(TargetError::Value { .. })
+        ));
+        assert!(matches!(
+            parse_target("oracle_level=hard"),
+            Err(TargetError::Value { .. })
+        ));
+        assert!(matches!(
+            parse_target("hardest_technique<x"),
+            Err(TargetError::Order { .. })
+        ));
+        let err = parse_target("difficulty>3").unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("unknown field \"difficulty\""), "{msg}");
+        for f in [
+            "oracle_level",
+            "weights_score",
+            "nishio4",
+            "hsolve",
+            "mean_fixed",
+            "givens",
+        ] {
+            assert!(msg.contains(f), "{f} missing from {msg}");
+        }
+    }
+
+    #[test]
+    fn distances() {
+        let m = |k: &str, v: Value| BTreeMap::from([(k.to_string(), v)]);
+        let ge = parse_target("weights_score>=90").unwrap();
+        assert_eq!(
+            distance(
+                std::slice::from_ref(&ge),
+                &m("weights_score", Value::from(95))
+            ),
+            0.0
+        );
+        assert_eq!(
+            distance(
+                std::slice::from_ref(&ge),
+                &m("weights_score", Value::from(81))
+            ),
+            0.1
+        );
+        assert_eq!(distance(&[ge], &m("weights_score", Value::Null)), MISSING);
+        let lt = parse_target("givens<25").unwrap();
+        assert!(distance(std::slice::from_ref(&lt), &m("givens", Value::from(25))) > 0.0);
+        assert_eq!(distance(&[lt], &m("givens", Value::from(24))), 0.0);
+        let lvl = parse_target("oracle_level>=Challenging").unwrap();
+        assert_eq!(
+            distance(
+                std::slice::from_ref(&lvl),
+                &m("oracle_level", Value::from("Crazy"))
+            ),
+            0.0
+        );
+        assert_eq!(
+            distance(&[lvl], &m("oracle_level", Value::from("Cinch"))),
+            2.0
+        );
+        let b = parse_target("solved_by_2!=true").unwrap();
+        assert_eq!(distance(&[b], &m("solved_by_2", Value::from(true))), 1.0);
+    }
+
+    #[test]
+    fn mutants_keep_the_unique_solution() {
+        let opts = GenerateOptions::default();
+        let (c, _) = make(&opts, 17);
+        let mut solver = Solver::new(3);
+        let mut rng = StdRng::seed_from_u64(1);
+        let mut made = 0;
+        for _ in 0..40 {
+            if let Some(m) = mutate(&c, &opts, &mut solver, &mut rng) {
+                assert_ne!(m.puzzle, c.puzzle);
+                assert_eq!(crate::sat::count(&m.puzzle, 2).solutions, 1);
+                assert!(c.solution.solves(&m.puzzle));
+                made += 1;
+            }
+        }
+        assert!(made >= 10, "{made}");
+    }
+}

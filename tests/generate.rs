@@ -1,0 +1,516 @@
+//! The generators, checked by engines they do not use: every puzzle is unique
+//! by SAT, minimal puzzles lose uniqueness without any given, Xu puzzles fall
+//! to the techniques, targets hold when re-rated, seeds reproduce whatever the
+//! thread count, and the canonical form is invariant and separating.
+
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use sudolab::engine::{Engine, Engines};
+use sudolab::generate::canon::{Transform, canonical, equivalent};
+use sudolab::generate::{
+    GenerateError, GenerateOptions, Generated, Level, Method, Symmetry, TargetError, generate,
+    parse_targets,
+};
+use sudolab::grid::{Puzzle, parse_puzzle};
+use sudolab::human::path::simplest_path;
+use sudolab::human::{Model, RateOptions, Technique, rate};
+use sudolab::{Status, examples};
+
+fn sat() -> Engines {
+    Engines::one(Engine::Sat)
+}
+
+fn puzzles(rows: &[Generated], order: usize) -> Vec<Puzzle> {
+    rows.iter()
+        .map(|r| {
+            let p = parse_puzzle(&r.puzzle).unwrap();
+            assert_eq!(p.order(), order);
+            assert_eq!(p.givens(), r.givens);
+            p
+        })
+        .collect()
+}
+
+/// SAT says unique, and minimal puzzles go to multiple without any given.
+fn assert_unique_and_minimality(p: &Puzzle, minimal: bool) {
+    assert_eq!(sat().status(p).unwrap(), Status::Unique, "{p}");
+    let mut all_needed = true;
+    for cell in 0..p.cells().len() {
+        if p.is_given(cell) {
+            let mut q = p.clone();
+            q.set(cell, 0);
+            all_needed &= sat().status(&q).unwrap() == Status::Multiple;
+        }
+    }
+    assert_eq!(all_needed, minimal, "{p}");
+}
+
+#[test]
+fn minimal_puzzles_of_every_order_and_symmetry_checked_by_sat() {
+    for (order, symmetry, count) in [
+        (3, Symmetry::None, 12),
+        (2, Symmetry::None, 6),
+        (4, Symmetry::None, 1),
+        (3, Symmetry::Rot180, 3),
+        (3, Symmetry::Rot90, 2),
+        (3, Symmetry::Diagonal, 2),
+        (3, Symmetry::Mirror, 2),
+    ] {
+        let opts = GenerateOptions {
+            count,
+            seed: 42,
+            order,
+            symmetry,
+            ..GenerateOptions::default()
+        };
+        let rows = generate(&opts).unwrap();
+        assert_eq!(rows.len(), count);
+        for (i, (r, p)) in rows.iter().zip(puzzles(&rows, order)).enumerate() {
+            assert_eq!(
+                (r.index, r.method, r.symmetry),
+                (i, Method::Minimal, symmetry)
+            );
+            assert!(r.reached && r.distance == 0.0 && r.attempts == 1);
+            if order == 4 {
+                // SAT on every removal of a 16×16 is slow; uniqueness only.
+                assert_eq!(sat().status(&p).unwrap(), Status::Unique, "{p}");
+                assert!(r.minimal);
+            } else {
+                assert_unique_and_minimality(&p, r.minimal);
+            }
+            if symmetry == Symmetry::None {
+                assert!(r.minimal, "{p}");
+            }
+            let side = order * order;
+            for orbit in symmetry.orbits(side) {
+                let given = p.is_given(orbit[0]);
+                assert!(
+                    orbit.iter().all(|&c| p.is_given(c) == given),
+                    "{symmetry}: {p}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn fletcher_puzzles_are_minimal_and_scored_by_the_oracle() {
+    let opts = GenerateOptions {
+        method: Method::Fletcher,
+        count: 4,
+        seed: 7,
+        ..GenerateOptions::default()
+    };
+    let rows = generate(&opts).unwrap();
+    let mut oracle = RateOptions::for_models("oracle").unwrap();
+    oracle.seed = 0;
+    for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
+        assert_unique_and_minimality(&p, true);
+        assert!(r.minimal);
+        let rated = rate(&p, &oracle);
+        assert_eq!(r.level, rated.ratings.oracle_level, "{p}");
+        assert_eq!(r.score, rated.ratings.oracle_score);
+    }
+}
+
+#[test]
+fn fletcher_level_is_reached_by_generate_and_test() {
+    let opts = GenerateOptions {
+        method: Method::Fletcher,
+        count: 2,
+        seed: 3,
+        level: Some(Level::Confusing),
+        max_tries: 200,
+        ..GenerateOptions::default()
+    };
+    for r in generate(&opts).unwrap() {
+        assert!(r.reached, "{r:?}");
+        assert_eq!(r.level.as_deref(), Some("Confusing"));
+        assert_eq!(r.metrics["oracle_level"], "Confusing");
+    }
+}
+
+#[test]
+fn xu_puzzles_need_no_guessing_and_have_the_level() {
+    let opts = GenerateOptions {
+        method: Method::Xu,
+        count: 3,
+        seed: 5,
+        level: Some(Level::Intermediate),
+        max_tries: 100,
+        ..GenerateOptions::default()
+    };
+    let rows = generate(&opts).unwrap();
+    let weights = RateOptions::for_models("weights").unwrap();
+    for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
+        assert!(r.reached, "{r:?}");
+        assert_eq!(sat().status(&p).unwrap(), Status::Unique);
+        let path = simplest_path(&p, &Technique::ALL);
+        assert!(path.solved, "{p} needs guessing");
+        let rated = rate(&p, &weights);
+        assert_eq!(rated.ratings.weights_level.as_deref(), Some("Intermediate"));
+        assert_eq!(r.level, rated.ratings.weights_level);
+        assert!((73..=86).contains(&rated.ratings.weights_score.unwrap()));
+    }
+}
+
+#[test]
+fn targets_hold_when_rerated() {
+    let opts = GenerateOptions {
+        count: 2,
+        seed: 11,
+        targets: parse_targets(&["givens>=24", "weights_score<=80", "oracle_level=Cinch"]).unwrap(),
+        max_tries: 400,
+        ..GenerateOptions::default()
+    };
+    let rows = generate(&opts).unwrap();
+    let mut models = RateOptions::for_models("weights,oracle").unwrap();
+    models.models.insert(Model::Weights);
+    for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
+        assert!(r.reached, "{r:?}");
+        assert_eq!(sat().status(&p).unwrap(), Status::Unique);
+        assert!(p.givens() >= 24);
+        let rated = rate(&p, &models);
+        assert!(rated.ratings.weights_score.unwrap() <= 80, "{rated:?}");
+        assert_eq!(rated.ratings.oracle_level.as_deref(), Some("Cinch"));
+        assert_eq!(r.metrics["givens"], p.givens());
+        assert_eq!(r.metrics["weights_score"], rated.ratings.weights_score.unwrap());
+        assert!(r.attempts >= 1 && r.attempts <= 400);
+    }
+}
+
+#[test]
+fn local_search_moves_towards_an_unreachable_target_and_stops() {
+    // No unique 9×9 puzzle has 10 givens: the search must end at max_tries
+    // with the closest puzzle it found, having accepted some mutations.
+    let opts = GenerateOptions {
+        count: 1,
+        seed: 1,
+        targets: parse_targets(&["givens<=10"]).unwrap(),
+        max_tries: 60,
+        ..GenerateOptions::default()
+    };
+    let r = &generate(&opts).unwrap()[0];
+    assert!(!r.reached);
+    assert_eq!(r.attempts, 60);
+    assert!(r.distance > 0.0);
+    let p = parse_puzzle(&r.puzzle).unwrap();
+    assert_eq!(sat().status(&p).unwrap(), Status::Unique);
+    assert!((r.distance - (p.givens() as f64 - 10.0) / 10.0).abs() < 1e-9);
+    assert!(r.acceptance.is_some_and(|a| a > 0.0 && a <= 1.0), "{r:?}");
+}
+
+#[test]
+fn same_seed_same_puzzles_with_one_and_two_threads() {
+    let run = |threads: usize, opts: &GenerateOptions| -> Vec<String> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| generate(opts).unwrap())
+            .into_iter()
+            .map(|r| r.puzzle)
+            .collect()
+    };
+    for opts in [
+        GenerateOptions {
+            count: 16,
+            seed: 99,
+            ..GenerateOptions::default()
+        },
+        GenerateOptions {
+            method: Method::Fletcher,
+            count: 4,
+            seed: 99,
+            symmetry: Symmetry::Rot180,
+            ..GenerateOptions::default()
+        },
+        GenerateOptions {
+            count: 3,
+            seed: 99,
+            targets: parse_targets(&["givens<=22"]).unwrap(),
+            max_tries: 30,
+            ..GenerateOptions::default()
+        },
+    ] {
+        let one = run(1, &opts);
+        assert_eq!(one, run(2, &opts));
+        assert_eq!(one.len(), opts.count);
+        let mut distinct = one.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), one.len());
+    }
+    // Puzzle i depends on (seed, i) only: a shorter run is a prefix.
+    let short = GenerateOptions {
+        count: 5,
+        seed: 99,
+        ..GenerateOptions::default()
+    };
+    let long = GenerateOptions {
+        count: 16,
+        ..short.clone()
+    };
+    assert_eq!(run(2, &short)[..], run(1, &long)[..5]);
+}
+
+#[test]
+fn bad_requests_are_errors() {
+    let base = GenerateOptions::default();
+    assert_eq!(
+        generate(&GenerateOptions {
+            order: 6,
+            ..base.clone()
+        }),
+        Err(GenerateError::Order(6))
+    );
+    assert_eq!(
+        generate(&GenerateOptions {
+            count: 0,
+            ..base.clone()
+        }),
+        Err(GenerateError::ZeroCount)
+    );
+    let err = parse_targets(&["nonsense>=3"]).unwrap_err();
+    assert!(matches!(err, TargetError::UnknownField { .. }));
+    let relax_bad = GenerateOptions {
+        targets: parse_targets(&["mean_fixed<=12"]).unwrap(),
+        relax_k: 5000,
+        ..base
+    };
+    assert!(matches!(
+        generate(&relax_bad),
+        Err(GenerateError::Target(TargetError::Relax { .. }))
+    ));
+}
+
+#[test]
+fn all_288_shidoku_grids_fall_into_two_classes() {
+    // The 4×4 grids form exactly two classes under the Sudoku symmetries.
+    let grids = sudolab::bitset::sudoku::solutions(&Puzzle::empty(2), 0);
+    assert_eq!(grids.len(), 288);
+    let mut forms: Vec<String> = grids
+        .iter()
+        .map(|g| canonical(&g.to_puzzle()).unwrap().to_line())
+        .collect();
+    forms.sort();
+    forms.dedup();
+    assert_eq!(forms.len(), 2, "{forms:?}");
+}
+
+#[test]
+fn canonical_forms_separate_the_example_puzzles() {
+    let all = examples::embedded();
+    let mut forms: Vec<String> = all
+        .iter()
+        .map(|p| canonical(p).unwrap().to_line())
+        .collect();
+    forms.sort();
+    forms.dedup();
+    assert_eq!(forms.len(), all.len());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn canonical_form_is_invariant_under_symmetries(seed in any::<u64>(), which in 0usize..11) {
+        let p = examples::embedded().swap_remove(which);
+        let mut rng = StdRng::seed_from_u64(seed);
+        let t = Transform::random(3, &mut rng);
+        let q = t.apply(&p);
+        prop_assert_eq!(q.givens(), p.givens());
+        prop_assert_eq!(canonical(&q).unwrap(), canonical(&p).unwrap());
+        prop_assert!(equivalent(&p, &q).unwrap());
+    }
+
+    #[test]
+    fn canonical_form_is_invariant_on_4x4(seed in any::<u64>()) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let opts = GenerateOptions { order: 2, count: 1, seed, ..GenerateOptions::default() };
+        let p = parse_puzzle(&generate(&opts).unwrap()[0].puzzle).unwrap();
+        let q = Transform::random(2, &mut rng).apply(&p);
+        prop_assert_eq!(canonical(&q).unwrap(), canonical(&p).unwrap());
+    }
+}
+
+fn sudolab(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cli_generate_pipes_into_rate_and_canon() {
+    let (code, out, err) = sudolab(&["generate", "-n", "3", "--seed", "4"], "");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines.iter().all(|l| l.len() == 81));
+    let (code, rated, err) = sudolab(&["rate", "-", "-m", "weights", "-f", "jsonl"], &out);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rated.lines().count(), 3);
+    let (code, canon, err) = sudolab(&["canon", "-"], &out);
+    assert_eq!(code, 0, "{err}");
+    for (line, form) in lines.iter().zip(canon.lines()) {
+        let p = parse_puzzle(line).unwrap();
+        assert_eq!(canonical(&p).unwrap().to_line(), form);
+    }
+    let (code, json, _) = sudolab(
+        &[
+            "generate", "-n", "2", "--seed", "4", "-m", "fletcher", "-f", "jsonl",
+        ],
+        "",
+    );
+    assert_eq!(code, 0);
+    for l in json.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        for key in [
+            "puzzle", "method", "seed", "index", "givens", "minimal", "symmetry", "attempts",
+            "millis", "level", "score",
+        ] {
+            assert!(v.get(key).is_some(), "missing {key} in {l}");
+        }
+        assert_eq!(v["method"], "fletcher");
+        assert_eq!(v["minimal"], true);
+    }
+}
+
+#[test]
+fn cli_generate_errors_and_missed_targets() {
+    let (code, _, err) = sudolab(&["generate", "--order", "6"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("order 6"), "{err}");
+    let (code, _, err) = sudolab(&["generate", "--count", "0"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("count"), "{err}");
+    let (code, _, err) = sudolab(&["generate", "-t", "hardness>3"], "");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("unknown field") && err.contains("weights_score"),
+        "{err}"
+    );
+    let (code, _, err) = sudolab(&["generate", "-m", "xu", "--level", "crazy"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("does not apply"), "{err}");
+    let (code, out, err) = sudolab(
+        &[
+            "generate",
+            "-t",
+            "givens<=12",
+            "--max-tries",
+            "5",
+            "-f",
+            "csv",
+        ],
+        "",
+    );
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("missed"), "{err}");
+    assert!(out.starts_with("puzzle,method,seed,index,givens"), "{out}");
+    assert!(out.contains(",false,"), "{out}");
+}
+
+#[test]
+fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
+    let source = examples::by_name("Fletcher Fig. 3 Crazy").unwrap();
+    let opts = GenerateOptions {
+        method: Method::Pseudo,
+        count: 6,
+        seed: 2,
+        source: Some(source.clone()),
+        tolerance: 0.15,
+        ..GenerateOptions::default()
+    };
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| generate(&opts).unwrap())
+    };
+    let rows = run(2);
+    assert_eq!(rows.len(), 6);
+    let hsolve = RateOptions::for_models("hsolve").unwrap();
+    let h0 = rate(&source, &hsolve).ratings.hsolve.unwrap();
+    let ps = puzzles(&rows, 3);
+    for (r, p) in rows.iter().zip(&ps) {
+        assert_eq!(sat().status(p).unwrap(), Status::Unique, "{p}");
+        let h = rate(p, &hsolve).ratings.hsolve.unwrap();
+        assert_eq!(r.score, Some(h));
+        assert!((h - h0).abs() <= 0.15 * h0, "{h} vs {h0}");
+        assert!(!equivalent(p, &source).unwrap());
+    }
+    for (i, a) in ps.iter().enumerate() {
+        for b in &ps[i + 1..] {
+            assert!(!equivalent(a, b).unwrap(), "{a} ~ {b}");
+        }
+    }
+    let again: Vec<String> = run(1).into_iter().map(|r| r.puzzle).collect();
+    assert_eq!(
+        again,
+        rows.iter().map(|r| r.puzzle.clone()).collect::<Vec<_>>()
+    );
+    // Bad sources.
+    let no_source = GenerateOptions {
+        source: None,
+        ..opts.clone()
+    };
+    assert_eq!(generate(&no_source), Err(GenerateError::NoSource));
+    let empty = GenerateOptions {
+        source: Some(Puzzle::empty(3)),
+        ..opts.clone()
+    };
+    assert!(matches!(generate(&empty), Err(GenerateError::Source(_))));
+    let hard = GenerateOptions {
+        source: examples::by_name("Golden Nugget"),
+        ..opts.clone()
+    };
+    assert!(matches!(generate(&hard), Err(GenerateError::Source(m)) if m.contains("hsolve")));
+    let sym = GenerateOptions {
+        symmetry: Symmetry::Rot180,
+        ..opts
+    };
+    assert_eq!(
+        generate(&sym),
+        Err(GenerateError::PseudoSymmetry(Symmetry::Rot180))
+    );
+}
+
+#[test]
+fn time_limit_ends_an_endless_search() {
+    let opts = GenerateOptions {
+        count: 2,
+        seed: 8,
+        targets: parse_targets(&["givens<=5"]).unwrap(),
+        max_tries: usize::MAX,
+        time_limit: Some(std::time::Duration::from_millis(50)),
+        ..GenerateOptions::default()
+    };
+    for r in generate(&opts).unwrap() {
+        assert!(!r.reached);
+        assert!(r.attempts >= 1 && r.attempts < usize::MAX);
+        let p = parse_puzzle(&r.puzzle).unwrap();
+        assert_eq!(sat().status(&p).unwrap(), Status::Unique);
+        assert!((r.distance - (p.givens() as f64 - 5.0) / 5.0).abs() < 1e-9);
+    }
+}
