@@ -46,6 +46,15 @@ enum Command {
     Generate(cli::generate::GenerateArgs),
     /// Canonical form of puzzles under the Sudoku symmetries.
     Canon(cli::canon::CanonArgs),
+    /// Merge the JSON Lines outputs of `--shard I/N` runs into one file in input order.
+    Merge(cli::shard::MergeArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff; `sudolab man | man -l -`).
+    Man,
 }
 
 /// True when the error comes from writing to a pipe whose reader has gone
@@ -107,6 +116,20 @@ fn main() -> ExitCode {
         Command::Fit(a) => cli::eval::run_fit(a),
         Command::Generate(a) => cli::generate::run(a),
         Command::Canon(a) => cli::canon::run(a),
+        Command::Merge(a) => cli::shard::run(a),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "sudolab", &mut out);
+            cli::write_stdout(&out).map(|()| cli::EXIT_OK)
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .map_err(anyhow::Error::from)
+                .and_then(|()| cli::write_stdout(&out))
+                .map(|()| cli::EXIT_OK)
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code),

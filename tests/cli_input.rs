@@ -338,3 +338,86 @@ fn analyze_text_is_a_table_and_rejections_come_in_input_order() {
     let third = err.find("line 3:").expect("line 3 reported");
     assert!(first < third, "{err}");
 }
+
+#[test]
+fn four_shards_merge_to_the_unsharded_run_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = format!("{}/tests/fixtures/unique.txt", env!("CARGO_MANIFEST_DIR"));
+    let lines: Vec<&str> = std::fs::read_to_string(&fixture)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(10)
+        .map(str::to_string)
+        .collect::<Vec<_>>()
+        .leak()
+        .iter()
+        .map(|s| s.as_str())
+        .collect();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, format!("# ten puzzles\n{}\n", lines.join("\n"))).unwrap();
+    let input_s = input.to_str().unwrap();
+    let run = |out: &str, shard: Option<&str>| {
+        let mut args = vec![
+            "analyze",
+            input_s,
+            "--metrics",
+            "clauses,relax",
+            "--samples",
+            "5",
+            "-f",
+            "jsonl",
+            "-o",
+            out,
+        ];
+        if let Some(s) = shard {
+            args.extend(["--shard", s]);
+        }
+        let (code, _, err) = sudolab(&args, "");
+        assert_eq!(code, 0, "{err}");
+    };
+    let whole = dir.path().join("whole.jsonl");
+    run(whole.to_str().unwrap(), None);
+    let shards: Vec<String> = (1..=4)
+        .map(|i| dir.path().join(format!("s{i}.jsonl")).display().to_string())
+        .collect();
+    for (i, s) in shards.iter().enumerate() {
+        run(s, Some(&format!("{}/4", i + 1)));
+    }
+    let merged = dir.path().join("merged.jsonl");
+    let mut args = vec!["merge", merged.to_str().unwrap()];
+    args.extend(shards.iter().map(String::as_str));
+    args.extend(["--input", input_s]);
+    let (code, _, err) = sudolab(&args, "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&whole).unwrap(),
+        "merged shards differ from the unsharded run"
+    );
+    // A shard missing, or one given twice: named, nothing written.
+    let missing = dir.path().join("missing.jsonl");
+    let three: Vec<&str> = shards[..3].iter().map(String::as_str).collect();
+    let mut args = vec!["merge", missing.to_str().unwrap()];
+    args.extend(&three);
+    args.extend(["--input", input_s]);
+    let (code, _, err) = sudolab(&args, "");
+    assert_eq!(code, 3);
+    assert!(err.contains("is in no shard"), "{err}");
+    assert!(!missing.exists());
+    let mut args = vec!["merge", missing.to_str().unwrap(), &shards[0], &shards[0]];
+    args.extend(["--input", input_s]);
+    let (code, _, err) = sudolab(&args, "");
+    assert_eq!(code, 3);
+    assert!(err.contains("and again in"), "{err}");
+}
+
+#[test]
+fn completions_and_man_page() {
+    let (code, out, _) = sudolab(&["completions", "bash"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("_sudolab()") && out.contains("relax"));
+    let (code, out, _) = sudolab(&["man"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains(".TH sudolab 1") && out.contains("analyze"));
+}

@@ -177,7 +177,10 @@ fn targets_hold_when_rerated() {
         assert!(rated.ratings.weights_score.unwrap() <= 80, "{rated:?}");
         assert_eq!(rated.ratings.oracle_level.as_deref(), Some("Cinch"));
         assert_eq!(r.metrics["givens"], p.givens());
-        assert_eq!(r.metrics["weights_score"], rated.ratings.weights_score.unwrap());
+        assert_eq!(
+            r.metrics["weights_score"],
+            rated.ratings.weights_score.unwrap()
+        );
         assert!(r.attempts >= 1 && r.attempts <= 400);
     }
 }

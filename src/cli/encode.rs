@@ -47,6 +47,7 @@ pub fn run(args: EncodeArgs) -> Result<u8> {
         },
         keep_going: args.keep_going,
         alphabet: args.alphabet,
+        shard: None,
     };
     let mut loaded: Loaded = load(&common)?;
     let puzzles = std::mem::take(&mut loaded.puzzles);

@@ -14,6 +14,7 @@ pub mod progress;
 pub mod rate;
 pub mod relax;
 pub mod resume;
+pub mod shard;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -136,6 +137,11 @@ pub struct Common {
     /// refused rather than guessed.
     #[arg(long, value_enum)]
     pub alphabet: Option<Alphabet>,
+    /// Process only shard I of N (1 ≤ I ≤ N): the puzzles whose input line
+    /// is I modulo N, so N jobs cover the input exactly once (merge their
+    /// JSONL outputs with `sudolab merge`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<shard::Shard>,
 }
 
 /// Puzzles read from the input, with their line numbers, and what was rejected.
@@ -194,21 +200,28 @@ pub fn load(common: &Common) -> Result<Loaded> {
         rejected: Vec::new(),
         keep_going: common.keep_going,
     };
+    let mine = |line: usize| common.shard.is_none_or(|s| s.owns(line));
     let Some(path) = &common.input else {
         loaded.puzzles = sudolab::examples::embedded()
             .into_iter()
             .enumerate()
             .map(|(i, p)| (i + 1, p))
+            .filter(|(line, _)| mine(*line))
             .collect();
         return Ok(loaded);
     };
+    let mut read = 0;
     for item in PuzzleReader::new(open_input(path)?).with_alphabet(common.alphabet) {
+        read += 1;
         match item {
-            Ok(p) => loaded.puzzles.push(p),
-            Err(e) => reject(&mut loaded, e)?,
+            Ok(p) if mine(p.0) => loaded.puzzles.push(p),
+            Err(e) if mine(e.line) || matches!(e.kind, ParseErrorKind::Io(_)) => {
+                reject(&mut loaded, e)?
+            }
+            _ => {}
         }
     }
-    if loaded.puzzles.is_empty() && loaded.rejected.is_empty() {
+    if read == 0 {
         bail!("no puzzle found in {}", path.display());
     }
     Ok(loaded)
