@@ -296,7 +296,8 @@ pub struct Generated {
     pub symmetry: Symmetry,
     /// Puzzles generated or mutated for this one.
     pub attempts: usize,
-    /// Wall-clock milliseconds spent on this puzzle.
+    /// Wall-clock milliseconds spent on this puzzle (pseudo: since the run
+    /// started, when this mutant was kept).
     pub millis: f64,
     /// The level and every target are met (always true without any).
     pub reached: bool,
