@@ -85,7 +85,14 @@ fn command() -> impl Strategy<Value = Vec<String>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    // A fixed seed: the same cases on every run, so CI never fails by
+    // chance; change the seed to explore other inputs.
+    #![proptest_config(ProptestConfig {
+        cases: 48,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5d0c_1ab5),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn no_panic_and_a_documented_exit_code(args in command(), lines in input()) {
@@ -135,6 +142,17 @@ proptest! {
                 .unwrap()
                 .to_string())
             .collect();
+        let any_line = lines.iter().any(|l| {
+            let t = String::from_utf8_lossy(l);
+            let t = t.trim_start_matches('\u{feff}').trim();
+            !t.is_empty() && !t.starts_with('#')
+        });
+        if !any_line {
+            // Nothing to read at all is an error, not an empty result.
+            prop_assert_eq!(code, 1);
+            prop_assert!(err.contains("no puzzle found"), "{}", err);
+            return Ok(());
+        }
         prop_assert_eq!(&rows, &valid, "{}", err);
         prop_assert!(code == 0 || code == 3, "exit {}: {}", code, err);
     }

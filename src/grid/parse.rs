@@ -292,7 +292,11 @@ impl<R: BufRead> PuzzleReader<R> {
                 if self.line_no == 1 && buf.starts_with(BOM) {
                     buf.drain(..BOM.len());
                 }
-                // A line that is not UTF-8 is rejected alone: reading goes on.
+                // A comment is skipped whatever its bytes; any other line that
+                // is not UTF-8 is rejected alone, and reading goes on.
+                if buf.trim_ascii_start().starts_with(b"#") {
+                    return Some(Ok(String::from_utf8_lossy(&buf).into_owned()));
+                }
                 Some(String::from_utf8(buf).map_err(|e| {
                     let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
                     ParseError {
@@ -484,7 +488,8 @@ mod tests {
     fn a_line_that_is_not_utf8_is_rejected_alone() {
         let mut bytes = format!("{P}\n{P} caf").into_bytes();
         bytes.extend_from_slice(&[0xE9, b'\n']); // Latin-1 "é"
-        bytes.extend_from_slice(format!("{P}\n{P}\n").as_bytes());
+        bytes.extend_from_slice(format!("{P}\n{P}\n# caf").as_bytes());
+        bytes.extend_from_slice(&[0xE9, b'\n']); // a comment is skipped whatever its bytes
         let r: Vec<_> = PuzzleReader::new(&bytes[..]).collect();
         assert_eq!(r.len(), 4);
         let lines: Vec<usize> = r
