@@ -23,6 +23,8 @@ use rand::seq::SliceRandom;
 /// A puzzle the canonical form does not handle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CanonError {
+    /// The puzzle's order (box side) is not 2 or 3: 16×16 has 24⁵ column
+    /// orders, too many for the row-by-row search.
     #[error("canonical form is implemented for orders 2 and 3 (4×4, 9×9), not order {0}")]
     Order(usize),
 }
@@ -236,6 +238,7 @@ pub fn equivalent(a: &Puzzle, b: &Puzzle) -> Result<bool, CanonError> {
 /// orders that keep bands and stacks together, then a digit relabelling.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transform {
+    /// Transpose the grid first (rows become columns).
     pub transpose: bool,
     /// Row `i` of the result is row `rows[i]` of the source.
     pub rows: Vec<usize>,

@@ -201,30 +201,49 @@ impl fmt::Display for Level {
 /// A generation request that cannot be run.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GenerateError {
+    /// The requested order (box side) is not 2, 3 or 4.
     #[error("order {0} is not supported by the generators (expected 2, 3 or 4)")]
     Order(usize),
+    /// `count` is 0.
     #[error("count must be at least 1")]
     ZeroCount,
+    /// `max_tries` is 0.
     #[error("max tries must be at least 1")]
     ZeroTries,
+    /// A level the method does not define (e.g. `easy` with Fletcher's
+    /// oracle levels).
     #[error(
         "level {level} does not apply to method {method} (fletcher takes cinch, confusing, challenging, crazy; xu takes easy, intermediate, hard, challenging; minimal and pseudo take none: use --target)"
     )]
-    Level { level: Level, method: Method },
+    Level {
+        /// The level asked for.
+        level: Level,
+        /// The method it was asked of.
+        method: Method,
+    },
+    /// A level was asked for at an order other than 3 (the papers' levels
+    /// are calibrated on 9×9 puzzles); holds the order.
     #[error("levels are calibrated on 9×9 puzzles only (order 3), not order {0}")]
     LevelOrder(usize),
+    /// Fletcher's generator with `completions` = 0 (the paper's `N`).
     #[error("Fletcher's generator needs at least 1 completion to pick from")]
     ZeroCompletions,
+    /// Method pseudo without a source puzzle.
     #[error("method pseudo needs a source puzzle to mutate")]
     NoSource,
+    /// The source puzzle cannot be used; holds the puzzle line and why.
     #[error("source puzzle {0}")]
     Source(String),
+    /// A source puzzle was given to a method other than pseudo.
     #[error("a source puzzle is only used by method pseudo, not {0}")]
     SourceUnused(Method),
+    /// Method pseudo with a symmetry other than `none`.
     #[error("method pseudo keeps the source's layout: symmetry must be none, not {0}")]
     PseudoSymmetry(Symmetry),
+    /// The pseudo tolerance is negative, infinite or NaN.
     #[error("tolerance must be a finite number >= 0, not {0}")]
     Tolerance(f64),
+    /// A target that cannot be parsed or evaluated.
     #[error(transparent)]
     Target(#[from] TargetError),
 }
@@ -232,10 +251,13 @@ pub enum GenerateError {
 /// What to generate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenerateOptions {
+    /// The generator (default [`Method::Minimal`]).
     pub method: Method,
-    /// Puzzles to generate.
+    /// Puzzles to generate (default 1).
     pub count: usize,
+    /// Run seed: puzzle `i` uses `derive_seed(seed, i)` (default 0).
     pub seed: u64,
+    /// Symmetry of the givens (default none).
     pub symmetry: Symmetry,
     /// Box side: 2 (4×4), 3 (9×9) or 4 (16×16).
     pub order: usize,
@@ -285,14 +307,19 @@ impl Default for GenerateOptions {
 /// One generated puzzle (stable field names: JSON/CSV columns).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Generated {
+    /// The puzzle as one line (row-major, `.` for an empty cell).
     pub puzzle: String,
+    /// The generator that made it.
     pub method: Method,
     /// The run's seed; with `index` it reproduces this puzzle.
     pub seed: u64,
+    /// Position in the run, from 0 (pseudo: the rank of this kept mutant).
     pub index: usize,
+    /// Number of given cells.
     pub givens: usize,
     /// No single given can be removed without losing uniqueness.
     pub minimal: bool,
+    /// Symmetry of the givens the run asked for.
     pub symmetry: Symmetry,
     /// Puzzles generated or mutated for this one.
     pub attempts: usize,
@@ -318,7 +345,9 @@ pub struct Generated {
 /// A unique puzzle with its solution, as the methods produce it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
+    /// The puzzle (givens only).
     pub puzzle: Puzzle,
+    /// Its unique solution.
     pub solution: Solution,
 }
 

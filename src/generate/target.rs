@@ -57,16 +57,22 @@ const RELAX_FIELDS: [&str; 5] = [
 /// A comparison operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Op {
+    /// `=`: equal (levels by rank, text case-insensitively).
     #[serde(rename = "=")]
     Eq,
+    /// `!=`: not equal.
     #[serde(rename = "!=")]
     Ne,
+    /// `<`: strictly below.
     #[serde(rename = "<")]
     Lt,
+    /// `<=`: at most.
     #[serde(rename = "<=")]
     Le,
+    /// `>`: strictly above.
     #[serde(rename = ">")]
     Gt,
+    /// `>=`: at least.
     #[serde(rename = ">=")]
     Ge,
 }
@@ -88,18 +94,24 @@ impl fmt::Display for Op {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum TargetValue {
+    /// A finite number, for numeric fields (scores, counts, `givens`).
     Number(f64),
-    /// A level, by rank in its field's scale.
+    /// A level, by rank in its field's scale (0 = easiest: Cinch, Easy).
     Level(usize),
+    /// `true` or `false`, for the `solved_by_*` fields.
     Bool(bool),
+    /// Text, for `hardest_technique` (compared case-insensitively).
     Text(String),
 }
 
 /// One `FIELD OP VALUE` target.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Target {
+    /// The field compared: a rating, relaxation or `givens` field name.
     pub field: String,
+    /// The comparison.
     pub op: Op,
+    /// The value the field is compared with.
     pub value: TargetValue,
     /// The text it was parsed from.
     pub text: String,
@@ -114,29 +126,49 @@ impl fmt::Display for Target {
 /// A target that cannot be parsed or evaluated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TargetError {
+    /// The text is not `FIELD OP VALUE`; holds the text.
     #[error("target {0:?}: expected FIELD OP VALUE with OP one of = != < <= > >=")]
     Syntax(String),
+    /// The field is not a known rating, relaxation or `givens` field.
     #[error("target {target:?}: unknown field {field:?}; known fields: {}", .known.join(", "))]
     UnknownField {
+        /// The target text.
         target: String,
+        /// The unknown field name.
         field: String,
+        /// Every field a target may name, sorted.
         known: Vec<String>,
     },
+    /// The value does not fit the field's kind.
     #[error("target {target:?}: {field} takes {expected}, not {value:?}")]
     Value {
+        /// The target text.
         target: String,
+        /// The field name.
         field: String,
+        /// What the field takes, in words.
         expected: String,
+        /// The value given.
         value: String,
     },
+    /// An ordering operator on a text or boolean field.
     #[error("target {target:?}: {field} compares only with = and !=")]
-    Order { target: String, field: String },
+    Order {
+        /// The target text.
+        target: String,
+        /// The field name.
+        field: String,
+    },
+    /// Relaxation targets with an impossible `k` or no samples.
     #[error(
         "relaxation targets need 1 <= k <= {edges} and samples >= 1 (got k = {k}, samples = {samples})"
     )]
     Relax {
+        /// Edges to remove per relaxation (`--k`).
         k: usize,
+        /// Relaxations per puzzle (`--samples`).
         samples: usize,
+        /// Edges of the puzzle graph (810 for 9×9), the largest valid `k`.
         edges: usize,
     },
 }
@@ -434,14 +466,21 @@ impl Evaluator {
 /// The outcome of a search for one puzzle.
 #[derive(Debug, Clone)]
 pub struct Found {
+    /// The closest puzzle found, with its solution.
     pub candidate: Candidate,
     /// The method guarantees the candidate is minimal.
     pub minimal_known: bool,
+    /// Its rating row (`None` when no model is needed).
     pub row: Option<RateRow>,
+    /// The value of every target field, by field name.
     pub metrics: BTreeMap<String, Value>,
+    /// Its distance to the targets (0 when all are met; see [`distance`]).
     pub distance: f64,
+    /// Attempts made: fresh puzzles plus mutations, the first included.
     pub attempts: usize,
+    /// Local-search mutations tried.
     pub mutations: usize,
+    /// Mutations accepted (closer or as close as the best so far).
     pub accepted: usize,
 }
 
