@@ -42,6 +42,8 @@ enum Command {
     Classify(cli::eval::ClassifyArgs),
     /// Least-squares combination of metrics, trained on one half, tested on the other.
     Fit(cli::eval::FitArgs),
+    /// Self-contained HTML report of puzzles or a data set (charts, ratings, percentiles).
+    Report(cli::report::ReportArgs),
 }
 
 /// True when the error comes from writing to a pipe whose reader has gone
@@ -101,6 +103,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => cli::eval::run_eval(a),
         Command::Classify(a) => cli::eval::run_classify(a),
         Command::Fit(a) => cli::eval::run_fit(a),
+        Command::Report(a) => cli::report::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),
