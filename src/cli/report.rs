@@ -7,6 +7,7 @@
 use super::{Common, EXIT_DISAGREE, is_stdio, progress, read_text};
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use rayon::prelude::*;
 use std::path::Path;
 use sudolab::eval::{LabelSpec, Ordinal, ResultsTable, TableFormat};
 use sudolab::grid::{Puzzle, PuzzleReader};
@@ -39,8 +40,9 @@ pub struct ReportArgs {
     /// Solution cap of every relaxed count.
     #[arg(long, default_value_t = 1000)]
     pub cap: u64,
-    /// Heatmap relaxations re-analysed by the other two engines.
-    #[arg(long, default_value_t = 10)]
+    /// Heatmap relaxations re-analysed by the other two engines (slow on
+    /// hard puzzles: SAT and Dancing Links count up to the cap).
+    #[arg(long, default_value_t = 3)]
     pub verify: usize,
     /// Runs of every randomised human model.
     #[arg(long, default_value_t = 5)]
@@ -202,9 +204,16 @@ pub fn run(args: ReportArgs) -> Result<u8> {
                 ordinal.as_ref(),
             )?);
         } else {
-            for p in &puzzles {
-                report.puzzles.push(puzzle_report(p, &opts, &reference)?);
-                pb.inc(1);
+            let reports: Vec<Result<_, ReportError>> = puzzles
+                .par_iter()
+                .map(|p| {
+                    let r = puzzle_report(p, &opts, &reference);
+                    pb.inc(1);
+                    r
+                })
+                .collect();
+            for r in reports {
+                report.puzzles.push(r?);
             }
         }
         pb.finish_and_clear();

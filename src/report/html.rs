@@ -32,7 +32,9 @@ th { background: #f0f4f8; }
 .note { color: #8a4b00; }
 .ok { color: #1a7f37; font-weight: bold; } .bad { color: #b00; font-weight: bold; }
 ol.path { columns: 2; font-size: 13px; column-gap: 32px; }
-table.corr td { text-align: center; min-width: 34px; }
+table.corr { font-size: 11px; }
+table.corr td { text-align: center; padding: 2px 3px; }
+table.corr th { padding: 2px 4px; }
 table.corr th.rot { writing-mode: vertical-rl; transform: rotate(180deg); font-weight: normal; }
 nav a { margin-right: 12px; }
 .scroll { overflow-x: auto; max-width: 100%; }
@@ -209,6 +211,10 @@ fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, ReportError> {
                         "Fit of mean solutions ≈ c·e" sup { "k/λ" } ": "
                         strong { "c = " (format!("{:.4}", f.c)) ", λ = " (format!("{:.3}", f.lambda)) }
                         " (R² = " (format!("{:.3}", f.r2)) ", " (f.points) " points)."
+                        @if s.points.iter().any(|p| p.summary.capped > 0) {
+                            " Points with capped samples (counts stopped at " (s.points[0].summary.cap)
+                            ") are lower bounds, which flattens the curve."
+                        }
                     } @else { "No exponential fit (too few points or a flat curve)." }
                 }
                 table {

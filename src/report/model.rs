@@ -49,7 +49,7 @@ pub struct ReportOptions {
     /// Solution cap of every relaxed count (default 1000).
     pub cap: u64,
     /// Samples re-checked by the other engines in the heatmap relaxation
-    /// (default 10).
+    /// (default 3; each costs a SAT and a Dancing Links count up to the cap).
     pub verify: usize,
     /// Runs of every randomised human model (default 5).
     pub runs: usize,
@@ -65,7 +65,7 @@ impl Default for ReportOptions {
             sweep: (0..=60).step_by(10).collect(),
             sweep_samples: 100,
             cap: 1000,
-            verify: 10,
+            verify: 3,
             runs: 5,
             seed: 1,
         }

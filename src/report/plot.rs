@@ -80,6 +80,19 @@ fn short(v: f64) -> String {
     }
 }
 
+/// A tick label of a log axis spanning `decades`: powers of ten only, and
+/// also 2× and 5× them on a short axis; other ticks unlabelled (they would
+/// overlap near the top of each decade).
+fn log_label(v: f64, decades: f64) -> String {
+    let mantissa = v / 10f64.powf(v.log10().floor());
+    let near = |m: f64| (mantissa - m).abs() < 1e-6 * m.max(1.0);
+    if near(1.0) || near(10.0) || (decades <= 2.5 && (near(2.0) || near(5.0))) {
+        short(v)
+    } else {
+        String::new()
+    }
+}
+
 /// Pelánek's Fig. 8 for one or several sweeps: three panels side by side
 /// and a legend naming each puzzle with its fit `c`, `λ`.
 pub fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
@@ -107,6 +120,7 @@ pub fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
                 hi = hi.max(b.min(1e12) * 1.2);
             }
         }
+        let decades = (hi / lo).log10();
         let mut chart = ChartBuilder::on(&panels[0])
             .caption("mean solutions (log scale)", (FONT, 17))
             .margin(10)
@@ -118,7 +132,7 @@ pub fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
             .configure_mesh()
             .x_desc("k (edges removed)")
             .x_label_formatter(&|v| format!("{v:.0}"))
-            .y_label_formatter(&|v| short(*v))
+            .y_label_formatter(&|v| log_label(*v, decades))
             .label_style((FONT, 16))
             .draw()
             .map_err(pe)?;
@@ -460,6 +474,13 @@ pub fn percentile_bars(rows: &[(String, Option<f64>)]) -> Result<String, PlotErr
                 })
             }))
             .map_err(pe)?;
+        // A dot at the end of each bar, so that a percentile of 0 shows.
+        chart
+            .draw_series(rows.iter().enumerate().filter_map(|(i, (_, p))| {
+                let y = (rows.len() - 1 - i) as f64 + 0.5;
+                p.map(|p| Circle::new((p.clamp(0.0, 100.0), y), 4, colour(1).filled()))
+            }))
+            .map_err(pe)?;
         chart
             .draw_series(DashedLineSeries::new(
                 vec![(50.0, 0.0), (50.0, n as f64)],
@@ -586,5 +607,9 @@ mod tests {
         }
         assert_eq!(short(1200.0), "1200");
         assert_eq!(short(0.25), "0.25");
+        assert_eq!(log_label(100.0, 4.0), "100");
+        assert_eq!(log_label(200.0, 4.0), "");
+        assert_eq!(log_label(2.0, 1.0), "2");
+        assert_eq!(log_label(3.0, 1.0), "");
     }
 }
