@@ -294,3 +294,91 @@ fn report_refuses_csv_and_bad_options() {
     assert_eq!(code, 1);
     assert!(err.contains("runs"), "{err}");
 }
+
+#[test]
+fn puzzles_as_a_data_set_and_a_reference_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let examples: Vec<&str> = sudolab::examples::EXAMPLES_TXT
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(4)
+        .collect();
+    std::fs::write(dir.path().join("four.txt"), examples.join("\n") + "\n").unwrap();
+    let (code, out, err) = sudolab_in(
+        dir.path(),
+        &[
+            "report",
+            "four.txt",
+            "--dataset",
+            "--samples",
+            "20",
+            "-f",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["puzzles"].as_array().unwrap().len(), 0);
+    assert_eq!(v["dataset"]["rows"], 4);
+    let metrics: Vec<&str> = v["dataset"]["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["metric"].as_str())
+        .collect();
+    for m in [
+        "short_pct",
+        "mean_fixed",
+        "hsolve",
+        "nishio4",
+        "weights_score",
+    ] {
+        assert!(metrics.contains(&m), "{m} missing from {metrics:?}");
+    }
+    assert!(
+        !metrics
+            .iter()
+            .any(|m| m.ends_with("_sd") || m.starts_with("params."))
+    );
+
+    // The same rows as a reference: the first puzzle's givens rank among them.
+    let (code, out, err) = sudolab_in(
+        dir.path(),
+        &[
+            "analyze",
+            "four.txt",
+            "--metrics",
+            "rate:baseline",
+            "-f",
+            "jsonl",
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(dir.path().join("ref.jsonl"), out).unwrap();
+    let mut args = vec![
+        "report",
+        "four.txt",
+        "--max-puzzles",
+        "4",
+        "--reference",
+        "ref.jsonl",
+        "-f",
+        "json",
+    ];
+    args.extend(FAST);
+    let (code, out, err) = sudolab_in(dir.path(), &args, b"");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["reference"], "ref.jsonl (4 rows)");
+    let puzzles = v["puzzles"].as_array().unwrap();
+    assert_eq!(puzzles.len(), 4);
+    for p in puzzles {
+        let ratings = p["ratings"].as_array().unwrap();
+        let givens = ratings.iter().find(|r| r["metric"] == "givens").unwrap();
+        assert!(givens["percentile"].as_f64().is_some());
+        let hsolve = ratings.iter().find(|r| r["metric"] == "hsolve").unwrap();
+        assert!(hsolve["percentile"].is_null(), "not in this reference");
+    }
+}
