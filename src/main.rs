@@ -55,6 +55,8 @@ enum Command {
     },
     /// Print the manual page (roff; `sudolab man | man -l -`).
     Man,
+    /// Self-contained HTML report of puzzles or a data set (charts, ratings, percentiles).
+    Report(cli::report::ReportArgs),
 }
 
 /// True when the error comes from writing to a pipe whose reader has gone
@@ -130,6 +132,7 @@ fn main() -> ExitCode {
                 .and_then(|()| cli::write_stdout(&out))
                 .map(|()| cli::EXIT_OK)
         }
+        Command::Report(a) => cli::report::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

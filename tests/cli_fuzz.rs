@@ -62,6 +62,21 @@ fn command() -> impl Strategy<Value = Vec<String>> {
         Just(vec!["relax", "--samples", "2", "--k", "10"]),
         Just(vec!["analyze", "--metrics", "clauses"]),
         Just(vec!["backbone", "--remove-edges", "[[0,1]]"]),
+        Just(vec![
+            "report",
+            "--samples",
+            "4",
+            "--sweep",
+            "0:10:5",
+            "--sweep-samples",
+            "4",
+            "--runs",
+            "1",
+            "--verify",
+            "1",
+            "-o",
+            "-",
+        ]),
     ];
     let flags = prop::collection::vec(
         prop_oneof![

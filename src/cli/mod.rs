@@ -13,6 +13,7 @@ pub mod generate;
 pub mod progress;
 pub mod rate;
 pub mod relax;
+pub mod report;
 pub mod resume;
 pub mod shard;
 
@@ -23,7 +24,7 @@ use serde::Serialize;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use sudolab::grid::{Alphabet, ParseError, ParseErrorKind, Puzzle, PuzzleReader};
-use sudolab::report::{self, Format};
+use sudolab::report::{Format, render_rows, write_atomic};
 
 /// Exit codes: documented in the README and the user guide.
 pub const EXIT_OK: u8 = 0;
@@ -62,7 +63,7 @@ impl OutputArgs {
     /// Writes the whole output to the file (atomically) or stdout.
     pub fn write(&self, text: &str) -> Result<()> {
         match self.file() {
-            Some(path) => report::write_atomic(path, text.as_bytes())
+            Some(path) => write_atomic(path, text.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display())),
             None => write_stdout(text.as_bytes()),
         }
@@ -72,7 +73,7 @@ impl OutputArgs {
     pub fn emit<T: Serialize>(&self, rows: &[T], text: impl FnOnce(&[T]) -> String) -> Result<()> {
         let s = match self.format {
             Format::Text => text(rows),
-            f => report::render_rows(rows, f).context("cannot serialise the rows")?,
+            f => render_rows(rows, f).context("cannot serialise the rows")?,
         };
         self.write(&s)
     }

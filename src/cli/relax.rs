@@ -182,8 +182,11 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     }
     if let Some(plot) = &args.plot {
         let plotted: Vec<SweepReport> = sweeps.iter().map(|(_, s)| s.clone()).collect();
-        write_atomic(plot, relax::svg::sweep_svg(&plotted).as_bytes())
-            .with_context(|| format!("cannot write {}", plot.display()))?;
+        write_atomic(
+            plot,
+            sudolab::report::plot::sweep_chart(&plotted)?.as_bytes(),
+        )
+        .with_context(|| format!("cannot write {}", plot.display()))?;
     }
     if !streaming {
         let text = match out.format {

@@ -37,7 +37,7 @@ pub mod techniques;
 pub mod weights;
 
 pub use board::Board;
-pub use explain::{Explanation, explain};
+pub use explain::{ExplainStatus, Explanation, explain};
 pub use rate::{Model, RateError, RateOptions, RateRow, Ratings, parse_models, rate};
 pub use stats::Summary;
 pub use techniques::{Application, Technique};

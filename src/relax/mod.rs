@@ -27,8 +27,6 @@
 //! `mean ≈ c·e^{k/λ}` by least squares on `ln(mean)` (the paper reports λ ≈ 6
 //! and c between 0.02 and 0.2 for its puzzles).
 
-pub mod svg;
-
 use crate::engine::{Disagreement, Engine, Engines};
 use crate::graph::{RelaxedInstance, derive_seed, shuffled_edges};
 use crate::grid::Puzzle;

@@ -3,8 +3,23 @@
 //! CSV; text output is the subcommand's own renderer. Files are written
 //! atomically (temporary file, then rename), so an interrupted run never
 //! leaves a half-written output behind.
+//!
+//! The HTML report lives here too: [`model`] computes one `Serialize`
+//! struct with every number, [`html`] draws it as one self-contained page,
+//! [`plot`] holds every chart (also `relax --plot`), and [`reference`] the
+//! percentiles of a reference set.
 
 pub mod chart;
+pub mod html;
+pub mod model;
+pub mod plot;
+pub mod reference;
+
+pub use model::{
+    DatasetReport, PuzzleReport, Report, ReportError, ReportOptions, analyze_puzzles,
+    dataset_report, puzzle_report,
+};
+pub use reference::Reference;
 
 use serde::Serialize;
 use serde_json::Value;

@@ -1,0 +1,240 @@
+//! `sudolab report`: a self-contained HTML report of one puzzle, several
+//! puzzles, or a data set ([`sudolab::report::model`] computes, and
+//! [`sudolab::report::html`] draws). Input is a puzzle file, an `analyze`
+//! JSONL results file (detected by extension or a first line that starts
+//! with `{`), or nothing for the embedded examples.
+
+use super::{Common, EXIT_DISAGREE, is_stdio, progress, read_text};
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use rayon::prelude::*;
+use std::path::Path;
+use sudolab::eval::{LabelSpec, Ordinal, ResultsTable, TableFormat};
+use sudolab::grid::{Puzzle, PuzzleReader};
+use sudolab::relax::parse_sweep;
+use sudolab::report::{
+    self, Format, Reference, Report, ReportError, ReportOptions, analyze_puzzles, dataset_report,
+    html, puzzle_report,
+};
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Input: a puzzle file, an `analyze` results file (.jsonl), or `-`;
+    /// without it the embedded example puzzles. `-f text` (the default)
+    /// writes the HTML page, `-f json` the report's numbers.
+    #[command(flatten)]
+    pub common: Common,
+    /// Fixedness heatmap: edges removed per relaxation.
+    #[arg(long, default_value_t = 45)]
+    pub k: usize,
+    /// Fixedness heatmap: relaxations drawn (also the relax samples of a
+    /// data set computed from puzzles).
+    #[arg(long, default_value_t = 200)]
+    pub samples: usize,
+    /// Fig. 8 sweep: A:B:STEP values of k.
+    #[arg(long, default_value = "0:60:10")]
+    pub sweep: String,
+    /// Fig. 8 sweep: relaxations per k.
+    #[arg(long, default_value_t = 100)]
+    pub sweep_samples: usize,
+    /// Solution cap of every relaxed count.
+    #[arg(long, default_value_t = 1000)]
+    pub cap: u64,
+    /// Heatmap relaxations re-analysed by the other two engines (slow on
+    /// hard puzzles: SAT and Dancing Links count up to the cap).
+    #[arg(long, default_value_t = 3)]
+    pub verify: usize,
+    /// Runs of every randomised human model.
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Seed of every randomised computation.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Percentiles against this `analyze` results file (JSONL) instead of
+    /// the embedded SE-rated reference.
+    #[arg(long, value_name = "FILE")]
+    pub reference: Option<std::path::PathBuf>,
+    /// Data set: label column (COLUMN or COLUMN:FIELD, as in `eval`).
+    #[arg(long, value_name = "COL")]
+    pub label: Option<String>,
+    /// Data set: order of text labels, easiest first (e.g. Easy,Medium,Hard).
+    #[arg(long, value_name = "LIST")]
+    pub ordinal: Option<String>,
+    /// Treat puzzles as a data set: compute `analyze` rows and describe them
+    /// instead of one section per puzzle.
+    #[arg(long)]
+    pub dataset: bool,
+    /// More puzzles than this make a data-set report.
+    #[arg(long, default_value_t = 12)]
+    pub max_puzzles: usize,
+    /// Page title.
+    #[arg(long)]
+    pub title: Option<String>,
+}
+
+/// Whether the text is an `analyze` results file rather than puzzles.
+fn is_results(path: Option<&Path>, text: &str) -> bool {
+    let by_ext = path
+        .and_then(|p| p.extension())
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "jsonl" | "ndjson" | "json"));
+    by_ext
+        || text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('#'))
+            .is_some_and(|l| l.starts_with('{'))
+}
+
+pub fn run(args: ReportArgs) -> Result<u8> {
+    let out = &args.common.out;
+    if out.format == Format::Csv {
+        bail!("report writes -f text (the HTML page), json or jsonl, not csv");
+    }
+    out.check()?;
+    let opts = ReportOptions {
+        k: args.k,
+        samples: args.samples,
+        sweep: parse_sweep(&args.sweep).map_err(|e| anyhow::anyhow!("--sweep: {e}"))?,
+        sweep_samples: args.sweep_samples,
+        cap: args.cap,
+        verify: args.verify,
+        runs: args.runs,
+        seed: args.seed,
+    };
+    opts.check()?;
+    let label = args
+        .label
+        .as_deref()
+        .map(LabelSpec::parse)
+        .transpose()
+        .context("--label")?;
+    let ordinal = args
+        .ordinal
+        .as_deref()
+        .map(Ordinal::parse)
+        .transpose()
+        .context("--ordinal")?;
+    let (reference, reference_name) = match &args.reference {
+        Some(path) => {
+            let table = ResultsTable::from_path(path).context("--reference")?;
+            let name = format!("{} ({} rows)", path.display(), table.len());
+            (
+                Reference::from_table(&table, &name)
+                    .with_context(|| format!("--reference {}", path.display()))?,
+                name,
+            )
+        }
+        None => {
+            let r = Reference::embedded().context("the embedded reference")?;
+            let name = format!("{} ({} puzzles)", r.source, r.puzzles);
+            (r, name)
+        }
+    };
+
+    let input = args.common.input.as_deref();
+    let text = input.map(read_text).transpose()?;
+    let source = input.map_or_else(
+        || "embedded examples".to_string(),
+        |p| {
+            if is_stdio(p) {
+                "standard input".to_string()
+            } else {
+                p.display().to_string()
+            }
+        },
+    );
+    let mut rejected = 0;
+    let mut report = Report {
+        title: args
+            .title
+            .clone()
+            .unwrap_or_else(|| format!("sudolab report: {source}")),
+        reference: reference_name,
+        puzzles: Vec::new(),
+        dataset: None,
+        options: opts.clone(),
+    };
+    let result: Result<()> = (|| {
+        if let Some(text) = text.as_deref().filter(|t| is_results(input, t)) {
+            let format = TableFormat::detect(input, text);
+            let table = ResultsTable::parse(text, format)?;
+            report.dataset = Some(dataset_report(
+                &table,
+                &source,
+                label.as_ref(),
+                ordinal.as_ref(),
+            )?);
+            return Ok(());
+        }
+        let puzzles: Vec<Puzzle> = match text.as_deref() {
+            None => sudolab::examples::embedded(),
+            Some(t) => {
+                let mut ps = Vec::new();
+                for item in PuzzleReader::new(t.as_bytes()).with_alphabet(args.common.alphabet) {
+                    match item {
+                        Ok((_, p)) => ps.push(p),
+                        Err(e) if args.common.keep_going => {
+                            eprintln!("sudolab: skipped {e}");
+                            rejected += 1;
+                        }
+                        Err(e) => bail!("{e}\n(use --keep-going to skip bad lines)"),
+                    }
+                }
+                ps
+            }
+        };
+        if puzzles.is_empty() {
+            bail!("no puzzle found in {source}");
+        }
+        let pb = progress::bar(puzzles.len() as u64, "puzzles");
+        if args.dataset || puzzles.len() > args.max_puzzles {
+            if !args.dataset {
+                eprintln!(
+                    "sudolab: {} puzzles (more than --max-puzzles {}): writing a data-set report",
+                    puzzles.len(),
+                    args.max_puzzles
+                );
+            }
+            let table = analyze_puzzles(&puzzles, &opts, || pb.inc(1))?;
+            report.dataset = Some(dataset_report(
+                &table,
+                &source,
+                label.as_ref(),
+                ordinal.as_ref(),
+            )?);
+        } else {
+            let reports: Vec<Result<_, ReportError>> = puzzles
+                .par_iter()
+                .map(|p| {
+                    let r = puzzle_report(p, &opts, &reference);
+                    pb.inc(1);
+                    r
+                })
+                .collect();
+            for r in reports {
+                report.puzzles.push(r?);
+            }
+        }
+        pb.finish_and_clear();
+        Ok(())
+    })();
+    if let Err(e) = result {
+        if let Some(ReportError::Disagreement(d)) = e.downcast_ref::<ReportError>() {
+            eprintln!("sudolab: ENGINE DISAGREEMENT (bug): {d}");
+            return Ok(EXIT_DISAGREE);
+        }
+        return Err(e);
+    }
+    let page = match out.format {
+        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+        Format::Jsonl => report::jsonl_line(&report)? + "\n",
+        _ => html::render(&report)?,
+    };
+    out.write(&page)?;
+    Ok(if rejected > 0 {
+        super::EXIT_PARTIAL
+    } else {
+        super::EXIT_OK
+    })
+}

@@ -1,0 +1,189 @@
+//! Reference distributions for the puzzle report: for every numeric metric
+//! of an `analyze` results file, its 101 quantiles (0 %, 1 %, …, 100 %), so a
+//! single puzzle's rating can be placed as a percentile of a reference set.
+//!
+//! Only aggregate statistics are kept, never a puzzle: the embedded
+//! reference ([`Reference::embedded`], `src/report/reference.json`) is made
+//! from a sample of the SE-rated puzzles of the shared data sets
+//! (`se-ratings-sukakuexplainer`, whose puzzles come partly from sets that
+//! may not be redistributed) with the command in `docs/guide.md`
+//! (`examples/report_reference.rs`).
+
+use crate::eval::ResultsTable;
+use crate::eval::stats::quantile_sorted;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The embedded reference, made by `examples/report_reference.rs`.
+pub const EMBEDDED_JSON: &str = include_str!("reference.json");
+
+/// Number of quantiles kept per metric (0 %, 1 %, …, 100 %).
+pub const QUANTILES: usize = 101;
+
+/// Quantiles of every metric of a reference set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reference {
+    /// Where the numbers come from (data set, sample, command).
+    pub source: String,
+    /// Puzzles (rows) of the reference set.
+    pub puzzles: usize,
+    /// Metric (results column) → its 101 quantiles, ascending, and the
+    /// number of rows that have a value.
+    pub metrics: BTreeMap<String, MetricQuantiles>,
+}
+
+/// The distribution of one metric.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricQuantiles {
+    /// Rows with a value.
+    pub n: usize,
+    /// `q[i]` = quantile `i/100` (linear interpolation, "type 7").
+    pub q: Vec<f64>,
+}
+
+/// A reference that could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReferenceError {
+    /// The JSON is not a reference.
+    #[error("not a reference file: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A metric without 101 ascending finite quantiles.
+    #[error("reference metric {0:?}: expected 101 ascending finite quantiles")]
+    BadQuantiles(String),
+    /// The results file has no numeric metric column.
+    #[error("the results file has no numeric metric column to use as a reference")]
+    NoMetrics,
+}
+
+/// Columns that describe how a row was made, not the puzzle.
+pub fn is_parameter_column(name: &str) -> bool {
+    name == "line" || name.starts_with("params.")
+}
+
+impl Reference {
+    /// The reference embedded in sudolab.
+    pub fn embedded() -> Result<Reference, ReferenceError> {
+        Reference::from_json(EMBEDDED_JSON)
+    }
+
+    /// Reads and checks a reference JSON document.
+    pub fn from_json(text: &str) -> Result<Reference, ReferenceError> {
+        let r: Reference = serde_json::from_str(text)?;
+        for (name, m) in &r.metrics {
+            let ok = m.q.len() == QUANTILES
+                && m.q.iter().all(|v| v.is_finite())
+                && m.q.windows(2).all(|w| w[0] <= w[1]);
+            if !ok {
+                return Err(ReferenceError::BadQuantiles(name.clone()));
+            }
+        }
+        Ok(r)
+    }
+
+    /// The quantiles of every numeric metric column of a results table
+    /// (parameter columns skipped).
+    pub fn from_table(table: &ResultsTable, source: &str) -> Result<Reference, ReferenceError> {
+        let mut metrics = BTreeMap::new();
+        for col in table.numeric_columns() {
+            if is_parameter_column(&col) {
+                continue;
+            }
+            let Ok(values) = table.numeric(&col) else {
+                continue;
+            };
+            let mut v: Vec<f64> = values.into_iter().flatten().collect();
+            if v.is_empty() {
+                continue;
+            }
+            v.sort_by(f64::total_cmp);
+            let q = (0..QUANTILES)
+                .filter_map(|i| quantile_sorted(&v, i as f64 / 100.0))
+                .collect();
+            metrics.insert(col, MetricQuantiles { n: v.len(), q });
+        }
+        if metrics.is_empty() {
+            return Err(ReferenceError::NoMetrics);
+        }
+        Ok(Reference {
+            source: source.to_string(),
+            puzzles: table.len(),
+            metrics,
+        })
+    }
+
+    /// Percentile (0–100) of `value` among the reference values of
+    /// `metric`; `None` when the reference lacks the metric.
+    pub fn percentile(&self, metric: &str, value: f64) -> Option<f64> {
+        self.metrics.get(metric).map(|m| percentile_of(&m.q, value))
+    }
+}
+
+/// Position of `value` on ascending quantiles `q` (index `i` = percentile
+/// `100·i/(len−1)`): linear between neighbouring quantiles, the middle of a
+/// run of equal quantiles (a value shared by many puzzles sits in the middle
+/// of their range), clamped to 0 and 100.
+pub fn percentile_of(q: &[f64], value: f64) -> f64 {
+    let Some(last) = q.len().checked_sub(1).filter(|&l| l > 0) else {
+        return 50.0;
+    };
+    let scale = 100.0 / last as f64;
+    let below = q.partition_point(|&x| x < value);
+    let upto = q.partition_point(|&x| x <= value);
+    if upto > below {
+        return scale * (below + upto - 1) as f64 / 2.0;
+    }
+    if below == 0 {
+        return 0.0;
+    }
+    if below > last {
+        return 100.0;
+    }
+    let (a, b) = (q[below - 1], q[below]);
+    scale * ((below - 1) as f64 + (value - a) / (b - a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::TableFormat;
+
+    #[test]
+    fn percentiles_interpolate_and_handle_ties() {
+        let q: Vec<f64> = (0..=100).map(f64::from).collect();
+        assert_eq!(percentile_of(&q, 42.5), 42.5);
+        assert_eq!(percentile_of(&q, -3.0), 0.0);
+        assert_eq!(percentile_of(&q, 1000.0), 100.0);
+        let flat = vec![1.0; 101];
+        assert_eq!(percentile_of(&flat, 1.0), 50.0);
+        assert_eq!(percentile_of(&flat, 0.0), 0.0);
+    }
+
+    #[test]
+    fn reference_from_results_and_embedded() {
+        let rows: String = (1..=11)
+            .map(|i| {
+                format!(
+                    "{{\"line\":{i},\"params\":{{\"seed\":1}},\"hsolve\":{i},\"label\":\"x\"}}\n"
+                )
+            })
+            .collect();
+        let t = ResultsTable::parse(&rows, TableFormat::Jsonl).unwrap();
+        let r = Reference::from_table(&t, "test").unwrap();
+        assert_eq!(r.metrics.keys().collect::<Vec<_>>(), vec!["hsolve"]);
+        assert_eq!(r.percentile("hsolve", 6.0), Some(50.0));
+        let back = Reference::from_json(&serde_json::to_string(&r).unwrap()).unwrap();
+        let (a, b) = (&back.metrics["hsolve"].q, &r.metrics["hsolve"].q);
+        assert!(a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12));
+        let e = Reference::embedded().unwrap();
+        assert!(e.puzzles >= 100, "{}", e.puzzles);
+        for m in [
+            "hsolve",
+            "nishio4",
+            "mean_fixed",
+            "short_pct",
+            "weights_score",
+        ] {
+            assert!(e.metrics.contains_key(m), "embedded reference lacks {m}");
+        }
+    }
+}
