@@ -40,7 +40,7 @@ pub mod pseudo;
 pub mod target;
 pub mod xu;
 
-pub use canon::{CanonError, canonical};
+pub use canon::{CanonError, canonical, earlier_equivalents};
 pub use target::{Op, Target, TargetError, parse_target, parse_targets};
 
 use crate::graph::derive_seed;
@@ -243,6 +243,11 @@ pub enum GenerateError {
     /// The pseudo tolerance is negative, infinite or NaN.
     #[error("tolerance must be a finite number >= 0, not {0}")]
     Tolerance(f64),
+    /// `dedup` at an order without a canonical form (16×16); holds the order.
+    #[error(
+        "--dedup needs the canonical form, which exists for orders 2 and 3 (4×4, 9×9), not order {0}"
+    )]
+    DedupOrder(usize),
     /// A target that cannot be parsed or evaluated.
     #[error(transparent)]
     Target(#[from] TargetError),
@@ -281,6 +286,11 @@ pub struct GenerateOptions {
     pub source: Option<Puzzle>,
     /// Pseudo: largest relative hsolve difference from the source kept.
     pub tolerance: f64,
+    /// Keep only pairwise inequivalent puzzles (under [`canonical`]): indices
+    /// are generated in order and an index whose puzzle is equivalent to an
+    /// earlier kept one is dropped, until `count` puzzles are kept or
+    /// `max_tries` indices have been dropped (default false).
+    pub dedup: bool,
 }
 
 impl Default for GenerateOptions {
@@ -300,6 +310,7 @@ impl Default for GenerateOptions {
             completions: 100,
             source: None,
             tolerance: 0.2,
+            dedup: false,
         }
     }
 }
@@ -381,6 +392,9 @@ pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
     if !(opts.tolerance.is_finite() && opts.tolerance >= 0.0) {
         return Err(GenerateError::Tolerance(opts.tolerance));
     }
+    if opts.dedup && opts.order > 3 {
+        return Err(GenerateError::DedupOrder(opts.order));
+    }
     if opts.method == Method::Fletcher && opts.completions == 0 {
         return Err(GenerateError::ZeroCompletions);
     }
@@ -400,6 +414,13 @@ pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
 
 /// Generates `opts.count` puzzles, in parallel, in index order (for the
 /// pseudo-generator, up to `opts.count`: fewer when its tries run out).
+///
+/// With `opts.dedup` the rows are the first `opts.count` indices whose
+/// puzzle is not equivalent to an earlier index's, so a row's `index` may
+/// skip the dropped ones; the result depends on the seed only, not on the
+/// thread count (indices are generated in batches and judged in index
+/// order). After `opts.max_tries` dropped indices, or at the time limit,
+/// fewer rows are returned.
 pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError> {
     validate(opts)?;
     let mut targets = opts.targets.clone();
@@ -411,11 +432,51 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError>
     if opts.method == Method::Pseudo {
         return pseudo::pseudo(opts, &evaluator, deadline);
     }
-    let rows = (0..opts.count)
-        .into_par_iter()
-        .map(|i| generate_one(opts, &evaluator, i, deadline))
-        .collect();
-    Ok(rows)
+    let batch = |range: std::ops::Range<usize>| -> Vec<Generated> {
+        range
+            .into_par_iter()
+            .map(|i| generate_one(opts, &evaluator, i, deadline))
+            .collect()
+    };
+    if !opts.dedup {
+        return Ok(batch(0..opts.count));
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut out: Vec<Generated> = Vec::with_capacity(opts.count);
+    let (mut next, mut dropped) = (0, 0);
+    while out.len() < opts.count && dropped < opts.max_tries {
+        if next > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        // A little slack beyond what is missing, so a duplicate rarely
+        // costs another round; the batch size does not change the result.
+        let missing = opts.count - out.len();
+        let end = next + missing + missing / 8 + 1;
+        let rows = batch(next..end);
+        let forms: Vec<Option<String>> = rows
+            .par_iter()
+            .map(|r| {
+                crate::grid::parse_puzzle(&r.puzzle)
+                    .ok()
+                    .and_then(|p| canonical(&p).ok())
+                    .map(|c| c.to_line())
+            })
+            .collect();
+        for (row, form) in rows.into_iter().zip(forms) {
+            if out.len() == opts.count || dropped == opts.max_tries {
+                break;
+            }
+            // Validation refuses orders without a canonical form, so `None`
+            // cannot happen; such a row would be kept.
+            if form.is_none_or(|f| seen.insert(f)) {
+                out.push(row);
+            } else {
+                dropped += 1;
+            }
+        }
+        next = end;
+    }
+    Ok(out)
 }
 
 /// One puzzle of a run: a single attempt without targets, else the search.
