@@ -684,3 +684,81 @@ fn cli_pseudo_reads_its_source_from_a_file_or_stdin() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn chang_puzzles_fall_in_their_hsolve_quartile_and_are_unique() {
+    use sudolab::generate::chang::{QUARTILES, range};
+    assert!(QUARTILES.windows(2).all(|w| w[0] < w[1]));
+    let hsolve = RateOptions::for_models("hsolve").unwrap();
+    for (level, name) in [
+        (Level::Level1, "level1"),
+        (Level::Level2, "level2"),
+        (Level::Level3, "level3"),
+        (Level::Level4, "level4"),
+    ] {
+        let opts = GenerateOptions {
+            method: Method::Chang,
+            level: Some(level),
+            count: 2,
+            seed: 1,
+            max_tries: 200,
+            ..GenerateOptions::default()
+        };
+        let rows = generate(&opts).unwrap();
+        let (lo, hi) = range(level).unwrap();
+        for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
+            assert!(r.reached, "{name}: {r:?}");
+            assert_eq!(r.level.as_deref(), Some(name));
+            // Re-rated independently of the generator's row.
+            let h = rate(&p, &hsolve).ratings.hsolve.unwrap();
+            assert_eq!(r.score, Some(h));
+            assert!(lo <= h && h < hi, "{name}: hsolve {h} not in [{lo}, {hi})");
+            assert_unique_and_minimality(&p, true);
+        }
+    }
+    let wrong = GenerateOptions {
+        method: Method::Chang,
+        level: Some(Level::Crazy),
+        ..GenerateOptions::default()
+    };
+    assert!(matches!(generate(&wrong), Err(GenerateError::Level { .. })));
+}
+
+#[test]
+fn cli_chang_missed_level_exits_3_with_the_closest() {
+    // One try cannot reach level 1 for every puzzle of seed 1 (most
+    // minimal puzzles are harder).
+    let (code, out, err) = sudolab(
+        &[
+            "generate",
+            "-m",
+            "chang",
+            "--level",
+            "level1",
+            "-n",
+            "4",
+            "--seed",
+            "1",
+            "--max-tries",
+            "1",
+            "-f",
+            "jsonl",
+        ],
+        "",
+    );
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("missed"), "{err}");
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    assert!(
+        rows.iter()
+            .any(|r| r["reached"] == false && r["level"] != "level1")
+    );
+    for r in &rows {
+        assert_eq!(r["method"], "chang");
+        assert!(r["hsolve"].as_f64().is_some() && r["attempts"] == 1);
+    }
+}

@@ -17,7 +17,8 @@ pub struct GenerateArgs {
     /// Generator.
     #[arg(long, short = 'm', value_enum, default_value_t = Method::Minimal)]
     pub method: Method,
-    /// Level to retry for: oracle level with fletcher, weights level with xu.
+    /// Level to retry for: oracle level with fletcher, weights level with xu,
+    /// hsolve quartile level1..level4 with chang (see docs/generation.md).
     #[arg(long, value_enum)]
     pub level: Option<Level>,
     /// Target `FIELD OP VALUE` (OP: = != < <= > >=) on a rating, relaxation or
