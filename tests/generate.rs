@@ -619,7 +619,7 @@ fn cli_dedup_on_generate_and_analyze() {
         let msg = format!("line {line} skipped: equivalent to line {first}");
         assert!(err.contains(&msg), "{msg} not in {err}");
     }
-    let big = "1".repeat(1) + &".".repeat(255);
+    let big = format!("1{}", ".".repeat(255));
     let (code, _, err) = sudolab(&["analyze", "-", "--metrics", "clauses", "--dedup"], &big);
     assert_eq!(code, 1);
     assert!(
