@@ -517,3 +517,248 @@ fn time_limit_ends_an_endless_search() {
         assert!((r.distance - (p.givens() as f64 - 5.0) / 5.0).abs() < 1e-9);
     }
 }
+
+#[test]
+fn dedup_keeps_pairwise_inequivalent_puzzles_whatever_the_threads() {
+    // 4×4 minimal puzzles fall into few classes, so duplicates are common.
+    let plain = GenerateOptions {
+        order: 2,
+        count: 40,
+        seed: 1,
+        ..GenerateOptions::default()
+    };
+    let all = generate(&plain).unwrap();
+    let dedup = GenerateOptions {
+        dedup: true,
+        count: 20,
+        ..plain.clone()
+    };
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| generate(&dedup).unwrap())
+    };
+    let rows = run(2);
+    assert_eq!(rows.len(), 20);
+    let ps = puzzles(&rows, 2);
+    for (i, a) in ps.iter().enumerate() {
+        assert_eq!(sat().status(a).unwrap(), Status::Unique, "{a}");
+        for b in &ps[i + 1..] {
+            assert!(!equivalent(a, b).unwrap(), "{a} ~ {b}");
+        }
+    }
+    let lines = |rows: &[Generated]| rows.iter().map(|r| r.puzzle.clone()).collect::<Vec<_>>();
+    assert_eq!(lines(&run(1)), lines(&rows));
+    // Kept rows are the undeduplicated run's rows at their indices, and every
+    // skipped index is equivalent to an earlier kept one.
+    let mut kept = 0;
+    for (i, r) in all.iter().enumerate() {
+        let p = parse_puzzle(&r.puzzle).unwrap();
+        if kept < rows.len() && rows[kept].index == i {
+            assert_eq!(rows[kept].puzzle, r.puzzle);
+            kept += 1;
+        } else if kept < rows.len() {
+            assert!(ps[..kept].iter().any(|q| equivalent(q, &p).unwrap()), "{p}");
+        }
+    }
+    assert_eq!(kept, 20, "the first 40 indices hold 20 classes");
+    assert!(rows.last().unwrap().index > 19, "some index was dropped");
+    // Bounded: few tries left for duplicates means fewer rows.
+    let bounded = GenerateOptions {
+        count: 100,
+        max_tries: 10,
+        ..dedup.clone()
+    };
+    let few = generate(&bounded).unwrap();
+    assert!(few.len() < 100 && !few.is_empty());
+    let big = GenerateOptions { order: 4, ..dedup };
+    assert_eq!(generate(&big), Err(GenerateError::DedupOrder(4)));
+}
+
+#[test]
+fn cli_dedup_on_generate_and_analyze() {
+    let (code, out, err) = sudolab(
+        &[
+            "generate", "--order", "2", "-n", "15", "--seed", "3", "--dedup",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let (_, forms, _) = sudolab(&["canon", "-"], &out);
+    let mut distinct: Vec<&str> = forms.lines().collect();
+    assert_eq!(distinct.len(), 15);
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 15);
+    let (code, _, err) = sudolab(&["generate", "--order", "4", "--dedup"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("--dedup") && err.contains("order 4"), "{err}");
+
+    // Lines 3 and 5 are transforms of line 1; line 4 repeats line 2.
+    let a = examples::by_name("Golden Nugget").unwrap();
+    let b = examples::by_name("Fletcher Fig. 3 Crazy").unwrap();
+    let mut rng = StdRng::seed_from_u64(5);
+    let input = [
+        a.to_line(),
+        b.to_line(),
+        Transform::random(3, &mut rng).apply(&a).to_line(),
+        b.to_line(),
+        Transform::random(3, &mut rng).apply(&a).to_line(),
+    ]
+    .join("\n");
+    let args = ["analyze", "-", "--metrics", "clauses", "-f", "jsonl"];
+    let (code, full, err) = sudolab(&args, &input);
+    assert_eq!(code, 0, "{err}");
+    let (code, dedup, err) = sudolab(&[&args[..], &["--dedup"]].concat(), &input);
+    assert_eq!(code, 0, "{err}");
+    let full: Vec<&str> = full.lines().collect();
+    assert_eq!(dedup.lines().collect::<Vec<_>>(), vec![full[0], full[1]]);
+    for (line, first) in [(3, 1), (4, 2), (5, 1)] {
+        let msg = format!("line {line} skipped: equivalent to line {first}");
+        assert!(err.contains(&msg), "{msg} not in {err}");
+    }
+    let big = format!("1{}", ".".repeat(255));
+    let (code, _, err) = sudolab(&["analyze", "-", "--metrics", "clauses", "--dedup"], &big);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("--dedup: line 1") && err.contains("order 4"),
+        "{err}"
+    );
+}
+
+#[test]
+fn cli_pseudo_reads_its_source_from_a_file_or_stdin() {
+    let source = examples::by_name("Fletcher Fig. 3 Crazy")
+        .unwrap()
+        .to_line();
+    let dir = std::env::temp_dir().join(format!("sudolab-from-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("source.txt");
+    std::fs::write(
+        &file,
+        format!("# a comment\n{source}\n{}\n", ".".repeat(81)),
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let args = |from: &str| {
+        [
+            "generate", "-m", "pseudo", "-n", "3", "--seed", "2", "--from",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([from.to_string()])
+        .collect::<Vec<_>>()
+    };
+    let run = |from: &str, stdin: &str| {
+        let a = args(from);
+        sudolab(&a.iter().map(String::as_str).collect::<Vec<_>>(), stdin)
+    };
+    let (code, by_line, err) = run(&source, "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(by_line.lines().count(), 3);
+    let (code, by_file, err) = run(file, "");
+    assert_eq!((code, &by_file), (0, &by_line), "{err}");
+    let (code, by_stdin, err) = run("-", &format!("{source}\n"));
+    assert_eq!((code, &by_stdin), (0, &by_line), "{err}");
+    // A non-unique and a contradictory source are named.
+    let several = dir.join("several.txt");
+    std::fs::write(&several, format!("{}\n", ".".repeat(81))).unwrap();
+    let several = several.to_str().unwrap();
+    let (code, _, err) = run(several, "");
+    assert_eq!(code, 1);
+    assert!(err.contains(several) && err.contains("not unique"), "{err}");
+    let clash = format!("55{}", &source[2..]);
+    let (code, _, err) = run(&clash, "");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&clash) && err.contains("contradictory"),
+        "{err}"
+    );
+    let (code, _, err) = run("/no/such/file", "");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("neither an existing file nor a puzzle line"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn chang_puzzles_fall_in_their_hsolve_quartile_and_are_unique() {
+    use sudolab::generate::chang::{QUARTILES, range};
+    assert!(QUARTILES.windows(2).all(|w| w[0] < w[1]));
+    let hsolve = RateOptions::for_models("hsolve").unwrap();
+    for (level, name) in [
+        (Level::Level1, "level1"),
+        (Level::Level2, "level2"),
+        (Level::Level3, "level3"),
+        (Level::Level4, "level4"),
+    ] {
+        let opts = GenerateOptions {
+            method: Method::Chang,
+            level: Some(level),
+            count: 2,
+            seed: 1,
+            max_tries: 200,
+            ..GenerateOptions::default()
+        };
+        let rows = generate(&opts).unwrap();
+        let (lo, hi) = range(level).unwrap();
+        for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
+            assert!(r.reached, "{name}: {r:?}");
+            assert_eq!(r.level.as_deref(), Some(name));
+            // Re-rated independently of the generator's row.
+            let h = rate(&p, &hsolve).ratings.hsolve.unwrap();
+            assert_eq!(r.score, Some(h));
+            assert!(lo <= h && h < hi, "{name}: hsolve {h} not in [{lo}, {hi})");
+            assert_unique_and_minimality(&p, true);
+        }
+    }
+    let wrong = GenerateOptions {
+        method: Method::Chang,
+        level: Some(Level::Crazy),
+        ..GenerateOptions::default()
+    };
+    assert!(matches!(generate(&wrong), Err(GenerateError::Level { .. })));
+}
+
+#[test]
+fn cli_chang_missed_level_exits_3_with_the_closest() {
+    // One try cannot reach level 1 for every puzzle of seed 1 (most
+    // minimal puzzles are harder).
+    let (code, out, err) = sudolab(
+        &[
+            "generate",
+            "-m",
+            "chang",
+            "--level",
+            "level1",
+            "-n",
+            "4",
+            "--seed",
+            "1",
+            "--max-tries",
+            "1",
+            "-f",
+            "jsonl",
+        ],
+        "",
+    );
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("missed"), "{err}");
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    assert!(
+        rows.iter()
+            .any(|r| r["reached"] == false && r["level"] != "level1")
+    );
+    for r in &rows {
+        assert_eq!(r["method"], "chang");
+        assert!(r["hsolve"].as_f64().is_some() && r["attempts"] == 1);
+    }
+}

@@ -1,7 +1,7 @@
 //! `sudolab analyze`: every requested metric for every puzzle of a data set
 //! in one streaming, resumable, parallel run ([`sudolab::analyze`]).
 
-use super::{Common, EXIT_DISAGREE, load, progress, resume};
+use super::{Common, EXIT_DISAGREE, drop_equivalents, load, progress, resume};
 use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
@@ -38,6 +38,12 @@ pub struct AnalyzeArgs {
     /// Include the per-cell fixedness map in relax metrics.
     #[arg(long)]
     pub fixedness: bool,
+    /// Skip a puzzle equivalent (same canonical form: relabelling, row,
+    /// column, band, stack permutations, transpose) to one on an earlier
+    /// input line, reported on stderr with both line numbers; 4×4 and 9×9
+    /// only.
+    #[arg(long)]
+    pub dedup: bool,
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<u8> {
@@ -79,6 +85,9 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         (None, resume::Done::default())
     };
     let mut loaded = load(&args.common)?;
+    if args.dedup {
+        drop_equivalents(&args.common, &mut loaded)?;
+    }
     let mut todo = Vec::new();
     for (line, p) in std::mem::take(&mut loaded.puzzles) {
         if !done.contains(line, &[], &p.to_line())? {

@@ -2,21 +2,23 @@
 //! Xu & Xu's no-brute-force generator, Chang et al.'s pseudo-generator, and
 //! generation towards metric targets.
 
-use super::{EXIT_OK, EXIT_PARTIAL, OutputArgs};
-use anyhow::{Context, Result};
+use super::{EXIT_OK, EXIT_PARTIAL, OutputArgs, is_stdio, open_input};
+use anyhow::{Context, Result, bail};
 use clap::Args;
+use std::path::Path;
 use std::time::Duration;
 use sudolab::generate::{
-    GenerateOptions, Generated, Level, Method, Symmetry, generate, parse_targets,
+    GenerateError, GenerateOptions, Generated, Level, Method, Symmetry, generate, parse_targets,
 };
-use sudolab::grid::parse_puzzle;
+use sudolab::grid::{Puzzle, PuzzleReader, parse_puzzle};
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// Generator.
     #[arg(long, short = 'm', value_enum, default_value_t = Method::Minimal)]
     pub method: Method,
-    /// Level to retry for: oracle level with fletcher, weights level with xu.
+    /// Level to retry for: oracle level with fletcher, weights level with xu,
+    /// hsolve quartile level1..level4 with chang (see docs/generation.md).
     #[arg(long, value_enum)]
     pub level: Option<Level>,
     /// Target `FIELD OP VALUE` (OP: = != < <= > >=) on a rating, relaxation or
@@ -50,12 +52,18 @@ pub struct GenerateArgs {
     /// Fletcher: Dancing Links completions to pick the solution grid from.
     #[arg(long, default_value_t = 100)]
     pub completions: usize,
-    /// Pseudo: the puzzle to mutate (one line); its order is used.
-    #[arg(long)]
+    /// Pseudo: the puzzle to mutate, as a puzzle line or a file whose first
+    /// puzzle is used (`-` reads stdin); its order is used.
+    #[arg(long, value_name = "PUZZLE|FILE")]
     pub from: Option<String>,
     /// Pseudo: keep mutants whose hsolve is within this fraction of the source's.
     #[arg(long, default_value_t = 0.2)]
     pub tolerance: f64,
+    /// Keep generating until --count pairwise inequivalent puzzles exist
+    /// (canonical form; 4×4 and 9×9): an index whose puzzle is equivalent to
+    /// an earlier one is dropped, so the output depends on the seed only.
+    #[arg(long)]
+    pub dedup: bool,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -74,10 +82,10 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
         ),
     };
     let source = match &args.from {
-        Some(line) => Some(parse_puzzle(line).map_err(|e| anyhow::anyhow!("--from: {e}"))?),
+        Some(from) => Some(read_source(from)?),
         None => None,
     };
-    let order = source.as_ref().map_or(args.order, |p| p.order());
+    let order = source.as_ref().map_or(args.order, |(_, p)| p.order());
     let opts = GenerateOptions {
         method: args.method,
         count: args.count,
@@ -91,17 +99,30 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
         relax_k: args.k,
         relax_samples: args.samples,
         completions: args.completions,
-        source,
+        source: source.as_ref().map(|(_, p)| p.clone()),
         tolerance: args.tolerance,
+        dedup: args.dedup,
     };
-    let rows: Vec<Generated> = generate(&opts)?;
+    let rows: Vec<Generated> = match generate(&opts) {
+        Ok(rows) => rows,
+        Err(e @ GenerateError::Source(_)) => match &source {
+            Some((origin, _)) => bail!("--from {origin}: {e}"),
+            None => return Err(e.into()),
+        },
+        Err(e) => return Err(e.into()),
+    };
     // Text is one puzzle line each, the format every other command reads.
     args.out.emit(&rows, |rows| {
         rows.iter().map(|r| format!("{}\n", r.puzzle)).collect()
     })?;
     if rows.len() < opts.count {
+        let why = if opts.dedup && opts.method != Method::Pseudo {
+            " (--dedup dropped --max-tries equivalent puzzles)"
+        } else {
+            ""
+        };
         eprintln!(
-            "sudolab: {} of {} puzzle(s) found before the tries or the time ran out",
+            "sudolab: {} of {} puzzle(s) found before the tries or the time ran out{why}",
             rows.len(),
             opts.count
         );
@@ -123,4 +144,27 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
         );
     }
     Ok(EXIT_PARTIAL)
+}
+
+/// The source of `--from`: `-` or an existing file gives its first puzzle,
+/// anything else must be a puzzle line. Returns where it came from (for
+/// error messages) and the puzzle.
+fn read_source(from: &str) -> Result<(String, Puzzle)> {
+    let path = Path::new(from);
+    if !is_stdio(path) && !path.is_file() {
+        let p = parse_puzzle(from).map_err(|e| {
+            anyhow::anyhow!("--from {from:?}: neither an existing file nor a puzzle line: {e}")
+        })?;
+        return Ok((format!("{from:?}"), p));
+    }
+    let name = if is_stdio(path) {
+        "stdin".to_string()
+    } else {
+        path.display().to_string()
+    };
+    match PuzzleReader::new(open_input(path)?).next() {
+        Some(Ok((line, p))) => Ok((format!("{name} line {line}"), p)),
+        Some(Err(e)) => bail!("--from {name}: {e}"),
+        None => bail!("--from {name}: no puzzle found"),
+    }
 }

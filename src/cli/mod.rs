@@ -183,7 +183,8 @@ impl Loaded {
     }
 }
 
-fn open_input(path: &Path) -> Result<Box<dyn std::io::BufRead>> {
+/// Opens a puzzle input: a file, or stdin for `-`.
+pub fn open_input(path: &Path) -> Result<Box<dyn std::io::BufRead>> {
     if is_stdio(path) {
         return Ok(Box::new(BufReader::new(std::io::stdin())));
     }
@@ -226,6 +227,52 @@ pub fn load(common: &Common) -> Result<Loaded> {
         bail!("no puzzle found in {}", path.display());
     }
     Ok(loaded)
+}
+
+/// `--dedup`: drops every puzzle equivalent (same canonical form) to one on
+/// an earlier input line, and reports each on stderr with both line
+/// numbers. With `--shard` the earlier lines of other shards count too (all
+/// lines are read for their canonical forms), so shards drop exactly what the
+/// unsharded run drops.
+pub fn drop_equivalents(common: &Common, loaded: &mut Loaded) -> Result<()> {
+    let all = match common.shard {
+        None => None,
+        Some(_) => {
+            if common.input.as_deref().is_some_and(is_stdio) {
+                bail!("--dedup with --shard reads the input twice: give a file, not stdin");
+            }
+            let whole = Common {
+                shard: None,
+                keep_going: true,
+                ..common.clone()
+            };
+            Some(load(&whole)?.puzzles)
+        }
+    };
+    let lines = all.as_ref().unwrap_or(&loaded.puzzles);
+    let refs: Vec<&Puzzle> = lines.iter().map(|(_, p)| p).collect();
+    let earlier = sudolab::generate::earlier_equivalents(&refs)
+        .map_err(|(i, e)| anyhow::anyhow!("--dedup: line {}: {e}", lines[i].0))?;
+    let first_line: std::collections::HashMap<usize, usize> = lines
+        .iter()
+        .zip(&earlier)
+        .filter_map(|((line, _), e)| e.map(|j| (*line, lines[j].0)))
+        .collect();
+    let before = loaded.puzzles.len();
+    loaded
+        .puzzles
+        .retain(|(line, _)| match first_line.get(line) {
+            Some(first) => {
+                eprintln!("sudolab: --dedup: line {line} skipped: equivalent to line {first}");
+                false
+            }
+            None => true,
+        });
+    let skipped = before - loaded.puzzles.len();
+    if skipped > 0 {
+        eprintln!("sudolab: --dedup: {skipped} puzzle(s) skipped as equivalent to an earlier line");
+    }
+    Ok(())
 }
 
 fn reject(loaded: &mut Loaded, e: ParseError) -> Result<()> {

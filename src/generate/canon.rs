@@ -234,6 +234,35 @@ pub fn equivalent(a: &Puzzle, b: &Puzzle) -> Result<bool, CanonError> {
     Ok(a.order() == b.order() && canonical(a)? == canonical(b)?)
 }
 
+/// For each puzzle, the position of the first earlier puzzle equivalent to
+/// it (`None` for the first of its class): the duplicates `--dedup` drops.
+/// Canonical forms are computed in parallel; the answer does not depend on
+/// the number of threads.
+///
+/// # Errors
+/// The position of the first puzzle whose order has no canonical form, and why.
+pub fn earlier_equivalents(puzzles: &[&Puzzle]) -> Result<Vec<Option<usize>>, (usize, CanonError)> {
+    use rayon::prelude::*;
+    // Keyed by the line: a puzzle's label takes no part in equivalence.
+    let forms: Vec<Result<String, CanonError>> = puzzles
+        .par_iter()
+        .map(|p| canonical(p).map(|c| c.to_line()))
+        .collect();
+    let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut out = Vec::with_capacity(puzzles.len());
+    for (i, form) in forms.into_iter().enumerate() {
+        let form = form.map_err(|e| (i, e))?;
+        match first.get(&form) {
+            Some(&j) => out.push(Some(j)),
+            None => {
+                first.insert(form, i);
+                out.push(None);
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// One element of the symmetry group: transpose, then row and column
 /// orders that keep bands and stacks together, then a digit relabelling.
 #[derive(Debug, Clone, PartialEq, Eq)]

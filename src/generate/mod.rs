@@ -20,6 +20,11 @@
 //!   givens removed while the technique engine (Table 1 techniques, up to
 //!   WXYZ-wing and forcing chains, no guessing) still solves it, rated by
 //!   technique weights (Table 3), repeated until the requested level comes out.
+//! * [`chang`]: Chang, Fan & Sun's standard generator as far as our copy of
+//!   the paper describes it (§2.2: `k` levels are the `k` equal percentile
+//!   intervals of hsolve difficulty over a sample of typical puzzles): minimal
+//!   puzzles rated by hsolve until one falls in the requested quartile; the
+//!   quartiles are measured on the QQWing-generated reference set.
 //! * [`target`]: `FIELD OP VALUE` targets on any rating field, reached by
 //!   generate-and-test plus a local search on the givens, always bounded by
 //!   a number of tries and a time limit.
@@ -34,13 +39,14 @@
 //! are unclear are listed in `docs/generation.md`.
 
 pub mod canon;
+pub mod chang;
 pub mod fletcher;
 pub mod minimal;
 pub mod pseudo;
 pub mod target;
 pub mod xu;
 
-pub use canon::{CanonError, canonical};
+pub use canon::{CanonError, canonical, earlier_equivalents};
 pub use target::{Op, Target, TargetError, parse_target, parse_targets};
 
 use crate::graph::derive_seed;
@@ -67,6 +73,9 @@ pub enum Method {
     /// Chang et al.'s pseudo-generator: mutants of a source puzzle with
     /// about its hsolve difficulty.
     Pseudo,
+    /// Chang et al.'s standard generator: minimal puzzles rated by hsolve,
+    /// retried until the requested quartile level (level1..level4) comes out.
+    Chang,
 }
 
 impl fmt::Display for Method {
@@ -76,6 +85,7 @@ impl fmt::Display for Method {
             Method::Fletcher => "fletcher",
             Method::Xu => "xu",
             Method::Pseudo => "pseudo",
+            Method::Chang => "chang",
         })
     }
 }
@@ -140,8 +150,8 @@ impl Symmetry {
     }
 }
 
-/// A difficulty level of the oracle model (Fletcher) or of the technique
-/// weights (Xu); `challenging` exists in both.
+/// A difficulty level of the oracle model (Fletcher), of the technique
+/// weights (Xu; `challenging` exists in both) or an hsolve quartile (Chang).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
@@ -159,15 +169,36 @@ pub enum Level {
     Intermediate,
     /// Weights level (Xu).
     Hard,
+    /// Chang level 1: hsolve below the first quartile of the reference set
+    /// ([`chang::QUARTILES`]).
+    Level1,
+    /// Chang level 2: hsolve from the first quartile to below the median.
+    Level2,
+    /// Chang level 3: hsolve from the median to below the third quartile.
+    Level3,
+    /// Chang level 4: hsolve at or above the third quartile.
+    Level4,
 }
 
 impl Level {
-    /// The rating field and value this level asks for with `method`.
-    fn target(self, method: Method) -> Option<(&'static str, &'static str)> {
+    /// The targets (`FIELD OP VALUE` texts) this level asks for with
+    /// `method`; `None` when the method does not define the level.
+    fn targets(self, method: Method) -> Option<Vec<String>> {
+        if method == Method::Chang {
+            let (lo, hi) = chang::range(self)?;
+            let mut out = Vec::new();
+            if lo > 0.0 {
+                out.push(format!("hsolve>={lo}"));
+            }
+            if hi.is_finite() {
+                out.push(format!("hsolve<{hi}"));
+            }
+            return Some(out);
+        }
         let field = match method {
             Method::Fletcher => "oracle_level",
             Method::Xu => "weights_level",
-            Method::Minimal | Method::Pseudo => return None,
+            Method::Minimal | Method::Pseudo | Method::Chang => return None,
         };
         let value = match (method, self) {
             (Method::Fletcher, Level::Cinch) => "Cinch",
@@ -180,7 +211,7 @@ impl Level {
             (Method::Xu, Level::Challenging) => "Challenging",
             _ => return None,
         };
-        Some((field, value))
+        Some(vec![format!("{field}={value}")])
     }
 }
 
@@ -194,6 +225,10 @@ impl fmt::Display for Level {
             Level::Easy => "easy",
             Level::Intermediate => "intermediate",
             Level::Hard => "hard",
+            Level::Level1 => "level1",
+            Level::Level2 => "level2",
+            Level::Level3 => "level3",
+            Level::Level4 => "level4",
         })
     }
 }
@@ -213,7 +248,7 @@ pub enum GenerateError {
     /// A level the method does not define (e.g. `easy` with Fletcher's
     /// oracle levels).
     #[error(
-        "level {level} does not apply to method {method} (fletcher takes cinch, confusing, challenging, crazy; xu takes easy, intermediate, hard, challenging; minimal and pseudo take none: use --target)"
+        "level {level} does not apply to method {method} (fletcher takes cinch, confusing, challenging, crazy; xu takes easy, intermediate, hard, challenging; chang takes level1, level2, level3, level4; minimal and pseudo take none: use --target)"
     )]
     Level {
         /// The level asked for.
@@ -243,6 +278,11 @@ pub enum GenerateError {
     /// The pseudo tolerance is negative, infinite or NaN.
     #[error("tolerance must be a finite number >= 0, not {0}")]
     Tolerance(f64),
+    /// `dedup` at an order without a canonical form (16×16); holds the order.
+    #[error(
+        "--dedup needs the canonical form, which exists for orders 2 and 3 (4×4, 9×9), not order {0}"
+    )]
+    DedupOrder(usize),
     /// A target that cannot be parsed or evaluated.
     #[error(transparent)]
     Target(#[from] TargetError),
@@ -261,7 +301,8 @@ pub struct GenerateOptions {
     pub symmetry: Symmetry,
     /// Box side: 2 (4×4), 3 (9×9) or 4 (16×16).
     pub order: usize,
-    /// Oracle level (Fletcher) or weights level (Xu) to retry for.
+    /// Oracle level (Fletcher), weights level (Xu) or hsolve quartile level
+    /// (Chang) to retry for.
     pub level: Option<Level>,
     /// Targets all puzzles must meet (ANDed).
     pub targets: Vec<Target>,
@@ -281,6 +322,11 @@ pub struct GenerateOptions {
     pub source: Option<Puzzle>,
     /// Pseudo: largest relative hsolve difference from the source kept.
     pub tolerance: f64,
+    /// Keep only pairwise inequivalent puzzles (under [`canonical`]): indices
+    /// are generated in order and an index whose puzzle is equivalent to an
+    /// earlier kept one is dropped, until `count` puzzles are kept or
+    /// `max_tries` indices have been dropped (default false).
+    pub dedup: bool,
 }
 
 impl Default for GenerateOptions {
@@ -300,6 +346,7 @@ impl Default for GenerateOptions {
             completions: 100,
             source: None,
             tolerance: 0.2,
+            dedup: false,
         }
     }
 }
@@ -333,9 +380,11 @@ pub struct Generated {
     /// Accepted local-search mutations per mutation tried (`None` without
     /// mutations).
     pub acceptance: Option<f64>,
-    /// Oracle level (Fletcher) or weights level (Xu).
+    /// Oracle level (Fletcher), weights level (Xu) or hsolve quartile level
+    /// (Chang: `level1`..`level4`).
     pub level: Option<String>,
-    /// Oracle score (Fletcher) or weights score (Xu).
+    /// Oracle score (Fletcher), weights score (Xu) or hsolve difficulty
+    /// (Chang, pseudo).
     pub score: Option<f64>,
     /// The value of every target field, by field name.
     #[serde(flatten)]
@@ -381,11 +430,14 @@ pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
     if !(opts.tolerance.is_finite() && opts.tolerance >= 0.0) {
         return Err(GenerateError::Tolerance(opts.tolerance));
     }
+    if opts.dedup && opts.order > 3 {
+        return Err(GenerateError::DedupOrder(opts.order));
+    }
     if opts.method == Method::Fletcher && opts.completions == 0 {
         return Err(GenerateError::ZeroCompletions);
     }
     if let Some(level) = opts.level {
-        if level.target(opts.method).is_none() {
+        if level.targets(opts.method).is_none() {
             return Err(GenerateError::Level {
                 level,
                 method: opts.method,
@@ -400,22 +452,74 @@ pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
 
 /// Generates `opts.count` puzzles, in parallel, in index order (for the
 /// pseudo-generator, up to `opts.count`: fewer when its tries run out).
+///
+/// With `opts.dedup` the rows are the first `opts.count` indices whose
+/// puzzle is not equivalent to an earlier index's, so a row's `index` may
+/// skip the dropped ones; the result depends on the seed only, not on the
+/// thread count (indices are generated in batches and judged in index
+/// order). After `opts.max_tries` dropped indices, or at the time limit,
+/// fewer rows are returned.
 pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError> {
     validate(opts)?;
     let mut targets = opts.targets.clone();
-    if let Some((field, value)) = opts.level.and_then(|l| l.target(opts.method)) {
-        targets.push(parse_target(&format!("{field}={value}"))?);
+    for text in opts
+        .level
+        .and_then(|l| l.targets(opts.method))
+        .into_iter()
+        .flatten()
+    {
+        targets.push(parse_target(&text)?);
     }
     let evaluator = target::Evaluator::new(opts, &targets)?;
     let deadline = opts.time_limit.map(|t| Instant::now() + t);
     if opts.method == Method::Pseudo {
         return pseudo::pseudo(opts, &evaluator, deadline);
     }
-    let rows = (0..opts.count)
-        .into_par_iter()
-        .map(|i| generate_one(opts, &evaluator, i, deadline))
-        .collect();
-    Ok(rows)
+    let batch = |range: std::ops::Range<usize>| -> Vec<Generated> {
+        range
+            .into_par_iter()
+            .map(|i| generate_one(opts, &evaluator, i, deadline))
+            .collect()
+    };
+    if !opts.dedup {
+        return Ok(batch(0..opts.count));
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut out: Vec<Generated> = Vec::with_capacity(opts.count);
+    let (mut next, mut dropped) = (0, 0);
+    while out.len() < opts.count && dropped < opts.max_tries {
+        if next > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        // A little slack beyond what is missing, so a duplicate rarely
+        // costs another round; the batch size does not change the result.
+        let missing = opts.count - out.len();
+        let end = next + missing + missing / 8 + 1;
+        let rows = batch(next..end);
+        let forms: Vec<Option<String>> = rows
+            .par_iter()
+            .map(|r| {
+                crate::grid::parse_puzzle(&r.puzzle)
+                    .ok()
+                    .and_then(|p| canonical(&p).ok())
+                    .map(|c| c.to_line())
+            })
+            .collect();
+        for (row, form) in rows.into_iter().zip(forms) {
+            if out.len() == opts.count || dropped == opts.max_tries {
+                break;
+            }
+            // Validation refuses orders without a canonical form, so `None`
+            // cannot happen; such a row would be kept.
+            if form.is_none_or(|f| seen.insert(f)) {
+                out.push(row);
+            } else {
+                dropped += 1;
+            }
+        }
+        next = end;
+    }
+    Ok(out)
 }
 
 /// One puzzle of a run: a single attempt without targets, else the search.
@@ -456,7 +560,7 @@ fn generate_one(
 pub fn make(opts: &GenerateOptions, seed: u64) -> (Candidate, bool) {
     let mut rng = StdRng::seed_from_u64(seed);
     match opts.method {
-        Method::Minimal => (
+        Method::Minimal | Method::Chang => (
             minimal::minimal_puzzle(opts.order, opts.symmetry, &mut rng),
             opts.symmetry == Symmetry::None,
         ),

@@ -51,8 +51,10 @@ fn source_of(opts: &GenerateOptions) -> Result<Candidate, GenerateError> {
             "the pseudo-generator needs order 2 or 3 (canonical form)",
         ));
     }
-    if crate::bitset::sudoku::count(&puzzle, 2).solutions != 1 {
-        return Err(bad("not a puzzle with a unique solution"));
+    match crate::bitset::sudoku::count(&puzzle, 2).solutions {
+        0 => return Err(bad("contradictory: it has no solution")),
+        1 => {}
+        _ => return Err(bad("not unique: it has more than one solution")),
     }
     let solution = solve(&puzzle).ok_or_else(|| bad("no solution"))?;
     Ok(Candidate { puzzle, solution })

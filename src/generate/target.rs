@@ -373,7 +373,7 @@ impl Evaluator {
         match opts.method {
             Method::Fletcher => models.insert(Model::Oracle),
             Method::Xu => models.insert(Model::Weights),
-            Method::Pseudo => models.insert(Model::Hsolve),
+            Method::Pseudo | Method::Chang => models.insert(Model::Hsolve),
             Method::Minimal => false,
         };
         let rate = (!models.is_empty()).then(|| RateOptions {
@@ -458,6 +458,12 @@ impl Evaluator {
                 r.ratings.weights_score.map(f64::from),
             ),
             Method::Pseudo => (None, r.ratings.hsolve),
+            Method::Chang => (
+                r.ratings
+                    .hsolve
+                    .map(|h| super::chang::level_of(h).to_string()),
+                r.ratings.hsolve,
+            ),
             Method::Minimal => (None, None),
         }
     }
