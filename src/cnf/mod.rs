@@ -314,11 +314,11 @@ impl Sink for Cnf {
 }
 
 /// The DIMACS text of every literal of one order, `-N³..=N³`, each followed
-/// by a space.
+/// by a space, padded to 8 bytes (at most `-15625 ` for 25×25) with its
+/// length, so that a clause line is assembled by fixed-size copies.
 struct Literals {
     offset: i32,
-    start: Vec<u32>,
-    text: Vec<u8>,
+    text: Vec<([u8; 8], u8)>,
 }
 
 impl Literals {
@@ -329,27 +329,29 @@ impl Literals {
         CACHE[n - MIN_ORDER].get_or_init(|| {
             let side = n * n;
             let vars = (side * side * side) as i32;
-            let mut start = vec![0u32];
-            let mut text = Vec::new();
-            for l in -vars..=vars {
-                push_int(&mut text, l);
-                text.push(b' ');
-                start.push(text.len() as u32);
-            }
-            Literals {
-                offset: vars,
-                start,
-                text,
-            }
+            let text = (-vars..=vars)
+                .map(|l| {
+                    let mut t = Vec::new();
+                    push_int(&mut t, l);
+                    t.push(b' ');
+                    let mut padded = [0u8; 8];
+                    padded[..t.len()].copy_from_slice(&t);
+                    (padded, t.len() as u8)
+                })
+                .collect();
+            Literals { offset: vars, text }
         })
     }
 
     #[inline(always)]
-    fn text(&self, l: i32) -> &[u8] {
-        let i = (l + self.offset) as usize;
-        &self.text[self.start[i] as usize..self.start[i + 1] as usize]
+    fn text(&self, l: i32) -> ([u8; 8], usize) {
+        let (t, len) = self.text[(l + self.offset) as usize];
+        (t, usize::from(len))
     }
 }
+
+/// Clauses up to this length are assembled in a stack buffer.
+const LINE_LITS: usize = 32;
 
 /// A [`Sink`] writing DIMACS clause lines and counting them.
 struct Text<'a> {
@@ -361,11 +363,42 @@ struct Text<'a> {
 impl Sink for Text<'_> {
     #[inline]
     fn clause(&mut self, _kind: ClauseKind, clause: &[i32]) {
-        for &l in clause {
-            self.out.extend_from_slice(self.lits.text(l));
-        }
-        self.out.extend_from_slice(b"0\n");
         self.clauses += 1;
+        if clause.len() > LINE_LITS {
+            for &l in clause {
+                let (t, len) = self.lits.text(l);
+                self.out.extend_from_slice(&t[..len]);
+            }
+            self.out.extend_from_slice(b"0\n");
+            return;
+        }
+        if clause.len() <= 2 {
+            // Most clauses are binary: a small line, cheap to clear.
+            self.line::<24>(clause);
+        } else {
+            self.line::<{ LINE_LITS * 8 + 8 }>(clause);
+        }
+    }
+}
+
+impl Text<'_> {
+    /// Writes a clause of at most `(B - 8) / 8` literals. Copies of a
+    /// run-time length go through `memcpy`, so the line is assembled by
+    /// fixed 8-byte copies in a stack buffer, appended whole, and the
+    /// output cut back to its length.
+    #[inline(always)]
+    fn line<const B: usize>(&mut self, clause: &[i32]) {
+        let mut line = [0u8; B];
+        let mut at = 0;
+        for &l in clause {
+            let (t, len) = self.lits.text(l);
+            line[at..at + 8].copy_from_slice(&t);
+            at += len;
+        }
+        line[at..at + 2].copy_from_slice(b"0\n");
+        let end = self.out.len() + at + 2;
+        self.out.extend_from_slice(&line);
+        self.out.truncate(end);
     }
 }
 
