@@ -117,6 +117,21 @@ fn encode(c: &mut Criterion<Clock>) {
                     })
                 },
             );
+            // One stream for the whole set, as `encode` writes it.
+            let mut stream = Vec::new();
+            g.bench_with_input(
+                BenchmarkId::new(format!("{}+dimacs-stream", encoding.name()), name),
+                &puzzles,
+                |b, ps| {
+                    b.iter(|| {
+                        stream.clear();
+                        for p in ps {
+                            let _ = cnf::write_dimacs(black_box(p), encoding, &mut stream);
+                        }
+                        stream.len()
+                    })
+                },
+            );
         }
     }
     g.finish();

@@ -42,6 +42,21 @@ fn nyt(level: &str) -> Puzzle {
         .unwrap_or_else(|| panic!("no {level} puzzle in {NYT_FILE}"))
 }
 
+/// The first puzzle of a shared-data file whose line passes `keep`.
+fn first_of(rel: &str, keep: impl Fn(&Puzzle) -> bool) -> Puzzle {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(rel);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read benchmark data {}: {e}", path.display()));
+    read_puzzles(&text)
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(|(_, p)| p)
+        .find(|p| keep(p))
+        .unwrap_or_else(|| panic!("no matching puzzle in {rel}"))
+}
+
 fn puzzles() -> [(&'static str, Puzzle); 2] {
     [("nyt-medium", nyt("Medium")), ("nyt-easy", nyt("Easy"))]
 }
@@ -80,6 +95,28 @@ fn k45(c: &mut Criterion<Clock>) {
                 b.iter(|| run(p, &o))
             });
         }
+    }
+    g.finish();
+}
+
+/// The harder puzzles of the relaxation targets: the first "Expert" of
+/// `qqwing-generated/qqwing_levels.tsv` and the first puzzle of
+/// `tdoku-forum-hardest-1106.txt` (k = 45, cap 1000, no cross-check).
+fn k45_hard(c: &mut Criterion<Clock>) {
+    let mut g = c.benchmark_group("relax-k45-hard");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(1))
+        .measurement_time(Duration::from_secs(5))
+        .throughput(Throughput::Elements(SAMPLES as u64));
+    let expert = first_of("qqwing-generated/qqwing_levels.tsv", |p| {
+        p.label.as_deref().and_then(|l| l.split('\t').next()) == Some("Expert")
+    });
+    let hardest = first_of("tdoku-benchmarks/tdoku-forum-hardest-1106.txt", |_| true);
+    let o = opts(45, 1000, 0);
+    for (name, p) in [("qqwing-expert", expert), ("forum-hardest", hardest)] {
+        g.bench_with_input(BenchmarkId::new("cap1000-verify0", name), &p, |b, p| {
+            b.iter(|| run(p, &o))
+        });
     }
     g.finish();
 }
@@ -195,6 +232,6 @@ fn instance(p: &Puzzle, seed: u64) -> RelaxedInstance {
 criterion_group! {
     name = benches;
     config = common::criterion();
-    targets = split, k45, sweep, k120
+    targets = split, k45, k45_hard, sweep, k120
 }
 criterion_main!(benches);

@@ -83,3 +83,41 @@ fn known_counts() {
         assert!(s.solves(&p));
     }
 }
+
+/// The 9×9 digit-bitboard fast path of `bitset::sudoku` against the general
+/// cell-mask search: the same counts (caps 2, 50 and exact on puzzles with
+/// up to a few thousand solutions) and the same solutions in the same
+/// order, on thousands of unique, multi-solution and contradictory grids.
+#[test]
+fn bitset_9x9_fast_path_matches_the_cell_mask_search() {
+    use sudolab::bitset::sudoku;
+    let base = common::fixture("unique.txt");
+    let mut rng = Rng(0xb0a7d);
+    let mut n = 0;
+    let mut multiple = 0;
+    for p in base.iter().cycle().take(3 * base.len()) {
+        let mut grids = variants(p, &mut rng);
+        // Many removed givens: hundreds or thousands of solutions.
+        let mut q = p.clone();
+        for _ in 0..8 + rng.below(10) {
+            q.set(rng.below(81), 0);
+        }
+        grids.push(q);
+        for v in grids {
+            for cap in [2, 50, 5000] {
+                let fast = sudoku::count(&v, cap);
+                assert_eq!(fast, sudoku::count_general(&v, cap), "cap {cap}: {v:?}");
+                multiple += usize::from(fast.solutions > 1);
+            }
+            assert_eq!(
+                sudoku::solutions(&v, 20),
+                sudoku::solutions_general(&v, 20),
+                "{v:?}"
+            );
+            n += 1;
+        }
+    }
+    assert!(n >= 4000, "{n}");
+    assert!(multiple > 1000, "{multiple}");
+    assert_eq!(sudoku::count(&Puzzle::empty(3), 100).solutions, 100);
+}

@@ -7,10 +7,12 @@
 //! instances), so every count and fixed-cell set is the same; the tests
 //! cross-check it against Dancing Links, SAT and brute force.
 //!
-//! * [`sudoku`]: solve, count and enumerate puzzles.
+//! * [`sudoku`]: solve, count and enumerate puzzles (9×9 grids on digit
+//!   bitboards, `board9.rs`).
 //! * [`relaxed`]: count, enumerate and find the fixed cells of relaxed
 //!   instances (Pelánek §3.2).
 
+mod board9;
 pub mod relaxed;
 pub mod sudoku;
 

@@ -381,20 +381,21 @@ impl<const W: usize> Search<W> {
             let mut once = 0u32;
             let mut twice = 0u32;
             let mut placed = 0u32;
+            let level = &self.cand[base..base + cells];
             for &cell in &self.unit_cells[u * side..(u + 1) * side] {
-                let c = self.cand[base + cell as usize];
-                if c & PLACED != 0 {
-                    placed |= c;
-                }
+                let c = level[cell as usize];
+                // Branch-free: `c` when coloured, else 0.
+                placed |= c & (c & PLACED).wrapping_neg();
                 let c = c & !PLACED;
                 twice |= once & c;
                 once |= c;
             }
-            if placed & self.all == self.all {
-                // Every colour placed: nothing open, nothing to deduce.
+            let missing = self.all & !once;
+            let hidden = once & !twice & !placed;
+            if missing == 0 && hidden == 0 {
+                // Every colour present, none single: no rule applies.
                 continue;
             }
-            let missing = self.all & !once;
             let mut mergeable = 0u32;
             let mut merge = (0usize, 0usize);
             let (ps, pe) = (
@@ -412,7 +413,6 @@ impl<const W: usize> Search<W> {
                 return false;
             }
             if mergeable == 0 {
-                let hidden = once & !twice & !placed;
                 if hidden == 0 {
                     continue;
                 }

@@ -135,9 +135,8 @@ impl<'t> Search<'t> {
                 let mut placed = 0u32;
                 for &cell in unit {
                     let c = cand[cell as usize];
-                    if c & PLACED != 0 {
-                        placed |= c;
-                    }
+                    // Branch-free: `c` when placed, else 0.
+                    placed |= c & (c & PLACED).wrapping_neg();
                     let c = c & !PLACED;
                     twice |= once & c;
                     once |= c;
@@ -404,9 +403,29 @@ pub fn has_other_solution(p: &Puzzle, cell: usize, value: u8) -> bool {
 
 /// Number of solutions of `p`, up to `cap` (0 = no cap).
 pub fn count(p: &Puzzle, cap: u64) -> Count {
-    let t = tables(p.order());
     let mut found = 0u64;
-    Search::new(t).run(p, |_| {
+    let mut visit = || {
+        found += 1;
+        if cap > 0 && found >= cap {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    if p.order() == 3 {
+        super::board9::search(p.cells(), |_| visit());
+    } else {
+        Search::new(tables(p.order())).run(p, |_| visit());
+    }
+    Count::from_found(found, cap)
+}
+
+/// [`count`] by the cell-mask search alone, without the 9×9 fast path (to
+/// test one against the other).
+#[doc(hidden)]
+pub fn count_general(p: &Puzzle, cap: u64) -> Count {
+    let mut found = 0u64;
+    Search::new(tables(p.order())).run(p, |_| {
         found += 1;
         if cap > 0 && found >= cap {
             ControlFlow::Break(())
@@ -424,6 +443,27 @@ pub fn solve(p: &Puzzle) -> Option<Solution> {
 
 /// Up to `cap` solutions of `p` (0 = all).
 pub fn solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
+    let mut out = Vec::new();
+    if p.order() == 3 {
+        super::board9::search(p.cells(), |cells| {
+            if let Some(s) = Solution::from_cells(3, cells.to_vec()) {
+                out.push(s);
+            }
+            if cap > 0 && out.len() as u64 >= cap {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        return out;
+    }
+    solutions_general(p, cap)
+}
+
+/// [`solutions`] by the cell-mask search alone, without the 9×9 fast path
+/// (to test one against the other).
+#[doc(hidden)]
+pub fn solutions_general(p: &Puzzle, cap: u64) -> Vec<Solution> {
     let t = tables(p.order());
     let mut out = Vec::new();
     Search::new(t).run(p, |cand| {

@@ -54,11 +54,13 @@ pub fn run(args: EncodeArgs) -> Result<u8> {
     if let Some(dir) = dir {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create directory {}", dir.display()))?;
+        let mut text = Vec::new();
         for (line, p) in &puzzles {
-            match cnf::encode(p, args.encoding) {
-                Ok(c) => {
+            text.clear();
+            match cnf::write_dimacs(p, args.encoding, &mut text) {
+                Ok(()) => {
                     let path = dir.join(format!("line{line}.cnf"));
-                    write_atomic(&path, &c.to_dimacs_bytes())
+                    write_atomic(&path, &text)
                         .with_context(|| format!("cannot write {}", path.display()))?;
                 }
                 Err(e) => loaded.refuse(*line, e)?,
@@ -70,11 +72,9 @@ pub fn run(args: EncodeArgs) -> Result<u8> {
             puzzles.len()
         );
     } else if let Some((line, p)) = puzzles.first() {
-        match cnf::encode(p, args.encoding) {
-            Ok(c) => {
-                let text = String::from_utf8_lossy(&c.to_dimacs_bytes()).into_owned();
-                out.write(&text)?;
-            }
+        let mut text = Vec::new();
+        match cnf::write_dimacs(p, args.encoding, &mut text) {
+            Ok(()) => out.write(&String::from_utf8_lossy(&text))?,
             Err(e) => loaded.refuse(*line, e)?,
         }
     }

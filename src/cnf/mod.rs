@@ -19,6 +19,14 @@
 //!
 //! Every clause carries its [`ClauseKind`], from which the clause-length
 //! histogram of the ALO clauses (Patti §7.1) is computed in [`histogram`].
+//!
+//! [`write_dimacs`] writes the DIMACS text of an encoding straight into a
+//! byte buffer, without building the [`Cnf`]: the encoders emit into a
+//! [`Sink`] that is either a `Cnf` or a text writer copying each literal's
+//! text from a table made once per order; the maximal and `lo-min`
+//! encodings, whose clauses are the same for every puzzle but the givens,
+//! copy that text from a template made once per order. The bytes are those
+//! of [`Cnf::to_dimacs_bytes`] (a test compares them).
 
 mod dimacs;
 mod histogram;
@@ -29,10 +37,13 @@ pub use histogram::{
     mean_distribution,
 };
 
-use crate::grid::{Contradiction, Puzzle};
+use crate::grid::{Contradiction, Geometry, MAX_ORDER, MIN_ORDER, Puzzle};
 use serde::Serialize;
+use std::cell::RefCell;
 use std::fmt;
+use std::io::Write as _;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 /// Which CNF encoding to build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
@@ -258,13 +269,24 @@ pub fn cell_digit(side: usize, var: usize) -> Option<(usize, u8)> {
 /// unit, an empty ALO clause). The maximal and `lo-min` encodings encode any
 /// grid (a contradictory one simply gives an unsatisfiable formula).
 pub fn encode(puzzle: &Puzzle, encoding: Encoding) -> Result<Cnf, EncodeError> {
-    let mut cnf = match encoding {
-        Encoding::Max => encode_full(puzzle, true),
-        Encoding::LoMin => encode_full(puzzle, false),
-        Encoding::Min => encode_min(puzzle)?,
-    };
     let side = puzzle.side();
-    cnf.comments = vec![
+    let mut cnf = Cnf::new(side * side * side);
+    match encoding {
+        Encoding::Max => encode_full(puzzle.geometry(), true, &mut cnf),
+        Encoding::LoMin => encode_full(puzzle.geometry(), false, &mut cnf),
+        Encoding::Min => encode_min(puzzle, &mut cnf)?,
+    }
+    if encoding != Encoding::Min {
+        encode_givens(puzzle, &mut cnf);
+    }
+    cnf.comments = comments(puzzle, encoding);
+    Ok(cnf)
+}
+
+/// The comment lines of an encoded puzzle.
+fn comments(puzzle: &Puzzle, encoding: Encoding) -> Vec<String> {
+    let side = puzzle.side();
+    let mut out = vec![
         format!("sudolab encoding={encoding}"),
         format!("puzzle {}", puzzle.to_line()),
         format!(
@@ -275,35 +297,209 @@ pub fn encode(puzzle: &Puzzle, encoding: Encoding) -> Result<Cnf, EncodeError> {
         ),
     ];
     if let Some(label) = &puzzle.label {
-        cnf.comments
-            .push(format!("label {}", label.replace('\n', " ")));
+        out.push(format!("label {}", label.replace('\n', " ")));
     }
-    Ok(cnf)
+    out
 }
 
-/// The maximal encoding (`all_alo`) or Lynce & Ouaknine's minimal one.
-fn encode_full(puzzle: &Puzzle, all_alo: bool) -> Cnf {
-    let g = puzzle.geometry();
+/// Where an encoder puts its clauses: a [`Cnf`], or DIMACS text.
+trait Sink {
+    fn clause(&mut self, kind: ClauseKind, clause: &[i32]);
+}
+
+impl Sink for Cnf {
+    fn clause(&mut self, kind: ClauseKind, clause: &[i32]) {
+        self.push(kind, clause);
+    }
+}
+
+/// The DIMACS text of every literal of one order, `-N³..=N³`, each followed
+/// by a space, padded to 8 bytes (at most `-15625 ` for 25×25) with its
+/// length, so that a clause line is assembled by fixed-size copies.
+struct Literals {
+    offset: i32,
+    text: Vec<([u8; 8], u8)>,
+}
+
+impl Literals {
+    /// The table of order `n` (2..=5).
+    fn of(n: usize) -> &'static Literals {
+        static CACHE: [OnceLock<Literals>; MAX_ORDER - MIN_ORDER + 1] =
+            [const { OnceLock::new() }; MAX_ORDER - MIN_ORDER + 1];
+        CACHE[n - MIN_ORDER].get_or_init(|| {
+            let side = n * n;
+            let vars = (side * side * side) as i32;
+            let text = (-vars..=vars)
+                .map(|l| {
+                    let mut t = Vec::new();
+                    push_int(&mut t, l);
+                    t.push(b' ');
+                    let mut padded = [0u8; 8];
+                    padded[..t.len()].copy_from_slice(&t);
+                    (padded, t.len() as u8)
+                })
+                .collect();
+            Literals { offset: vars, text }
+        })
+    }
+
+    #[inline(always)]
+    fn text(&self, l: i32) -> ([u8; 8], usize) {
+        let (t, len) = self.text[(l + self.offset) as usize];
+        (t, usize::from(len))
+    }
+}
+
+/// Clauses up to this length are assembled in a stack buffer.
+const LINE_LITS: usize = 32;
+
+/// A [`Sink`] writing DIMACS clause lines and counting them.
+struct Text<'a> {
+    lits: &'static Literals,
+    out: &'a mut Vec<u8>,
+    clauses: usize,
+}
+
+impl Sink for Text<'_> {
+    #[inline]
+    fn clause(&mut self, _kind: ClauseKind, clause: &[i32]) {
+        self.clauses += 1;
+        if clause.len() > LINE_LITS {
+            for &l in clause {
+                let (t, len) = self.lits.text(l);
+                self.out.extend_from_slice(&t[..len]);
+            }
+            self.out.extend_from_slice(b"0\n");
+            return;
+        }
+        if clause.len() <= 2 {
+            // Most clauses are binary: a small line, cheap to clear.
+            self.line::<24>(clause);
+        } else {
+            self.line::<{ LINE_LITS * 8 + 8 }>(clause);
+        }
+    }
+}
+
+impl Text<'_> {
+    /// Writes a clause of at most `(B - 8) / 8` literals. Copies of a
+    /// run-time length go through `memcpy`, so the line is assembled by
+    /// fixed 8-byte copies in a stack buffer, appended whole, and the
+    /// output cut back to its length.
+    #[inline(always)]
+    fn line<const B: usize>(&mut self, clause: &[i32]) {
+        let mut line = [0u8; B];
+        let mut at = 0;
+        for &l in clause {
+            let (t, len) = self.lits.text(l);
+            line[at..at + 8].copy_from_slice(&t);
+            at += len;
+        }
+        line[at..at + 2].copy_from_slice(b"0\n");
+        let end = self.out.len() + at + 2;
+        self.out.extend_from_slice(&line);
+        self.out.truncate(end);
+    }
+}
+
+/// Appends the DIMACS text of `encode(puzzle, encoding)` to `out`: the same
+/// bytes as [`Cnf::to_dimacs_bytes`], without building the formula, so that
+/// many puzzles can be written to one stream (see the module doc).
+///
+/// # Errors
+/// As [`encode`]; nothing is appended then.
+pub fn write_dimacs(
+    puzzle: &Puzzle,
+    encoding: Encoding,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    thread_local! {
+        static BODY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    }
+    let side = puzzle.side();
+    let lits = Literals::of(puzzle.order());
+    BODY.with_borrow_mut(|body| {
+        body.clear();
+        let mut text = Text {
+            lits,
+            out: body,
+            clauses: 0,
+        };
+        if encoding == Encoding::Min {
+            encode_min(puzzle, &mut text)?;
+        } else {
+            let (fixed, clauses) = template(puzzle.geometry(), encoding == Encoding::Max);
+            text.out.extend_from_slice(fixed);
+            text.clauses = clauses;
+            encode_givens(puzzle, &mut text);
+        }
+        let clauses = text.clauses;
+        for c in comments(puzzle, encoding) {
+            out.extend_from_slice(b"c ");
+            out.extend_from_slice(c.as_bytes());
+            out.push(b'\n');
+        }
+        // Writing to a Vec cannot fail.
+        let _ = writeln!(out, "p cnf {} {clauses}", side * side * side);
+        out.extend_from_slice(body);
+        Ok(())
+    })
+}
+
+/// The DIMACS text and number of the puzzle-independent clauses of the
+/// maximal (`all_alo`) or `lo-min` encoding of one order, made once.
+fn template(g: &'static Geometry, all_alo: bool) -> (&'static [u8], usize) {
+    type Template = OnceLock<(Vec<u8>, usize)>;
+    static CACHE: [[Template; 2]; MAX_ORDER - MIN_ORDER + 1] =
+        [const { [const { OnceLock::new() }, const { OnceLock::new() }] };
+            MAX_ORDER - MIN_ORDER + 1];
+    let (text, clauses) = CACHE[g.n - MIN_ORDER][usize::from(all_alo)].get_or_init(|| {
+        let mut out = Vec::new();
+        let mut text = Text {
+            lits: Literals::of(g.n),
+            out: &mut out,
+            clauses: 0,
+        };
+        encode_full(g, all_alo, &mut text);
+        let clauses = text.clauses;
+        (out, clauses)
+    });
+    (text, *clauses)
+}
+
+/// One unit clause per given.
+fn encode_givens(puzzle: &Puzzle, sink: &mut impl Sink) {
+    let side = puzzle.side();
+    for cell in 0..puzzle.geometry().cells {
+        let v = puzzle.get(cell);
+        if v != 0 {
+            sink.clause(ClauseKind::Given, &[var(side, cell, v)]);
+        }
+    }
+}
+
+/// The puzzle-independent clauses of the maximal encoding (`all_alo`) or
+/// Lynce & Ouaknine's minimal one (the givens follow).
+fn encode_full(g: &Geometry, all_alo: bool, cnf: &mut impl Sink) {
     let side = g.side;
-    let mut cnf = Cnf::new(side * side * side);
     let mut clause = Vec::with_capacity(side);
     for cell in 0..g.cells {
         clause.clear();
         clause.extend((1..=side as u8).map(|d| var(side, cell, d)));
-        cnf.push(ClauseKind::CellAlo, &clause);
+        cnf.clause(ClauseKind::CellAlo, &clause);
     }
     if all_alo {
         for unit in &g.units {
             for d in 1..=side as u8 {
                 clause.clear();
                 clause.extend(unit.iter().map(|&cell| var(side, cell, d)));
-                cnf.push(ClauseKind::UnitAlo, &clause);
+                cnf.clause(ClauseKind::UnitAlo, &clause);
             }
         }
         for cell in 0..g.cells {
             for d1 in 1..=side as u8 {
                 for d2 in d1 + 1..=side as u8 {
-                    cnf.push(
+                    cnf.clause(
                         ClauseKind::CellAmo,
                         &[-var(side, cell, d1), -var(side, cell, d2)],
                     );
@@ -315,26 +511,18 @@ fn encode_full(puzzle: &Puzzle, all_alo: bool) -> Cnf {
         for d in 1..=side as u8 {
             for (i, &a) in unit.iter().enumerate() {
                 for &b in &unit[i + 1..] {
-                    cnf.push(ClauseKind::UnitAmo, &[-var(side, a, d), -var(side, b, d)]);
+                    cnf.clause(ClauseKind::UnitAmo, &[-var(side, a, d), -var(side, b, d)]);
                 }
             }
         }
     }
-    for cell in 0..g.cells {
-        let v = puzzle.get(cell);
-        if v != 0 {
-            cnf.push(ClauseKind::Given, &[var(side, cell, v)]);
-        }
-    }
-    cnf
 }
 
-fn encode_min(puzzle: &Puzzle) -> Result<Cnf, EncodeError> {
+fn encode_min(puzzle: &Puzzle, cnf: &mut impl Sink) -> Result<(), EncodeError> {
     puzzle.check()?;
     let g = puzzle.geometry();
     let side = g.side;
     let cand = puzzle.candidates();
-    let mut cnf = Cnf::new(side * side * side);
     let mut clause = Vec::with_capacity(side);
     let mut vars = Vec::with_capacity(side);
     // Cell ALO and AMO over the candidates of each empty cell.
@@ -344,10 +532,10 @@ fn encode_min(puzzle: &Puzzle) -> Result<Cnf, EncodeError> {
         }
         vars.clear();
         vars.extend(crate::util::bits(c).map(|d| var(side, cell, d)));
-        cnf.push(ClauseKind::CellAlo, &vars);
+        cnf.clause(ClauseKind::CellAlo, &vars);
         for (i, &a) in vars.iter().enumerate() {
             for &b in &vars[i + 1..] {
-                cnf.push(ClauseKind::CellAmo, &[-a, -b]);
+                cnf.clause(ClauseKind::CellAmo, &[-a, -b]);
             }
         }
     }
@@ -366,15 +554,15 @@ fn encode_min(puzzle: &Puzzle) -> Result<Cnf, EncodeError> {
             );
             // `check` guarantees every missing digit has a place.
             debug_assert!(!clause.is_empty());
-            cnf.push(ClauseKind::UnitAlo, &clause);
+            cnf.clause(ClauseKind::UnitAlo, &clause);
             for (i, &a) in clause.iter().enumerate() {
                 for &b in &clause[i + 1..] {
-                    cnf.push(ClauseKind::UnitAmo, &[-a, -b]);
+                    cnf.clause(ClauseKind::UnitAmo, &[-a, -b]);
                 }
             }
         }
     }
-    Ok(cnf)
+    Ok(())
 }
 
 #[cfg(test)]

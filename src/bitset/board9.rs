@@ -1,0 +1,249 @@
+//! The 9×9 fast path of [`super::sudoku`]: the same search (singles to a
+//! fixpoint, then branching on a cell with the fewest candidates) on
+//! *digit bitboards*: for each digit one 81-bit set (a `u128`) of the cells
+//! where it may still go, a placed cell staying in its digit's set.
+//!
+//! Placing `d` at a cell clears the cell's peers in board `d` and the cell
+//! in the other boards. Naked singles and empty cells come from a
+//! bit-sliced count over the nine boards (cells seen once, twice, three
+//! times), so all 81 cells are examined in a few dozen word operations;
+//! hidden singles are the units whose intersection with a board has one
+//! cell, an empty intersection is a dead end. Only boards that changed
+//! since they were last examined are examined again. Both deductions only
+//! remove candidates no solution uses, so the solutions, and every count,
+//! are those of the cell-mask search (the tests compare the two on
+//! thousands of random grids).
+
+use std::ops::ControlFlow;
+use std::sync::OnceLock;
+
+const CELLS: usize = 81;
+const ALL_CELLS: u128 = (1u128 << CELLS) - 1;
+
+struct Masks {
+    /// Per cell: its 20 peers.
+    peers: [u128; CELLS],
+    /// The 27 units (rows, columns, boxes).
+    units: [u128; 27],
+    /// Per cell: its three units (bit `u`).
+    cell_units: [u32; CELLS],
+}
+
+fn masks() -> &'static Masks {
+    static M: OnceLock<Masks> = OnceLock::new();
+    M.get_or_init(|| {
+        let mut units = [0u128; 27];
+        for cell in 0..CELLS {
+            let (r, c) = (cell / 9, cell % 9);
+            units[r] |= 1 << cell;
+            units[9 + c] |= 1 << cell;
+            units[18 + (r / 3) * 3 + c / 3] |= 1 << cell;
+        }
+        let mut peers = [0u128; CELLS];
+        for (cell, p) in peers.iter_mut().enumerate() {
+            for &u in &units {
+                if u >> cell & 1 == 1 {
+                    *p |= u;
+                }
+            }
+            *p &= !(1u128 << cell);
+        }
+        let mut cell_units = [0u32; CELLS];
+        for (cell, cu) in cell_units.iter_mut().enumerate() {
+            for (u, &unit) in units.iter().enumerate() {
+                *cu |= ((unit >> cell & 1) as u32) << u;
+            }
+        }
+        Masks {
+            peers,
+            units,
+            cell_units,
+        }
+    })
+}
+
+/// One search state: the digit boards, the placed cells, the boards
+/// changed since hidden singles last examined them (bit `d`), and per digit
+/// the units where it is not placed yet (bit `u`).
+#[derive(Clone, Copy)]
+struct Board {
+    pos: [u128; 9],
+    placed: u128,
+    changed: u16,
+    todo: [u32; 9],
+}
+
+impl Board {
+    /// The board of a puzzle (`cells[i]` = 0 or a digit 1..=9), before any
+    /// deduction; `None` when two givens clash.
+    fn new(cells: &[u8]) -> Option<Board> {
+        let m = masks();
+        let mut b = Board {
+            pos: [ALL_CELLS; 9],
+            placed: 0,
+            changed: 0x1ff,
+            todo: [(1 << 27) - 1; 9],
+        };
+        for (cell, &v) in cells.iter().enumerate() {
+            if v != 0 {
+                let d = usize::from(v - 1);
+                if b.pos[d] >> cell & 1 == 0 {
+                    return None;
+                }
+                b.place(m, cell, d);
+            }
+        }
+        Some(b)
+    }
+
+    #[inline(always)]
+    fn place(&mut self, m: &Masks, cell: usize, d: usize) {
+        let bit = 1u128 << cell;
+        let mut changed = 1u16 << d;
+        for (e, p) in self.pos.iter_mut().enumerate() {
+            if e != d {
+                changed |= u16::from(*p & bit != 0) << e;
+                *p &= !bit;
+            }
+        }
+        self.pos[d] &= !m.peers[cell];
+        self.placed |= bit;
+        self.changed |= changed;
+        self.todo[d] &= !m.cell_units[cell];
+    }
+
+    /// Singles to a fixpoint; false on a contradiction.
+    fn propagate(&mut self, m: &Masks) -> bool {
+        loop {
+            let (mut once, mut twice) = (0u128, 0u128);
+            for &p in &self.pos {
+                twice |= once & p;
+                once |= p;
+            }
+            let open = ALL_CELLS & !self.placed;
+            if open & !once != 0 {
+                return false;
+            }
+            let mut singles = once & !twice & open;
+            if singles != 0 {
+                while singles != 0 {
+                    let cell = singles.trailing_zeros() as usize;
+                    singles &= singles - 1;
+                    let bit = 1u128 << cell;
+                    let Some(d) = self.pos.iter().position(|&p| p & bit != 0) else {
+                        // Emptied by a single placed just before.
+                        return false;
+                    };
+                    self.place(m, cell, d);
+                }
+                continue;
+            }
+            let mut found = false;
+            let mut changed = self.changed;
+            self.changed = 0;
+            while changed != 0 {
+                let d = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                let mut units = self.todo[d];
+                while units != 0 {
+                    let u = units.trailing_zeros() as usize;
+                    units &= units - 1;
+                    let x = self.pos[d] & m.units[u];
+                    if x == 0 {
+                        return false;
+                    }
+                    if x & (x - 1) == 0 && x & self.placed == 0 {
+                        self.place(m, x.trailing_zeros() as usize, d);
+                        found = true;
+                    }
+                }
+            }
+            if !found {
+                return true;
+            }
+        }
+    }
+
+    /// An open cell with the fewest candidates and its candidate digits
+    /// (bit `d`); `None` when every cell is placed.
+    fn choose(&self) -> Option<(usize, u16)> {
+        let open = ALL_CELLS & !self.placed;
+        if open == 0 {
+            return None;
+        }
+        let (mut once, mut twice, mut thrice) = (0u128, 0u128, 0u128);
+        for &p in &self.pos {
+            thrice |= twice & p;
+            twice |= once & p;
+            once |= p;
+        }
+        let pairs = twice & !thrice & open;
+        let cell = if pairs != 0 {
+            pairs.trailing_zeros() as usize
+        } else {
+            let mut best = (u32::MAX, 0);
+            let mut rest = open;
+            while rest != 0 {
+                let cell = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let k = self.pos.iter().filter(|&&p| p >> cell & 1 == 1).count() as u32;
+                if k < best.0 {
+                    best = (k, cell);
+                }
+            }
+            best.1
+        };
+        let mut digits = 0u16;
+        for (d, &p) in self.pos.iter().enumerate() {
+            digits |= ((p >> cell & 1) as u16) << d;
+        }
+        Some((cell, digits))
+    }
+
+    /// The grid, digits 1..=9 (every cell placed).
+    fn cells(&self) -> [u8; CELLS] {
+        let mut out = [0u8; CELLS];
+        for (d, &p) in self.pos.iter().enumerate() {
+            let mut rest = p;
+            while rest != 0 {
+                out[rest.trailing_zeros() as usize] = d as u8 + 1;
+                rest &= rest - 1;
+            }
+        }
+        out
+    }
+}
+
+fn recurse<F>(m: &Masks, mut b: Board, visit: &mut F) -> ControlFlow<()>
+where
+    F: FnMut(&[u8; CELLS]) -> ControlFlow<()>,
+{
+    if !b.propagate(m) {
+        return ControlFlow::Continue(());
+    }
+    let Some((cell, mut digits)) = b.choose() else {
+        return visit(&b.cells());
+    };
+    while digits != 0 {
+        let d = digits.trailing_zeros() as usize;
+        digits &= digits - 1;
+        let mut child = b;
+        child.place(m, cell, d);
+        recurse(m, child, visit)?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// Calls `visit` with every solution of the 9×9 grid `cells` (0 = empty,
+/// 1..=9 a given), in the order of the cell-mask search (digits ascending
+/// at each branching), until it breaks.
+pub(super) fn search<F>(cells: &[u8], mut visit: F)
+where
+    F: FnMut(&[u8; CELLS]) -> ControlFlow<()>,
+{
+    debug_assert_eq!(cells.len(), CELLS);
+    let m = masks();
+    if let Some(b) = Board::new(cells) {
+        let _ = recurse(m, b, &mut visit);
+    }
+}
