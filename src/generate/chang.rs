@@ -9,7 +9,7 @@
 //! levels. Our copy ends in §3.3, before the generator section and before the
 //! paper's own cut points, so the cut points here are the quartiles of our
 //! hsolve ([`crate::human::hsolve`], 20 runs, rating seed 0) over the
-//! QQWing-generated reference set (`/work/shared/data/qqwing-generated/`,
+//! QQWing-generated reference set (`../shared/data/qqwing-generated/`,
 //! 7,221 puzzles); `docs/generation.md` ("`chang`") gives the command and
 //! the reasons for that set. The procedure is generate-and-test: a minimal
 //! unique puzzle ([`super::minimal`]) is rated by hsolve and kept when it
