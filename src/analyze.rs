@@ -111,6 +111,9 @@ pub struct AnalyzeOptions {
     pub rate_seed: u64,
     /// Keep the per-cell fixedness map (N² numbers) in relax metrics.
     pub fixedness: bool,
+    /// The caller skips input puzzles equivalent to an earlier one (recorded
+    /// in the parameters only: it decides which rows exist, not their values).
+    pub dedup: bool,
 }
 
 /// The parameters a row was computed with: a resumed run must use the same.
@@ -128,6 +131,8 @@ pub struct AnalyzeParams {
     pub cap: Option<u64>,
     /// Relaxation: the fixedness map is included.
     pub fixedness: bool,
+    /// Puzzles equivalent to an earlier input line were skipped.
+    pub dedup: bool,
 }
 
 impl AnalyzeOptions {
@@ -142,6 +147,7 @@ impl AnalyzeOptions {
             samples: relax.then_some(self.relax.samples),
             cap: relax.then_some(self.relax.cap),
             fixedness: relax && self.fixedness,
+            dedup: self.dedup,
         }
     }
 
@@ -272,6 +278,7 @@ mod tests {
             },
             rate_seed: 1,
             fixedness: false,
+            dedup: false,
         };
         let p = crate::grid::parse_puzzle(
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",

@@ -421,3 +421,31 @@ fn completions_and_man_page() {
     assert_eq!(code, 0);
     assert!(out.contains(".TH sudolab 1") && out.contains("analyze"));
 }
+
+#[test]
+fn analyze_resume_refuses_a_file_written_without_dedup() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.jsonl");
+    let out_s = out.to_str().unwrap();
+    let input = format!("{EASY}\n{OTHER}\n");
+    let args = [
+        "analyze",
+        "-",
+        "--metrics",
+        "clauses",
+        "-f",
+        "jsonl",
+        "-o",
+        out_s,
+    ];
+    let (code, _, err) = sudolab(&args, &input);
+    assert_eq!(code, 0, "{err}");
+    let mut resume = args.to_vec();
+    resume.extend(["--resume", "--dedup"]);
+    let (code, _, err) = sudolab(&resume, &input);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("params.dedup = false, this run has true"),
+        "{err}"
+    );
+}

@@ -59,6 +59,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         },
         rate_seed: args.seed,
         fixedness: args.fixedness,
+        dedup: args.dedup,
     };
     opts.check()
         .map_err(|e| anyhow::anyhow!("--samples: {e}"))?;

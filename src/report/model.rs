@@ -442,6 +442,7 @@ pub fn analyze_puzzles(
         relax: opts.relax(opts.k, opts.samples, Engines::default(), 1),
         rate_seed: opts.seed,
         fixedness: false,
+        dedup: false,
     };
     let rows: Vec<_> = puzzles
         .par_iter()
