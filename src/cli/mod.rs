@@ -197,13 +197,22 @@ pub fn open_input(path: &Path) -> Result<Box<dyn std::io::BufRead>> {
 
 /// Reads the puzzles of the input (or the embedded examples).
 pub fn load(common: &Common) -> Result<Loaded> {
+    match &common.input {
+        None => load_from(common, None::<(&[u8], &Path)>),
+        Some(path) => load_from(common, Some((open_input(path)?, path))),
+    }
+}
+
+/// [`load`] from an input already opened (`None`: the embedded examples),
+/// with the shard, alphabet and `--keep-going` of `common`.
+pub fn load_from(common: &Common, input: Option<(impl std::io::BufRead, &Path)>) -> Result<Loaded> {
     let mut loaded = Loaded {
         puzzles: Vec::new(),
         rejected: Vec::new(),
         keep_going: common.keep_going,
     };
     let mine = |line: usize| common.shard.is_none_or(|s| s.owns(line));
-    let Some(path) = &common.input else {
+    let Some((reader, path)) = input else {
         loaded.puzzles = sudolab::examples::embedded()
             .into_iter()
             .enumerate()
@@ -213,7 +222,7 @@ pub fn load(common: &Common) -> Result<Loaded> {
         return Ok(loaded);
     };
     let mut read = 0;
-    for item in PuzzleReader::new(open_input(path)?).with_alphabet(common.alphabet) {
+    for item in PuzzleReader::new(reader).with_alphabet(common.alphabet) {
         read += 1;
         match item {
             Ok(p) if mine(p.0) => loaded.puzzles.push(p),

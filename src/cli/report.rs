@@ -4,13 +4,13 @@
 //! JSONL results file (detected by extension or a first line that starts
 //! with `{`), or nothing for the embedded examples.
 
-use super::{Common, EXIT_DISAGREE, is_stdio, progress, read_text};
+use super::{Common, EXIT_DISAGREE, is_stdio, load_from, progress, read_text};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use rayon::prelude::*;
 use std::path::Path;
 use sudolab::eval::{LabelSpec, Ordinal, ResultsTable, TableFormat};
-use sudolab::grid::{Puzzle, PuzzleReader};
+use sudolab::grid::Puzzle;
 use sudolab::relax::parse_sweep;
 use sudolab::report::{
     self, Format, Reference, Report, ReportError, ReportOptions, analyze_puzzles, dataset_report,
@@ -144,7 +144,7 @@ pub fn run(args: ReportArgs) -> Result<u8> {
             }
         },
     );
-    let mut rejected = 0;
+    let mut loaded: Option<super::Loaded> = None;
     let mut report = Report {
         title: args
             .title
@@ -167,25 +167,14 @@ pub fn run(args: ReportArgs) -> Result<u8> {
             )?);
             return Ok(());
         }
-        let puzzles: Vec<Puzzle> = match text.as_deref() {
-            None => sudolab::examples::embedded(),
-            Some(t) => {
-                let mut ps = Vec::new();
-                for item in PuzzleReader::new(t.as_bytes()).with_alphabet(args.common.alphabet) {
-                    match item {
-                        Ok((_, p)) => ps.push(p),
-                        Err(e) if args.common.keep_going => {
-                            eprintln!("sudolab: skipped {e}");
-                            rejected += 1;
-                        }
-                        Err(e) => bail!("{e}\n(use --keep-going to skip bad lines)"),
-                    }
-                }
-                ps
-            }
+        let read = match (text.as_deref(), input) {
+            (Some(t), Some(path)) => load_from(&args.common, Some((t.as_bytes(), path)))?,
+            _ => load_from(&args.common, None::<(&[u8], &Path)>)?,
         };
+        let puzzles: Vec<Puzzle> = read.puzzles.iter().map(|(_, p)| p.clone()).collect();
+        loaded = Some(read);
         if puzzles.is_empty() {
-            bail!("no puzzle found in {source}");
+            bail!("no puzzle of {source} to report (all rejected, or none in this shard)");
         }
         let pb = progress::bar(puzzles.len() as u64, "puzzles");
         if args.dataset || puzzles.len() > args.max_puzzles {
@@ -232,9 +221,7 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         _ => html::render(&report)?,
     };
     out.write(&page)?;
-    Ok(if rejected > 0 {
-        super::EXIT_PARTIAL
-    } else {
-        super::EXIT_OK
-    })
+    Ok(loaded
+        .as_mut()
+        .map_or(super::EXIT_OK, super::Loaded::finish))
 }
