@@ -29,17 +29,9 @@ const SAMPLES: usize = 1000;
 
 /// The first puzzle of `nyt.tsv` whose level column is `level`.
 fn nyt(level: &str) -> Puzzle {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(NYT_FILE);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read benchmark data {}: {e}", path.display()));
-    read_puzzles(&text)
-        .into_iter()
-        .filter_map(Result::ok)
-        .map(|(_, p)| p)
-        .find(|p| p.label.as_deref().and_then(|l| l.split('\t').next()) == Some(level))
-        .unwrap_or_else(|| panic!("no {level} puzzle in {NYT_FILE}"))
+    first_of(NYT_FILE, |p| {
+        p.label.as_deref().and_then(|l| l.split('\t').next()) == Some(level)
+    })
 }
 
 /// The first puzzle of a shared-data file whose line passes `keep`.
