@@ -16,6 +16,7 @@ use crate::engine::Disagreement;
 use crate::grid::Puzzle;
 use crate::human::{self, Model, RateError, RateOptions, Ratings};
 use crate::relax::{self, RelaxError, RelaxOptions, RelaxSummary};
+use crate::score::{self, Score, ScoreError, ScoreOptions};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -29,6 +30,8 @@ pub enum MetricGroup {
     Relax,
     /// Ratings of these human models.
     Rate(BTreeSet<Model>),
+    /// The difficulty score of the shipped model ([`crate::score`]).
+    Score,
 }
 
 impl fmt::Display for MetricGroup {
@@ -36,6 +39,7 @@ impl fmt::Display for MetricGroup {
         match self {
             MetricGroup::Clauses => f.write_str("clauses"),
             MetricGroup::Relax => f.write_str("relax"),
+            MetricGroup::Score => f.write_str("score"),
             MetricGroup::Rate(models) if models.len() == Model::ALL.len() => {
                 f.write_str("rate-all")
             }
@@ -52,7 +56,7 @@ impl fmt::Display for MetricGroup {
 pub enum MetricsError {
     /// A name that is no metric group.
     #[error(
-        "unknown metric group {0:?} (expected clauses, relax, rate-all or rate:MODELS, e.g. rate:nishio,weights)"
+        "unknown metric group {0:?} (expected clauses, relax, rate-all, rate:MODELS (e.g. rate:nishio,weights) or score)"
     )]
     Unknown(String),
     /// A `rate:` group with an unknown model.
@@ -67,7 +71,7 @@ pub enum MetricsError {
 /// models of `rate:` run up to the next group name. A group named twice is
 /// computed once.
 pub fn parse_metric_groups(list: &str) -> Result<Vec<MetricGroup>, MetricsError> {
-    const GROUPS: [&str; 4] = ["clauses", "relax", "rate-all", "rate"];
+    const GROUPS: [&str; 5] = ["clauses", "relax", "rate-all", "rate", "score"];
     let mut out: Vec<MetricGroup> = Vec::new();
     let mut items = list
         .split(',')
@@ -78,6 +82,7 @@ pub fn parse_metric_groups(list: &str) -> Result<Vec<MetricGroup>, MetricsError>
         let group = match item {
             "clauses" => MetricGroup::Clauses,
             "relax" => MetricGroup::Relax,
+            "score" => MetricGroup::Score,
             "rate-all" | "rate" => MetricGroup::Rate(Model::ALL.into_iter().collect()),
             x if x.starts_with("rate:") => {
                 let mut models = vec![x.trim_start_matches("rate:").to_string()];
@@ -181,6 +186,10 @@ pub struct AnalysisRow {
     /// is requested.
     #[serde(flatten)]
     pub rate: Option<Ratings>,
+    /// Difficulty score, its level and SE-equivalent (shipped model, default
+    /// options), flattened; `None` when not requested or the puzzle has none.
+    #[serde(flatten)]
+    pub score: Option<Score>,
     /// Metric group → why it could not be computed for this puzzle.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub errors: BTreeMap<String, String>,
@@ -199,6 +208,7 @@ pub fn analyze(puzzle: &Puzzle, opts: &AnalyzeOptions) -> Result<AnalysisRow, Di
         clauses: None,
         relax: None,
         rate: None,
+        score: None,
         errors: BTreeMap::new(),
     };
     for group in &opts.groups {
@@ -232,6 +242,13 @@ pub fn analyze(puzzle: &Puzzle, opts: &AnalyzeOptions) -> Result<AnalysisRow, Di
                 };
                 row.rate = Some(human::rate(puzzle, &rate_opts).ratings);
             }
+            MetricGroup::Score => match score::score(puzzle, &ScoreOptions::default()) {
+                Ok(s) => row.score = Some(s.score),
+                Err(ScoreError::Disagreement(d)) => return Err(d),
+                Err(e) => {
+                    row.errors.insert(group.to_string(), e.to_string());
+                }
+            },
         }
     }
     Ok(row)

@@ -40,6 +40,7 @@ pub mod human;
 pub mod relax;
 pub mod report;
 pub mod sat;
+pub mod score;
 pub(crate) mod util;
 
 pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};

@@ -40,8 +40,10 @@ enum Command {
     Eval(cli::eval::EvalArgs),
     /// Universal Easy/Medium/Hard classes by equal-count bins or the paper's cut points.
     Classify(cli::eval::ClassifyArgs),
-    /// Least-squares combination of metrics, trained on one half, tested on the other.
+    /// Least-squares combination of metrics, trained on one half, tested on the other; with --score, fit and validate the difficulty score.
     Fit(cli::eval::FitArgs),
+    /// One difficulty score per puzzle, with its level and SE-equivalent.
+    Score(cli::score::ScoreArgs),
     /// Generate puzzles: minimal unique, Fletcher's Algorithm 2, Xu's no-brute-force, Chang's pseudo, or to targets.
     Generate(cli::generate::GenerateArgs),
     /// Canonical form of puzzles under the Sudoku symmetries.
@@ -112,6 +114,7 @@ fn main() -> ExitCode {
         Command::Relax(a) => cli::relax::run(a),
         Command::Backbone(a) => cli::engines::backbone(a),
         Command::Rate(a) => cli::rate::run(a),
+        Command::Score(a) => cli::score::run(a),
         Command::Analyze(a) => cli::analyze::run(a),
         Command::Eval(a) => cli::eval::run_eval(a),
         Command::Classify(a) => cli::eval::run_classify(a),

@@ -14,10 +14,11 @@ use sudolab::relax::RelaxOptions;
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Metric groups, comma list: clauses, relax, rate-all, or rate:MODELS
+    /// Metric groups, comma list: clauses, relax, rate-all, rate:MODELS
     /// (e.g. rate:nishio,weights; models: sisus, oracle, hsolve, nishio,
-    /// weights, baseline).
-    #[arg(long, default_value = "clauses,relax")]
+    /// weights, baseline) or score (the difficulty score, its level and
+    /// SE-equivalent).
+    #[arg(long, default_value = "clauses,relax,score")]
     pub metrics: String,
     /// Relaxation: edges removed.
     #[arg(long, default_value_t = 45)]
@@ -135,10 +136,11 @@ fn text_table(rows: &[Lined<AnalysisRow>]) -> String {
     let f = |x: Option<f64>| x.map_or_else(|| "-".into(), |x| format!("{x:.2}"));
     let mut header = vec!["line", "puzzle"];
     let has = |pick: fn(&AnalysisRow) -> bool| rows.iter().any(|r| pick(&r.row));
-    let (clauses, relax, rate) = (
+    let (clauses, relax, rate, score) = (
         has(|r| r.clauses.is_some()),
         has(|r| r.relax.is_some()),
         has(|r| r.rate.is_some()),
+        has(|r| r.score.is_some()),
     );
     if clauses {
         header.push("short_pct");
@@ -148,6 +150,9 @@ fn text_table(rows: &[Lined<AnalysisRow>]) -> String {
     }
     if rate {
         header.extend(["sisus_ref", "oracle", "hsolve", "nishio4", "weights"]);
+    }
+    if score {
+        header.extend(["score", "level", "se_equiv"]);
     }
     header.push("errors");
     let table: Vec<Vec<String>> = rows
@@ -188,6 +193,12 @@ fn text_table(rows: &[Lined<AnalysisRow>]) -> String {
                     r.and_then(|r| r.weights_score)
                         .map_or_else(|| "-".into(), |w| w.to_string()),
                 );
+            }
+            if score {
+                let s = row.score.as_ref();
+                cells.push(f(s.map(|s| s.score)));
+                cells.push(s.map_or_else(|| "-".into(), |s| s.score_level.clone()));
+                cells.push(s.and_then(|s| s.se_equivalent).map_or_else(|| "-".into(), |x| format!("{x:.1}")));
             }
             let errors: Vec<String> = row
                 .errors

@@ -1,7 +1,7 @@
 //! `sudolab eval`, `classify` and `fit`: metrics against external labels.
 
 use super::OutputArgs;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
 use sudolab::eval::{
@@ -248,27 +248,64 @@ pub fn run_classify(args: ClassifyArgs) -> Result<u8> {
 pub struct FitArgs {
     /// Results file (JSONL, CSV or TSV).
     pub results: PathBuf,
-    /// Label column (or COLUMN:FIELD).
+    /// Label column (or COLUMN:FIELD); with --score the label as a number,
+    /// harder higher (a level rank or a rating).
     #[arg(long)]
     pub label: String,
-    /// Metrics to combine, comma list.
+    /// Metrics to combine, comma list (with --score: the candidates, default
+    /// every candidate metric of the score).
     #[arg(long)]
-    pub metrics: String,
+    pub metrics: Option<String>,
     /// Order of text labels, easiest first, e.g. Easy,Medium,Hard.
     #[arg(long)]
     pub ordinal: Option<String>,
-    /// Seed of the train/test split.
+    /// Seed of the train/test split (with --score: of the pair sampling and
+    /// the bootstrap).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Fit the difficulty score instead: pairwise ranking within each source,
+    /// backward elimination, calibrations, leave-one-source-out validation.
+    #[arg(long)]
+    pub score: bool,
+    /// With --score: the source of each row (a site or rater), e.g. label:1.
+    #[arg(long, default_value = "label:1")]
+    pub source: String,
+    /// With --score: Sukaku Explainer's rating of each row ("-" or absent
+    /// when unknown), e.g. label:3.
+    #[arg(long)]
+    pub se: Option<String>,
+    /// With --score: the level name of each row ("-" when none), e.g. label:4.
+    #[arg(long)]
+    pub level: Option<String>,
+    /// With --score: candidates of the fast score (default: every candidate
+    /// but the costly ones).
+    #[arg(long)]
+    pub fast_metrics: Option<String>,
+    /// With --score: sources used for fitting but not held out (e.g. a
+    /// source whose label is SE's rating itself).
+    #[arg(long)]
+    pub train_only: Option<String>,
+    /// With --score: bootstrap resamples of the validation's correlations.
+    #[arg(long, default_value_t = 500)]
+    pub bootstrap: usize,
+    /// With --score: write the fitted model (JSON, as `score --model` reads
+    /// it) to this file, atomically.
+    #[arg(long)]
+    pub model_out: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
 }
 
 pub fn run_fit(args: FitArgs) -> Result<u8> {
+    if args.score {
+        return run_fit_score(args);
+    }
     args.out.check()?;
     let table = load_table(&args.results)?;
     let label = LabelSpec::parse(&args.label)?;
-    let metrics = split_list(&Some(args.metrics.clone())).unwrap_or_default();
+    let Some(metrics) = split_list(&args.metrics) else {
+        anyhow::bail!("--metrics is required (a comma list of metric columns)");
+    };
     let opts = FitOptions {
         seed: args.seed,
         ordinal: args.ordinal.as_deref().map(Ordinal::parse).transpose()?,
@@ -305,4 +342,168 @@ pub fn run_fit(args: FitArgs) -> Result<u8> {
     };
     args.out.write(&text)?;
     Ok(super::EXIT_OK)
+}
+
+fn run_fit_score(args: FitArgs) -> Result<u8> {
+    use sudolab::score::features::{COSTLY, candidate_names};
+    use sudolab::score::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
+    args.out.check()?;
+    if let Some(p) = &args.model_out {
+        super::check_target("--model-out", p)?;
+    }
+    let table = load_table(&args.results)?;
+    let metrics = split_list(&args.metrics).unwrap_or_else(candidate_names);
+    let fast_names = split_list(&args.fast_metrics).unwrap_or_else(|| {
+        metrics
+            .iter()
+            .filter(|m| !COSTLY.contains(&m.as_str()))
+            .cloned()
+            .collect()
+    });
+    let index = |name: &String| -> Result<usize> {
+        metrics
+            .iter()
+            .position(|m| m == name)
+            .ok_or_else(|| anyhow::anyhow!("--fast-metrics {name}: not among --metrics"))
+    };
+    let fast: Vec<usize> = fast_names.iter().map(index).collect::<Result<_>>()?;
+    let fields = LabelFields {
+        source: LabelSpec::parse(&args.source)?,
+        rank: LabelSpec::parse(&args.label)?,
+        se: args.se.as_deref().map(LabelSpec::parse).transpose()?,
+        level: args.level.as_deref().map(LabelSpec::parse).transpose()?,
+    };
+    let data = FitData::from_table(&table, &metrics, &fields)?;
+    let train_only = split_list(&args.train_only).unwrap_or_default();
+    let held_out: Vec<String> = data
+        .sources()
+        .into_iter()
+        .filter(|s| !train_only.contains(s))
+        .collect();
+    let opts = ScoreFitOptions {
+        seed: args.seed,
+        bootstrap: eval::BootstrapOptions {
+            replicates: args.bootstrap,
+            seed: args.seed,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let about = format!(
+        "sudolab difficulty score, fitted by `sudolab fit --score` on {} puzzles of {} \
+         (docs/score.sh; validation in docs/score.md)",
+        data.rows.len(),
+        data.sources().join(", ")
+    );
+    let all: Vec<usize> = (0..metrics.len()).collect();
+    let report = fit_model(&data, &all, &fast, &held_out, &opts, about);
+    if let Some(p) = &args.model_out {
+        let json = serde_json::to_string_pretty(&report.model)? + "\n";
+        sudolab::report::write_atomic(p, json.as_bytes())
+            .with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    let text = match args.out.format {
+        Format::Text => score_fit_text(&report),
+        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+        f => render_rows(&report.validation, f)?,
+    };
+    args.out.write(&text)?;
+    Ok(super::EXIT_OK)
+}
+
+fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
+    let mut s = String::new();
+    s.push_str("sources: ");
+    s.push_str(
+        &r.sources
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    s.push('\n');
+    for (name, steps) in [("full", &r.selection), ("fast", &r.selection_fast)] {
+        s.push_str(&format!(
+            "\nbackward elimination ({name}), mean leave-one-source-out Spearman:\n"
+        ));
+        for st in steps.iter() {
+            s.push_str(&format!(
+                "  {:.4}  {}{}\n",
+                st.mean_spearman,
+                st.metrics.join(","),
+                st.dropped
+                    .as_ref()
+                    .map(|d| format!("  → drop {d}"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    for (name, m) in [("full", &r.model.full), ("fast", &r.model.fast)] {
+        s.push_str(&format!("\n{name} score = 10·(Σ weight·z − {:.4})/({:.4} − {:.4}):\n", m.low, m.high, m.low));
+        let rows: Vec<Vec<String>> = m
+            .terms
+            .iter()
+            .map(|t| {
+                vec![
+                    t.name.clone(),
+                    format!("{:?}", t.transform).to_lowercase(),
+                    format!("{:.4}", t.mean),
+                    format!("{:.4}", t.sd),
+                    format!("{:.4}", t.fill),
+                    format!("{:+.4}", t.weight),
+                ]
+            })
+            .collect();
+        s.push_str(&text_table(
+            &["metric", "transform", "mean", "sd", "fill", "weight"],
+            &rows,
+        ));
+    }
+    for h in &r.validation {
+        s.push_str(&format!(
+            "\nheld out: {} (n = {}; kept {}; fast kept {})\n",
+            h.source,
+            h.n,
+            h.kept.join(","),
+            h.kept_fast.join(",")
+        ));
+        let rows: Vec<Vec<String>> = h
+            .rows
+            .iter()
+            .map(|e| {
+                let ci = |v: Option<f64>, lo: Option<f64>, hi: Option<f64>| match (v, lo, hi) {
+                    (Some(v), Some(lo), Some(hi)) => format!("{v:.3} [{lo:.2},{hi:.2}]"),
+                    (Some(v), _, _) => format!("{v:.3}"),
+                    _ => "-".into(),
+                };
+                vec![
+                    e.metric.clone(),
+                    e.n.to_string(),
+                    ci(e.spearman, e.spearman_lo, e.spearman_hi),
+                    ci(e.gk_gamma, e.gk_gamma_lo, e.gk_gamma_hi),
+                ]
+            })
+            .collect();
+        s.push_str(&text_table(&["metric", "n", "spearman", "gk_gamma"], &rows));
+        if let Some(d) = &h.vs_se {
+            s.push_str(&format!(
+                "Spearman of score − Spearman of SE on the same {} puzzles: {:+.3}{}\n",
+                h.n_se,
+                d.value,
+                match (d.lo, d.hi) {
+                    (Some(lo), Some(hi)) => format!(" [{lo:+.3},{hi:+.3}] (paired bootstrap)"),
+                    _ => String::new(),
+                }
+            ));
+        }
+        if let (Some(w), Some(m)) = (h.se_within_1, h.se_mean_abs) {
+            s.push_str(&format!(
+                "SE-equivalent vs SE on {} puzzles: {:.1} % within ±1.0, mean |difference| {:.2}\n",
+                h.n_se,
+                100.0 * w,
+                m
+            ));
+        }
+    }
+    s
 }

@@ -15,6 +15,7 @@ pub mod rate;
 pub mod relax;
 pub mod report;
 pub mod resume;
+pub mod score;
 pub mod shard;
 
 use anyhow::{Context, Result, bail};

@@ -6,6 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
 use sudolab::human::{self, RateOptions, RateRow};
+use sudolab::score::{self, ScoreOptions};
 use sudolab::report::{Format, render_rows, text_table};
 
 #[derive(Debug, Args)]
@@ -24,6 +25,9 @@ pub struct RateArgs {
     /// Print the technique engine's step-by-step solving path instead of ratings.
     #[arg(long)]
     pub explain: bool,
+    /// Leave out the difficulty score (score, score_level, se_equivalent).
+    #[arg(long)]
+    pub no_score: bool,
     /// Oracle model weight of naked singles per scan (α).
     #[arg(long)]
     pub oracle_alpha: Option<f64>,
@@ -90,12 +94,16 @@ pub fn run(args: RateArgs) -> Result<u8> {
         }
     }
     opts.check()?;
+    let score_opts = ScoreOptions::default();
     let pb = progress::bar(loaded.puzzles.len() as u64, "puzzles");
     let rows: Vec<RateRow> = loaded
         .puzzles
         .par_iter()
         .map(|(_, p)| {
-            let r = human::rate(p, &opts);
+            let mut r = human::rate(p, &opts);
+            if !args.no_score {
+                r.score = score::score(p, &score_opts).ok().map(|s| s.score);
+            }
             pb.inc(1);
             r
         })
@@ -136,6 +144,10 @@ pub fn run(args: RateArgs) -> Result<u8> {
                         .hardest_technique
                         .clone()
                         .unwrap_or_else(|| "-".into()),
+                    r.score
+                        .as_ref()
+                        .map(|s| format!("{:.2} {}", s.score, s.score_level))
+                        .unwrap_or_else(|| "-".into()),
                     r.ratings
                         .status
                         .iter()
@@ -157,6 +169,7 @@ pub fn run(args: RateArgs) -> Result<u8> {
                 "nishio4",
                 "weights",
                 "hardest",
+                "score",
                 "status",
             ],
             &table,

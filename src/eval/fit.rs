@@ -157,7 +157,7 @@ pub fn least_squares(x: &[Vec<f64>], y: &[f64]) -> Result<Vec<f64>, FitError> {
 
 /// Solve `a·x = b` by Gaussian elimination with partial pivoting. A pivot
 /// below 1e-10 of the largest diagonal entry counts as zero (singular).
-fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Result<Vec<f64>, FitError> {
+pub(crate) fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Result<Vec<f64>, FitError> {
     let p = b.len();
     let scale = (0..p).map(|i| a[i][i].abs()).fold(0.0, f64::max);
     let tol = scale * 1e-10;

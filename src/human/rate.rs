@@ -212,6 +212,10 @@ pub struct RateRow {
     /// Every model's metrics, flattened into the row.
     #[serde(flatten)]
     pub ratings: Ratings,
+    /// The difficulty score with its level and SE-equivalent, flattened
+    /// ([`crate::score`]); `rate` fills it in, [`rate`] leaves it `None`.
+    #[serde(flatten)]
+    pub score: Option<crate::score::Score>,
 }
 
 /// The metrics of every model. Field names are stable (CSV/JSON columns).
@@ -277,6 +281,8 @@ pub struct Ratings {
     /// Name of the used technique with the highest first-use weight; null when
     /// nothing had to be filled.
     pub hardest_technique: Option<String>,
+    /// First-use weight (Xu & Xu Table 1) of the hardest technique.
+    pub hardest_weight: Option<u32>,
     /// Model name (or `puzzle`) → why its metrics are null.
     pub status: BTreeMap<String, String>,
 }
@@ -386,6 +392,7 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
                 row.ratings.weights_score = Some(w.score);
                 row.ratings.weights_level = w.level.map(|l| l.to_string());
                 row.ratings.hardest_technique = w.hardest.map(|t| t.name().to_string());
+                row.ratings.hardest_weight = w.hardest.map(|t| super::weights::weight(t).0);
                 if w.level.is_none() {
                     row.ratings.status.insert(
                         "weights_level".into(),

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Fits sudolab's difficulty score and regenerates what docs/score.md shows.
+#
+#   bash docs/score.sh            # data from ../shared/data, work files in target/score
+#   SUDOLAB_DATA=DIR bash docs/score.sh
+#
+# 1. Builds the labelled puzzle list: every puzzle line carries the label
+#    "SOURCE RANK SE LEVEL" (SE = Sukaku Explainer's ER rating from
+#    se-ratings-sukakuexplainer or se-sudokuexchange, "-" when unknown).
+# 2. Computes every candidate metric on each puzzle (`sudolab score --all-metrics`).
+# 3. Fits, selects and validates (`sudolab fit --score`), writing the model
+#    to src/score/model.json (shipped in the binary: rebuild afterwards).
+# The website-labelled sets are read at run time and never copied.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATA=${SUDOLAB_DATA:-../shared/data}
+W=target/score
+mkdir -p "$W"
+cargo build --release --quiet
+BIN=target/release/sudolab
+
+SE="$DATA/se-ratings-sukakuexplainer/se_ratings.tsv"
+awk -F'\t' -v OFS='\t' '
+  FNR == 1 { file++ }
+  /^#/ { next }
+  file == 1 { se[$1] = $2; split($7, s, ":"); set[$1] = s[1]; lvl[$1] = s[2]; next }
+  # NYT: every puzzle.
+  file == 2 { print $1, "nyt " $3 " " ($1 in se ? se[$1] : "-") " " $2; next }
+  # Project Patti: every puzzle, one source per site.
+  file == 3 {
+    src = ($2 == "Sudoku.org.uk") ? "patti-org-uk" : ($2 == "Sudoku_of_the_Day") ? "patti-sotd" : "patti-extreme"
+    print $1, src " " $4 " " ($1 in se ? se[$1] : "-") " " $3; next
+  }
+  # KrazyDad and QQWing: the puzzles SE was run on (100 per level).
+  file == 4 { if (set[$1] == "krazydad") print $1, "krazydad " $3 " " se[$1] " " $2; next }
+  file == 5 { if (set[$1] == "qqwing") print $1, "qqwing " $3 " " se[$1] " " $2; next }
+  # Sudoku Exchange: every 50th puzzle; its label is SE itself (fit only).
+  file == 6 { if (FNR % 50 == 0) print $1, "se-exchange " $2 " " $2 " -"; next }
+' "$SE" "$DATA/website-nyt/nyt.tsv" "$DATA/website-projectpatti/patti.tsv" \
+  "$DATA/website-krazydad/krazydad.tsv" "$DATA/qqwing-generated/qqwing_levels.tsv" \
+  "$DATA/se-sudokuexchange/diabolical_se.tsv" > "$W/labelled.txt"
+echo "labelled puzzles: $(wc -l < "$W/labelled.txt")" >&2
+
+# Non-unique puzzles (4 in Patti's sets) are reported and skipped (exit 3).
+"$BIN" score "$W/labelled.txt" --all-metrics --keep-going -f jsonl -o "$W/metrics.jsonl" || [ $? -eq 3 ]
+
+"$BIN" fit "$W/metrics.jsonl" --score --source label:1 --label label:2 --se label:3 --level label:4 \
+  --train-only se-exchange --bootstrap 500 --model-out src/score/model.json -o "$W/fit.txt"
+cat "$W/fit.txt"

@@ -1,0 +1,468 @@
+//! One difficulty score per puzzle (`docs/methods.md` §6): a small linear
+//! model over sudolab's own metrics, with calibrated equivalents on scales
+//! people know.
+//!
+//! Pelánek ("Difficulty Rating of Sudoku Puzzles: An Overview and
+//! Evaluation", "Evaluation and Discussion") finds that no single
+//! technique-based number predicts human solving as well as a combination of
+//! the difficulty of the steps with the structure of the dependencies between
+//! them. The score is such a combination: a weighted sum of standardised,
+//! transformed metrics ([`Term`]) whose weights are fitted ([`fit`]) to rank
+//! puzzles as the labelled sources rank them — only pairs of puzzles from the
+//! same source are compared, so sources whose levels mean different things
+//! can be used together. The features are computed on the puzzle's canonical
+//! form ([`crate::generate::canonical`]) with a fixed seed, so equivalent
+//! puzzles (relabelled, rotated, transposed, …) get identical scores.
+//!
+//! Every number of the model — the features kept, their transforms,
+//! weights, the 0–10 scaling, the reference percentiles behind the levels,
+//! the SE-equivalent curve and the site level cuts — is data
+//! (`src/score/model.json`, written by `sudolab fit --score`; `docs/score.sh`
+//! regenerates it and the validation in `docs/score.md`).
+
+pub mod features;
+pub mod fit;
+
+pub use features::{FeatureParams, feature_values};
+
+use crate::grid::Puzzle;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The model shipped with sudolab (fitted by `docs/score.sh`).
+pub const DEFAULT_MODEL_JSON: &str = include_str!("model.json");
+
+/// How a metric enters the score before standardisation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Transform {
+    /// The value as it is.
+    Identity,
+    /// `ln(1 + x)`, for counts and sums with long right tails.
+    Log1p,
+}
+
+impl Transform {
+    /// The transformed value.
+    pub fn apply(self, x: f64) -> f64 {
+        match self {
+            Transform::Identity => x,
+            Transform::Log1p => x.max(0.0).ln_1p(),
+        }
+    }
+
+    /// The transform the fit uses for a metric: `ln(1 + x)` for the effort
+    /// counts and sums, the value itself for means, shares and scores.
+    pub fn for_metric(name: &str) -> Transform {
+        match name {
+            "weights_score" | "hsolve" | "sisus_refutation_sum" | "nishio2" | "nishio4"
+            | "nishio4_heuristic" | "backtracks" | "oracle_visits" | "mean_solutions" => {
+                Transform::Log1p
+            }
+            _ => Transform::Identity,
+        }
+    }
+}
+
+/// One metric of the score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Term {
+    /// Metric name (an `analyze` column).
+    pub name: String,
+    /// Transform applied first.
+    pub transform: Transform,
+    /// Transformed value used when the metric is undefined for a puzzle (a
+    /// model that cannot finish without search): the largest transformed
+    /// value among the fitting puzzles, so "no technique finishes" counts as
+    /// at least as hard as anything seen.
+    pub fill: f64,
+    /// Mean of the transformed value over the fitting puzzles.
+    pub mean: f64,
+    /// Standard deviation of the transformed value over the fitting puzzles.
+    pub sd: f64,
+    /// Weight of the standardised value.
+    pub weight: f64,
+}
+
+impl Term {
+    /// The term's contribution `weight · z` for a metric value (`None` = undefined).
+    pub fn contribution(&self, value: Option<f64>) -> f64 {
+        let t = match value {
+            Some(x) if x.is_finite() => self.transform.apply(x),
+            _ => self.fill,
+        };
+        self.weight * (t - self.mean) / self.sd
+    }
+}
+
+/// Level cuts of one labelled source on the score scale.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SiteLevels {
+    /// The source's level names, easiest first.
+    pub levels: Vec<String>,
+    /// `levels.len() − 1` ascending cuts: a score at or above `cuts[i]` is at
+    /// least level `i + 1`.
+    pub cuts: Vec<f64>,
+}
+
+impl SiteLevels {
+    /// The level of a score.
+    pub fn level(&self, score: f64) -> &str {
+        let i = self.cuts.iter().take_while(|&&c| score >= c).count();
+        &self.levels[i.min(self.levels.len() - 1)]
+    }
+}
+
+/// A fitted score: the terms, the 0–10 scaling and the calibrations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LinearScore {
+    /// The metrics and their weights.
+    pub terms: Vec<Term>,
+    /// Raw sum at the 1st percentile of the fitting puzzles (score 0).
+    pub low: f64,
+    /// Raw sum at the 99th percentile of the fitting puzzles (score 10).
+    pub high: f64,
+    /// Percentiles 0, 1, …, 100 of the score over the fitting puzzles (the
+    /// reference behind `--scale`).
+    pub reference: Vec<f64>,
+    /// The SE-equivalent.
+    pub se: SeCalibration,
+    /// Level cuts per labelled source (`--calibrate NAME`).
+    pub sites: BTreeMap<String, SiteLevels>,
+}
+
+impl LinearScore {
+    /// The metric names the score needs.
+    pub fn metric_names(&self) -> Vec<String> {
+        self.terms.iter().map(|t| t.name.clone()).collect()
+    }
+
+    /// Score on the 0–10 scale of metric values keyed by name.
+    pub fn score(&self, values: &BTreeMap<String, Option<f64>>) -> f64 {
+        let raw: f64 = self
+            .terms
+            .iter()
+            .map(|t| t.contribution(values.get(&t.name).copied().flatten()))
+            .sum();
+        self.scaled(raw)
+    }
+
+    /// Raw weighted sum → 0–10 scale.
+    pub fn scaled(&self, raw: f64) -> f64 {
+        10.0 * (raw - self.low) / (self.high - self.low)
+    }
+
+    /// SE-equivalent rating of a score and hardest technique.
+    pub fn se_equivalent(&self, score: f64, hardest: Option<&str>) -> Option<f64> {
+        self.se.at(score, hardest)
+    }
+
+    /// Level `1..=n` of a score on an `n`-level scale: the cuts are the
+    /// `i/n` percentiles of the fitting puzzles' scores.
+    pub fn level_index(&self, score: f64, n: usize) -> usize {
+        let n = n.max(1);
+        1 + (1..n)
+            .filter(|&i| score >= percentile(&self.reference, 100.0 * i as f64 / n as f64))
+            .count()
+    }
+}
+
+/// Sukaku Explainer's rating rates the hardest step, the score the whole
+/// effort, so the SE-equivalent is placed by both: for each hardest technique
+/// of the technique-weight path, the isotonic regression of SE's rating on
+/// the score among the fitting puzzles with that hardest technique.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct SeCalibration {
+    /// `(score, SE rating)` knots per hardest technique (key
+    /// [`SeCalibration::BEYOND`] when the catalogue cannot finish), ascending;
+    /// interpolated linearly, flat beyond the ends.
+    pub by_technique: BTreeMap<String, Vec<(f64, f64)>>,
+    /// Knots of every fitting puzzle, for a technique too rare in the fit.
+    pub pooled: Vec<(f64, f64)>,
+}
+
+impl SeCalibration {
+    /// Key of the puzzles no technique of the catalogue finishes.
+    pub const BEYOND: &'static str = "beyond the catalogue";
+
+    /// The SE-equivalent of a score with this hardest technique.
+    pub fn at(&self, score: f64, hardest: Option<&str>) -> Option<f64> {
+        let key = hardest.unwrap_or(Self::BEYOND);
+        match self.by_technique.get(key) {
+            Some(knots) => interpolate(knots, score),
+            None => interpolate(&self.pooled, score),
+        }
+    }
+}
+
+/// Linear interpolation in ascending `(x, y)` knots, flat beyond the ends.
+fn interpolate(knots: &[(f64, f64)], x: f64) -> Option<f64> {
+    let first = knots.first()?;
+    let last = knots.last()?;
+    if x <= first.0 {
+        return Some(first.1);
+    }
+    if x >= last.0 {
+        return Some(last.1);
+    }
+    let i = knots.partition_point(|k| k.0 <= x);
+    let (a, b) = (knots[i - 1], knots[i]);
+    if b.0 == a.0 {
+        return Some(b.1);
+    }
+    Some(a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0))
+}
+
+/// The `p`-th percentile of a table of percentiles 0..=100 (interpolated).
+fn percentile(table: &[f64], p: f64) -> f64 {
+    let knots: Vec<(f64, f64)> = table
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (100.0 * i as f64 / (table.len() - 1).max(1) as f64, v))
+        .collect();
+    interpolate(&knots, p).unwrap_or(0.0)
+}
+
+/// The shipped model: how features are computed and the two fitted scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreModel {
+    /// What the model is and the command that fitted it.
+    pub about: String,
+    /// Parameters of the randomised metrics.
+    pub params: FeatureParams,
+    /// The score over every metric kept by the fit.
+    pub full: LinearScore,
+    /// The score without the costly metrics (`--fast`).
+    pub fast: LinearScore,
+}
+
+impl ScoreModel {
+    /// The model shipped with sudolab (read once).
+    pub fn shipped() -> &'static ScoreModel {
+        static MODEL: std::sync::OnceLock<ScoreModel> = std::sync::OnceLock::new();
+        MODEL.get_or_init(|| match serde_json::from_str(DEFAULT_MODEL_JSON) {
+            Ok(m) => m,
+            Err(e) => unreachable!("src/score/model.json is checked by a test: {e}"),
+        })
+    }
+
+    /// Reads a model written by `sudolab fit --score`.
+    pub fn from_json(text: &str) -> Result<ScoreModel, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// Names of the labelled sources the model has level cuts for.
+    pub fn calibrations(&self) -> Vec<String> {
+        self.full.sites.keys().cloned().collect()
+    }
+
+    /// The full or the fast score.
+    pub fn variant(&self, fast: bool) -> &LinearScore {
+        if fast { &self.fast } else { &self.full }
+    }
+}
+
+/// Why a puzzle has no score.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ScoreError {
+    /// The model is fitted on 9×9 puzzles only.
+    #[error("the score is defined for 9×9 puzzles (this one is {0}×{0})")]
+    Order(usize),
+    /// The puzzle is contradictory, has no solution or several.
+    #[error("the score is defined for puzzles with exactly one solution: {0}")]
+    NotUnique(String),
+    /// The engines disagreed on a relaxation (a bug, with the case).
+    #[error(transparent)]
+    Disagreement(#[from] crate::engine::Disagreement),
+}
+
+/// Names of the levels of an `n`-level scale, easiest first.
+pub fn scale_names(n: usize) -> Vec<String> {
+    let named: &[&str] = match n {
+        2 => &["Easy", "Hard"],
+        3 => &["Easy", "Medium", "Hard"],
+        4 => &["Easy", "Medium", "Hard", "Expert"],
+        5 => &["Beginner", "Easy", "Medium", "Hard", "Expert"],
+        _ => &[],
+    };
+    if named.is_empty() {
+        (1..=n).map(|i| format!("{i}/{n}")).collect()
+    } else {
+        named.iter().map(|s| s.to_string()).collect()
+    }
+}
+
+/// A puzzle's score with its level and calibrated equivalents.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Score {
+    /// The score, 0–10 on the reference puzzles (can leave that range).
+    pub score: f64,
+    /// Level on the `--scale` (default 4 levels).
+    pub score_level: String,
+    /// SE-equivalent rating (Sukaku Explainer's scale).
+    pub se_equivalent: Option<f64>,
+}
+
+/// What `score` computes and how it is shown.
+#[derive(Debug, Clone)]
+pub struct ScoreOptions {
+    /// The model (default: the shipped one).
+    pub model: ScoreModel,
+    /// Use the fast variant.
+    pub fast: bool,
+    /// Number of levels of the level scale (2–10).
+    pub scale: usize,
+    /// Compute every candidate metric, not only the model's (the input of
+    /// `sudolab fit --score`).
+    pub all_metrics: bool,
+}
+
+impl Default for ScoreOptions {
+    fn default() -> Self {
+        ScoreOptions {
+            model: ScoreModel::shipped().clone(),
+            fast: false,
+            scale: 4,
+            all_metrics: false,
+        }
+    }
+}
+
+/// The metric values and the score of one puzzle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored {
+    /// Score, level, SE-equivalent.
+    pub score: Score,
+    /// The metric values the score was computed from (`None`: undefined).
+    pub metrics: BTreeMap<String, Option<f64>>,
+    /// The hardest technique of the technique-weight path.
+    pub hardest_technique: Option<String>,
+}
+
+/// One puzzle's score as `sudolab score` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScoreRow {
+    /// 1-based input line of the puzzle.
+    pub line: usize,
+    /// The puzzle as one line.
+    pub puzzle: String,
+    /// The puzzle's label from the input line, if any.
+    pub label: Option<String>,
+    /// Score, level and SE-equivalent, flattened.
+    #[serde(flatten)]
+    pub score: Score,
+    /// Level on the scale of the source named by `--calibrate` (absent for
+    /// `se`, whose equivalent is always given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calibrated_level: Option<String>,
+    /// The hardest technique the SE-equivalent is placed by (null when the
+    /// technique catalogue cannot finish).
+    pub hardest_technique: Option<String>,
+    /// The metric values (with `--all-metrics`: every candidate), flattened.
+    #[serde(flatten)]
+    pub metrics: BTreeMap<String, Option<f64>>,
+}
+
+/// Scores one puzzle.
+pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError> {
+    let linear = opts.model.variant(opts.fast);
+    let names = if opts.all_metrics {
+        features::candidate_names()
+    } else {
+        linear.metric_names()
+    };
+    let metrics = feature_values(puzzle, &names, &opts.model.params)?;
+    let s = linear.score(&metrics.values);
+    let names = scale_names(opts.scale);
+    let level = names[linear.level_index(s, opts.scale) - 1].clone();
+    Ok(Scored {
+        score: Score {
+            score: s,
+            score_level: level,
+            se_equivalent: linear.se_equivalent(s, metrics.hardest_technique.as_deref()),
+        },
+        hardest_technique: metrics.hardest_technique,
+        metrics: metrics.values,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interpolation_is_flat_beyond_the_ends_and_linear_between() {
+        let k = [(0.0, 1.0), (2.0, 3.0), (4.0, 3.0)];
+        assert_eq!(interpolate(&k, -1.0), Some(1.0));
+        assert_eq!(interpolate(&k, 1.0), Some(2.0));
+        assert_eq!(interpolate(&k, 3.0), Some(3.0));
+        assert_eq!(interpolate(&k, 9.0), Some(3.0));
+        assert_eq!(interpolate(&[], 1.0), None);
+    }
+
+    #[test]
+    fn site_levels_and_scale_levels_follow_the_cuts() {
+        let site = SiteLevels {
+            levels: vec!["A".into(), "B".into(), "C".into()],
+            cuts: vec![2.0, 5.0],
+        };
+        assert_eq!(site.level(1.9), "A");
+        assert_eq!(site.level(2.0), "B");
+        assert_eq!(site.level(7.0), "C");
+        let s = LinearScore {
+            terms: vec![],
+            low: 0.0,
+            high: 1.0,
+            reference: (0..=100).map(|i| i as f64 / 10.0).collect(),
+            se: SeCalibration::default(),
+            sites: BTreeMap::new(),
+        };
+        // Quartiles of 0..10 are 2.5, 5, 7.5.
+        assert_eq!(s.level_index(2.4, 4), 1);
+        assert_eq!(s.level_index(2.5, 4), 2);
+        assert_eq!(s.level_index(9.9, 4), 4);
+        assert_eq!(scale_names(4), ["Easy", "Medium", "Hard", "Expert"]);
+        assert_eq!(scale_names(7)[6], "7/7");
+    }
+
+    #[test]
+    fn an_undefined_metric_counts_as_the_fill_value() {
+        let t = Term {
+            name: "hsolve".into(),
+            transform: Transform::Log1p,
+            fill: 5.0,
+            mean: 3.0,
+            sd: 2.0,
+            weight: 0.5,
+        };
+        assert_eq!(t.contribution(None), 0.5);
+        assert_eq!(t.contribution(Some(f64::NAN)), 0.5);
+        assert!((t.contribution(Some(0.0)) + 0.75).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_shipped_model_reads_and_is_consistent() {
+        let m = ScoreModel::shipped();
+        for s in [&m.full, &m.fast] {
+            assert!(!s.terms.is_empty());
+            assert!(s.high > s.low);
+            assert_eq!(s.reference.len(), 101);
+            assert!(s.reference.windows(2).all(|w| w[0] <= w[1]));
+            for knots in s.se.by_technique.values().chain([&s.se.pooled]) {
+                assert!(!knots.is_empty());
+                assert!(knots.windows(2).all(|w| w[0].0 <= w[1].0 && w[0].1 <= w[1].1));
+            }
+            for t in &s.terms {
+                assert!(t.sd > 0.0 && t.weight.is_finite(), "{t:?}");
+            }
+            for site in s.sites.values() {
+                assert_eq!(site.cuts.len() + 1, site.levels.len());
+                assert!(site.cuts.windows(2).all(|w| w[0] <= w[1]));
+            }
+        }
+        // The fast score needs none of the costly metric groups.
+        for t in &m.fast.terms {
+            assert!(!features::COSTLY.contains(&t.name.as_str()), "{}", t.name);
+        }
+    }
+}
