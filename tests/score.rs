@@ -183,6 +183,13 @@ fn fit_writes_a_model_that_score_reads() {
     for r in rows(&out) {
         assert!(r["calibrated_level"].as_str().unwrap().starts_with('L'), "{r}");
     }
+    let (code, _, err) = sudolab_in(
+        dir.path(),
+        &["fit", "m.jsonl", "--score", "--label", "label:2", "--metrics", "givens,speed"],
+        b"",
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("--metrics speed") && err.contains("hsolve"), "{err}");
     let (code, _, err) = sudolab_in(dir.path(), &["score", "--model", "m.jsonl"], b"");
     assert_eq!(code, 1);
     assert!(err.contains("not a score model"), "{err}");

@@ -353,6 +353,13 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     }
     let table = load_table(&args.results)?;
     let metrics = split_list(&args.metrics).unwrap_or_else(candidate_names);
+    let known = candidate_names();
+    if let Some(m) = metrics.iter().find(|m| !known.contains(m)) {
+        anyhow::bail!(
+            "--metrics {m}: the score can only use the metrics it computes: {}",
+            known.join(", ")
+        );
+    }
     let fast_names = split_list(&args.fast_metrics).unwrap_or_else(|| {
         metrics
             .iter()
