@@ -84,7 +84,10 @@ fn bad_puzzles_and_options_are_refused_by_name() {
     let input = format!("{good}\n{two}\n");
     let (code, _, err) = sudolab(&["score", "-"], &input);
     assert_eq!(code, 1);
-    assert!(err.contains("line 2") && err.contains("exactly one solution"), "{err}");
+    assert!(
+        err.contains("line 2") && err.contains("exactly one solution"),
+        "{err}"
+    );
     let (code, out, err) = sudolab(&["score", "-", "--keep-going", "-f", "jsonl"], &input);
     assert_eq!(code, 3, "{err}");
     assert_eq!(rows(&out).len(), 1);
@@ -113,9 +116,15 @@ fn calibrated_levels_scales_rate_and_analyze_carry_the_score() {
     ];
     let rows_ = rows(&out);
     for r in &rows_ {
-        assert!(levels.contains(&r["calibrated_level"].as_str().unwrap()), "{r}");
+        assert!(
+            levels.contains(&r["calibrated_level"].as_str().unwrap()),
+            "{r}"
+        );
     }
-    let golden = rows_.iter().find(|r| r["label"] == "Golden Nugget").unwrap();
+    let golden = rows_
+        .iter()
+        .find(|r| r["label"] == "Golden Nugget")
+        .unwrap();
     assert_eq!(golden["calibrated_level"], "Diabolical");
     let (_, out, _) = sudolab(&["score", "--scale", "7", "-f", "jsonl"], "");
     for r in rows(&out) {
@@ -148,7 +157,9 @@ fn fit_writes_a_model_that_score_reads() {
     let mut state = 7u64;
     for source in ["a", "b", "c"] {
         for i in 0..60u64 {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let noise = (state >> 40) as f64 / (1u64 << 24) as f64;
             let h = (i % 4) as f64 + noise;
             lines.push_str(&format!(
@@ -166,30 +177,69 @@ fn fit_writes_a_model_that_score_reads() {
     let (code, out, err) = sudolab_in(
         dir.path(),
         &[
-            "fit", "m.jsonl", "--score", "--label", "label:2", "--se", "label:3", "--level",
-            "label:4", "--metrics", "givens,weights_score,hardest_weight", "--fast-metrics",
-            "givens", "--bootstrap", "50", "--model-out", "model.json",
+            "fit",
+            "m.jsonl",
+            "--score",
+            "--label",
+            "label:2",
+            "--se",
+            "label:3",
+            "--level",
+            "label:4",
+            "--metrics",
+            "givens,weights_score,hardest_weight",
+            "--fast-metrics",
+            "givens",
+            "--bootstrap",
+            "50",
+            "--model-out",
+            "model.json",
         ],
         b"",
     );
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("held out: a") && out.contains("held out: c"), "{out}");
+    assert!(
+        out.contains("held out: a") && out.contains("held out: c"),
+        "{out}"
+    );
     let (code, out, err) = sudolab_in(
         dir.path(),
-        &["score", "--model", "model.json", "--calibrate", "b", "-f", "jsonl"],
+        &[
+            "score",
+            "--model",
+            "model.json",
+            "--calibrate",
+            "b",
+            "-f",
+            "jsonl",
+        ],
         b"",
     );
     assert_eq!(code, 0, "{err}");
     for r in rows(&out) {
-        assert!(r["calibrated_level"].as_str().unwrap().starts_with('L'), "{r}");
+        assert!(
+            r["calibrated_level"].as_str().unwrap().starts_with('L'),
+            "{r}"
+        );
     }
     let (code, _, err) = sudolab_in(
         dir.path(),
-        &["fit", "m.jsonl", "--score", "--label", "label:2", "--metrics", "givens,speed"],
+        &[
+            "fit",
+            "m.jsonl",
+            "--score",
+            "--label",
+            "label:2",
+            "--metrics",
+            "givens,speed",
+        ],
         b"",
     );
     assert_eq!(code, 1);
-    assert!(err.contains("--metrics speed") && err.contains("hsolve"), "{err}");
+    assert!(
+        err.contains("--metrics speed") && err.contains("hsolve"),
+        "{err}"
+    );
     let (code, _, err) = sudolab_in(dir.path(), &["score", "--model", "m.jsonl"], b"");
     assert_eq!(code, 1);
     assert!(err.contains("not a score model"), "{err}");

@@ -198,7 +198,10 @@ fn text_table(rows: &[Lined<AnalysisRow>]) -> String {
                 let s = row.score.as_ref();
                 cells.push(f(s.map(|s| s.score)));
                 cells.push(s.map_or_else(|| "-".into(), |s| s.score_level.clone()));
-                cells.push(s.and_then(|s| s.se_equivalent).map_or_else(|| "-".into(), |x| format!("{x:.1}")));
+                cells.push(
+                    s.and_then(|s| s.se_equivalent)
+                        .map_or_else(|| "-".into(), |x| format!("{x:.1}")),
+                );
             }
             let errors: Vec<String> = row
                 .errors

@@ -446,7 +446,10 @@ fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
         }
     }
     for (name, m) in [("full", &r.model.full), ("fast", &r.model.fast)] {
-        s.push_str(&format!("\n{name} score = 10·(Σ weight·z − {:.4})/({:.4} − {:.4}):\n", m.low, m.high, m.low));
+        s.push_str(&format!(
+            "\n{name} score = 10·(Σ weight·z − {:.4})/({:.4} − {:.4}):\n",
+            m.low, m.high, m.low
+        ));
         let rows: Vec<Vec<String>> = m
             .terms
             .iter()

@@ -6,8 +6,8 @@ use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
 use sudolab::human::{self, RateOptions, RateRow};
-use sudolab::score::{self, ScoreOptions};
 use sudolab::report::{Format, render_rows, text_table};
+use sudolab::score::{self, ScoreOptions};
 
 #[derive(Debug, Args)]
 pub struct RateArgs {

@@ -369,7 +369,10 @@ fn se_calibration(data: &FitData, train: &[usize], s_of: &BTreeMap<usize, f64>) 
     for &i in train {
         let r = &data.rows[i];
         if let Some(se) = r.se {
-            let key = r.hardest.clone().unwrap_or_else(|| SeCalibration::BEYOND.to_string());
+            let key = r
+                .hardest
+                .clone()
+                .unwrap_or_else(|| SeCalibration::BEYOND.to_string());
             groups.entry(key).or_default().push((s_of[&i], se));
             pooled.push((s_of[&i], se));
         }
@@ -488,7 +491,11 @@ pub fn fit_score(
         for &i in &idx {
             let r = &data.rows[i];
             if let Some(l) = &r.level {
-                *names.entry(r.rank.to_bits()).or_default().entry(l).or_default() += 1;
+                *names
+                    .entry(r.rank.to_bits())
+                    .or_default()
+                    .entry(l)
+                    .or_default() += 1;
             }
         }
         if names.len() < 2 || names.len() > 12 {
@@ -519,8 +526,12 @@ pub fn scores(data: &FitData, s: &LinearScore) -> Vec<f64> {
     data.rows
         .iter()
         .map(|r| {
-            let values: BTreeMap<String, Option<f64>> =
-                data.metrics.iter().cloned().zip(r.values.iter().copied()).collect();
+            let values: BTreeMap<String, Option<f64>> = data
+                .metrics
+                .iter()
+                .cloned()
+                .zip(r.values.iter().copied())
+                .collect();
             s.score(&values)
         })
         .collect()
@@ -534,7 +545,10 @@ fn loso_mean_spearman(
     train: &[usize],
     opts: &ScoreFitOptions,
 ) -> f64 {
-    let sources: BTreeSet<&str> = train.iter().map(|&i| data.rows[i].source.as_str()).collect();
+    let sources: BTreeSet<&str> = train
+        .iter()
+        .map(|&i| data.rows[i].source.as_str())
+        .collect();
     let values: Vec<f64> = sources
         .par_iter()
         .filter_map(|held| {
@@ -704,8 +718,18 @@ pub fn validate_source(
     let y: Vec<f64> = test.iter().map(|&i| data.rows[i].rank).collect();
     let mut rows = Vec::new();
     let pick = |v: &[f64]| -> Vec<f64> { test.iter().map(|&i| v[i]).collect() };
-    rows.push(evaluate_pairs("score", &pick(&all_full), &y, &opts.bootstrap));
-    rows.push(evaluate_pairs("score_fast", &pick(&all_fast), &y, &opts.bootstrap));
+    rows.push(evaluate_pairs(
+        "score",
+        &pick(&all_full),
+        &y,
+        &opts.bootstrap,
+    ));
+    rows.push(evaluate_pairs(
+        "score_fast",
+        &pick(&all_fast),
+        &y,
+        &opts.bootstrap,
+    ));
     let mut column = |name: &str, get: &dyn Fn(&FitRow) -> Option<f64>| {
         let (x, yy): (Vec<f64>, Vec<f64>) = test
             .iter()
@@ -725,10 +749,17 @@ pub fn validate_source(
         })
         .collect();
     let n_se = diffs.len();
-    let rated: Vec<usize> = test.iter().copied().filter(|&i| data.rows[i].se.is_some()).collect();
+    let rated: Vec<usize> = test
+        .iter()
+        .copied()
+        .filter(|&i| data.rows[i].se.is_some())
+        .collect();
     let vs_se = spearman_difference(
         &rated.iter().map(|&i| all_full[i]).collect::<Vec<_>>(),
-        &rated.iter().filter_map(|&i| data.rows[i].se).collect::<Vec<_>>(),
+        &rated
+            .iter()
+            .filter_map(|&i| data.rows[i].se)
+            .collect::<Vec<_>>(),
         &rated.iter().map(|&i| data.rows[i].rank).collect::<Vec<_>>(),
         &opts.bootstrap,
     );
@@ -843,7 +874,11 @@ mod tests {
         let all: Vec<usize> = (0..data.rows.len()).collect();
         let opts = ScoreFitOptions::default();
         let s = fit_score(&data, &[0, 1], &all, &opts);
-        assert!(s.terms[0].weight > 5.0 * s.terms[1].weight.abs(), "{:?}", s.terms);
+        assert!(
+            s.terms[0].weight > 5.0 * s.terms[1].weight.abs(),
+            "{:?}",
+            s.terms
+        );
         let (kept, steps) = select_metrics(&data, &[0, 1], &all, &opts);
         assert_eq!(kept, vec![0], "{steps:?}");
         // Four levels per source, so three ascending cuts each.
@@ -853,7 +888,10 @@ mod tests {
         }
         // The SE curve is monotone and close to 1 + 2h.
         assert!(s.se.pooled.windows(2).all(|w| w[1].1 >= w[0].1));
-        assert_eq!(s.se.by_technique.keys().collect::<Vec<_>>(), [SeCalibration::BEYOND]);
+        assert_eq!(
+            s.se.by_technique.keys().collect::<Vec<_>>(),
+            [SeCalibration::BEYOND]
+        );
         let held = validate_source(&data, "y", &[0, 1], &[1], &opts);
         assert_eq!(held.kept, ["a"]);
         let score_rho = held.rows[0].spearman.unwrap();

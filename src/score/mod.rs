@@ -55,10 +55,15 @@ impl Transform {
     /// counts and sums, the value itself for means, shares and scores.
     pub fn for_metric(name: &str) -> Transform {
         match name {
-            "weights_score" | "hsolve" | "sisus_refutation_sum" | "nishio2" | "nishio4"
-            | "nishio4_heuristic" | "backtracks" | "oracle_visits" | "mean_solutions" => {
-                Transform::Log1p
-            }
+            "weights_score"
+            | "hsolve"
+            | "sisus_refutation_sum"
+            | "nishio2"
+            | "nishio4"
+            | "nishio4_heuristic"
+            | "backtracks"
+            | "oracle_visits"
+            | "mean_solutions" => Transform::Log1p,
             _ => Transform::Identity,
         }
     }
@@ -450,7 +455,11 @@ mod tests {
             assert!(s.reference.windows(2).all(|w| w[0] <= w[1]));
             for knots in s.se.by_technique.values().chain([&s.se.pooled]) {
                 assert!(!knots.is_empty());
-                assert!(knots.windows(2).all(|w| w[0].0 <= w[1].0 && w[0].1 <= w[1].1));
+                assert!(
+                    knots
+                        .windows(2)
+                        .all(|w| w[0].0 <= w[1].0 && w[0].1 <= w[1].1)
+                );
             }
             for t in &s.terms {
                 assert!(t.sd > 0.0 && t.weight.is_finite(), "{t:?}");
