@@ -242,7 +242,7 @@ pub fn analyze(puzzle: &Puzzle, opts: &AnalyzeOptions) -> Result<AnalysisRow, Di
                 };
                 row.rate = Some(human::rate(puzzle, &rate_opts).ratings);
             }
-            MetricGroup::Score => match score::score(puzzle, &ScoreOptions::default()) {
+            MetricGroup::Score => match score::score(puzzle, ScoreOptions::shipped()) {
                 Ok(s) => row.score = Some(s.score),
                 Err(ScoreError::Disagreement(d)) => return Err(d),
                 Err(e) => {

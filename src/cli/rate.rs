@@ -94,7 +94,7 @@ pub fn run(args: RateArgs) -> Result<u8> {
         }
     }
     opts.check()?;
-    let score_opts = ScoreOptions::default();
+    let score_opts = ScoreOptions::shipped();
     let pb = progress::bar(loaded.puzzles.len() as u64, "puzzles");
     let rows: Vec<RateRow> = loaded
         .puzzles
@@ -102,7 +102,7 @@ pub fn run(args: RateArgs) -> Result<u8> {
         .map(|(_, p)| {
             let mut r = human::rate(p, &opts);
             if !args.no_score {
-                r.score = score::score(p, &score_opts).ok().map(|s| s.score);
+                r.score = score::score(p, score_opts).ok().map(|s| s.score);
             }
             pb.inc(1);
             r

@@ -258,11 +258,7 @@ fn fit_weights(
         terms
             .iter()
             .zip(metrics)
-            .map(|(t, &m)| {
-                let mut u = t.clone();
-                u.weight = 1.0;
-                u.contribution(data.rows[i].values[m])
-            })
+            .map(|(t, &m)| t.z(data.rows[i].values[m]))
             .collect()
     };
     let mut by_source: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
@@ -445,13 +441,7 @@ pub fn fit_score(
     let terms = fit_weights(data, metrics, train, opts);
     let raw_of: Vec<f64> = train
         .iter()
-        .map(|&i| {
-            terms
-                .iter()
-                .zip(metrics)
-                .map(|(t, &m)| t.contribution(data.rows[i].values[m]))
-                .sum()
-        })
+        .map(|&i| raw_sum(&terms, metrics, &data.rows[i]))
         .collect();
     let mut raws = raw_of.clone();
     raws.sort_by(f64::total_cmp);
@@ -521,18 +511,33 @@ pub fn fit_score(
     score
 }
 
-/// Score of every row under a fitted score.
+/// Raw weighted sum of one row: `terms[j]` weighs metric `metrics[j]`.
+fn raw_sum(terms: &[Term], metrics: &[usize], row: &FitRow) -> f64 {
+    terms
+        .iter()
+        .zip(metrics)
+        .map(|(t, &m)| t.contribution(row.values[m]))
+        .sum()
+}
+
+/// Score of every row under a fitted score (a metric the data lacks counts
+/// as undefined, as in [`LinearScore::score`]).
 pub fn scores(data: &FitData, s: &LinearScore) -> Vec<f64> {
+    let index: Vec<Option<usize>> = s
+        .terms
+        .iter()
+        .map(|t| data.metrics.iter().position(|m| *m == t.name))
+        .collect();
     data.rows
         .iter()
         .map(|r| {
-            let values: BTreeMap<String, Option<f64>> = data
-                .metrics
+            let raw: f64 = s
+                .terms
                 .iter()
-                .cloned()
-                .zip(r.values.iter().copied())
-                .collect();
-            s.score(&values)
+                .zip(&index)
+                .map(|(t, i)| t.contribution(i.and_then(|i| r.values[i])))
+                .sum();
+            s.scaled(raw)
         })
         .collect()
 }
@@ -565,13 +570,7 @@ fn loso_mean_spearman(
             let terms = fit_weights(data, metrics, &inner, opts);
             let x: Vec<f64> = test
                 .iter()
-                .map(|&i| {
-                    terms
-                        .iter()
-                        .zip(metrics)
-                        .map(|(t, &m)| t.contribution(data.rows[i].values[m]))
-                        .sum()
-                })
+                .map(|&i| raw_sum(&terms, metrics, &data.rows[i]))
                 .collect();
             let y: Vec<f64> = test.iter().map(|&i| data.rows[i].rank).collect();
             stats::spearman(&x, &y).ok()

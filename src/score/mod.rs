@@ -90,13 +90,18 @@ pub struct Term {
 }
 
 impl Term {
-    /// The term's contribution `weight · z` for a metric value (`None` = undefined).
-    pub fn contribution(&self, value: Option<f64>) -> f64 {
+    /// The standardised transformed value `z` of a metric value (`None` = undefined).
+    pub fn z(&self, value: Option<f64>) -> f64 {
         let t = match value {
             Some(x) if x.is_finite() => self.transform.apply(x),
             _ => self.fill,
         };
-        self.weight * (t - self.mean) / self.sd
+        (t - self.mean) / self.sd
+    }
+
+    /// The term's contribution `weight · z` for a metric value (`None` = undefined).
+    pub fn contribution(&self, value: Option<f64>) -> f64 {
+        self.weight * self.z(value)
     }
 }
 
@@ -252,8 +257,65 @@ impl ScoreModel {
     }
 
     /// Reads a model written by `sudolab fit --score`.
-    pub fn from_json(text: &str) -> Result<ScoreModel, serde_json::Error> {
-        serde_json::from_str(text)
+    pub fn from_json(text: &str) -> Result<ScoreModel, ModelError> {
+        let model: ScoreModel = serde_json::from_str(text)?;
+        model.check()?;
+        Ok(model)
+    }
+
+    /// Refuses a model no score can be computed with: a term with a zero or
+    /// non-finite spread, an empty or unordered curve, level cuts that do not
+    /// fit their levels.
+    pub fn check(&self) -> Result<(), ModelError> {
+        let bad = |what: String| Err(ModelError::Invalid(what));
+        for (variant, s) in [("full", &self.full), ("fast", &self.fast)] {
+            if s.terms.is_empty() {
+                return bad(format!("{variant}: no term"));
+            }
+            if !(s.low.is_finite() && s.high.is_finite() && s.high > s.low) {
+                return bad(format!("{variant}: low {} / high {}", s.low, s.high));
+            }
+            if s.reference.len() != 101 || !ascending(&s.reference) {
+                return bad(format!(
+                    "{variant}: reference is not 101 ascending percentiles"
+                ));
+            }
+            for t in &s.terms {
+                let finite = [t.fill, t.mean, t.sd, t.weight]
+                    .iter()
+                    .all(|x| x.is_finite());
+                if !finite || t.sd <= 0.0 {
+                    return bad(format!(
+                        "{variant}: term {} is not finite with sd > 0",
+                        t.name
+                    ));
+                }
+            }
+            for (name, knots) in
+                s.se.by_technique
+                    .iter()
+                    .chain([(&"pooled".to_string(), &s.se.pooled)])
+            {
+                let xs: Vec<f64> = knots.iter().map(|k| k.0).collect();
+                let ys: Vec<f64> = knots.iter().map(|k| k.1).collect();
+                if knots.is_empty() || !ascending(&xs) || !ascending(&ys) {
+                    return bad(format!(
+                        "{variant}: SE curve {name} is empty or not ascending"
+                    ));
+                }
+            }
+            for (name, site) in &s.sites {
+                if site.levels.is_empty()
+                    || site.cuts.len() + 1 != site.levels.len()
+                    || !ascending(&site.cuts)
+                {
+                    return bad(format!(
+                        "{variant}: level cuts of {name} do not fit its levels"
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Names of the labelled sources the model has level cuts for.
@@ -265,6 +327,22 @@ impl ScoreModel {
     pub fn variant(&self, fast: bool) -> &LinearScore {
         if fast { &self.fast } else { &self.full }
     }
+}
+
+/// Finite and ascending (equal neighbours allowed).
+fn ascending(v: &[f64]) -> bool {
+    v.iter().all(|x| x.is_finite()) && v.windows(2).all(|w| w[0] <= w[1])
+}
+
+/// Why a model file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    /// Not JSON of a model.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// A model whose numbers cannot give a score.
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// Why a puzzle has no score.
@@ -333,6 +411,15 @@ impl Default for ScoreOptions {
     }
 }
 
+impl ScoreOptions {
+    /// The default options (shipped model), built once: what `analyze` and
+    /// `rate` use for every puzzle.
+    pub fn shipped() -> &'static ScoreOptions {
+        static OPTIONS: std::sync::OnceLock<ScoreOptions> = std::sync::OnceLock::new();
+        OPTIONS.get_or_init(ScoreOptions::default)
+    }
+}
+
 /// The metric values and the score of one puzzle.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scored {
@@ -378,8 +465,9 @@ pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError>
     };
     let metrics = feature_values(puzzle, &names, &opts.model.params)?;
     let s = linear.score(&metrics.values);
-    let names = scale_names(opts.scale);
-    let level = names[linear.level_index(s, opts.scale) - 1].clone();
+    let scale = opts.scale.max(1);
+    let names = scale_names(scale);
+    let level = names[linear.level_index(s, scale) - 1].clone();
     Ok(Scored {
         score: Score {
             score: s,
@@ -448,6 +536,7 @@ mod tests {
     #[test]
     fn the_shipped_model_reads_and_is_consistent() {
         let m = ScoreModel::shipped();
+        m.check().unwrap();
         for s in [&m.full, &m.fast] {
             assert!(!s.terms.is_empty());
             assert!(s.high > s.low);
@@ -469,6 +558,15 @@ mod tests {
                 assert!(site.cuts.windows(2).all(|w| w[0] <= w[1]));
             }
         }
+        let mut bad = m.clone();
+        bad.fast
+            .sites
+            .values_mut()
+            .for_each(|site| site.levels.clear());
+        assert!(ScoreModel::from_json(&serde_json::to_string(&bad).unwrap()).is_err());
+        let mut bad = m.clone();
+        bad.full.terms[0].sd = 0.0;
+        assert!(matches!(bad.check(), Err(ModelError::Invalid(_))));
         // The fast score needs none of the costly metric groups.
         for t in &m.fast.terms {
             assert!(!features::COSTLY.contains(&t.name.as_str()), "{}", t.name);
