@@ -347,11 +347,79 @@ pub fn target_distance(t: &Target, actual: &Value) -> f64 {
     }
 }
 
-/// Sum of the distances to every target.
+/// The score behind a level field: its field, the score ranges of the four
+/// levels (inclusive; the oracle's upper ends are exclusive cut points, which
+/// makes no difference to a distance), and the width of a middle level, the
+/// unit of [`level_gap`].
+fn level_scale(field: &str) -> Option<(&'static str, [(f64, f64); 4], f64)> {
+    const INF: f64 = f64::INFINITY;
+    match field {
+        // Xu & Xu Table 3 (crate::human::weights::WeightLevel::of).
+        "weights_level" => Some((
+            "weights_score",
+            [(-INF, 72.0), (73.0, 86.0), (87.0, 98.0), (99.0, INF)],
+            12.0,
+        )),
+        // Fletcher et al. cut points (crate::human::oracle::OracleOptions).
+        "oracle_level" => Some((
+            "oracle_score",
+            [(-INF, 0.18), (0.18, 0.6), (0.6, 0.8), (0.8, INF)],
+            0.2,
+        )),
+        _ => None,
+    }
+}
+
+/// Distance of a missed level target measured on the score behind the
+/// level: the gap from `score` to the nearest level the target accepts, in
+/// widths of a middle level (so one level off is about 1, as a rank step,
+/// but a puzzle just below the range is nearer than one far below it, which
+/// guides the local search). `None` for fields without a score.
+fn level_gap(t: &Target, score: f64) -> Option<f64> {
+    let TargetValue::Level(want) = t.value else {
+        return None;
+    };
+    let (_, ranges, unit) = level_scale(&t.field)?;
+    let accepts = |rank: usize| {
+        let (r, w) = (rank as f64, want as f64);
+        match t.op {
+            Op::Eq => r == w,
+            Op::Ne => r != w,
+            Op::Lt => r < w,
+            Op::Le => r <= w,
+            Op::Gt => r > w,
+            Op::Ge => r >= w,
+        }
+    };
+    let gap = (0..4)
+        .filter(|&r| accepts(r))
+        .map(|r| {
+            let (lo, hi) = ranges[r];
+            (lo - score).max(score - hi).max(0.0)
+        })
+        .fold(f64::INFINITY, f64::min);
+    // A miss on the cut point itself still counts (the oracle's upper ends
+    // are exclusive).
+    Some(if gap == 0.0 { 1e-3 } else { gap / unit })
+}
+
+/// Sum of the distances to every target. `metrics` holds the value of each
+/// target field; for a missed level target it may also hold the score
+/// behind the level (`weights_score`, `oracle_score`), which then measures
+/// the miss ([`level_gap`]); otherwise the miss counts in rank steps.
 pub fn distance(targets: &[Target], metrics: &BTreeMap<String, Value>) -> f64 {
     targets
         .iter()
-        .map(|t| target_distance(t, metrics.get(&t.field).unwrap_or(&Value::Null)))
+        .map(|t| {
+            let d = target_distance(t, metrics.get(&t.field).unwrap_or(&Value::Null));
+            let score = level_scale(&t.field)
+                .and_then(|(f, _, _)| metrics.get(f))
+                .and_then(Value::as_f64);
+            match score {
+                Some(s) if d > 0.0 && d < MISSING => level_gap(t, s).unwrap_or(d),
+                _ => d,
+            }
+        })
         // `Sum` for floats starts at -0.0, which would print as "-0".
         .fold(0.0, |acc, d| acc + d)
 }
@@ -441,7 +509,16 @@ impl Evaluator {
             };
             metrics.insert(t.field.clone(), v);
         }
-        let d = distance(&self.targets, &metrics);
+        // The scores behind level targets measure their misses.
+        let mut with_scores = metrics.clone();
+        for t in &self.targets {
+            if let Some((f, _, _)) = level_scale(&t.field) {
+                if let Some(v) = row_value.get(f) {
+                    with_scores.insert(f.to_string(), v.clone());
+                }
+            }
+        }
+        let d = distance(&self.targets, &with_scores);
         (row, metrics, d)
     }
 
@@ -702,6 +779,41 @@ mod tests {
         );
         let b = parse_target("solved_by_2!=true").unwrap();
         assert_eq!(distance(&[b], &m("solved_by_2", Value::from(true))), 1.0);
+    }
+
+    #[test]
+    fn level_misses_are_measured_on_the_score_behind_them() {
+        let with = |level: &str, score: f64| {
+            BTreeMap::from([
+                ("weights_level".to_string(), Value::from(level)),
+                ("weights_score".to_string(), Value::from(score)),
+            ])
+        };
+        let hard = parse_target("weights_level=Hard").unwrap();
+        let d =
+            |level: &str, score: f64| distance(std::slice::from_ref(&hard), &with(level, score));
+        // Hard is 87–98 (Xu & Xu Table 3); a middle level is 12 points wide.
+        assert_eq!(d("Hard", 90.0), 0.0);
+        assert_eq!(d("Intermediate", 86.0), 1.0 / 12.0);
+        assert_eq!(d("Intermediate", 75.0), 1.0);
+        assert_eq!(d("Challenging", 122.0), 2.0);
+        assert!(d("Easy", 60.0) > d("Intermediate", 80.0));
+        // Without the score a miss counts in rank steps.
+        let rank_only = BTreeMap::from([("weights_level".to_string(), Value::from("Easy"))]);
+        assert_eq!(distance(std::slice::from_ref(&hard), &rank_only), 2.0);
+        // The oracle's cut points are exclusive upper ends: 0.6 is Challenging.
+        let below = parse_target("oracle_level<=Confusing").unwrap();
+        let oracle = BTreeMap::from([
+            ("oracle_level".to_string(), Value::from("Challenging")),
+            ("oracle_score".to_string(), Value::from(0.6)),
+        ]);
+        assert!(distance(std::slice::from_ref(&below), &oracle) > 0.0);
+        let ge = parse_target("oracle_level>=Challenging").unwrap();
+        let crazy = BTreeMap::from([
+            ("oracle_level".to_string(), Value::from("Cinch")),
+            ("oracle_score".to_string(), Value::from(0.1)),
+        ]);
+        assert!((distance(&[ge], &crazy) - 2.5).abs() < 1e-9);
     }
 
     #[test]

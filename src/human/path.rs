@@ -8,7 +8,7 @@
 //! then needs search (trial and error or techniques beyond the catalogue).
 
 use super::board::Board;
-use super::techniques::{Application, Technique, find};
+use super::techniques::{Application, Technique, find_first};
 use crate::grid::Puzzle;
 
 /// A solving path.
@@ -28,8 +28,7 @@ pub fn simplest_path(puzzle: &Puzzle, techniques: &[Technique]) -> Path {
     let mut steps = Vec::new();
     'outer: while !b.is_solved() {
         for &t in techniques {
-            let apps = find(t, &b);
-            if let Some(a) = apps.into_iter().next() {
+            if let Some(a) = find_first(t, &b) {
                 a.apply(&mut b);
                 steps.push(a);
                 continue 'outer;

@@ -14,9 +14,17 @@ use crate::util::bits as digits;
 /// Every forcing-chain application.
 pub(super) fn find(technique: Technique, board: &Board, out: &mut Vec<Application>) {
     match technique {
-        Technique::ForcingChain => forcing_chains(board, out),
+        Technique::ForcingChain => forcing_chains(board, out, usize::MAX),
         t => unreachable!("{t} is not a forcing chain"),
     }
+}
+
+/// The first forcing-chain application (in source order), without looking
+/// at the later sources.
+pub(super) fn first(board: &Board) -> Option<Application> {
+    let mut out = Vec::with_capacity(1);
+    forcing_chains(board, &mut out, 1);
+    out.pop()
 }
 
 /// Possible applications ([`super::possible_count`]): chain sources (bivalue
@@ -71,9 +79,14 @@ fn chain_sources(board: &Board) -> Vec<Source> {
     out
 }
 
-fn forcing_chains(board: &Board, out: &mut Vec<Application>) {
+/// Appends the applications of the chain sources in order, stopping once
+/// `out` holds `limit`.
+fn forcing_chains(board: &Board, out: &mut Vec<Application>, limit: usize) {
     let geo = board.geometry();
     for src in chain_sources(board) {
+        if out.len() >= limit {
+            return;
+        }
         let (first, second) = match src {
             Source::Cell { cell, a, b } => ((cell, a), (cell, b)),
             Source::Unit { d, a, b, .. } => ((a, d), (b, d)),

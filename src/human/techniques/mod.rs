@@ -245,10 +245,55 @@ pub fn find(technique: Technique, board: &Board) -> Vec<Application> {
     out
 }
 
+/// The first application of `technique` on `board` (the first of
+/// [`find`]'s list), stopping early where the search is costly (forcing
+/// chains).
+pub fn find_first(technique: Technique, board: &Board) -> Option<Application> {
+    if technique == Technique::ForcingChain {
+        return chains::first(board);
+    }
+    find(technique, board).into_iter().next()
+}
+
 /// The number `p` of configurations a human checks when looking for
 /// `technique` (Chang et al. §3.1's "possible applications"); hsolve divides
 /// it by the number of valid ones. Each family file defines it for its
 /// techniques.
 pub fn possible_count(technique: Technique, board: &Board) -> usize {
     technique.family_possible_count(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::human::path::simplest_path;
+
+    /// `find_first` is the head of `find`'s list for every technique, on the
+    /// boards where the other techniques get stuck in generated puzzles
+    /// (where the forcing-chain search stops early).
+    #[test]
+    fn find_first_is_the_first_of_find() {
+        let opts = crate::generate::GenerateOptions::default();
+        let before_chains: Vec<Technique> = Technique::ALL
+            .into_iter()
+            .filter(|&t| t != Technique::ForcingChain)
+            .collect();
+        let mut chains_with_several = 0;
+        for seed in 0..60 {
+            let (c, _) = crate::generate::make(&opts, seed);
+            let stuck = simplest_path(&c.puzzle, &before_chains).end;
+            for t in Technique::ALL {
+                let all = find(t, &stuck);
+                assert_eq!(
+                    find_first(t, &stuck).as_ref(),
+                    all.first(),
+                    "{t}, seed {seed}"
+                );
+                if t == Technique::ForcingChain && all.len() > 1 {
+                    chains_with_several += 1;
+                }
+            }
+        }
+        assert!(chains_with_several >= 3, "{chains_with_several}");
+    }
 }
