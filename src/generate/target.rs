@@ -347,25 +347,32 @@ pub fn target_distance(t: &Target, actual: &Value) -> f64 {
     }
 }
 
-/// The score behind a level field: its field, the score ranges of the four
-/// levels (inclusive; the oracle's upper ends are exclusive cut points, which
-/// makes no difference to a distance), and the width of a middle level, the
-/// unit of [`level_gap`].
-fn level_scale(field: &str) -> Option<(&'static str, [(f64, f64); 4], f64)> {
+/// The score behind a level field.
+struct LevelScale {
+    /// The score's field.
+    field: &'static str,
+    /// The score range of each level, inclusive (the oracle's upper ends are
+    /// exclusive cut points, which makes no difference to a distance).
+    ranges: [(f64, f64); 4],
+    /// The width of a middle level, the unit of [`level_gap`].
+    unit: f64,
+}
+
+fn level_scale(field: &str) -> Option<LevelScale> {
     const INF: f64 = f64::INFINITY;
     match field {
         // Xu & Xu Table 3 (crate::human::weights::WeightLevel::of).
-        "weights_level" => Some((
-            "weights_score",
-            [(-INF, 72.0), (73.0, 86.0), (87.0, 98.0), (99.0, INF)],
-            12.0,
-        )),
+        "weights_level" => Some(LevelScale {
+            field: "weights_score",
+            ranges: [(-INF, 72.0), (73.0, 86.0), (87.0, 98.0), (99.0, INF)],
+            unit: 12.0,
+        }),
         // Fletcher et al. cut points (crate::human::oracle::OracleOptions).
-        "oracle_level" => Some((
-            "oracle_score",
-            [(-INF, 0.18), (0.18, 0.6), (0.6, 0.8), (0.8, INF)],
-            0.2,
-        )),
+        "oracle_level" => Some(LevelScale {
+            field: "oracle_score",
+            ranges: [(-INF, 0.18), (0.18, 0.6), (0.6, 0.8), (0.8, INF)],
+            unit: 0.2,
+        }),
         _ => None,
     }
 }
@@ -379,7 +386,7 @@ fn level_gap(t: &Target, score: f64) -> Option<f64> {
     let TargetValue::Level(want) = t.value else {
         return None;
     };
-    let (_, ranges, unit) = level_scale(&t.field)?;
+    let LevelScale { ranges, unit, .. } = level_scale(&t.field)?;
     let accepts = |rank: usize| {
         let (r, w) = (rank as f64, want as f64);
         match t.op {
@@ -413,7 +420,7 @@ pub fn distance(targets: &[Target], metrics: &BTreeMap<String, Value>) -> f64 {
         .map(|t| {
             let d = target_distance(t, metrics.get(&t.field).unwrap_or(&Value::Null));
             let score = level_scale(&t.field)
-                .and_then(|(f, _, _)| metrics.get(f))
+                .and_then(|l| metrics.get(l.field))
                 .and_then(Value::as_f64);
             match score {
                 Some(s) if d > 0.0 && d < MISSING => level_gap(t, s).unwrap_or(d),
@@ -512,10 +519,10 @@ impl Evaluator {
         // The scores behind level targets measure their misses.
         let mut with_scores = metrics.clone();
         for t in &self.targets {
-            if let Some((f, _, _)) = level_scale(&t.field) {
-                if let Some(v) = row_value.get(f) {
-                    with_scores.insert(f.to_string(), v.clone());
-                }
+            if let Some(l) = level_scale(&t.field)
+                && let Some(v) = row_value.get(l.field)
+            {
+                with_scores.insert(l.field.to_string(), v.clone());
             }
         }
         let d = distance(&self.targets, &with_scores);
