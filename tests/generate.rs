@@ -631,6 +631,73 @@ fn cli_dedup_on_generate_and_analyze() {
 }
 
 #[test]
+fn pseudo_keeps_another_metric_where_hsolve_cannot_rate_the_source() {
+    // hsolve cannot finish Golden Nugget; the oracle score rates it.
+    let source = examples::by_name("Golden Nugget").unwrap();
+    let opts = GenerateOptions {
+        method: Method::Pseudo,
+        count: 4,
+        seed: 3,
+        source: Some(source.clone()),
+        metric: "oracle_score".to_string(),
+        tolerance: 0.1,
+        ..GenerateOptions::default()
+    };
+    let rows = generate(&opts).unwrap();
+    assert_eq!(rows.len(), 4);
+    let oracle = RateOptions::for_models("oracle").unwrap();
+    let s0 = rate(&source, &oracle).ratings.oracle_score.unwrap();
+    for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
+        assert_eq!(sat().status(&p).unwrap(), Status::Unique, "{p}");
+        let s = rate(&p, &oracle).ratings.oracle_score.unwrap();
+        assert_eq!(r.score, Some(s));
+        assert_eq!(r.metrics["oracle_score"], serde_json::Value::from(s));
+        assert_eq!(
+            r.metrics["source_oracle_score"],
+            serde_json::Value::from(s0)
+        );
+        assert!((s - s0).abs() <= 0.1 * s0, "{s} vs {s0}");
+        assert!(!equivalent(&p, &source).unwrap());
+    }
+    // A metric must be a numeric field.
+    for bad in ["weights_level", "difficulty"] {
+        let o = GenerateOptions {
+            metric: bad.to_string(),
+            ..opts.clone()
+        };
+        assert!(
+            matches!(generate(&o), Err(GenerateError::Target(TargetError::Metric { ref field, .. })) if field == bad)
+        );
+    }
+    let (code, _, err) = sudolab(
+        &[
+            "generate",
+            "-m",
+            "pseudo",
+            "--from",
+            &source.to_line(),
+            "--metric",
+            "nishio",
+        ],
+        "",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("metric \"nishio\"") && err.contains("nishio4"),
+        "{err}"
+    );
+    let (code, _, err) = sudolab(
+        &["generate", "-m", "pseudo", "--from", &source.to_line()],
+        "",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("hsolve cannot rate it") && err.contains("--metric"),
+        "{err}"
+    );
+}
+
+#[test]
 fn cli_pseudo_reads_its_source_from_a_file_or_stdin() {
     let source = examples::by_name("Fletcher Fig. 3 Crazy")
         .unwrap()

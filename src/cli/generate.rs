@@ -56,7 +56,12 @@ pub struct GenerateArgs {
     /// puzzle is used (`-` reads stdin); its order is used.
     #[arg(long, value_name = "PUZZLE|FILE")]
     pub from: Option<String>,
-    /// Pseudo: keep mutants whose hsolve is within this fraction of the source's.
+    /// Pseudo: the metric mutants must keep near the source's value: any
+    /// numeric field a target may name (hsolve, sisus_refutation_sum,
+    /// oracle_score, nishio4, backtracks, mean_fixed, givens, ...).
+    #[arg(long, default_value = "hsolve", value_name = "FIELD")]
+    pub metric: String,
+    /// Pseudo: keep mutants whose metric is within this fraction of the source's.
     #[arg(long, default_value_t = 0.2)]
     pub tolerance: f64,
     /// Keep generating until --count pairwise inequivalent puzzles exist
@@ -100,6 +105,7 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
         relax_samples: args.samples,
         completions: args.completions,
         source: source.as_ref().map(|(_, p)| p.clone()),
+        metric: args.metric.clone(),
         tolerance: args.tolerance,
         dedup: args.dedup,
     };

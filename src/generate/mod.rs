@@ -320,7 +320,12 @@ pub struct GenerateOptions {
     pub completions: usize,
     /// Pseudo: the puzzle to mutate (its order overrides `order`).
     pub source: Option<Puzzle>,
-    /// Pseudo: largest relative hsolve difference from the source kept.
+    /// Pseudo: the numeric field (a rating, relaxation or `givens` field, as
+    /// for targets) whose value a mutant must keep near the source's
+    /// (default `hsolve`, as in Chang et al.).
+    pub metric: String,
+    /// Pseudo: largest relative difference of `metric` from the source's
+    /// kept.
     pub tolerance: f64,
     /// Keep only pairwise inequivalent puzzles (under [`canonical`]): indices
     /// are generated in order and an index whose puzzle is equivalent to an
@@ -345,6 +350,7 @@ impl Default for GenerateOptions {
             relax_samples: 100,
             completions: 100,
             source: None,
+            metric: "hsolve".to_string(),
             tolerance: 0.2,
             dedup: false,
         }

@@ -6,7 +6,10 @@
 //! the source after one to three local changes that keep its solution
 //! unique (remove, add or move a given: [`super::target::mutate`]). It is
 //! kept when its hsolve difficulty (§3.2, the mean of 20 runs) is within a
-//! relative tolerance of the source's, when it meets every target, and when
+//! relative tolerance of the source's — or the value of another metric
+//! (`GenerateOptions::metric`, any numeric field a target may name: hsolve
+//! cannot rate puzzles its techniques do not finish, such as the forum's
+//! hardest) — when it meets every target, and when
 //! it is not equivalent, under [`super::canon`], to the source or to a mutant
 //! kept before. Attempts run in fixed batches in parallel and are judged in
 //! attempt order, so the output does not depend on the number of threads.
@@ -71,10 +74,15 @@ pub fn pseudo(
     let source = source_of(opts)?;
     let form = |p: &Puzzle| canonical(p).map(|c| c.to_line());
     let source_form = form(&source.puzzle).map_err(|e| GenerateError::Source(e.to_string()))?;
-    let (row, _, _) = ev.evaluate(&source.puzzle);
-    let h0 = row.as_ref().and_then(|r| r.ratings.hsolve).ok_or_else(|| {
+    let metric = opts.metric.as_str();
+    let (row, metrics, _) = ev.evaluate(&source.puzzle);
+    let h0 = metrics.get(metric).and_then(Value::as_f64).ok_or_else(|| {
+        let why = row
+            .as_ref()
+            .and_then(|r| r.ratings.status.values().next().cloned())
+            .unwrap_or_else(|| "no value".to_string());
         GenerateError::Source(format!(
-            "{}: hsolve cannot rate it (needs search)",
+            "{}: {metric} cannot rate it ({why}); choose another --metric",
             source.puzzle.to_line()
         ))
     })?;
@@ -91,19 +99,18 @@ pub fn pseudo(
             .map(|a| {
                 let m = mutant(&source, opts, derive_seed(opts.seed, a as u64))?;
                 let f = form(&m.puzzle).ok()?;
-                let (row, metrics, distance) = ev.evaluate(&m.puzzle);
-                let h = row.as_ref().and_then(|r| r.ratings.hsolve)?;
+                let (_, metrics, distance) = ev.evaluate(&m.puzzle);
+                let h = metrics.get(metric).and_then(Value::as_f64)?;
                 Some((a, m, f, h, metrics, distance))
             })
             .collect();
         for (a, m, f, h, mut metrics, distance) in judged.into_iter().flatten() {
-            let close = (h - h0).abs() <= opts.tolerance * h0;
+            let close = (h - h0).abs() <= opts.tolerance * h0.abs();
             if out.len() == opts.count || !close || distance > 0.0 || seen.contains(&f) {
                 continue;
             }
             seen.insert(f);
-            metrics.insert("hsolve".into(), Value::from(h));
-            metrics.insert("source_hsolve".into(), Value::from(h0));
+            metrics.insert(format!("source_{metric}"), Value::from(h0));
             out.push(Generated {
                 puzzle: m.puzzle.to_line(),
                 method: opts.method,

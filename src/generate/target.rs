@@ -159,6 +159,14 @@ pub enum TargetError {
         /// The field name.
         field: String,
     },
+    /// A metric (the pseudo-generator's) that is not a numeric field.
+    #[error("metric {field:?}: expected a numeric field, one of {}", .known.join(", "))]
+    Metric {
+        /// The field asked for.
+        field: String,
+        /// The numeric fields, sorted.
+        known: Vec<String>,
+    },
     /// Relaxation targets with an impossible `k` or no samples.
     #[error(
         "relaxation targets need 1 <= k <= {edges} and samples >= 1 (got k = {k}, samples = {samples})"
@@ -300,6 +308,22 @@ pub fn parse_target(text: &str) -> Result<Target, TargetError> {
     })
 }
 
+/// Checks that `field` is a numeric field a target may name (the
+/// pseudo-generator's `--metric`).
+pub fn numeric_field(field: &str) -> Result<(), TargetError> {
+    let known = known_fields();
+    if known.iter().any(|k| k == field) && kind(field) == Kind::Number {
+        return Ok(());
+    }
+    Err(TargetError::Metric {
+        field: field.to_string(),
+        known: known
+            .into_iter()
+            .filter(|k| kind(k) == Kind::Number)
+            .collect(),
+    })
+}
+
 /// Parses several targets (ANDed).
 pub fn parse_targets<S: AsRef<str>>(texts: &[S]) -> Result<Vec<Target>, TargetError> {
     texts.iter().map(|t| parse_target(t.as_ref())).collect()
@@ -435,6 +459,8 @@ pub fn distance(targets: &[Target], metrics: &BTreeMap<String, Value>) -> f64 {
 #[derive(Debug, Clone)]
 pub struct Evaluator {
     targets: Vec<Target>,
+    /// Fields measured besides the targets' (the pseudo-generator's metric).
+    tracked: Vec<String>,
     method: Method,
     rate: Option<RateOptions>,
     relax: Option<RelaxOptions>,
@@ -443,22 +469,29 @@ pub struct Evaluator {
 impl Evaluator {
     /// The models and relaxation the targets and the method need.
     pub fn new(opts: &GenerateOptions, targets: &[Target]) -> Result<Evaluator, TargetError> {
-        let mut models: BTreeSet<Model> =
-            targets.iter().filter_map(|t| model_of(&t.field)).collect();
+        let tracked = if opts.method == Method::Pseudo {
+            numeric_field(&opts.metric)?;
+            vec![opts.metric.clone()]
+        } else {
+            Vec::new()
+        };
+        let fields: Vec<&str> = targets
+            .iter()
+            .map(|t| t.field.as_str())
+            .chain(tracked.iter().map(String::as_str))
+            .collect();
+        let mut models: BTreeSet<Model> = fields.iter().filter_map(|f| model_of(f)).collect();
         match opts.method {
             Method::Fletcher => models.insert(Model::Oracle),
             Method::Xu => models.insert(Model::Weights),
-            Method::Pseudo | Method::Chang => models.insert(Model::Hsolve),
-            Method::Minimal => false,
+            Method::Chang => models.insert(Model::Hsolve),
+            Method::Pseudo | Method::Minimal => false,
         };
         let rate = (!models.is_empty()).then(|| RateOptions {
             models,
             ..RateOptions::default()
         });
-        let relax = if targets
-            .iter()
-            .any(|t| RELAX_FIELDS.contains(&t.field.as_str()))
-        {
+        let relax = if fields.iter().any(|f| RELAX_FIELDS.contains(f)) {
             let edges = Geometry::of(opts.order).edges().len();
             if opts.relax_k == 0 || opts.relax_k > edges || opts.relax_samples == 0 {
                 return Err(TargetError::Relax {
@@ -478,6 +511,7 @@ impl Evaluator {
         };
         Ok(Evaluator {
             targets: targets.to_vec(),
+            tracked,
             method: opts.method,
             rate,
             relax,
@@ -490,7 +524,7 @@ impl Evaluator {
     }
 
     /// The rating row (when a model is needed), the value of every target
-    /// field, and the distance to the targets.
+    /// field and tracked field, and the distance to the targets.
     pub fn evaluate(&self, p: &Puzzle) -> (Option<RateRow>, BTreeMap<String, Value>, f64) {
         let row = self.rate.as_ref().map(|o| rate(p, o));
         let row_value = row
@@ -506,15 +540,16 @@ impl Evaluator {
             .and_then(|r| serde_json::to_value(r).ok())
             .unwrap_or(Value::Null);
         let mut metrics = BTreeMap::new();
-        for t in &self.targets {
-            let v = if t.field == "givens" {
+        let fields = self.targets.iter().map(|t| &t.field).chain(&self.tracked);
+        for field in fields {
+            let v = if field == "givens" {
                 Value::from(p.givens())
-            } else if RELAX_FIELDS.contains(&t.field.as_str()) {
-                report_value.get(&t.field).cloned().unwrap_or(Value::Null)
+            } else if RELAX_FIELDS.contains(&field.as_str()) {
+                report_value.get(field).cloned().unwrap_or(Value::Null)
             } else {
-                row_value.get(&t.field).cloned().unwrap_or(Value::Null)
+                row_value.get(field).cloned().unwrap_or(Value::Null)
             };
-            metrics.insert(t.field.clone(), v);
+            metrics.insert(field.clone(), v);
         }
         // The scores behind level targets measure their misses.
         let mut with_scores = metrics.clone();
