@@ -111,8 +111,8 @@ fn fletcher_puzzles_are_minimal_and_scored_by_the_oracle() {
         assert_unique_and_minimality(&p, true);
         assert!(r.minimal);
         let rated = rate(&p, &oracle);
-        assert_eq!(r.level, rated.ratings.oracle_level, "{p}");
-        assert_eq!(r.score, rated.ratings.oracle_score);
+        assert_eq!(r.method_level, rated.ratings.oracle_level, "{p}");
+        assert_eq!(r.method_score, rated.ratings.oracle_score);
     }
 }
 
@@ -128,7 +128,7 @@ fn fletcher_level_is_reached_by_generate_and_test() {
     };
     for r in generate(&opts).unwrap() {
         assert!(r.reached, "{r:?}");
-        assert_eq!(r.level.as_deref(), Some("Confusing"));
+        assert_eq!(r.method_level.as_deref(), Some("Confusing"));
         assert_eq!(r.metrics["oracle_level"], "Confusing");
     }
 }
@@ -152,7 +152,7 @@ fn xu_puzzles_need_no_guessing_and_have_the_level() {
         assert!(path.solved, "{p} needs guessing");
         let rated = rate(&p, &weights);
         assert_eq!(rated.ratings.weights_level.as_deref(), Some("Intermediate"));
-        assert_eq!(r.level, rated.ratings.weights_level);
+        assert_eq!(r.method_level, rated.ratings.weights_level);
         assert!((73..=86).contains(&rated.ratings.weights_score.unwrap()));
     }
 }
@@ -183,6 +183,43 @@ fn targets_hold_when_rerated() {
         );
         assert!(r.attempts >= 1 && r.attempts <= 400);
     }
+}
+
+#[test]
+fn score_targets_hold_when_rescored() {
+    use sudolab::score::{ScoreOptions, score};
+    let opts = GenerateOptions {
+        count: 2,
+        seed: 5,
+        targets: parse_targets(&["score_level>=Hard", "se_equivalent<=8"]).unwrap(),
+        max_tries: 300,
+        ..GenerateOptions::default()
+    };
+    let rows = generate(&opts).unwrap();
+    for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
+        assert!(r.reached, "{r:?}");
+        assert_eq!(sat().status(&p).unwrap(), Status::Unique);
+        let s = score(&p, &ScoreOptions::default()).unwrap().score;
+        assert!(
+            ["Hard", "Expert"].contains(&s.score_level.as_str()),
+            "{s:?}"
+        );
+        assert!(s.se_equivalent.unwrap() <= 8.0, "{s:?}");
+        assert_eq!(r.metrics["score_level"], s.score_level);
+        assert_eq!(r.metrics["se_equivalent"], s.se_equivalent.unwrap());
+        // The method's own columns do not clash with the score's.
+        assert_eq!((r.method_level.clone(), r.method_score), (None, None));
+    }
+    assert_eq!(
+        sudolab::score::scale_names(4),
+        ["Easy", "Medium", "Hard", "Expert"],
+        "score_level targets name the four-level scale"
+    );
+    let small = GenerateOptions { order: 2, ..opts };
+    assert!(matches!(
+        generate(&small),
+        Err(GenerateError::Target(TargetError::ScoreOrder(2)))
+    ));
 }
 
 #[test]
@@ -388,8 +425,17 @@ fn cli_generate_pipes_into_rate_and_canon() {
     for l in json.lines() {
         let v: serde_json::Value = serde_json::from_str(l).unwrap();
         for key in [
-            "puzzle", "method", "seed", "index", "givens", "minimal", "symmetry", "attempts",
-            "millis", "level", "score",
+            "puzzle",
+            "method",
+            "seed",
+            "index",
+            "givens",
+            "minimal",
+            "symmetry",
+            "attempts",
+            "millis",
+            "method_level",
+            "method_score",
         ] {
             assert!(v.get(key).is_some(), "missing {key} in {l}");
         }
@@ -459,7 +505,7 @@ fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
     for (r, p) in rows.iter().zip(&ps) {
         assert_eq!(sat().status(p).unwrap(), Status::Unique, "{p}");
         let h = rate(p, &hsolve).ratings.hsolve.unwrap();
-        assert_eq!(r.score, Some(h));
+        assert_eq!(r.method_score, Some(h));
         assert!((h - h0).abs() <= 0.15 * h0, "{h} vs {h0}");
         assert!(!equivalent(p, &source).unwrap());
     }
@@ -650,7 +696,7 @@ fn pseudo_keeps_another_metric_where_hsolve_cannot_rate_the_source() {
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert_eq!(sat().status(&p).unwrap(), Status::Unique, "{p}");
         let s = rate(&p, &oracle).ratings.oracle_score.unwrap();
-        assert_eq!(r.score, Some(s));
+        assert_eq!(r.method_score, Some(s));
         assert_eq!(r.metrics["oracle_score"], serde_json::Value::from(s));
         assert_eq!(
             r.metrics["source_oracle_score"],
@@ -777,10 +823,10 @@ fn chang_puzzles_fall_in_their_hsolve_quartile_and_are_unique() {
         let (lo, hi) = range(level).unwrap();
         for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
             assert!(r.reached, "{name}: {r:?}");
-            assert_eq!(r.level.as_deref(), Some(name));
+            assert_eq!(r.method_level.as_deref(), Some(name));
             // Re-rated independently of the generator's row.
             let h = rate(&p, &hsolve).ratings.hsolve.unwrap();
-            assert_eq!(r.score, Some(h));
+            assert_eq!(r.method_score, Some(h));
             assert!(lo <= h && h < hi, "{name}: hsolve {h} not in [{lo}, {hi})");
             assert_unique_and_minimality(&p, true);
         }
@@ -824,7 +870,7 @@ fn cli_chang_missed_level_exits_3_with_the_closest() {
     assert_eq!(rows.len(), 4);
     assert!(
         rows.iter()
-            .any(|r| r["reached"] == false && r["level"] != "level1")
+            .any(|r| r["reached"] == false && r["method_level"] != "level1")
     );
     for r in &rows {
         assert_eq!(r["method"], "chang");

@@ -386,12 +386,13 @@ pub struct Generated {
     /// Accepted local-search mutations per mutation tried (`None` without
     /// mutations).
     pub acceptance: Option<f64>,
-    /// Oracle level (Fletcher), weights level (Xu) or hsolve quartile level
-    /// (Chang: `level1`..`level4`).
-    pub level: Option<String>,
-    /// Oracle score (Fletcher), weights score (Xu) or hsolve difficulty
-    /// (Chang, pseudo).
-    pub score: Option<f64>,
+    /// The method's own level: oracle level (Fletcher), weights level (Xu)
+    /// or hsolve quartile level (Chang: `level1`..`level4`).
+    pub method_level: Option<String>,
+    /// The method's own score: oracle score (Fletcher), weights score (Xu),
+    /// hsolve difficulty (Chang) or the pseudo-generator's metric. (The
+    /// calibrated `score` is a target field like any other.)
+    pub method_score: Option<f64>,
     /// The value of every target field, by field name.
     #[serde(flatten)]
     pub metrics: BTreeMap<String, Value>,
@@ -554,8 +555,8 @@ fn generate_one(
         reached: found.distance == 0.0,
         distance: found.distance,
         acceptance: (found.mutations > 0).then(|| found.accepted as f64 / found.mutations as f64),
-        level,
-        score,
+        method_level: level,
+        method_score: score,
         metrics: found.metrics,
     }
 }

@@ -124,8 +124,8 @@ pub fn pseudo(
                 reached: true,
                 distance,
                 acceptance: None,
-                level: None,
-                score: Some(h),
+                method_level: None,
+                method_score: Some(h),
                 metrics,
             });
         }

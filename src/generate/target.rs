@@ -6,9 +6,12 @@
 //! `nishio4`, `hsolve`), a relaxation summary field
 //! ([`crate::relax::RelaxReport`]: `mean_fixed`, `mean_solutions`,
 //! `median_solutions`, `mean_extra`, `p_unique`, at `k` edges over a number
-//! of samples) or `givens`. Levels compare by rank (`oracle_level>=Challenging`:
+//! of samples), the calibrated score ([`crate::score`]: `score`,
+//! `score_level` on the default four-level scale, `se_equivalent`) or
+//! `givens`. Levels compare by rank (`oracle_level>=Challenging`:
 //! Cinch < Confusing < Challenging < Crazy; Easy < Intermediate < Hard <
-//! Challenging for `weights_level`); other text and booleans take `=` and `!=`.
+//! Challenging for `weights_level`; Easy < Medium < Hard < Expert for
+//! `score_level`); other text and booleans take `=` and `!=`.
 //! Only the models a target names are run.
 //!
 //! [`distance`] says how far a puzzle is from the targets: 0 when all hold,
@@ -46,6 +49,9 @@ pub const MISSING: f64 = 100.0;
 
 const ORACLE_LEVELS: [&str; 4] = ["Cinch", "Confusing", "Challenging", "Crazy"];
 const WEIGHT_LEVELS: [&str; 4] = ["Easy", "Intermediate", "Hard", "Challenging"];
+/// `crate::score::scale_names(4)` (checked by a test).
+const SCORE_LEVELS: [&str; 4] = ["Easy", "Medium", "Hard", "Expert"];
+const SCORE_FIELDS: [&str; 3] = ["score", "score_level", "se_equivalent"];
 const RELAX_FIELDS: [&str; 5] = [
     "mean_fixed",
     "mean_solutions",
@@ -159,6 +165,10 @@ pub enum TargetError {
         /// The field name.
         field: String,
     },
+    /// A score target at an order other than 9×9 (the score is calibrated
+    /// on 9×9 puzzles); holds the order.
+    #[error("score targets need 9×9 puzzles (order 3), not order {0}")]
+    ScoreOrder(usize),
     /// A metric (the pseudo-generator's) that is not a numeric field.
     #[error("metric {field:?}: expected a numeric field, one of {}", .known.join(", "))]
     Metric {
@@ -194,6 +204,7 @@ enum Kind {
 pub fn known_fields() -> Vec<String> {
     let mut out: Vec<String> = rate_fields();
     out.extend(RELAX_FIELDS.iter().map(|s| s.to_string()));
+    out.extend(SCORE_FIELDS.iter().map(|s| s.to_string()));
     out.sort();
     out
 }
@@ -214,17 +225,18 @@ fn kind(field: &str) -> Kind {
     match field {
         "oracle_level" => Kind::Levels(&ORACLE_LEVELS),
         "weights_level" => Kind::Levels(&WEIGHT_LEVELS),
+        "score_level" => Kind::Levels(&SCORE_LEVELS),
         "hardest_technique" => Kind::Text,
         f if f.starts_with("solved_by_") => Kind::Bool,
         _ => Kind::Number,
     }
 }
 
-/// The model that computes a rating field (`None` for `givens` and the
-/// relaxation fields).
+/// The model that computes a rating field (`None` for `givens`, the
+/// relaxation and the score fields).
 fn model_of(field: &str) -> Option<Model> {
     let f = field;
-    if f == "givens" || RELAX_FIELDS.contains(&f) {
+    if f == "givens" || RELAX_FIELDS.contains(&f) || SCORE_FIELDS.contains(&f) {
         None
     } else if f == "backtracks" {
         Some(Model::Baseline)
@@ -375,8 +387,9 @@ pub fn target_distance(t: &Target, actual: &Value) -> f64 {
 struct LevelScale {
     /// The score's field.
     field: &'static str,
-    /// The score range of each level, inclusive (the oracle's upper ends are
-    /// exclusive cut points, which makes no difference to a distance).
+    /// The score range of each level, inclusive (the oracle's and the
+    /// score's upper ends are exclusive cut points, which makes no
+    /// difference to a distance).
     ranges: [(f64, f64); 4],
     /// The width of a middle level, the unit of [`level_gap`].
     unit: f64,
@@ -385,6 +398,16 @@ struct LevelScale {
 fn level_scale(field: &str) -> Option<LevelScale> {
     const INF: f64 = f64::INFINITY;
     match field {
+        // The shipped score's four-level scale (quartiles of its reference
+        // puzzles).
+        "score_level" => {
+            let c = crate::score::ScoreModel::shipped().full.level_cuts(4);
+            Some(LevelScale {
+                field: "score",
+                ranges: [(-INF, c[0]), (c[0], c[1]), (c[1], c[2]), (c[2], INF)],
+                unit: c[2] - c[1],
+            })
+        }
         // Xu & Xu Table 3 (crate::human::weights::WeightLevel::of).
         "weights_level" => Some(LevelScale {
             field: "weights_score",
@@ -464,6 +487,8 @@ pub struct Evaluator {
     method: Method,
     rate: Option<RateOptions>,
     relax: Option<RelaxOptions>,
+    /// A field needs the calibrated score.
+    score: bool,
 }
 
 impl Evaluator {
@@ -509,12 +534,17 @@ impl Evaluator {
         } else {
             None
         };
+        let score = fields.iter().any(|f| SCORE_FIELDS.contains(f));
+        if score && opts.order != 3 {
+            return Err(TargetError::ScoreOrder(opts.order));
+        }
         Ok(Evaluator {
             targets: targets.to_vec(),
             tracked,
             method: opts.method,
             rate,
             relax,
+            score,
         })
     }
 
@@ -539,6 +569,12 @@ impl Evaluator {
         let report_value = report
             .and_then(|r| serde_json::to_value(r).ok())
             .unwrap_or(Value::Null);
+        let score_value = self
+            .score
+            .then(|| crate::score::score(p, crate::score::ScoreOptions::shipped()).ok())
+            .flatten()
+            .and_then(|s| serde_json::to_value(s.score).ok())
+            .unwrap_or(Value::Null);
         let mut metrics = BTreeMap::new();
         let fields = self.targets.iter().map(|t| &t.field).chain(&self.tracked);
         for field in fields {
@@ -546,6 +582,8 @@ impl Evaluator {
                 Value::from(p.givens())
             } else if RELAX_FIELDS.contains(&field.as_str()) {
                 report_value.get(field).cloned().unwrap_or(Value::Null)
+            } else if SCORE_FIELDS.contains(&field.as_str()) {
+                score_value.get(field).cloned().unwrap_or(Value::Null)
             } else {
                 row_value.get(field).cloned().unwrap_or(Value::Null)
             };
@@ -555,7 +593,7 @@ impl Evaluator {
         let mut with_scores = metrics.clone();
         for t in &self.targets {
             if let Some(l) = level_scale(&t.field)
-                && let Some(v) = row_value.get(l.field)
+                && let Some(v) = row_value.get(l.field).or(score_value.get(l.field))
             {
                 with_scores.insert(l.field.to_string(), v.clone());
             }

@@ -170,10 +170,16 @@ impl LinearScore {
     /// Level `1..=n` of a score on an `n`-level scale: the cuts are the
     /// `i/n` percentiles of the fitting puzzles' scores.
     pub fn level_index(&self, score: f64, n: usize) -> usize {
+        1 + self.level_cuts(n).iter().filter(|&&c| score >= c).count()
+    }
+
+    /// The `n − 1` cuts of an `n`-level scale (a score at or above the
+    /// `i`-th cut is at least level `i + 1`).
+    pub fn level_cuts(&self, n: usize) -> Vec<f64> {
         let n = n.max(1);
-        1 + (1..n)
-            .filter(|&i| score >= percentile(&self.reference, 100.0 * i as f64 / n as f64))
-            .count()
+        (1..n)
+            .map(|i| percentile(&self.reference, 100.0 * i as f64 / n as f64))
+            .collect()
     }
 }
 
