@@ -163,53 +163,106 @@ struct Trial {
     visits: usize,
 }
 
-fn trial(puzzle: &Puzzle, solution: &Solution, rng: &mut impl Rng) -> Trial {
-    let mut b = Board::new(puzzle);
-    let (mut nscans, mut nfound, mut hscans, mut hfound, mut visits) = (0, 0, 0, 0, 0);
-    let mut buf = Vec::new();
-    while !b.is_solved() {
-        let mut progress = false;
-        loop {
-            buf.clear();
-            naked_singles(&b, &mut buf);
-            nscans += 1;
-            let placed = place_all(&mut b, &buf);
-            nfound += placed;
-            progress |= placed > 0;
-            if placed == 0 || b.is_solved() {
-                break;
-            }
-        }
-        if b.is_solved() {
-            break;
-        }
-        buf.clear();
-        hidden_singles(&b, &mut buf);
-        hscans += 1;
-        let placed = place_all(&mut b, &buf);
-        hfound += placed;
-        progress |= placed > 0;
-        if !progress {
-            let empties: Vec<usize> = (0..b.values().len()).filter(|&c| b.value(c) == 0).collect();
-            let cell = empties[rng.gen_range(0..empties.len())];
-            b.place(cell, solution.get(cell));
-            visits += 1;
+/// A trial in progress: the board and the counts so far.
+#[derive(Clone)]
+struct Walk {
+    b: Board,
+    nscans: usize,
+    nfound: usize,
+    hscans: usize,
+    hfound: usize,
+    visits: usize,
+}
+
+impl Walk {
+    fn new(puzzle: &Puzzle) -> Walk {
+        Walk {
+            b: Board::new(puzzle),
+            nscans: 0,
+            nfound: 0,
+            hscans: 0,
+            hfound: 0,
+            visits: 0,
         }
     }
-    let per = |found: usize, scans: usize| {
-        if scans == 0 {
-            0.0
-        } else {
-            found as f64 / scans as f64
+
+    /// Singles as the trial finds them (naked scans until one finds none,
+    /// then one hidden pass, repeated) until the board is solved (true) or
+    /// a round makes no progress and the oracle must be asked (false).
+    /// Uses no randomness.
+    fn singles(&mut self, buf: &mut Vec<Single>) -> bool {
+        while !self.b.is_solved() {
+            let mut progress = false;
+            loop {
+                buf.clear();
+                naked_singles(&self.b, buf);
+                self.nscans += 1;
+                let placed = place_all(&mut self.b, buf);
+                self.nfound += placed;
+                progress |= placed > 0;
+                if placed == 0 || self.b.is_solved() {
+                    break;
+                }
+            }
+            if self.b.is_solved() {
+                break;
+            }
+            buf.clear();
+            hidden_singles(&self.b, buf);
+            self.hscans += 1;
+            let placed = place_all(&mut self.b, buf);
+            self.hfound += placed;
+            progress |= placed > 0;
+            if !progress {
+                return false;
+            }
         }
-    };
-    Trial {
-        naked_per_scan: per(nfound, nscans),
-        hidden_per_scan: per(hfound, hscans),
-        naked: nfound,
-        hidden: hfound,
-        scans: nscans + hscans,
-        visits,
+        true
+    }
+
+    /// The oracle reveals the solution value of a random empty cell.
+    fn ask_oracle(&mut self, solution: &Solution, rng: &mut impl Rng) {
+        let empties: Vec<usize> = (0..self.b.values().len())
+            .filter(|&c| self.b.value(c) == 0)
+            .collect();
+        let cell = empties[rng.gen_range(0..empties.len())];
+        self.b.place(cell, solution.get(cell));
+        self.visits += 1;
+    }
+
+    fn counts(&self) -> Trial {
+        let per = |found: usize, scans: usize| {
+            if scans == 0 {
+                0.0
+            } else {
+                found as f64 / scans as f64
+            }
+        };
+        Trial {
+            naked_per_scan: per(self.nfound, self.nscans),
+            hidden_per_scan: per(self.hfound, self.hscans),
+            naked: self.nfound,
+            hidden: self.hfound,
+            scans: self.nscans + self.hscans,
+            visits: self.visits,
+        }
+    }
+}
+
+/// One trial, continuing from `start`: the walk up to the first oracle
+/// visit uses no randomness, so every trial shares it (and when singles
+/// solve the puzzle, every trial is that walk).
+fn trial(start: &Walk, solved: bool, solution: &Solution, rng: &mut impl Rng) -> Trial {
+    if solved {
+        return start.counts();
+    }
+    let mut w = start.clone();
+    let mut buf = Vec::new();
+    loop {
+        w.ask_oracle(solution, rng);
+        if w.singles(&mut buf) {
+            return w.counts();
+        }
     }
 }
 
@@ -225,9 +278,11 @@ pub fn oracle(
     let mut hs = Vec::with_capacity(trials);
     let mut os = Vec::with_capacity(trials);
     let (mut nt, mut ht, mut st) = (0, 0, 0);
+    let mut start = Walk::new(puzzle);
+    let solved = start.singles(&mut Vec::new());
     for i in 0..trials {
         let mut rng = run_rng(seed, MODEL_TAG, i as u64);
-        let t = trial(puzzle, solution, &mut rng);
+        let t = trial(&start, solved, solution, &mut rng);
         ns.push(t.naked_per_scan);
         hs.push(t.hidden_per_scan);
         os.push(t.visits as f64);
