@@ -121,3 +121,49 @@ fn bitset_9x9_fast_path_matches_the_cell_mask_search() {
     assert!(multiple > 1000, "{multiple}");
     assert_eq!(sudoku::count(&Puzzle::empty(3), 100).solutions, 100);
 }
+
+/// The generators' solver answers 9×9 questions on the digit bitboards:
+/// "another solution with this cell's value forbidden", the first solution
+/// differing at some removed cells (the same one, so generated puzzles do
+/// not change), and capped counts, as the cell-mask search answers them.
+#[test]
+fn generator_solver_9x9_fast_path_matches_the_cell_mask_search() {
+    use sudolab::bitset::sudoku::Solver;
+    let base = common::fixture("unique.txt");
+    let mut rng = Rng(0x50f7);
+    let (mut fast, mut slow) = (Solver::new(3), Solver::cell_masks(3));
+    let (mut n, mut other) = (0, 0);
+    for p in base.iter().cycle().take(4 * base.len()) {
+        let sol = sudolab::sat::Sat.solve(p).expect("solvable");
+        let solution = sol.cells();
+        let mut values = p.cells().to_vec();
+        let removed: Vec<usize> = (0..1 + rng.below(6))
+            .map(|_| rng.below(81))
+            .filter(|&c| values[c] != 0)
+            .collect();
+        for &c in &removed {
+            values[c] = 0;
+        }
+        let empty: Vec<usize> = (0..81).filter(|&c| values[c] == 0).collect();
+        let cell = empty[rng.below(empty.len())];
+        let value = 1 + rng.below(9) as u8;
+        let f = fast.has_other_solution(&values, cell, value);
+        assert_eq!(
+            f,
+            slow.has_other_solution(&values, cell, value),
+            "{p:?} {cell} {value}"
+        );
+        other += usize::from(f);
+        assert_eq!(
+            fast.differing_solution(&values, solution, &removed, true),
+            slow.differing_solution(&values, solution, &removed, true),
+            "{p:?} {removed:?}"
+        );
+        for cap in [2, 50] {
+            assert_eq!(fast.count(&values, cap), slow.count(&values, cap));
+        }
+        n += 1;
+    }
+    assert!(n >= 1000, "{n}");
+    assert!(other > 100 && other < n, "{other} of {n}");
+}

@@ -237,13 +237,33 @@ where
 /// Calls `visit` with every solution of the 9×9 grid `cells` (0 = empty,
 /// 1..=9 a given), in the order of the cell-mask search (digits ascending
 /// at each branching), until it breaks.
-pub(super) fn search<F>(cells: &[u8], mut visit: F)
+pub(super) fn search<F>(cells: &[u8], visit: F)
+where
+    F: FnMut(&[u8; CELLS]) -> ControlFlow<()>,
+{
+    search_forbidding(cells, None, visit);
+}
+
+/// [`search`] over the solutions whose value at `forbid.0` is not
+/// `forbid.1` (as the cell-mask search's `run_cells`).
+pub(super) fn search_forbidding<F>(cells: &[u8], forbid: Option<(usize, u8)>, mut visit: F)
 where
     F: FnMut(&[u8; CELLS]) -> ControlFlow<()>,
 {
     debug_assert_eq!(cells.len(), CELLS);
     let m = masks();
-    if let Some(b) = Board::new(cells) {
-        let _ = recurse(m, b, &mut visit);
+    let Some(mut b) = Board::new(cells) else {
+        return;
+    };
+    if let Some((cell, v)) = forbid {
+        let (bit, d) = (1u128 << cell, usize::from(v) - 1);
+        if b.pos[d] & bit != 0 {
+            if b.placed & bit != 0 {
+                return;
+            }
+            b.pos[d] &= !bit;
+            b.changed |= 1 << d;
+        }
     }
+    let _ = recurse(m, b, &mut visit);
 }

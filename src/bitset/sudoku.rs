@@ -274,10 +274,14 @@ fn decode(n: usize, cand: &[u32]) -> Option<Solution> {
 }
 
 /// A bitset search that keeps its buffers from one question to the next,
-/// for generators that ask thousands of them about one order.
+/// for generators that ask thousands of them about one order. 9×9 questions
+/// without a random digit order go to the digit-bitboard search
+/// ([`super::board9`]), which finds the same solutions in the same order.
 pub struct Solver {
     search: Search<'static>,
     scratch: Vec<u8>,
+    /// 9×9 questions go to [`super::board9`].
+    board9: bool,
 }
 
 impl Solver {
@@ -294,6 +298,17 @@ impl Solver {
         Solver {
             search: Search::new(t),
             scratch: Vec::with_capacity(t.cells),
+            board9: n == 3,
+        }
+    }
+
+    /// A solver that uses the cell-mask search at every order (to test the
+    /// 9×9 fast path against it).
+    #[doc(hidden)]
+    pub fn cell_masks(n: usize) -> Solver {
+        Solver {
+            board9: false,
+            ..Solver::new(n)
         }
     }
 
@@ -308,13 +323,34 @@ impl Solver {
     /// unique solution, this is exactly "removing the given at `cell` loses
     /// uniqueness".
     pub fn has_other_solution(&mut self, values: &[u8], cell: usize, value: u8) -> bool {
-        self.search.rng = 0;
         let mut found = false;
-        self.search.run_cells(values, Some((cell, value)), |_| {
+        self.run(values, Some((cell, value)), |_| {
             found = true;
             ControlFlow::Break(())
         });
         found
+    }
+
+    /// Calls `visit` with the solutions of `values` (digits per cell) whose
+    /// value at `forbid.0` is not `forbid.1`, in search order, digits
+    /// ascending at each branching.
+    fn run(
+        &mut self,
+        values: &[u8],
+        forbid: Option<(usize, u8)>,
+        mut visit: impl FnMut(&[u8]) -> ControlFlow<()>,
+    ) {
+        if self.board9 {
+            super::board9::search_forbidding(values, forbid, |cells| visit(cells));
+            return;
+        }
+        self.search.rng = 0;
+        let mut digits = Vec::with_capacity(values.len());
+        self.search.run_cells(values, forbid, |cand| {
+            digits.clear();
+            digits.extend(cand.iter().map(|&c| (c & !PLACED).trailing_zeros() as u8));
+            visit(&digits)
+        });
     }
 
     /// True when the grid `values`, whose cells `removed` are empty, has a
@@ -335,23 +371,15 @@ impl Solver {
         removed: &[usize],
         keep: bool,
     ) -> Option<Vec<u8>> {
-        self.search.rng = 0;
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         scratch.extend_from_slice(values);
         let mut found = None;
         for &cell in removed {
-            self.search
-                .run_cells(&scratch, Some((cell, solution[cell])), |cand| {
-                    found = Some(if keep {
-                        cand.iter()
-                            .map(|&c| (c & !PLACED).trailing_zeros() as u8)
-                            .collect()
-                    } else {
-                        Vec::new()
-                    });
-                    ControlFlow::Break(())
-                });
+            self.run(&scratch, Some((cell, solution[cell])), |digits| {
+                found = Some(if keep { digits.to_vec() } else { Vec::new() });
+                ControlFlow::Break(())
+            });
             if found.is_some() {
                 break;
             }
@@ -363,9 +391,8 @@ impl Solver {
 
     /// Number of solutions of `values`, up to `cap` (0 = no cap).
     pub fn count(&mut self, values: &[u8], cap: u64) -> u64 {
-        self.search.rng = 0;
         let mut found = 0u64;
-        self.search.run_cells(values, None, |_| {
+        self.run(values, None, |_| {
             found += 1;
             if cap > 0 && found >= cap {
                 ControlFlow::Break(())
