@@ -246,13 +246,14 @@ pub fn find(technique: Technique, board: &Board) -> Vec<Application> {
 }
 
 /// The first application of `technique` on `board` (the first of
-/// [`find`]'s list), stopping early where the search is costly (forcing
-/// chains).
+/// [`find`]'s list): forcing chains stop at the first source that concludes,
+/// singles build one application.
 pub fn find_first(technique: Technique, board: &Board) -> Option<Application> {
-    if technique == Technique::ForcingChain {
-        return chains::first(board);
+    match technique {
+        Technique::ForcingChain => chains::first(board),
+        Technique::NakedSingle | Technique::HiddenSingle => singles::first(technique, board),
+        _ => find(technique, board).into_iter().next(),
     }
-    find(technique, board).into_iter().next()
 }
 
 /// The number `p` of configurations a human checks when looking for

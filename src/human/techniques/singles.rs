@@ -8,27 +8,40 @@ use crate::util::bits as digits;
 
 /// Every naked or hidden single, as applications.
 pub(super) fn find(technique: Technique, board: &Board, out: &mut Vec<Application>) {
+    out.extend(
+        scan(technique, board)
+            .into_iter()
+            .map(|s| application(technique, s)),
+    );
+}
+
+/// The first naked or hidden single (the first of [`find`]'s list), built
+/// alone.
+pub(super) fn first(technique: Technique, board: &Board) -> Option<Application> {
+    let s = scan(technique, board).into_iter().next()?;
+    Some(application(technique, s))
+}
+
+/// The singles scan of `technique`, in [`find`]'s order.
+fn scan(technique: Technique, board: &Board) -> Vec<Single> {
+    let mut s = Vec::new();
     match technique {
-        Technique::NakedSingle | Technique::HiddenSingle => {
-            let mut s = Vec::new();
-            if technique == Technique::NakedSingle {
-                naked_singles(board, &mut s);
-            } else {
-                hidden_singles(board, &mut s);
-            }
-            for single in s {
-                let mut a = Application::new(technique);
-                a.placements.push((single.cell, single.digit));
-                a.cells.push(single.cell);
-                a.digits.push(single.digit);
-                if let Some(u) = single.unit {
-                    a.units.push(u);
-                }
-                out.push(a);
-            }
-        }
+        Technique::NakedSingle => naked_singles(board, &mut s),
+        Technique::HiddenSingle => hidden_singles(board, &mut s),
         t => unreachable!("{t} is not a single"),
     }
+    s
+}
+
+fn application(technique: Technique, single: Single) -> Application {
+    let mut a = Application::new(technique);
+    a.placements.push((single.cell, single.digit));
+    a.cells.push(single.cell);
+    a.digits.push(single.digit);
+    if let Some(u) = single.unit {
+        a.units.push(u);
+    }
+    a
 }
 
 /// Possible applications ([`super::possible_count`]):
