@@ -324,20 +324,22 @@ impl Solver {
     /// uniqueness".
     pub fn has_other_solution(&mut self, values: &[u8], cell: usize, value: u8) -> bool {
         let mut found = false;
-        self.run(values, Some((cell, value)), |_| {
+        self.run(values, Some((cell, value)), false, |_| {
             found = true;
             ControlFlow::Break(())
         });
         found
     }
 
-    /// Calls `visit` with the solutions of `values` (digits per cell) whose
-    /// value at `forbid.0` is not `forbid.1`, in search order, digits
-    /// ascending at each branching.
+    /// Calls `visit` with the solutions of `values` whose value at
+    /// `forbid.0` is not `forbid.1`, in search order, digits ascending at
+    /// each branching: with the digit of every cell when `digits` is set
+    /// (else the 9×9 search still gives them, the others an empty slice).
     fn run(
         &mut self,
         values: &[u8],
         forbid: Option<(usize, u8)>,
+        digits: bool,
         mut visit: impl FnMut(&[u8]) -> ControlFlow<()>,
     ) {
         if self.board9 {
@@ -345,11 +347,13 @@ impl Solver {
             return;
         }
         self.search.rng = 0;
-        let mut digits = Vec::with_capacity(values.len());
+        let mut out = Vec::new();
         self.search.run_cells(values, forbid, |cand| {
-            digits.clear();
-            digits.extend(cand.iter().map(|&c| (c & !PLACED).trailing_zeros() as u8));
-            visit(&digits)
+            if digits {
+                out.clear();
+                out.extend(cand.iter().map(|&c| (c & !PLACED).trailing_zeros() as u8));
+            }
+            visit(&out)
         });
     }
 
@@ -376,7 +380,7 @@ impl Solver {
         scratch.extend_from_slice(values);
         let mut found = None;
         for &cell in removed {
-            self.run(&scratch, Some((cell, solution[cell])), |digits| {
+            self.run(&scratch, Some((cell, solution[cell])), keep, |digits| {
                 found = Some(if keep { digits.to_vec() } else { Vec::new() });
                 ControlFlow::Break(())
             });
@@ -392,7 +396,7 @@ impl Solver {
     /// Number of solutions of `values`, up to `cap` (0 = no cap).
     pub fn count(&mut self, values: &[u8], cap: u64) -> u64 {
         let mut found = 0u64;
-        self.run(values, None, |_| {
+        self.run(values, None, false, |_| {
             found += 1;
             if cap > 0 && found >= cap {
                 ControlFlow::Break(())
