@@ -388,6 +388,9 @@ struct Text<'a> {
     out: &'a mut Vec<u8>,
     end: usize,
     clauses: usize,
+    /// The texts `-v 0\n` of the variables of one AMO group, padded to 16
+    /// bytes, with their lengths.
+    tails: [([u8; 16], usize); MAX_ORDER * MAX_ORDER],
 }
 
 impl<'a> Text<'a> {
@@ -398,6 +401,7 @@ impl<'a> Text<'a> {
             out,
             end,
             clauses: 0,
+            tails: [([0; 16], 0); MAX_ORDER * MAX_ORDER],
         }
     }
 
@@ -405,8 +409,8 @@ impl<'a> Text<'a> {
     /// that writing them never grows `out` clause by clause.
     #[inline]
     fn reserve(&mut self, clauses: usize, lits: usize) {
-        // The 8-byte copy of the last literal reaches past its text.
-        let need = self.end + lits * self.lits.longest + 2 * clauses + 8;
+        // The fixed-size copy of the last literal reaches past its text.
+        let need = self.end + lits * self.lits.longest + 2 * clauses + 16;
         if self.out.len() < need {
             self.out.resize(need, 0);
         }
@@ -432,6 +436,32 @@ impl Sink for Text<'_> {
         }
         self.out[at..at + 2].copy_from_slice(b"0\n");
         self.end = at + 2;
+    }
+
+    /// The lines `-a -b 0`: each `-b 0\n` is made once in `tails` and
+    /// copied whole.
+    #[inline]
+    fn at_most_one(&mut self, _kind: ClauseKind, vars: &[i32]) {
+        let pairs = vars.len() * vars.len().saturating_sub(1) / 2;
+        self.reserve(pairs, 2 * pairs);
+        self.clauses += pairs;
+        for (tail, &v) in self.tails.iter_mut().zip(vars) {
+            let (t, len) = self.lits.text(-v);
+            tail.0[..8].copy_from_slice(&t);
+            tail.0[len..len + 2].copy_from_slice(b"0\n");
+            tail.1 = len + 2;
+        }
+        let tails = &self.tails[..vars.len()];
+        let mut at = self.end;
+        for (i, &v) in vars.iter().enumerate() {
+            let (a, a_len) = self.lits.text(-v);
+            for (b, b_len) in &tails[i + 1..] {
+                self.out[at..at + 8].copy_from_slice(&a);
+                self.out[at + a_len..at + a_len + 16].copy_from_slice(b);
+                at += a_len + b_len;
+            }
+        }
+        self.end = at;
     }
 }
 
