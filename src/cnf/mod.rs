@@ -604,32 +604,30 @@ impl MinCandidates {
                 }
             }
         }
+        let stride = g.side + 1;
         let mut cells = Vec::with_capacity(g.cells);
-        for (&v, units) in puzzle.cells().iter().zip(&g.cell_units) {
-            let candidates = if v == 0 {
-                all & !(given[units[0]] | given[units[1]] | given[units[2]])
-            } else {
-                0
-            };
-            consistent &= v != 0 || candidates != 0;
-            cells.push(candidates);
-        }
-        let mut places = vec![0u32; g.units.len() * (g.side + 1)];
-        for ((unit, digits), &given) in g
-            .units
+        let mut places = vec![0u32; g.units.len() * stride];
+        let mut covered = given.clone();
+        for ((&v, units), positions) in puzzle
+            .cells()
             .iter()
-            .zip(places.chunks_exact_mut(g.side + 1))
-            .zip(&given)
+            .zip(&g.cell_units)
+            .zip(&g.unit_positions)
         {
-            let mut covered = given;
-            for (i, &cell) in unit.iter().enumerate() {
-                covered |= cells[cell];
-                for d in crate::util::bits(cells[cell]) {
-                    digits[usize::from(d)] |= 1 << i;
+            let mut candidates = 0;
+            if v == 0 {
+                candidates = all & !(given[units[0]] | given[units[1]] | given[units[2]]);
+                consistent &= candidates != 0;
+                for (&u, &i) in units.iter().zip(positions) {
+                    covered[u] |= candidates;
+                    for d in crate::util::bits(candidates) {
+                        places[u * stride + usize::from(d)] |= 1 << i;
+                    }
                 }
             }
-            consistent &= covered == all;
+            cells.push(candidates);
         }
+        consistent &= covered.iter().all(|&c| c == all);
         if !consistent {
             // `check` looks for the same three contradictions and names the
             // first one in its own order.
