@@ -644,14 +644,19 @@ impl MinCandidates {
     /// clause over `k` variables with its AMO clauses is `1 + k(k-1)/2`
     /// clauses of `k²` literals.
     fn size(&self) -> (usize, usize) {
-        self.cells
-            .iter()
-            .chain(&self.places)
-            .map(|m| m.count_ones() as usize)
-            .filter(|&k| k != 0)
-            .fold((0, 0), |(clauses, lits), k| {
-                (clauses + 1 + k * (k - 1) / 2, lits + k * k)
+        // Branch-free over plain slices, so that the loops vectorize.
+        let size_of = |masks: &[u32]| {
+            masks.iter().fold((0, 0), |(clauses, lits), m| {
+                let k = m.count_ones();
+                (clauses + u32::from(k != 0) + (k * k - k) / 2, lits + k * k)
             })
+        };
+        let (cell_clauses, cell_lits) = size_of(&self.cells);
+        let (unit_clauses, unit_lits) = size_of(&self.places);
+        (
+            (cell_clauses + unit_clauses) as usize,
+            (cell_lits + unit_lits) as usize,
+        )
     }
 
     /// Sends the clauses to `sink`: ALO and AMO over the candidates of each
