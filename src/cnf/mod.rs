@@ -707,6 +707,7 @@ fn fill(buf: &mut [i32], iter: impl Iterator<Item = i32>) -> usize {
     k
 }
 
+/// The minimal encoding into a formula reserved to its size.
 fn encode_min(puzzle: &Puzzle, cnf: &mut Cnf) -> Result<(), EncodeError> {
     let candidates = MinCandidates::of(puzzle)?;
     let (clauses, lits) = candidates.size();
