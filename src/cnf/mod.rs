@@ -23,10 +23,15 @@
 //! [`write_dimacs`] writes the DIMACS text of an encoding straight into a
 //! byte buffer, without building the [`Cnf`]: the encoders emit into a
 //! [`Sink`] that is either a `Cnf` or a text writer copying each literal's
-//! text from a table made once per order; the maximal and `lo-min`
-//! encodings, whose clauses are the same for every puzzle but the givens,
-//! copy that text from a template made once per order. The bytes are those
-//! of [`Cnf::to_dimacs_bytes`] (a test compares them).
+//! text from a table made once per order. The minimal encoding first
+//! computes its candidates as bitmasks, per empty cell and per unit and
+//! digit ([`MinCandidates`]); each nonzero mask is one ALO clause with its
+//! pairwise AMO clauses, so the clause count of the `p cnf` header comes
+//! from popcounts before any clause is written, straight after the header.
+//! The maximal and `lo-min` encodings, whose clauses are the same for every
+//! puzzle but the givens, copy that text from a template made once per
+//! order. The bytes are those of [`Cnf::to_dimacs_bytes`] (a test compares
+//! them).
 
 mod dimacs;
 mod histogram;
@@ -39,7 +44,6 @@ pub use histogram::{
 
 use crate::grid::{Contradiction, Geometry, MAX_ORDER, MIN_ORDER, Puzzle};
 use serde::Serialize;
-use std::cell::RefCell;
 use std::fmt;
 use std::io::Write as _;
 use std::str::FromStr;
@@ -145,6 +149,13 @@ impl Cnf {
             kinds: Vec::new(),
             comments: Vec::new(),
         }
+    }
+
+    /// Makes room for `clauses` more clauses of `lits` literals in all.
+    fn reserve(&mut self, clauses: usize, lits: usize) {
+        self.lits.reserve(lits);
+        self.starts.reserve(clauses);
+        self.kinds.reserve(clauses);
     }
 
     /// Appends a clause of DIMACS literals.
@@ -305,6 +316,15 @@ fn comments(puzzle: &Puzzle, encoding: Encoding) -> Vec<String> {
 /// Where an encoder puts its clauses: a [`Cnf`], or DIMACS text.
 trait Sink {
     fn clause(&mut self, kind: ClauseKind, clause: &[i32]);
+
+    /// Pairwise at-most-one over `vars`: `-a -b` for every `a` before `b`.
+    fn at_most_one(&mut self, kind: ClauseKind, vars: &[i32]) {
+        for (i, &a) in vars.iter().enumerate() {
+            for &b in &vars[i + 1..] {
+                self.clause(kind, &[-a, -b]);
+            }
+        }
+    }
 }
 
 impl Sink for Cnf {
@@ -319,6 +339,8 @@ impl Sink for Cnf {
 struct Literals {
     offset: i32,
     text: Vec<([u8; 8], u8)>,
+    /// Length of the longest text, that of `-N³`.
+    longest: usize,
 }
 
 impl Literals {
@@ -329,7 +351,7 @@ impl Literals {
         CACHE[n - MIN_ORDER].get_or_init(|| {
             let side = n * n;
             let vars = (side * side * side) as i32;
-            let text = (-vars..=vars)
+            let text: Vec<([u8; 8], u8)> = (-vars..=vars)
                 .map(|l| {
                     let mut t = Vec::new();
                     push_int(&mut t, l);
@@ -339,7 +361,12 @@ impl Literals {
                     (padded, t.len() as u8)
                 })
                 .collect();
-            Literals { offset: vars, text }
+            let longest = usize::from(text[0].1);
+            Literals {
+                offset: vars,
+                text,
+                longest,
+            }
         })
     }
 
@@ -350,55 +377,94 @@ impl Literals {
     }
 }
 
-/// Clauses up to this length are assembled in a stack buffer.
-const LINE_LITS: usize = 32;
-
-/// A [`Sink`] writing DIMACS clause lines and counting them.
+/// A [`Sink`] appending DIMACS clause lines to `out` and counting them.
+///
+/// Copies of a run-time length go through `memcpy`, so each literal's text
+/// is copied as its whole 8-byte table entry into zeroed room past the text
+/// (`out[end..]`) and the end advanced by the text's length; [`Text::finish`]
+/// cuts `out` back to the text.
 struct Text<'a> {
     lits: &'static Literals,
     out: &'a mut Vec<u8>,
+    end: usize,
     clauses: usize,
+    /// The texts `-v 0\n` of the variables of one AMO group, padded to 16
+    /// bytes, with their lengths.
+    tails: [([u8; 16], usize); MAX_ORDER * MAX_ORDER],
+}
+
+impl<'a> Text<'a> {
+    fn new(lits: &'static Literals, out: &'a mut Vec<u8>) -> Text<'a> {
+        let end = out.len();
+        Text {
+            lits,
+            out,
+            end,
+            clauses: 0,
+            tails: [([0; 16], 0); MAX_ORDER * MAX_ORDER],
+        }
+    }
+
+    /// Makes room for `clauses` more clauses of `lits` literals in all, so
+    /// that writing them never grows `out` clause by clause.
+    #[inline]
+    fn reserve(&mut self, clauses: usize, lits: usize) {
+        // The fixed-size copy of the last literal reaches past its text.
+        let need = self.end + lits * self.lits.longest + 2 * clauses + 16;
+        if self.out.len() < need {
+            self.out.resize(need, 0);
+        }
+    }
+
+    /// Cuts `out` back to the text and returns the number of clauses written.
+    fn finish(self) -> usize {
+        self.out.truncate(self.end);
+        self.clauses
+    }
 }
 
 impl Sink for Text<'_> {
     #[inline]
     fn clause(&mut self, _kind: ClauseKind, clause: &[i32]) {
+        self.reserve(1, clause.len());
         self.clauses += 1;
-        if clause.len() > LINE_LITS {
-            for &l in clause {
-                let (t, len) = self.lits.text(l);
-                self.out.extend_from_slice(&t[..len]);
-            }
-            self.out.extend_from_slice(b"0\n");
-            return;
-        }
-        if clause.len() <= 2 {
-            // Most clauses are binary: a small line, cheap to clear.
-            self.line::<24>(clause);
-        } else {
-            self.line::<{ LINE_LITS * 8 + 8 }>(clause);
-        }
-    }
-}
-
-impl Text<'_> {
-    /// Writes a clause of at most `(B - 8) / 8` literals. Copies of a
-    /// run-time length go through `memcpy`, so the line is assembled by
-    /// fixed 8-byte copies in a stack buffer, appended whole, and the
-    /// output cut back to its length.
-    #[inline(always)]
-    fn line<const B: usize>(&mut self, clause: &[i32]) {
-        let mut line = [0u8; B];
-        let mut at = 0;
+        let mut at = self.end;
         for &l in clause {
             let (t, len) = self.lits.text(l);
-            line[at..at + 8].copy_from_slice(&t);
+            self.out[at..at + 8].copy_from_slice(&t);
             at += len;
         }
-        line[at..at + 2].copy_from_slice(b"0\n");
-        let end = self.out.len() + at + 2;
-        self.out.extend_from_slice(&line);
-        self.out.truncate(end);
+        self.out[at..at + 2].copy_from_slice(b"0\n");
+        self.end = at + 2;
+    }
+
+    /// The lines `-a -b 0`: each `-b 0\n` is made once in `tails` and
+    /// copied whole.
+    #[inline]
+    fn at_most_one(&mut self, _kind: ClauseKind, vars: &[i32]) {
+        let pairs = vars.len() * vars.len().saturating_sub(1) / 2;
+        self.reserve(pairs, 2 * pairs);
+        self.clauses += pairs;
+        for (tail, &v) in self.tails.iter_mut().zip(vars) {
+            let (t, len) = self.lits.text(-v);
+            tail.0[..8].copy_from_slice(&t);
+            tail.0[len..len + 2].copy_from_slice(b"0\n");
+            tail.1 = len + 2;
+        }
+        let tails = &self.tails[..vars.len()];
+        let mut at = self.end;
+        for (i, &v) in vars.iter().enumerate() {
+            let (a, a_len) = self.lits.text(-v);
+            for (b, b_len) in &tails[i + 1..] {
+                let line = &mut self.out[at..at + 24];
+                line[..8].copy_from_slice(&a);
+                // A text is at most 7 bytes (`-15625 `): the mask changes
+                // nothing but spares a bounds check per line.
+                line[a_len & 7..][..16].copy_from_slice(b);
+                at += a_len + b_len;
+            }
+        }
+        self.end = at;
     }
 }
 
@@ -413,37 +479,37 @@ pub fn write_dimacs(
     encoding: Encoding,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
-    thread_local! {
-        static BODY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    let lits = Literals::of(puzzle.order());
+    if encoding == Encoding::Min {
+        let candidates = MinCandidates::of(puzzle)?;
+        let (clauses, literals) = candidates.size();
+        write_preamble(puzzle, encoding, clauses, out);
+        let mut text = Text::new(lits, out);
+        text.reserve(clauses, literals);
+        candidates.encode(&mut text);
+        text.finish();
+    } else {
+        let (fixed, clauses) = template(puzzle.geometry(), encoding == Encoding::Max);
+        write_preamble(puzzle, encoding, clauses + puzzle.givens(), out);
+        out.extend_from_slice(fixed);
+        let mut text = Text::new(lits, out);
+        encode_givens(puzzle, &mut text);
+        text.finish();
+    }
+    Ok(())
+}
+
+/// Appends the comment lines and the `p cnf` header of an encoded puzzle
+/// with `clauses` clauses.
+fn write_preamble(puzzle: &Puzzle, encoding: Encoding, clauses: usize, out: &mut Vec<u8>) {
+    for c in comments(puzzle, encoding) {
+        out.extend_from_slice(b"c ");
+        out.extend_from_slice(c.as_bytes());
+        out.push(b'\n');
     }
     let side = puzzle.side();
-    let lits = Literals::of(puzzle.order());
-    BODY.with_borrow_mut(|body| {
-        body.clear();
-        let mut text = Text {
-            lits,
-            out: body,
-            clauses: 0,
-        };
-        if encoding == Encoding::Min {
-            encode_min(puzzle, &mut text)?;
-        } else {
-            let (fixed, clauses) = template(puzzle.geometry(), encoding == Encoding::Max);
-            text.out.extend_from_slice(fixed);
-            text.clauses = clauses;
-            encode_givens(puzzle, &mut text);
-        }
-        let clauses = text.clauses;
-        for c in comments(puzzle, encoding) {
-            out.extend_from_slice(b"c ");
-            out.extend_from_slice(c.as_bytes());
-            out.push(b'\n');
-        }
-        // Writing to a Vec cannot fail.
-        let _ = writeln!(out, "p cnf {} {clauses}", side * side * side);
-        out.extend_from_slice(body);
-        Ok(())
-    })
+    // Writing to a Vec cannot fail.
+    let _ = writeln!(out, "p cnf {} {clauses}", side * side * side);
 }
 
 /// The DIMACS text and number of the puzzle-independent clauses of the
@@ -455,13 +521,9 @@ fn template(g: &'static Geometry, all_alo: bool) -> (&'static [u8], usize) {
             MAX_ORDER - MIN_ORDER + 1];
     let (text, clauses) = CACHE[g.n - MIN_ORDER][usize::from(all_alo)].get_or_init(|| {
         let mut out = Vec::new();
-        let mut text = Text {
-            lits: Literals::of(g.n),
-            out: &mut out,
-            clauses: 0,
-        };
+        let mut text = Text::new(Literals::of(g.n), &mut out);
         encode_full(g, all_alo, &mut text);
-        let clauses = text.clauses;
+        let clauses = text.finish();
         (out, clauses)
     });
     (text, *clauses)
@@ -497,71 +559,160 @@ fn encode_full(g: &Geometry, all_alo: bool, cnf: &mut impl Sink) {
             }
         }
         for cell in 0..g.cells {
-            for d1 in 1..=side as u8 {
-                for d2 in d1 + 1..=side as u8 {
-                    cnf.clause(
-                        ClauseKind::CellAmo,
-                        &[-var(side, cell, d1), -var(side, cell, d2)],
-                    );
-                }
-            }
+            clause.clear();
+            clause.extend((1..=side as u8).map(|d| var(side, cell, d)));
+            cnf.at_most_one(ClauseKind::CellAmo, &clause);
         }
     }
     for unit in &g.units {
         for d in 1..=side as u8 {
-            for (i, &a) in unit.iter().enumerate() {
-                for &b in &unit[i + 1..] {
-                    cnf.clause(ClauseKind::UnitAmo, &[-var(side, a, d), -var(side, b, d)]);
+            clause.clear();
+            clause.extend(unit.iter().map(|&cell| var(side, cell, d)));
+            cnf.at_most_one(ClauseKind::UnitAmo, &clause);
+        }
+    }
+}
+
+/// What the minimal encoding ranges over, computed once from the givens:
+/// the candidates of each empty cell (the digits no peer gives), and for
+/// each unit and digit the places of the unit where the digit is a
+/// candidate. Every nonzero mask of either kind stands for one ALO clause
+/// and its pairwise AMO clauses, so the formula's size is known before any
+/// clause is written.
+struct MinCandidates {
+    geometry: &'static Geometry,
+    /// Candidate digits of each cell as bits `1..=N`; `0` for a given.
+    cells: Vec<u32>,
+    /// `places[u * (N + 1) + d]`: bit `i` set when `d` is a candidate of the
+    /// `i`-th cell of unit `u`; `0` when `d` is given in the unit.
+    places: Vec<u32>,
+}
+
+impl MinCandidates {
+    /// The candidates of a puzzle.
+    ///
+    /// # Errors
+    /// The contradiction [`Puzzle::check`] finds: a given twice in a unit, an
+    /// empty cell without candidate, a missing digit without place.
+    fn of(puzzle: &Puzzle) -> Result<MinCandidates, EncodeError> {
+        let g = puzzle.geometry();
+        let all = g.all_digits();
+        let mut given = vec![0u32; g.units.len()];
+        let mut consistent = true;
+        for (&v, units) in puzzle.cells().iter().zip(&g.cell_units) {
+            if v != 0 {
+                for &u in units {
+                    consistent &= given[u] & (1 << v) == 0;
+                    given[u] |= 1 << v;
+                }
+            }
+        }
+        let stride = g.side + 1;
+        let mut cells = Vec::with_capacity(g.cells);
+        let mut places = vec![0u32; g.units.len() * stride];
+        let mut covered = given.clone();
+        for ((&v, units), positions) in puzzle
+            .cells()
+            .iter()
+            .zip(&g.cell_units)
+            .zip(&g.unit_positions)
+        {
+            let mut candidates = 0;
+            if v == 0 {
+                candidates = all & !(given[units[0]] | given[units[1]] | given[units[2]]);
+                consistent &= candidates != 0;
+                for (&u, &i) in units.iter().zip(positions) {
+                    covered[u] |= candidates;
+                    for d in crate::util::bits(candidates) {
+                        places[u * stride + usize::from(d)] |= 1 << i;
+                    }
+                }
+            }
+            cells.push(candidates);
+        }
+        consistent &= covered.iter().all(|&c| c == all);
+        if !consistent {
+            // `check` looks for the same three contradictions and names the
+            // first one in its own order.
+            puzzle.check()?;
+        }
+        Ok(MinCandidates {
+            geometry: g,
+            cells,
+            places,
+        })
+    }
+
+    /// Number of clauses and of literal occurrences of the encoding: an ALO
+    /// clause over `k` variables with its AMO clauses is `1 + k(k-1)/2`
+    /// clauses of `k²` literals.
+    fn size(&self) -> (usize, usize) {
+        // Branch-free over plain slices, so that the loops vectorize.
+        let size_of = |masks: &[u32]| {
+            masks.iter().fold((0, 0), |(clauses, lits), m| {
+                let k = m.count_ones();
+                (clauses + u32::from(k != 0) + (k * k - k) / 2, lits + k * k)
+            })
+        };
+        let (cell_clauses, cell_lits) = size_of(&self.cells);
+        let (unit_clauses, unit_lits) = size_of(&self.places);
+        (
+            (cell_clauses + unit_clauses) as usize,
+            (cell_lits + unit_lits) as usize,
+        )
+    }
+
+    /// Sends the clauses to `sink`: ALO and AMO over the candidates of each
+    /// empty cell, then over the places of each digit missing from a unit.
+    fn encode(&self, sink: &mut impl Sink) {
+        let side = self.geometry.side;
+        let mut vars = [0i32; MAX_ORDER * MAX_ORDER];
+        let mut alo_amo = |kind_alo, kind_amo, vars: &[i32]| {
+            sink.clause(kind_alo, vars);
+            sink.at_most_one(kind_amo, vars);
+        };
+        for (cell, &digits) in self.cells.iter().enumerate() {
+            if digits != 0 {
+                let k = fill(
+                    &mut vars,
+                    crate::util::bits(digits).map(|d| var(side, cell, d)),
+                );
+                alo_amo(ClauseKind::CellAlo, ClauseKind::CellAmo, &vars[..k]);
+            }
+        }
+        for (unit, digits) in self
+            .geometry
+            .units
+            .iter()
+            .zip(self.places.chunks_exact(side + 1))
+        {
+            for (d, &places) in digits.iter().enumerate() {
+                if places != 0 {
+                    let cells = crate::util::bits(places).map(|i| unit[usize::from(i)]);
+                    let k = fill(&mut vars, cells.map(|cell| var(side, cell, d as u8)));
+                    alo_amo(ClauseKind::UnitAlo, ClauseKind::UnitAmo, &vars[..k]);
                 }
             }
         }
     }
 }
 
-fn encode_min(puzzle: &Puzzle, cnf: &mut impl Sink) -> Result<(), EncodeError> {
-    puzzle.check()?;
-    let g = puzzle.geometry();
-    let side = g.side;
-    let cand = puzzle.candidates();
-    let mut clause = Vec::with_capacity(side);
-    let mut vars = Vec::with_capacity(side);
-    // Cell ALO and AMO over the candidates of each empty cell.
-    for (cell, &c) in cand.iter().enumerate() {
-        if puzzle.is_given(cell) {
-            continue;
-        }
-        vars.clear();
-        vars.extend(crate::util::bits(c).map(|d| var(side, cell, d)));
-        cnf.clause(ClauseKind::CellAlo, &vars);
-        for (i, &a) in vars.iter().enumerate() {
-            for &b in &vars[i + 1..] {
-                cnf.clause(ClauseKind::CellAmo, &[-a, -b]);
-            }
-        }
+/// Writes the items of `iter` to the front of `buf`; returns how many.
+fn fill(buf: &mut [i32], iter: impl Iterator<Item = i32>) -> usize {
+    let mut k = 0;
+    for v in iter {
+        buf[k] = v;
+        k += 1;
     }
-    // Unit ALO and AMO over the cells where a missing digit is a candidate.
-    for unit in &g.units {
-        let given: u32 = unit.iter().fold(0, |acc, &c| acc | (1u32 << puzzle.get(c)));
-        for d in 1..=side as u8 {
-            if given & (1 << d) != 0 {
-                continue;
-            }
-            clause.clear();
-            clause.extend(
-                unit.iter()
-                    .filter(|&&c| !puzzle.is_given(c) && cand[c] & (1 << d) != 0)
-                    .map(|&c| var(side, c, d)),
-            );
-            // `check` guarantees every missing digit has a place.
-            debug_assert!(!clause.is_empty());
-            cnf.clause(ClauseKind::UnitAlo, &clause);
-            for (i, &a) in clause.iter().enumerate() {
-                for &b in &clause[i + 1..] {
-                    cnf.clause(ClauseKind::UnitAmo, &[-a, -b]);
-                }
-            }
-        }
-    }
+    k
+}
+
+/// The minimal encoding into a formula reserved to its size.
+fn encode_min(puzzle: &Puzzle, cnf: &mut Cnf) -> Result<(), EncodeError> {
+    let candidates = MinCandidates::of(puzzle)?;
+    let (clauses, lits) = candidates.size();
+    cnf.reserve(clauses, lits);
+    candidates.encode(cnf);
     Ok(())
 }
 

@@ -62,6 +62,9 @@ pub struct Geometry {
     pub units: Vec<Vec<usize>>,
     /// For each cell: its row, column and box unit indices.
     pub cell_units: Vec<[usize; 3]>,
+    /// For each cell: its index in the cell list of each of those units
+    /// (`units[cell_units[c][k]][unit_positions[c][k]] == c`).
+    pub unit_positions: Vec<[usize; 3]>,
     /// For each cell: the cells sharing a unit with it (ascending).
     pub peers: Vec<Vec<usize>>,
 }
@@ -72,10 +75,12 @@ impl Geometry {
         let cells = side * side;
         let mut units = vec![Vec::with_capacity(side); 3 * side];
         let mut cell_units = Vec::with_capacity(cells);
+        let mut unit_positions = Vec::with_capacity(cells);
         for cell in 0..cells {
             let (r, c) = (cell / side, cell % side);
             let b = (r / n) * n + c / n;
             let ids = [r, side + c, 2 * side + b];
+            unit_positions.push(ids.map(|u| units[u].len()));
             for &u in &ids {
                 units[u].push(cell);
             }
@@ -98,6 +103,7 @@ impl Geometry {
             cells,
             units,
             cell_units,
+            unit_positions,
             peers,
         }
     }
@@ -492,7 +498,15 @@ mod tests {
                 // row + column + box minus overlaps: 3(N-1) - 2(n-1)
                 assert_eq!(p.len(), 3 * (side - 1) - 2 * (n - 1));
             }
+            for (cell, (units, positions)) in g.cell_units.iter().zip(&g.unit_positions).enumerate()
+            {
+                for (&u, &i) in units.iter().zip(positions) {
+                    assert_eq!(g.units[u][i], cell);
+                }
+            }
         }
+        // r5c8 is the 8th cell of row 5, the 5th of column 8, the 5th of box 6.
+        assert_eq!(Geometry::of(3).unit_positions[4 * 9 + 7], [7, 4, 4]);
         let g = Geometry::of(3);
         assert_eq!(g.peers[0].len(), 20);
         assert_eq!(g.edges().len(), 810);
