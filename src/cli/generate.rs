@@ -37,6 +37,10 @@ pub struct GenerateArgs {
     /// Box side: 2 (4×4), 3 (9×9) or 4 (16×16).
     #[arg(long, default_value_t = 3)]
     pub order: usize,
+    /// Print minimal puzzles only (every given needed for uniqueness):
+    /// non-minimal candidates (symmetric, Xu's, mutants) are refused.
+    #[arg(long)]
+    pub minimal: bool,
     /// Attempts per puzzle when a level or target is asked for.
     #[arg(long, default_value_t = 1000)]
     pub max_tries: usize,
@@ -107,6 +111,7 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
         source: source.as_ref().map(|(_, p)| p.clone()),
         metric: args.metric.clone(),
         tolerance: args.tolerance,
+        minimal: args.minimal,
         dedup: args.dedup,
     };
     let rows: Vec<Generated> = match generate(&opts) {

@@ -109,6 +109,30 @@ pub fn minimal_puzzle(n: usize, symmetry: Symmetry, rng: &mut impl Rng) -> Candi
     Candidate { puzzle, solution }
 }
 
+/// `c` reduced to a minimal puzzle: its givens tried once each in random
+/// order, each removed when the solution stays unique (the removal test of
+/// [`minimal_puzzle`]).
+pub fn minimize(c: &Candidate, rng: &mut impl Rng) -> Candidate {
+    let n = c.puzzle.order();
+    let mut solver = Solver::new(n);
+    let mut values = c.puzzle.cells().to_vec();
+    let s = c.solution.cells();
+    remove_orbits(
+        &mut values,
+        &Symmetry::None.orbits(n * n),
+        rng,
+        |v, removed| !solver.differs_at(v, s, removed),
+    );
+    let puzzle = match Puzzle::from_cells(n, values) {
+        Ok(p) => p,
+        Err(_) => unreachable!("givens of a puzzle of order {n}"),
+    };
+    Candidate {
+        puzzle,
+        solution: c.solution.clone(),
+    }
+}
+
 /// True when `puzzle`, whose unique solution is `solution`, loses
 /// uniqueness when any single given is removed.
 pub fn is_minimal(puzzle: &Puzzle, solution: &Solution) -> bool {

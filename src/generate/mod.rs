@@ -327,6 +327,12 @@ pub struct GenerateOptions {
     /// Pseudo: largest relative difference of `metric` from the source's
     /// kept.
     pub tolerance: f64,
+    /// Every puzzle returned is minimal (each given needed for uniqueness):
+    /// candidates that are not (symmetric puzzles, Xu's, local-search
+    /// mutants, pseudo mutants) are refused like a missed target (default
+    /// false; the `minimal` and `fletcher` methods without symmetry always
+    /// make minimal puzzles).
+    pub minimal: bool,
     /// Keep only pairwise inequivalent puzzles (under [`canonical`]): indices
     /// are generated in order and an index whose puzzle is equivalent to an
     /// earlier kept one is dropped, until `count` puzzles are kept or
@@ -352,6 +358,7 @@ impl Default for GenerateOptions {
             source: None,
             metric: "hsolve".to_string(),
             tolerance: 0.2,
+            minimal: false,
             dedup: false,
         }
     }

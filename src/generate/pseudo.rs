@@ -97,7 +97,11 @@ pub fn pseudo(
         let judged: Vec<_> = (attempt..end)
             .into_par_iter()
             .map(|a| {
-                let m = mutant(&source, opts, derive_seed(opts.seed, a as u64))?;
+                let seed = derive_seed(opts.seed, a as u64);
+                let mut m = mutant(&source, opts, seed)?;
+                if opts.minimal && !super::minimal::is_minimal(&m.puzzle, &m.solution) {
+                    m = super::minimal::minimize(&m, &mut StdRng::seed_from_u64(seed));
+                }
                 let f = form(&m.puzzle).ok()?;
                 let (_, metrics, distance) = ev.evaluate(&m.puzzle);
                 let h = metrics.get(metric).and_then(Value::as_f64)?;

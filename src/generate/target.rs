@@ -28,8 +28,9 @@
 //! papers describe. The search always ends: after `max_tries` attempts, at the
 //! time limit, or on reaching the targets; it returns the closest puzzle.
 
+use super::minimal::{is_minimal, minimize};
 use super::xu::techniques_solve;
-use super::{Candidate, GenerateOptions, Method, make};
+use super::{Candidate, GenerateOptions, Method, Symmetry, make};
 use crate::bitset::sudoku::Solver;
 use crate::graph::derive_seed;
 use crate::grid::{Geometry, Puzzle};
@@ -46,6 +47,11 @@ use std::time::Instant;
 
 /// Distance charged for a target whose model could not rate the puzzle.
 pub const MISSING: f64 = 100.0;
+
+/// Distance of a candidate that is not minimal when minimal puzzles are
+/// asked for and cannot be reduced to one (symmetric or Xu puzzles; it is
+/// not rated).
+pub const NOT_MINIMAL: f64 = 1000.0;
 
 const ORACLE_LEVELS: [&str; 4] = ["Cinch", "Confusing", "Challenging", "Crazy"];
 const WEIGHT_LEVELS: [&str; 4] = ["Easy", "Intermediate", "Hard", "Challenging"];
@@ -655,8 +661,24 @@ pub fn search(
     seed: u64,
     deadline: Option<Instant>,
 ) -> Found {
-    let (candidate, minimal_known) = make(opts, derive_seed(seed, 0));
-    let (row, metrics, distance) = ev.evaluate(&candidate.puzzle);
+    // With `opts.minimal`, a candidate that is not minimal is reduced to a
+    // minimal one (`minimize`, seeded by the attempt) where that keeps the
+    // method's promises, else refused without being rated.
+    let judge = |c: Candidate, minimal_known: bool, s: u64| {
+        if !opts.minimal || minimal_known || is_minimal(&c.puzzle, &c.solution) {
+            let (row, metrics, d) = ev.evaluate(&c.puzzle);
+            (c, minimal_known, row, metrics, d)
+        } else if opts.symmetry == Symmetry::None && opts.method != Method::Xu {
+            let c = minimize(&c, &mut StdRng::seed_from_u64(s));
+            let (row, metrics, d) = ev.evaluate(&c.puzzle);
+            (c, true, row, metrics, d)
+        } else {
+            (c, false, None, BTreeMap::new(), NOT_MINIMAL)
+        }
+    };
+    let s0 = derive_seed(seed, 0);
+    let (candidate, minimal_known) = make(opts, s0);
+    let (candidate, minimal_known, row, metrics, distance) = judge(candidate, minimal_known, s0);
     let mut best = Found {
         candidate,
         minimal_known,
@@ -686,7 +708,7 @@ pub fn search(
                 None => continue,
             }
         };
-        let (row, metrics, distance) = ev.evaluate(&candidate.puzzle);
+        let (candidate, minimal_known, row, metrics, distance) = judge(candidate, minimal_known, s);
         // Mutants at equal distance are accepted too: a minimal puzzle can
         // lose a given only after a move has made one redundant.
         if distance < best.distance || (!fresh && distance == best.distance) {
