@@ -16,8 +16,11 @@
 //!
 //! [`distance`] says how far a puzzle is from the targets: 0 when all hold,
 //! else the sum over the missed ones of the gap scaled by `max(|value|, 1)`
-//! (1 per missed text or boolean target, rank steps for levels, and
-//! [`MISSING`] when the model could not rate the puzzle).
+//! (1 per missed text or boolean target, and [`MISSING`] when the model
+//! could not rate the puzzle); a missed level is measured on the score
+//! behind it in widths of a middle level ([`level_gap`]), or in rank steps
+//! when there is none. With `GenerateOptions::minimal`, a candidate that is
+//! not minimal is reduced to a minimal one, or refused at [`NOT_MINIMAL`].
 //!
 //! [`search`] is generate-and-test plus a local search: every fourth
 //! attempt (and the first) is a fresh puzzle of the method, the others
