@@ -276,7 +276,7 @@ fn decode(n: usize, cand: &[u32]) -> Option<Solution> {
 /// A bitset search that keeps its buffers from one question to the next,
 /// for generators that ask thousands of them about one order. 9×9 questions
 /// without a random digit order go to the digit-bitboard search
-/// ([`super::board9`]), which finds the same solutions in the same order.
+/// (`bitset::board9`), which finds the same solutions in the same order.
 pub struct Solver {
     search: Search<'static>,
     scratch: Vec<u8>,
