@@ -33,7 +33,7 @@
 //!   counted by its own search (as in #SAT solvers' component
 //!   decomposition).
 //!
-//! * *Failed-literal probing* ([`Search::probe`]), once the search has gone
+//! * *Failed-literal probing* (`Search::probe`), once the search has gone
 //!   `PROBE_AFTER` nodes without finding a solution: a colour whose choice
 //!   propagates to a contradiction is removed. It stops the thrashing of
 //!   plain depth-first search on small unsatisfiable cores hidden below
@@ -41,7 +41,7 @@
 //!
 //! The filtering queries (one solution with a cell's value excluded) run as
 //! restarts with random value orders and doubling node limits
-//! ([`Search::exists`]); the last attempt is complete, so answers are exact.
+//! (`Search::exists`); the last attempt is complete, so answers are exact.
 //!
 //! The count saturates at the cap: a component or branch stops once it
 //! reaches the cap, which is exact because every other factor is at least 1.

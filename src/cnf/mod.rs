@@ -18,14 +18,14 @@
 //!   8829 + g clauses for 9×9.
 //!
 //! Every clause carries its [`ClauseKind`], from which the clause-length
-//! histogram of the ALO clauses (Patti §7.1) is computed in [`histogram`].
+//! histogram of the ALO clauses (Patti §7.1) is computed in `histogram`.
 //!
 //! [`write_dimacs`] writes the DIMACS text of an encoding straight into a
 //! byte buffer, without building the [`Cnf`]: the encoders emit into a
-//! [`Sink`] that is either a `Cnf` or a text writer copying each literal's
+//! `Sink` that is either a `Cnf` or a text writer copying each literal's
 //! text from a table made once per order. The minimal encoding first
 //! computes its candidates as bitmasks, per empty cell and per unit and
-//! digit ([`MinCandidates`]); each nonzero mask is one ALO clause with its
+//! digit (`MinCandidates`); each nonzero mask is one ALO clause with its
 //! pairwise AMO clauses, so the clause count of the `p cnf` header comes
 //! from popcounts before any clause is written, straight after the header.
 //! The maximal and `lo-min` encodings, whose clauses are the same for every

@@ -3,7 +3,7 @@
 //!
 //! A rating tool earns trust by relating its metrics to independent
 //! judgments: website levels, solving times, other raters. This module reads
-//! a results table ([`table`]), picks a label ([`label`]) and reports, for
+//! a results table (`table`), picks a label ([`label`]) and reports, for
 //! every numeric metric column, the number of complete pairs and four
 //! coefficients: Pearson r (Pelánek, Table 3), Spearman ρ (Patti §8),
 //! Kendall τ-b and Goodman–Kruskal γ (Chang, hsolve §3.3.1), each with a
@@ -11,7 +11,7 @@
 //! also builds Chang's contingency table — label level × equal-count metric
 //! bin — with its χ² test.
 //!
-//! [`classify`] implements Patti's universal classification (§8.2) and
+//! [`classify`](mod@classify) implements Patti's universal classification (§8.2) and
 //! [`fit`] Pelánek's linear combinations of metrics (RD, SFRD) trained on one
 //! half of the data and tested on the other.
 //!

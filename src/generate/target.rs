@@ -18,7 +18,7 @@
 //! else the sum over the missed ones of the gap scaled by `max(|value|, 1)`
 //! (1 per missed text or boolean target, and [`MISSING`] when the model
 //! could not rate the puzzle); a missed level is measured on the score
-//! behind it in widths of a middle level ([`level_gap`]), or in rank steps
+//! behind it in widths of a middle level (`level_gap`), or in rank steps
 //! when there is none. With `GenerateOptions::minimal`, a candidate that is
 //! not minimal is reduced to a minimal one, or refused at [`NOT_MINIMAL`].
 //!
@@ -469,7 +469,7 @@ fn level_gap(t: &Target, score: f64) -> Option<f64> {
 /// Sum of the distances to every target. `metrics` holds the value of each
 /// target field; for a missed level target it may also hold the score
 /// behind the level (`weights_score`, `oracle_score`), which then measures
-/// the miss ([`level_gap`]); otherwise the miss counts in rank steps.
+/// the miss (`level_gap`); otherwise the miss counts in rank steps.
 pub fn distance(targets: &[Target], metrics: &BTreeMap<String, Value>) -> f64 {
     targets
         .iter()

@@ -85,7 +85,7 @@ fn run_once(puzzle: &Puzzle, opts: &HsolveOptions, rng: &mut impl Rng) -> Option
     Some(d)
 }
 
-/// Runs hsolve; run `i` uses [`super::stats::run_seed`].
+/// Runs hsolve; run `i` uses `super::stats::run_seed`.
 pub fn hsolve(puzzle: &Puzzle, opts: &HsolveOptions, seed: u64) -> Result<Summary, Unfinished> {
     let runs = opts.runs.max(1);
     let mut ds = Vec::with_capacity(runs);

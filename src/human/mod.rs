@@ -13,10 +13,10 @@
 //! * [`nishio`]: Project Patti's Nishio human cycles with 2/3/4 strategies,
 //!   randomized and heuristic, and "solved by strategies alone";
 //! * [`weights`]: Xu & Xu's technique weights and levels;
-//! * [`baseline`]: givens and plain-DFS backtracks (Pelánek, Table 3).
+//! * `baseline`: givens and plain-DFS backtracks (Pelánek, Table 3).
 //!
 //! Randomized models take a seed and a run count and derive one seed per
-//! run ([`stats::run_seed`]), so results never depend on threads. A model
+//! run (`stats::run_seed`), so results never depend on threads. A model
 //! that cannot finish a puzzle says so with an [`Unfinished`] reason ("needs
 //! search", "no finite refutation"); it never makes a number up. [`rate`]
 //! runs a chosen set of models into one serializable [`RateRow`], and

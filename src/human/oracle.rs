@@ -266,7 +266,7 @@ fn trial(start: &Walk, solved: bool, solution: &Solution, rng: &mut impl Rng) ->
     }
 }
 
-/// Runs the oracle model; trial `i` uses [`super::stats::run_seed`].
+/// Runs the oracle model; trial `i` uses `super::stats::run_seed`.
 pub fn oracle(
     puzzle: &Puzzle,
     solution: &Solution,

@@ -191,7 +191,7 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, k: usize, rng: &mut StdRng) ->
     })
 }
 
-/// Runs SiSuS `opts.runs` times; run `i` uses [`super::stats::run_seed`].
+/// Runs SiSuS `opts.runs` times; run `i` uses `super::stats::run_seed`.
 pub fn sisus(
     puzzle: &Puzzle,
     solution: &Solution,

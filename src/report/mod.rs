@@ -6,7 +6,7 @@
 //!
 //! The HTML report lives here too: [`model`] computes one `Serialize`
 //! struct with every number, [`html`] draws it as one self-contained page,
-//! [`plot`] holds every chart (also `relax --plot`), and [`reference`] the
+//! [`plot`] holds every chart (also `relax --plot`), and [`reference`](mod@reference) the
 //! percentiles of a reference set.
 
 pub mod chart;

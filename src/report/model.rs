@@ -15,7 +15,7 @@
 //! every numeric metric, the Spearman matrix between metrics (and the label
 //! when one is given), each metric against the label, and the universal
 //! Easy/Medium/Hard classes of each metric by equal-count bins (Patti §8.2,
-//! [`crate::eval::classify`]).
+//! [`crate::eval::classify`](fn@crate::eval::classify)).
 
 use super::reference::{Reference, is_parameter_column};
 use crate::analyze::{AnalyzeOptions, MetricGroup, analyze};
