@@ -27,8 +27,11 @@
 //! mutate the closest puzzle so far — move, add or remove a given (a whole
 //! symmetric orbit) keeping the solution unique — and a mutant is accepted
 //! when it is closer, or as close (a plateau move: a minimal puzzle loses a
-//! given only after a move has made one redundant). A level alone is pure generate-and-test, as both
-//! papers describe. The search always ends: after `max_tries` attempts, at the
+//! given only after a move has made one redundant). When every missed target
+//! says which way to go ([`need`]: a score too high, a level too hard, too
+//! many givens), the change follows it: a given added to make the puzzle
+//! easier, removed or moved to make it harder. A level alone is pure
+//! generate-and-test, as both papers describe. The search always ends: after `max_tries` attempts, at the
 //! time limit, or on reaching the targets; it returns the closest puzzle.
 
 use super::minimal::{is_minimal, minimize};
@@ -487,6 +490,68 @@ pub fn distance(targets: &[Target], metrics: &BTreeMap<String, Value>) -> f64 {
         .fold(0.0, |acc, d| acc + d)
 }
 
+/// Which way a puzzle must move to meet the targets it misses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// Easier (e.g. a lower score, a lower level, more givens).
+    Easier,
+    /// Harder.
+    Harder,
+}
+
+/// Whether a higher value of `field` means a harder puzzle: true for the
+/// ratings, levels and scores, false for `givens` and SiSuS dependency
+/// (fewer possibilities per step is harder); `None` where there is no such
+/// reading (spreads, relaxation summaries, text and booleans).
+fn higher_is_harder(field: &str) -> Option<bool> {
+    if field == "givens" || field == "sisus_dependency" {
+        return Some(false);
+    }
+    if field.ends_with("_sd") || RELAX_FIELDS.contains(&field) {
+        return None;
+    }
+    match kind(field) {
+        Kind::Number | Kind::Levels(_) => Some(true),
+        Kind::Bool | Kind::Text => None,
+    }
+}
+
+/// The way a puzzle with these target values must move, when every missed
+/// target agrees on it; `None` when one has no direction or they disagree.
+pub fn need(targets: &[Target], metrics: &BTreeMap<String, Value>) -> Option<Need> {
+    let mut out = None;
+    for t in targets {
+        let actual = metrics.get(&t.field).unwrap_or(&Value::Null);
+        if target_distance(t, actual) == 0.0 {
+            continue;
+        }
+        let (value, want) = match (&t.value, actual) {
+            (TargetValue::Number(w), Value::Number(v)) => (v.as_f64()?, *w),
+            (TargetValue::Level(w), Value::String(s)) => match kind(&t.field) {
+                Kind::Levels(levels) => (levels.iter().position(|l| l == s)? as f64, *w as f64),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let up = match t.op {
+            Op::Ge | Op::Gt => true,
+            Op::Le | Op::Lt => false,
+            Op::Eq => value < want,
+            Op::Ne => return None,
+        };
+        let n = if up == higher_is_harder(&t.field)? {
+            Need::Harder
+        } else {
+            Need::Easier
+        };
+        if out.is_some_and(|o| o != n) {
+            return None;
+        }
+        out = Some(n);
+    }
+    out
+}
+
 /// Rates candidates for the targets and the method's own score.
 #[derive(Debug, Clone)]
 pub struct Evaluator {
@@ -706,7 +771,8 @@ pub fn search(
         } else {
             best.mutations += 1;
             let mut rng = StdRng::seed_from_u64(s);
-            match mutate(&best.candidate, opts, &mut solver, &mut rng) {
+            let need = need(&ev.targets, &best.metrics);
+            match mutate(&best.candidate, opts, &mut solver, &mut rng, need) {
                 Some(c) => (c, false),
                 None => continue,
             }
@@ -731,12 +797,14 @@ pub fn search(
 /// a move (both). A move whose removal lets in another solution adds an
 /// orbit where that solution differs, so that it is ruled out again. `None`
 /// when the change loses uniqueness (or, for Xu's method, no longer falls to
-/// the techniques).
+/// the techniques). The change is drawn uniformly, or by `need`: adding a
+/// given makes a puzzle easier, removing or moving one can make it harder.
 pub fn mutate(
     c: &Candidate,
     opts: &GenerateOptions,
     solver: &mut Solver,
     rng: &mut impl Rng,
+    need: Option<Need>,
 ) -> Option<Candidate> {
     let side = opts.order * opts.order;
     let orbits = opts.symmetry.orbits(side);
@@ -752,7 +820,12 @@ pub fn mutate(
             values[cell] = solution[cell];
         }
     };
-    match rng.gen_range(0..3) {
+    let change = match need {
+        None => rng.gen_range(0..3),
+        Some(Need::Easier) => 1,
+        Some(Need::Harder) => 2 * rng.gen_range(0..2),
+    };
+    match change {
         0 => {
             let o = pick(&given, rng)?;
             for &cell in &o {
@@ -887,6 +960,44 @@ mod tests {
     }
 
     #[test]
+    fn missed_targets_say_which_way_to_move() {
+        let t = |texts: &[&str]| parse_targets(texts).unwrap();
+        let m = |pairs: &[(&str, Value)]| {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect::<BTreeMap<_, _>>()
+        };
+        let hard = t(&["weights_level=Hard"]);
+        let easy = m(&[("weights_level", Value::from("Easy"))]);
+        let challenging = m(&[("weights_level", Value::from("Challenging"))]);
+        let reached = m(&[("weights_level", Value::from("Hard"))]);
+        assert_eq!(need(&hard, &easy), Some(Need::Harder));
+        assert_eq!(need(&hard, &challenging), Some(Need::Easier));
+        assert_eq!(need(&hard, &reached), None);
+        // More givens is easier: a puzzle with too many must get harder.
+        let few = t(&["givens<=22"]);
+        assert_eq!(
+            need(&few, &m(&[("givens", Value::from(25))])),
+            Some(Need::Harder)
+        );
+        // SiSuS dependency: fewer possibilities per step is harder.
+        let dep = t(&["sisus_dependency<=3"]);
+        let v = m(&[("sisus_dependency", Value::from(4.5))]);
+        assert_eq!(need(&dep, &v), Some(Need::Harder));
+        // Targets pulling apart, or without a direction, leave it open.
+        let both = t(&["weights_score>=90", "givens>=30"]);
+        let v = m(&[
+            ("weights_score", Value::from(80)),
+            ("givens", Value::from(24)),
+        ]);
+        assert_eq!(need(&both, &v), None);
+        let relax = t(&["mean_fixed<=12"]);
+        assert_eq!(need(&relax, &m(&[("mean_fixed", Value::from(20.0))])), None);
+        assert_eq!(need(&hard, &m(&[("weights_level", Value::Null)])), None);
+    }
+
+    #[test]
     fn level_misses_are_measured_on_the_score_behind_them() {
         let with = |level: &str, score: f64| {
             BTreeMap::from([
@@ -929,7 +1040,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(1);
         let mut made = 0;
         for _ in 0..40 {
-            if let Some(m) = mutate(&c, &opts, &mut solver, &mut rng) {
+            if let Some(m) = mutate(&c, &opts, &mut solver, &mut rng, None) {
                 assert_ne!(m.puzzle, c.puzzle);
                 assert_eq!(crate::sat::count(&m.puzzle, 2).solutions, 1);
                 assert!(c.solution.solves(&m.puzzle));
