@@ -11,8 +11,10 @@
 //! cannot rate puzzles its techniques do not finish, such as the forum's
 //! hardest) — when it meets every target, and when
 //! it is not equivalent, under [`super::canon`], to the source or to a mutant
-//! kept before. Attempts run in fixed batches in parallel and are judged in
-//! attempt order, so the output does not depend on the number of threads.
+//! kept before. With `GenerateOptions::minimal` a mutant is first reduced to
+//! a minimal puzzle ([`super::minimal::minimize`]). Attempts run in fixed
+//! batches in parallel and are judged in attempt order, so the output does
+//! not depend on the number of threads.
 
 use super::target::{Evaluator, mutate};
 use super::{Candidate, GenerateError, GenerateOptions, Generated, Symmetry, canonical};
@@ -77,9 +79,18 @@ pub fn pseudo(
     let metric = opts.metric.as_str();
     let (row, metrics, _) = ev.evaluate(&source.puzzle);
     let h0 = metrics.get(metric).and_then(Value::as_f64).ok_or_else(|| {
+        // The reason the metric's model gave (status keys are model names,
+        // which begin the names of their metrics).
         let why = row
             .as_ref()
-            .and_then(|r| r.ratings.status.values().next().cloned())
+            .and_then(|r| {
+                let status = &r.ratings.status;
+                status
+                    .iter()
+                    .find(|(model, _)| metric.starts_with(model.as_str()))
+                    .or_else(|| status.iter().next())
+                    .map(|(_, why)| why.clone())
+            })
             .unwrap_or_else(|| "no value".to_string());
         GenerateError::Source(format!(
             "{}: {metric} cannot rate it ({why}); choose another --metric",
