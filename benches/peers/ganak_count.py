@@ -5,7 +5,7 @@ instances from a dedicated exact model counter, Ganak (via pyganak).
 Reads the samples that `sudolab relax PUZZLE --k K --samples N --cap 0
 --emit-samples SAMPLES` wrote (one JSON object per line with the puzzle, the
 removed edges and sudolab's exact count in `solutions`). For each sample it
-encodes the relaxed instance as CNF the same way as pysat_relax.py (cell ALO +
+encodes the relaxed instance as CNF with relaxed_cnf.py, as pysat_relax.py does (cell ALO +
 cell AMO over all digits, one binary clause per remaining edge and digit, a
 unit clause per given; variable = cell*9 + digit), counts its models exactly
 with a fresh Ganak counter over all 729 variables (ALO + AMO make every
@@ -32,35 +32,7 @@ import time
 
 from pyganak import Counter
 
-
-def var(cell, digit):
-    """DIMACS variable of `cell` (0..80) holding `digit` (1..9)."""
-    return cell * 9 + digit
-
-
-def sudoku_edges():
-    edges = []
-    for a in range(81):
-        ra, ca = divmod(a, 9)
-        for b in range(a + 1, 81):
-            rb, cb = divmod(b, 9)
-            if ra == rb or ca == cb or (ra // 3 == rb // 3 and ca // 3 == cb // 3):
-                edges.append((a, b))
-    assert len(edges) == 810
-    return edges
-
-
-def base_clauses(cells):
-    clauses = []
-    for c in range(81):
-        clauses.append([var(c, d) for d in range(1, 10)])
-        for d1 in range(1, 10):
-            for d2 in range(d1 + 1, 10):
-                clauses.append([-var(c, d1), -var(c, d2)])
-    for c, v in enumerate(cells):
-        if v:
-            clauses.append([var(c, v)])
-    return clauses
+from relaxed_cnf import base_clauses, relaxed_clauses, sudoku_edges
 
 
 def parse_puzzle(text):
@@ -103,11 +75,7 @@ def main():
         if key not in bases:
             bases[key] = base_clauses(cells)
         removed = {tuple(sorted(e)) for e in row["removed"]}
-        clauses = list(bases[key])
-        for a, b in edges:
-            if (a, b) not in removed:
-                for d in range(1, 10):
-                    clauses.append([-var(a, d), -var(b, d)])
+        clauses = relaxed_clauses(bases[key], edges, removed)
         start, cpu = time.perf_counter(), time.process_time()
         n = count_models(clauses)
         times.append(time.perf_counter() - start)

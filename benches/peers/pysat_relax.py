@@ -3,7 +3,7 @@
 usually done in Python today, with PySAT.
 
 For each of SAMPLES relaxations of one puzzle: draw K distinct edges of the
-810 of the Sudoku graph uniformly at random, encode the relaxed instance
+810 of the Sudoku graph uniformly at random, encode the relaxed instance (relaxed_cnf.py:
 (cell ALO + cell AMO over all digits, one binary clause per remaining edge
 and digit, a unit clause per given), create a fresh Glucose3 solver and count
 its models up to CAP with blocking clauses over the non-given cells. Prints
@@ -23,35 +23,7 @@ import time
 
 from pysat.solvers import Glucose3
 
-
-def var(cell, digit):
-    """DIMACS variable of `cell` (0..80) holding `digit` (1..9)."""
-    return cell * 9 + digit
-
-
-def sudoku_edges():
-    edges = []
-    for a in range(81):
-        ra, ca = divmod(a, 9)
-        for b in range(a + 1, 81):
-            rb, cb = divmod(b, 9)
-            if ra == rb or ca == cb or (ra // 3 == rb // 3 and ca // 3 == cb // 3):
-                edges.append((a, b))
-    assert len(edges) == 810
-    return edges
-
-
-def base_clauses(cells):
-    clauses = []
-    for c in range(81):
-        clauses.append([var(c, d) for d in range(1, 10)])
-        for d1 in range(1, 10):
-            for d2 in range(d1 + 1, 10):
-                clauses.append([-var(c, d1), -var(c, d2)])
-    for c, v in enumerate(cells):
-        if v:
-            clauses.append([var(c, v)])
-    return clauses
+from relaxed_cnf import base_clauses, relaxed_clauses, sudoku_edges
 
 
 def count_models(clauses, free_cells, cap):
@@ -86,11 +58,7 @@ def main():
     counts = []
     for _ in range(args.samples):
         removed = set(rng.sample(edges, args.k))
-        clauses = list(base)
-        for a, b in edges:
-            if (a, b) not in removed:
-                for d in range(1, 10):
-                    clauses.append([-var(a, d), -var(b, d)])
+        clauses = relaxed_clauses(base, edges, removed)
         counts.append(count_models(clauses, free_cells, args.cap))
     elapsed = time.perf_counter() - start
     print(
