@@ -3,9 +3,9 @@
 usually done in Python today, with PySAT.
 
 For each of SAMPLES relaxations of one puzzle: draw K distinct edges of the
-810 of the Sudoku graph uniformly at random, encode the relaxed instance (relaxed_cnf.py:
-(cell ALO + cell AMO over all digits, one binary clause per remaining edge
-and digit, a unit clause per given), create a fresh Glucose3 solver and count
+810 of the Sudoku graph uniformly at random, encode the relaxed instance
+with relaxed_cnf.py (cell ALO + cell AMO over all digits, one binary clause
+per remaining edge and digit, a unit clause per given), create a fresh Glucose3 solver and count
 its models up to CAP with blocking clauses over the non-given cells. Prints
 the mean and median count, the number of capped samples and the wall time.
 
