@@ -166,4 +166,17 @@ fn generator_solver_9x9_fast_path_matches_the_cell_mask_search() {
     }
     assert!(n >= 1000, "{n}");
     assert!(other > 100 && other < n, "{other} of {n}");
+    // A value that is no digit forbids nothing: the puzzle's own solution
+    // counts as "another" one, at every order and on both searches.
+    for n in [2usize, 3, 4] {
+        let empty = vec![0u8; n.pow(4)];
+        for solver in [&mut Solver::new(n), &mut Solver::cell_masks(n)] {
+            for value in [0, (n * n + 1) as u8, u8::MAX] {
+                assert!(
+                    solver.has_other_solution(&empty, 0, value),
+                    "order {n}, value {value}"
+                );
+            }
+        }
+    }
 }

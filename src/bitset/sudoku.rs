@@ -342,6 +342,9 @@ impl Solver {
         digits: bool,
         mut visit: impl FnMut(&[u8]) -> ControlFlow<()>,
     ) {
+        // A value that is no digit of the order excludes no solution.
+        let side = self.search.t.n * self.search.t.n;
+        let forbid = forbid.filter(|&(_, v)| (1..=side).contains(&usize::from(v)));
         if self.board9 {
             super::board9::search_forbidding(values, forbid, |cells| visit(cells));
             return;
