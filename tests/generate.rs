@@ -259,6 +259,17 @@ fn score_targets_hold_when_rescored() {
         // The method's own columns do not clash with the score's.
         assert_eq!((r.method_level.clone(), r.method_score), (None, None));
     }
+    // In JSON the score target's field and the method's own score are two
+    // keys (they once were both "score").
+    let (code, json, err) = sudolab(
+        &[
+            "generate", "-t", "score>=0", "-n", "1", "--seed", "1", "-f", "json",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json.matches("\"score\":").count(), 1, "{json}");
+    assert_eq!(json.matches("\"method_score\":").count(), 1, "{json}");
     assert_eq!(
         sudolab::score::scale_names(4),
         ["Easy", "Medium", "Hard", "Expert"],
