@@ -6,7 +6,9 @@
 //! Placing `d` at a cell clears the cell's peers in board `d` and the cell
 //! in the other boards. Naked singles and empty cells come from a
 //! bit-sliced count over the nine boards (cells seen once, twice, three
-//! times), so all 81 cells are examined in a few dozen word operations;
+//! times), so all 81 cells are examined in a few dozen word operations,
+//! and the naked singles are placed digit by digit (a single is in no other
+//! board, so placing it only clears its peers in its own board);
 //! hidden singles are the units whose intersection with a board has one
 //! cell, an empty intersection is a dead end. Only boards that changed
 //! since they were last examined are examined again. Both deductions only
@@ -124,17 +126,27 @@ impl Board {
             if open & !once != 0 {
                 return false;
             }
-            let mut singles = once & !twice & open;
+            let singles = once & !twice & open;
             if singles != 0 {
-                while singles != 0 {
-                    let cell = singles.trailing_zeros() as usize;
-                    singles &= singles - 1;
-                    let bit = 1u128 << cell;
-                    let Some(d) = self.pos.iter().position(|&p| p & bit != 0) else {
-                        // Emptied by a single placed just before.
-                        return false;
-                    };
-                    self.place(m, cell, d);
+                // A single is in no other board, so placing it only clears
+                // its peers in its own board.
+                for d in 0..9 {
+                    let mut rest = singles & self.pos[d];
+                    if rest == 0 {
+                        continue;
+                    }
+                    self.placed |= rest;
+                    self.changed |= 1 << d;
+                    while rest != 0 {
+                        let cell = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        if self.pos[d] >> cell & 1 == 0 {
+                            // Emptied by a peer placed just before.
+                            return false;
+                        }
+                        self.pos[d] &= !m.peers[cell];
+                        self.todo[d] &= !m.cell_units[cell];
+                    }
                 }
                 continue;
             }

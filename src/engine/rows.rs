@@ -25,17 +25,20 @@ pub struct CheckRow {
 impl CheckRow {
     /// Checks uniqueness (count up to 2).
     pub fn new(puzzle: &Puzzle, engines: &Engines) -> Result<CheckRow, Disagreement> {
-        let reason = puzzle.check().err().map(|c| c.to_string());
         let c = engines.count(puzzle, 2)?;
         let status = Status::from_count(c.solutions);
+        // A contradiction on the puzzle's face means no solution, so it is
+        // looked for only then.
+        let reason = (status == Status::None).then(|| match puzzle.check() {
+            Err(c) => c.to_string(),
+            Ok(()) => "no solution exists (found by search)".to_string(),
+        });
         Ok(CheckRow {
             puzzle: puzzle.to_line(),
             label: puzzle.label.clone(),
             status,
             solutions: c.solutions,
-            reason: reason.or_else(|| {
-                (status == Status::None).then(|| "no solution exists (found by search)".to_string())
-            }),
+            reason,
         })
     }
 }
