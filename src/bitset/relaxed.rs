@@ -105,6 +105,16 @@ fn for_each<const W: usize>(b: &Bits<W>, mut f: impl FnMut(usize)) {
     }
 }
 
+/// Calls `f` with each colour (`1..=N`) of the mask `c`.
+#[inline(always)]
+fn for_each_colour(c: u32, mut f: impl FnMut(usize)) {
+    let mut rest = c & !PLACED;
+    while rest != 0 {
+        f(rest.trailing_zeros() as usize);
+        rest &= rest - 1;
+    }
+}
+
 /// Removes and returns the lowest element of `b`.
 #[inline(always)]
 fn pop<const W: usize>(b: &mut Bits<W>) -> Option<usize> {
@@ -125,9 +135,7 @@ struct Search<const W: usize> {
     side: usize,
     all: u32,
     given: Vec<bool>,
-    /// Neighbour lists and neighbour sets of the relaxed graph.
-    adj_start: Vec<u32>,
-    adj: Vec<u16>,
+    /// Neighbour sets of the relaxed graph.
     nbr: Vec<Bits<W>>,
     /// Units: `3N × N` cells; per cell the set of its units (bits of a
     /// `u128`); removed edges inside each unit.
@@ -139,6 +147,10 @@ struct Search<const W: usize> {
     /// level 0 is the propagated root.
     cand: Vec<u32>,
     open: Vec<Bits<W>>,
+    /// `levels × N` colour boards: board `d - 1` of a level is the set of
+    /// cells whose mask there has colour `d` (coloured cells included), so
+    /// colouring a cell visits only the neighbours that lose the colour.
+    pos: Vec<Bits<W>>,
     queue: Vec<u16>,
     /// Units to re-examine by the unit rules.
     dirty: u128,
@@ -168,16 +180,11 @@ impl<const W: usize> Search<W> {
         let g = r.geometry();
         let cells = g.cells;
         debug_assert!(cells <= W * 64 && g.units.len() <= 128);
-        let mut adj_start = Vec::with_capacity(cells + 1);
-        let mut adj = Vec::with_capacity(cells * g.peers[0].len());
         let mut nbr = vec![[0u64; W]; cells];
-        adj_start.push(0);
         for (cell, set_of) in nbr.iter_mut().enumerate() {
             for &x in r.neighbours(cell) {
-                adj.push(x as u16);
                 set(set_of, x);
             }
-            adj_start.push(adj.len() as u32);
         }
         let mut unit_pairs = Vec::new();
         let mut unit_pairs_start = vec![0u32];
@@ -197,16 +204,16 @@ impl<const W: usize> Search<W> {
         let mut cand = r.allowed();
         cand.resize(cells * 8, 0);
         let mut open = vec![[0u64; W]; 8];
+        let mut pos = vec![[0u64; W]; 8 * g.side];
         for cell in 0..cells {
             set(&mut open[0], cell);
+            for_each_colour(cand[cell], |d| set(&mut pos[d - 1], cell));
         }
         let mut s = Search {
             cells,
             side: g.side,
             all: g.all_digits(),
             given: r.puzzle().cells().iter().map(|&v| v != 0).collect(),
-            adj_start,
-            adj,
             nbr,
             unit_cells: g.units.iter().flatten().map(|&c| c as u16).collect(),
             cell_units,
@@ -214,6 +221,7 @@ impl<const W: usize> Search<W> {
             unit_pairs_start,
             cand,
             open,
+            pos,
             queue: Vec::with_capacity(cells),
             dirty: if g.units.len() == 128 {
                 u128::MAX
@@ -246,13 +254,17 @@ impl<const W: usize> Search<W> {
     /// Copies level `from` into level `from + 1`.
     fn push_level(&mut self, from: usize) {
         let cells = self.cells;
+        let side = self.side;
         if self.open.len() < from + 2 {
             let levels = (from + 2) * 2;
             self.open.resize(levels, [0; W]);
             self.cand.resize(levels * cells, 0);
+            self.pos.resize(levels * side, [0; W]);
         }
         self.cand
             .copy_within(from * cells..(from + 1) * cells, (from + 1) * cells);
+        self.pos
+            .copy_within(from * side..(from + 1) * side, (from + 1) * side);
         self.open[from + 1] = self.open[from];
     }
 
@@ -260,7 +272,10 @@ impl<const W: usize> Search<W> {
     /// current colours), queueing it when single.
     #[inline]
     fn restrict(&mut self, depth: usize, cell: usize, mask: u32) {
-        self.cand[depth * self.cells + cell] = mask;
+        let i = depth * self.cells + cell;
+        let boards = &mut self.pos[depth * self.side..(depth + 1) * self.side];
+        for_each_colour(self.cand[i] & !mask, |d| clear(&mut boards[d - 1], cell));
+        self.cand[i] = mask;
         self.dirty |= self.cell_units[cell];
         if mask & (mask - 1) == 0 {
             self.queue.push(cell as u16);
@@ -289,7 +304,9 @@ impl<const W: usize> Search<W> {
     /// Colours the queued cells, clearing their colour in the neighbours.
     fn singles(&mut self, depth: usize) -> bool {
         let cells = self.cells;
+        let side = self.side;
         let cand = &mut self.cand[depth * cells..(depth + 1) * cells];
+        let boards = &mut self.pos[depth * side..(depth + 1) * side];
         let open = &mut self.open[depth];
         while let Some(cell) = self.queue.pop() {
             let cell = cell as usize;
@@ -299,25 +316,25 @@ impl<const W: usize> Search<W> {
             }
             cand[cell] = c | PLACED;
             clear(open, cell);
-            let (s, e) = (
-                self.adj_start[cell] as usize,
-                self.adj_start[cell + 1] as usize,
-            );
-            for &nb in &self.adj[s..e] {
-                let nb = nb as usize;
-                let m = cand[nb];
-                if m & c != 0 {
-                    let m = m & !c;
-                    if m & !PLACED == 0 {
-                        // Emptied, or a coloured neighbour with this colour.
-                        return false;
-                    }
-                    cand[nb] = m;
-                    self.dirty |= self.cell_units[nb];
-                    if m & (m - 1) == 0 {
-                        self.queue.push(nb as u16);
-                    }
+            // The neighbours that have the colour, and lose it.
+            let board = &mut boards[c.trailing_zeros() as usize - 1];
+            let hit = and(board, &self.nbr[cell]);
+            for i in 0..W {
+                board[i] &= !hit[i];
+            }
+            let mut ok = true;
+            for_each(&hit, |nb| {
+                let m = cand[nb] & !c;
+                // Emptied, or a coloured neighbour with this colour.
+                ok &= m & !PLACED != 0;
+                cand[nb] = m;
+                self.dirty |= self.cell_units[nb];
+                if m & (m - 1) == 0 {
+                    self.queue.push(nb as u16);
                 }
+            });
+            if !ok {
+                return false;
             }
         }
         true
@@ -445,9 +462,34 @@ impl<const W: usize> Search<W> {
     fn best_cell(&self, depth: usize, within: &Bits<W>) -> Option<usize> {
         let base = depth * self.cells;
         let open = &self.open[depth];
+        let scope = and(within, open);
+        // After propagation an open cell has at least two colours: when some
+        // cell has exactly two, the best is among those (the same cell the
+        // scan of every cell below picks).
+        let (mut once, mut twice, mut more) = ([0u64; W], [0u64; W], [0u64; W]);
+        for board in &self.pos[depth * self.side..(depth + 1) * self.side] {
+            for i in 0..W {
+                let b = board[i] & scope[i];
+                more[i] |= twice[i] & b;
+                twice[i] |= once[i] & b;
+                once[i] |= b;
+            }
+        }
+        let pairs: Bits<W> = std::array::from_fn(|i| twice[i] & !more[i]);
         let mut best = None;
+        let mut max_deg = 0;
+        for_each(&pairs, |cell| {
+            let deg = count_ones(&and(&self.nbr[cell], open));
+            if deg > max_deg {
+                max_deg = deg;
+                best = Some(cell);
+            }
+        });
+        if best.is_some() {
+            return best;
+        }
         let mut min = u32::MAX;
-        for_each(&and(within, open), |cell| {
+        for_each(&scope, |cell| {
             let k = self.cand[base + cell].count_ones();
             if k << 8 >= min {
                 return;
