@@ -205,9 +205,9 @@ impl<const W: usize> Search<W> {
         cand.resize(cells * 8, 0);
         let mut open = vec![[0u64; W]; 8];
         let mut pos = vec![[0u64; W]; 8 * g.side];
-        for cell in 0..cells {
+        for (cell, &c) in cand[..cells].iter().enumerate() {
             set(&mut open[0], cell);
-            for_each_colour(cand[cell], |d| set(&mut pos[d - 1], cell));
+            for_each_colour(c, |d| set(&mut pos[d - 1], cell));
         }
         let mut s = Search {
             cells,
