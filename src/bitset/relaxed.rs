@@ -11,7 +11,10 @@
 //! with one colour is coloured at once, a cell with none ends the branch (a
 //! primary column of size 1 or 0); otherwise the search branches on a cell
 //! with the fewest colours (minimum remaining values, ties to the cell with
-//! the most uncoloured neighbours).
+//! the most uncoloured neighbours). Each search level keeps, besides the
+//! masks, one cell set per colour (the cells whose mask has it), so that
+//! colouring a cell visits only the neighbours that lose the colour, and the
+//! cells with two colours come from a bit-sliced count over those sets.
 //!
 //! **Extra deductions, all exact** (they only remove colours that no
 //! solution extending the current branch uses, so counts and fixed cells
