@@ -11,7 +11,7 @@
 //! with one colour is coloured at once, a cell with none ends the branch (a
 //! primary column of size 1 or 0); otherwise the search branches on a cell
 //! with the fewest colours (minimum remaining values, ties to the cell with
-//! the most uncoloured neighbours). Each search level keeps, besides the
+//! the most uncoloured neighbours that share a colour with it). Each search level keeps, besides the
 //! masks, one cell set per colour (the cells whose mask has it), so that
 //! colouring a cell visits only the neighbours that lose the colour, and the
 //! cells with two colours come from a bit-sliced count over those sets.
@@ -461,14 +461,29 @@ impl<const W: usize> Search<W> {
         true
     }
 
-    /// Open cells of `within` at `depth` with an open neighbour.
+    /// The open neighbours of `cell` at `depth` that share a colour with it:
+    /// the constraints its colouring still acts on.
+    fn live_degree(&self, depth: usize, cell: usize) -> u32 {
+        let mut shared = [0u64; W];
+        for_each_colour(self.cand[depth * self.cells + cell], |d| {
+            let board = &self.pos[depth * self.side + d - 1];
+            for i in 0..W {
+                shared[i] |= board[i];
+            }
+        });
+        count_ones(&and(&and(&self.nbr[cell], &self.open[depth]), &shared))
+    }
+
+    /// The cell of `within` to branch on at `depth`: an open cell with an
+    /// open neighbour, with the fewest colours, ties to the most neighbours
+    /// it shares a colour with, then to the lowest index.
     fn best_cell(&self, depth: usize, within: &Bits<W>) -> Option<usize> {
         let base = depth * self.cells;
         let open = &self.open[depth];
         let scope = and(within, open);
         // After propagation an open cell has at least two colours: when some
-        // cell has exactly two, the best is among those (the same cell the
-        // scan of every cell below picks).
+        // cell with exactly two shares one with a neighbour, the best is
+        // among those (the cell the scan of every cell below would pick).
         let (mut once, mut twice, mut more) = ([0u64; W], [0u64; W], [0u64; W]);
         for board in &self.pos[depth * self.side..(depth + 1) * self.side] {
             for i in 0..W {
@@ -480,11 +495,11 @@ impl<const W: usize> Search<W> {
         }
         let pairs: Bits<W> = std::array::from_fn(|i| twice[i] & !more[i]);
         let mut best = None;
-        let mut max_deg = 0;
+        let mut max_live = 0;
         for_each(&pairs, |cell| {
-            let deg = count_ones(&and(&self.nbr[cell], open));
-            if deg > max_deg {
-                max_deg = deg;
+            let live = self.live_degree(depth, cell);
+            if live > max_live {
+                max_live = live;
                 best = Some(cell);
             }
         });
@@ -494,14 +509,10 @@ impl<const W: usize> Search<W> {
         let mut min = u32::MAX;
         for_each(&scope, |cell| {
             let k = self.cand[base + cell].count_ones();
-            if k << 8 >= min {
+            if k << 8 >= min || is_empty(&and(&self.nbr[cell], open)) {
                 return;
             }
-            let deg = count_ones(&and(&self.nbr[cell], open));
-            if deg == 0 {
-                return;
-            }
-            let key = k << 8 | (255 - deg.min(255));
+            let key = k << 8 | (255 - self.live_degree(depth, cell).min(255));
             if key < min {
                 min = key;
                 best = Some(cell);
