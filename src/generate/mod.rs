@@ -38,6 +38,7 @@
 //! makes the result depend on the machine's speed. Decisions where the papers
 //! are unclear are listed in `docs/generation.md`.
 
+pub mod bounded;
 pub mod canon;
 pub mod chang;
 pub mod fletcher;

@@ -34,6 +34,7 @@
 //! generate-and-test, as both papers describe. The search always ends: after `max_tries` attempts, at the
 //! time limit, or on reaching the targets; it returns the closest puzzle.
 
+use super::bounded::{Capped, weights_capped, weights_row};
 use super::minimal::{is_minimal, minimize};
 use super::xu::techniques_solve;
 use super::{Candidate, GenerateOptions, Method, Symmetry, make};
@@ -563,6 +564,49 @@ pub struct Evaluator {
     relax: Option<RelaxOptions>,
     /// A field needs the calibrated score.
     score: bool,
+    /// The largest technique-weight score the targets accept, when the
+    /// weights model alone decides them: the rating may stop above it
+    /// ([`super::bounded`]).
+    weights_cap: Option<u32>,
+}
+
+/// The largest `weights_score` every target accepts, when the targets name
+/// only `weights_score`, `weights_level` and `givens` and at least one of
+/// them bounds the score from above; `None` otherwise.
+fn weights_cap(targets: &[Target]) -> Option<u32> {
+    let mut cap: Option<u32> = None;
+    for t in targets {
+        let this = match (t.field.as_str(), &t.value) {
+            ("givens", _) => None,
+            ("weights_score", TargetValue::Number(v)) => match t.op {
+                Op::Le | Op::Eq => Some(v.floor()),
+                Op::Lt => Some(v.ceil() - 1.0),
+                _ => None,
+            }
+            .map(|c| c.clamp(-1.0, f64::from(u32::MAX - 1)))
+            .map(|c| if c < 0.0 { 0 } else { c as u32 }),
+            ("weights_level", TargetValue::Level(want)) => {
+                let scale = level_scale("weights_level")?;
+                let accepted = (0..4usize).filter(|&r| match t.op {
+                    Op::Eq => r == *want,
+                    Op::Ne => r != *want,
+                    Op::Lt => r < *want,
+                    Op::Le => r <= *want,
+                    Op::Gt => r > *want,
+                    Op::Ge => r >= *want,
+                });
+                match accepted.max() {
+                    Some(r) if r < 3 => Some(scale.ranges[r].1 as u32),
+                    _ => None,
+                }
+            }
+            _ => return None,
+        };
+        if let Some(c) = this {
+            cap = Some(cap.map_or(c, |old: u32| old.min(c)));
+        }
+    }
+    cap
 }
 
 impl Evaluator {
@@ -612,6 +656,12 @@ impl Evaluator {
         if score && opts.order != 3 {
             return Err(TargetError::ScoreOrder(opts.order));
         }
+        let weights_only = rate
+            .as_ref()
+            .is_some_and(|r| r.models.len() == 1 && r.models.contains(&Model::Weights));
+        let weights_cap = (weights_only && tracked.is_empty() && opts.order == 3)
+            .then(|| weights_cap(targets))
+            .flatten();
         Ok(Evaluator {
             targets: targets.to_vec(),
             tracked,
@@ -619,6 +669,7 @@ impl Evaluator {
             rate,
             relax,
             score,
+            weights_cap,
         })
     }
 
@@ -630,7 +681,36 @@ impl Evaluator {
     /// The rating row (when a model is needed), the value of every target
     /// field and tracked field, and the distance to the targets.
     pub fn evaluate(&self, p: &Puzzle) -> (Option<RateRow>, BTreeMap<String, Value>, f64) {
-        let row = self.rate.as_ref().map(|o| rate(p, o));
+        let (row, metrics, d, _) = self.rate_and_measure(p, false);
+        (row, metrics, d)
+    }
+
+    /// [`Evaluator::evaluate`] for the search, whose candidates are unique
+    /// puzzles: the rating may stop once the targets are decided to be
+    /// missed ([`super::bounded`]). The flag says whether the row is the
+    /// full one; a cut row holds lower bounds, and its distance, a lower
+    /// bound of the true one, is above 0.
+    pub fn screen(&self, p: &Puzzle) -> (Option<RateRow>, BTreeMap<String, Value>, f64, bool) {
+        self.rate_and_measure(p, true)
+    }
+
+    fn rate_and_measure(
+        &self,
+        p: &Puzzle,
+        may_cut: bool,
+    ) -> (Option<RateRow>, BTreeMap<String, Value>, f64, bool) {
+        let mut exact = true;
+        let row = self.rate.as_ref().map(|o| match self.weights_cap {
+            Some(cap) if may_cut => match weights_capped(p, cap) {
+                Capped::Score(s, hardest) => weights_row(p, s, hardest),
+                Capped::Above(bound) => {
+                    exact = false;
+                    weights_row(p, bound, None)
+                }
+                Capped::Stuck => rate(p, o),
+            },
+            _ => rate(p, o),
+        });
         let row_value = row
             .as_ref()
             .and_then(|r| serde_json::to_value(r).ok())
@@ -673,7 +753,7 @@ impl Evaluator {
             }
         }
         let d = distance(&self.targets, &with_scores);
-        (row, metrics, d)
+        (row, metrics, d, exact)
     }
 
     /// The method's level and score from a rating row: the oracle model's
@@ -734,19 +814,20 @@ pub fn search(
     // method's promises, else refused without being rated.
     let judge = |c: Candidate, minimal_known: bool, s: u64| {
         if !opts.minimal || minimal_known || is_minimal(&c.puzzle, &c.solution) {
-            let (row, metrics, d) = ev.evaluate(&c.puzzle);
-            (c, minimal_known, row, metrics, d)
+            let (row, metrics, d, exact) = ev.screen(&c.puzzle);
+            (c, minimal_known, row, metrics, d, exact)
         } else if opts.symmetry == Symmetry::None && opts.method != Method::Xu {
             let c = minimize(&c, &mut StdRng::seed_from_u64(s));
-            let (row, metrics, d) = ev.evaluate(&c.puzzle);
-            (c, true, row, metrics, d)
+            let (row, metrics, d, exact) = ev.screen(&c.puzzle);
+            (c, true, row, metrics, d, exact)
         } else {
-            (c, false, None, BTreeMap::new(), NOT_MINIMAL)
+            (c, false, None, BTreeMap::new(), NOT_MINIMAL, true)
         }
     };
     let s0 = derive_seed(seed, 0);
     let (candidate, minimal_known) = make(opts, s0);
-    let (candidate, minimal_known, row, metrics, distance) = judge(candidate, minimal_known, s0);
+    let (candidate, minimal_known, row, metrics, distance, mut exact) =
+        judge(candidate, minimal_known, s0);
     let mut best = Found {
         candidate,
         minimal_known,
@@ -777,7 +858,8 @@ pub fn search(
                 None => continue,
             }
         };
-        let (candidate, minimal_known, row, metrics, distance) = judge(candidate, minimal_known, s);
+        let (candidate, minimal_known, row, metrics, distance, cut_exact) =
+            judge(candidate, minimal_known, s);
         // Mutants at equal distance are accepted too: a minimal puzzle can
         // lose a given only after a move has made one redundant.
         if distance < best.distance || (!fresh && distance == best.distance) {
@@ -787,7 +869,13 @@ pub fn search(
             best.row = row;
             best.metrics = metrics;
             best.distance = distance;
+            exact = cut_exact;
         }
+    }
+    if !exact {
+        // A miss whose rating stopped early: its row and distance are
+        // reported in full.
+        (best.row, best.metrics, best.distance) = ev.evaluate(&best.candidate.puzzle);
     }
     best
 }
@@ -1030,6 +1118,28 @@ mod tests {
             ("oracle_score".to_string(), Value::from(0.1)),
         ]);
         assert!((distance(&[ge], &crazy) - 2.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn weights_caps_come_from_upper_bounds_only() {
+        let cap = |texts: &[&str]| weights_cap(&parse_targets(texts).unwrap());
+        assert_eq!(cap(&["weights_level=Hard"]), Some(98));
+        assert_eq!(cap(&["weights_level<=Intermediate"]), Some(86));
+        assert_eq!(cap(&["weights_level<Intermediate"]), Some(72));
+        assert_eq!(cap(&["weights_level!=Challenging"]), Some(98));
+        assert_eq!(cap(&["weights_level>=Hard"]), None);
+        assert_eq!(cap(&["weights_level!=Easy"]), None);
+        assert_eq!(cap(&["weights_score<90.5"]), Some(90));
+        assert_eq!(cap(&["weights_score<90"]), Some(89));
+        assert_eq!(cap(&["weights_score<=90.5"]), Some(90));
+        assert_eq!(cap(&["weights_score>=80"]), None);
+        assert_eq!(
+            cap(&["weights_score<=95", "weights_level=Hard", "givens<=25"]),
+            Some(95)
+        );
+        // Another field needs its own model or the whole path.
+        assert_eq!(cap(&["weights_level=Hard", "hardest_weight<=10"]), None);
+        assert_eq!(cap(&["weights_level=Hard", "oracle_score>=0.5"]), None);
     }
 
     #[test]
