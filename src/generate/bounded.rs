@@ -12,8 +12,14 @@
 //! one [`crate::human::rate`] gives (a test checks it on generated puzzles);
 //! a cut puzzle carries only the lower bound, which the search uses as a
 //! miss and never prints.
+//!
+//! The search's candidates come with their unique solution, so a model that
+//! needs it (the oracle reveals solution values) is run directly, without
+//! the rater's search for the solution and for a second one
+//! ([`oracle_row`], the same row).
 
-use crate::grid::Puzzle;
+use crate::grid::{Puzzle, Solution};
+use crate::human::oracle::{OracleOptions, oracle};
 use crate::human::techniques::find_first;
 use crate::human::weights::{WeightLevel, weight};
 use crate::human::{Board, RateRow, Technique};
@@ -87,6 +93,28 @@ pub fn weights_row(puzzle: &Puzzle, score: u32, hardest: Option<Technique>) -> R
     row
 }
 
+/// The rating row [`crate::human::rate`] gives a unique puzzle with the
+/// oracle model alone, from its known solution (the rater would first
+/// search for it, and for a second one).
+pub fn oracle_row(
+    puzzle: &Puzzle,
+    solution: &Solution,
+    opts: &OracleOptions,
+    seed: u64,
+) -> RateRow {
+    let r = oracle(puzzle, solution, opts, seed);
+    let mut row = RateRow {
+        puzzle: puzzle.to_line(),
+        label: puzzle.label.clone(),
+        ..RateRow::default()
+    };
+    row.ratings.oracle_score = Some(r.score);
+    row.ratings.oracle_level = Some(r.level.to_string());
+    row.ratings.oracle_visits = Some(r.visits.mean);
+    row.ratings.oracle_visits_sd = Some(r.visits.sd);
+    row
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +157,20 @@ mod tests {
             }
         }
         assert!(below > 200 && above > 100, "{below} {above}");
+    }
+
+    #[test]
+    fn oracle_row_is_the_raters_row() {
+        let opts = GenerateOptions::default();
+        let rate_opts = RateOptions {
+            models: [Model::Oracle].into_iter().collect(),
+            seed: 3,
+            ..RateOptions::default()
+        };
+        for seed in 0..40 {
+            let (c, _) = make(&opts, seed);
+            let row = oracle_row(&c.puzzle, &c.solution, &rate_opts.oracle, 3);
+            assert_eq!(row, rate(&c.puzzle, &rate_opts), "seed {seed}");
+        }
     }
 }

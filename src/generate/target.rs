@@ -50,7 +50,7 @@
 //! and walked-back puzzles), at the time limit, or on reaching the targets;
 //! it returns the closest puzzle.
 
-use super::bounded::{Capped, weights_capped, weights_row};
+use super::bounded::{Capped, oracle_row, weights_capped, weights_row};
 use super::minimal::{is_minimal, minimize};
 use super::xu::techniques_solve;
 use super::{Candidate, GenerateOptions, Method, Symmetry, make_traced};
@@ -701,7 +701,7 @@ impl Evaluator {
     /// The rating row (when a model is needed), the value of every target
     /// field and tracked field, and the distance to the targets.
     pub fn evaluate(&self, p: &Puzzle) -> (Option<RateRow>, BTreeMap<String, Value>, f64) {
-        let (row, metrics, d, _) = self.rate_and_measure(p, false);
+        let (row, metrics, d, _) = self.rate_and_measure(p, None);
         (row, metrics, d)
     }
 
@@ -710,18 +710,28 @@ impl Evaluator {
     /// missed ([`super::bounded`]). The flag says whether the row is the
     /// full one; a cut row holds lower bounds, and its distance, a lower
     /// bound of the true one, is above 0.
-    pub fn screen(&self, p: &Puzzle) -> (Option<RateRow>, BTreeMap<String, Value>, f64, bool) {
-        self.rate_and_measure(p, true)
+    /// The oracle model alone rates the candidate from its known solution,
+    /// without the rater's uniqueness search (the row is the same).
+    pub fn screen(&self, c: &Candidate) -> (Option<RateRow>, BTreeMap<String, Value>, f64, bool) {
+        self.rate_and_measure(&c.puzzle, Some(&c.solution))
     }
 
     fn rate_and_measure(
         &self,
         p: &Puzzle,
-        may_cut: bool,
+        known: Option<&crate::grid::Solution>,
     ) -> (Option<RateRow>, BTreeMap<String, Value>, f64, bool) {
         let mut exact = true;
-        let row = self.rate.as_ref().map(|o| match self.weights_cap {
-            Some(cap) if may_cut => match weights_capped(p, cap) {
+        let only = |m: Model| {
+            self.rate
+                .as_ref()
+                .is_some_and(|r| r.models.len() == 1 && r.models.contains(&m))
+        };
+        let row = self.rate.as_ref().map(|o| match (self.weights_cap, known) {
+            (_, Some(solution)) if only(Model::Oracle) => {
+                oracle_row(p, solution, &o.oracle, o.seed)
+            }
+            (Some(cap), Some(_)) => match weights_capped(p, cap) {
                 Capped::Score(s, hardest) => weights_row(p, s, hardest),
                 Capped::Above(bound) => {
                     exact = false;
@@ -860,7 +870,7 @@ pub fn search(
                     exact: true,
                 };
             };
-        let (row, metrics, distance, exact) = ev.screen(&candidate.puzzle);
+        let (row, metrics, distance, exact) = ev.screen(&candidate);
         Judged {
             candidate,
             minimal_known,
