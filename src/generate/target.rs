@@ -56,7 +56,7 @@ use super::xu::techniques_solve;
 use super::{Candidate, GenerateOptions, Method, Symmetry, make_traced};
 use crate::bitset::sudoku::Solver;
 use crate::graph::derive_seed;
-use crate::grid::{Geometry, Puzzle};
+use crate::grid::{Geometry, Puzzle, Solution};
 use crate::human::{Model, RateOptions, RateRow, rate};
 use crate::relax::{RelaxOptions, relax};
 use rand::Rng;
@@ -603,8 +603,8 @@ fn weights_cap(targets: &[Target]) -> Option<u32> {
                 Op::Lt => Some(v.ceil() - 1.0),
                 _ => None,
             }
-            .map(|c| c.clamp(-1.0, f64::from(u32::MAX - 1)))
-            .map(|c| if c < 0.0 { 0 } else { c as u32 }),
+            // Saturating: a negative bound caps at 0.
+            .map(|c| c as u32),
             ("weights_level", TargetValue::Level(want)) => {
                 let scale = level_scale("weights_level")?;
                 let accepted = (0..4usize).filter(|&r| match t.op {
@@ -710,6 +710,7 @@ impl Evaluator {
     /// missed ([`super::bounded`]). The flag says whether the row is the
     /// full one; a cut row holds lower bounds, and its distance, a lower
     /// bound of the true one, is above 0.
+    ///
     /// The oracle model alone rates the candidate from its known solution,
     /// without the rater's uniqueness search (the row is the same).
     pub fn screen(&self, c: &Candidate) -> (Option<RateRow>, BTreeMap<String, Value>, f64, bool) {
@@ -719,7 +720,7 @@ impl Evaluator {
     fn rate_and_measure(
         &self,
         p: &Puzzle,
-        known: Option<&crate::grid::Solution>,
+        known: Option<&Solution>,
     ) -> (Option<RateRow>, BTreeMap<String, Value>, f64, bool) {
         let mut exact = true;
         let only = |m: Model| {
@@ -918,7 +919,7 @@ pub fn search(
     let mut attempts = 0;
     let done = |best: &Option<(Found, bool)>, attempts: usize| {
         best.as_ref().is_some_and(|(f, _)| f.distance == 0.0)
-            || attempts >= opts.max_tries
+            || attempts >= opts.max_tries.max(1)
             || (attempts > 0 && deadline.is_some_and(|d| Instant::now() >= d))
     };
     let mut mutations = 0;
@@ -987,7 +988,7 @@ pub fn search(
         }
     }
     let Some((mut best, exact)) = best else {
-        unreachable!("max_tries >= 1 makes at least one attempt")
+        unreachable!("the loop makes at least one attempt")
     };
     best.attempts = attempts;
     best.mutations = mutations;
@@ -1001,10 +1002,12 @@ pub fn search(
 
 /// A mutant of `c` with the same unique solution: a symmetric orbit of
 /// givens removed, an orbit of empty cells given their solution values, or
-/// a move (both). A move whose removal lets in another solution adds an
-/// orbit where that solution differs, so that it is ruled out again. `None`
-/// when the change loses uniqueness (or, for Xu's method, no longer falls to
-/// the techniques). The change is drawn uniformly, or by `need`: adding a
+/// a move (both). A move whose removal lets in other solutions adds an
+/// orbit where every one of them differs from the solution, so that all are
+/// ruled out again (up to `MOVE_SOLUTIONS` are enumerated; with that many,
+/// uniqueness is checked after). `None` when no orbit does, the change
+/// loses uniqueness (or, for Xu's method, no longer falls to the
+/// techniques). The change is drawn uniformly, or by `need`: adding a
 /// given makes a puzzle easier, removing or moving one can make it harder
 /// (only moving one when `c` is known to be minimal, as no given of it can
 /// be removed alone).
