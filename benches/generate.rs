@@ -1,7 +1,8 @@
 //! Throughput of the generators: minimal unique puzzles by removal (4×4,
 //! 9×9, 16×16, and 9×9 with rot180 symmetry), Fletcher et al.'s Algorithm 2
 //! (Dancing Links, without the oracle score) and Xu & Xu's phases a–b, one
-//! thread, and the canonical form.
+//! thread, the canonical form, and targeted puzzles (`weights_level=Hard`,
+//! `oracle_level=Challenging`: the whole search per puzzle, one thread).
 //!
 //! Each iteration makes a batch of puzzles from consecutive seeds and
 //! declares `Throughput::Elements(batch)`, so criterion reports puzzles/s.
@@ -16,11 +17,11 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::hint::black_box;
 use std::time::Duration;
-use sudolab::generate::Symmetry;
 use sudolab::generate::canon::canonical;
 use sudolab::generate::fletcher::fletcher_puzzle;
 use sudolab::generate::minimal::minimal_puzzle;
 use sudolab::generate::xu::xu_puzzle;
+use sudolab::generate::{GenerateOptions, Symmetry, generate as generate_targets, parse_targets};
 
 fn configure<'a>(c: &'a mut Criterion<Clock>, name: &str) -> criterion::BenchmarkGroup<'a, Clock> {
     let mut g = c.benchmark_group(name);
@@ -92,6 +93,34 @@ fn generate(c: &mut Criterion<Clock>) {
                 .sum::<usize>()
         })
     });
+    // Targeted generation on one thread: hits per second, each a fresh run
+    // of the search (consecutive run seeds, so every iteration differs).
+    for (name, target, batch) in [
+        ("target/weights-hard", "weights_level=Hard", 20u64),
+        ("target/oracle-challenging", "oracle_level=Challenging", 4),
+    ] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a one-thread pool");
+        g.throughput(Throughput::Elements(batch));
+        g.bench_function(name, |b| {
+            let mut seed = 0u64;
+            b.iter(|| {
+                seed += 1;
+                let opts = GenerateOptions {
+                    count: batch as usize,
+                    seed,
+                    targets: parse_targets(&[target]).expect("a valid target"),
+                    ..GenerateOptions::default()
+                };
+                let rows = pool
+                    .install(|| generate_targets(&opts))
+                    .expect("valid options");
+                black_box(rows.iter().filter(|r| r.reached).count())
+            })
+        });
+    }
     g.finish();
 }
 

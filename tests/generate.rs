@@ -10,6 +10,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use sudolab::engine::{Engine, Engines};
 use sudolab::generate::canon::{Transform, canonical, equivalent};
+use sudolab::generate::minimal;
 use sudolab::generate::{
     GenerateError, GenerateOptions, Generated, Level, Method, Symmetry, TargetError, generate,
     parse_targets,
@@ -186,6 +187,72 @@ fn targets_hold_when_rerated() {
 }
 
 #[test]
+fn targeted_levels_hold_when_rerated_by_the_rater() {
+    // Hard by technique weights: fresh puzzles, prefixes of their removal
+    // sequence and mutants all end as hits only when the full rating agrees.
+    let opts = GenerateOptions {
+        count: 24,
+        seed: 5,
+        targets: parse_targets(&["weights_level=Hard"]).unwrap(),
+        ..GenerateOptions::default()
+    };
+    let rows = generate(&opts).unwrap();
+    let weights = RateOptions::for_models("weights").unwrap();
+    let mut not_minimal = 0;
+    for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
+        assert!(r.reached && r.distance == 0.0, "{r:?}");
+        assert_eq!(sat().status(&p).unwrap(), Status::Unique);
+        let rated = rate(&p, &weights);
+        assert_eq!(rated.ratings.weights_level.as_deref(), Some("Hard"), "{p}");
+        assert_eq!(r.metrics["weights_level"], "Hard");
+        let solution = sudolab::bitset::sudoku::solve(&p).unwrap();
+        assert_eq!(r.minimal, minimal::is_minimal(&p, &solution));
+        not_minimal += usize::from(!r.minimal);
+    }
+    // Some hits are walked-back prefixes or mutants, not minimal puzzles.
+    assert!(not_minimal > 0, "{rows:?}");
+    // Challenging by the oracle: the oracle's full 100 trials agree.
+    let opts = GenerateOptions {
+        count: 3,
+        seed: 5,
+        targets: parse_targets(&["oracle_level=Challenging"]).unwrap(),
+        ..GenerateOptions::default()
+    };
+    let oracle = RateOptions::for_models("oracle").unwrap();
+    let rows = generate(&opts).unwrap();
+    for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
+        assert!(r.reached, "{r:?}");
+        let rated = rate(&p, &oracle);
+        assert_eq!(rated.ratings.oracle_level.as_deref(), Some("Challenging"));
+        assert_eq!(r.metrics["oracle_level"], "Challenging");
+    }
+}
+
+#[test]
+fn a_missed_weights_target_reports_the_full_rating() {
+    // Scores of at most 20 need 61 givens or more, which the other target
+    // forbids: out of reach. The search stops rating such puzzles early, but the row it
+    // returns carries the puzzle's full rating, not the bound it stopped at.
+    let opts = GenerateOptions {
+        count: 4,
+        seed: 2,
+        targets: parse_targets(&["weights_score<=20", "givens<=40"]).unwrap(),
+        max_tries: 5,
+        ..GenerateOptions::default()
+    };
+    let weights = RateOptions::for_models("weights").unwrap();
+    let rows = generate(&opts).unwrap();
+    for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
+        assert!(!r.reached, "{r:?}");
+        let score = rate(&p, &weights).ratings.weights_score.unwrap();
+        assert_eq!(r.metrics["weights_score"], score, "{p}");
+        let over = (p.givens() as f64 - 40.0).max(0.0) / 40.0;
+        let expected = (f64::from(score) - 20.0) / 20.0 + over;
+        assert!((r.distance - expected).abs() < 1e-9, "{r:?}");
+    }
+}
+
+#[test]
 fn minimal_option_prints_only_minimal_puzzles() {
     let base = GenerateOptions {
         count: 3,
@@ -333,6 +400,12 @@ fn same_seed_same_puzzles_with_one_and_two_threads() {
             seed: 99,
             targets: parse_targets(&["givens<=22"]).unwrap(),
             max_tries: 30,
+            ..GenerateOptions::default()
+        },
+        GenerateOptions {
+            count: 8,
+            seed: 99,
+            targets: parse_targets(&["weights_level=Hard"]).unwrap(),
             ..GenerateOptions::default()
         },
     ] {

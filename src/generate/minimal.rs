@@ -84,29 +84,53 @@ pub fn remove_orbits(
 /// A minimal unique puzzle (minimal over orbits with a symmetry) of order
 /// `n` from a random solution grid, checked by the bitset search.
 pub fn minimal_puzzle(n: usize, symmetry: Symmetry, rng: &mut impl Rng) -> Candidate {
+    minimal_puzzle_traced(n, symmetry, rng).0
+}
+
+/// [`minimal_puzzle`] with the orbits it removed, in the order of removal
+/// (indices into `symmetry.orbits(n * n)`). Every prefix of the sequence
+/// leaves a unique puzzle: the solution grid without those orbits, each
+/// step at least as hard for a human as the one before it in most cases.
+pub fn minimal_puzzle_traced(
+    n: usize,
+    symmetry: Symmetry,
+    rng: &mut impl Rng,
+) -> (Candidate, Vec<usize>) {
     let mut solver = Solver::new(n);
     let solution = random_solution(&mut solver, rng);
-    let orbits = symmetry.orbits(n * n);
+    let orbits = symmetry.orbits_cached(n * n);
     let mut values = solution.cells().to_vec();
     let s = solution.cells();
     let g = crate::grid::Geometry::of(n);
     let all = g.all_digits();
+    let mut sequence = Vec::with_capacity(orbits.len());
     remove_orbits(&mut values, &orbits, rng, |v, removed| {
         // A lone removed cell whose peers give every other digit is forced:
         // no search needed.
-        if let [cell] = removed {
-            let seen = g.peers[*cell].iter().fold(0u32, |m, &p| m | 1 << v[p]);
-            if seen & all == all & !(1 << s[*cell]) {
-                return true;
+        let unique = match removed {
+            [cell]
+                if g.peers[*cell].iter().fold(0u32, |m, &p| m | 1 << v[p]) & all
+                    == all & !(1 << s[*cell]) =>
+            {
+                true
             }
+            _ => !solver.differs_at(v, s, removed),
+        };
+        if unique {
+            sequence.push(removed[0]);
         }
-        !solver.differs_at(v, s, removed)
+        unique
     });
     let puzzle = match Puzzle::from_cells(n, values) {
         Ok(p) => p,
         Err(_) => unreachable!("values of a solution grid of order {n}"),
     };
-    Candidate { puzzle, solution }
+    // Orbits are ordered by their first cell, which identifies them.
+    let index: Vec<usize> = sequence
+        .iter()
+        .filter_map(|&first| orbits.iter().position(|o| o[0] == first))
+        .collect();
+    (Candidate { puzzle, solution }, index)
 }
 
 /// `c` reduced to a minimal puzzle: its givens tried once each in random
@@ -245,6 +269,28 @@ mod tests {
                 let given: Vec<bool> = orbit.iter().map(|&x| c.puzzle.is_given(x)).collect();
                 assert!(given.iter().all(|&g| g == given[0]), "{sym}: {}", c.puzzle);
             }
+        }
+    }
+
+    #[test]
+    fn the_removal_sequence_leads_to_the_puzzle_through_unique_prefixes() {
+        for (sym, seed) in [(Symmetry::None, 3), (Symmetry::Rot180, 4)] {
+            let plain = minimal_puzzle(3, sym, &mut StdRng::seed_from_u64(seed));
+            let (c, removed) = minimal_puzzle_traced(3, sym, &mut StdRng::seed_from_u64(seed));
+            assert_eq!(c, plain);
+            let orbits = sym.orbits(9);
+            let mut values = c.solution.cells().to_vec();
+            for (k, &o) in removed.iter().enumerate() {
+                for &cell in &orbits[o] {
+                    assert_ne!(values[cell], 0, "orbit {o} removed twice");
+                    values[cell] = 0;
+                }
+                if k % 8 == 0 {
+                    let p = Puzzle::from_cells(3, values.clone()).unwrap();
+                    assert_eq!(crate::sat::count(&p, 2).solutions, 1, "prefix {k}");
+                }
+            }
+            assert_eq!(values, c.puzzle.cells());
         }
     }
 

@@ -38,6 +38,7 @@
 //! makes the result depend on the machine's speed. Decisions where the papers
 //! are unclear are listed in `docs/generation.md`.
 
+pub mod bounded;
 pub mod canon;
 pub mod chang;
 pub mod fletcher;
@@ -56,8 +57,10 @@ use rand::rngs::StdRng;
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// How puzzles are made.
@@ -120,6 +123,21 @@ impl fmt::Display for Symmetry {
 }
 
 impl Symmetry {
+    /// [`Symmetry::orbits`], computed once per symmetry for the sides of
+    /// the generators' orders (4, 9, 16; other sides are computed anew).
+    pub fn orbits_cached(self, side: usize) -> Cow<'static, [Vec<usize>]> {
+        static TABLES: [[OnceLock<Vec<Vec<usize>>>; 3]; 5] =
+            [const { [const { OnceLock::new() }; 3] }; 5];
+        let order = match side {
+            4 => 0,
+            9 => 1,
+            16 => 2,
+            _ => return Cow::Owned(self.orbits(side)),
+        };
+        let table = &TABLES[self as usize][order];
+        Cow::Borrowed(table.get_or_init(|| self.orbits(side)))
+    }
+
     /// The orbits of the cells of a `side × side` grid, each ascending,
     /// ordered by their first cell.
     pub fn orbits(self, side: usize) -> Vec<Vec<usize>> {
@@ -572,17 +590,29 @@ fn generate_one(
 /// the method guarantees minimality (every given tried once, uniqueness
 /// being the removal test).
 pub fn make(opts: &GenerateOptions, seed: u64) -> (Candidate, bool) {
+    let (c, minimal, _) = make_traced(opts, seed);
+    (c, minimal)
+}
+
+/// [`make`] with the removal sequence of the minimal-puzzle methods
+/// ([`minimal::minimal_puzzle_traced`]; empty for the other methods).
+pub(crate) fn make_traced(opts: &GenerateOptions, seed: u64) -> (Candidate, bool, Vec<usize>) {
     let mut rng = StdRng::seed_from_u64(seed);
     match opts.method {
-        Method::Minimal | Method::Chang => (
-            minimal::minimal_puzzle(opts.order, opts.symmetry, &mut rng),
-            opts.symmetry == Symmetry::None,
-        ),
+        Method::Minimal | Method::Chang => {
+            let (c, removed) = minimal::minimal_puzzle_traced(opts.order, opts.symmetry, &mut rng);
+            (c, opts.symmetry == Symmetry::None, removed)
+        }
         Method::Fletcher => (
             fletcher::fletcher_puzzle(opts.order, opts.symmetry, opts.completions, &mut rng),
             opts.symmetry == Symmetry::None,
+            Vec::new(),
         ),
-        Method::Xu => (xu::xu_puzzle(opts.order, opts.symmetry, &mut rng), false),
+        Method::Xu => (
+            xu::xu_puzzle(opts.order, opts.symmetry, &mut rng),
+            false,
+            Vec::new(),
+        ),
         Method::Pseudo => {
             let source = opts.source.as_ref().and_then(|p| {
                 let solution = crate::bitset::sudoku::solve(p)?;
@@ -592,11 +622,12 @@ pub fn make(opts: &GenerateOptions, seed: u64) -> (Candidate, bool) {
                 })
             });
             match source.and_then(|s| pseudo::mutant(&s, opts, seed).or(Some(s))) {
-                Some(c) => (c, false),
+                Some(c) => (c, false, Vec::new()),
                 // No usable source (validation refuses it): a fresh minimal puzzle.
                 None => (
                     minimal::minimal_puzzle(opts.order, Symmetry::None, &mut rng),
                     true,
+                    Vec::new(),
                 ),
             }
         }

@@ -42,7 +42,8 @@ pub fn mutant(source: &Candidate, opts: &GenerateOptions, seed: u64) -> Option<C
     let steps = rng.gen_range(1..=3);
     let mut current = source.clone();
     for _ in 0..steps {
-        current = (0..20).find_map(|_| mutate(&current, &local, &mut solver, &mut rng, None))?;
+        current =
+            (0..20).find_map(|_| mutate(&current, &local, &mut solver, &mut rng, None, false))?;
     }
     Some(current)
 }

@@ -30,16 +30,33 @@
 //! given only after a move has made one redundant). When every missed target
 //! says which way to go ([`need`]: a score too high, a level too hard, too
 //! many givens), the change follows it: a given added to make the puzzle
-//! easier, removed or moved to make it harder. A level alone is pure
-//! generate-and-test, as both papers describe. The search always ends: after `max_tries` attempts, at the
-//! time limit, or on reaching the targets; it returns the closest puzzle.
+//! easier, removed or moved to make it harder (only moved when the puzzle is
+//! minimal). A move that loses uniqueness adds back a given that rules out
+//! every other solution (found by enumerating up to `MOVE_SOLUTIONS`).
+//!
+//! A fresh minimal puzzle that is too hard is walked back: the puzzles on
+//! the way from its solution grid to it (the grid without the first `k`
+//! removed givens, each unique) are rated in a binary search for the step
+//! where it becomes too hard, and the first one inside the targets is a hit
+//! (most minimal puzzles that miss `weights_level=Hard` overshoot it, and a
+//! fifth of those pass through it on the way). Such a puzzle is not minimal,
+//! so there is no walk with `--minimal`; with a walk, every second attempt
+//! is fresh. With targets that only bound the technique-weight score from
+//! above, the rating stops once the score is past them
+//! ([`super::bounded`]); such a miss is rated in full if it is returned.
+//!
+//! A level alone is pure generate-and-test, as both papers describe. The
+//! search always ends: after `max_tries` attempts (fresh puzzles, mutations
+//! and walked-back puzzles), at the time limit, or on reaching the targets;
+//! it returns the closest puzzle.
 
+use super::bounded::{Capped, oracle_row, weights_capped, weights_row};
 use super::minimal::{is_minimal, minimize};
 use super::xu::techniques_solve;
-use super::{Candidate, GenerateOptions, Method, Symmetry, make};
+use super::{Candidate, GenerateOptions, Method, Symmetry, make_traced};
 use crate::bitset::sudoku::Solver;
 use crate::graph::derive_seed;
-use crate::grid::{Geometry, Puzzle};
+use crate::grid::{Geometry, Puzzle, Solution};
 use crate::human::{Model, RateOptions, RateRow, rate};
 use crate::relax::{RelaxOptions, relax};
 use rand::Rng;
@@ -50,6 +67,10 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::time::Instant;
+
+/// Solutions a move enumerates after removing a given, to find the empty
+/// cells that rule out all of them.
+const MOVE_SOLUTIONS: u64 = 16;
 
 /// Distance charged for a target whose model could not rate the puzzle.
 pub const MISSING: f64 = 100.0;
@@ -563,6 +584,49 @@ pub struct Evaluator {
     relax: Option<RelaxOptions>,
     /// A field needs the calibrated score.
     score: bool,
+    /// The largest technique-weight score the targets accept, when the
+    /// weights model alone decides them: the rating may stop above it
+    /// ([`super::bounded`]).
+    weights_cap: Option<u32>,
+}
+
+/// The largest `weights_score` every target accepts, when the targets name
+/// only `weights_score`, `weights_level` and `givens` and at least one of
+/// them bounds the score from above; `None` otherwise.
+fn weights_cap(targets: &[Target]) -> Option<u32> {
+    let mut cap: Option<u32> = None;
+    for t in targets {
+        let this = match (t.field.as_str(), &t.value) {
+            ("givens", _) => None,
+            ("weights_score", TargetValue::Number(v)) => match t.op {
+                Op::Le | Op::Eq => Some(v.floor()),
+                Op::Lt => Some(v.ceil() - 1.0),
+                _ => None,
+            }
+            // Saturating: a negative bound caps at 0.
+            .map(|c| c as u32),
+            ("weights_level", TargetValue::Level(want)) => {
+                let scale = level_scale("weights_level")?;
+                let accepted = (0..4usize).filter(|&r| match t.op {
+                    Op::Eq => r == *want,
+                    Op::Ne => r != *want,
+                    Op::Lt => r < *want,
+                    Op::Le => r <= *want,
+                    Op::Gt => r > *want,
+                    Op::Ge => r >= *want,
+                });
+                match accepted.max() {
+                    Some(r) if r < 3 => Some(scale.ranges[r].1 as u32),
+                    _ => None,
+                }
+            }
+            _ => return None,
+        };
+        if let Some(c) = this {
+            cap = Some(cap.map_or(c, |old: u32| old.min(c)));
+        }
+    }
+    cap
 }
 
 impl Evaluator {
@@ -612,6 +676,12 @@ impl Evaluator {
         if score && opts.order != 3 {
             return Err(TargetError::ScoreOrder(opts.order));
         }
+        let weights_only = rate
+            .as_ref()
+            .is_some_and(|r| r.models.len() == 1 && r.models.contains(&Model::Weights));
+        let weights_cap = (weights_only && tracked.is_empty() && opts.order == 3)
+            .then(|| weights_cap(targets))
+            .flatten();
         Ok(Evaluator {
             targets: targets.to_vec(),
             tracked,
@@ -619,6 +689,7 @@ impl Evaluator {
             rate,
             relax,
             score,
+            weights_cap,
         })
     }
 
@@ -630,7 +701,47 @@ impl Evaluator {
     /// The rating row (when a model is needed), the value of every target
     /// field and tracked field, and the distance to the targets.
     pub fn evaluate(&self, p: &Puzzle) -> (Option<RateRow>, BTreeMap<String, Value>, f64) {
-        let row = self.rate.as_ref().map(|o| rate(p, o));
+        let (row, metrics, d, _) = self.rate_and_measure(p, None);
+        (row, metrics, d)
+    }
+
+    /// [`Evaluator::evaluate`] for the search, whose candidates are unique
+    /// puzzles: the rating may stop once the targets are decided to be
+    /// missed ([`super::bounded`]). The flag says whether the row is the
+    /// full one; a cut row holds lower bounds, and its distance, a lower
+    /// bound of the true one, is above 0.
+    ///
+    /// The oracle model alone rates the candidate from its known solution,
+    /// without the rater's uniqueness search (the row is the same).
+    pub fn screen(&self, c: &Candidate) -> (Option<RateRow>, BTreeMap<String, Value>, f64, bool) {
+        self.rate_and_measure(&c.puzzle, Some(&c.solution))
+    }
+
+    fn rate_and_measure(
+        &self,
+        p: &Puzzle,
+        known: Option<&Solution>,
+    ) -> (Option<RateRow>, BTreeMap<String, Value>, f64, bool) {
+        let mut exact = true;
+        let only = |m: Model| {
+            self.rate
+                .as_ref()
+                .is_some_and(|r| r.models.len() == 1 && r.models.contains(&m))
+        };
+        let row = self.rate.as_ref().map(|o| match (self.weights_cap, known) {
+            (_, Some(solution)) if only(Model::Oracle) => {
+                oracle_row(p, solution, &o.oracle, o.seed)
+            }
+            (Some(cap), Some(_)) => match weights_capped(p, cap) {
+                Capped::Score(s, hardest) => weights_row(p, s, hardest),
+                Capped::Above(bound) => {
+                    exact = false;
+                    weights_row(p, bound, None)
+                }
+                Capped::Stuck => rate(p, o),
+            },
+            _ => rate(p, o),
+        });
         let row_value = row
             .as_ref()
             .and_then(|r| serde_json::to_value(r).ok())
@@ -673,7 +784,7 @@ impl Evaluator {
             }
         }
         let d = distance(&self.targets, &with_scores);
-        (row, metrics, d)
+        (row, metrics, d, exact)
     }
 
     /// The method's level and score from a rating row: the oracle model's
@@ -721,6 +832,17 @@ pub struct Found {
     pub accepted: usize,
 }
 
+/// One rated candidate of the search.
+struct Judged {
+    candidate: Candidate,
+    minimal_known: bool,
+    row: Option<RateRow>,
+    metrics: BTreeMap<String, Value>,
+    distance: f64,
+    /// The row is the full one (not cut by [`Evaluator::screen`]).
+    exact: bool,
+}
+
 /// Searches for a puzzle meeting the evaluator's targets (see the module
 /// doc); attempt `a` draws from `derive_seed(seed, a)`.
 pub fn search(
@@ -732,82 +854,173 @@ pub fn search(
     // With `opts.minimal`, a candidate that is not minimal is reduced to a
     // minimal one (`minimize`, seeded by the attempt) where that keeps the
     // method's promises, else refused without being rated.
-    let judge = |c: Candidate, minimal_known: bool, s: u64| {
-        if !opts.minimal || minimal_known || is_minimal(&c.puzzle, &c.solution) {
-            let (row, metrics, d) = ev.evaluate(&c.puzzle);
-            (c, minimal_known, row, metrics, d)
-        } else if opts.symmetry == Symmetry::None && opts.method != Method::Xu {
-            let c = minimize(&c, &mut StdRng::seed_from_u64(s));
-            let (row, metrics, d) = ev.evaluate(&c.puzzle);
-            (c, true, row, metrics, d)
-        } else {
-            (c, false, None, BTreeMap::new(), NOT_MINIMAL)
+    let judge = |candidate: Candidate, minimal_known: bool, s: u64| {
+        let (candidate, minimal_known) =
+            if !opts.minimal || minimal_known || is_minimal(&candidate.puzzle, &candidate.solution)
+            {
+                (candidate, minimal_known)
+            } else if opts.symmetry == Symmetry::None && opts.method != Method::Xu {
+                (minimize(&candidate, &mut StdRng::seed_from_u64(s)), true)
+            } else {
+                return Judged {
+                    candidate,
+                    minimal_known: false,
+                    row: None,
+                    metrics: BTreeMap::new(),
+                    distance: NOT_MINIMAL,
+                    exact: true,
+                };
+            };
+        let (row, metrics, distance, exact) = ev.screen(&candidate);
+        Judged {
+            candidate,
+            minimal_known,
+            row,
+            metrics,
+            distance,
+            exact,
         }
     };
-    let s0 = derive_seed(seed, 0);
-    let (candidate, minimal_known) = make(opts, s0);
-    let (candidate, minimal_known, row, metrics, distance) = judge(candidate, minimal_known, s0);
-    let mut best = Found {
-        candidate,
-        minimal_known,
-        row,
-        metrics,
-        distance,
-        attempts: 1,
-        mutations: 0,
-        accepted: 0,
+    let mut best: Option<(Found, bool)> = None;
+    // Keeps `j` when it is closer than the best so far, or as close and a
+    // mutant of it (a minimal puzzle can lose a given only after a move has
+    // made one redundant).
+    let consider = |best: &mut Option<(Found, bool)>, j: Judged, mutant: bool| {
+        let Some((found, exact)) = best else {
+            *best = Some((
+                Found {
+                    candidate: j.candidate,
+                    minimal_known: j.minimal_known,
+                    row: j.row,
+                    metrics: j.metrics,
+                    distance: j.distance,
+                    attempts: 1,
+                    mutations: 0,
+                    accepted: 0,
+                },
+                j.exact,
+            ));
+            return;
+        };
+        if j.distance < found.distance || (mutant && j.distance == found.distance) {
+            found.accepted += usize::from(mutant);
+            found.candidate = j.candidate;
+            found.minimal_known = j.minimal_known;
+            found.row = j.row;
+            found.metrics = j.metrics;
+            found.distance = j.distance;
+            *exact = j.exact;
+        }
     };
     let local = !opts.targets.is_empty();
+    let side = opts.order * opts.order;
+    let orbits = opts.symmetry.orbits_cached(side);
     let mut solver = Solver::new(opts.order);
-    for a in 1..opts.max_tries {
-        if best.distance == 0.0 || deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
-        best.attempts += 1;
+    let mut attempts = 0;
+    let done = |best: &Option<(Found, bool)>, attempts: usize| {
+        best.as_ref().is_some_and(|(f, _)| f.distance == 0.0)
+            || attempts >= opts.max_tries.max(1)
+            || (attempts > 0 && deadline.is_some_and(|d| Instant::now() >= d))
+    };
+    let mut mutations = 0;
+    // A fresh puzzle that can be walked back is worth more: one attempt in
+    // two is fresh then, else one in four.
+    let walk = local && matches!(opts.method, Method::Minimal | Method::Chang) && !opts.minimal;
+    let every = if walk { 2 } else { 4 };
+    while !done(&best, attempts) {
+        let a = attempts;
+        attempts += 1;
         let s = derive_seed(seed, a as u64);
-        let fresh = !local || a % 4 == 0;
-        let (candidate, minimal_known) = if fresh {
-            make(opts, s)
-        } else {
-            best.mutations += 1;
+        let fresh = best.is_none() || !local || a % every == 0;
+        if !fresh {
+            mutations += 1;
+            let Some((found, _)) = &best else { continue };
             let mut rng = StdRng::seed_from_u64(s);
-            let need = need(&ev.targets, &best.metrics);
-            match mutate(&best.candidate, opts, &mut solver, &mut rng, need) {
-                Some(c) => (c, false),
-                None => continue,
+            let need = need(&ev.targets, &found.metrics);
+            if let Some(c) = mutate(
+                &found.candidate,
+                opts,
+                &mut solver,
+                &mut rng,
+                need,
+                found.minimal_known,
+            ) {
+                let j = judge(c, false, s);
+                consider(&mut best, j, true);
             }
-        };
-        let (candidate, minimal_known, row, metrics, distance) = judge(candidate, minimal_known, s);
-        // Mutants at equal distance are accepted too: a minimal puzzle can
-        // lose a given only after a move has made one redundant.
-        if distance < best.distance || (!fresh && distance == best.distance) {
-            best.accepted += usize::from(!fresh);
-            best.candidate = candidate;
-            best.minimal_known = minimal_known;
-            best.row = row;
-            best.metrics = metrics;
-            best.distance = distance;
+            continue;
         }
+        let (candidate, minimal_known, removed) = make_traced(opts, s);
+        let j = judge(candidate, minimal_known, s);
+        let too_hard = j.distance > 0.0 && need(&ev.targets, &j.metrics) == Some(Need::Easier);
+        let solution = j.candidate.solution.clone();
+        consider(&mut best, j, false);
+        if !too_hard || !walk || removed.is_empty() {
+            continue;
+        }
+        // Too hard: walk back along the removal sequence (binary search for
+        // the step where the puzzle becomes too hard; every prefix is unique).
+        let (mut easy, mut hard) = (0, removed.len());
+        while hard - easy > 1 && !done(&best, attempts) {
+            let mid = (easy + hard) / 2;
+            attempts += 1;
+            let mut values = solution.cells().to_vec();
+            for &o in &removed[..mid] {
+                for &cell in &orbits[o] {
+                    values[cell] = 0;
+                }
+            }
+            let Ok(puzzle) = Puzzle::from_cells(opts.order, values) else {
+                break;
+            };
+            let prefix = Candidate {
+                puzzle,
+                solution: solution.clone(),
+            };
+            let j = judge(prefix, false, s);
+            match need(&ev.targets, &j.metrics) {
+                _ if j.distance == 0.0 => {}
+                Some(Need::Easier) => hard = mid,
+                Some(Need::Harder) => easy = mid,
+                None => hard = easy,
+            }
+            consider(&mut best, j, false);
+        }
+    }
+    let Some((mut best, exact)) = best else {
+        unreachable!("the loop makes at least one attempt")
+    };
+    best.attempts = attempts;
+    best.mutations = mutations;
+    if !exact {
+        // A miss whose rating stopped early: its row and distance are
+        // reported in full.
+        (best.row, best.metrics, best.distance) = ev.evaluate(&best.candidate.puzzle);
     }
     best
 }
 
 /// A mutant of `c` with the same unique solution: a symmetric orbit of
 /// givens removed, an orbit of empty cells given their solution values, or
-/// a move (both). A move whose removal lets in another solution adds an
-/// orbit where that solution differs, so that it is ruled out again. `None`
-/// when the change loses uniqueness (or, for Xu's method, no longer falls to
-/// the techniques). The change is drawn uniformly, or by `need`: adding a
-/// given makes a puzzle easier, removing or moving one can make it harder.
+/// a move (both). A move whose removal lets in other solutions adds an
+/// orbit where every one of them differs from the solution, so that all are
+/// ruled out again (up to `MOVE_SOLUTIONS` are enumerated; with that many,
+/// uniqueness is checked after). `None` when no orbit does, the change
+/// loses uniqueness (or, for Xu's method, no longer falls to the
+/// techniques). The change is drawn uniformly, or by `need`: adding a
+/// given makes a puzzle easier, removing or moving one can make it harder
+/// (only moving one when `c` is known to be minimal, as no given of it can
+/// be removed alone).
 pub fn mutate(
     c: &Candidate,
     opts: &GenerateOptions,
     solver: &mut Solver,
     rng: &mut impl Rng,
     need: Option<Need>,
+    minimal: bool,
 ) -> Option<Candidate> {
     let side = opts.order * opts.order;
-    let orbits = opts.symmetry.orbits(side);
+    let orbits = opts.symmetry.orbits_cached(side);
     let solution = c.solution.cells();
     let mut values = c.puzzle.cells().to_vec();
     let (given, empty): (Vec<&Vec<usize>>, Vec<&Vec<usize>>) =
@@ -823,6 +1036,7 @@ pub fn mutate(
     let change = match need {
         None => rng.gen_range(0..3),
         Some(Need::Easier) => 1,
+        Some(Need::Harder) if minimal => 2,
         Some(Need::Harder) => 2 * rng.gen_range(0..2),
     };
     match change {
@@ -841,18 +1055,27 @@ pub fn mutate(
             for &cell in &o {
                 values[cell] = 0;
             }
-            match solver.differing_solution(&values, solution, &o, true) {
-                None => fill(&mut values, &pick(&empty, rng)?),
-                Some(other) => {
-                    let ruling_out: Vec<&Vec<usize>> = empty
-                        .iter()
-                        .filter(|e| e.iter().any(|&x| other[x] != solution[x]))
-                        .copied()
-                        .collect();
-                    fill(&mut values, &pick(&ruling_out, rng)?);
-                    if solver.count(&values, 2) != 1 {
-                        return None;
-                    }
+            if !solver.differs_at(&values, solution, &o) {
+                fill(&mut values, &pick(&empty, rng)?);
+            } else {
+                // The orbits that rule out every other solution (all of them
+                // when there are fewer than the cap, else checked after).
+                let without = Puzzle::from_cells(opts.order, values.clone()).ok()?;
+                let all = crate::bitset::sudoku::solutions(&without, MOVE_SOLUTIONS);
+                let complete = (all.len() as u64) < MOVE_SOLUTIONS;
+                let ruling_out: Vec<&Vec<usize>> = empty
+                    .iter()
+                    .filter(|e| {
+                        all.iter().all(|other| {
+                            let other = other.cells();
+                            other == solution || e.iter().any(|&x| other[x] != solution[x])
+                        })
+                    })
+                    .copied()
+                    .collect();
+                fill(&mut values, &pick(&ruling_out, rng)?);
+                if !complete && solver.count(&values, 2) != 1 {
+                    return None;
                 }
             }
         }
@@ -870,6 +1093,7 @@ pub fn mutate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::make;
 
     #[test]
     fn parses_targets() {
@@ -1033,6 +1257,28 @@ mod tests {
     }
 
     #[test]
+    fn weights_caps_come_from_upper_bounds_only() {
+        let cap = |texts: &[&str]| weights_cap(&parse_targets(texts).unwrap());
+        assert_eq!(cap(&["weights_level=Hard"]), Some(98));
+        assert_eq!(cap(&["weights_level<=Intermediate"]), Some(86));
+        assert_eq!(cap(&["weights_level<Intermediate"]), Some(72));
+        assert_eq!(cap(&["weights_level!=Challenging"]), Some(98));
+        assert_eq!(cap(&["weights_level>=Hard"]), None);
+        assert_eq!(cap(&["weights_level!=Easy"]), None);
+        assert_eq!(cap(&["weights_score<90.5"]), Some(90));
+        assert_eq!(cap(&["weights_score<90"]), Some(89));
+        assert_eq!(cap(&["weights_score<=90.5"]), Some(90));
+        assert_eq!(cap(&["weights_score>=80"]), None);
+        assert_eq!(
+            cap(&["weights_score<=95", "weights_level=Hard", "givens<=25"]),
+            Some(95)
+        );
+        // Another field needs its own model or the whole path.
+        assert_eq!(cap(&["weights_level=Hard", "hardest_weight<=10"]), None);
+        assert_eq!(cap(&["weights_level=Hard", "oracle_score>=0.5"]), None);
+    }
+
+    #[test]
     fn mutants_keep_the_unique_solution() {
         let opts = GenerateOptions::default();
         let (c, _) = make(&opts, 17);
@@ -1040,7 +1286,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(1);
         let mut made = 0;
         for _ in 0..40 {
-            if let Some(m) = mutate(&c, &opts, &mut solver, &mut rng, None) {
+            if let Some(m) = mutate(&c, &opts, &mut solver, &mut rng, None, false) {
                 assert_ne!(m.puzzle, c.puzzle);
                 assert_eq!(crate::sat::count(&m.puzzle, 2).solutions, 1);
                 assert!(c.solution.solves(&m.puzzle));
