@@ -21,7 +21,7 @@
 use crate::grid::{Puzzle, Solution};
 use crate::human::oracle::{OracleOptions, oracle};
 use crate::human::techniques::find_first;
-use crate::human::weights::{WeightLevel, weight};
+use crate::human::weights::{Tally, WeightLevel};
 use crate::human::{Board, RateRow, Technique};
 
 /// A technique-weight rating that may have stopped at a cap.
@@ -41,11 +41,9 @@ pub enum Capped {
 /// the score can still be at most `cap` (see the module doc).
 pub fn weights_capped(puzzle: &Puzzle, cap: u32) -> Capped {
     let mut b = Board::new(puzzle);
-    let mut used: Vec<Technique> = Vec::new();
-    let mut score = 0u32;
-    let mut hardest: Option<Technique> = None;
+    let mut tally = Tally::default();
     'path: while !b.is_solved() {
-        let bound = score + b.empty_count() as u32;
+        let bound = tally.score + b.empty_count() as u32;
         if bound > cap {
             return Capped::Above(bound);
         }
@@ -54,27 +52,12 @@ pub fn weights_capped(puzzle: &Puzzle, cap: u32) -> Capped {
                 continue;
             };
             a.apply(&mut b);
-            // Pointing and claiming are one technique in the paper.
-            let class = if t == Technique::Claiming {
-                Technique::Pointing
-            } else {
-                t
-            };
-            let (first, later) = weight(class);
-            if used.contains(&class) {
-                score += later;
-            } else {
-                score += first;
-                used.push(class);
-            }
-            if hardest.is_none_or(|h| (weight(t).0, t) > (weight(h).0, h)) {
-                hardest = Some(t);
-            }
+            tally.add(t);
             continue 'path;
         }
         return Capped::Stuck;
     }
-    Capped::Score(score, hardest)
+    Capped::Score(tally.score, tally.hardest)
 }
 
 /// The rating row [`crate::human::rate`] gives a unique 9×9 puzzle with the
@@ -85,11 +68,8 @@ pub fn weights_row(puzzle: &Puzzle, score: u32, hardest: Option<Technique>) -> R
         label: puzzle.label.clone(),
         ..RateRow::default()
     };
-    let r = &mut row.ratings;
-    r.weights_score = Some(score);
-    r.weights_level = Some(WeightLevel::of(score).to_string());
-    r.hardest_technique = hardest.map(|t| t.name().to_string());
-    r.hardest_weight = hardest.map(|t| weight(t).0);
+    row.ratings
+        .set_weights(score, Some(WeightLevel::of(score)), hardest);
     row
 }
 
@@ -102,16 +82,13 @@ pub fn oracle_row(
     opts: &OracleOptions,
     seed: u64,
 ) -> RateRow {
-    let r = oracle(puzzle, solution, opts, seed);
     let mut row = RateRow {
         puzzle: puzzle.to_line(),
         label: puzzle.label.clone(),
         ..RateRow::default()
     };
-    row.ratings.oracle_score = Some(r.score);
-    row.ratings.oracle_level = Some(r.level.to_string());
-    row.ratings.oracle_visits = Some(r.visits.mean);
-    row.ratings.oracle_visits_sd = Some(r.visits.sd);
+    row.ratings
+        .set_oracle(&oracle(puzzle, solution, opts, seed));
     row
 }
 

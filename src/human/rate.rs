@@ -287,6 +287,29 @@ pub struct Ratings {
     pub status: BTreeMap<String, String>,
 }
 
+impl Ratings {
+    /// The oracle model's fields.
+    pub fn set_oracle(&mut self, r: &super::oracle::OracleResult) {
+        self.oracle_score = Some(r.score);
+        self.oracle_level = Some(r.level.to_string());
+        self.oracle_visits = Some(r.visits.mean);
+        self.oracle_visits_sd = Some(r.visits.sd);
+    }
+
+    /// The technique-weight model's fields.
+    pub fn set_weights(
+        &mut self,
+        score: u32,
+        level: Option<super::weights::WeightLevel>,
+        hardest: Option<super::Technique>,
+    ) {
+        self.weights_score = Some(score);
+        self.weights_level = level.map(|l| l.to_string());
+        self.hardest_technique = hardest.map(|t| t.name().to_string());
+        self.hardest_weight = hardest.map(|t| super::weights::weight(t).0);
+    }
+}
+
 /// Rates one puzzle with the requested models.
 pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
     let mut row = RateRow {
@@ -341,11 +364,8 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
         }
     }
     if wants(Model::Oracle) {
-        let r = oracle(puzzle, &solution, &opts.oracle, seed);
-        row.ratings.oracle_score = Some(r.score);
-        row.ratings.oracle_level = Some(r.level.to_string());
-        row.ratings.oracle_visits = Some(r.visits.mean);
-        row.ratings.oracle_visits_sd = Some(r.visits.sd);
+        row.ratings
+            .set_oracle(&oracle(puzzle, &solution, &opts.oracle, seed));
     }
     if wants(Model::Hsolve) {
         match hsolve(puzzle, &opts.hsolve, seed) {
@@ -389,10 +409,7 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
     if wants(Model::Weights) {
         match weights(puzzle) {
             Ok(w) => {
-                row.ratings.weights_score = Some(w.score);
-                row.ratings.weights_level = w.level.map(|l| l.to_string());
-                row.ratings.hardest_technique = w.hardest.map(|t| t.name().to_string());
-                row.ratings.hardest_weight = w.hardest.map(|t| super::weights::weight(t).0);
+                row.ratings.set_weights(w.score, w.level, w.hardest);
                 if w.level.is_none() {
                     row.ratings.status.insert(
                         "weights_level".into(),

@@ -51,6 +51,38 @@ fn class(t: Technique) -> Technique {
     }
 }
 
+/// The running score of a solving path: Table 1's first-use weight for a
+/// technique's first use, its "others" weight afterwards, and the heaviest
+/// technique so far (by first-use weight).
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    used: Vec<Technique>,
+    /// The score so far.
+    pub score: u32,
+    /// The heaviest technique used so far; `None` before the first step.
+    pub hardest: Option<Technique>,
+}
+
+impl Tally {
+    /// Adds one use of `t`.
+    pub fn add(&mut self, t: Technique) {
+        let c = class(t);
+        let (first, later) = weight(c);
+        if self.used.contains(&c) {
+            self.score += later;
+        } else {
+            self.score += first;
+            self.used.push(c);
+        }
+        if self
+            .hardest
+            .is_none_or(|h| (weight(t).0, t) > (weight(h).0, h))
+        {
+            self.hardest = Some(t);
+        }
+    }
+}
+
 /// Xu & Xu Table 3 levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub enum WeightLevel {
@@ -113,33 +145,20 @@ pub fn weights(puzzle: &Puzzle) -> Result<WeightsResult, Unfinished> {
             path.end.empty_count()
         )));
     }
-    let mut used: Vec<Technique> = Vec::new();
-    let mut score = 0;
+    let mut tally = Tally::default();
     let mut counts: Vec<(Technique, usize)> = Vec::new();
     for a in &path.steps {
-        let c = class(a.technique);
-        let (first, later) = weight(c);
-        if used.contains(&c) {
-            score += later;
-        } else {
-            score += first;
-            used.push(c);
-        }
+        tally.add(a.technique);
         match counts.iter_mut().find(|(t, _)| *t == a.technique) {
             Some((_, n)) => *n += 1,
             None => counts.push((a.technique, 1)),
         }
     }
     counts.sort();
-    let hardest = path
-        .steps
-        .iter()
-        .map(|a| a.technique)
-        .max_by_key(|&t| (weight(t).0, t));
     Ok(WeightsResult {
-        score,
-        level: (puzzle.order() == 3).then(|| WeightLevel::of(score)),
-        hardest,
+        score: tally.score,
+        level: (puzzle.order() == 3).then(|| WeightLevel::of(tally.score)),
+        hardest: tally.hardest,
         uses: counts,
     })
 }
