@@ -77,25 +77,36 @@ struct Board {
 
 impl Board {
     /// The board of a puzzle (`cells[i]` = 0 or a digit 1..=9), before any
-    /// deduction; `None` when two givens clash.
+    /// deduction; `None` when two givens clash. Built digit by digit: a
+    /// digit's board is every cell that is neither given nor a peer of one of
+    /// its givens, plus its givens.
     fn new(cells: &[u8]) -> Option<Board> {
         let m = masks();
-        let mut b = Board {
-            pos: [ALL_CELLS; 9],
-            placed: 0,
-            changed: 0x1ff,
-            todo: [(1 << 27) - 1; 9],
-        };
+        let mut given = [0u128; 9];
+        let mut peers = [0u128; 9];
+        let mut todo = [(1u32 << 27) - 1; 9];
         for (cell, &v) in cells.iter().enumerate() {
             if v != 0 {
                 let d = usize::from(v - 1);
-                if b.pos[d] >> cell & 1 == 0 {
-                    return None;
-                }
-                b.place(m, cell, d);
+                given[d] |= 1 << cell;
+                peers[d] |= m.peers[cell];
+                todo[d] &= !m.cell_units[cell];
             }
         }
-        Some(b)
+        let placed = given.iter().fold(0, |acc, g| acc | g);
+        let mut pos = [0u128; 9];
+        for d in 0..9 {
+            if given[d] & peers[d] != 0 {
+                return None;
+            }
+            pos[d] = (ALL_CELLS & !peers[d] & !placed) | given[d];
+        }
+        Some(Board {
+            pos,
+            placed,
+            changed: 0x1ff,
+            todo,
+        })
     }
 
     #[inline(always)]

@@ -7,24 +7,16 @@
 //! branches agree on (or the other branch when one reaches a contradiction).
 
 use super::singles::propagate_singles;
-use super::{Application, Technique};
+use super::{Application, Found, Technique};
 use crate::human::board::Board;
 use crate::util::bits as digits;
 
 /// Every forcing-chain application.
-pub(super) fn find(technique: Technique, board: &Board, out: &mut Vec<Application>) {
+pub(super) fn find(technique: Technique, board: &Board, out: &mut Found) {
     match technique {
-        Technique::ForcingChain => forcing_chains(board, out, usize::MAX),
+        Technique::ForcingChain => forcing_chains(board, out),
         t => unreachable!("{t} is not a forcing chain"),
     }
-}
-
-/// The first forcing-chain application (in source order), without looking
-/// at the later sources.
-pub(super) fn first(board: &Board) -> Option<Application> {
-    let mut out = Vec::with_capacity(1);
-    forcing_chains(board, &mut out, 1);
-    out.pop()
 }
 
 /// Possible applications ([`super::possible_count`]): chain sources (bivalue
@@ -79,12 +71,11 @@ fn chain_sources(board: &Board) -> Vec<Source> {
     out
 }
 
-/// Appends the applications of the chain sources in order, stopping once
-/// `out` holds `limit`.
-fn forcing_chains(board: &Board, out: &mut Vec<Application>, limit: usize) {
+/// Puts the applications of the chain sources into `out`, in source order.
+fn forcing_chains(board: &Board, out: &mut Found) {
     let geo = board.geometry();
     for src in chain_sources(board) {
-        if out.len() >= limit {
+        if out.done() {
             return;
         }
         let (first, second) = match src {

@@ -4,7 +4,7 @@
 //! Where the literature varies: a fish of size k only uses base lines with
 //! 2..=k places for the digit.
 
-use super::{Application, Technique, choose, for_each_subset};
+use super::{Application, Found, Technique, choose, for_each_subset};
 use crate::human::board::Board;
 use crate::util::bits as digits;
 
@@ -18,7 +18,7 @@ fn subset_size(t: Technique) -> usize {
 }
 
 /// Every fish application of size k.
-pub(super) fn find(technique: Technique, board: &Board, out: &mut Vec<Application>) {
+pub(super) fn find(technique: Technique, board: &Board, out: &mut Found) {
     match technique {
         Technique::XWing | Technique::Swordfish | Technique::Jellyfish => {
             fish(board, subset_size(technique), technique, out)
@@ -55,10 +55,13 @@ pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
 
 /// Basic fish of size k (X-wing 2, swordfish 3, jellyfish 4): k base lines
 /// whose places for a digit cover exactly k cross lines.
-fn fish(board: &Board, k: usize, t: Technique, out: &mut Vec<Application>) {
+fn fish(board: &Board, k: usize, t: Technique, out: &mut Found) {
     let geo = board.geometry();
     let side = geo.side;
     for d in digits(geo.all_digits()) {
+        if out.done() {
+            return;
+        }
         for orient in 0..2 {
             let base0 = orient * side;
             let cover0 = (1 - orient) * side;
@@ -71,6 +74,9 @@ fn fish(board: &Board, k: usize, t: Technique, out: &mut Vec<Application>) {
                 }
             }
             for_each_subset(&pool, k, &mut |set| {
+                if out.done() {
+                    return;
+                }
                 let cover = set.iter().fold(0, |m, &l| m | places[l]);
                 if cover.count_ones() as usize != k {
                     return;

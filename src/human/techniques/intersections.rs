@@ -4,12 +4,12 @@
 //! Where the literature varies: pointing and claiming need at least two
 //! places in the intersection.
 
-use super::{Application, Technique};
+use super::{Application, Found, Technique};
 use crate::human::board::Board;
 use crate::util::bits as digits;
 
 /// Every pointing or claiming application.
-pub(super) fn find(technique: Technique, board: &Board, out: &mut Vec<Application>) {
+pub(super) fn find(technique: Technique, board: &Board, out: &mut Found) {
     match technique {
         Technique::Pointing => pointing(board, out),
         Technique::Claiming => claiming(board, out),
@@ -44,10 +44,13 @@ pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
 
 /// Pointing: a digit's places in a box all lie on one line, so the rest of
 /// that line loses the digit.
-fn pointing(board: &Board, out: &mut Vec<Application>) {
+fn pointing(board: &Board, out: &mut Found) {
     let geo = board.geometry();
     let side = geo.side;
     for b in 0..side {
+        if out.done() {
+            return;
+        }
         let bunit = 2 * side + b;
         for d in digits(geo.all_digits()) {
             let cells: Vec<usize> = geo.units[bunit]
@@ -81,10 +84,13 @@ fn pointing(board: &Board, out: &mut Vec<Application>) {
 
 /// Claiming (box-line reduction): a digit's places in a row or column all lie
 /// in one box, so the rest of that box loses the digit.
-fn claiming(board: &Board, out: &mut Vec<Application>) {
+fn claiming(board: &Board, out: &mut Found) {
     let geo = board.geometry();
     let side = geo.side;
     for line in 0..2 * side {
+        if out.done() {
+            return;
+        }
         let kind = line / side;
         for d in digits(geo.all_digits()) {
             let cells: Vec<usize> = geo.units[line]

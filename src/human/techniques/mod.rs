@@ -70,8 +70,8 @@ macro_rules! catalogue {
                 }
             }
 
-            /// Appends every application of `self` (its family's finder).
-            fn find_into(self, board: &Board, out: &mut Vec<Application>) {
+            /// Puts the applications of `self` into `out` (its family's finder).
+            fn find_into(self, board: &Board, out: &mut Found) {
                 match self {
                     $(Technique::$technique => $family::find(self, board, out),)*
                 }
@@ -197,6 +197,42 @@ impl Application {
     }
 }
 
+/// Where a finder puts its applications, in its order: all of them, or only
+/// the first (the finders then stop looking once it is found).
+pub(super) struct Found {
+    list: Vec<Application>,
+    first_only: bool,
+}
+
+impl Found {
+    fn all() -> Found {
+        Found {
+            list: Vec::new(),
+            first_only: false,
+        }
+    }
+
+    fn first() -> Found {
+        Found {
+            list: Vec::with_capacity(1),
+            first_only: true,
+        }
+    }
+
+    /// Adds an application (ignored once a first-only search has one).
+    pub(super) fn push(&mut self, a: Application) {
+        if !self.done() {
+            self.list.push(a);
+        }
+    }
+
+    /// True once a first-only search has its application: finders check it
+    /// between candidate patterns and stop.
+    pub(super) fn done(&self) -> bool {
+        self.first_only && !self.list.is_empty()
+    }
+}
+
 /// Calls `f` with every `k`-subset of `items` (k ≤ 4).
 fn for_each_subset(items: &[usize], k: usize, f: &mut impl FnMut(&[usize])) {
     fn rec(
@@ -240,20 +276,17 @@ fn choose(m: usize, k: usize) -> usize {
 
 /// Every application of `technique` on `board`.
 pub fn find(technique: Technique, board: &Board) -> Vec<Application> {
-    let mut out = Vec::new();
+    let mut out = Found::all();
     technique.find_into(board, &mut out);
-    out
+    out.list
 }
 
 /// The first application of `technique` on `board` (the first of
-/// [`find`]'s list): forcing chains stop at the first source that concludes,
-/// singles build one application.
+/// [`find`]'s list): the finders stop at the first pattern that concludes.
 pub fn find_first(technique: Technique, board: &Board) -> Option<Application> {
-    match technique {
-        Technique::ForcingChain => chains::first(board),
-        Technique::NakedSingle | Technique::HiddenSingle => singles::first(technique, board),
-        _ => find(technique, board).into_iter().next(),
-    }
+    let mut out = Found::first();
+    technique.find_into(board, &mut out);
+    out.list.pop()
 }
 
 /// The number `p` of configurations a human checks when looking for

@@ -2,24 +2,18 @@
 //! the fast singles scan the simulated solvers use directly, and
 //! [`propagate_singles`], the propagation forcing chains branch with.
 
-use super::{Application, Technique};
+use super::{Application, Found, Technique};
 use crate::human::board::Board;
 use crate::util::bits as digits;
 
 /// Every naked or hidden single, as applications.
-pub(super) fn find(technique: Technique, board: &Board, out: &mut Vec<Application>) {
-    out.extend(
-        scan(technique, board)
-            .into_iter()
-            .map(|s| application(technique, s)),
-    );
-}
-
-/// The first naked or hidden single (the first of [`find`]'s list), built
-/// alone.
-pub(super) fn first(technique: Technique, board: &Board) -> Option<Application> {
-    let s = scan(technique, board).into_iter().next()?;
-    Some(application(technique, s))
+pub(super) fn find(technique: Technique, board: &Board, out: &mut Found) {
+    for s in scan(technique, board) {
+        if out.done() {
+            return;
+        }
+        out.push(application(technique, s));
+    }
 }
 
 /// The singles scan of `technique`, in [`find`]'s order.

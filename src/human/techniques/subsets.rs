@@ -4,7 +4,7 @@
 //! Where the literature varies: a subset of size k only uses cells (digits)
 //! with 2..=k candidates (places), so a single never counts as a subset.
 
-use super::{Application, Technique, choose, for_each_subset};
+use super::{Application, Found, Technique, choose, for_each_subset};
 use crate::human::board::Board;
 use crate::util::bits as digits;
 
@@ -18,7 +18,7 @@ fn subset_size(t: Technique) -> usize {
 }
 
 /// Every naked or hidden subset application of size k.
-pub(super) fn find(technique: Technique, board: &Board, out: &mut Vec<Application>) {
+pub(super) fn find(technique: Technique, board: &Board, out: &mut Found) {
     match technique {
         Technique::NakedPair | Technique::NakedTriple | Technique::NakedQuad => {
             naked_subsets(board, subset_size(technique), technique, out)
@@ -64,15 +64,21 @@ pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
     }
 }
 
-fn naked_subsets(board: &Board, k: usize, t: Technique, out: &mut Vec<Application>) {
+fn naked_subsets(board: &Board, k: usize, t: Technique, out: &mut Found) {
     let geo = board.geometry();
     for (u, cells) in geo.units.iter().enumerate() {
+        if out.done() {
+            return;
+        }
         let pool: Vec<usize> = cells
             .iter()
             .copied()
             .filter(|&c| (2..=k as u32).contains(&board.cands(c).count_ones()))
             .collect();
         for_each_subset(&pool, k, &mut |set| {
+            if out.done() {
+                return;
+            }
             let union = set.iter().fold(0, |m, &c| m | board.cands(c));
             if union.count_ones() as usize != k {
                 return;
@@ -95,9 +101,12 @@ fn naked_subsets(board: &Board, k: usize, t: Technique, out: &mut Vec<Applicatio
     }
 }
 
-fn hidden_subsets(board: &Board, k: usize, t: Technique, out: &mut Vec<Application>) {
+fn hidden_subsets(board: &Board, k: usize, t: Technique, out: &mut Found) {
     let geo = board.geometry();
     for (u, cells) in geo.units.iter().enumerate() {
+        if out.done() {
+            return;
+        }
         let mut places = vec![0u32; geo.side + 1];
         let mut pool = Vec::new();
         for d in digits(geo.all_digits()) {
@@ -108,6 +117,9 @@ fn hidden_subsets(board: &Board, k: usize, t: Technique, out: &mut Vec<Applicati
             }
         }
         for_each_subset(&pool, k, &mut |set| {
+            if out.done() {
+                return;
+            }
             let union = set.iter().fold(0, |m, &d| m | places[d]);
             if union.count_ones() as usize != k {
                 return;

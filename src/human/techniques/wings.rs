@@ -6,12 +6,12 @@
 //! (`z`) is not confined to mutually-seeing cells; `z` is removed from every
 //! cell that sees all the `z` cells of the pattern.
 
-use super::{Application, Technique, choose, for_each_subset};
+use super::{Application, Found, Technique, choose, for_each_subset};
 use crate::human::board::Board;
 use crate::util::bits as digits;
 
 /// Every XY-, XYZ- or WXYZ-wing application.
-pub(super) fn find(technique: Technique, board: &Board, out: &mut Vec<Application>) {
+pub(super) fn find(technique: Technique, board: &Board, out: &mut Found) {
     match technique {
         Technique::XyWing => xy_wing(board, out),
         Technique::XyzWing => xyz_wing(board, out),
@@ -89,9 +89,12 @@ fn eliminate_seeing_all(
     }
 }
 
-fn xy_wing(board: &Board, out: &mut Vec<Application>) {
+fn xy_wing(board: &Board, out: &mut Found) {
     let geo = board.geometry();
     for p in 0..geo.cells {
+        if out.done() {
+            return;
+        }
         let pc = board.cands(p);
         if pc.count_ones() != 2 {
             continue;
@@ -130,9 +133,12 @@ fn xy_wing(board: &Board, out: &mut Vec<Application>) {
     }
 }
 
-fn xyz_wing(board: &Board, out: &mut Vec<Application>) {
+fn xyz_wing(board: &Board, out: &mut Found) {
     let geo = board.geometry();
     for p in 0..geo.cells {
+        if out.done() {
+            return;
+        }
         let pc = board.cands(p);
         if pc.count_ones() != 3 {
             continue;
@@ -190,9 +196,12 @@ fn wxyz_scan(board: &Board, f: &mut impl FnMut([usize; 4])) {
     }
 }
 
-fn wxyz_wing(board: &Board, out: &mut Vec<Application>) {
+fn wxyz_wing(board: &Board, out: &mut Found) {
     let mut seen: Vec<[usize; 4]> = Vec::new();
     wxyz_scan(board, &mut |set| {
+        if out.done() {
+            return;
+        }
         let mut sorted = set;
         sorted.sort_unstable();
         if seen.contains(&sorted) {
