@@ -10,8 +10,9 @@
 //! colours; colouring a cell clears its bit in every neighbour; a cell left
 //! with one colour is coloured at once, a cell with none ends the branch (a
 //! primary column of size 1 or 0); otherwise the search branches on a cell
-//! with the fewest colours (minimum remaining values, ties to the cell with
-//! the most uncoloured neighbours that share a colour with it). Each search level keeps, besides the
+//! with the fewest colours (minimum remaining values; ties to the cell with
+//! the most neighbours sharing a colour with it, in a capped search first
+//! those with two colours themselves). Each search level keeps, besides the
 //! masks, one cell set per colour (the cells whose mask has it), so that
 //! colouring a cell visits only the neighbours that lose the colour, and the
 //! cells with two colours come from a bit-sliced count over those sets.
@@ -176,6 +177,8 @@ struct Search<const W: usize> {
     limit: u64,
     aborted: bool,
     rng: u64,
+    /// Whether the count in progress has a cap (see [`Search::best_cell`]).
+    capped: bool,
 }
 
 impl<const W: usize> Search<W> {
@@ -241,6 +244,7 @@ impl<const W: usize> Search<W> {
             limit: u64::MAX,
             aborted: false,
             rng: 0,
+            capped: false,
         };
         for cell in 0..cells {
             let c = s.cand[cell];
@@ -463,7 +467,7 @@ impl<const W: usize> Search<W> {
 
     /// The open neighbours of `cell` at `depth` that share a colour with it:
     /// the constraints its colouring still acts on.
-    fn live_degree(&self, depth: usize, cell: usize) -> u32 {
+    fn live_neighbours(&self, depth: usize, cell: usize) -> Bits<W> {
         let mut shared = [0u64; W];
         for_each_colour(self.cand[depth * self.cells + cell], |d| {
             let board = &self.pos[depth * self.side + d - 1];
@@ -471,12 +475,18 @@ impl<const W: usize> Search<W> {
                 shared[i] |= board[i];
             }
         });
-        count_ones(&and(&and(&self.nbr[cell], &self.open[depth]), &shared))
+        and(&and(&self.nbr[cell], &self.open[depth]), &shared)
     }
 
     /// The cell of `within` to branch on at `depth`: an open cell with an
-    /// open neighbour, with the fewest colours, ties to the most neighbours
-    /// it shares a colour with, then to the lowest index.
+    /// open neighbour and the fewest colours. Among cells with two colours,
+    /// ties go, in a capped search, to the most neighbours that have two
+    /// colours too and share one with it (a choice there forces them, and
+    /// leads to solutions sooner), then to the most neighbours sharing a
+    /// colour (which, in an exact count, splits components off sooner), then
+    /// to the lowest index; among others, to the most neighbours sharing a
+    /// colour. (Measured: the first tie-break makes capped searches 1.15×
+    /// faster and exact counts of 10⁷–10⁹ solutions 1.2–1.3× slower.)
     fn best_cell(&self, depth: usize, within: &Bits<W>) -> Option<usize> {
         let base = depth * self.cells;
         let open = &self.open[depth];
@@ -487,7 +497,7 @@ impl<const W: usize> Search<W> {
         let (mut once, mut twice, mut more) = ([0u64; W], [0u64; W], [0u64; W]);
         for board in &self.pos[depth * self.side..(depth + 1) * self.side] {
             for i in 0..W {
-                let b = board[i] & scope[i];
+                let b = board[i] & open[i];
                 more[i] |= twice[i] & b;
                 twice[i] |= once[i] & b;
                 once[i] |= b;
@@ -495,11 +505,17 @@ impl<const W: usize> Search<W> {
         }
         let pairs: Bits<W> = std::array::from_fn(|i| twice[i] & !more[i]);
         let mut best = None;
-        let mut max_live = 0;
-        for_each(&pairs, |cell| {
-            let live = self.live_degree(depth, cell);
-            if live > max_live {
-                max_live = live;
+        let mut max_key = (0, 0);
+        for_each(&and(&pairs, &scope), |cell| {
+            let live = self.live_neighbours(depth, cell);
+            let forced = if self.capped {
+                count_ones(&and(&live, &pairs))
+            } else {
+                0
+            };
+            let key = (forced, count_ones(&live));
+            if key.1 > 0 && key > max_key {
+                max_key = key;
                 best = Some(cell);
             }
         });
@@ -512,7 +528,8 @@ impl<const W: usize> Search<W> {
             if k << 8 >= min || is_empty(&and(&self.nbr[cell], open)) {
                 return;
             }
-            let key = k << 8 | (255 - self.live_degree(depth, cell).min(255));
+            let live = count_ones(&self.live_neighbours(depth, cell));
+            let key = k << 8 | (255 - live.min(255));
             if key < min {
                 min = key;
                 best = Some(cell);
@@ -696,6 +713,7 @@ impl<const W: usize> Search<W> {
     /// Counts from the state at `depth` over all cells, up to `cap`
     /// (0 = none); undoes the records when there is no solution.
     fn count_from(&mut self, depth: usize, cap: u64) -> u64 {
+        self.capped = cap != 0;
         let cap = if cap == 0 { u64::MAX } else { cap };
         let mut all = [0u64; W];
         for cell in 0..self.cells {
@@ -799,6 +817,7 @@ impl<const W: usize> Search<W> {
 
     fn solutions(&mut self, cap: u64) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
+        self.capped = cap != 0;
         if self.root_ok {
             let _ = self.recurse(0, &mut |leaf| {
                 expand(leaf, |cells| {
