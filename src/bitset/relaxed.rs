@@ -493,7 +493,7 @@ impl<const W: usize> Search<W> {
         let scope = and(within, open);
         // After propagation an open cell has at least two colours: when some
         // cell with exactly two shares one with a neighbour, the best is
-        // among those (the cell the scan of every cell below would pick).
+        // among those; otherwise the scan of every cell below decides.
         let (mut once, mut twice, mut more) = ([0u64; W], [0u64; W], [0u64; W]);
         for board in &self.pos[depth * self.side..(depth + 1) * self.side] {
             for i in 0..W {
