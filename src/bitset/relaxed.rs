@@ -332,11 +332,13 @@ impl<const W: usize> Search<W> {
             let mut ok = true;
             for_each(&hit, |nb| {
                 let m = cand[nb] & !c;
-                // Emptied, or a coloured neighbour with this colour.
-                ok &= m & !PLACED != 0;
+                // Emptied, or a coloured neighbour with this colour: the
+                // branch ends after the loop.
+                let alive = m & !PLACED != 0;
+                ok &= alive;
                 cand[nb] = m;
                 self.dirty |= self.cell_units[nb];
-                if m & (m - 1) == 0 {
+                if alive && m & (m - 1) == 0 {
                     self.queue.push(nb as u16);
                 }
             });
