@@ -58,6 +58,8 @@ pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
 fn fish(board: &Board, k: usize, t: Technique, out: &mut Found) {
     let geo = board.geometry();
     let side = geo.side;
+    let mut places = vec![0u32; side];
+    let mut pool = Vec::with_capacity(side);
     for d in digits(geo.all_digits()) {
         if out.done() {
             return;
@@ -65,8 +67,7 @@ fn fish(board: &Board, k: usize, t: Technique, out: &mut Found) {
         for orient in 0..2 {
             let base0 = orient * side;
             let cover0 = (1 - orient) * side;
-            let mut places = vec![0u32; side];
-            let mut pool = Vec::new();
+            pool.clear();
             for (l, p) in places.iter_mut().enumerate() {
                 *p = board.places(base0 + l, d);
                 if (2..=k as u32).contains(&p.count_ones()) {

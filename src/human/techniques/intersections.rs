@@ -47,17 +47,20 @@ pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
 fn pointing(board: &Board, out: &mut Found) {
     let geo = board.geometry();
     let side = geo.side;
+    let mut cells = Vec::with_capacity(side);
     for b in 0..side {
         if out.done() {
             return;
         }
         let bunit = 2 * side + b;
         for d in digits(geo.all_digits()) {
-            let cells: Vec<usize> = geo.units[bunit]
-                .iter()
-                .copied()
-                .filter(|&c| board.cands(c) & (1 << d) != 0)
-                .collect();
+            cells.clear();
+            cells.extend(
+                geo.units[bunit]
+                    .iter()
+                    .copied()
+                    .filter(|&c| board.cands(c) & (1 << d) != 0),
+            );
             if cells.len() < 2 {
                 continue;
             }
@@ -87,17 +90,20 @@ fn pointing(board: &Board, out: &mut Found) {
 fn claiming(board: &Board, out: &mut Found) {
     let geo = board.geometry();
     let side = geo.side;
+    let mut cells = Vec::with_capacity(side);
     for line in 0..2 * side {
         if out.done() {
             return;
         }
         let kind = line / side;
         for d in digits(geo.all_digits()) {
-            let cells: Vec<usize> = geo.units[line]
-                .iter()
-                .copied()
-                .filter(|&c| board.cands(c) & (1 << d) != 0)
-                .collect();
+            cells.clear();
+            cells.extend(
+                geo.units[line]
+                    .iter()
+                    .copied()
+                    .filter(|&c| board.cands(c) & (1 << d) != 0),
+            );
             if cells.len() < 2 {
                 continue;
             }
@@ -111,7 +117,7 @@ fn claiming(board: &Board, out: &mut Found) {
                 }
                 if !a.eliminations.is_empty() {
                     a.units = vec![line, bunit];
-                    a.cells = cells;
+                    a.cells = cells.clone();
                     a.digits.push(d);
                     out.push(a);
                 }

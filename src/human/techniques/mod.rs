@@ -214,7 +214,7 @@ impl Found {
 
     fn first() -> Found {
         Found {
-            list: Vec::with_capacity(1),
+            list: Vec::new(),
             first_only: true,
         }
     }

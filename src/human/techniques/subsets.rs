@@ -66,15 +66,18 @@ pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
 
 fn naked_subsets(board: &Board, k: usize, t: Technique, out: &mut Found) {
     let geo = board.geometry();
+    let mut pool = Vec::with_capacity(geo.side);
     for (u, cells) in geo.units.iter().enumerate() {
         if out.done() {
             return;
         }
-        let pool: Vec<usize> = cells
-            .iter()
-            .copied()
-            .filter(|&c| (2..=k as u32).contains(&board.cands(c).count_ones()))
-            .collect();
+        pool.clear();
+        pool.extend(
+            cells
+                .iter()
+                .copied()
+                .filter(|&c| (2..=k as u32).contains(&board.cands(c).count_ones())),
+        );
         for_each_subset(&pool, k, &mut |set| {
             if out.done() {
                 return;
@@ -103,12 +106,13 @@ fn naked_subsets(board: &Board, k: usize, t: Technique, out: &mut Found) {
 
 fn hidden_subsets(board: &Board, k: usize, t: Technique, out: &mut Found) {
     let geo = board.geometry();
+    let mut places = vec![0u32; geo.side + 1];
+    let mut pool = Vec::with_capacity(geo.side);
     for (u, cells) in geo.units.iter().enumerate() {
         if out.done() {
             return;
         }
-        let mut places = vec![0u32; geo.side + 1];
-        let mut pool = Vec::new();
+        pool.clear();
         for d in digits(geo.all_digits()) {
             let p = board.places(u, d);
             places[d as usize] = p;

@@ -91,6 +91,7 @@ fn eliminate_seeing_all(
 
 fn xy_wing(board: &Board, out: &mut Found) {
     let geo = board.geometry();
+    let mut wings = Vec::new();
     for p in 0..geo.cells {
         if out.done() {
             return;
@@ -101,14 +102,11 @@ fn xy_wing(board: &Board, out: &mut Found) {
         }
         let x = pc.trailing_zeros();
         let y = 31 - pc.leading_zeros();
-        let wings: Vec<usize> = geo.peers[p]
-            .iter()
-            .copied()
-            .filter(|&q| {
-                let qc = board.cands(q);
-                qc.count_ones() == 2 && (qc & pc).count_ones() == 1
-            })
-            .collect();
+        wings.clear();
+        wings.extend(geo.peers[p].iter().copied().filter(|&q| {
+            let qc = board.cands(q);
+            qc.count_ones() == 2 && (qc & pc).count_ones() == 1
+        }));
         for &q1 in &wings {
             let c1 = board.cands(q1);
             if c1 & (1 << x) == 0 {
@@ -135,6 +133,7 @@ fn xy_wing(board: &Board, out: &mut Found) {
 
 fn xyz_wing(board: &Board, out: &mut Found) {
     let geo = board.geometry();
+    let mut wings = Vec::new();
     for p in 0..geo.cells {
         if out.done() {
             return;
@@ -143,14 +142,11 @@ fn xyz_wing(board: &Board, out: &mut Found) {
         if pc.count_ones() != 3 {
             continue;
         }
-        let wings: Vec<usize> = geo.peers[p]
-            .iter()
-            .copied()
-            .filter(|&q| {
-                let qc = board.cands(q);
-                qc.count_ones() == 2 && qc & !pc == 0
-            })
-            .collect();
+        wings.clear();
+        wings.extend(geo.peers[p].iter().copied().filter(|&q| {
+            let qc = board.cands(q);
+            qc.count_ones() == 2 && qc & !pc == 0
+        }));
         for (i, &q1) in wings.iter().enumerate() {
             for &q2 in &wings[i + 1..] {
                 let (c1, c2) = (board.cands(q1), board.cands(q2));
