@@ -6,25 +6,18 @@ use super::{Application, Found, Technique};
 use crate::human::board::Board;
 use crate::util::bits as digits;
 
-/// Every naked or hidden single, as applications.
+/// Every naked or hidden single, as applications (the scan stops once a
+/// first-only search has one).
 pub(super) fn find(technique: Technique, board: &Board, out: &mut Found) {
-    for s in scan(technique, board) {
-        if out.done() {
-            return;
-        }
+    let mut add = |s: Single| {
         out.push(application(technique, s));
-    }
-}
-
-/// The singles scan of `technique`, in [`find`]'s order.
-fn scan(technique: Technique, board: &Board) -> Vec<Single> {
-    let mut s = Vec::new();
+        !out.done()
+    };
     match technique {
-        Technique::NakedSingle => naked_singles(board, &mut s),
-        Technique::HiddenSingle => hidden_singles(board, &mut s),
+        Technique::NakedSingle => each_naked_single(board, &mut add),
+        Technique::HiddenSingle => each_hidden_single(board, &mut add),
         t => unreachable!("{t} is not a single"),
     }
-    s
 }
 
 fn application(technique: Technique, single: Single) -> Application {
@@ -65,19 +58,38 @@ pub struct Single {
 
 /// Appends every naked single (empty cell with one candidate).
 pub fn naked_singles(board: &Board, out: &mut Vec<Single>) {
-    for (cell, &c) in board.all_cands().iter().enumerate() {
-        if c != 0 && c & (c - 1) == 0 {
-            out.push(Single {
-                cell,
-                digit: c.trailing_zeros() as u8,
-                unit: None,
-            });
-        }
-    }
+    each_naked_single(board, &mut |s| {
+        out.push(s);
+        true
+    });
 }
 
 /// Appends every hidden single: a (unit, digit) with exactly one place.
 pub fn hidden_singles(board: &Board, out: &mut Vec<Single>) {
+    each_hidden_single(board, &mut |s| {
+        out.push(s);
+        true
+    });
+}
+
+/// Calls `f` with each naked single, in cell order, while it returns true.
+fn each_naked_single(board: &Board, f: &mut impl FnMut(Single) -> bool) {
+    for (cell, &c) in board.all_cands().iter().enumerate() {
+        if c != 0
+            && c & (c - 1) == 0
+            && !f(Single {
+                cell,
+                digit: c.trailing_zeros() as u8,
+                unit: None,
+            })
+        {
+            return;
+        }
+    }
+}
+
+/// Calls `f` with each hidden single, unit by unit, while it returns true.
+fn each_hidden_single(board: &Board, f: &mut impl FnMut(Single) -> bool) {
     let geo = board.geometry();
     for (u, cells) in geo.units.iter().enumerate() {
         let mut once = 0u32;
@@ -94,11 +106,13 @@ pub fn hidden_singles(board: &Board, out: &mut Vec<Single>) {
         for &c in cells {
             let hit = board.cands(c) & single;
             for d in digits(hit) {
-                out.push(Single {
+                if !f(Single {
                     cell: c,
                     digit: d,
                     unit: Some(u),
-                });
+                }) {
+                    return;
+                }
             }
         }
     }
