@@ -20,9 +20,10 @@
 
 use crate::grid::{Puzzle, Solution};
 use crate::human::oracle::{OracleOptions, oracle};
-use crate::human::techniques::find_first;
+use crate::human::path::follow;
 use crate::human::weights::{Tally, WeightLevel};
-use crate::human::{Board, RateRow, Technique};
+use crate::human::{RateRow, Technique};
+use std::ops::ControlFlow;
 
 /// A technique-weight rating that may have stopped at a cap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,24 +41,27 @@ pub enum Capped {
 /// The technique-weight score of `puzzle`, following the path only while
 /// the score can still be at most `cap` (see the module doc).
 pub fn weights_capped(puzzle: &Puzzle, cap: u32) -> Capped {
-    let mut b = Board::new(puzzle);
-    let mut tally = Tally::default();
-    'path: while !b.is_solved() {
-        let bound = tally.score + b.empty_count() as u32;
-        if bound > cap {
-            return Capped::Above(bound);
-        }
-        for t in Technique::ALL {
-            let Some(a) = find_first(t, &b) else {
-                continue;
-            };
-            a.apply(&mut b);
-            tally.add(t);
-            continue 'path;
-        }
-        return Capped::Stuck;
+    // The bound before any step: every empty cell costs at least 1.
+    let empty = puzzle.cells().iter().filter(|&&v| v == 0).count() as u32;
+    if empty > cap {
+        return Capped::Above(empty);
     }
-    Capped::Score(tally.score, tally.hardest)
+    let mut tally = Tally::default();
+    let mut above = None;
+    let end = follow(puzzle, &Technique::ALL, |a, b| {
+        tally.add(a.technique);
+        let bound = tally.score + b.empty_count() as u32;
+        if !b.is_solved() && bound > cap {
+            above = Some(bound);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    match above {
+        Some(bound) => Capped::Above(bound),
+        None if end.is_solved() => Capped::Score(tally.score, tally.hardest),
+        None => Capped::Stuck,
+    }
 }
 
 /// The rating row [`crate::human::rate`] gives a unique 9×9 puzzle with the

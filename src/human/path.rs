@@ -10,6 +10,7 @@
 use super::board::Board;
 use super::techniques::{Application, Technique, find_first};
 use crate::grid::Puzzle;
+use std::ops::ControlFlow;
 
 /// A solving path.
 #[derive(Debug, Clone)]
@@ -24,21 +25,38 @@ pub struct Path {
 
 /// Follows the simplest-first path with the given techniques.
 pub fn simplest_path(puzzle: &Puzzle, techniques: &[Technique]) -> Path {
-    let mut b = Board::new(puzzle);
     let mut steps = Vec::new();
+    let end = follow(puzzle, techniques, |a, _| {
+        steps.push(a);
+        ControlFlow::Continue(())
+    });
+    Path {
+        steps,
+        solved: end.is_solved(),
+        end,
+    }
+}
+
+/// Follows the simplest-first path, calling `step` with each application
+/// taken and the board after it, until the grid is full, no technique
+/// applies or `step` breaks; returns the board where it stopped.
+pub fn follow(
+    puzzle: &Puzzle,
+    techniques: &[Technique],
+    mut step: impl FnMut(Application, &Board) -> ControlFlow<()>,
+) -> Board {
+    let mut b = Board::new(puzzle);
     'outer: while !b.is_solved() {
         for &t in techniques {
             if let Some(a) = find_first(t, &b) {
                 a.apply(&mut b);
-                steps.push(a);
+                if step(a, &b).is_break() {
+                    break 'outer;
+                }
                 continue 'outer;
             }
         }
         break;
     }
-    Path {
-        steps,
-        solved: b.is_solved(),
-        end: b,
-    }
+    b
 }
