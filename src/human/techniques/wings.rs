@@ -6,7 +6,7 @@
 //! (`z`) is not confined to mutually-seeing cells; `z` is removed from every
 //! cell that sees all the `z` cells of the pattern.
 
-use super::{Application, Found, Technique, choose, for_each_subset};
+use super::{Application, Found, Technique, choose};
 use crate::human::board::Board;
 use crate::util::bits as digits;
 
@@ -167,66 +167,78 @@ fn xyz_wing(board: &Board, out: &mut Found) {
     }
 }
 
-/// Calls `f` with every (pivot, three peers) candidate WXYZ pattern.
+/// Calls `f` with every (pivot, three peers) candidate WXYZ pattern, the
+/// peers in the order of the pivot's peer list. A partial pattern whose
+/// digits already number more than four is not extended.
 fn wxyz_scan(board: &Board, f: &mut impl FnMut([usize; 4])) {
     let geo = board.geometry();
+    let mut pool: Vec<(usize, u32)> = Vec::with_capacity(geo.side * 3);
     for p in 0..geo.cells {
         let pc = board.cands(p);
         if !(2..=4).contains(&pc.count_ones()) {
             continue;
         }
-        let pool: Vec<usize> = geo.peers[p]
-            .iter()
-            .copied()
-            .filter(|&q| {
-                let qc = board.cands(q);
-                (2..=4).contains(&qc.count_ones()) && (qc | pc).count_ones() <= 4
-            })
-            .collect();
-        for_each_subset(&pool, 3, &mut |w| {
-            let union = pc | board.cands(w[0]) | board.cands(w[1]) | board.cands(w[2]);
-            if union.count_ones() == 4 {
-                f([p, w[0], w[1], w[2]]);
+        pool.clear();
+        pool.extend(geo.peers[p].iter().filter_map(|&q| {
+            let qc = board.cands(q);
+            ((2..=4).contains(&qc.count_ones()) && (qc | pc).count_ones() <= 4).then_some((q, qc))
+        }));
+        for (i, &(a, ac)) in pool.iter().enumerate() {
+            let ua = pc | ac;
+            for (j, &(b, bc)) in pool.iter().enumerate().skip(i + 1) {
+                let ub = ua | bc;
+                if ub.count_ones() > 4 {
+                    continue;
+                }
+                for &(c, cc) in &pool[j + 1..] {
+                    if (ub | cc).count_ones() == 4 {
+                        f([p, a, b, c]);
+                    }
+                }
             }
-        });
+        }
     }
 }
 
 fn wxyz_wing(board: &Board, out: &mut Found) {
-    let mut seen: Vec<[usize; 4]> = Vec::new();
+    // A pattern can be found from more than one pivot; each one is applied
+    // once. Whether it eliminates anything depends on its cells only.
+    let mut applied: Vec<[usize; 4]> = Vec::new();
     wxyz_scan(board, &mut |set| {
         if out.done() {
             return;
         }
-        let mut sorted = set;
-        sorted.sort_unstable();
-        if seen.contains(&sorted) {
-            return;
-        }
-        seen.push(sorted);
         let union = set.iter().fold(0, |m, &c| m | board.cands(c));
-        let mut loose = Vec::new();
+        let mut loose = None;
         for d in digits(union) {
-            let holders: Vec<usize> = set
-                .iter()
-                .copied()
-                .filter(|&c| board.cands(c) & (1 << d) != 0)
-                .collect();
-            let confined = holders
-                .iter()
-                .enumerate()
-                .all(|(i, &a)| holders[i + 1..].iter().all(|&b| sees(board, a, b)));
+            let mut holders = [0usize; 4];
+            let mut n = 0;
+            for &c in &set {
+                if board.cands(c) & (1 << d) != 0 {
+                    holders[n] = c;
+                    n += 1;
+                }
+            }
+            let confined = (0..n).all(|i| (i + 1..n).all(|j| sees(board, holders[i], holders[j])));
             if !confined {
-                loose.push((d, holders));
+                if loose.is_some() {
+                    return;
+                }
+                loose = Some((d, holders, n));
             }
         }
-        if loose.len() != 1 {
+        let Some((z, holders, n)) = loose else {
+            return;
+        };
+        let mut sorted = set;
+        sorted.sort_unstable();
+        if applied.contains(&sorted) {
             return;
         }
-        let (z, holders) = &loose[0];
         let mut a = Application::new(Technique::WxyzWing);
-        eliminate_seeing_all(board, holders, &sorted, *z, &mut a);
+        eliminate_seeing_all(board, &holders[..n], &sorted, z, &mut a);
         if !a.eliminations.is_empty() {
+            applied.push(sorted);
             a.cells = set.to_vec();
             a.digits = digits(union).collect();
             out.push(a);
