@@ -201,44 +201,55 @@ fn wxyz_scan(board: &Board, f: &mut impl FnMut([usize; 4])) {
 }
 
 fn wxyz_wing(board: &Board, out: &mut Found) {
-    // A pattern can be found from more than one pivot; each one is applied
-    // once. Whether it eliminates anything depends on its cells only.
-    let mut applied: Vec<[usize; 4]> = Vec::new();
     wxyz_scan(board, &mut |set| {
         if out.done() {
             return;
         }
+        // A pattern is found from every member that sees the other three;
+        // it is judged from the first such pivot only (the scan meets it
+        // there first), and whether it applies depends on its cells alone.
+        let [p, rest @ ..] = set;
+        let earlier_pivot = rest.iter().enumerate().any(|(i, &m)| {
+            m < p
+                && rest
+                    .iter()
+                    .enumerate()
+                    .all(|(j, &o)| i == j || sees(board, m, o))
+        });
+        if earlier_pivot {
+            return;
+        }
+        // The pivot sees the three wings, so a digit is confined unless two
+        // wings that do not see each other both hold it.
+        let [_, a, b, c] = set;
+        let apart = [(a, b), (a, c), (b, c)].map(|(x, y)| !sees(board, x, y));
         let union = set.iter().fold(0, |m, &c| m | board.cands(c));
         let mut loose = None;
         for d in digits(union) {
-            let mut holders = [0usize; 4];
-            let mut n = 0;
-            for &c in &set {
-                if board.cands(c) & (1 << d) != 0 {
-                    holders[n] = c;
-                    n += 1;
-                }
-            }
-            let confined = (0..n).all(|i| (i + 1..n).all(|j| sees(board, holders[i], holders[j])));
-            if !confined {
+            let [ha, hb, hc] = [a, b, c].map(|w| board.cands(w) & (1 << d) != 0);
+            if (ha && hb && apart[0]) || (ha && hc && apart[1]) || (hb && hc && apart[2]) {
                 if loose.is_some() {
                     return;
                 }
-                loose = Some((d, holders, n));
+                loose = Some(d);
             }
         }
-        let Some((z, holders, n)) = loose else {
+        let Some(z) = loose else {
             return;
         };
+        let mut holders = [0usize; 4];
+        let mut n = 0;
+        for &c in &set {
+            if board.cands(c) & (1 << z) != 0 {
+                holders[n] = c;
+                n += 1;
+            }
+        }
         let mut sorted = set;
         sorted.sort_unstable();
-        if applied.contains(&sorted) {
-            return;
-        }
         let mut a = Application::new(Technique::WxyzWing);
         eliminate_seeing_all(board, &holders[..n], &sorted, z, &mut a);
         if !a.eliminations.is_empty() {
-            applied.push(sorted);
             a.cells = set.to_vec();
             a.digits = digits(union).collect();
             out.push(a);
