@@ -171,6 +171,9 @@ fn xyz_wing(board: &Board, out: &mut Found) {
 /// peers in the order of the pivot's peer list. A partial pattern whose
 /// digits already number more than four is not extended.
 fn wxyz_scan(board: &Board, f: &mut impl FnMut([usize; 4])) {
+    // Counted as the digits a peer adds to the pivot's (`room` more are
+    // allowed), which needs no population count in the loops.
+    let drop_low = |m: u32, k: u32| (0..k).fold(m, |m, _| m & m.wrapping_sub(1));
     let geo = board.geometry();
     let mut pool: Vec<(usize, u32)> = Vec::with_capacity(geo.side * 3);
     for p in 0..geo.cells {
@@ -178,20 +181,25 @@ fn wxyz_scan(board: &Board, f: &mut impl FnMut([usize; 4])) {
         if !(2..=4).contains(&pc.count_ones()) {
             continue;
         }
+        let room = 4 - pc.count_ones();
         pool.clear();
+        // Two or more candidates, at most `room` outside the pivot's (so at
+        // most four).
         pool.extend(geo.peers[p].iter().filter_map(|&q| {
             let qc = board.cands(q);
-            ((2..=4).contains(&qc.count_ones()) && (qc | pc).count_ones() <= 4).then_some((q, qc))
+            let extra = qc & !pc;
+            (drop_low(qc, 1) != 0 && drop_low(extra, room) == 0).then_some((q, extra))
         }));
-        for (i, &(a, ac)) in pool.iter().enumerate() {
-            let ua = pc | ac;
-            for (j, &(b, bc)) in pool.iter().enumerate().skip(i + 1) {
-                let ub = ua | bc;
-                if ub.count_ones() > 4 {
+        for (i, &(a, ea)) in pool.iter().enumerate() {
+            for (j, &(b, eb)) in pool.iter().enumerate().skip(i + 1) {
+                let eab = ea | eb;
+                if drop_low(eab, room) != 0 {
                     continue;
                 }
-                for &(c, cc) in &pool[j + 1..] {
-                    if (ub | cc).count_ones() == 4 {
+                for &(c, ec) in &pool[j + 1..] {
+                    // Exactly `room` added digits: four in all.
+                    let e = eab | ec;
+                    if drop_low(e, room) == 0 && (room == 0 || drop_low(e, room - 1) != 0) {
                         f([p, a, b, c]);
                     }
                 }
