@@ -139,6 +139,19 @@ impl Board {
         m
     }
 
+    /// [`Board::places`] of every digit in `unit`, in one pass over its
+    /// cells: `out[d]` for digit `d` (`out` has at least `side + 1` slots).
+    pub fn unit_places(&self, unit: usize, out: &mut [u32]) {
+        out.fill(0);
+        for (i, &c) in self.geo.units[unit].iter().enumerate() {
+            let mut m = self.cands[c];
+            while m != 0 {
+                out[m.trailing_zeros() as usize] |= 1 << i;
+                m &= m - 1;
+            }
+        }
+    }
+
     /// True when some empty cell has no candidate left (the only
     /// contradiction Patti's Nishio solver looks for).
     pub fn has_dead_cell(&self) -> bool {
@@ -220,6 +233,33 @@ mod tests {
         assert!(!b.contradiction());
         assert_eq!(b.places(0, 5), 0);
         assert_eq!(b.placed_in_unit(0), 1 << 5);
+    }
+
+    #[test]
+    fn unit_places_are_places_of_every_digit() {
+        // Orders 2 to 4: a few givens (every second cell of the first row),
+        // and one elimination.
+        for order in 2..=4 {
+            let side = order * order;
+            let mut cells = vec![0u8; side * side];
+            for c in (0..side).step_by(2) {
+                cells[c] = c as u8 + 1;
+            }
+            let mut b = Board::new(&Puzzle::from_cells(order, cells).unwrap());
+            assert!(b.eliminate(side + 1, 2));
+            let mut out = vec![u32::MAX; side + 1];
+            for u in 0..3 * side {
+                b.unit_places(u, &mut out);
+                assert_eq!(out[0], 0);
+                for d in 1..=side as u8 {
+                    assert_eq!(
+                        out[usize::from(d)],
+                        b.places(u, d),
+                        "order {order} unit {u} digit {d}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -58,6 +58,11 @@ pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
 fn fish(board: &Board, k: usize, t: Technique, out: &mut Found) {
     let geo = board.geometry();
     let side = geo.side;
+    // Every line's places of every digit: `line_places[line * (side + 1) + d]`.
+    let mut line_places = vec![0u32; 2 * side * (side + 1)];
+    for (line, slots) in line_places.chunks_mut(side + 1).enumerate() {
+        board.unit_places(line, slots);
+    }
     let mut places = vec![0u32; side];
     let mut pool = Vec::with_capacity(side);
     for d in digits(geo.all_digits()) {
@@ -69,7 +74,7 @@ fn fish(board: &Board, k: usize, t: Technique, out: &mut Found) {
             let cover0 = (1 - orient) * side;
             pool.clear();
             for (l, p) in places.iter_mut().enumerate() {
-                *p = board.places(base0 + l, d);
+                *p = line_places[(base0 + l) * (side + 1) + d as usize];
                 if (2..=k as u32).contains(&p.count_ones()) {
                     pool.push(l);
                 }

@@ -42,43 +42,51 @@ pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
     }
 }
 
+/// The cells of `unit` at the places `mask`.
+fn at_places(board: &Board, unit: usize, mask: u32) -> Vec<usize> {
+    let cells = &board.geometry().units[unit];
+    digits(mask).map(|i| cells[usize::from(i)]).collect()
+}
+
 /// Pointing: a digit's places in a box all lie on one line, so the rest of
 /// that line loses the digit.
 fn pointing(board: &Board, out: &mut Found) {
     let geo = board.geometry();
-    let side = geo.side;
-    let mut cells = Vec::with_capacity(side);
+    let (n, side) = (geo.n, geo.side);
+    // A box lists its cells row by row: place `i` is on the box's row
+    // `i / n` and column `i % n`.
+    let row = |r: usize| ((1u32 << n) - 1) << (r * n);
+    let col = |c: usize| (0..n).fold(0u32, |m, r| m | 1 << (r * n + c));
+    let mut places = vec![0u32; side + 1];
     for b in 0..side {
         if out.done() {
             return;
         }
         let bunit = 2 * side + b;
+        board.unit_places(bunit, &mut places);
         for d in digits(geo.all_digits()) {
-            cells.clear();
-            cells.extend(
-                geo.units[bunit]
-                    .iter()
-                    .copied()
-                    .filter(|&c| board.cands(c) & (1 << d) != 0),
-            );
-            if cells.len() < 2 {
+            let at = places[d as usize];
+            if at & at.wrapping_sub(1) == 0 {
                 continue;
             }
-            for kind in 0..2 {
-                let line = geo.cell_units[cells[0]][kind];
-                if cells.iter().all(|&c| geo.cell_units[c][kind] == line) {
-                    let mut a = Application::new(Technique::Pointing);
-                    for &c in &geo.units[line] {
-                        if geo.cell_units[c][2] != bunit && board.cands(c) & (1 << d) != 0 {
-                            a.eliminations.push((c, d));
-                        }
+            let first = at.trailing_zeros() as usize;
+            let lines = [row(first / n), col(first % n)];
+            for (kind, line_places) in lines.into_iter().enumerate() {
+                if at & !line_places != 0 {
+                    continue;
+                }
+                let line = geo.cell_units[geo.units[bunit][first]][kind];
+                let mut a = Application::new(Technique::Pointing);
+                for &c in &geo.units[line] {
+                    if geo.cell_units[c][2] != bunit && board.cands(c) & (1 << d) != 0 {
+                        a.eliminations.push((c, d));
                     }
-                    if !a.eliminations.is_empty() {
-                        a.units = vec![bunit, line];
-                        a.cells = cells.clone();
-                        a.digits.push(d);
-                        out.push(a);
-                    }
+                }
+                if !a.eliminations.is_empty() {
+                    a.units = vec![bunit, line];
+                    a.cells = at_places(board, bunit, at);
+                    a.digits.push(d);
+                    out.push(a);
                 }
             }
         }
@@ -89,38 +97,37 @@ fn pointing(board: &Board, out: &mut Found) {
 /// in one box, so the rest of that box loses the digit.
 fn claiming(board: &Board, out: &mut Found) {
     let geo = board.geometry();
-    let side = geo.side;
-    let mut cells = Vec::with_capacity(side);
+    let (n, side) = (geo.n, geo.side);
+    // A line lists its cells in order: places `n·k .. n·k + n` are in one box.
+    let segment = |k: usize| ((1u32 << n) - 1) << (k * n);
+    let mut places = vec![0u32; side + 1];
     for line in 0..2 * side {
         if out.done() {
             return;
         }
         let kind = line / side;
+        board.unit_places(line, &mut places);
         for d in digits(geo.all_digits()) {
-            cells.clear();
-            cells.extend(
-                geo.units[line]
-                    .iter()
-                    .copied()
-                    .filter(|&c| board.cands(c) & (1 << d) != 0),
-            );
-            if cells.len() < 2 {
+            let at = places[d as usize];
+            if at & at.wrapping_sub(1) == 0 {
                 continue;
             }
-            let bunit = geo.cell_units[cells[0]][2];
-            if cells.iter().all(|&c| geo.cell_units[c][2] == bunit) {
-                let mut a = Application::new(Technique::Claiming);
-                for &c in &geo.units[bunit] {
-                    if geo.cell_units[c][kind] != line && board.cands(c) & (1 << d) != 0 {
-                        a.eliminations.push((c, d));
-                    }
+            let first = at.trailing_zeros() as usize;
+            if at & !segment(first / n) != 0 {
+                continue;
+            }
+            let bunit = geo.cell_units[geo.units[line][first]][2];
+            let mut a = Application::new(Technique::Claiming);
+            for &c in &geo.units[bunit] {
+                if geo.cell_units[c][kind] != line && board.cands(c) & (1 << d) != 0 {
+                    a.eliminations.push((c, d));
                 }
-                if !a.eliminations.is_empty() {
-                    a.units = vec![line, bunit];
-                    a.cells = cells.clone();
-                    a.digits.push(d);
-                    out.push(a);
-                }
+            }
+            if !a.eliminations.is_empty() {
+                a.units = vec![line, bunit];
+                a.cells = at_places(board, line, at);
+                a.digits.push(d);
+                out.push(a);
             }
         }
     }

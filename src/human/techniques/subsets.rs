@@ -113,10 +113,9 @@ fn hidden_subsets(board: &Board, k: usize, t: Technique, out: &mut Found) {
             return;
         }
         pool.clear();
+        board.unit_places(u, &mut places);
         for d in digits(geo.all_digits()) {
-            let p = board.places(u, d);
-            places[d as usize] = p;
-            if (2..=k as u32).contains(&p.count_ones()) {
+            if (2..=k as u32).contains(&places[d as usize].count_ones()) {
                 pool.push(d as usize);
             }
         }
