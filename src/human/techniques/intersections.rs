@@ -42,10 +42,32 @@ pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
     }
 }
 
-/// The cells of `unit` at the places `mask`.
-fn at_places(board: &Board, unit: usize, mask: u32) -> Vec<usize> {
-    let cells = &board.geometry().units[unit];
-    digits(mask).map(|i| cells[usize::from(i)]).collect()
+/// The application of `t` for digit `d`, whose places `at` in unit `within`
+/// all lie in unit `target`: `d` removed from the cells of `target` outside
+/// `within`; `None` when there is nothing to remove.
+fn removal(
+    board: &Board,
+    t: Technique,
+    d: u8,
+    within: usize,
+    at: u32,
+    target: usize,
+) -> Option<Application> {
+    let geo = board.geometry();
+    let mut a = Application::new(t);
+    for &c in &geo.units[target] {
+        if !geo.cell_units[c].contains(&within) && board.cands(c) & (1 << d) != 0 {
+            a.eliminations.push((c, d));
+        }
+    }
+    if a.eliminations.is_empty() {
+        return None;
+    }
+    a.units = vec![within, target];
+    let cells = &geo.units[within];
+    a.cells = digits(at).map(|i| cells[usize::from(i)]).collect();
+    a.digits.push(d);
+    Some(a)
 }
 
 /// Pointing: a digit's places in a box all lie on one line, so the rest of
@@ -76,16 +98,7 @@ fn pointing(board: &Board, out: &mut Found) {
                     continue;
                 }
                 let line = geo.cell_units[geo.units[bunit][first]][kind];
-                let mut a = Application::new(Technique::Pointing);
-                for &c in &geo.units[line] {
-                    if geo.cell_units[c][2] != bunit && board.cands(c) & (1 << d) != 0 {
-                        a.eliminations.push((c, d));
-                    }
-                }
-                if !a.eliminations.is_empty() {
-                    a.units = vec![bunit, line];
-                    a.cells = at_places(board, bunit, at);
-                    a.digits.push(d);
+                if let Some(a) = removal(board, Technique::Pointing, d, bunit, at, line) {
                     out.push(a);
                 }
             }
@@ -105,7 +118,6 @@ fn claiming(board: &Board, out: &mut Found) {
         if out.done() {
             return;
         }
-        let kind = line / side;
         board.unit_places(line, &mut places);
         for d in digits(geo.all_digits()) {
             let at = places[d as usize];
@@ -117,16 +129,7 @@ fn claiming(board: &Board, out: &mut Found) {
                 continue;
             }
             let bunit = geo.cell_units[geo.units[line][first]][2];
-            let mut a = Application::new(Technique::Claiming);
-            for &c in &geo.units[bunit] {
-                if geo.cell_units[c][kind] != line && board.cands(c) & (1 << d) != 0 {
-                    a.eliminations.push((c, d));
-                }
-            }
-            if !a.eliminations.is_empty() {
-                a.units = vec![line, bunit];
-                a.cells = at_places(board, line, at);
-                a.digits.push(d);
+            if let Some(a) = removal(board, Technique::Claiming, d, line, at, bunit) {
                 out.push(a);
             }
         }
