@@ -12,7 +12,8 @@
 //! primary column of size 1 or 0); otherwise the search branches on a cell
 //! with the fewest colours (minimum remaining values; ties to the cell with
 //! the most neighbours sharing a colour with it, in a capped search first
-//! those with two colours themselves). Each search level keeps, besides the
+//! those with two colours themselves; a capped search tries its colours
+//! most-shared first). Each search level keeps, besides the
 //! masks, one cell set per colour (the cells whose mask has it), so that
 //! colouring a cell visits only the neighbours that lose the colour, and the
 //! cells with two colours come from a bit-sliced count over those sets.
@@ -627,7 +628,11 @@ impl<const W: usize> Search<W> {
         let mut total = 0u64;
         let mut rest = self.cand[depth * cells + best] & !PLACED;
         while rest != 0 {
-            let bit = self.next_value(rest);
+            let bit = if self.capped && self.rng == 0 {
+                self.most_shared(depth, best, rest)
+            } else {
+                self.next_value(rest)
+            };
             rest &= !bit;
             if self.nodes >= self.limit {
                 self.aborted = true;
@@ -661,6 +666,24 @@ impl<const W: usize> Search<W> {
             }
         }
         total
+    }
+
+    /// In a capped search, the colour of `rest` to try next at the branching
+    /// cell `cell`: the one the most open neighbours share (it takes the
+    /// colour from the most cells, so more is forced below), ties to the
+    /// lowest. Measured against the lowest first: forum-hardest 1.15× faster
+    /// at k = 45, the other puzzles within ±5 %; the other way round
+    /// (fewest neighbours first) gained half as much.
+    fn most_shared(&self, depth: usize, cell: usize, rest: u32) -> u32 {
+        let open_nbrs = and(&self.nbr[cell], &self.open[depth]);
+        let mut best = (0, 0u32);
+        for_each_colour(rest, |d| {
+            let k = count_ones(&and(&self.pos[depth * self.side + d - 1], &open_nbrs)) + 1;
+            if k > best.0 {
+                best = (k, 1 << d);
+            }
+        });
+        best.1
     }
 
     /// The colour (one bit of `rest`) to try next: the lowest, or a random
