@@ -675,6 +675,9 @@ impl<const W: usize> Search<W> {
     /// at k = 45, the other puzzles within ±5 %; the other way round
     /// (fewest neighbours first) gained half as much.
     fn most_shared(&self, depth: usize, cell: usize, rest: u32) -> u32 {
+        if rest & (rest - 1) == 0 {
+            return rest;
+        }
         let open_nbrs = and(&self.nbr[cell], &self.open[depth]);
         let mut best = (0, 0u32);
         for_each_colour(rest, |d| {
