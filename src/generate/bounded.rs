@@ -42,7 +42,7 @@ pub enum Capped {
 /// the score can still be at most `cap` (see the module doc).
 pub fn weights_capped(puzzle: &Puzzle, cap: u32) -> Capped {
     // The bound before any step: every empty cell costs at least 1.
-    let empty = puzzle.cells().iter().filter(|&&v| v == 0).count() as u32;
+    let empty = (puzzle.cells().len() - puzzle.givens()) as u32;
     if empty > cap {
         return Capped::Above(empty);
     }

@@ -53,16 +53,18 @@ pub fn random_solution(solver: &mut Solver, rng: &mut impl Rng) -> Solution {
 
 /// Tries every orbit of `values` once, in random order, removing it when
 /// `stays_unique(values_after, removed_cells)` holds and putting it back
-/// otherwise. Orbits with an empty cell are skipped.
+/// otherwise. Orbits with an empty cell are skipped. Returns the orbits
+/// removed (indices into `orbits`), in the order of removal.
 pub fn remove_orbits(
     values: &mut [u8],
     orbits: &[Vec<usize>],
     rng: &mut impl Rng,
     mut stays_unique: impl FnMut(&[u8], &[usize]) -> bool,
-) {
+) -> Vec<usize> {
     let mut order: Vec<usize> = (0..orbits.len()).collect();
     order.shuffle(rng);
     let mut saved = Vec::new();
+    let mut removed = Vec::with_capacity(orbits.len());
     for i in order {
         let orbit = &orbits[i];
         if orbit.iter().any(|&c| values[c] == 0) {
@@ -73,12 +75,15 @@ pub fn remove_orbits(
         for &c in orbit {
             values[c] = 0;
         }
-        if !stays_unique(values, orbit) {
+        if stays_unique(values, orbit) {
+            removed.push(i);
+        } else {
             for (&c, &v) in orbit.iter().zip(&saved) {
                 values[c] = v;
             }
         }
     }
+    removed
 }
 
 /// A minimal unique puzzle (minimal over orbits with a symmetry) of order
@@ -103,11 +108,10 @@ pub fn minimal_puzzle_traced(
     let s = solution.cells();
     let g = crate::grid::Geometry::of(n);
     let all = g.all_digits();
-    let mut sequence = Vec::with_capacity(orbits.len());
-    remove_orbits(&mut values, &orbits, rng, |v, removed| {
+    let removed = remove_orbits(&mut values, &orbits, rng, |v, removed| {
         // A lone removed cell whose peers give every other digit is forced:
         // no search needed.
-        let unique = match removed {
+        match removed {
             [cell]
                 if g.peers[*cell].iter().fold(0u32, |m, &p| m | 1 << v[p]) & all
                     == all & !(1 << s[*cell]) =>
@@ -115,22 +119,13 @@ pub fn minimal_puzzle_traced(
                 true
             }
             _ => !solver.differs_at(v, s, removed),
-        };
-        if unique {
-            sequence.push(removed[0]);
         }
-        unique
     });
     let puzzle = match Puzzle::from_cells(n, values) {
         Ok(p) => p,
         Err(_) => unreachable!("values of a solution grid of order {n}"),
     };
-    // Orbits are ordered by their first cell, which identifies them.
-    let index: Vec<usize> = sequence
-        .iter()
-        .filter_map(|&first| orbits.iter().position(|o| o[0] == first))
-        .collect();
-    (Candidate { puzzle, solution }, index)
+    (Candidate { puzzle, solution }, removed)
 }
 
 /// `c` reduced to a minimal puzzle: its givens tried once each in random
