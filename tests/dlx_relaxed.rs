@@ -341,6 +341,38 @@ fn nine_by_nine_fast_path_matches_dancing_links() {
     assert!(capped > 3, "only {capped} capped instances");
 }
 
+/// Exact counts (no cap) at high k, where the instances fall apart into
+/// small components whose live constraints form forests (counted without
+/// search by `Search::forest_count`): counts and fixed cells as Dancing
+/// Links enumerates them.
+#[test]
+fn exact_counts_at_high_k_match_dancing_links() {
+    let mut rng = StdRng::seed_from_u64(0x9090);
+    let (mut compared, mut large) = (0, 0);
+    for i in 0..90 {
+        let p = random_puzzle(3, rng.gen_range(0.5..0.75), &mut rng);
+        let k = [90, 120, 150][i % 3];
+        let removed = match sample_edges(3, k, rng.r#gen()) {
+            Ok(e) => e,
+            Err(e) => panic!("{e}"),
+        };
+        let r = instance(&p, &removed);
+        // Dancing Links enumerates one solution at a time.
+        if relaxed::count(&r, 300_000).capped {
+            continue;
+        }
+        let fast = relaxed::analyse(&r, 0);
+        assert_eq!(relaxed::count(&r, 0), fast.count, "{p} k={k}");
+        assert_eq!(dlx_analyse(&r, 0), fast, "{p} k={k}");
+        large += usize::from(fast.count.solutions > 1000);
+        compared += 1;
+    }
+    assert!(
+        compared > 70 && large > 5,
+        "{compared} compared, {large} above 1000"
+    );
+}
+
 #[test]
 fn larger_orders_agree() {
     let mut rng = StdRng::seed_from_u64(0x1616);
