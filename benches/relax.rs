@@ -5,8 +5,9 @@
 //!
 //! Measured: k = 45, 1000 samples, cap 1000 with no engine cross-check and
 //! with the default 30 verified samples; exact counts (cap 0) at k = 45; a
-//! sweep over k = 0, 5, …, 60 with 1000 samples per k; and k = 120 (cap 1000)
-//! to show that heavily relaxed instances finish. Throughput is in samples,
+//! sweep over k = 0, 5, …, 60 with 1000 samples per k; k = 120 (cap 1000)
+//! to show that heavily relaxed instances finish; and exact counts at k = 60
+//! and 90 (few samples, 10⁴–10⁹ solutions each). Throughput is in samples,
 //! so criterion reports samples/s. Relaxation runs its samples on the rayon
 //! pool: run once as is and once with `RAYON_NUM_THREADS=1` for one core.
 //! `SUDOLAB_BENCH_CLOCK=cpu` measures process CPU time instead of wall-clock
@@ -155,6 +156,30 @@ fn k120(c: &mut Criterion<Clock>) {
     g.finish();
 }
 
+/// Exact counts (cap 0) at high k on nyt-medium, the Ganak comparison of
+/// `docs/performance.md` (`benches/peers/ganak_count.py`): 20 samples at
+/// k = 60 (≈ 5·10⁴ solutions each), 2 at k = 90 (≈ 10⁸).
+fn exact(c: &mut Criterion<Clock>) {
+    let mut g = c.benchmark_group("relax-exact");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(1))
+        .measurement_time(Duration::from_secs(1));
+    let p = nyt("Medium");
+    for (k, samples) in [(60, 20), (90, 2)] {
+        let o = RelaxOptions {
+            samples,
+            ..opts(k, 0, 0)
+        };
+        g.throughput(Throughput::Elements(samples as u64));
+        g.bench_with_input(
+            BenchmarkId::new(format!("k{k}-verify0"), "nyt-medium"),
+            &p,
+            |b, p| b.iter(|| run(p, &o)),
+        );
+    }
+    g.finish();
+}
+
 /// Where the k = 45 time goes: the same 1000 relaxed instances of one puzzle,
 /// built up front and analysed on the calling thread, by count only (cap
 /// 1000) and by count + fixed cells with either engine.
@@ -224,6 +249,6 @@ fn instance(p: &Puzzle, seed: u64) -> RelaxedInstance {
 criterion_group! {
     name = benches;
     config = common::criterion();
-    targets = split, k45, k45_hard, sweep, k120
+    targets = split, k45, k45_hard, sweep, k120, exact
 }
 criterion_main!(benches);
