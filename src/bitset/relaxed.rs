@@ -81,6 +81,10 @@ const FIRST_LIMIT: u64 = 1000;
 /// with at most 25 colours per cell the count stays below 2^75.
 const FOREST_CELLS: usize = 16;
 
+/// Slots per cell in the work space of [`Search::forest_count`], one per
+/// colour bit of a mask (colours are bits `1..=25` at order 5).
+const COLOUR_SLOTS: usize = 32;
+
 /// Open cells of a scope from which a capped search no longer looks for
 /// its components (see [`Search::solve_node`]).
 const SPLIT_MIN: u32 = 20;
@@ -264,7 +268,7 @@ impl<const W: usize> Search<W> {
             aborted: false,
             rng: 0,
             capped: false,
-            ways: vec![0; FOREST_CELLS * 32],
+            ways: vec![0; FOREST_CELLS * COLOUR_SLOTS],
         };
         for cell in 0..cells {
             let c = s.cand[cell];
@@ -753,27 +757,31 @@ impl<const W: usize> Search<W> {
                 head += 1;
             }
         }
-        // Leaves up: `ways[i * 32 + c]` colourings of the subtree of
+        // Leaves up: `ways[i * COLOUR_SLOTS + c]` colourings of the subtree of
         // `order[i]` with it coloured `c` (set for its colours only).
         let ways = &mut self.ways;
         for i in 0..len {
             for_each_colour(self.cand[base + order[i] as usize], |c| {
-                ways[i * 32 + c] = 1
+                ways[i * COLOUR_SLOTS + c] = 1
             });
         }
         let mut total = 1u128;
         for i in (0..len).rev() {
             let c = self.cand[base + order[i] as usize];
             let mut sum = 0u128;
-            for_each_colour(c, |d| sum += ways[i * 32 + d]);
+            for_each_colour(c, |d| sum += ways[i * COLOUR_SLOTS + d]);
             match parent[i] {
                 u16::MAX => total = total.saturating_mul(sum),
                 p => {
                     let p = p as usize;
                     let pc = self.cand[base + order[p] as usize];
                     for_each_colour(pc, |d| {
-                        let own = if c & 1 << d != 0 { ways[i * 32 + d] } else { 0 };
-                        ways[p * 32 + d] *= sum - own;
+                        let own = if c & 1 << d != 0 {
+                            ways[i * COLOUR_SLOTS + d]
+                        } else {
+                            0
+                        };
+                        ways[p * COLOUR_SLOTS + d] *= sum - own;
                     });
                 }
             }
