@@ -17,11 +17,11 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::hint::black_box;
 use std::time::Duration;
-use sudolab::generate::canon::canonical;
 use sudolab::generate::fletcher::fletcher_puzzle;
 use sudolab::generate::minimal::minimal_puzzle;
 use sudolab::generate::xu::xu_puzzle;
 use sudolab::generate::{GenerateOptions, Symmetry, generate as generate_targets, parse_targets};
+use sudolab::grid::canon::canonical;
 
 fn configure<'a>(c: &'a mut Criterion<Clock>, name: &str) -> criterion::BenchmarkGroup<'a, Clock> {
     let mut g = c.benchmark_group(name);

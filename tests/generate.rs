@@ -9,12 +9,12 @@ use rand::rngs::StdRng;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use sudolab::engine::{Engine, Engines};
-use sudolab::generate::canon::{Transform, canonical, equivalent};
 use sudolab::generate::minimal;
 use sudolab::generate::{
     GenerateError, GenerateOptions, Generated, Level, Method, Symmetry, TargetError, generate,
     parse_targets,
 };
+use sudolab::grid::canon::{Transform, canonical, equivalent};
 use sudolab::grid::{Puzzle, parse_puzzle};
 use sudolab::human::path::simplest_path;
 use sudolab::human::{Model, RateOptions, Technique, rate};

@@ -8,7 +8,7 @@ use common::{shared_data, sudolab, sudolab_in};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::Value;
-use sudolab::generate::canon::Transform;
+use sudolab::grid::canon::Transform;
 use sudolab::grid::parse_puzzle;
 use sudolab::score::{ScoreOptions, score};
 

@@ -5,7 +5,7 @@ use super::{Common, load};
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
-use sudolab::generate::canonical;
+use sudolab::grid::canon::canonical;
 
 #[derive(Debug, Args)]
 pub struct CanonArgs {

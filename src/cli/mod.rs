@@ -261,7 +261,7 @@ pub fn drop_equivalents(common: &Common, loaded: &mut Loaded) -> Result<()> {
     };
     let lines = all.as_ref().unwrap_or(&loaded.puzzles);
     let refs: Vec<&Puzzle> = lines.iter().map(|(_, p)| p).collect();
-    let earlier = sudolab::generate::earlier_equivalents(&refs)
+    let earlier = sudolab::grid::canon::earlier_equivalents(&refs)
         .map_err(|(i, e)| anyhow::anyhow!("--dedup: line {}: {e}", lines[i].0))?;
     let first_line: std::collections::HashMap<usize, usize> = lines
         .iter()

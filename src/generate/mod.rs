@@ -39,7 +39,6 @@
 //! are unclear are listed in `docs/generation.md`.
 
 pub mod bounded;
-pub mod canon;
 pub mod chang;
 pub mod fletcher;
 pub mod minimal;
@@ -47,7 +46,7 @@ pub mod pseudo;
 pub mod target;
 pub mod xu;
 
-pub use canon::{CanonError, canonical, earlier_equivalents};
+use crate::grid::canon::canonical;
 pub use target::{Op, Target, TargetError, parse_target, parse_targets};
 
 use crate::graph::derive_seed;

@@ -11,6 +11,7 @@
 //! can carry on its face (a digit twice in a unit, a cell without candidate,
 //! a digit without place in a unit).
 
+pub mod canon;
 mod parse;
 
 pub use parse::{

@@ -10,8 +10,8 @@
 use super::ScoreError;
 use crate::analyze::{AnalyzeOptions, MetricGroup, analyze};
 use crate::engine::Engines;
-use crate::generate::canonical;
 use crate::grid::Puzzle;
+use crate::grid::canon::canonical;
 use crate::human::Model;
 use crate::relax::RelaxOptions;
 use serde::{Deserialize, Serialize};
@@ -179,7 +179,7 @@ pub fn candidate_names() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::canon::Transform as Symmetry;
+    use crate::grid::canon::Transform as Symmetry;
     use rand::SeedableRng;
     use rand::rngs::StdRng;
 

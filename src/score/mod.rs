@@ -11,7 +11,7 @@
 //! puzzles as the labelled sources rank them — only pairs of puzzles from the
 //! same source are compared, so sources whose levels mean different things
 //! can be used together. The features are computed on the puzzle's canonical
-//! form ([`crate::generate::canonical`]) with a fixed seed, so equivalent
+//! form ([`crate::grid::canon::canonical`]) with a fixed seed, so equivalent
 //! puzzles (relabelled, rotated, transposed, …) get identical scores.
 //!
 //! Every number of the model — the features kept, their transforms,
