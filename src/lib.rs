@@ -37,6 +37,7 @@ pub mod generate;
 pub mod graph;
 pub mod grid;
 pub mod human;
+pub mod metrics;
 pub mod relax;
 pub mod report;
 pub mod sat;

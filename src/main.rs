@@ -70,6 +70,13 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// True when the error is an engine disagreement (a bug, with its
+/// reproducible case), which exits 2 from every command.
+fn is_disagreement(e: &anyhow::Error) -> bool {
+    e.chain()
+        .any(|c| c.downcast_ref::<sudolab::Disagreement>().is_some())
+}
+
 /// The error and its causes, each said once: many library errors already
 /// include their source's text in their own message.
 fn message(e: &anyhow::Error) -> String {
@@ -140,6 +147,10 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) if is_broken_pipe(&e) => ExitCode::from(cli::EXIT_OK),
+        Err(e) if is_disagreement(&e) => {
+            eprintln!("sudolab: ENGINE DISAGREEMENT (bug): {}", message(&e));
+            ExitCode::from(cli::EXIT_DISAGREE)
+        }
         Err(e) => {
             eprintln!("sudolab: error: {}", message(&e));
             ExitCode::from(cli::EXIT_ERROR)

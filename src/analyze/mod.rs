@@ -11,99 +11,16 @@
 //! solutions) leaves its fields out and says why in `errors`; an engine
 //! disagreement is never filed in a row: it is returned as an error.
 
-use crate::cnf::{ClassCuts, ClauseCounts, Encoding, clause_row};
+use crate::cnf::ClauseCounts;
 use crate::engine::Disagreement;
 use crate::grid::Puzzle;
-use crate::human::{self, Model, RateError, RateOptions, Ratings};
-use crate::relax::{self, RelaxError, RelaxOptions, RelaxSummary};
+use crate::human::{self, RateOptions, RateRow, Ratings};
+use crate::metrics::{self, MetricOptions};
+pub use crate::metrics::{MetricGroup, MetricsError, parse_metric_groups};
+use crate::relax::{RelaxError, RelaxOptions, RelaxSummary};
 use crate::score::{self, Score, ScoreError, ScoreOptions};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
-
-/// A group of metrics `analyze` can compute.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MetricGroup {
-    /// Clause-length distribution of the minimal encoding.
-    Clauses,
-    /// Relaxation summary at one `k`.
-    Relax,
-    /// Ratings of these human models.
-    Rate(BTreeSet<Model>),
-    /// The difficulty score of the shipped model ([`crate::score`]).
-    Score,
-}
-
-impl fmt::Display for MetricGroup {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MetricGroup::Clauses => f.write_str("clauses"),
-            MetricGroup::Relax => f.write_str("relax"),
-            MetricGroup::Score => f.write_str("score"),
-            MetricGroup::Rate(models) if models.len() == Model::ALL.len() => {
-                f.write_str("rate-all")
-            }
-            MetricGroup::Rate(models) => {
-                let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
-                write!(f, "rate:{}", names.join(","))
-            }
-        }
-    }
-}
-
-/// A metric list that could not be parsed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum MetricsError {
-    /// A name that is no metric group.
-    #[error(
-        "unknown metric group {0:?} (expected clauses, relax, rate-all, rate:MODELS (e.g. rate:nishio,weights) or score)"
-    )]
-    Unknown(String),
-    /// A `rate:` group with an unknown model.
-    #[error(transparent)]
-    Model(#[from] RateError),
-    /// Nothing to compute.
-    #[error("no metric group given")]
-    Empty,
-}
-
-/// Parses `clauses,relax,rate-all` or `rate:nishio,weights,clauses`: the
-/// models of `rate:` run up to the next group name. A group named twice is
-/// computed once.
-pub fn parse_metric_groups(list: &str) -> Result<Vec<MetricGroup>, MetricsError> {
-    const GROUPS: [&str; 5] = ["clauses", "relax", "rate-all", "rate", "score"];
-    let mut out: Vec<MetricGroup> = Vec::new();
-    let mut items = list
-        .split(',')
-        .map(str::trim)
-        .filter(|x| !x.is_empty())
-        .peekable();
-    while let Some(item) = items.next() {
-        let group = match item {
-            "clauses" => MetricGroup::Clauses,
-            "relax" => MetricGroup::Relax,
-            "score" => MetricGroup::Score,
-            "rate-all" | "rate" => MetricGroup::Rate(Model::ALL.into_iter().collect()),
-            x if x.starts_with("rate:") => {
-                let mut models = vec![x.trim_start_matches("rate:").to_string()];
-                while let Some(next) =
-                    items.next_if(|n| !GROUPS.contains(n) && !n.starts_with("rate:"))
-                {
-                    models.push(next.to_string());
-                }
-                MetricGroup::Rate(human::parse_models(&models.join(","))?)
-            }
-            other => return Err(MetricsError::Unknown(other.to_string())),
-        };
-        if !out.contains(&group) {
-            out.push(group);
-        }
-    }
-    if out.is_empty() {
-        return Err(MetricsError::Empty);
-    }
-    Ok(out)
-}
+use std::collections::BTreeMap;
 
 /// What to compute for every puzzle.
 #[derive(Debug, Clone)]
@@ -156,6 +73,16 @@ impl AnalyzeOptions {
         }
     }
 
+    /// The metric groups' part of these options.
+    pub fn metric_options(&self) -> MetricOptions {
+        MetricOptions {
+            groups: self.groups.clone(),
+            relax: self.relax.clone(),
+            rate_seed: self.rate_seed,
+            fixedness: self.fixedness,
+        }
+    }
+
     /// Checks the parameters before any puzzle is read.
     pub fn check(&self) -> Result<(), RelaxError> {
         if self.groups.contains(&MetricGroup::Relax) && self.relax.samples == 0 {
@@ -201,89 +128,71 @@ pub struct AnalysisRow {
 /// Only an engine disagreement (a bug, with a reproducible case); anything
 /// the puzzle itself causes is recorded in the row's `errors`.
 pub fn analyze(puzzle: &Puzzle, opts: &AnalyzeOptions) -> Result<AnalysisRow, Disagreement> {
+    let values = metrics::compute(puzzle, &opts.metric_options())?;
     let mut row = AnalysisRow {
         puzzle: puzzle.to_line(),
         label: puzzle.label.clone(),
         params: opts.params(),
-        clauses: None,
-        relax: None,
-        rate: None,
+        clauses: values.clauses,
+        relax: values.relax,
+        rate: values.rate,
         score: None,
-        errors: BTreeMap::new(),
+        errors: values.errors,
     };
-    for group in &opts.groups {
-        match group {
-            MetricGroup::Clauses => {
-                match clause_row(puzzle, Encoding::Min, ClassCuts::patti(puzzle.side())) {
-                    Ok(r) => row.clauses = Some(r.counts),
-                    Err(e) => {
-                        row.errors.insert(group.to_string(), e.to_string());
-                    }
-                }
+    if opts.groups.contains(&MetricGroup::Score) {
+        match score::score(puzzle, ScoreOptions::shipped()) {
+            Ok(s) => row.score = Some(s.score),
+            Err(ScoreError::Disagreement(d)) => return Err(d),
+            Err(e) => {
+                row.errors
+                    .insert(MetricGroup::Score.to_string(), e.to_string());
             }
-            MetricGroup::Relax => match relax::relax(puzzle, &opts.relax) {
-                Ok((report, _)) => {
-                    let mut summary = report.summary;
-                    if !opts.fixedness {
-                        summary.fixedness.clear();
-                    }
-                    row.relax = Some(summary);
-                }
-                Err(RelaxError::Disagreement(d)) => return Err(d),
-                Err(e) => {
-                    row.errors.insert(group.to_string(), e.to_string());
-                }
-            },
-            MetricGroup::Rate(models) => {
-                let rate_opts = RateOptions {
-                    models: models.clone(),
-                    seed: opts.rate_seed,
-                    ..RateOptions::default()
-                };
-                row.rate = Some(human::rate(puzzle, &rate_opts).ratings);
-            }
-            MetricGroup::Score => match score::score(puzzle, ScoreOptions::shipped()) {
-                Ok(s) => row.score = Some(s.score),
-                Err(ScoreError::Disagreement(d)) => return Err(d),
-                Err(e) => {
-                    row.errors.insert(group.to_string(), e.to_string());
-                }
-            },
         }
     }
     Ok(row)
 }
 
+/// A `rate` row: the human models' ratings with the difficulty score beside
+/// them (the score is a model over ratings, so it stands above `human`; this
+/// layer puts the two side by side).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RatedRow {
+    /// The puzzle, its label and every model's ratings, flattened.
+    #[serde(flatten)]
+    pub rate: RateRow,
+    /// The difficulty score with its level and SE-equivalent, flattened;
+    /// `None` when not asked for or the puzzle has none (no unique solution,
+    /// not 9×9).
+    #[serde(flatten)]
+    pub score: Option<Score>,
+}
+
+/// Rates a puzzle with the requested models and, when `with_score`, adds its
+/// difficulty score (shipped model, default options).
+///
+/// # Errors
+/// Only an engine disagreement; a puzzle without a score has `score: None`.
+pub fn rate_row(
+    puzzle: &Puzzle,
+    opts: &RateOptions,
+    with_score: bool,
+) -> Result<RatedRow, Disagreement> {
+    let rate = human::rate(puzzle, opts);
+    let score = if with_score {
+        match score::score(puzzle, ScoreOptions::shipped()) {
+            Ok(s) => Some(s.score),
+            Err(ScoreError::Disagreement(d)) => return Err(d),
+            Err(_) => None,
+        }
+    } else {
+        None
+    };
+    Ok(RatedRow { rate, score })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn groups_parse_with_model_lists() {
-        let g = parse_metric_groups("rate:nishio,weights,clauses,relax,clauses").unwrap();
-        assert_eq!(
-            g,
-            vec![
-                MetricGroup::Rate([Model::Nishio, Model::Weights].into_iter().collect()),
-                MetricGroup::Clauses,
-                MetricGroup::Relax,
-            ]
-        );
-        assert_eq!(g[0].to_string(), "rate:nishio,weights");
-        assert_eq!(
-            parse_metric_groups("rate-all").unwrap()[0].to_string(),
-            "rate-all"
-        );
-        assert_eq!(
-            parse_metric_groups("clauses,speed"),
-            Err(MetricsError::Unknown("speed".into()))
-        );
-        assert!(matches!(
-            parse_metric_groups("rate:nope"),
-            Err(MetricsError::Model(_))
-        ));
-        assert_eq!(parse_metric_groups(" , "), Err(MetricsError::Empty));
-    }
 
     #[test]
     fn row_flattens_each_group_and_names_errors() {
@@ -327,5 +236,37 @@ mod tests {
         );
         let rate = row.rate.unwrap();
         assert!(rate.status["puzzle"].contains("contradiction"));
+    }
+
+    #[test]
+    fn every_column_of_a_full_row_is_in_the_metric_registry() {
+        let opts = AnalyzeOptions {
+            groups: parse_metric_groups("clauses,relax,rate-all,score").unwrap(),
+            relax: RelaxOptions {
+                samples: 2,
+                ..RelaxOptions::default()
+            },
+            rate_seed: 1,
+            fixedness: false,
+            dedup: false,
+        };
+        let p = crate::grid::parse_puzzle(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        )
+        .unwrap();
+        let v = serde_json::to_value(analyze(&p, &opts).unwrap()).unwrap();
+        let columns: Vec<&str> = v
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !matches!(*k, "puzzle" | "label" | "params" | "status"))
+            .collect();
+        let registry: Vec<&str> = crate::metrics::METRICS
+            .iter()
+            .map(|m| m.name)
+            .filter(|n| *n != "mean_length_pct")
+            .collect();
+        assert_eq!(columns, registry);
     }
 }

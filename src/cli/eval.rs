@@ -345,7 +345,7 @@ pub fn run_fit(args: FitArgs) -> Result<u8> {
 }
 
 fn run_fit_score(args: FitArgs) -> Result<u8> {
-    use sudolab::score::features::{COSTLY, candidate_names};
+    use sudolab::score::features::{candidate_names, costly};
     use sudolab::score::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
     args.out.check()?;
     if let Some(p) = &args.model_out {
@@ -360,13 +360,8 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
             known.join(", ")
         );
     }
-    let fast_names = split_list(&args.fast_metrics).unwrap_or_else(|| {
-        metrics
-            .iter()
-            .filter(|m| !COSTLY.contains(&m.as_str()))
-            .cloned()
-            .collect()
-    });
+    let fast_names = split_list(&args.fast_metrics)
+        .unwrap_or_else(|| metrics.iter().filter(|m| !costly(m)).cloned().collect());
     let index = |name: &String| -> Result<usize> {
         metrics
             .iter()

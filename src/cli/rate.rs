@@ -5,9 +5,9 @@ use super::{Common, load, progress};
 use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
-use sudolab::human::{self, RateOptions, RateRow};
+use sudolab::analyze::{RatedRow, rate_row};
+use sudolab::human::{self, RateOptions};
 use sudolab::report::{Format, render_rows, text_table};
-use sudolab::score::{self, ScoreOptions};
 
 #[derive(Debug, Args)]
 pub struct RateArgs {
@@ -94,25 +94,21 @@ pub fn run(args: RateArgs) -> Result<u8> {
         }
     }
     opts.check()?;
-    let score_opts = ScoreOptions::shipped();
     let pb = progress::bar(loaded.puzzles.len() as u64, "puzzles");
-    let rows: Vec<RateRow> = loaded
+    let rows: Vec<RatedRow> = loaded
         .puzzles
         .par_iter()
         .map(|(_, p)| {
-            let mut r = human::rate(p, &opts);
-            if !args.no_score {
-                r.score = score::score(p, score_opts).ok().map(|s| s.score);
-            }
+            let r = rate_row(p, &opts, !args.no_score);
             pb.inc(1);
             r
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     pb.finish_and_clear();
     out.emit(&rows, |rows| {
         let table: Vec<Vec<String>> = rows
             .iter()
-            .map(|r| {
+            .map(|RatedRow { rate: r, score }| {
                 vec![
                     r.label.clone().unwrap_or_else(|| r.puzzle.clone()),
                     r.ratings
@@ -144,7 +140,7 @@ pub fn run(args: RateArgs) -> Result<u8> {
                         .hardest_technique
                         .clone()
                         .unwrap_or_else(|| "-".into()),
-                    r.score
+                    score
                         .as_ref()
                         .map(|s| format!("{:.2} {}", s.score, s.score_level))
                         .unwrap_or_else(|| "-".into()),

@@ -212,10 +212,6 @@ pub struct RateRow {
     /// Every model's metrics, flattened into the row.
     #[serde(flatten)]
     pub ratings: Ratings,
-    /// The difficulty score with its level and SE-equivalent, flattened
-    /// ([`crate::score`]); `rate` fills it in, [`rate`] leaves it `None`.
-    #[serde(flatten)]
-    pub score: Option<crate::score::Score>,
 }
 
 /// The metrics of every model. Field names are stable (CSV/JSON columns).

@@ -8,52 +8,30 @@
 //! from this one function.
 
 use super::ScoreError;
-use crate::analyze::{AnalyzeOptions, MetricGroup, analyze};
 use crate::engine::Engines;
 use crate::grid::Puzzle;
 use crate::grid::canon::canonical;
 use crate::human::Model;
+use crate::metrics::{self, MetricGroup, MetricOptions, Source};
 use crate::relax::RelaxOptions;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Every metric a score may use, with the metric group that computes it.
-pub const CANDIDATES: [(&str, Group); 12] = [
-    ("weights_score", Group::Rate(Model::Weights)),
-    ("hardest_weight", Group::Rate(Model::Weights)),
-    ("hsolve", Group::Rate(Model::Hsolve)),
-    ("sisus_refutation_sum", Group::Rate(Model::Sisus)),
-    ("sisus_dependency", Group::Rate(Model::Sisus)),
-    ("nishio4_heuristic", Group::Rate(Model::Nishio)),
-    ("oracle_score", Group::Rate(Model::Oracle)),
-    ("givens", Group::Rate(Model::Baseline)),
-    ("backtracks", Group::Rate(Model::Baseline)),
-    ("short_pct", Group::Clauses),
-    ("mean_fixed", Group::Relax),
-    ("p_unique", Group::Relax),
-];
-
-/// The metrics `--fast` leaves out: the relaxation samples and the
-/// randomised SiSuS and hsolve runs, which take most of the time (measured
-/// in `docs/score.md`).
-pub const COSTLY: [&str; 5] = [
+/// Every metric a score may use (their groups are in [`crate::metrics`]).
+pub const CANDIDATES: [&str; 12] = [
+    "weights_score",
+    "hardest_weight",
     "hsolve",
     "sisus_refutation_sum",
     "sisus_dependency",
+    "nishio4_heuristic",
+    "oracle_score",
+    "givens",
+    "backtracks",
+    "short_pct",
     "mean_fixed",
     "p_unique",
 ];
-
-/// Where a candidate metric comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Group {
-    /// A human model of `rate`.
-    Rate(Model),
-    /// The clause-length distribution.
-    Clauses,
-    /// The relaxation summary.
-    Relax,
-}
 
 /// Parameters of the randomised metrics, fixed in the model so a puzzle's
 /// score never depends on a run.
@@ -80,23 +58,18 @@ impl Default for FeatureParams {
     }
 }
 
-/// The group of a candidate metric; `None` for a name that is no candidate.
-pub fn group_of(name: &str) -> Option<Group> {
-    CANDIDATES.iter().find(|c| c.0 == name).map(|c| c.1)
-}
-
-/// The analyze options that compute these metrics (nothing more).
-fn analyze_options(names: &[String], p: &FeatureParams) -> AnalyzeOptions {
+/// The metric groups that compute these metrics (nothing more).
+fn metric_options(names: &[String], p: &FeatureParams) -> MetricOptions {
     let mut models = BTreeSet::new();
     let (mut clauses, mut relax) = (false, false);
     for name in names {
-        match group_of(name) {
-            Some(Group::Rate(m)) => {
+        match metrics::registry::find(name).map(|m| m.source) {
+            Some(Source::Rate(m)) => {
                 models.insert(m);
             }
-            Some(Group::Clauses) => clauses = true,
-            Some(Group::Relax) => relax = true,
-            None => {}
+            Some(Source::Clauses) => clauses = true,
+            Some(Source::Relax) => relax = true,
+            Some(Source::Score) | None => {}
         }
     }
     // The uniqueness check of `rate` says why a puzzle has no score; the
@@ -110,7 +83,7 @@ fn analyze_options(names: &[String], p: &FeatureParams) -> AnalyzeOptions {
     if relax {
         groups.push(MetricGroup::Relax);
     }
-    AnalyzeOptions {
+    MetricOptions {
         groups,
         relax: RelaxOptions {
             k: p.k,
@@ -123,7 +96,6 @@ fn analyze_options(names: &[String], p: &FeatureParams) -> AnalyzeOptions {
         },
         rate_seed: p.seed,
         fixedness: false,
-        dedup: false,
     }
 }
 
@@ -151,16 +123,25 @@ pub fn feature_values(
         Ok(c) => c,
         Err(e) => unreachable!("every 9×9 puzzle has a canonical form: {e}"),
     };
-    let row = analyze(&canon, &analyze_options(names, p))?;
+    let row = metrics::compute(&canon, &metric_options(names, p))?;
     if let Some(why) = row.rate.as_ref().and_then(|r| r.status.get("puzzle")) {
         return Err(ScoreError::NotUnique(why.clone()));
     }
     if let Some((group, why)) = row.errors.iter().next() {
         return Err(ScoreError::NotUnique(format!("{group}: {why}")));
     }
-    let json = match serde_json::to_value(&row) {
-        Ok(v) => v,
-        Err(e) => unreachable!("an analysis row serialises: {e}"),
+    let json = match serde_json::to_value((&row.clauses, &row.relax, &row.rate)) {
+        Ok(serde_json::Value::Array(parts)) => {
+            let mut all = serde_json::Map::new();
+            for part in parts {
+                if let serde_json::Value::Object(fields) = part {
+                    all.extend(fields);
+                }
+            }
+            serde_json::Value::Object(all)
+        }
+        Ok(other) => unreachable!("a tuple serialises as an array: {other}"),
+        Err(e) => unreachable!("metric values serialise: {e}"),
     };
     Ok(Features {
         values: names
@@ -173,7 +154,12 @@ pub fn feature_values(
 
 /// Every candidate metric's name.
 pub fn candidate_names() -> Vec<String> {
-    CANDIDATES.iter().map(|c| c.0.to_string()).collect()
+    CANDIDATES.iter().map(|c| c.to_string()).collect()
+}
+
+/// The candidates `--fast` leaves out (the registry's costly metrics).
+pub fn costly(name: &str) -> bool {
+    metrics::registry::find(name).is_some_and(|m| m.costly)
 }
 
 #[cfg(test)]
@@ -196,9 +182,20 @@ mod tests {
             assert!(value.is_some(), "{name} missing");
         }
         assert_eq!(v["givens"], Some(30.0));
-        for c in COSTLY {
-            assert!(group_of(c).is_some());
-        }
+        let costly: Vec<&str> = CANDIDATES
+            .into_iter()
+            .filter(|c| super::costly(c))
+            .collect();
+        assert_eq!(
+            costly,
+            [
+                "hsolve",
+                "sisus_refutation_sum",
+                "sisus_dependency",
+                "mean_fixed",
+                "p_unique"
+            ]
+        );
     }
 
     #[test]

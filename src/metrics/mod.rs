@@ -1,0 +1,216 @@
+//! Metrics: what sudolab measures of a puzzle, named once and computed in
+//! groups.
+//!
+//! [`registry`] declares every metric column (its meaning, unit, direction,
+//! the group that computes it, whether it is a parameter); [`compute`] runs
+//! the groups a caller asks for on one puzzle: the clause-length
+//! distribution of the minimal encoding (Patti §7.1, `docs/methods.md` §1),
+//! the relaxation summary at one `k` (Pelánek §3.2, §2) and the human-model
+//! ratings ([`crate::human`], §3). This is the ground the layers above stand
+//! on: the score is a model over these values, `analyze` assembles them into
+//! rows, the generators search over them and the report renders them.
+
+pub mod registry;
+
+pub use registry::{
+    Direction, Kind, METRICS, Metric, Role, Source, UnknownMetric, direction_of,
+    is_parameter_column, metric,
+};
+
+use crate::cnf::{ClassCuts, ClauseCounts, Encoding, clause_row};
+use crate::engine::Disagreement;
+use crate::grid::Puzzle;
+use crate::human::{self, Model, RateError, RateOptions, Ratings};
+use crate::relax::{self, RelaxError, RelaxOptions, RelaxSummary};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// A group of metrics, as `analyze --metrics` names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MetricGroup {
+    /// Clause-length distribution of the minimal encoding.
+    Clauses,
+    /// Relaxation summary at one `k`.
+    Relax,
+    /// Ratings of these human models.
+    Rate(BTreeSet<Model>),
+    /// The difficulty score of the shipped model ([`crate::score`]; computed
+    /// by `analyze`, which stands above the score).
+    Score,
+}
+
+impl fmt::Display for MetricGroup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MetricGroup::Clauses => f.write_str("clauses"),
+            MetricGroup::Relax => f.write_str("relax"),
+            MetricGroup::Score => f.write_str("score"),
+            MetricGroup::Rate(models) if models.len() == Model::ALL.len() => {
+                f.write_str("rate-all")
+            }
+            MetricGroup::Rate(models) => {
+                let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
+                write!(f, "rate:{}", names.join(","))
+            }
+        }
+    }
+}
+
+/// The group names `--metrics` accepts, for help texts and errors.
+pub const GROUP_HELP: &str =
+    "clauses, relax, rate-all, rate:MODELS (e.g. rate:nishio,weights) or score";
+
+/// A metric list that could not be parsed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MetricsError {
+    /// A name that is no metric group.
+    #[error("unknown metric group {0:?} (expected {GROUP_HELP})")]
+    Unknown(String),
+    /// A `rate:` group with an unknown model.
+    #[error(transparent)]
+    Model(#[from] RateError),
+    /// Nothing to compute.
+    #[error("no metric group given")]
+    Empty,
+}
+
+/// Parses `clauses,relax,rate-all` or `rate:nishio,weights,clauses`: the
+/// models of `rate:` run up to the next group name. A group named twice is
+/// computed once.
+pub fn parse_metric_groups(list: &str) -> Result<Vec<MetricGroup>, MetricsError> {
+    const GROUPS: [&str; 5] = ["clauses", "relax", "rate-all", "rate", "score"];
+    let mut out: Vec<MetricGroup> = Vec::new();
+    let mut items = list
+        .split(',')
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .peekable();
+    while let Some(item) = items.next() {
+        let group = match item {
+            "clauses" => MetricGroup::Clauses,
+            "relax" => MetricGroup::Relax,
+            "score" => MetricGroup::Score,
+            "rate-all" | "rate" => MetricGroup::Rate(Model::ALL.into_iter().collect()),
+            x if x.starts_with("rate:") => {
+                let mut models = vec![x.trim_start_matches("rate:").to_string()];
+                while let Some(next) =
+                    items.next_if(|n| !GROUPS.contains(n) && !n.starts_with("rate:"))
+                {
+                    models.push(next.to_string());
+                }
+                MetricGroup::Rate(human::parse_models(&models.join(","))?)
+            }
+            other => return Err(MetricsError::Unknown(other.to_string())),
+        };
+        if !out.contains(&group) {
+            out.push(group);
+        }
+    }
+    if out.is_empty() {
+        return Err(MetricsError::Empty);
+    }
+    Ok(out)
+}
+
+/// What to compute for one puzzle.
+#[derive(Debug, Clone)]
+pub struct MetricOptions {
+    /// The groups ([`MetricGroup::Score`] is left to the caller).
+    pub groups: Vec<MetricGroup>,
+    /// Relaxation parameters (for [`MetricGroup::Relax`]).
+    pub relax: RelaxOptions,
+    /// Seed of the human models (their runs use [`RateOptions`]' defaults).
+    pub rate_seed: u64,
+    /// Keep the per-cell fixedness map (N² numbers) in the relaxation summary.
+    pub fixedness: bool,
+}
+
+/// The values of the requested groups for one puzzle.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MetricValues {
+    /// Clause counts and ALO length distribution of the minimal encoding.
+    pub clauses: Option<ClauseCounts>,
+    /// Relaxation summary at the requested `k`.
+    pub relax: Option<RelaxSummary>,
+    /// Human-model ratings.
+    pub rate: Option<Ratings>,
+    /// Metric group → why it could not be computed for this puzzle.
+    pub errors: BTreeMap<String, String>,
+}
+
+/// Computes the requested metric groups of a puzzle.
+///
+/// # Errors
+/// Only an engine disagreement (a bug, with a reproducible case); anything
+/// the puzzle itself causes (a contradiction, several solutions) is recorded
+/// in [`MetricValues::errors`] (and in the ratings' `status`).
+pub fn compute(puzzle: &Puzzle, opts: &MetricOptions) -> Result<MetricValues, Disagreement> {
+    let mut out = MetricValues::default();
+    for group in &opts.groups {
+        match group {
+            MetricGroup::Clauses => {
+                match clause_row(puzzle, Encoding::Min, ClassCuts::patti(puzzle.side())) {
+                    Ok(r) => out.clauses = Some(r.counts),
+                    Err(e) => {
+                        out.errors.insert(group.to_string(), e.to_string());
+                    }
+                }
+            }
+            MetricGroup::Relax => match relax::relax(puzzle, &opts.relax) {
+                Ok((report, _)) => {
+                    let mut summary = report.summary;
+                    if !opts.fixedness {
+                        summary.fixedness.clear();
+                    }
+                    out.relax = Some(summary);
+                }
+                Err(RelaxError::Disagreement(d)) => return Err(d),
+                Err(e) => {
+                    out.errors.insert(group.to_string(), e.to_string());
+                }
+            },
+            MetricGroup::Rate(models) => {
+                let rate_opts = RateOptions {
+                    models: models.clone(),
+                    seed: opts.rate_seed,
+                    ..RateOptions::default()
+                };
+                out.rate = Some(human::rate(puzzle, &rate_opts).ratings);
+            }
+            MetricGroup::Score => {}
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_parse_with_model_lists() {
+        let g = parse_metric_groups("rate:nishio,weights,clauses,relax,clauses").unwrap();
+        assert_eq!(
+            g,
+            vec![
+                MetricGroup::Rate([Model::Nishio, Model::Weights].into_iter().collect()),
+                MetricGroup::Clauses,
+                MetricGroup::Relax,
+            ]
+        );
+        assert_eq!(g[0].to_string(), "rate:nishio,weights");
+        assert_eq!(
+            parse_metric_groups("rate-all").unwrap()[0].to_string(),
+            "rate-all"
+        );
+        assert_eq!(
+            parse_metric_groups("clauses,speed"),
+            Err(MetricsError::Unknown("speed".into()))
+        );
+        assert!(matches!(
+            parse_metric_groups("rate:nope"),
+            Err(MetricsError::Model(_))
+        ));
+        assert_eq!(parse_metric_groups(" , "), Err(MetricsError::Empty));
+    }
+}
