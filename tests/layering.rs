@@ -112,7 +112,7 @@ fn no_module_imports_its_own_layer_or_above() {
         let text = fs::read_to_string(file).expect("a readable source file");
         // Unit tests may check against higher layers (e.g. generated puzzles).
         let text = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
-        for name in imports(&text) {
+        for name in imports(text) {
             if name == module {
                 continue;
             }
