@@ -49,6 +49,7 @@ pub mod xu;
 use crate::grid::canon::canonical;
 pub use target::{Op, Target, TargetError, parse_target, parse_targets};
 
+use crate::engine::Disagreement;
 use crate::graph::derive_seed;
 use crate::grid::{Puzzle, Solution};
 use rand::SeedableRng;
@@ -253,6 +254,9 @@ impl fmt::Display for Level {
 /// A generation request that cannot be run.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GenerateError {
+    /// The engines disagreed while a candidate was rated (a bug, with the case).
+    #[error("{0}")]
+    Disagreement(#[from] Disagreement),
     /// The requested order (box side) is not 2, 3 or 4.
     #[error("order {0} is not supported by the generators (expected 2, 3 or 4)")]
     Order(usize),
@@ -506,14 +510,14 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError>
     if opts.method == Method::Pseudo {
         return pseudo::pseudo(opts, &evaluator, deadline);
     }
-    let batch = |range: std::ops::Range<usize>| -> Vec<Generated> {
-        range
+    let batch = |range: std::ops::Range<usize>| -> Result<Vec<Generated>, GenerateError> {
+        Ok(range
             .into_par_iter()
             .map(|i| generate_one(opts, &evaluator, i, deadline))
-            .collect()
+            .collect::<Result<_, _>>()?)
     };
     if !opts.dedup {
-        return Ok(batch(0..opts.count));
+        return batch(0..opts.count);
     }
     let mut seen = std::collections::HashSet::new();
     let mut out: Vec<Generated> = Vec::with_capacity(opts.count);
@@ -526,7 +530,7 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError>
         // costs another round; the batch size does not change the result.
         let missing = opts.count - out.len();
         let end = next + missing + missing / 8 + 1;
-        let rows = batch(next..end);
+        let rows = batch(next..end)?;
         let forms: Vec<Option<String>> = rows
             .par_iter()
             .map(|r| {
@@ -559,14 +563,14 @@ fn generate_one(
     evaluator: &target::Evaluator,
     index: usize,
     deadline: Option<Instant>,
-) -> Generated {
+) -> Result<Generated, Disagreement> {
     let start = Instant::now();
     let seed = derive_seed(opts.seed, index as u64);
-    let found = target::search(opts, evaluator, seed, deadline);
+    let found = target::search(opts, evaluator, seed, deadline)?;
     let c = &found.candidate;
     let minimal = found.minimal_known || minimal::is_minimal(&c.puzzle, &c.solution);
     let (level, score) = evaluator.method_rating(&found.row);
-    Generated {
+    Ok(Generated {
         puzzle: c.puzzle.to_line(),
         method: opts.method,
         seed: opts.seed,
@@ -582,7 +586,7 @@ fn generate_one(
         method_level: level,
         method_score: score,
         metrics: found.metrics,
-    }
+    })
 }
 
 /// One fresh puzzle of `method` from an attempt seed. The flag says whether

@@ -19,6 +19,7 @@
 use super::target::{Evaluator, mutate};
 use super::{Candidate, GenerateError, GenerateOptions, Generated, Symmetry, canonical};
 use crate::bitset::sudoku::{Solver, solve};
+use crate::engine::Disagreement;
 use crate::graph::derive_seed;
 use crate::grid::Puzzle;
 use rand::rngs::StdRng;
@@ -78,7 +79,7 @@ pub fn pseudo(
     let form = |p: &Puzzle| canonical(p).map(|c| c.to_line());
     let source_form = form(&source.puzzle).map_err(|e| GenerateError::Source(e.to_string()))?;
     let metric = opts.metric.as_str();
-    let (row, metrics, _) = ev.evaluate(&source.puzzle);
+    let (row, metrics, _) = ev.evaluate(&source.puzzle)?;
     let h0 = metrics.get(metric).and_then(Value::as_f64).ok_or_else(|| {
         // The reason the metric's model gave (status keys are model names,
         // which begin the names of their metrics).
@@ -110,16 +111,20 @@ pub fn pseudo(
             .into_par_iter()
             .map(|a| {
                 let seed = derive_seed(opts.seed, a as u64);
-                let mut m = mutant(&source, opts, seed)?;
+                let Some(mut m) = mutant(&source, opts, seed) else {
+                    return Ok(None);
+                };
                 if opts.minimal && !super::minimal::is_minimal(&m.puzzle, &m.solution) {
                     m = super::minimal::minimize(&m, &mut StdRng::seed_from_u64(seed));
                 }
-                let f = form(&m.puzzle).ok()?;
-                let (_, metrics, distance) = ev.evaluate(&m.puzzle);
-                let h = metrics.get(metric).and_then(Value::as_f64)?;
-                Some((a, m, f, h, metrics, distance))
+                let Ok(f) = form(&m.puzzle) else {
+                    return Ok(None);
+                };
+                let (_, metrics, distance) = ev.evaluate(&m.puzzle)?;
+                let h = metrics.get(metric).and_then(Value::as_f64);
+                Ok(h.map(|h| (a, m, f, h, metrics, distance)))
             })
-            .collect();
+            .collect::<Result<_, Disagreement>>()?;
         for (a, m, f, h, mut metrics, distance) in judged.into_iter().flatten() {
             let close = (h - h0).abs() <= opts.tolerance * h0.abs();
             if out.len() == opts.count || !close || distance > 0.0 || seen.contains(&f) {

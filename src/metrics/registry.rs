@@ -111,6 +111,10 @@ pub struct Metric {
     pub costly: bool,
 }
 
+/// The number of givens: read off the puzzle itself, so callers that need
+/// only this metric need not run the baseline model that reports it.
+pub const GIVENS: &str = "givens";
+
 /// The oracle's levels (Fletcher et al., cut points in
 /// [`crate::human::oracle::OracleOptions`]).
 pub const ORACLE_LEVELS: [&str; 4] = ["Cinch", "Confusing", "Challenging", "Crazy"];
@@ -307,7 +311,7 @@ pub const METRICS: [Metric; 45] = [
         "samples",
         "samples whose count hit the cap",
     ),
-    m("givens", BASE, Number, M, Down, "cells", "number of givens"),
+    m(GIVENS, BASE, Number, M, Down, "cells", "number of givens"),
     m(
         "backtracks",
         BASE,

@@ -361,7 +361,7 @@ pub enum ScoreError {
     #[error("the score is defined for puzzles with exactly one solution: {0}")]
     NotUnique(String),
     /// The engines disagreed on a relaxation (a bug, with the case).
-    #[error(transparent)]
+    #[error("{0}")]
     Disagreement(#[from] crate::engine::Disagreement),
 }
 
@@ -521,6 +521,7 @@ mod tests {
         assert_eq!(s.level_index(2.5, 4), 2);
         assert_eq!(s.level_index(9.9, 4), 4);
         assert_eq!(scale_names(4), ["Easy", "Medium", "Hard", "Expert"]);
+        assert_eq!(scale_names(4), crate::metrics::registry::SCORE_LEVELS);
         assert_eq!(scale_names(7)[6], "7/7");
     }
 

@@ -1,0 +1,329 @@
+//! How far a puzzle's metrics are from the targets, and which way a puzzle
+//! must move to meet the ones it misses (directions from the registry,
+//! [`crate::metrics`]).
+
+use super::spec::{Op, Target, TargetValue, kind};
+use crate::metrics::{self, Direction, Kind, Role, Source};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Distance charged for a target whose model could not rate the puzzle.
+pub const MISSING: f64 = 100.0;
+
+/// How far `actual` is from meeting one target (0 when it holds).
+pub fn target_distance(t: &Target, actual: &Value) -> f64 {
+    let numeric = |v: f64, want: f64, scale: f64| {
+        let gap = (v - want) / scale;
+        // A strict bound missed at equality still counts as a miss.
+        let strict = 1e-3;
+        match t.op {
+            Op::Eq => gap.abs(),
+            Op::Ne => f64::from(v == want),
+            Op::Lt if v < want => 0.0,
+            Op::Lt => gap + strict,
+            Op::Le => gap.max(0.0),
+            Op::Gt if v > want => 0.0,
+            Op::Gt => -gap + strict,
+            Op::Ge => (-gap).max(0.0),
+        }
+    };
+    let equal = |same: bool| match t.op {
+        Op::Eq => f64::from(!same),
+        _ => f64::from(same),
+    };
+    match (&t.value, actual) {
+        (TargetValue::Number(want), Value::Number(v)) => match v.as_f64() {
+            Some(v) => numeric(v, *want, want.abs().max(1.0)),
+            None => MISSING,
+        },
+        (TargetValue::Level(want), Value::String(s)) => {
+            let levels = match kind(&t.field) {
+                Some(Kind::Levels(l)) => l,
+                _ => return MISSING,
+            };
+            match levels.iter().position(|l| l == s) {
+                Some(rank) => numeric(rank as f64, *want as f64, 1.0),
+                None => MISSING,
+            }
+        }
+        (TargetValue::Bool(want), Value::Bool(b)) => equal(want == b),
+        (TargetValue::Text(want), Value::String(s)) => equal(want.eq_ignore_ascii_case(s)),
+        _ => MISSING,
+    }
+}
+
+/// The score behind a level field.
+pub(super) struct LevelScale {
+    /// The score's field.
+    pub(super) field: &'static str,
+    /// The score range of each level, inclusive (the oracle's and the
+    /// score's upper ends are exclusive cut points, which makes no
+    /// difference to a distance).
+    pub(super) ranges: [(f64, f64); 4],
+    /// The width of a middle level, the unit of [`level_gap`].
+    unit: f64,
+}
+
+pub(super) fn level_scale(field: &str) -> Option<LevelScale> {
+    const INF: f64 = f64::INFINITY;
+    match field {
+        // The shipped score's four-level scale (quartiles of its reference
+        // puzzles).
+        "score_level" => {
+            let c = crate::score::ScoreModel::shipped().full.level_cuts(4);
+            Some(LevelScale {
+                field: "score",
+                ranges: [(-INF, c[0]), (c[0], c[1]), (c[1], c[2]), (c[2], INF)],
+                unit: c[2] - c[1],
+            })
+        }
+        // Xu & Xu Table 3 (crate::human::weights::WeightLevel::of).
+        "weights_level" => Some(LevelScale {
+            field: "weights_score",
+            ranges: [(-INF, 72.0), (73.0, 86.0), (87.0, 98.0), (99.0, INF)],
+            unit: 12.0,
+        }),
+        // Fletcher et al. cut points (crate::human::oracle::OracleOptions).
+        "oracle_level" => Some(LevelScale {
+            field: "oracle_score",
+            ranges: [(-INF, 0.18), (0.18, 0.6), (0.6, 0.8), (0.8, INF)],
+            unit: 0.2,
+        }),
+        _ => None,
+    }
+}
+
+/// Distance of a missed level target measured on the score behind the
+/// level: the gap from `score` to the nearest level the target accepts, in
+/// widths of a middle level (so one level off is about 1, as a rank step,
+/// but a puzzle just below the range is nearer than one far below it, which
+/// guides the local search). `None` for fields without a score.
+fn level_gap(t: &Target, score: f64) -> Option<f64> {
+    let TargetValue::Level(want) = t.value else {
+        return None;
+    };
+    let LevelScale { ranges, unit, .. } = level_scale(&t.field)?;
+    let accepts = |rank: usize| {
+        let (r, w) = (rank as f64, want as f64);
+        match t.op {
+            Op::Eq => r == w,
+            Op::Ne => r != w,
+            Op::Lt => r < w,
+            Op::Le => r <= w,
+            Op::Gt => r > w,
+            Op::Ge => r >= w,
+        }
+    };
+    let gap = (0..4)
+        .filter(|&r| accepts(r))
+        .map(|r| {
+            let (lo, hi) = ranges[r];
+            (lo - score).max(score - hi).max(0.0)
+        })
+        .fold(f64::INFINITY, f64::min);
+    // A miss on the cut point itself still counts (the oracle's upper ends
+    // are exclusive).
+    Some(if gap == 0.0 { 1e-3 } else { gap / unit })
+}
+
+/// Sum of the distances to every target. `metrics` holds the value of each
+/// target field; for a missed level target it may also hold the score
+/// behind the level (`weights_score`, `oracle_score`), which then measures
+/// the miss (`level_gap`); otherwise the miss counts in rank steps.
+pub fn distance(targets: &[Target], metrics: &BTreeMap<String, Value>) -> f64 {
+    targets
+        .iter()
+        .map(|t| {
+            let d = target_distance(t, metrics.get(&t.field).unwrap_or(&Value::Null));
+            let score = level_scale(&t.field)
+                .and_then(|l| metrics.get(l.field))
+                .and_then(Value::as_f64);
+            match score {
+                Some(s) if d > 0.0 && d < MISSING => level_gap(t, s).unwrap_or(d),
+                _ => d,
+            }
+        })
+        // `Sum` for floats starts at -0.0, which would print as "-0".
+        .fold(0.0, |acc, d| acc + d)
+}
+
+/// Which way a puzzle must move to meet the targets it misses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// Easier (e.g. a lower score, a lower level, more givens).
+    Easier,
+    /// Harder.
+    Harder,
+}
+
+/// Whether a higher value of `field` means a harder puzzle: true for the
+/// ratings, levels and scores, false for `givens` and SiSuS dependency
+/// (fewer possibilities per step is harder); `None` where there is no such
+/// reading (spreads, relaxation summaries, text and booleans).
+fn higher_is_harder(field: &str) -> Option<bool> {
+    let m = metrics::registry::find(field)?;
+    // A relaxation summary is a mean over random samples: it does not move
+    // monotonically with one given more or less, so it does not steer.
+    if m.role != Role::Metric || m.source == Source::Relax {
+        return None;
+    }
+    match m.kind {
+        Kind::Number | Kind::Levels(_) => Some(m.direction == Direction::HigherIsHarder),
+        Kind::Bool | Kind::Text | Kind::List => None,
+    }
+}
+
+/// The way a puzzle with these target values must move, when every missed
+/// target agrees on it; `None` when one has no direction or they disagree.
+pub fn need(targets: &[Target], metrics: &BTreeMap<String, Value>) -> Option<Need> {
+    let mut out = None;
+    for t in targets {
+        let actual = metrics.get(&t.field).unwrap_or(&Value::Null);
+        if target_distance(t, actual) == 0.0 {
+            continue;
+        }
+        let (value, want) = match (&t.value, actual) {
+            (TargetValue::Number(w), Value::Number(v)) => (v.as_f64()?, *w),
+            (TargetValue::Level(w), Value::String(s)) => match kind(&t.field) {
+                Some(Kind::Levels(levels)) => {
+                    (levels.iter().position(|l| l == s)? as f64, *w as f64)
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let up = match t.op {
+            Op::Ge | Op::Gt => true,
+            Op::Le | Op::Lt => false,
+            Op::Eq => value < want,
+            Op::Ne => return None,
+        };
+        let n = if up == higher_is_harder(&t.field)? {
+            Need::Harder
+        } else {
+            Need::Easier
+        };
+        if out.is_some_and(|o| o != n) {
+            return None;
+        }
+        out = Some(n);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::target::spec::{parse_target, parse_targets};
+
+    #[test]
+    fn distances() {
+        let m = |k: &str, v: Value| BTreeMap::from([(k.to_string(), v)]);
+        let ge = parse_target("weights_score>=90").unwrap();
+        assert_eq!(
+            distance(
+                std::slice::from_ref(&ge),
+                &m("weights_score", Value::from(95))
+            ),
+            0.0
+        );
+        assert_eq!(
+            distance(
+                std::slice::from_ref(&ge),
+                &m("weights_score", Value::from(81))
+            ),
+            0.1
+        );
+        assert_eq!(distance(&[ge], &m("weights_score", Value::Null)), MISSING);
+        let lt = parse_target("givens<25").unwrap();
+        assert!(distance(std::slice::from_ref(&lt), &m("givens", Value::from(25))) > 0.0);
+        assert_eq!(distance(&[lt], &m("givens", Value::from(24))), 0.0);
+        let lvl = parse_target("oracle_level>=Challenging").unwrap();
+        assert_eq!(
+            distance(
+                std::slice::from_ref(&lvl),
+                &m("oracle_level", Value::from("Crazy"))
+            ),
+            0.0
+        );
+        assert_eq!(
+            distance(&[lvl], &m("oracle_level", Value::from("Cinch"))),
+            2.0
+        );
+        let b = parse_target("solved_by_2!=true").unwrap();
+        assert_eq!(distance(&[b], &m("solved_by_2", Value::from(true))), 1.0);
+    }
+
+    #[test]
+    fn missed_targets_say_which_way_to_move() {
+        let t = |texts: &[&str]| parse_targets(texts).unwrap();
+        let m = |pairs: &[(&str, Value)]| {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect::<BTreeMap<_, _>>()
+        };
+        let hard = t(&["weights_level=Hard"]);
+        let easy = m(&[("weights_level", Value::from("Easy"))]);
+        let challenging = m(&[("weights_level", Value::from("Challenging"))]);
+        let reached = m(&[("weights_level", Value::from("Hard"))]);
+        assert_eq!(need(&hard, &easy), Some(Need::Harder));
+        assert_eq!(need(&hard, &challenging), Some(Need::Easier));
+        assert_eq!(need(&hard, &reached), None);
+        // More givens is easier: a puzzle with too many must get harder.
+        let few = t(&["givens<=22"]);
+        assert_eq!(
+            need(&few, &m(&[("givens", Value::from(25))])),
+            Some(Need::Harder)
+        );
+        // SiSuS dependency: fewer possibilities per step is harder.
+        let dep = t(&["sisus_dependency<=3"]);
+        let v = m(&[("sisus_dependency", Value::from(4.5))]);
+        assert_eq!(need(&dep, &v), Some(Need::Harder));
+        // Targets pulling apart, or without a direction, leave it open.
+        let both = t(&["weights_score>=90", "givens>=30"]);
+        let v = m(&[
+            ("weights_score", Value::from(80)),
+            ("givens", Value::from(24)),
+        ]);
+        assert_eq!(need(&both, &v), None);
+        let relax = t(&["mean_fixed<=12"]);
+        assert_eq!(need(&relax, &m(&[("mean_fixed", Value::from(20.0))])), None);
+        assert_eq!(need(&hard, &m(&[("weights_level", Value::Null)])), None);
+    }
+
+    #[test]
+    fn level_misses_are_measured_on_the_score_behind_them() {
+        let with = |level: &str, score: f64| {
+            BTreeMap::from([
+                ("weights_level".to_string(), Value::from(level)),
+                ("weights_score".to_string(), Value::from(score)),
+            ])
+        };
+        let hard = parse_target("weights_level=Hard").unwrap();
+        let d =
+            |level: &str, score: f64| distance(std::slice::from_ref(&hard), &with(level, score));
+        // Hard is 87–98 (Xu & Xu Table 3); a middle level is 12 points wide.
+        assert_eq!(d("Hard", 90.0), 0.0);
+        assert_eq!(d("Intermediate", 86.0), 1.0 / 12.0);
+        assert_eq!(d("Intermediate", 75.0), 1.0);
+        assert_eq!(d("Challenging", 122.0), 2.0);
+        assert!(d("Easy", 60.0) > d("Intermediate", 80.0));
+        // Without the score a miss counts in rank steps.
+        let rank_only = BTreeMap::from([("weights_level".to_string(), Value::from("Easy"))]);
+        assert_eq!(distance(std::slice::from_ref(&hard), &rank_only), 2.0);
+        // The oracle's cut points are exclusive upper ends: 0.6 is Challenging.
+        let below = parse_target("oracle_level<=Confusing").unwrap();
+        let oracle = BTreeMap::from([
+            ("oracle_level".to_string(), Value::from("Challenging")),
+            ("oracle_score".to_string(), Value::from(0.6)),
+        ]);
+        assert!(distance(std::slice::from_ref(&below), &oracle) > 0.0);
+        let ge = parse_target("oracle_level>=Challenging").unwrap();
+        let crazy = BTreeMap::from([
+            ("oracle_level".to_string(), Value::from("Cinch")),
+            ("oracle_score".to_string(), Value::from(0.1)),
+        ]);
+        assert!((distance(&[ge], &crazy) - 2.5).abs() < 1e-9);
+    }
+}
