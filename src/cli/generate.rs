@@ -21,9 +21,9 @@ pub struct GenerateArgs {
     /// hsolve quartile level1..level4 with chang (see docs/generation.md).
     #[arg(long, value_enum)]
     pub level: Option<Level>,
-    /// Target `FIELD OP VALUE` (OP: = != < <= > >=) on a rating, relaxation or
-    /// `givens` field, e.g. `weights_score>=90`; repeat to AND several.
-    #[arg(long = "target", short = 't')]
+    /// Target `FIELD OP VALUE` (OP: = != < <= > >=) on a rating, relaxation,
+    /// score or `givens` field, e.g. `weights_score>=90`; repeat to AND several.
+    #[arg(long = "target", short = 't', long_help = target_help())]
     pub targets: Vec<String>,
     /// Puzzles to generate.
     #[arg(long, short = 'n', default_value_t = 1)]
@@ -63,7 +63,7 @@ pub struct GenerateArgs {
     /// Pseudo: the metric mutants must keep near the source's value: any
     /// numeric field a target may name (hsolve, sisus_refutation_sum,
     /// oracle_score, nishio4, backtracks, mean_fixed, givens, ...).
-    #[arg(long, default_value = "hsolve", value_name = "FIELD")]
+    #[arg(long, default_value = "hsolve", value_name = "FIELD", long_help = metric_help())]
     pub metric: String,
     /// Pseudo: keep mutants whose metric is within this fraction of the source's.
     #[arg(long, default_value_t = 0.2)]
@@ -178,4 +178,23 @@ fn read_source(from: &str) -> Result<(String, Puzzle)> {
         Some(Err(e)) => bail!("--from {name}: {e}"),
         None => bail!("--from {name}: no puzzle found"),
     }
+}
+
+/// The long help of `--target`: every field a target may name, from the
+/// metric registry.
+fn target_help() -> String {
+    format!(
+        "Target `FIELD OP VALUE` (OP: = != < <= > >=), e.g. `weights_score>=90`; repeat to \
+         AND several. Levels compare by rank, text and booleans with = and != only. \
+         FIELD is one of: {}",
+        sudolab::generate::known_fields().join(", ")
+    )
+}
+
+/// The long help of `--metric`: the numeric fields a target may name.
+fn metric_help() -> String {
+    format!(
+        "Pseudo: the metric mutants must keep near the source's value, one of: {}",
+        sudolab::generate::target::numeric_fields().join(", ")
+    )
 }

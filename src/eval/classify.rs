@@ -35,25 +35,7 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::str::FromStr;
 
-/// Which way a metric points.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Direction {
-    /// Higher values are harder (e.g. Nishio cycles); the values are binned as they are.
-    HigherIsHarder,
-    /// Lower values are harder (e.g. `short_pct`, `p_unique`); the values are
-    /// negated before binning.
-    LowerIsHarder,
-}
-
-impl std::fmt::Display for Direction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Direction::HigherIsHarder => "higher is harder",
-            Direction::LowerIsHarder => "lower is harder",
-        })
-    }
-}
+pub use crate::metrics::Direction;
 
 /// The paper's fixed cut points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]

@@ -234,13 +234,6 @@ fn describe(err: &StatError) -> String {
     }
 }
 
-/// Columns that describe how a row was made, not the puzzle: the input
-/// `line` and the run's `params.*` (as `analyze` writes them), and the
-/// relaxation's parameters `k`, `samples`, `seed` and `cap`.
-fn is_parameter_column(name: &str) -> bool {
-    matches!(name, "line" | "k" | "samples" | "seed" | "cap") || name.starts_with("params.")
-}
-
 /// The metric columns to evaluate: those given, or every numeric column but
 /// the label's and the parameter columns.
 fn metric_columns(
@@ -260,7 +253,7 @@ fn metric_columns(
             let cols: Vec<String> = table
                 .numeric_columns()
                 .into_iter()
-                .filter(|c| c != label_col && !is_parameter_column(c))
+                .filter(|c| c != label_col && !crate::metrics::is_parameter_column(c))
                 .collect();
             if cols.is_empty() {
                 return Err(EvalError::NoMetrics {

@@ -47,7 +47,7 @@ pub mod target;
 pub mod xu;
 
 use crate::grid::canon::canonical;
-pub use target::{Op, Target, TargetError, parse_target, parse_targets};
+pub use target::{Op, Target, TargetError, known_fields, parse_target, parse_targets};
 
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;

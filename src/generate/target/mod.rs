@@ -63,5 +63,6 @@ pub use distance::{MISSING, Need, distance, need, target_distance};
 pub use evaluator::Evaluator;
 pub use search::{Found, NOT_MINIMAL, mutate, search};
 pub use spec::{
-    Op, Target, TargetError, TargetValue, known_fields, numeric_field, parse_target, parse_targets,
+    Op, Target, TargetError, TargetValue, known_fields, numeric_field, numeric_fields,
+    parse_target, parse_targets,
 };

@@ -237,11 +237,16 @@ pub fn numeric_field(field: &str) -> Result<(), TargetError> {
     }
     Err(TargetError::Metric {
         field: field.to_string(),
-        known: known_fields()
-            .into_iter()
-            .filter(|k| kind(k) == Some(Kind::Number))
-            .collect(),
+        known: numeric_fields(),
     })
+}
+
+/// The numeric fields a target may name, sorted.
+pub fn numeric_fields() -> Vec<String> {
+    known_fields()
+        .into_iter()
+        .filter(|k| kind(k) == Some(Kind::Number))
+        .collect()
 }
 
 /// Parses several targets (ANDed).
