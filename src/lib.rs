@@ -1,26 +1,57 @@
 //! sudolab: why is a Sudoku hard?
 //!
-//! A puzzle is parsed into a [`Puzzle`]; three engines ([`Engine::Sat`],
-//! [`Engine::Dlx`], [`Engine::Bitset`]) count its solutions and check each
-//! other through [`Engines`]; [`relax`] removes random edges of its Sudoku
-//! graph and measures how the solutions multiply (Pelánek §3.2); [`human`]
-//! rates it with models of human solving; [`cnf`] encodes it for any SAT
-//! solver.
+//! A puzzle is parsed into a [`Puzzle`]; [`cnf`] encodes it for any SAT
+//! solver; three engines ([`Engine::Sat`], [`Engine::Dlx`],
+//! [`Engine::Bitset`]) count its solutions and check each other through
+//! [`Engines`]; [`relax`] removes random edges of its Sudoku graph and
+//! measures how the solutions multiply (Pelánek §3.2); [`human`] rates it
+//! with models of human solving; [`metrics`] names and computes every
+//! metric; [`score`] is one calibrated difficulty score over them;
+//! [`analyze`] assembles rows for a data set; [`generate`] makes puzzles;
+//! [`report`] renders rows. The layers and the data flow are drawn in
+//! `docs/architecture.md`.
+//!
+//! Open a puzzle, check it with every engine, and encode it:
 //!
 //! ```
-//! use sudolab::{Engines, Status, grid::parse_puzzle, relax::{RelaxOptions, relax}};
+//! use sudolab::{Engines, Status, grid::parse_puzzle};
+//! use sudolab::cnf::{Encoding, encode};
 //!
 //! let p = parse_puzzle(
 //!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
 //! )?;
+//! assert_eq!(p.givens(), 30);
 //! // Every engine agrees that the solution is unique.
 //! assert_eq!(Engines::all().status(&p)?, Status::Unique);
+//! // The maximal encoding: 729 variables, 11988 clauses plus one per given.
+//! let cnf = encode(&p, Encoding::Max)?;
+//! assert_eq!((cnf.num_vars(), cnf.num_clauses()), (729, 11988 + 30));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Relax it, rate it with the human models, and score it:
+//!
+//! ```
+//! use sudolab::grid::parse_puzzle;
+//! use sudolab::human::{RateOptions, rate};
+//! use sudolab::relax::{RelaxOptions, relax};
+//! use sudolab::score::{ScoreOptions, score};
+//!
+//! let p = parse_puzzle(
+//!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+//! )?;
 //! // Remove 45 random edges, 20 times: more solutions, fewer fixed cells.
 //! let opts = RelaxOptions { k: 45, samples: 20, ..RelaxOptions::default() };
 //! let (report, samples) = relax(&p, &opts)?;
 //! assert_eq!(samples.len(), 20);
 //! assert!(report.summary.mean_solutions >= 1.0);
 //! assert!(report.summary.mean_fixed <= 51.0);
+//! // Singles alone solve this one: its hardest technique is a single.
+//! let row = rate(&p, &RateOptions::for_models("weights,baseline")?);
+//! assert!(row.ratings.hardest_technique.unwrap().contains("single"));
+//! // One score, its level and its Sukaku Explainer equivalent.
+//! let s = score(&p, ScoreOptions::shipped())?;
+//! assert_eq!(s.score.score_level, "Easy");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
