@@ -30,6 +30,7 @@ pub mod nishio;
 pub mod oracle;
 pub mod path;
 mod rate;
+pub mod singles;
 pub mod sisus;
 pub mod solver;
 mod stats;

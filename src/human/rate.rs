@@ -11,6 +11,7 @@ use super::baseline::baseline;
 use super::hsolve::{HsolveOptions, hsolve};
 use super::nishio::{NishioOptions, nishio_heuristic, nishio_random, solved_by_strategies};
 use super::oracle::{OracleOptions, oracle};
+use super::singles::{SinglesOptions, singles};
 use super::sisus::{SisusOptions, sisus};
 use super::solver::{Solved, solve};
 use super::weights::weights;
@@ -36,17 +37,21 @@ pub enum Model {
     Weights,
     /// Pelánek's baselines: givens and plain-DFS backtracks (§3.6).
     Baseline,
+    /// The singles model: hidden-single dependency and the reach of hidden
+    /// singles (§3.7).
+    Singles,
 }
 
 impl Model {
     /// Every model; what `all` selects in a model list.
-    pub const ALL: [Model; 6] = [
+    pub const ALL: [Model; 7] = [
         Model::Sisus,
         Model::Oracle,
         Model::Hsolve,
         Model::Nishio,
         Model::Weights,
         Model::Baseline,
+        Model::Singles,
     ];
 
     /// Lowercase name, as on the command line and in `status` keys.
@@ -58,6 +63,7 @@ impl Model {
             Model::Nishio => "nishio",
             Model::Weights => "weights",
             Model::Baseline => "baseline",
+            Model::Singles => "singles",
         }
     }
 }
@@ -72,7 +78,7 @@ impl fmt::Display for Model {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RateError {
     #[error(
-        "unknown model {0:?} (expected a comma list of sisus, oracle, hsolve, nishio, weights, baseline, or all)"
+        "unknown model {0:?} (expected a comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles, or all)"
     )]
     /// A name in the list that is no model.
     UnknownModel(String),
@@ -128,6 +134,8 @@ pub struct RateOptions {
     pub seed: u64,
     /// SiSuS parameters (30 runs, dependency over k = 25 steps by default).
     pub sisus: SisusOptions,
+    /// Singles-model parameters (30 runs, dependency over 30 steps).
+    pub singles: SinglesOptions,
     /// Oracle parameters (trials, α, β, G, δ, σ, A, B, level cuts); defaults
     /// from Fletcher et al. Table 2.
     pub oracle: OracleOptions,
@@ -145,6 +153,7 @@ impl Default for RateOptions {
             models: Model::ALL.into_iter().collect(),
             seed: 0,
             sisus: SisusOptions::default(),
+            singles: SinglesOptions::default(),
             oracle: OracleOptions::default(),
             hsolve: HsolveOptions::default(),
             nishio: NishioOptions::default(),
@@ -167,6 +176,7 @@ impl RateOptions {
     pub fn check(&self) -> Result<(), RateError> {
         if [
             self.sisus.runs,
+            self.singles.runs,
             self.oracle.trials,
             self.hsolve.runs,
             self.nishio.runs,
@@ -196,6 +206,7 @@ impl RateOptions {
     /// trials, hsolve runs, Nishio starts).
     pub fn set_runs(&mut self, runs: usize) {
         self.sisus.runs = runs;
+        self.singles.runs = runs;
         self.oracle.trials = runs;
         self.hsolve.runs = runs;
         self.nishio.runs = runs;
@@ -232,6 +243,16 @@ pub struct Ratings {
     pub sisus_dependency: Option<f64>,
     /// Sample standard deviation of the dependency over the SiSuS runs.
     pub sisus_dependency_sd: Option<f64>,
+    /// Singles model: cells a hidden single can fill per step over the first
+    /// 30 steps, mean over the runs; lower is harder. Null unless requested.
+    pub singles_dependency: Option<f64>,
+    /// Sample standard deviation of the hidden-single dependency over the runs.
+    pub singles_dependency_sd: Option<f64>,
+    /// Singles model: share of the empty cells hidden singles in boxes alone
+    /// fill, in [0, 1]; lower is harder.
+    pub singles_box_reach: Option<f64>,
+    /// Singles model: share of the empty cells hidden singles alone fill.
+    pub singles_hidden_reach: Option<f64>,
     /// Oracle score `(1 + tanh(A·(s − B)))/2`, in [0, 1]; null unless the oracle ran.
     pub oracle_score: Option<f64>,
     /// Oracle level of the score: `Cinch`, `Confusing`, `Challenging` or `Crazy`.
@@ -358,6 +379,13 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
             }
             Err(e) => fail(&mut row, Model::Sisus, e.0),
         }
+    }
+    if wants(Model::Singles) {
+        let r = singles(puzzle, &solution, &opts.singles, seed);
+        row.ratings.singles_dependency = Some(r.dependency.mean);
+        row.ratings.singles_dependency_sd = Some(r.dependency.sd);
+        row.ratings.singles_box_reach = Some(r.box_reach);
+        row.ratings.singles_hidden_reach = Some(r.hidden_reach);
     }
     if wants(Model::Oracle) {
         row.ratings

@@ -163,10 +163,11 @@ const HSOLVE: Source = Source::Rate(Model::Hsolve);
 const NISHIO: Source = Source::Rate(Model::Nishio);
 const WEIGHTS: Source = Source::Rate(Model::Weights);
 const BASE: Source = Source::Rate(Model::Baseline);
+const SINGLES: Source = Source::Rate(Model::Singles);
 const SC: Source = Source::Score;
 
 /// Every metric column, in the order an `analyze` row holds them.
-pub const METRICS: [Metric; 45] = [
+pub const METRICS: [Metric; 49] = [
     m(
         "variables",
         CL,
@@ -357,6 +358,42 @@ pub const METRICS: [Metric; 45] = [
         "possibilities",
         "spread of the dependency over runs",
     )),
+    m(
+        "singles_dependency",
+        SINGLES,
+        Number,
+        M,
+        Down,
+        "cells",
+        "cells a hidden single can fill per step over the first 30 steps, mean over runs",
+    ),
+    m(
+        "singles_dependency_sd",
+        SINGLES,
+        Number,
+        S,
+        Up,
+        "cells",
+        "spread of the hidden-single dependency over runs",
+    ),
+    m(
+        "singles_box_reach",
+        SINGLES,
+        Number,
+        M,
+        Down,
+        "share",
+        "share of the empty cells hidden singles in boxes alone fill",
+    ),
+    m(
+        "singles_hidden_reach",
+        SINGLES,
+        Number,
+        M,
+        Down,
+        "share",
+        "share of the empty cells hidden singles alone fill",
+    ),
     m(
         "oracle_score",
         ORACLE,

@@ -1,0 +1,209 @@
+//! The singles model: how hard the moves of a simple puzzle are to find.
+//!
+//! Most puzzles people play are solved by singles alone, where the hardest
+//! step says nothing (it is always a single). Pelánek's overview
+//! (`../shared/papers/pelanek-difficulty-rating-overview.txt`, "Dependency
+//! Metrics" and Tables 2–3; `docs/methods.md` §3.7) finds that the
+//! *dependency* of the steps — how many moves are available while solving —
+//! separates simple puzzles, that it is partly orthogonal to the hardest
+//! step, and that its window `k` must be tuned per data set (20–30 there).
+//! This model measures the same idea with what human solvers find first:
+//!
+//! * **hidden-single dependency** (`singles_dependency`): over random runs
+//!   that fill one cell a single allows per step (uniformly among the cells
+//!   naked or hidden singles can fill), the mean number of cells a *hidden*
+//!   single can fill in the first `window` steps (default 30, chosen by
+//!   cross-validation on human solving times: `docs/score.md`). When no
+//!   single applies, the run counts 0 and places the solution value in the
+//!   empty cell with the fewest candidates (the step a harder technique
+//!   finds), so the measure is defined for every puzzle;
+//! * **box reach** (`singles_box_reach`): the share of the empty cells that
+//!   hidden singles in boxes alone fill, applied until none is left
+//!   (cross-hatching, the first technique people learn);
+//! * **hidden reach** (`singles_hidden_reach`): the same with hidden singles
+//!   in every unit.
+//!
+//! Fewer available moves and a shorter reach mean a longer search for the
+//! next move. The two reaches are deterministic; the dependency is a mean
+//! over seeded runs ([`super::stats::run_seed`]).
+
+use super::board::Board;
+use super::stats::{Summary, run_rng};
+use super::techniques::{Single, hidden_singles, naked_singles};
+use crate::grid::{Puzzle, Solution};
+use rand::Rng;
+use serde::Serialize;
+
+const MODEL_TAG: u64 = 0x5349_4e47;
+
+/// Parameters of the singles model.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SinglesOptions {
+    /// Randomized runs of the dependency (default 30, as SiSuS).
+    pub runs: usize,
+    /// Steps the dependency averages (default 30).
+    pub window: usize,
+}
+
+impl Default for SinglesOptions {
+    fn default() -> Self {
+        SinglesOptions {
+            runs: 30,
+            window: 30,
+        }
+    }
+}
+
+/// What the singles model measured on a puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SinglesResult {
+    /// Cells a hidden single can fill per step over the first `window`
+    /// steps, per run.
+    pub dependency: Summary,
+    /// Share of the empty cells hidden singles in boxes alone fill, in [0, 1].
+    pub box_reach: f64,
+    /// Share of the empty cells hidden singles alone fill, in [0, 1].
+    pub hidden_reach: f64,
+}
+
+/// Distinct cells in `singles`, sorted.
+fn cells_of(singles: &[Single]) -> Vec<(usize, u8)> {
+    let mut out: Vec<(usize, u8)> = singles.iter().map(|s| (s.cell, s.digit)).collect();
+    out.sort_unstable_by_key(|&(c, _)| c);
+    out.dedup_by_key(|&mut (c, _)| c);
+    out
+}
+
+/// One run: hidden-single cells per step over the first `window` steps.
+fn run_once(puzzle: &Puzzle, solution: &Solution, window: usize, rng: &mut impl Rng) -> f64 {
+    let mut b = Board::new(puzzle);
+    let mut counts = Vec::with_capacity(window);
+    let mut hidden = Vec::new();
+    let mut naked = Vec::new();
+    while !b.is_solved() && counts.len() < window {
+        hidden.clear();
+        naked.clear();
+        hidden_singles(&b, &mut hidden);
+        naked_singles(&b, &mut naked);
+        let hidden_cells = cells_of(&hidden);
+        counts.push(hidden_cells.len());
+        hidden.extend_from_slice(&naked);
+        let fillable = cells_of(&hidden);
+        let (cell, digit) = if fillable.is_empty() {
+            let cells = b.values().len();
+            match (0..cells)
+                .filter(|&c| b.value(c) == 0)
+                .min_by_key(|&c| b.cands(c).count_ones())
+            {
+                Some(c) => (c, solution.get(c)),
+                None => break,
+            }
+        } else {
+            fillable[rng.gen_range(0..fillable.len())]
+        };
+        b.place(cell, digit);
+    }
+    if counts.is_empty() {
+        return 0.0;
+    }
+    counts.iter().sum::<usize>() as f64 / counts.len() as f64
+}
+
+/// Share of the empty cells that hidden singles in the units `keep` accepts
+/// fill, applied one at a time until none is left.
+fn reach(puzzle: &Puzzle, keep: impl Fn(usize) -> bool) -> f64 {
+    let mut b = Board::new(puzzle);
+    let start = b.empty_count();
+    if start == 0 {
+        return 1.0;
+    }
+    let mut found = Vec::new();
+    loop {
+        found.clear();
+        hidden_singles(&b, &mut found);
+        match found.iter().find(|s| s.unit.is_some_and(&keep)) {
+            Some(s) => b.place(s.cell, s.digit),
+            None => break,
+        }
+        if b.contradiction() {
+            break;
+        }
+    }
+    1.0 - b.empty_count() as f64 / start as f64
+}
+
+/// Runs the singles model on a puzzle with its (unique) solution; run `i`
+/// of the dependency uses [`super::stats::run_seed`]`(seed, MODEL_TAG, i)`.
+pub fn singles(
+    puzzle: &Puzzle,
+    solution: &Solution,
+    opts: &SinglesOptions,
+    seed: u64,
+) -> SinglesResult {
+    let runs = opts.runs.max(1);
+    let deps: Vec<f64> = (0..runs)
+        .map(|i| {
+            let mut rng = run_rng(seed, MODEL_TAG, i as u64);
+            run_once(puzzle, solution, opts.window.max(1), &mut rng)
+        })
+        .collect();
+    let first_box = 2 * puzzle.side();
+    SinglesResult {
+        dependency: Summary::of(&deps).unwrap_or(Summary {
+            mean: 0.0,
+            median: 0.0,
+            sd: 0.0,
+            n: 0,
+        }),
+        box_reach: reach(puzzle, |u| u >= first_box),
+        hidden_reach: reach(puzzle, |_| true),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_puzzle;
+    use crate::human::solver::{Solved, solve};
+
+    fn solved(text: &str) -> (Puzzle, Solution) {
+        let p = parse_puzzle(text).unwrap();
+        match solve(&p) {
+            Solved::Unique(s) => (p, s),
+            _ => panic!("not unique"),
+        }
+    }
+
+    #[test]
+    fn one_empty_cell_has_one_hidden_single_and_full_reach() {
+        // A solved grid with its first cell emptied: one move, found by a
+        // hidden single in its box (and row and column).
+        let (p, s) = solved(
+            ".34678912672195348198342567859761423426853791713924856961537284287419635345286179",
+        );
+        let r = singles(&p, &s, &SinglesOptions::default(), 1);
+        assert_eq!(r.dependency.mean, 1.0);
+        assert_eq!(r.dependency.sd, 0.0);
+        assert_eq!((r.box_reach, r.hidden_reach), (1.0, 1.0));
+    }
+
+    #[test]
+    fn a_puzzle_harder_than_singles_reaches_less_and_is_seeded() {
+        // AI Escargot: no single at the start.
+        let (p, s) = solved(
+            "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..",
+        );
+        let o = SinglesOptions::default();
+        let r = singles(&p, &s, &o, 7);
+        assert!(r.box_reach < 0.2 && r.hidden_reach < 0.2, "{r:?}");
+        assert!(r.box_reach <= r.hidden_reach);
+        assert_eq!(r, singles(&p, &s, &o, 7));
+        // The easy example has more hidden-single moves per step.
+        let (e, es) = solved(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        );
+        let easy = singles(&e, &es, &o, 7);
+        assert!(easy.dependency.mean > r.dependency.mean, "{easy:?} {r:?}");
+        assert_eq!(easy.hidden_reach, 1.0);
+    }
+}
