@@ -18,12 +18,15 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Every metric a score may use (their groups are in [`crate::metrics`]).
-pub const CANDIDATES: [&str; 12] = [
+pub const CANDIDATES: [&str; 15] = [
     "weights_score",
     "hardest_weight",
     "hsolve",
     "sisus_refutation_sum",
     "sisus_dependency",
+    "singles_dependency",
+    "singles_box_reach",
+    "singles_hidden_reach",
     "nishio4_heuristic",
     "oracle_score",
     "givens",
