@@ -63,7 +63,8 @@ impl Transform {
             | "nishio4_heuristic"
             | "backtracks"
             | "oracle_visits"
-            | "mean_solutions" => Transform::Log1p,
+            | "mean_solutions"
+            | "singles_dependency" => Transform::Log1p,
             _ => Transform::Identity,
         }
     }
