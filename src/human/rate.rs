@@ -38,7 +38,7 @@ pub enum Model {
     /// Pelánek's baselines: givens and plain-DFS backtracks (§3.6).
     Baseline,
     /// The singles model: hidden-single dependency and the reach of hidden
-    /// singles (§3.7).
+    /// singles (§3.8).
     Singles,
 }
 

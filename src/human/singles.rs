@@ -3,7 +3,7 @@
 //! Most puzzles people play are solved by singles alone, where the hardest
 //! step says nothing (it is always a single). Pelánek's overview
 //! (`../shared/papers/pelanek-difficulty-rating-overview.txt`, "Dependency
-//! Metrics" and Tables 2–3; `docs/methods.md` §3.7) finds that the
+//! Metrics" and Tables 2–3; `docs/methods.md` §3.8) finds that the
 //! *dependency* of the steps — how many moves are available while solving —
 //! separates simple puzzles, that it is partly orthogonal to the hardest
 //! step, and that its window `k` must be tuned per data set (20–30 there).
