@@ -139,8 +139,8 @@ fn sweep(c: &mut Criterion<Clock>) {
     g.finish();
 }
 
-/// Heavily relaxed instances: before `9e46381` one sample of nyt-medium
-/// took minutes in the fixed-cell filtering search.
+/// Heavily relaxed instances, where the fixed-cell filtering search does
+/// most of the work (one nyt-medium sample once took minutes there).
 fn k120(c: &mut Criterion<Clock>) {
     let mut g = c.benchmark_group("relax-k120");
     g.sample_size(10)
