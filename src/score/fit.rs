@@ -26,10 +26,10 @@
 //! intervals from [`crate::eval`]).
 
 use super::{LinearScore, SeCalibration, SiteLevels, Term, Transform};
-use crate::eval::fit::solve;
-use crate::eval::stats::{self, quantile_sorted};
-use crate::eval::{BootstrapOptions, EvalRow, LabelSpec, ResultsTable, evaluate_pairs};
+use crate::eval::{EvalRow, LabelSpec, ResultsTable, evaluate_pairs};
 use crate::graph::derive_seed;
+use crate::stats::solve;
+use crate::stats::{self, BootstrapOptions, quantile_sorted};
 use rand::Rng;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
