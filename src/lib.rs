@@ -73,6 +73,7 @@ pub mod relax;
 pub mod report;
 pub mod sat;
 pub mod score;
+pub mod stats;
 pub(crate) mod util;
 
 pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};

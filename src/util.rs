@@ -1,7 +1,7 @@
 //! Small helpers shared across the crate: seed mixing and a tiny generator
-//! for deterministic randomness, the median of sorted values, and the bits
-//! of a candidate mask. One definition each, so two modules never disagree
-//! on what "the same seed" or "the median" means.
+//! for deterministic randomness, and the bits of a candidate mask. One
+//! definition each, so two modules never disagree on what "the same seed"
+//! means. (Statistics such as the median live in [`crate::stats`].)
 
 /// The SplitMix64 finaliser (Steele, Lea & Flood, "Fast splittable
 /// pseudorandom number generators", 2014): a bijective 64-bit mix.
@@ -26,17 +26,6 @@ pub fn xorshift64(state: &mut u64) -> u64 {
     *state ^= *state >> 7;
     *state ^= *state << 17;
     *state
-}
-
-/// Median of ascending values (mean of the two middle ones for an even
-/// count); `None` when empty.
-pub fn median_sorted(sorted: &[f64]) -> Option<f64> {
-    let n = sorted.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(sorted[n / 2]),
-        _ => Some((sorted[n / 2 - 1] + sorted[n / 2]) / 2.0),
-    }
 }
 
 /// The set bits of a mask (the digits of a candidate mask), ascending.
@@ -71,10 +60,7 @@ mod tests {
     }
 
     #[test]
-    fn median_and_bits() {
-        assert_eq!(median_sorted(&[]), None);
-        assert_eq!(median_sorted(&[1.0, 2.0, 10.0]), Some(2.0));
-        assert_eq!(median_sorted(&[1.0, 2.0, 3.0, 10.0]), Some(2.5));
+    fn bits_and_xorshift() {
         assert_eq!(bits(0b1010_0110).collect::<Vec<_>>(), vec![1, 2, 5, 7]);
         let mut x = 1u64;
         let a = xorshift64(&mut x);

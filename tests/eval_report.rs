@@ -1,11 +1,11 @@
 //! `evaluate`, `classify` and `fit_linear` on small tables with known answers.
 
 use sudolab::eval::classify::{ClassMethod, ClassifyOptions, Direction, Preset, classify};
-use sudolab::eval::fit::{FitError, FitOptions, fit_linear, least_squares};
-use sudolab::eval::stats::{self, BootstrapOptions};
+use sudolab::eval::combine::{FitOptions, fit_linear};
 use sudolab::eval::{
     EvalError, EvalOptions, LabelError, LabelSpec, Ordinal, ResultsTable, TableFormat, evaluate,
 };
+use sudolab::stats::{self, BootstrapOptions, FitError, least_squares};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-9

@@ -6,9 +6,9 @@
 mod common;
 
 use sudolab::eval::classify::{ClassifyOptions, classify};
-use sudolab::eval::fit::{FitOptions, fit_linear};
-use sudolab::eval::stats::BootstrapOptions;
+use sudolab::eval::combine::{FitOptions, fit_linear};
 use sudolab::eval::{EvalOptions, LabelSpec, Ordinal, ResultsTable, evaluate};
+use sudolab::stats::BootstrapOptions;
 
 const QQWING: &str = "qqwing-generated/qqwing_levels.tsv";
 const KRAZYDAD: &str = "website-krazydad/krazydad.tsv";

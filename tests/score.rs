@@ -277,8 +277,8 @@ fn on_nyt_the_score_ranks_the_levels_better_than_se() {
         }
     }
     assert_eq!(ours.len(), 57);
-    let rho = sudolab::eval::stats::spearman(&ours, &level).unwrap();
-    let rho_se = sudolab::eval::stats::spearman(&theirs, &level).unwrap();
+    let rho = sudolab::stats::spearman(&ours, &level).unwrap();
+    let rho_se = sudolab::stats::spearman(&theirs, &level).unwrap();
     // docs/score.md: SE 0.780 on these puzzles.
     assert!((rho_se - 0.780).abs() < 0.001, "{rho_se}");
     assert!(rho > rho_se + 0.05, "score {rho} vs SE {rho_se}");

@@ -384,7 +384,7 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         .collect();
     let opts = ScoreFitOptions {
         seed: args.seed,
-        bootstrap: eval::BootstrapOptions {
+        bootstrap: sudolab::stats::BootstrapOptions {
             replicates: args.bootstrap,
             seed: args.seed,
             ..Default::default()

@@ -29,8 +29,8 @@
 
 use super::EvalError;
 use super::label::{LabelSpec, Ordinal, label_texts};
-use super::stats;
 use super::table::ResultsTable;
+use crate::stats;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::str::FromStr;
@@ -500,7 +500,7 @@ fn group_classes(
             vals.sort_by(f64::total_cmp);
             let n = vals.len();
             let mean = vals.iter().sum::<f64>() / n as f64;
-            let median = crate::util::median_sorted(&vals).unwrap_or(f64::NAN);
+            let median = stats::median_sorted(&vals).unwrap_or(f64::NAN);
             let mut per_class = vec![0usize; names.len()];
             for &v in &vals {
                 per_class[cuts.class_index(v)] += 1;

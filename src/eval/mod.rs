@@ -7,31 +7,29 @@
 //! every numeric metric column, the number of complete pairs and four
 //! coefficients: Pearson r (Pelánek, Table 3), Spearman ρ (Patti §8),
 //! Kendall τ-b and Goodman–Kruskal γ (Chang, hsolve §3.3.1), each with a
-//! seeded percentile-bootstrap interval ([`stats`]). For ordinal labels it
+//! seeded percentile-bootstrap interval ([`crate::stats`]). For ordinal labels it
 //! also builds Chang's contingency table — label level × equal-count metric
 //! bin — with its χ² test.
 //!
 //! [`classify`](mod@classify) implements Patti's universal classification (§8.2) and
-//! [`fit`] Pelánek's linear combinations of metrics (RD, SFRD) trained on one
+//! [`combine`] Pelánek's linear combinations of metrics (RD, SFRD) trained on one
 //! half of the data and tested on the other.
 //!
 //! Undefined statistics (too few pairs, a constant column) are `None` with a
 //! `note` saying why; the library never returns NaN and never prints.
 
 pub mod classify;
-pub mod fit;
+pub mod combine;
 pub mod label;
-pub mod stats;
 mod table;
 
 pub use classify::{ClassMethod, ClassifyOptions, ClassifyReport, Direction, Preset, classify};
-pub use fit::{FitOptions, FitReport, fit_linear, least_squares};
+pub use combine::{FitOptions, FitReport, fit_linear};
 pub use label::{LabelError, LabelSpec, Ordinal, label_scores};
-pub use stats::{BootstrapOptions, StatError};
 pub use table::{ResultsTable, TableError, TableFormat, Value};
 
+use crate::stats::{self, BootstrapOptions, ChiSquare, Interval, StatError};
 use serde::Serialize;
-use stats::{ChiSquare, Interval};
 use thiserror::Error;
 
 /// Why an evaluation could not be made.

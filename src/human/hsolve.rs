@@ -21,9 +21,10 @@
 
 use super::Unfinished;
 use super::board::Board;
-use super::stats::{Summary, run_rng};
+use super::seeds::run_rng;
 use super::techniques::{Technique, find, possible_count};
 use crate::grid::Puzzle;
+use crate::stats::Summary;
 use rand::Rng;
 use serde::Serialize;
 
@@ -85,7 +86,7 @@ fn run_once(puzzle: &Puzzle, opts: &HsolveOptions, rng: &mut impl Rng) -> Option
     Some(d)
 }
 
-/// Runs hsolve; run `i` uses `super::stats::run_seed`.
+/// Runs hsolve; run `i` uses `super::seeds::run_seed`.
 pub fn hsolve(puzzle: &Puzzle, opts: &HsolveOptions, seed: u64) -> Result<Summary, Unfinished> {
     let runs = opts.runs.max(1);
     let mut ds = Vec::with_capacity(runs);

@@ -16,7 +16,7 @@
 //! * `baseline`: givens and plain-DFS backtracks (Pelánek, Table 3).
 //!
 //! Randomized models take a seed and a run count and derive one seed per
-//! run (`stats::run_seed`), so results never depend on threads. A model
+//! run (`seeds::run_seed`), so results never depend on threads. A model
 //! that cannot finish a puzzle says so with an [`Unfinished`] reason ("needs
 //! search", "no finite refutation"); it never makes a number up. [`rate`]
 //! runs a chosen set of models into one serializable [`RateRow`], and
@@ -30,17 +30,17 @@ pub mod nishio;
 pub mod oracle;
 pub mod path;
 mod rate;
+mod seeds;
 pub mod singles;
 pub mod sisus;
 pub mod solver;
-mod stats;
 pub mod techniques;
 pub mod weights;
 
+pub use crate::stats::Summary;
 pub use board::Board;
 pub use explain::{ExplainStatus, Explanation, explain};
 pub use rate::{Model, RateError, RateOptions, RateRow, Ratings, parse_models, rate};
-pub use stats::Summary;
 pub use techniques::{Application, Technique};
 
 use std::fmt;

@@ -28,9 +28,10 @@
 
 use super::Unfinished;
 use super::board::Board;
-use super::stats::{Summary, run_rng};
+use super::seeds::run_rng;
 use super::techniques::{Single, Technique, find, hidden_singles, naked_singles};
 use crate::grid::Puzzle;
+use crate::stats::Summary;
 use crate::util::bits as digits;
 use rand::Rng;
 use serde::Serialize;

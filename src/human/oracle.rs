@@ -20,9 +20,10 @@
 //! 0.18 / 0.6 / 0.8: Cinch, Confusing, Challenging, Crazy.
 
 use super::board::Board;
-use super::stats::{Summary, run_rng};
+use super::seeds::run_rng;
 use super::techniques::{Single, hidden_singles, naked_singles};
 use crate::grid::{Puzzle, Solution};
+use crate::stats::Summary;
 use rand::Rng;
 use serde::Serialize;
 use std::fmt;
@@ -266,7 +267,7 @@ fn trial(start: &Walk, solved: bool, solution: &Solution, rng: &mut impl Rng) ->
     }
 }
 
-/// Runs the oracle model; trial `i` uses `super::stats::run_seed`.
+/// Runs the oracle model; trial `i` uses `super::seeds::run_seed`.
 pub fn oracle(
     puzzle: &Puzzle,
     solution: &Solution,

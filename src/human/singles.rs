@@ -25,10 +25,11 @@
 //!
 //! Fewer available moves and a shorter reach mean a longer search for the
 //! next move. The two reaches are deterministic; the dependency is a mean
-//! over seeded runs ([`super::stats::run_seed`]).
+//! over seeded runs ([`super::seeds::run_seed`]).
 
 use super::board::Board;
-use super::stats::{Summary, run_rng};
+use super::seeds::run_rng;
+use crate::stats::Summary;
 use super::techniques::{Single, hidden_singles, naked_singles};
 use crate::grid::{Puzzle, Solution};
 use rand::Rng;
@@ -133,7 +134,7 @@ fn reach(puzzle: &Puzzle, keep: impl Fn(usize) -> bool) -> f64 {
 }
 
 /// Runs the singles model on a puzzle with its (unique) solution; run `i`
-/// of the dependency uses [`super::stats::run_seed`]`(seed, MODEL_TAG, i)`.
+/// of the dependency uses [`super::seeds::run_seed`]`(seed, MODEL_TAG, i)`.
 pub fn singles(
     puzzle: &Puzzle,
     solution: &Solution,

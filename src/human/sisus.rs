@@ -27,9 +27,10 @@
 
 use super::Unfinished;
 use super::board::Board;
-use super::stats::{Summary, run_rng};
+use super::seeds::run_rng;
 use super::techniques::{Single, hidden_singles, naked_singles};
 use crate::grid::{Puzzle, Solution};
+use crate::stats::Summary;
 use crate::util::bits as digits;
 use rand::Rng;
 use rand::rngs::StdRng;
@@ -191,7 +192,7 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, k: usize, rng: &mut StdRng) ->
     })
 }
 
-/// Runs SiSuS `opts.runs` times; run `i` uses `super::stats::run_seed`.
+/// Runs SiSuS `opts.runs` times; run `i` uses `super::seeds::run_seed`.
 pub fn sisus(
     puzzle: &Puzzle,
     solution: &Solution,

@@ -259,7 +259,7 @@ pub fn summarise(
     let n = samples.len().max(1) as f64;
     let mut counts: Vec<f64> = samples.iter().map(|s| s.solutions as f64).collect();
     counts.sort_by(f64::total_cmp);
-    let median = crate::util::median_sorted(&counts).unwrap_or(0.0);
+    let median = crate::stats::median_sorted(&counts).unwrap_or(0.0);
     let mean = counts.iter().sum::<f64>() / n;
     let cells = puzzle.geometry().cells;
     let mut fixed_count = vec![0usize; cells];

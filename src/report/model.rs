@@ -21,7 +21,6 @@ use super::reference::{Reference, is_parameter_column};
 use crate::analyze::{AnalyzeOptions, MetricGroup, analyze};
 use crate::cnf::{ClassCuts, ClauseRow, Encoding, clause_row};
 use crate::engine::{Disagreement, Engine, Engines};
-use crate::eval::stats::spearman;
 use crate::eval::{
     ClassMethod, ClassifyOptions, Direction, EvalError, LabelSpec, Ordinal, ResultsTable,
     TableError, TableFormat, classify, label_scores,
@@ -29,6 +28,7 @@ use crate::eval::{
 use crate::grid::Puzzle;
 use crate::human::{self, Explanation, Model, RateOptions};
 use crate::relax::{self, RelaxError, RelaxOptions, RelaxReport, SweepReport};
+use crate::stats::spearman;
 use crate::{Count, Status};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -603,7 +603,7 @@ pub fn dataset_report(
             min,
             max,
             mean: v.iter().sum::<f64>() / v.len() as f64,
-            median: crate::eval::stats::quantile_sorted(&v, 0.5).unwrap_or(min),
+            median: crate::stats::quantile_sorted(&v, 0.5).unwrap_or(min),
             bins,
         });
         columns.push((col, values));

@@ -10,7 +10,7 @@
 //! (`examples/report_reference.rs`).
 
 use crate::eval::ResultsTable;
-use crate::eval::stats::quantile_sorted;
+use crate::stats::quantile_sorted;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

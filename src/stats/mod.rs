@@ -1,7 +1,15 @@
-//! The statistics behind `eval` (`docs/methods.md` §4): correlation
+//! Every statistic of the crate (`docs/methods.md` §4, §6): correlation
 //! coefficients, bootstrap intervals, equal-count bins, contingency tables
-//! and χ². One file per topic, all re-exported here:
+//! and χ² for `eval`; means, medians and run summaries for `relax` and the
+//! human models; least squares for `eval::combine` and the score's fit. It
+//! sits low in the layering (above the engines, below everything that
+//! computes statistics), so every module imports one definition of each
+//! idea. One file per topic, all re-exported here:
 //!
+//! * `summary.rs` — mean, median, squared deviations and [`Summary`] (mean,
+//!   median, sample standard deviation) of repeated runs.
+//! * `regression.rs` — ordinary least squares with an intercept, Gaussian
+//!   elimination with partial pivoting, prediction.
 //! * `correlation.rs` — Pearson r (Pelánek, Table 3), Spearman ρ with
 //!   average ranks for ties (Patti §8), Kendall τ-b and Goodman–Kruskal γ
 //!   (Chang, hsolve §3.3.1) of paired samples.
@@ -27,6 +35,8 @@ mod correlation;
 mod distributions;
 mod paired_sample;
 mod quantiles;
+mod regression;
+mod summary;
 
 pub use bootstrap::{BootstrapOptions, Interval, bootstrap_correlations, bootstrap_intervals};
 pub use concordance::{PairCounts, gamma_from_table, pair_counts};
@@ -35,6 +45,9 @@ pub use correlation::{average_ranks, correlations, gk_gamma, kendall_tau_b, pear
 pub use distributions::{chi2_sf, gamma_q, ln_gamma};
 pub use paired_sample::PairedSample;
 pub use quantiles::{bin_of, equal_count_edges, quantile_sorted};
+pub(crate) use regression::solve;
+pub use regression::{FitError, least_squares, predict};
+pub use summary::{Summary, mean, median_sorted, sum_squared_deviations};
 
 use thiserror::Error;
 

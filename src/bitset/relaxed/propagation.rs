@@ -1,0 +1,189 @@
+//! Propagation at one search level (see the parent module's doc): cells
+//! left with one colour are coloured and clear it in their neighbours, the
+//! unit rules deduce from the removed edges inside each unit, and
+//! failed-literal probing removes the colours whose choice propagates to a
+//! contradiction. Every deduction is exact: it removes only colours that no
+//! solution extending the branch uses.
+
+use super::bits::{and, clear, for_each};
+use super::{PLACED, Search};
+
+impl<const W: usize> Search<W> {
+    /// Runs the deductions at `depth` to a fixpoint; false on a
+    /// contradiction. Leaves the queue empty and no unit dirty.
+    pub(super) fn propagate(&mut self, depth: usize) -> bool {
+        let ok = loop {
+            if !self.singles(depth) {
+                break false;
+            }
+            if self.dirty == 0 {
+                break true;
+            }
+            if !self.unit_rules(depth) {
+                break false;
+            }
+        };
+        self.queue.clear();
+        self.dirty = 0;
+        ok
+    }
+
+    /// Colours the queued cells, clearing their colour in the neighbours.
+    pub(super) fn singles(&mut self, depth: usize) -> bool {
+        let cells = self.cells;
+        let side = self.side;
+        let cand = &mut self.cand[depth * cells..(depth + 1) * cells];
+        let boards = &mut self.pos[depth * side..(depth + 1) * side];
+        let open = &mut self.open[depth];
+        while let Some(cell) = self.queue.pop() {
+            let cell = cell as usize;
+            let c = cand[cell];
+            if c & PLACED != 0 {
+                continue;
+            }
+            cand[cell] = c | PLACED;
+            clear(open, cell);
+            // The neighbours that have the colour, and lose it.
+            let board = &mut boards[c.trailing_zeros() as usize - 1];
+            let hit = and(board, &self.nbr[cell]);
+            for i in 0..W {
+                board[i] &= !hit[i];
+            }
+            let mut ok = true;
+            for_each(&hit, |nb| {
+                let m = cand[nb] & !c;
+                // Emptied, or a coloured neighbour with this colour: the
+                // branch ends after the loop.
+                let alive = m & !PLACED != 0;
+                ok &= alive;
+                cand[nb] = m;
+                self.dirty |= self.cell_units[nb];
+                if alive && m & (m - 1) == 0 {
+                    self.queue.push(nb as u16);
+                }
+            });
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Failed-literal probing at `depth`, to a fixpoint: every colour of an
+    /// open cell whose choice propagates to a contradiction is removed (no
+    /// solution extending the state uses it). False on a contradiction.
+    ///
+    /// Plain depth-first search thrashes when a small unsatisfiable core is
+    /// hidden below unrelated choices: it refutes it again under each of
+    /// them (seconds on some relaxed instances that a CDCL solver settles in
+    /// milliseconds). Probing catches such a core at the first node where
+    /// one colour choice exposes it.
+    pub(super) fn probe(&mut self, depth: usize) -> bool {
+        let cells = self.cells;
+        let base = depth * cells;
+        loop {
+            let mut changed = false;
+            for cell in 0..cells {
+                let c = self.cand[base + cell];
+                if c & PLACED != 0 {
+                    continue;
+                }
+                let mut rest = c;
+                let mut keep = c;
+                while rest != 0 {
+                    let bit = rest & rest.wrapping_neg();
+                    rest &= !bit;
+                    self.push_level(depth);
+                    self.restrict(depth + 1, cell, bit);
+                    if !self.propagate(depth + 1) {
+                        keep &= !bit;
+                    }
+                }
+                if keep != c {
+                    if keep == 0 {
+                        return false;
+                    }
+                    changed = true;
+                    self.restrict(depth, cell, keep);
+                    if !self.propagate(depth) {
+                        return false;
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+
+    /// The unit rules on the dirty units (see the module doc).
+    pub(super) fn unit_rules(&mut self, depth: usize) -> bool {
+        let cells = self.cells;
+        let side = self.side;
+        let base = depth * cells;
+        while self.dirty != 0 {
+            let u = self.dirty.trailing_zeros() as usize;
+            self.dirty &= self.dirty - 1;
+            let mut once = 0u32;
+            let mut twice = 0u32;
+            let mut placed = 0u32;
+            let level = &self.cand[base..base + cells];
+            for &cell in &self.unit_cells[u * side..(u + 1) * side] {
+                let c = level[cell as usize];
+                // Branch-free: `c` when coloured, else 0.
+                placed |= c & (c & PLACED).wrapping_neg();
+                let c = c & !PLACED;
+                twice |= once & c;
+                once |= c;
+            }
+            let missing = self.all & !once;
+            let hidden = once & !twice & !placed;
+            if missing == 0 && hidden == 0 {
+                // Every colour present, none single: no rule applies.
+                continue;
+            }
+            let mut mergeable = 0u32;
+            let mut merge = (0usize, 0usize);
+            let (ps, pe) = (
+                self.unit_pairs_start[u] as usize,
+                self.unit_pairs_start[u + 1] as usize,
+            );
+            for &(a, b) in &self.unit_pairs[ps..pe] {
+                let (a, b) = (a as usize, b as usize);
+                if self.cand[base + a] & self.cand[base + b] & !PLACED != 0 {
+                    mergeable += 1;
+                    merge = (a, b);
+                }
+            }
+            if missing.count_ones() > mergeable {
+                return false;
+            }
+            if mergeable == 0 {
+                if hidden == 0 {
+                    continue;
+                }
+                for i in u * side..(u + 1) * side {
+                    let cell = self.unit_cells[i] as usize;
+                    let c = self.cand[base + cell];
+                    let h = c & hidden;
+                    if h != 0 && c & !PLACED != h {
+                        if h & (h - 1) != 0 {
+                            return false;
+                        }
+                        self.restrict(depth, cell, h);
+                    }
+                }
+            } else if mergeable == 1 && missing != 0 {
+                let (a, b) = merge;
+                let common = self.cand[base + a] & self.cand[base + b] & !PLACED;
+                for x in [a, b] {
+                    let c = self.cand[base + x];
+                    if c & PLACED == 0 && c != common {
+                        self.restrict(depth, x, common);
+                    }
+                }
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,131 @@
+//! The data of the score's fit (`docs/methods.md` §6.2): labelled puzzles
+//! ([`FitRow`]) with their metric values, read from a results table by the
+//! label fields that name each puzzle's source, its label as a number, SE's
+//! rating and its level name ([`LabelFields`]).
+
+use crate::eval::{LabelSpec, ResultsTable};
+use std::collections::BTreeSet;
+
+/// One labelled puzzle of the fitting data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitRow {
+    /// The source (site or rater) whose label this is.
+    pub source: String,
+    /// The label as a number (a level rank or a rating); harder is higher.
+    pub rank: f64,
+    /// Sukaku Explainer's rating of the puzzle, when known.
+    pub se: Option<f64>,
+    /// The level's name, when the source has named levels.
+    pub level: Option<String>,
+    /// The hardest technique (column `hardest_technique`), if known.
+    pub hardest: Option<String>,
+    /// The metric values, in [`FitData::metrics`] order.
+    pub values: Vec<Option<f64>>,
+}
+
+/// Labelled puzzles with their metric values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitData {
+    /// Metric names.
+    pub metrics: Vec<String>,
+    /// The puzzles.
+    pub rows: Vec<FitRow>,
+}
+
+/// Why fitting data could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ScoreFitError {
+    /// A label field or column is missing.
+    #[error(transparent)]
+    Label(#[from] crate::eval::LabelError),
+    /// A metric column is missing.
+    #[error(transparent)]
+    Table(#[from] crate::eval::TableError),
+    /// Too little data.
+    #[error("{0}")]
+    TooFew(String),
+}
+
+/// Which label fields say what.
+#[derive(Debug, Clone)]
+pub struct LabelFields {
+    /// The source of each puzzle (`label:1`).
+    pub source: LabelSpec,
+    /// The label as a number (`label:2`).
+    pub rank: LabelSpec,
+    /// SE's rating (`label:3`), if any.
+    pub se: Option<LabelSpec>,
+    /// The level name (`label:4`), if any; `-` means none.
+    pub level: Option<LabelSpec>,
+}
+
+impl FitData {
+    /// Reads the rows of a results table that have a source, a numeric label
+    /// and at least one metric value.
+    pub fn from_table(
+        table: &ResultsTable,
+        metrics: &[String],
+        fields: &LabelFields,
+    ) -> Result<FitData, ScoreFitError> {
+        let text = |spec: &LabelSpec| crate::eval::label::label_texts(table, spec);
+        let number = |spec: &LabelSpec| -> Result<Vec<Option<f64>>, ScoreFitError> {
+            Ok(spec
+                .values(table)?
+                .into_iter()
+                .map(|v| v.and_then(|v| v.as_f64()))
+                .collect())
+        };
+        let sources = text(&fields.source)?;
+        let ranks = number(&fields.rank)?;
+        let se = match &fields.se {
+            Some(s) => number(s)?,
+            None => vec![None; table.len()],
+        };
+        let levels = match &fields.level {
+            Some(s) => text(s)?,
+            None => vec![None; table.len()],
+        };
+        let hardest = if table.has_column("hardest_technique") {
+            table.text("hardest_technique")?
+        } else {
+            vec![None; table.len()]
+        };
+        let columns: Vec<Vec<Option<f64>>> = metrics
+            .iter()
+            .map(|m| table.numeric(m))
+            .collect::<Result<_, _>>()?;
+        let mut rows = Vec::new();
+        for i in 0..table.len() {
+            let (Some(source), Some(rank)) = (&sources[i], ranks[i]) else {
+                continue;
+            };
+            let values: Vec<Option<f64>> = columns.iter().map(|c| c[i]).collect();
+            if values.iter().all(Option::is_none) {
+                continue;
+            }
+            rows.push(FitRow {
+                source: source.clone(),
+                rank,
+                se: se[i],
+                level: levels[i].clone().filter(|l| l != "-"),
+                hardest: hardest[i].clone(),
+                values,
+            });
+        }
+        if rows.is_empty() {
+            return Err(ScoreFitError::TooFew(
+                "no row has a source, a numeric label and a metric value".into(),
+            ));
+        }
+        Ok(FitData {
+            metrics: metrics.to_vec(),
+            rows,
+        })
+    }
+
+    /// The sources, sorted.
+    pub fn sources(&self) -> Vec<String> {
+        let set: BTreeSet<&String> = self.rows.iter().map(|r| &r.source).collect();
+        set.into_iter().cloned().collect()
+    }
+}

@@ -1,0 +1,269 @@
+//! Fitting and validating the score (`docs/methods.md` §6.2–§6.4).
+//!
+//! **Fit.** Labelled sources grade on their own scales (a site's levels, a
+//! rater's numbers), so the weights are fitted to *order* puzzles as each
+//! source orders them: for every pair of puzzles of one source with
+//! different labels, the logistic loss of the score difference
+//! (`ln(1 + e^{−(s_harder − s_easier)})`), each source weighing the same
+//! (at most `max_pairs` seeded pairs per source), with a small ridge
+//! penalty; Newton's method on the standardised, transformed metrics.
+//!
+//! **Selection.** Backward elimination on leave-one-source-out Spearman:
+//! while dropping a metric lowers the mean held-out Spearman over the
+//! sources by less than [`KEEP_MARGIN`], the metric whose removal costs
+//! least is dropped. A metric that does not help out of sample is therefore
+//! left out.
+//!
+//! **Calibration.** The SE-equivalent is the isotonic (pool-adjacent-
+//! violators) regression of SE's rating on the score; a source's level cuts
+//! are, for each boundary between adjacent levels, the threshold with the
+//! fewest puzzles on the wrong side, made ascending.
+//!
+//! **Validation.** [`leave_one_source_out`] refits everything — selection,
+//! weights, calibration — without the held-out source, and reports its
+//! Spearman and Goodman–Kruskal γ against the held-out labels beside every
+//! single metric and SE's own rating on the same puzzles (bootstrap
+//! intervals from [`crate::eval`]).
+//!
+//! One file per step: `data.rs` (the labelled rows), `weights.rs` (the
+//! pairwise-ranking fit), `calibration.rs` (SE-equivalent and level cuts),
+//! `selection.rs` (backward elimination) and `validation.rs` (leave one
+//! source out); this file assembles them into a [`LinearScore`] and the
+//! [`ScoreFitReport`].
+
+mod calibration;
+mod data;
+mod selection;
+mod validation;
+mod weights;
+
+pub use calibration::isotonic_knots;
+pub use data::{FitData, FitRow, LabelFields, ScoreFitError};
+pub use selection::{KEEP_MARGIN, SelectionStep, select_metrics};
+pub use validation::{
+    Difference, HeldOut, leave_one_source_out, spearman_difference, validate_source,
+};
+pub use weights::scores;
+
+use super::{LinearScore, SeCalibration, SiteLevels};
+use crate::stats::{BootstrapOptions, quantile_sorted};
+use calibration::{level_cuts, se_calibration};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use weights::{fit_weights, raw_sum};
+
+/// Options of the fit.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScoreFitOptions {
+    /// Seed of the pair sampling and of the bootstrap.
+    pub seed: u64,
+    /// Pairs used per source at most (seeded sample).
+    pub max_pairs: usize,
+    /// Ridge penalty on the weights.
+    pub ridge: f64,
+    /// Bootstrap of the validation's correlations.
+    pub bootstrap: BootstrapOptions,
+}
+
+impl Default for ScoreFitOptions {
+    fn default() -> Self {
+        ScoreFitOptions {
+            seed: 1,
+            max_pairs: 4000,
+            ridge: 1e-3,
+            bootstrap: BootstrapOptions::default(),
+        }
+    }
+}
+
+/// Fits one score on the training rows with these metrics: weights, 0–10
+/// scaling, reference percentiles, SE curve and per-source level cuts.
+pub fn fit_score(
+    data: &FitData,
+    metrics: &[usize],
+    train: &[usize],
+    opts: &ScoreFitOptions,
+) -> LinearScore {
+    let terms = fit_weights(data, metrics, train, opts);
+    let raw_of: Vec<f64> = train
+        .iter()
+        .map(|&i| raw_sum(&terms, metrics, &data.rows[i]))
+        .collect();
+    let mut raws = raw_of.clone();
+    raws.sort_by(f64::total_cmp);
+    let low = quantile_sorted(&raws, 0.01).unwrap_or(0.0);
+    let mut high = quantile_sorted(&raws, 0.99).unwrap_or(1.0);
+    if high <= low {
+        high = low + 1.0;
+    }
+    let mut score = LinearScore {
+        terms,
+        low,
+        high,
+        reference: Vec::new(),
+        se: SeCalibration::default(),
+        sites: BTreeMap::new(),
+    };
+    let scaled: Vec<f64> = raws.iter().map(|&r| score.scaled(r)).collect();
+    score.reference = (0..=100)
+        .map(|p| quantile_sorted(&scaled, p as f64 / 100.0).unwrap_or(0.0))
+        .collect();
+    // Score of each training row, keyed by row index.
+    let s_of: BTreeMap<usize, f64> = train
+        .iter()
+        .zip(&raw_of)
+        .map(|(&i, &r)| (i, score.scaled(r)))
+        .collect();
+    score.se = se_calibration(data, train, &s_of);
+    let mut by_source: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for &i in train {
+        if data.rows[i].level.is_some() {
+            by_source.entry(&data.rows[i].source).or_default().push(i);
+        }
+    }
+    for (source, idx) in by_source {
+        // Level name of each rank: the most common name given to it.
+        let mut names: BTreeMap<u64, BTreeMap<&str, usize>> = BTreeMap::new();
+        for &i in &idx {
+            let r = &data.rows[i];
+            if let Some(l) = &r.level {
+                *names
+                    .entry(r.rank.to_bits())
+                    .or_default()
+                    .entry(l)
+                    .or_default() += 1;
+            }
+        }
+        if names.len() < 2 || names.len() > 12 {
+            continue;
+        }
+        let mut ranked: Vec<(f64, String)> = names
+            .iter()
+            .map(|(bits, counts)| {
+                let name = counts.iter().max_by_key(|c| c.1).map(|c| c.0.to_string());
+                (f64::from_bits(*bits), name.unwrap_or_default())
+            })
+            .collect();
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let scored: Vec<(f64, f64)> = idx.iter().map(|&i| (s_of[&i], data.rows[i].rank)).collect();
+        score.sites.insert(
+            source.to_string(),
+            SiteLevels {
+                levels: ranked.into_iter().map(|r| r.1).collect(),
+                cuts: level_cuts(&scored),
+            },
+        );
+    }
+    score
+}
+
+/// Everything `sudolab fit --score` produces.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScoreFitReport {
+    /// Sources of the fitting data and their puzzle counts.
+    pub sources: BTreeMap<String, usize>,
+    /// Backward elimination of the full score on every source.
+    pub selection: Vec<SelectionStep>,
+    /// Backward elimination of the fast score on every source.
+    pub selection_fast: Vec<SelectionStep>,
+    /// Leave-one-source-out validation of each held-out source.
+    pub validation: Vec<HeldOut>,
+    /// The model fitted on every source.
+    pub model: super::ScoreModel,
+}
+
+/// Selects, fits and calibrates the full and the fast score on every row,
+/// and validates them by leaving out each source of `held_out` in turn.
+pub fn fit_model(
+    data: &FitData,
+    candidates: &[usize],
+    fast: &[usize],
+    held_out: &[String],
+    opts: &ScoreFitOptions,
+    about: String,
+) -> ScoreFitReport {
+    let all: Vec<usize> = (0..data.rows.len()).collect();
+    let (kept, selection) = select_metrics(data, candidates, &all, opts);
+    let (kept_fast, selection_fast) = select_metrics(data, fast, &all, opts);
+    let model = super::ScoreModel {
+        about,
+        params: super::FeatureParams::default(),
+        full: fit_score(data, &kept, &all, opts),
+        fast: fit_score(data, &kept_fast, &all, opts),
+    };
+    let mut sources = BTreeMap::new();
+    for r in &data.rows {
+        *sources.entry(r.source.clone()).or_insert(0) += 1;
+    }
+    ScoreFitReport {
+        sources,
+        selection,
+        selection_fast,
+        validation: leave_one_source_out(data, held_out, candidates, fast, opts),
+        model,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Two sources that order puzzles by the same hidden difficulty `h`
+    /// on different scales; metric `a` follows `h`, `b` is noise.
+    fn synthetic() -> FitData {
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut rows = Vec::new();
+        for (s, scale) in [("x", 1.0), ("y", 10.0), ("z", 3.0)] {
+            for _ in 0..120 {
+                let h: f64 = rng.gen_range(0.0..4.0);
+                let a = h + rng.gen_range(-0.3..0.3);
+                let b: f64 = rng.gen_range(0.0..4.0);
+                rows.push(FitRow {
+                    source: s.into(),
+                    rank: (h.floor() + 1.0) * scale,
+                    se: Some(1.0 + 2.0 * h),
+                    level: Some(format!("L{}", h.floor() as u32 + 1)),
+                    hardest: None,
+                    values: vec![Some(a), Some(b)],
+                });
+            }
+        }
+        FitData {
+            metrics: vec!["a".into(), "b".into()],
+            rows,
+        }
+    }
+
+    #[test]
+    fn the_fit_weights_the_informative_metric_and_selection_drops_noise() {
+        let data = synthetic();
+        let all: Vec<usize> = (0..data.rows.len()).collect();
+        let opts = ScoreFitOptions::default();
+        let s = fit_score(&data, &[0, 1], &all, &opts);
+        assert!(
+            s.terms[0].weight > 5.0 * s.terms[1].weight.abs(),
+            "{:?}",
+            s.terms
+        );
+        let (kept, steps) = select_metrics(&data, &[0, 1], &all, &opts);
+        assert_eq!(kept, vec![0], "{steps:?}");
+        // Four levels per source, so three ascending cuts each.
+        for site in s.sites.values() {
+            assert_eq!(site.levels, ["L1", "L2", "L3", "L4"]);
+            assert_eq!(site.cuts.len(), 3);
+        }
+        // The SE curve is monotone and close to 1 + 2h.
+        assert!(s.se.pooled.windows(2).all(|w| w[1].1 >= w[0].1));
+        assert_eq!(
+            s.se.by_technique.keys().collect::<Vec<_>>(),
+            [SeCalibration::BEYOND]
+        );
+        let held = validate_source(&data, "y", &[0, 1], &[1], &opts);
+        assert_eq!(held.kept, ["a"]);
+        let score_rho = held.rows[0].spearman.unwrap();
+        assert!(score_rho > 0.9, "{score_rho}");
+        assert!(held.se_within_1.unwrap() > 0.8);
+    }
+}

@@ -1,0 +1,171 @@
+//! Validation of the score (`docs/methods.md` §6.4): leave one source out,
+//! refit everything — selection, weights, calibration — on the others, and
+//! report the held-out source's Spearman and Goodman–Kruskal γ against its
+//! labels beside every single metric and SE's own rating on the same
+//! puzzles, with the paired bootstrap difference of the score's and SE's
+//! Spearman.
+
+use super::selection::select_metrics;
+use super::weights::scores;
+use super::{FitData, FitRow, ScoreFitOptions, fit_score};
+use crate::eval::{EvalRow, evaluate_pairs};
+use crate::stats::{self, BootstrapOptions};
+use serde::Serialize;
+
+/// The validation of one held-out source.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HeldOut {
+    /// The source.
+    pub source: String,
+    /// Puzzles of the source.
+    pub n: usize,
+    /// Metrics the selection kept without this source (full score).
+    pub kept: Vec<String>,
+    /// Metrics the selection kept for the fast score.
+    pub kept_fast: Vec<String>,
+    /// Correlations with the label: `score`, `score_fast`, every single
+    /// metric, and `se` (SE's rating) where known.
+    pub rows: Vec<EvalRow>,
+    /// Puzzles of the source with an SE rating.
+    pub n_se: usize,
+    /// Share of those whose SE-equivalent is within ±1.0 of SE's rating.
+    pub se_within_1: Option<f64>,
+    /// Mean absolute difference of SE-equivalent and SE's rating.
+    pub se_mean_abs: Option<f64>,
+    /// Spearman of the score minus Spearman of SE's rating, with the label,
+    /// on the puzzles SE rated, with its paired bootstrap interval.
+    pub vs_se: Option<Difference>,
+}
+
+/// A difference of two statistics on the same puzzles with its paired
+/// percentile-bootstrap interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Difference {
+    /// The difference on the sample.
+    pub value: f64,
+    /// Lower end of the interval (null when the bootstrap is off).
+    pub lo: Option<f64>,
+    /// Upper end of the interval.
+    pub hi: Option<f64>,
+}
+
+/// Spearman(a, label) − Spearman(b, label) with a paired bootstrap interval
+/// (each resample draws puzzles, keeping their three values together).
+pub fn spearman_difference(
+    a: &[f64],
+    b: &[f64],
+    label: &[f64],
+    boot: &BootstrapOptions,
+) -> Option<Difference> {
+    let diff = |idx: &[f64]| -> Option<f64> {
+        let pick = |v: &[f64]| -> Vec<f64> { idx.iter().map(|&i| v[i as usize]).collect() };
+        let y = pick(label);
+        Some(stats::spearman(&pick(a), &y).ok()? - stats::spearman(&pick(b), &y).ok()?)
+    };
+    let idx: Vec<f64> = (0..a.len()).map(|i| i as f64).collect();
+    let value = diff(&idx)?;
+    let ci = stats::bootstrap_intervals(&idx, label, boot, 1, |xs, _| vec![diff(xs)]);
+    let interval = ci.first().copied().flatten();
+    Some(Difference {
+        value,
+        lo: interval.map(|i| i.lo),
+        hi: interval.map(|i| i.hi),
+    })
+}
+
+/// Fits selection, weights and calibration without the held-out source and
+/// scores it; `fast` lists the candidates of the fast score.
+pub fn validate_source(
+    data: &FitData,
+    held: &str,
+    candidates: &[usize],
+    fast: &[usize],
+    opts: &ScoreFitOptions,
+) -> HeldOut {
+    let train: Vec<usize> = (0..data.rows.len())
+        .filter(|&i| data.rows[i].source != held)
+        .collect();
+    let test: Vec<usize> = (0..data.rows.len())
+        .filter(|&i| data.rows[i].source == held)
+        .collect();
+    let (kept, _) = select_metrics(data, candidates, &train, opts);
+    let (kept_fast, _) = select_metrics(data, fast, &train, opts);
+    let full = fit_score(data, &kept, &train, opts);
+    let quick = fit_score(data, &kept_fast, &train, opts);
+    let all_full = scores(data, &full);
+    let all_fast = scores(data, &quick);
+    let y: Vec<f64> = test.iter().map(|&i| data.rows[i].rank).collect();
+    let mut rows = Vec::new();
+    let pick = |v: &[f64]| -> Vec<f64> { test.iter().map(|&i| v[i]).collect() };
+    rows.push(evaluate_pairs(
+        "score",
+        &pick(&all_full),
+        &y,
+        &opts.bootstrap,
+    ));
+    rows.push(evaluate_pairs(
+        "score_fast",
+        &pick(&all_fast),
+        &y,
+        &opts.bootstrap,
+    ));
+    let mut column = |name: &str, get: &dyn Fn(&FitRow) -> Option<f64>| {
+        let (x, yy): (Vec<f64>, Vec<f64>) = test
+            .iter()
+            .filter_map(|&i| get(&data.rows[i]).map(|x| (x, data.rows[i].rank)))
+            .unzip();
+        rows.push(evaluate_pairs(name, &x, &yy, &opts.bootstrap));
+    };
+    for (m, name) in data.metrics.iter().enumerate() {
+        column(name, &|r: &FitRow| r.values[m]);
+    }
+    column("se", &|r: &FitRow| r.se);
+    let diffs: Vec<f64> = test
+        .iter()
+        .filter_map(|&i| {
+            let se = data.rows[i].se?;
+            Some((full.se_equivalent(all_full[i], data.rows[i].hardest.as_deref())? - se).abs())
+        })
+        .collect();
+    let n_se = diffs.len();
+    let rated: Vec<usize> = test
+        .iter()
+        .copied()
+        .filter(|&i| data.rows[i].se.is_some())
+        .collect();
+    let vs_se = spearman_difference(
+        &rated.iter().map(|&i| all_full[i]).collect::<Vec<_>>(),
+        &rated
+            .iter()
+            .filter_map(|&i| data.rows[i].se)
+            .collect::<Vec<_>>(),
+        &rated.iter().map(|&i| data.rows[i].rank).collect::<Vec<_>>(),
+        &opts.bootstrap,
+    );
+    HeldOut {
+        source: held.to_string(),
+        n: test.len(),
+        kept: kept.iter().map(|&m| data.metrics[m].clone()).collect(),
+        kept_fast: kept_fast.iter().map(|&m| data.metrics[m].clone()).collect(),
+        rows,
+        n_se,
+        se_within_1: (n_se > 0)
+            .then(|| diffs.iter().filter(|&&d| d <= 1.0).count() as f64 / n_se as f64),
+        se_mean_abs: (n_se > 0).then(|| diffs.iter().sum::<f64>() / n_se as f64),
+        vs_se,
+    }
+}
+
+/// Leave-one-source-out validation over every source in `held_out`.
+pub fn leave_one_source_out(
+    data: &FitData,
+    held_out: &[String],
+    candidates: &[usize],
+    fast: &[usize],
+    opts: &ScoreFitOptions,
+) -> Vec<HeldOut> {
+    held_out
+        .iter()
+        .map(|s| validate_source(data, s, candidates, fast, opts))
+        .collect()
+}

@@ -1,0 +1,179 @@
+//! The weights of the score (`docs/methods.md` §6.2): each metric is
+//! transformed and standardised over the training rows, and the weights
+//! minimise the logistic loss of the score difference over seeded pairs of
+//! puzzles of one source with different labels (each source weighing the
+//! same, small ridge penalty), by Newton's method whose steps
+//! [`crate::stats::solve`] computes.
+
+use super::{FitData, FitRow, ScoreFitOptions};
+use crate::graph::derive_seed;
+use crate::score::{LinearScore, Term, Transform};
+use crate::stats::solve;
+use rand::Rng;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use std::collections::BTreeMap;
+
+/// The standardisation of one metric over the training rows.
+pub(super) fn standardise(data: &FitData, m: usize, train: &[usize]) -> Term {
+    let name = &data.metrics[m];
+    let transform = Transform::for_metric(name);
+    let present: Vec<f64> = train
+        .iter()
+        .filter_map(|&i| data.rows[i].values[m])
+        .filter(|x| x.is_finite())
+        .map(|x| transform.apply(x))
+        .collect();
+    let fill = present.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let fill = if fill.is_finite() { fill } else { 0.0 };
+    let all: Vec<f64> = train
+        .iter()
+        .map(|&i| match data.rows[i].values[m] {
+            Some(x) if x.is_finite() => transform.apply(x),
+            _ => fill,
+        })
+        .collect();
+    let n = all.len().max(1) as f64;
+    let mean = all.iter().sum::<f64>() / n;
+    let var = all.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+    Term {
+        name: name.clone(),
+        transform,
+        fill,
+        mean,
+        sd: if var > 0.0 { var.sqrt() } else { 1.0 },
+        weight: 0.0,
+    }
+}
+
+/// Seeded pairs `(easier, harder)` of one source's training rows.
+pub(super) fn source_pairs(
+    data: &FitData,
+    idx: &[usize],
+    max: usize,
+    seed: u64,
+) -> Vec<(usize, usize)> {
+    let mut all = Vec::new();
+    for (a, &i) in idx.iter().enumerate() {
+        for &j in &idx[a + 1..] {
+            let (ri, rj) = (data.rows[i].rank, data.rows[j].rank);
+            if ri < rj {
+                all.push((i, j));
+            } else if rj < ri {
+                all.push((j, i));
+            }
+        }
+    }
+    if all.len() <= max {
+        return all;
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    // Partial Fisher–Yates: the first `max` of a seeded shuffle.
+    for k in 0..max {
+        let r = rng.gen_range(k..all.len());
+        all.swap(k, r);
+    }
+    all.truncate(max);
+    all
+}
+
+/// Fits the weights of the given metrics on the training rows.
+pub(super) fn fit_weights(
+    data: &FitData,
+    metrics: &[usize],
+    train: &[usize],
+    opts: &ScoreFitOptions,
+) -> Vec<Term> {
+    let mut terms: Vec<Term> = metrics
+        .iter()
+        .map(|&m| standardise(data, m, train))
+        .collect();
+    let z = |i: usize| -> Vec<f64> {
+        terms
+            .iter()
+            .zip(metrics)
+            .map(|(t, &m)| t.z(data.rows[i].values[m]))
+            .collect()
+    };
+    let mut by_source: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for &i in train {
+        by_source.entry(&data.rows[i].source).or_default().push(i);
+    }
+    // Differences z_harder − z_easier with the weight of their pair.
+    let mut diffs: Vec<(Vec<f64>, f64)> = Vec::new();
+    let nonempty = by_source.len().max(1) as f64;
+    for (s, (_, idx)) in by_source.iter().enumerate() {
+        let pairs = source_pairs(data, idx, opts.max_pairs, derive_seed(opts.seed, s as u64));
+        if pairs.is_empty() {
+            continue;
+        }
+        let w = 1.0 / (pairs.len() as f64 * nonempty);
+        for (e, h) in pairs {
+            let (ze, zh) = (z(e), z(h));
+            diffs.push((zh.iter().zip(&ze).map(|(a, b)| a - b).collect(), w));
+        }
+    }
+    let p = metrics.len();
+    let mut w = vec![0.0; p];
+    for _ in 0..50 {
+        let mut grad: Vec<f64> = w.iter().map(|x| 2.0 * opts.ridge * x).collect();
+        let mut hess = vec![vec![0.0; p]; p];
+        for (i, row) in hess.iter_mut().enumerate() {
+            row[i] = 2.0 * opts.ridge;
+        }
+        for (d, pw) in &diffs {
+            let m: f64 = d.iter().zip(&w).map(|(a, b)| a * b).sum();
+            let s = 1.0 / (1.0 + m.exp()); // σ(−m)
+            for a in 0..p {
+                grad[a] -= pw * s * d[a];
+                let h = pw * s * (1.0 - s) * d[a];
+                for b in 0..p {
+                    hess[a][b] += h * d[b];
+                }
+            }
+        }
+        let Ok(step) = solve(hess, grad) else { break };
+        let size: f64 = step.iter().map(|x| x.abs()).sum();
+        for (x, s) in w.iter_mut().zip(&step) {
+            *x -= s;
+        }
+        if size < 1e-10 {
+            break;
+        }
+    }
+    for (t, x) in terms.iter_mut().zip(w) {
+        t.weight = x;
+    }
+    terms
+}
+
+/// Raw weighted sum of one row: `terms[j]` weighs metric `metrics[j]`.
+pub(super) fn raw_sum(terms: &[Term], metrics: &[usize], row: &FitRow) -> f64 {
+    terms
+        .iter()
+        .zip(metrics)
+        .map(|(t, &m)| t.contribution(row.values[m]))
+        .sum()
+}
+
+/// Score of every row under a fitted score (a metric the data lacks counts
+/// as undefined, as in [`LinearScore::score`]).
+pub fn scores(data: &FitData, s: &LinearScore) -> Vec<f64> {
+    let index: Vec<Option<usize>> = s
+        .terms
+        .iter()
+        .map(|t| data.metrics.iter().position(|m| *m == t.name))
+        .collect();
+    data.rows
+        .iter()
+        .map(|r| {
+            let raw: f64 = s
+                .terms
+                .iter()
+                .zip(&index)
+                .map(|(t, i)| t.contribution(i.and_then(|i| r.values[i])))
+                .sum();
+            s.scaled(raw)
+        })
+        .collect()
+}

@@ -1,0 +1,162 @@
+//! The predicted solving time (`minutes`, `docs/methods.md` §6.5).
+//!
+//! Puzzle books and apps print an expected time beside a puzzle. The score
+//! orders puzzles for sites and for people at once; the time model turns it
+//! into minutes for one population of players: a least-squares line of the
+//! logarithm of their mean solving time on the score and on the effort terms
+//! of the singles model (which separate the simple puzzles most people
+//! play), fitted on the human solving times the model names in
+//! [`TimeModel::population`]. The band is the 25–75 % range of the fitting
+//! puzzles' residuals: half of them took between `minutes_low` and
+//! `minutes_high`.
+//!
+//! The line is a model of *mean* times of players who completed a puzzle;
+//! a single player's time varies far more.
+
+use super::Term;
+use crate::eval::least_squares;
+use crate::stats::quantile_sorted;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Expected solving time of a player population, from the score and metrics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimeModel {
+    /// Who the times are of, and where they come from.
+    pub population: String,
+    /// Intercept of ln(seconds).
+    pub intercept: f64,
+    /// Weight of the score (0–10 scale).
+    pub score_weight: f64,
+    /// Standardised effort terms with their weights (on ln seconds).
+    pub terms: Vec<Term>,
+    /// 25th and 75th percentiles of the residuals ln(time) − prediction over
+    /// the fitting puzzles.
+    pub band: (f64, f64),
+}
+
+/// A predicted solving time with its band, in minutes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Minutes {
+    /// The expected mean time.
+    pub expected: f64,
+    /// The 25 % end of the band.
+    pub low: f64,
+    /// The 75 % end of the band.
+    pub high: f64,
+}
+
+impl TimeModel {
+    /// The predicted ln(seconds) of a puzzle with this score and these metrics.
+    pub fn ln_seconds(&self, score: f64, values: &BTreeMap<String, Option<f64>>) -> f64 {
+        self.intercept
+            + self.score_weight * score
+            + self
+                .terms
+                .iter()
+                .map(|t| t.contribution(values))
+                .sum::<f64>()
+    }
+
+    /// The predicted time in minutes, with the band.
+    pub fn minutes(&self, score: f64, values: &BTreeMap<String, Option<f64>>) -> Minutes {
+        let ln = self.ln_seconds(score, values);
+        let minutes = |x: f64| x.exp() / 60.0;
+        Minutes {
+            expected: minutes(ln),
+            low: minutes(ln + self.band.0),
+            high: minutes(ln + self.band.1),
+        }
+    }
+
+    /// The metric names the time model reads besides the score.
+    pub fn metric_names(&self) -> impl Iterator<Item = &String> {
+        self.terms.iter().flat_map(Term::metric_names)
+    }
+}
+
+/// One fitting puzzle of the time model.
+#[derive(Debug, Clone, Copy)]
+pub struct TimedRow<'a> {
+    /// The puzzle's score.
+    pub score: f64,
+    /// Its metric values by name.
+    pub values: &'a BTreeMap<String, Option<f64>>,
+    /// ln of the population's mean solving time in seconds.
+    pub ln_seconds: f64,
+}
+
+/// Why no time model could be fitted.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TimeFitError {
+    /// The least-squares fit failed (too few rows, a singular design).
+    #[error("time model: {0}")]
+    Fit(String),
+}
+
+/// Fits the time model on timed puzzles: the terms (name, transform, gate)
+/// are standardised over the rows, then ln(seconds) is regressed on the
+/// score and the standardised terms.
+pub fn fit_time(
+    rows: &[TimedRow<'_>],
+    terms: &[Term],
+    population: &str,
+) -> Result<TimeModel, TimeFitError> {
+    let mut terms: Vec<Term> = terms.to_vec();
+    for t in &mut terms {
+        let raw: Vec<Option<f64>> = rows
+            .iter()
+            .map(|r| r.values.get(&t.name).copied().flatten())
+            .collect();
+        let defined: Vec<f64> = raw.iter().flatten().map(|&x| t.transform.apply(x)).collect();
+        t.fill = defined.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if !t.fill.is_finite() {
+            t.fill = 0.0;
+        }
+        let gate = |r: &TimedRow<'_>| {
+            t.gate
+                .as_ref()
+                .and_then(|g| r.values.get(g).copied().flatten())
+        };
+        let xs: Vec<f64> = rows
+            .iter()
+            .zip(&raw)
+            .map(|(r, &v)| t.transformed(v, gate(r)))
+            .collect();
+        let n = xs.len().max(1) as f64;
+        t.mean = xs.iter().sum::<f64>() / n;
+        let var = xs.iter().map(|x| (x - t.mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        t.sd = if var > 0.0 { var.sqrt() } else { 1.0 };
+        t.weight = 1.0;
+    }
+    let x: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|r| {
+            std::iter::once(r.score)
+                .chain(terms.iter().map(|t| t.z(r.values)))
+                .collect()
+        })
+        .collect();
+    let y: Vec<f64> = rows.iter().map(|r| r.ln_seconds).collect();
+    let coef = least_squares(&x, &y).map_err(|e| TimeFitError::Fit(e.to_string()))?;
+    for (t, &w) in terms.iter_mut().zip(&coef[2..]) {
+        t.weight = w;
+    }
+    let mut model = TimeModel {
+        population: population.to_string(),
+        intercept: coef[0],
+        score_weight: coef[1],
+        terms,
+        band: (0.0, 0.0),
+    };
+    let mut residuals: Vec<f64> = rows
+        .iter()
+        .map(|r| r.ln_seconds - model.ln_seconds(r.score, r.values))
+        .collect();
+    residuals.sort_by(f64::total_cmp);
+    model.band = (
+        quantile_sorted(&residuals, 0.25).unwrap_or(0.0),
+        quantile_sorted(&residuals, 0.75).unwrap_or(0.0),
+    );
+    Ok(model)
+}

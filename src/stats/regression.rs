@@ -1,0 +1,131 @@
+//! Ordinary least squares with an intercept, the fitting primitive under
+//! Pelánek's linear combinations of metrics (`eval::combine`, "Evaluation
+//! and Discussion", Table 3) and the Newton steps of the score's
+//! pairwise-ranking fit (`score::fit`, `docs/methods.md` §6.2).
+//!
+//! [`least_squares`] solves the normal equations of the centred data,
+//! [`solve`] is Gaussian elimination with partial pivoting (a pivot below
+//! 1e-10 of the largest diagonal entry counts as zero, so a constant or
+//! linearly dependent predictor is a [`FitError::Singular`], not a
+//! meaningless coefficient), and [`predict`] evaluates a fitted model.
+
+/// Why a least-squares problem has no unique solution.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FitError {
+    /// Fewer rows than parameters (weights plus intercept).
+    #[error("{rows} rows cannot determine {params} parameters")]
+    TooFewRows {
+        /// Rows given.
+        rows: usize,
+        /// Parameters to fit, `p + 1`.
+        params: usize,
+    },
+    /// No pivot at a predictor: the normal equations have no unique solution.
+    #[error(
+        "the design is singular at predictor {index} (0-based): it is constant or a linear combination of the others"
+    )]
+    Singular {
+        /// 0-based index of the predictor without pivot.
+        index: usize,
+    },
+    /// A row whose predictor count differs from the first row's.
+    #[error("row {row} has {found} predictors, expected {expected}")]
+    Ragged {
+        /// 0-based index of the row.
+        row: usize,
+        /// Predictors in that row.
+        found: usize,
+        /// Predictors in the first row.
+        expected: usize,
+    },
+}
+
+/// Least squares with an intercept: `y ≈ b₀ + Σ bⱼ·x[i][j]`. Returns
+/// `[b₀, b₁, …, b_p]`.
+pub fn least_squares(x: &[Vec<f64>], y: &[f64]) -> Result<Vec<f64>, FitError> {
+    let n = x.len().min(y.len());
+    let p = x.first().map_or(0, Vec::len);
+    if let Some((row, r)) = x.iter().enumerate().find(|(_, r)| r.len() != p) {
+        return Err(FitError::Ragged {
+            row,
+            found: r.len(),
+            expected: p,
+        });
+    }
+    if n < p + 1 || n == 0 {
+        return Err(FitError::TooFewRows {
+            rows: n,
+            params: p + 1,
+        });
+    }
+    let nf = n as f64;
+    let mx: Vec<f64> = (0..p)
+        .map(|j| x[..n].iter().map(|r| r[j]).sum::<f64>() / nf)
+        .collect();
+    let my = y[..n].iter().sum::<f64>() / nf;
+    // Normal equations of the centred data: A b = c, A = XᵀX, c = Xᵀy.
+    let mut a = vec![vec![0.0; p]; p];
+    let mut c = vec![0.0; p];
+    for (row, &yi) in x[..n].iter().zip(&y[..n]) {
+        let d: Vec<f64> = row.iter().zip(&mx).map(|(v, m)| v - m).collect();
+        for ((a_row, c_j), &dj) in a.iter_mut().zip(c.iter_mut()).zip(&d) {
+            *c_j += dj * (yi - my);
+            for (a_jk, &dk) in a_row.iter_mut().zip(&d) {
+                *a_jk += dj * dk;
+            }
+        }
+    }
+    let slopes = solve(a, c)?;
+    let intercept = my - slopes.iter().zip(&mx).map(|(b, m)| b * m).sum::<f64>();
+    let mut coef = Vec::with_capacity(p + 1);
+    coef.push(intercept);
+    coef.extend(slopes);
+    Ok(coef)
+}
+
+/// Solve `a·x = b` by Gaussian elimination with partial pivoting. A pivot
+/// below 1e-10 of the largest diagonal entry counts as zero (singular).
+pub(crate) fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Result<Vec<f64>, FitError> {
+    let p = b.len();
+    let scale = (0..p).map(|i| a[i][i].abs()).fold(0.0, f64::max);
+    let tol = scale * 1e-10;
+    for col in 0..p {
+        let pivot = (col..p)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap_or(col);
+        if a[pivot][col].abs() <= tol || scale == 0.0 {
+            return Err(FitError::Singular { index: col });
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let (upper, lower) = a.split_at_mut(col + 1);
+        let pivot_row = &upper[col];
+        for (r, row) in lower.iter_mut().enumerate() {
+            let f = row[col] / pivot_row[col];
+            if f == 0.0 {
+                continue;
+            }
+            for (v, &pv) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                *v -= f * pv;
+            }
+            b[col + 1 + r] -= f * b[col];
+        }
+    }
+    let mut x = vec![0.0; p];
+    for r in (0..p).rev() {
+        let s: f64 = (r + 1..p).map(|k| a[r][k] * x[k]).sum();
+        x[r] = (b[r] - s) / a[r][r];
+    }
+    Ok(x)
+}
+
+/// Prediction of a fitted model for one row of predictors.
+pub fn predict(coef: &[f64], row: &[f64]) -> f64 {
+    coef.first().copied().unwrap_or(0.0)
+        + coef
+            .iter()
+            .skip(1)
+            .zip(row)
+            .map(|(b, v)| b * v)
+            .sum::<f64>()
+}
