@@ -741,6 +741,37 @@ mod tests {
     }
 
     #[test]
+    fn default_options_are_the_documented_ones() {
+        let o = GenerateOptions::default();
+        assert_eq!(
+            (o.method, o.order, o.symmetry, o.minimal),
+            (Method::Minimal, 3, Symmetry::None, false)
+        );
+        assert_eq!(
+            (
+                o.run.count,
+                o.run.seed,
+                o.run.max_tries,
+                o.run.time_limit,
+                o.run.dedup
+            ),
+            (1, 0, 1000, None, false)
+        );
+        assert_eq!(o.aim.level, None);
+        assert!(o.aim.targets.is_empty());
+        assert_eq!((o.aim.relax_k, o.aim.relax_samples), (45, 100));
+        assert_eq!(o.fletcher.completions, 100);
+        assert_eq!(
+            (
+                o.pseudo.source,
+                o.pseudo.metric.as_str(),
+                o.pseudo.tolerance
+            ),
+            (None, "hsolve", 0.2)
+        );
+    }
+
+    #[test]
     fn bad_requests_are_errors() {
         let base = GenerateOptions::default();
         let order6 = GenerateOptions {
