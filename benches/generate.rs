@@ -20,7 +20,9 @@ use std::time::Duration;
 use sudolab::generate::fletcher::fletcher_puzzle;
 use sudolab::generate::minimal::minimal_puzzle;
 use sudolab::generate::xu::xu_puzzle;
-use sudolab::generate::{GenerateOptions, Symmetry, generate as generate_targets, parse_targets};
+use sudolab::generate::{
+    AimOptions, GenerateOptions, RunOptions, Symmetry, generate as generate_targets, parse_targets,
+};
 use sudolab::grid::canon::canonical;
 
 fn configure<'a>(c: &'a mut Criterion<Clock>, name: &str) -> criterion::BenchmarkGroup<'a, Clock> {
@@ -109,9 +111,15 @@ fn generate(c: &mut Criterion<Clock>) {
             b.iter(|| {
                 seed += 1;
                 let opts = GenerateOptions {
-                    count: batch as usize,
-                    seed,
-                    targets: parse_targets(&[target]).expect("a valid target"),
+                    run: RunOptions {
+                        count: batch as usize,
+                        seed,
+                        ..RunOptions::default()
+                    },
+                    aim: AimOptions {
+                        targets: parse_targets(&[target]).expect("a valid target"),
+                        ..AimOptions::default()
+                    },
                     ..GenerateOptions::default()
                 };
                 let rows = pool

@@ -11,8 +11,8 @@ use std::process::{Command, Stdio};
 use sudolab::engine::{Engine, Engines};
 use sudolab::generate::minimal;
 use sudolab::generate::{
-    GenerateError, GenerateOptions, Generated, Level, Method, Symmetry, TargetError, generate,
-    parse_targets,
+    AimOptions, GenerateError, GenerateOptions, Generated, Level, Method, PseudoOptions,
+    RunOptions, Symmetry, TargetError, generate, parse_targets,
 };
 use sudolab::grid::canon::{Transform, canonical, equivalent};
 use sudolab::grid::{Puzzle, parse_puzzle};
@@ -61,10 +61,13 @@ fn minimal_puzzles_of_every_order_and_symmetry_checked_by_sat() {
         (3, Symmetry::Mirror, 2),
     ] {
         let opts = GenerateOptions {
-            count,
-            seed: 42,
             order,
             symmetry,
+            run: RunOptions {
+                count,
+                seed: 42,
+                ..RunOptions::default()
+            },
             ..GenerateOptions::default()
         };
         let rows = generate(&opts).unwrap();
@@ -101,8 +104,11 @@ fn minimal_puzzles_of_every_order_and_symmetry_checked_by_sat() {
 fn fletcher_puzzles_are_minimal_and_scored_by_the_oracle() {
     let opts = GenerateOptions {
         method: Method::Fletcher,
-        count: 4,
-        seed: 7,
+        run: RunOptions {
+            count: 4,
+            seed: 7,
+            ..RunOptions::default()
+        },
         ..GenerateOptions::default()
     };
     let rows = generate(&opts).unwrap();
@@ -121,10 +127,16 @@ fn fletcher_puzzles_are_minimal_and_scored_by_the_oracle() {
 fn fletcher_level_is_reached_by_generate_and_test() {
     let opts = GenerateOptions {
         method: Method::Fletcher,
-        count: 2,
-        seed: 3,
-        level: Some(Level::Confusing),
-        max_tries: 200,
+        run: RunOptions {
+            count: 2,
+            seed: 3,
+            max_tries: 200,
+            ..RunOptions::default()
+        },
+        aim: AimOptions {
+            level: Some(Level::Confusing),
+            ..AimOptions::default()
+        },
         ..GenerateOptions::default()
     };
     for r in generate(&opts).unwrap() {
@@ -138,10 +150,16 @@ fn fletcher_level_is_reached_by_generate_and_test() {
 fn xu_puzzles_need_no_guessing_and_have_the_level() {
     let opts = GenerateOptions {
         method: Method::Xu,
-        count: 3,
-        seed: 5,
-        level: Some(Level::Intermediate),
-        max_tries: 100,
+        run: RunOptions {
+            count: 3,
+            seed: 5,
+            max_tries: 100,
+            ..RunOptions::default()
+        },
+        aim: AimOptions {
+            level: Some(Level::Intermediate),
+            ..AimOptions::default()
+        },
         ..GenerateOptions::default()
     };
     let rows = generate(&opts).unwrap();
@@ -161,10 +179,17 @@ fn xu_puzzles_need_no_guessing_and_have_the_level() {
 #[test]
 fn targets_hold_when_rerated() {
     let opts = GenerateOptions {
-        count: 2,
-        seed: 11,
-        targets: parse_targets(&["givens>=24", "weights_score<=80", "oracle_level=Cinch"]).unwrap(),
-        max_tries: 400,
+        run: RunOptions {
+            count: 2,
+            seed: 11,
+            max_tries: 400,
+            ..RunOptions::default()
+        },
+        aim: AimOptions {
+            targets: parse_targets(&["givens>=24", "weights_score<=80", "oracle_level=Cinch"])
+                .unwrap(),
+            ..AimOptions::default()
+        },
         ..GenerateOptions::default()
     };
     let rows = generate(&opts).unwrap();
@@ -191,9 +216,15 @@ fn targeted_levels_hold_when_rerated_by_the_rater() {
     // Hard by technique weights: fresh puzzles, prefixes of their removal
     // sequence and mutants all end as hits only when the full rating agrees.
     let opts = GenerateOptions {
-        count: 24,
-        seed: 5,
-        targets: parse_targets(&["weights_level=Hard"]).unwrap(),
+        run: RunOptions {
+            count: 24,
+            seed: 5,
+            ..RunOptions::default()
+        },
+        aim: AimOptions {
+            targets: parse_targets(&["weights_level=Hard"]).unwrap(),
+            ..AimOptions::default()
+        },
         ..GenerateOptions::default()
     };
     let rows = generate(&opts).unwrap();
@@ -213,9 +244,15 @@ fn targeted_levels_hold_when_rerated_by_the_rater() {
     assert!(not_minimal > 0, "{rows:?}");
     // Challenging by the oracle: the oracle's full 100 trials agree.
     let opts = GenerateOptions {
-        count: 3,
-        seed: 5,
-        targets: parse_targets(&["oracle_level=Challenging"]).unwrap(),
+        run: RunOptions {
+            count: 3,
+            seed: 5,
+            ..RunOptions::default()
+        },
+        aim: AimOptions {
+            targets: parse_targets(&["oracle_level=Challenging"]).unwrap(),
+            ..AimOptions::default()
+        },
         ..GenerateOptions::default()
     };
     let oracle = RateOptions::for_models("oracle").unwrap();
@@ -234,10 +271,16 @@ fn a_missed_weights_target_reports_the_full_rating() {
     // forbids: out of reach. The search stops rating such puzzles early, but the row it
     // returns carries the puzzle's full rating, not the bound it stopped at.
     let opts = GenerateOptions {
-        count: 4,
-        seed: 2,
-        targets: parse_targets(&["weights_score<=20", "givens<=40"]).unwrap(),
-        max_tries: 5,
+        run: RunOptions {
+            count: 4,
+            seed: 2,
+            max_tries: 5,
+            ..RunOptions::default()
+        },
+        aim: AimOptions {
+            targets: parse_targets(&["weights_score<=20", "givens<=40"]).unwrap(),
+            ..AimOptions::default()
+        },
         ..GenerateOptions::default()
     };
     let weights = RateOptions::for_models("weights").unwrap();
@@ -255,9 +298,12 @@ fn a_missed_weights_target_reports_the_full_rating() {
 #[test]
 fn minimal_option_prints_only_minimal_puzzles() {
     let base = GenerateOptions {
-        count: 3,
-        seed: 1,
         minimal: true,
+        run: RunOptions {
+            count: 3,
+            seed: 1,
+            ..RunOptions::default()
+        },
         ..GenerateOptions::default()
     };
     let runs = [
@@ -270,12 +316,18 @@ fn minimal_option_prints_only_minimal_puzzles() {
             ..base.clone()
         },
         GenerateOptions {
-            targets: parse_targets(&["weights_level=Hard"]).unwrap(),
+            aim: AimOptions {
+                targets: parse_targets(&["weights_level=Hard"]).unwrap(),
+                ..base.aim.clone()
+            },
             ..base.clone()
         },
         GenerateOptions {
             method: Method::Pseudo,
-            source: examples::by_name("Fletcher Fig. 3 Crazy"),
+            pseudo: PseudoOptions {
+                source: examples::by_name("Fletcher Fig. 3 Crazy"),
+                ..base.pseudo.clone()
+            },
             ..base.clone()
         },
     ];
@@ -295,7 +347,10 @@ fn minimal_option_prints_only_minimal_puzzles() {
     // Without the option, the same symmetric run prints non-minimal puzzles.
     let loose = GenerateOptions {
         symmetry: Symmetry::Rot180,
-        count: 10,
+        run: RunOptions {
+            count: 10,
+            ..RunOptions::default()
+        },
         ..GenerateOptions::default()
     };
     assert!(generate(&loose).unwrap().iter().any(|r| !r.minimal));
@@ -305,10 +360,16 @@ fn minimal_option_prints_only_minimal_puzzles() {
 fn score_targets_hold_when_rescored() {
     use sudolab::score::{ScoreOptions, score};
     let opts = GenerateOptions {
-        count: 2,
-        seed: 5,
-        targets: parse_targets(&["score_level>=Hard", "se_equivalent<=8"]).unwrap(),
-        max_tries: 300,
+        run: RunOptions {
+            count: 2,
+            seed: 5,
+            max_tries: 300,
+            ..RunOptions::default()
+        },
+        aim: AimOptions {
+            targets: parse_targets(&["score_level>=Hard", "se_equivalent<=8"]).unwrap(),
+            ..AimOptions::default()
+        },
         ..GenerateOptions::default()
     };
     let rows = generate(&opts).unwrap();
@@ -354,10 +415,16 @@ fn local_search_moves_towards_an_unreachable_target_and_stops() {
     // No unique 9×9 puzzle has 10 givens: the search must end at max_tries
     // with the closest puzzle it found, having accepted some mutations.
     let opts = GenerateOptions {
-        count: 1,
-        seed: 1,
-        targets: parse_targets(&["givens<=10"]).unwrap(),
-        max_tries: 60,
+        run: RunOptions {
+            count: 1,
+            seed: 1,
+            max_tries: 60,
+            ..RunOptions::default()
+        },
+        aim: AimOptions {
+            targets: parse_targets(&["givens<=10"]).unwrap(),
+            ..AimOptions::default()
+        },
         ..GenerateOptions::default()
     };
     let r = &generate(&opts).unwrap()[0];
@@ -384,34 +451,52 @@ fn same_seed_same_puzzles_with_one_and_two_threads() {
     };
     for opts in [
         GenerateOptions {
-            count: 16,
-            seed: 99,
+            run: RunOptions {
+                count: 16,
+                seed: 99,
+                ..RunOptions::default()
+            },
             ..GenerateOptions::default()
         },
         GenerateOptions {
             method: Method::Fletcher,
-            count: 4,
-            seed: 99,
             symmetry: Symmetry::Rot180,
+            run: RunOptions {
+                count: 4,
+                seed: 99,
+                ..RunOptions::default()
+            },
             ..GenerateOptions::default()
         },
         GenerateOptions {
-            count: 3,
-            seed: 99,
-            targets: parse_targets(&["givens<=22"]).unwrap(),
-            max_tries: 30,
+            run: RunOptions {
+                count: 3,
+                seed: 99,
+                max_tries: 30,
+                ..RunOptions::default()
+            },
+            aim: AimOptions {
+                targets: parse_targets(&["givens<=22"]).unwrap(),
+                ..AimOptions::default()
+            },
             ..GenerateOptions::default()
         },
         GenerateOptions {
-            count: 8,
-            seed: 99,
-            targets: parse_targets(&["weights_level=Hard"]).unwrap(),
+            run: RunOptions {
+                count: 8,
+                seed: 99,
+                ..RunOptions::default()
+            },
+            aim: AimOptions {
+                targets: parse_targets(&["weights_level=Hard"]).unwrap(),
+                ..AimOptions::default()
+            },
             ..GenerateOptions::default()
         },
     ] {
         let one = run(1, &opts);
         assert_eq!(one, run(2, &opts));
-        assert_eq!(one.len(), opts.count);
+        assert_eq!(one.len(), opts.run.count);
         let mut distinct = one.clone();
         distinct.sort();
         distinct.dedup();
@@ -419,12 +504,18 @@ fn same_seed_same_puzzles_with_one_and_two_threads() {
     }
     // Puzzle i depends on (seed, i) only: a shorter run is a prefix.
     let short = GenerateOptions {
-        count: 5,
-        seed: 99,
+        run: RunOptions {
+            count: 5,
+            seed: 99,
+            ..RunOptions::default()
+        },
         ..GenerateOptions::default()
     };
     let long = GenerateOptions {
-        count: 16,
+        run: RunOptions {
+            count: 16,
+            ..short.run.clone()
+        },
         ..short.clone()
     };
     assert_eq!(run(2, &short)[..], run(1, &long)[..5]);
@@ -442,7 +533,10 @@ fn bad_requests_are_errors() {
     );
     assert_eq!(
         generate(&GenerateOptions {
-            count: 0,
+            run: RunOptions {
+                count: 0,
+                ..base.run.clone()
+            },
             ..base.clone()
         }),
         Err(GenerateError::ZeroCount)
@@ -450,8 +544,11 @@ fn bad_requests_are_errors() {
     let err = parse_targets(&["nonsense>=3"]).unwrap_err();
     assert!(matches!(err, TargetError::UnknownField { .. }));
     let relax_bad = GenerateOptions {
-        targets: parse_targets(&["mean_fixed<=12"]).unwrap(),
-        relax_k: 5000,
+        aim: AimOptions {
+            targets: parse_targets(&["mean_fixed<=12"]).unwrap(),
+            relax_k: 5000,
+            ..base.aim
+        },
         ..base
     };
     assert!(matches!(
@@ -503,7 +600,11 @@ proptest! {
     #[test]
     fn canonical_form_is_invariant_on_4x4(seed in any::<u64>()) {
         let mut rng = StdRng::seed_from_u64(seed);
-        let opts = GenerateOptions { order: 2, count: 1, seed, ..GenerateOptions::default() };
+        let opts = GenerateOptions {
+            order: 2,
+            run: RunOptions { count: 1, seed, ..RunOptions::default() },
+            ..GenerateOptions::default()
+        };
         let p = parse_puzzle(&generate(&opts).unwrap()[0].puzzle).unwrap();
         let q = Transform::random(2, &mut rng).apply(&p);
         prop_assert_eq!(canonical(&q).unwrap(), canonical(&p).unwrap());
@@ -617,10 +718,16 @@ fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
     let source = examples::by_name("Fletcher Fig. 3 Crazy").unwrap();
     let opts = GenerateOptions {
         method: Method::Pseudo,
-        count: 6,
-        seed: 2,
-        source: Some(source.clone()),
-        tolerance: 0.15,
+        run: RunOptions {
+            count: 6,
+            seed: 2,
+            ..RunOptions::default()
+        },
+        pseudo: PseudoOptions {
+            source: Some(source.clone()),
+            tolerance: 0.15,
+            ..PseudoOptions::default()
+        },
         ..GenerateOptions::default()
     };
     let run = |threads: usize| {
@@ -654,17 +761,26 @@ fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
     );
     // Bad sources.
     let no_source = GenerateOptions {
-        source: None,
+        pseudo: PseudoOptions {
+            source: None,
+            ..opts.pseudo.clone()
+        },
         ..opts.clone()
     };
     assert_eq!(generate(&no_source), Err(GenerateError::NoSource));
     let empty = GenerateOptions {
-        source: Some(Puzzle::empty(3)),
+        pseudo: PseudoOptions {
+            source: Some(Puzzle::empty(3)),
+            ..opts.pseudo.clone()
+        },
         ..opts.clone()
     };
     assert!(matches!(generate(&empty), Err(GenerateError::Source(_))));
     let hard = GenerateOptions {
-        source: examples::by_name("Golden Nugget"),
+        pseudo: PseudoOptions {
+            source: examples::by_name("Golden Nugget"),
+            ..opts.pseudo.clone()
+        },
         ..opts.clone()
     };
     assert!(matches!(generate(&hard), Err(GenerateError::Source(m)) if m.contains("hsolve")));
@@ -681,11 +797,17 @@ fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
 #[test]
 fn time_limit_ends_an_endless_search() {
     let opts = GenerateOptions {
-        count: 2,
-        seed: 8,
-        targets: parse_targets(&["givens<=5"]).unwrap(),
-        max_tries: usize::MAX,
-        time_limit: Some(std::time::Duration::from_millis(50)),
+        run: RunOptions {
+            count: 2,
+            seed: 8,
+            max_tries: usize::MAX,
+            time_limit: Some(std::time::Duration::from_millis(50)),
+            ..RunOptions::default()
+        },
+        aim: AimOptions {
+            targets: parse_targets(&["givens<=5"]).unwrap(),
+            ..AimOptions::default()
+        },
         ..GenerateOptions::default()
     };
     for r in generate(&opts).unwrap() {
@@ -702,14 +824,20 @@ fn dedup_keeps_pairwise_inequivalent_puzzles_whatever_the_threads() {
     // 4×4 minimal puzzles fall into few classes, so duplicates are common.
     let plain = GenerateOptions {
         order: 2,
-        count: 40,
-        seed: 1,
+        run: RunOptions {
+            count: 40,
+            seed: 1,
+            ..RunOptions::default()
+        },
         ..GenerateOptions::default()
     };
     let all = generate(&plain).unwrap();
     let dedup = GenerateOptions {
-        dedup: true,
-        count: 20,
+        run: RunOptions {
+            dedup: true,
+            count: 20,
+            ..plain.run.clone()
+        },
         ..plain.clone()
     };
     let run = |threads: usize| {
@@ -746,8 +874,11 @@ fn dedup_keeps_pairwise_inequivalent_puzzles_whatever_the_threads() {
     assert!(rows.last().unwrap().index > 19, "some index was dropped");
     // Bounded: few tries left for duplicates means fewer rows.
     let bounded = GenerateOptions {
-        count: 100,
-        max_tries: 10,
+        run: RunOptions {
+            count: 100,
+            max_tries: 10,
+            ..dedup.run.clone()
+        },
         ..dedup.clone()
     };
     let few = generate(&bounded).unwrap();
@@ -815,11 +946,16 @@ fn pseudo_keeps_another_metric_where_hsolve_cannot_rate_the_source() {
     let source = examples::by_name("Golden Nugget").unwrap();
     let opts = GenerateOptions {
         method: Method::Pseudo,
-        count: 4,
-        seed: 3,
-        source: Some(source.clone()),
-        metric: "oracle_score".to_string(),
-        tolerance: 0.1,
+        run: RunOptions {
+            count: 4,
+            seed: 3,
+            ..RunOptions::default()
+        },
+        pseudo: PseudoOptions {
+            source: Some(source.clone()),
+            metric: "oracle_score".to_string(),
+            tolerance: 0.1,
+        },
         ..GenerateOptions::default()
     };
     let rows = generate(&opts).unwrap();
@@ -841,7 +977,10 @@ fn pseudo_keeps_another_metric_where_hsolve_cannot_rate_the_source() {
     // A metric must be a numeric field.
     for bad in ["weights_level", "difficulty"] {
         let o = GenerateOptions {
-            metric: bad.to_string(),
+            pseudo: PseudoOptions {
+                metric: bad.to_string(),
+                ..opts.pseudo.clone()
+            },
             ..opts.clone()
         };
         assert!(
@@ -946,10 +1085,16 @@ fn chang_puzzles_fall_in_their_hsolve_quartile_and_are_unique() {
     ] {
         let opts = GenerateOptions {
             method: Method::Chang,
-            level: Some(level),
-            count: 2,
-            seed: 1,
-            max_tries: 200,
+            run: RunOptions {
+                count: 2,
+                seed: 1,
+                max_tries: 200,
+                ..RunOptions::default()
+            },
+            aim: AimOptions {
+                level: Some(level),
+                ..AimOptions::default()
+            },
             ..GenerateOptions::default()
         };
         let rows = generate(&opts).unwrap();
@@ -966,7 +1111,10 @@ fn chang_puzzles_fall_in_their_hsolve_quartile_and_are_unique() {
     }
     let wrong = GenerateOptions {
         method: Method::Chang,
-        level: Some(Level::Crazy),
+        aim: AimOptions {
+            level: Some(Level::Crazy),
+            ..AimOptions::default()
+        },
         ..GenerateOptions::default()
     };
     assert!(matches!(generate(&wrong), Err(GenerateError::Level { .. })));

@@ -8,7 +8,8 @@ use clap::Args;
 use std::path::Path;
 use std::time::Duration;
 use sudolab::generate::{
-    GenerateError, GenerateOptions, Generated, Level, Method, Symmetry, generate, parse_targets,
+    AimOptions, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
+    PseudoOptions, RunOptions, Symmetry, generate, parse_targets,
 };
 use sudolab::grid::{Puzzle, PuzzleReader, parse_puzzle};
 
@@ -97,22 +98,30 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
     let order = source.as_ref().map_or(args.order, |(_, p)| p.order());
     let opts = GenerateOptions {
         method: args.method,
-        count: args.count,
-        seed: args.seed,
         symmetry: args.symmetry,
         order,
-        level: args.level,
-        targets: parse_targets(&args.targets)?,
-        max_tries: args.max_tries,
-        time_limit,
-        relax_k: args.k,
-        relax_samples: args.samples,
-        completions: args.completions,
-        source: source.as_ref().map(|(_, p)| p.clone()),
-        metric: args.metric.clone(),
-        tolerance: args.tolerance,
         minimal: args.minimal,
-        dedup: args.dedup,
+        run: RunOptions {
+            count: args.count,
+            seed: args.seed,
+            max_tries: args.max_tries,
+            time_limit,
+            dedup: args.dedup,
+        },
+        aim: AimOptions {
+            level: args.level,
+            targets: parse_targets(&args.targets)?,
+            relax_k: args.k,
+            relax_samples: args.samples,
+        },
+        fletcher: FletcherOptions {
+            completions: args.completions,
+        },
+        pseudo: PseudoOptions {
+            source: source.as_ref().map(|(_, p)| p.clone()),
+            metric: args.metric.clone(),
+            tolerance: args.tolerance,
+        },
     };
     let rows: Vec<Generated> = match generate(&opts) {
         Ok(rows) => rows,
@@ -126,8 +135,8 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
     args.out.emit(&rows, |rows| {
         rows.iter().map(|r| format!("{}\n", r.puzzle)).collect()
     })?;
-    if rows.len() < opts.count {
-        let why = if opts.dedup && opts.method != Method::Pseudo {
+    if rows.len() < opts.run.count {
+        let why = if opts.run.dedup && opts.method != Method::Pseudo {
             " (--dedup dropped --max-tries equivalent puzzles)"
         } else {
             ""
@@ -135,7 +144,7 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
         eprintln!(
             "sudolab: {} of {} puzzle(s) found before the tries or the time ran out{why}",
             rows.len(),
-            opts.count
+            opts.run.count
         );
         return Ok(EXIT_PARTIAL);
     }

@@ -260,10 +260,10 @@ pub enum GenerateError {
     /// The requested order (box side) is not 2, 3 or 4.
     #[error("order {0} is not supported by the generators (expected 2, 3 or 4)")]
     Order(usize),
-    /// `count` is 0.
+    /// `run.count` is 0.
     #[error("count must be at least 1")]
     ZeroCount,
-    /// `max_tries` is 0.
+    /// `run.max_tries` is 0.
     #[error("max tries must be at least 1")]
     ZeroTries,
     /// A level the method does not define (e.g. `easy` with Fletcher's
@@ -281,7 +281,7 @@ pub enum GenerateError {
     /// are calibrated on 9×9 puzzles); holds the order.
     #[error("levels are calibrated on 9×9 puzzles only (order 3), not order {0}")]
     LevelOrder(usize),
-    /// Fletcher's generator with `completions` = 0 (the paper's `N`).
+    /// Fletcher's generator with `fletcher.completions` = 0 (the paper's `N`).
     #[error("Fletcher's generator needs at least 1 completion to pick from")]
     ZeroCompletions,
     /// Method pseudo without a source puzzle.
@@ -296,10 +296,10 @@ pub enum GenerateError {
     /// Method pseudo with a symmetry other than `none`.
     #[error("method pseudo keeps the source's layout: symmetry must be none, not {0}")]
     PseudoSymmetry(Symmetry),
-    /// The pseudo tolerance is negative, infinite or NaN.
+    /// The pseudo tolerance (`pseudo.tolerance`) is negative, infinite or NaN.
     #[error("tolerance must be a finite number >= 0, not {0}")]
     Tolerance(f64),
-    /// `dedup` at an order without a canonical form (16×16); holds the order.
+    /// `run.dedup` at an order without a canonical form (16×16); holds the order.
     #[error(
         "--dedup needs the canonical form, which exists for orders 2 and 3 (4×4, 9×9), not order {0}"
     )]
@@ -309,51 +309,63 @@ pub enum GenerateError {
     Target(#[from] TargetError),
 }
 
-/// What to generate.
+/// What to generate: the kind of puzzle (`method`, `order`, `symmetry`,
+/// `minimal`) at the top, then the run's budget ([`RunOptions`]), what the
+/// puzzles must reach ([`AimOptions`]) and the parameters of the methods
+/// that have some ([`FletcherOptions`], [`PseudoOptions`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenerateOptions {
     /// The generator (default [`Method::Minimal`]).
     pub method: Method,
-    /// Puzzles to generate (default 1).
-    pub count: usize,
-    /// Run seed: puzzle `i` uses `derive_seed(seed, i)` (default 0).
-    pub seed: u64,
+    /// Box side: 2 (4×4), 3 (9×9) or 4 (16×16) (default 3).
+    pub order: usize,
     /// Symmetry of the givens (default none).
     pub symmetry: Symmetry,
-    /// Box side: 2 (4×4), 3 (9×9) or 4 (16×16).
-    pub order: usize,
-    /// Oracle level (Fletcher), weights level (Xu) or hsolve quartile level
-    /// (Chang) to retry for.
-    pub level: Option<Level>,
-    /// Targets all puzzles must meet (ANDed).
-    pub targets: Vec<Target>,
-    /// Attempts (fresh puzzles plus local-search mutations) per puzzle when a
-    /// level or target is asked for.
-    pub max_tries: usize,
-    /// Wall-clock limit of the whole run; a puzzle still searching then
-    /// returns its closest attempt.
-    pub time_limit: Option<Duration>,
-    /// Edges removed per relaxation for relaxation targets (`mean_fixed`…).
-    pub relax_k: usize,
-    /// Relaxations per puzzle for relaxation targets.
-    pub relax_samples: usize,
-    /// Fletcher: Dancing Links completions to pick the solution grid from.
-    pub completions: usize,
-    /// Pseudo: the puzzle to mutate (its order overrides `order`).
-    pub source: Option<Puzzle>,
-    /// Pseudo: the numeric field (a rating, relaxation or `givens` field, as
-    /// for targets) whose value a mutant must keep near the source's
-    /// (default `hsolve`, as in Chang et al.).
-    pub metric: String,
-    /// Pseudo: largest relative difference of `metric` from the source's
-    /// kept.
-    pub tolerance: f64,
     /// Every puzzle returned is minimal (each given needed for uniqueness):
     /// candidates that are not (symmetric puzzles, Xu's, local-search
     /// mutants, pseudo mutants) are refused like a missed target (default
     /// false; the `minimal` and `fletcher` methods without symmetry always
     /// make minimal puzzles).
     pub minimal: bool,
+    /// How many puzzles, from which seed, within which budget.
+    pub run: RunOptions,
+    /// The level and targets the puzzles must reach.
+    pub aim: AimOptions,
+    /// Parameters of Fletcher's generator.
+    pub fletcher: FletcherOptions,
+    /// Parameters of the pseudo-generator.
+    pub pseudo: PseudoOptions,
+}
+
+impl Default for GenerateOptions {
+    fn default() -> Self {
+        GenerateOptions {
+            method: Method::Minimal,
+            order: 3,
+            symmetry: Symmetry::None,
+            minimal: false,
+            run: RunOptions::default(),
+            aim: AimOptions::default(),
+            fletcher: FletcherOptions::default(),
+            pseudo: PseudoOptions::default(),
+        }
+    }
+}
+
+/// The size, budget and reproducibility of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOptions {
+    /// Puzzles to generate (default 1).
+    pub count: usize,
+    /// Run seed: puzzle `i` uses `derive_seed(seed, i)` (default 0).
+    pub seed: u64,
+    /// Attempts (fresh puzzles plus local-search mutations) per puzzle when a
+    /// level or target is asked for; with `dedup`, indices dropped before the
+    /// run stops; pseudo: mutants tried in all (default 1000).
+    pub max_tries: usize,
+    /// Wall-clock limit of the whole run; a puzzle still searching then
+    /// returns its closest attempt (default none).
+    pub time_limit: Option<Duration>,
     /// Keep only pairwise inequivalent puzzles (under [`canonical`]): indices
     /// are generated in order and an index whose puzzle is equivalent to an
     /// earlier kept one is dropped, until `count` puzzles are kept or
@@ -361,26 +373,80 @@ pub struct GenerateOptions {
     pub dedup: bool,
 }
 
-impl Default for GenerateOptions {
+impl Default for RunOptions {
     fn default() -> Self {
-        GenerateOptions {
-            method: Method::Minimal,
+        RunOptions {
             count: 1,
             seed: 0,
-            symmetry: Symmetry::None,
-            order: 3,
-            level: None,
-            targets: Vec::new(),
             max_tries: 1000,
             time_limit: None,
+            dedup: false,
+        }
+    }
+}
+
+/// What the puzzles must reach: a level and targets, all ANDed, and how
+/// relaxation targets are measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AimOptions {
+    /// Oracle level (Fletcher), weights level (Xu) or hsolve quartile level
+    /// (Chang) to retry for (default none).
+    pub level: Option<Level>,
+    /// Targets all puzzles must meet (ANDed; default none).
+    pub targets: Vec<Target>,
+    /// Edges removed per relaxation for relaxation targets (`mean_fixed`…;
+    /// default 45).
+    pub relax_k: usize,
+    /// Relaxations per puzzle for relaxation targets (default 100).
+    pub relax_samples: usize,
+}
+
+impl Default for AimOptions {
+    fn default() -> Self {
+        AimOptions {
+            level: None,
+            targets: Vec::new(),
             relax_k: 45,
             relax_samples: 100,
-            completions: 100,
+        }
+    }
+}
+
+/// Parameters of Fletcher's generator ([`Method::Fletcher`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FletcherOptions {
+    /// Dancing Links completions to pick the solution grid from (the
+    /// paper's `N`; default 100).
+    pub completions: usize,
+}
+
+impl Default for FletcherOptions {
+    fn default() -> Self {
+        FletcherOptions { completions: 100 }
+    }
+}
+
+/// Parameters of the pseudo-generator ([`Method::Pseudo`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PseudoOptions {
+    /// The puzzle to mutate (its order must be the run's `order`; default
+    /// none, which method pseudo refuses).
+    pub source: Option<Puzzle>,
+    /// The numeric field (a rating, relaxation or `givens` field, as for
+    /// targets) whose value a mutant must keep near the source's (default
+    /// `hsolve`, as in Chang et al.).
+    pub metric: String,
+    /// Largest relative difference of `metric` from the source's kept
+    /// (default 0.2).
+    pub tolerance: f64,
+}
+
+impl Default for PseudoOptions {
+    fn default() -> Self {
+        PseudoOptions {
             source: None,
             metric: "hsolve".to_string(),
             tolerance: 0.2,
-            minimal: false,
-            dedup: false,
         }
     }
 }
@@ -440,13 +506,13 @@ pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
     if !(2..=4).contains(&opts.order) {
         return Err(GenerateError::Order(opts.order));
     }
-    if opts.count == 0 {
+    if opts.run.count == 0 {
         return Err(GenerateError::ZeroCount);
     }
-    if opts.max_tries == 0 {
+    if opts.run.max_tries == 0 {
         return Err(GenerateError::ZeroTries);
     }
-    match (&opts.source, opts.method) {
+    match (&opts.pseudo.source, opts.method) {
         (None, Method::Pseudo) => return Err(GenerateError::NoSource),
         (Some(p), Method::Pseudo) if p.order() != opts.order => {
             return Err(GenerateError::Source(format!(
@@ -462,16 +528,16 @@ pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
     if opts.method == Method::Pseudo && opts.symmetry != Symmetry::None {
         return Err(GenerateError::PseudoSymmetry(opts.symmetry));
     }
-    if !(opts.tolerance.is_finite() && opts.tolerance >= 0.0) {
-        return Err(GenerateError::Tolerance(opts.tolerance));
+    if !(opts.pseudo.tolerance.is_finite() && opts.pseudo.tolerance >= 0.0) {
+        return Err(GenerateError::Tolerance(opts.pseudo.tolerance));
     }
-    if opts.dedup && opts.order > 3 {
+    if opts.run.dedup && opts.order > 3 {
         return Err(GenerateError::DedupOrder(opts.order));
     }
-    if opts.method == Method::Fletcher && opts.completions == 0 {
+    if opts.method == Method::Fletcher && opts.fletcher.completions == 0 {
         return Err(GenerateError::ZeroCompletions);
     }
-    if let Some(level) = opts.level {
+    if let Some(level) = opts.aim.level {
         if level.targets(opts.method).is_none() {
             return Err(GenerateError::Level {
                 level,
@@ -485,19 +551,20 @@ pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
     Ok(())
 }
 
-/// Generates `opts.count` puzzles, in parallel, in index order (for the
-/// pseudo-generator, up to `opts.count`: fewer when its tries run out).
+/// Generates `opts.run.count` puzzles, in parallel, in index order (for the
+/// pseudo-generator, up to `opts.run.count`: fewer when its tries run out).
 ///
-/// With `opts.dedup` the rows are the first `opts.count` indices whose
+/// With `opts.run.dedup` the rows are the first `opts.run.count` indices whose
 /// puzzle is not equivalent to an earlier index's, so a row's `index` may
 /// skip the dropped ones; the result depends on the seed only, not on the
 /// thread count (indices are generated in batches and judged in index
-/// order). After `opts.max_tries` dropped indices, or at the time limit,
+/// order). After `opts.run.max_tries` dropped indices, or at the time limit,
 /// fewer rows are returned.
 pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError> {
     validate(opts)?;
-    let mut targets = opts.targets.clone();
+    let mut targets = opts.aim.targets.clone();
     for text in opts
+        .aim
         .level
         .and_then(|l| l.targets(opts.method))
         .into_iter()
@@ -506,7 +573,7 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError>
         targets.push(parse_target(&text)?);
     }
     let evaluator = target::Evaluator::new(opts, &targets)?;
-    let deadline = opts.time_limit.map(|t| Instant::now() + t);
+    let deadline = opts.run.time_limit.map(|t| Instant::now() + t);
     if opts.method == Method::Pseudo {
         return pseudo::pseudo(opts, &evaluator, deadline);
     }
@@ -516,19 +583,19 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError>
             .map(|i| generate_one(opts, &evaluator, i, deadline))
             .collect::<Result<_, _>>()?)
     };
-    if !opts.dedup {
-        return batch(0..opts.count);
+    if !opts.run.dedup {
+        return batch(0..opts.run.count);
     }
     let mut seen = std::collections::HashSet::new();
-    let mut out: Vec<Generated> = Vec::with_capacity(opts.count);
+    let mut out: Vec<Generated> = Vec::with_capacity(opts.run.count);
     let (mut next, mut dropped) = (0, 0);
-    while out.len() < opts.count && dropped < opts.max_tries {
+    while out.len() < opts.run.count && dropped < opts.run.max_tries {
         if next > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
         // A little slack beyond what is missing, so a duplicate rarely
         // costs another round; the batch size does not change the result.
-        let missing = opts.count - out.len();
+        let missing = opts.run.count - out.len();
         let end = next + missing + missing / 8 + 1;
         let rows = batch(next..end)?;
         let forms: Vec<Option<String>> = rows
@@ -541,7 +608,7 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError>
             })
             .collect();
         for (row, form) in rows.into_iter().zip(forms) {
-            if out.len() == opts.count || dropped == opts.max_tries {
+            if out.len() == opts.run.count || dropped == opts.run.max_tries {
                 break;
             }
             // Validation refuses orders without a canonical form, so `None`
@@ -565,7 +632,7 @@ fn generate_one(
     deadline: Option<Instant>,
 ) -> Result<Generated, Disagreement> {
     let start = Instant::now();
-    let seed = derive_seed(opts.seed, index as u64);
+    let seed = derive_seed(opts.run.seed, index as u64);
     let found = target::search(opts, evaluator, seed, deadline)?;
     let c = &found.candidate;
     let minimal = found.minimal_known || minimal::is_minimal(&c.puzzle, &c.solution);
@@ -573,7 +640,7 @@ fn generate_one(
     Ok(Generated {
         puzzle: c.puzzle.to_line(),
         method: opts.method,
-        seed: opts.seed,
+        seed: opts.run.seed,
         index,
         givens: c.puzzle.givens(),
         minimal,
@@ -607,7 +674,12 @@ pub(crate) fn make_traced(opts: &GenerateOptions, seed: u64) -> (Candidate, bool
             (c, opts.symmetry == Symmetry::None, removed)
         }
         Method::Fletcher => (
-            fletcher::fletcher_puzzle(opts.order, opts.symmetry, opts.completions, &mut rng),
+            fletcher::fletcher_puzzle(
+                opts.order,
+                opts.symmetry,
+                opts.fletcher.completions,
+                &mut rng,
+            ),
             opts.symmetry == Symmetry::None,
             Vec::new(),
         ),
@@ -617,7 +689,7 @@ pub(crate) fn make_traced(opts: &GenerateOptions, seed: u64) -> (Candidate, bool
             Vec::new(),
         ),
         Method::Pseudo => {
-            let source = opts.source.as_ref().and_then(|p| {
+            let source = opts.pseudo.source.as_ref().and_then(|p| {
                 let solution = crate::bitset::sudoku::solve(p)?;
                 Some(Candidate {
                     puzzle: p.clone(),
@@ -669,6 +741,37 @@ mod tests {
     }
 
     #[test]
+    fn default_options_are_the_documented_ones() {
+        let o = GenerateOptions::default();
+        assert_eq!(
+            (o.method, o.order, o.symmetry, o.minimal),
+            (Method::Minimal, 3, Symmetry::None, false)
+        );
+        assert_eq!(
+            (
+                o.run.count,
+                o.run.seed,
+                o.run.max_tries,
+                o.run.time_limit,
+                o.run.dedup
+            ),
+            (1, 0, 1000, None, false)
+        );
+        assert_eq!(o.aim.level, None);
+        assert!(o.aim.targets.is_empty());
+        assert_eq!((o.aim.relax_k, o.aim.relax_samples), (45, 100));
+        assert_eq!(o.fletcher.completions, 100);
+        assert_eq!(
+            (
+                o.pseudo.source,
+                o.pseudo.metric.as_str(),
+                o.pseudo.tolerance
+            ),
+            (None, "hsolve", 0.2)
+        );
+    }
+
+    #[test]
     fn bad_requests_are_errors() {
         let base = GenerateOptions::default();
         let order6 = GenerateOptions {
@@ -677,19 +780,28 @@ mod tests {
         };
         assert_eq!(validate(&order6), Err(GenerateError::Order(6)));
         let none = GenerateOptions {
-            count: 0,
+            run: RunOptions {
+                count: 0,
+                ..RunOptions::default()
+            },
             ..base.clone()
         };
         assert_eq!(validate(&none), Err(GenerateError::ZeroCount));
         let wrong = GenerateOptions {
             method: Method::Fletcher,
-            level: Some(Level::Easy),
+            aim: AimOptions {
+                level: Some(Level::Easy),
+                ..AimOptions::default()
+            },
             ..base.clone()
         };
         assert!(matches!(validate(&wrong), Err(GenerateError::Level { .. })));
         let order2 = GenerateOptions {
             method: Method::Xu,
-            level: Some(Level::Easy),
+            aim: AimOptions {
+                level: Some(Level::Easy),
+                ..AimOptions::default()
+            },
             order: 2,
             ..base
         };

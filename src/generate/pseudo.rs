@@ -7,7 +7,7 @@
 //! unique (remove, add or move a given: [`super::target::mutate`]). It is
 //! kept when its hsolve difficulty (§3.2, the mean of 20 runs) is within a
 //! relative tolerance of the source's — or the value of another metric
-//! (`GenerateOptions::metric`, any numeric field a target may name: hsolve
+//! (`PseudoOptions::metric`, any numeric field a target may name: hsolve
 //! cannot rate puzzles its techniques do not finish, such as the forum's
 //! hardest) — when it meets every target, and when
 //! it is not equivalent, under [`super::canon`], to the source or to a mutant
@@ -51,7 +51,7 @@ pub fn mutant(source: &Candidate, opts: &GenerateOptions, seed: u64) -> Option<C
 
 /// The source puzzle with its solution, checked.
 fn source_of(opts: &GenerateOptions) -> Result<Candidate, GenerateError> {
-    let puzzle = opts.source.clone().ok_or(GenerateError::NoSource)?;
+    let puzzle = opts.pseudo.source.clone().ok_or(GenerateError::NoSource)?;
     let bad = |why: &str| GenerateError::Source(format!("{}: {why}", puzzle.to_line()));
     if puzzle.order() > 3 {
         return Err(bad(
@@ -67,8 +67,8 @@ fn source_of(opts: &GenerateOptions) -> Result<Candidate, GenerateError> {
     Ok(Candidate { puzzle, solution })
 }
 
-/// Up to `opts.count` mutants of `opts.source` (fewer when `max_tries` or
-/// the time limit runs out first).
+/// Up to `opts.run.count` mutants of `opts.pseudo.source` (fewer when
+/// `opts.run.max_tries` or the time limit runs out first).
 pub fn pseudo(
     opts: &GenerateOptions,
     ev: &Evaluator,
@@ -78,7 +78,7 @@ pub fn pseudo(
     let source = source_of(opts)?;
     let form = |p: &Puzzle| canonical(p).map(|c| c.to_line());
     let source_form = form(&source.puzzle).map_err(|e| GenerateError::Source(e.to_string()))?;
-    let metric = opts.metric.as_str();
+    let metric = opts.pseudo.metric.as_str();
     let (row, metrics, _) = ev.evaluate(&source.puzzle)?;
     let h0 = metrics.get(metric).and_then(Value::as_f64).ok_or_else(|| {
         // The reason the metric's model gave (status keys are model names,
@@ -102,15 +102,15 @@ pub fn pseudo(
     let mut seen: HashSet<String> = HashSet::from([source_form]);
     let mut out = Vec::new();
     let mut attempt = 0;
-    while out.len() < opts.count
-        && attempt < opts.max_tries
+    while out.len() < opts.run.count
+        && attempt < opts.run.max_tries
         && deadline.is_none_or(|d| Instant::now() < d)
     {
-        let end = (attempt + BATCH).min(opts.max_tries);
+        let end = (attempt + BATCH).min(opts.run.max_tries);
         let judged: Vec<_> = (attempt..end)
             .into_par_iter()
             .map(|a| {
-                let seed = derive_seed(opts.seed, a as u64);
+                let seed = derive_seed(opts.run.seed, a as u64);
                 let Some(mut m) = mutant(&source, opts, seed) else {
                     return Ok(None);
                 };
@@ -126,8 +126,8 @@ pub fn pseudo(
             })
             .collect::<Result<_, Disagreement>>()?;
         for (a, m, f, h, mut metrics, distance) in judged.into_iter().flatten() {
-            let close = (h - h0).abs() <= opts.tolerance * h0.abs();
-            if out.len() == opts.count || !close || distance > 0.0 || seen.contains(&f) {
+            let close = (h - h0).abs() <= opts.pseudo.tolerance * h0.abs();
+            if out.len() == opts.run.count || !close || distance > 0.0 || seen.contains(&f) {
                 continue;
             }
             seen.insert(f);
@@ -135,7 +135,7 @@ pub fn pseudo(
             out.push(Generated {
                 puzzle: m.puzzle.to_line(),
                 method: opts.method,
-                seed: opts.seed,
+                seed: opts.run.seed,
                 index: out.len(),
                 givens: m.puzzle.givens(),
                 minimal: super::minimal::is_minimal(&m.puzzle, &m.solution),

@@ -97,8 +97,8 @@ impl Evaluator {
     /// The models and relaxation the targets and the method need.
     pub fn new(opts: &GenerateOptions, targets: &[Target]) -> Result<Evaluator, TargetError> {
         let tracked = if opts.method == Method::Pseudo {
-            numeric_field(&opts.metric)?;
-            vec![opts.metric.clone()]
+            numeric_field(&opts.pseudo.metric)?;
+            vec![opts.pseudo.metric.clone()]
         } else {
             Vec::new()
         };
@@ -120,16 +120,16 @@ impl Evaluator {
         });
         let relax = if fields.iter().any(|f| source_of(f) == Some(Source::Relax)) {
             let edges = Geometry::of(opts.order).edges().len();
-            if opts.relax_k == 0 || opts.relax_k > edges || opts.relax_samples == 0 {
+            if opts.aim.relax_k == 0 || opts.aim.relax_k > edges || opts.aim.relax_samples == 0 {
                 return Err(TargetError::Relax {
-                    k: opts.relax_k,
-                    samples: opts.relax_samples,
+                    k: opts.aim.relax_k,
+                    samples: opts.aim.relax_samples,
                     edges,
                 });
             }
             Some(RelaxOptions {
-                k: opts.relax_k,
-                samples: opts.relax_samples,
+                k: opts.aim.relax_k,
+                samples: opts.aim.relax_samples,
                 verify: 0,
                 ..RelaxOptions::default()
             })

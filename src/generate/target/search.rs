@@ -129,14 +129,14 @@ pub fn search(
             *exact = j.exact;
         }
     };
-    let local = !opts.targets.is_empty();
+    let local = !opts.aim.targets.is_empty();
     let side = opts.order * opts.order;
     let orbits = opts.symmetry.orbits_cached(side);
     let mut solver = Solver::new(opts.order);
     let mut attempts = 0;
     let done = |best: &Option<(Found, bool)>, attempts: usize| {
         best.as_ref().is_some_and(|(f, _)| f.distance == 0.0)
-            || attempts >= opts.max_tries.max(1)
+            || attempts >= opts.run.max_tries.max(1)
             || (attempts > 0 && deadline.is_some_and(|d| Instant::now() >= d))
     };
     let mut mutations = 0;
