@@ -285,6 +285,16 @@ pub struct FitArgs {
     /// source whose label is SE's rating itself).
     #[arg(long)]
     pub train_only: Option<String>,
+    /// With --score: the source whose label is a mean solving time in
+    /// seconds (human times): its pairs must differ by 10 % or more, it is
+    /// validated by 5-fold cross-validation, and the time model behind
+    /// `minutes` is fitted on it.
+    #[arg(long)]
+    pub timed: Option<String>,
+    /// With --score and --timed: who the timed source's players are (stored
+    /// in the model and printed in the docs beside `minutes`).
+    #[arg(long, default_value = "")]
+    pub population: String,
     /// With --score: bootstrap resamples of the validation's correlations.
     #[arg(long, default_value_t = 500)]
     pub bootstrap: usize,
@@ -375,7 +385,13 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         se: args.se.as_deref().map(LabelSpec::parse).transpose()?,
         level: args.level.as_deref().map(LabelSpec::parse).transpose()?,
     };
-    let data = FitData::from_table(&table, &metrics, &fields)?;
+    let mut data = FitData::from_table(&table, &metrics, &fields)?;
+    if let Some(timed) = &args.timed {
+        if !data.sources().contains(timed) {
+            anyhow::bail!("--timed {timed}: no row has this source");
+        }
+        data = data.with_timed(timed);
+    }
     let train_only = split_list(&args.train_only).unwrap_or_default();
     let held_out: Vec<String> = data
         .sources()
@@ -389,6 +405,8 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
             seed: args.seed,
             ..Default::default()
         },
+        timed: args.timed.clone(),
+        population: args.population.clone(),
         ..Default::default()
     };
     let about = format!(
@@ -452,6 +470,7 @@ fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
                 vec![
                     t.name.clone(),
                     format!("{:?}", t.transform).to_lowercase(),
+                    t.gate.clone().unwrap_or_else(|| "-".into()),
                     format!("{:.4}", t.mean),
                     format!("{:.4}", t.sd),
                     format!("{:.4}", t.fill),
@@ -459,10 +478,38 @@ fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
                 ]
             })
             .collect();
-        s.push_str(&text_table(
-            &["metric", "transform", "mean", "sd", "fill", "weight"],
-            &rows,
-        ));
+        let header = [
+            "metric",
+            "transform",
+            "gate",
+            "mean",
+            "sd",
+            "fill",
+            "weight",
+        ];
+        s.push_str(&text_table(&header, &rows));
+        if let Some(time) = &m.time {
+            s.push_str(&format!(
+                "{name} time: ln(seconds) = {:.4} {:+.4}·score + Σ weight·z; band [{:+.4}, {:+.4}] ({})\n",
+                time.intercept, time.score_weight, time.band.0, time.band.1, time.population
+            ));
+            let rows: Vec<Vec<String>> = time
+                .terms
+                .iter()
+                .map(|t| {
+                    vec![
+                        t.name.clone(),
+                        format!("{:?}", t.transform).to_lowercase(),
+                        t.gate.clone().unwrap_or_else(|| "-".into()),
+                        format!("{:.4}", t.mean),
+                        format!("{:.4}", t.sd),
+                        format!("{:.4}", t.fill),
+                        format!("{:+.4}", t.weight),
+                    ]
+                })
+                .collect();
+            s.push_str(&text_table(&header, &rows));
+        }
     }
     for h in &r.validation {
         s.push_str(&format!(
@@ -499,6 +546,15 @@ fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
                     (Some(lo), Some(hi)) => format!(" [{lo:+.3},{hi:+.3}] (paired bootstrap)"),
                     _ => String::new(),
                 }
+            ));
+        }
+        if let Some(m) = &h.minutes {
+            s.push_str(&format!(
+                "minutes on {} held-out puzzles: median |ln error| {:.3}, {:.1} % within the band, Spearman {}\n",
+                m.n,
+                m.median_abs_ln_error,
+                100.0 * m.within_band,
+                m.spearman.spearman.map_or("-".into(), |r| format!("{r:.3}"))
             ));
         }
         if let (Some(w), Some(m)) = (h.se_within_1, h.se_mean_abs) {

@@ -29,9 +29,9 @@
 
 use super::board::Board;
 use super::seeds::run_rng;
-use crate::stats::Summary;
 use super::techniques::{Single, hidden_singles, naked_singles};
 use crate::grid::{Puzzle, Solution};
+use crate::stats::Summary;
 use rand::Rng;
 use serde::Serialize;
 

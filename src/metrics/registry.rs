@@ -167,7 +167,7 @@ const SINGLES: Source = Source::Rate(Model::Singles);
 const SC: Source = Source::Score;
 
 /// Every metric column, in the order an `analyze` row holds them.
-pub const METRICS: [Metric; 49] = [
+pub const METRICS: [Metric; 52] = [
     m(
         "variables",
         CL,
@@ -592,6 +592,33 @@ pub const METRICS: [Metric; 49] = [
         Up,
         "SE",
         "Sukaku Explainer rating equivalent of the score",
+    ),
+    m(
+        "minutes",
+        SC,
+        Number,
+        M,
+        Up,
+        "min",
+        "expected mean solving time of the time model's population",
+    ),
+    m(
+        "minutes_low",
+        SC,
+        Number,
+        S,
+        Up,
+        "min",
+        "25 % end of the band of solving times",
+    ),
+    m(
+        "minutes_high",
+        SC,
+        Number,
+        S,
+        Up,
+        "min",
+        "75 % end of the band of solving times",
     ),
 ];
 

@@ -155,6 +155,17 @@ pub fn feature_values(
     })
 }
 
+/// The gate of a candidate metric (`docs/methods.md` §6.1): the singles
+/// model's dependency and box reach count the moves of a puzzle hidden
+/// singles solve, so their terms are multiplied by `singles_hidden_reach`
+/// and fall silent on harder puzzles.
+pub fn gate_of(name: &str) -> Option<&'static str> {
+    match name {
+        "singles_dependency" | "singles_box_reach" => Some("singles_hidden_reach"),
+        _ => None,
+    }
+}
+
 /// Every candidate metric's name.
 pub fn candidate_names() -> Vec<String> {
     CANDIDATES.iter().map(|c| c.to_string()).collect()

@@ -22,6 +22,7 @@
 
 pub mod features;
 pub mod fit;
+pub mod time;
 
 pub use features::{FeatureParams, feature_values};
 
@@ -77,6 +78,12 @@ pub struct Term {
     pub name: String,
     /// Transform applied first.
     pub transform: Transform,
+    /// A metric in [0, 1] the transformed value is multiplied by, so the
+    /// term speaks only where the gate is open: the singles-model terms are
+    /// gated by `singles_hidden_reach`, as the moves they count are the
+    /// whole puzzle only when hidden singles solve it (`docs/methods.md` §6.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<String>,
     /// Transformed value used when the metric is undefined for a puzzle (a
     /// model that cannot finish without search): the largest transformed
     /// value among the fitting puzzles, so "no technique finishes" counts as
@@ -91,18 +98,39 @@ pub struct Term {
 }
 
 impl Term {
-    /// The standardised transformed value `z` of a metric value (`None` = undefined).
-    pub fn z(&self, value: Option<f64>) -> f64 {
+    /// The metric names the term reads: its metric and its gate.
+    pub fn metric_names(&self) -> impl Iterator<Item = &String> {
+        std::iter::once(&self.name).chain(self.gate.as_ref())
+    }
+
+    /// The transformed (and gated) value of a metric value (`None` = undefined).
+    pub fn transformed(&self, value: Option<f64>, gate: Option<f64>) -> f64 {
         let t = match value {
             Some(x) if x.is_finite() => self.transform.apply(x),
             _ => self.fill,
         };
-        (t - self.mean) / self.sd
+        match (&self.gate, gate) {
+            (None, _) => t,
+            (Some(_), Some(g)) if g.is_finite() => t * g,
+            (Some(_), _) => 0.0,
+        }
     }
 
-    /// The term's contribution `weight · z` for a metric value (`None` = undefined).
-    pub fn contribution(&self, value: Option<f64>) -> f64 {
-        self.weight * self.z(value)
+    /// The standardised value `z` of a metric value and its gate's value.
+    pub fn z_with(&self, value: Option<f64>, gate: Option<f64>) -> f64 {
+        (self.transformed(value, gate) - self.mean) / self.sd
+    }
+
+    /// The standardised transformed value `z` of the term on metric values
+    /// keyed by name.
+    pub fn z(&self, values: &BTreeMap<String, Option<f64>>) -> f64 {
+        let get = |name: &String| values.get(name).copied().flatten();
+        self.z_with(get(&self.name), self.gate.as_ref().and_then(get))
+    }
+
+    /// The term's contribution `weight · z` on metric values keyed by name.
+    pub fn contribution(&self, values: &BTreeMap<String, Option<f64>>) -> f64 {
+        self.weight * self.z(values)
     }
 }
 
@@ -140,21 +168,28 @@ pub struct LinearScore {
     pub se: SeCalibration,
     /// Level cuts per labelled source (`--calibrate NAME`).
     pub sites: BTreeMap<String, SiteLevels>,
+    /// The predicted solving time (`minutes`), when the fit had human times.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<time::TimeModel>,
 }
 
 impl LinearScore {
-    /// The metric names the score needs.
+    /// The metric names the score and its time model need (terms and
+    /// gates, each once).
     pub fn metric_names(&self) -> Vec<String> {
-        self.terms.iter().map(|t| t.name.clone()).collect()
+        let mut out: Vec<String> = Vec::new();
+        let time = self.time.iter().flat_map(time::TimeModel::metric_names);
+        for name in self.terms.iter().flat_map(Term::metric_names).chain(time) {
+            if !out.contains(name) {
+                out.push(name.clone());
+            }
+        }
+        out
     }
 
     /// Score on the 0–10 scale of metric values keyed by name.
     pub fn score(&self, values: &BTreeMap<String, Option<f64>>) -> f64 {
-        let raw: f64 = self
-            .terms
-            .iter()
-            .map(|t| t.contribution(values.get(&t.name).copied().flatten()))
-            .sum();
+        let raw: f64 = self.terms.iter().map(|t| t.contribution(values)).sum();
         self.scaled(raw)
     }
 
@@ -287,7 +322,25 @@ impl ScoreModel {
                     "{variant}: reference is not 101 ascending percentiles"
                 ));
             }
-            for t in &s.terms {
+            let known = |name: &str| crate::metrics::registry::find(name).is_some();
+            let time_terms = s.time.iter().flat_map(|t| &t.terms);
+            for t in s.terms.iter().chain(time_terms.clone()) {
+                if let Some(name) = t.metric_names().find(|n| !known(n)) {
+                    return bad(format!(
+                        "{variant}: term {} names an unknown metric {name:?}",
+                        t.name
+                    ));
+                }
+            }
+            if let Some(time) = &s.time {
+                let finite = [time.intercept, time.score_weight, time.band.0, time.band.1]
+                    .iter()
+                    .all(|x| x.is_finite());
+                if !finite || time.band.0 > time.band.1 {
+                    return bad(format!("{variant}: time model is not finite"));
+                }
+            }
+            for t in s.terms.iter().chain(time_terms) {
                 let finite = [t.fill, t.mean, t.sd, t.weight]
                     .iter()
                     .all(|x| x.is_finite());
@@ -391,6 +444,13 @@ pub struct Score {
     pub score_level: String,
     /// SE-equivalent rating (Sukaku Explainer's scale).
     pub se_equivalent: Option<f64>,
+    /// Expected mean solving time in minutes of the population the model's
+    /// time was fitted on (`null` for a model without one).
+    pub minutes: Option<f64>,
+    /// 25 % end of the band of solving times around `minutes`.
+    pub minutes_low: Option<f64>,
+    /// 75 % end of the band.
+    pub minutes_high: Option<f64>,
 }
 
 /// What `score` computes and how it is shown.
@@ -475,11 +535,15 @@ pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError>
     let scale = opts.scale.max(1);
     let names = scale_names(scale);
     let level = names[linear.level_index(s, scale) - 1].clone();
+    let minutes = linear.time.as_ref().map(|t| t.minutes(s, &metrics.values));
     Ok(Scored {
         score: Score {
             score: s,
             score_level: level,
             se_equivalent: linear.se_equivalent(s, metrics.hardest_technique.as_deref()),
+            minutes: minutes.map(|m| m.expected),
+            minutes_low: minutes.map(|m| m.low),
+            minutes_high: minutes.map(|m| m.high),
         },
         hardest_technique: metrics.hardest_technique,
         metrics: metrics.values,
@@ -516,6 +580,7 @@ mod tests {
             reference: (0..=100).map(|i| i as f64 / 10.0).collect(),
             se: SeCalibration::default(),
             sites: BTreeMap::new(),
+            time: None,
         };
         // Quartiles of 0..10 are 2.5, 5, 7.5.
         assert_eq!(s.level_index(2.4, 4), 1);
@@ -531,14 +596,46 @@ mod tests {
         let t = Term {
             name: "hsolve".into(),
             transform: Transform::Log1p,
+            gate: None,
             fill: 5.0,
             mean: 3.0,
             sd: 2.0,
             weight: 0.5,
         };
-        assert_eq!(t.contribution(None), 0.5);
-        assert_eq!(t.contribution(Some(f64::NAN)), 0.5);
-        assert!((t.contribution(Some(0.0)) + 0.75).abs() < 1e-12);
+        let with = |v: Option<f64>| BTreeMap::from([("hsolve".to_string(), v)]);
+        assert_eq!(t.contribution(&with(None)), 0.5);
+        assert_eq!(t.contribution(&BTreeMap::new()), 0.5);
+        assert_eq!(t.contribution(&with(Some(f64::NAN))), 0.5);
+        assert!((t.contribution(&with(Some(0.0))) + 0.75).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_gated_term_speaks_only_where_its_gate_is_open() {
+        let t = Term {
+            name: "singles_dependency".into(),
+            transform: Transform::Log1p,
+            gate: Some("singles_hidden_reach".into()),
+            fill: 0.0,
+            mean: 1.0,
+            sd: 2.0,
+            weight: 1.0,
+        };
+        let v = |dep: f64, reach: f64| {
+            BTreeMap::from([
+                ("singles_dependency".to_string(), Some(dep)),
+                ("singles_hidden_reach".to_string(), Some(reach)),
+            ])
+        };
+        // ln(1 + (e² − 1)) = 2, fully open: (2 − 1) / 2.
+        let e2 = 2f64.exp() - 1.0;
+        assert!((t.z(&v(e2, 1.0)) - 0.5).abs() < 1e-12);
+        // Half open: (1 − 1) / 2; closed: (0 − 1) / 2.
+        assert!(t.z(&v(e2, 0.5)).abs() < 1e-12);
+        assert!((t.z(&v(e2, 0.0)) + 0.5).abs() < 1e-12);
+        assert_eq!(
+            t.metric_names().collect::<Vec<_>>(),
+            ["singles_dependency", "singles_hidden_reach"]
+        );
     }
 
     #[test]

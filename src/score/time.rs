@@ -13,8 +13,8 @@
 //! The line is a model of *mean* times of players who completed a puzzle;
 //! a single player's time varies far more.
 
-use super::Term;
-use crate::eval::least_squares;
+use super::{Term, Transform};
+use crate::stats::least_squares;
 use crate::stats::quantile_sorted;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -75,6 +75,28 @@ impl TimeModel {
     }
 }
 
+/// The effort terms of the time model, before fitting: the singles model's
+/// hidden-single dependency (ln) and box reach, gated by the hidden reach as
+/// in the score (`features::gate_of`), the hidden reach itself and the
+/// givens (ln).
+pub fn effort_terms() -> Vec<Term> {
+    let term = |name: &str, transform: Transform| Term {
+        name: name.to_string(),
+        transform,
+        gate: super::features::gate_of(name).map(str::to_string),
+        fill: 0.0,
+        mean: 0.0,
+        sd: 1.0,
+        weight: 0.0,
+    };
+    vec![
+        term("singles_dependency", Transform::Log1p),
+        term("singles_box_reach", Transform::Identity),
+        term("singles_hidden_reach", Transform::Identity),
+        term("givens", Transform::Log1p),
+    ]
+}
+
 /// One fitting puzzle of the time model.
 #[derive(Debug, Clone, Copy)]
 pub struct TimedRow<'a> {
@@ -108,7 +130,11 @@ pub fn fit_time(
             .iter()
             .map(|r| r.values.get(&t.name).copied().flatten())
             .collect();
-        let defined: Vec<f64> = raw.iter().flatten().map(|&x| t.transform.apply(x)).collect();
+        let defined: Vec<f64> = raw
+            .iter()
+            .flatten()
+            .map(|&x| t.transform.apply(x))
+            .collect();
         t.fill = defined.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         if !t.fill.is_finite() {
             t.fill = 0.0;

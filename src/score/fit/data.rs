@@ -60,6 +60,29 @@ pub struct LabelFields {
 }
 
 impl FitData {
+    /// The metric values of row `i` keyed by name.
+    pub fn values_of(&self, i: usize) -> std::collections::BTreeMap<String, Option<f64>> {
+        self.metrics
+            .iter()
+            .cloned()
+            .zip(self.rows[i].values.iter().copied())
+            .collect()
+    }
+
+    /// Turns the labels of `source`, solving times in seconds, into ln
+    /// seconds (the scale the time model and the pair margin use); rows
+    /// without a positive time are dropped.
+    pub fn with_timed(mut self, source: &str) -> FitData {
+        self.rows.retain(|r| r.source != source || r.rank > 0.0);
+        for r in &mut self.rows {
+            if r.source == source {
+                r.rank = r.rank.ln();
+                r.level = None;
+            }
+        }
+        self
+    }
+
     /// Reads the rows of a results table that have a source, a numeric label
     /// and at least one metric value.
     pub fn from_table(

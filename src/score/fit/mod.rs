@@ -41,13 +41,16 @@ pub use calibration::isotonic_knots;
 pub use data::{FitData, FitRow, LabelFields, ScoreFitError};
 pub use selection::{KEEP_MARGIN, SelectionStep, select_metrics};
 pub use validation::{
-    Difference, HeldOut, leave_one_source_out, spearman_difference, validate_source,
+    Difference, HeldOut, MinutesCheck, leave_one_source_out, spearman_difference, validate_source,
 };
 pub use weights::scores;
 
+use super::time::{TimeModel, TimedRow, effort_terms, fit_time};
 use super::{LinearScore, SeCalibration, SiteLevels};
 use crate::stats::{BootstrapOptions, quantile_sorted};
 use calibration::{level_cuts, se_calibration};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use weights::{fit_weights, raw_sum};
@@ -63,6 +66,15 @@ pub struct ScoreFitOptions {
     pub ridge: f64,
     /// Bootstrap of the validation's correlations.
     pub bootstrap: BootstrapOptions,
+    /// The source whose labels are solving times in seconds (the human
+    /// times): its pairs must differ by more than [`TIME_MARGIN`] in ln
+    /// time, it is validated by `folds`-fold cross-validation instead of
+    /// being held out whole, and the time model is fitted on it.
+    pub timed: Option<String>,
+    /// Folds of the timed source's cross-validation.
+    pub folds: usize,
+    /// Who the timed source's players are (the time model's population).
+    pub population: String,
 }
 
 impl Default for ScoreFitOptions {
@@ -72,8 +84,76 @@ impl Default for ScoreFitOptions {
             max_pairs: 4000,
             ridge: 1e-3,
             bootstrap: BootstrapOptions::default(),
+            timed: None,
+            folds: 5,
+            population: String::new(),
         }
     }
+}
+
+/// Two mean solving times closer than this in ln time (about 10 %) make no
+/// pair: the means of 10–43 players are not that precise.
+pub const TIME_MARGIN: f64 = 0.1;
+
+impl ScoreFitOptions {
+    /// The smallest label difference that makes a pair of `source`.
+    pub(super) fn margin(&self, source: &str) -> f64 {
+        if self.timed.as_deref() == Some(source) {
+            TIME_MARGIN
+        } else {
+            0.0
+        }
+    }
+
+    /// The test folds of a held-out source among `rows`: the whole source,
+    /// or for the timed source `folds` seeded folds of its rows.
+    pub(super) fn test_folds(&self, data: &FitData, held: &str, rows: &[usize]) -> Vec<Vec<usize>> {
+        let mine: Vec<usize> = rows
+            .iter()
+            .copied()
+            .filter(|&i| data.rows[i].source == held)
+            .collect();
+        if self.timed.as_deref() != Some(held) || self.folds < 2 {
+            return vec![mine];
+        }
+        let mut rng =
+            rand::rngs::StdRng::seed_from_u64(crate::graph::derive_seed(self.seed, 0x71ed));
+        let mut shuffled = mine;
+        shuffled.shuffle(&mut rng);
+        let k = self.folds.min(shuffled.len()).max(1);
+        (0..k)
+            .map(|f| shuffled.iter().skip(f).step_by(k).copied().collect())
+            .collect()
+    }
+}
+
+/// The time model of a fitted score on the timed rows among `train`
+/// (`None` without a timed source or with too few rows).
+pub(super) fn fit_time_model(
+    data: &FitData,
+    score: &LinearScore,
+    train: &[usize],
+    opts: &ScoreFitOptions,
+) -> Option<TimeModel> {
+    let timed = opts.timed.as_deref()?;
+    let idx: Vec<usize> = train
+        .iter()
+        .copied()
+        .filter(|&i| data.rows[i].source == timed)
+        .collect();
+    let all = scores(data, score);
+    let values: Vec<BTreeMap<String, Option<f64>>> =
+        idx.iter().map(|&i| data.values_of(i)).collect();
+    let rows: Vec<TimedRow<'_>> = idx
+        .iter()
+        .zip(&values)
+        .map(|(&i, v)| TimedRow {
+            score: all[i],
+            values: v,
+            ln_seconds: data.rows[i].rank,
+        })
+        .collect();
+    fit_time(&rows, &effort_terms(), &opts.population).ok()
 }
 
 /// Fits one score on the training rows with these metrics: weights, 0–10
@@ -87,7 +167,7 @@ pub fn fit_score(
     let terms = fit_weights(data, metrics, train, opts);
     let raw_of: Vec<f64> = train
         .iter()
-        .map(|&i| raw_sum(&terms, metrics, &data.rows[i]))
+        .map(|&i| raw_sum(data, &terms, metrics, &data.rows[i]))
         .collect();
     let mut raws = raw_of.clone();
     raws.sort_by(f64::total_cmp);
@@ -103,6 +183,7 @@ pub fn fit_score(
         reference: Vec::new(),
         se: SeCalibration::default(),
         sites: BTreeMap::new(),
+        time: None,
     };
     let scaled: Vec<f64> = raws.iter().map(|&r| score.scaled(r)).collect();
     score.reference = (0..=100)
@@ -122,6 +203,9 @@ pub fn fit_score(
         }
     }
     for (source, idx) in by_source {
+        if opts.timed.as_deref() == Some(source) {
+            continue;
+        }
         // Level name of each rank: the most common name given to it.
         let mut names: BTreeMap<u64, BTreeMap<&str, usize>> = BTreeMap::new();
         for &i in &idx {
@@ -154,6 +238,7 @@ pub fn fit_score(
             },
         );
     }
+    score.time = fit_time_model(data, &score, train, opts);
     score
 }
 

@@ -1,5 +1,6 @@
 //! Selection of the score's metrics (`docs/methods.md` §6.2): backward
-//! elimination on leave-one-source-out Spearman. While dropping a metric
+//! elimination on leave-one-source-out Spearman (the timed source, the human
+//! solving times, by k-fold cross-validation instead). While dropping a metric
 //! lowers the mean held-out Spearman over the sources by less than
 //! [`KEEP_MARGIN`], the metric whose removal costs least is dropped, so a
 //! metric that does not help out of sample is left out.
@@ -26,26 +27,31 @@ pub(super) fn loso_mean_spearman(
     let values: Vec<f64> = sources
         .par_iter()
         .filter_map(|held| {
-            let inner: Vec<usize> = train
-                .iter()
-                .copied()
-                .filter(|&i| data.rows[i].source != *held)
-                .collect();
-            let test: Vec<usize> = train
-                .iter()
-                .copied()
-                .filter(|&i| data.rows[i].source == *held)
-                .collect();
-            let terms = fit_weights(data, metrics, &inner, opts);
-            let x: Vec<f64> = test
-                .iter()
-                .map(|&i| raw_sum(&terms, metrics, &data.rows[i]))
-                .collect();
-            let y: Vec<f64> = test.iter().map(|&i| data.rows[i].rank).collect();
+            // Each fold's rows scored by weights fitted without them, pooled.
+            let mut x = Vec::new();
+            let mut y = Vec::new();
+            for fold in opts.test_folds(data, held, train) {
+                let inner = without(train, &fold, data.rows.len());
+                let terms = fit_weights(data, metrics, &inner, opts);
+                x.extend(
+                    fold.iter()
+                        .map(|&i| raw_sum(data, &terms, metrics, &data.rows[i])),
+                );
+                y.extend(fold.iter().map(|&i| data.rows[i].rank));
+            }
             stats::spearman(&x, &y).ok()
         })
         .collect();
     values.iter().sum::<f64>() / values.len().max(1) as f64
+}
+
+/// The rows of `train` outside `fold` (row indices below `n`).
+pub(super) fn without(train: &[usize], fold: &[usize], n: usize) -> Vec<usize> {
+    let mut out_of_fold = vec![true; n];
+    for &i in fold {
+        out_of_fold[i] = false;
+    }
+    train.iter().copied().filter(|&i| out_of_fold[i]).collect()
 }
 
 /// A metric stays in the score only if leaving it out lowers the mean

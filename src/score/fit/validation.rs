@@ -1,11 +1,12 @@
-//! Validation of the score (`docs/methods.md` §6.4): leave one source out,
+//! Validation of the score (`docs/methods.md` §6.4): leave one source out
+//! (the timed source, the human solving times: k folds of it in turn),
 //! refit everything — selection, weights, calibration — on the others, and
 //! report the held-out source's Spearman and Goodman–Kruskal γ against its
 //! labels beside every single metric and SE's own rating on the same
 //! puzzles, with the paired bootstrap difference of the score's and SE's
 //! Spearman.
 
-use super::selection::select_metrics;
+use super::selection::{select_metrics, without};
 use super::weights::scores;
 use super::{FitData, FitRow, ScoreFitOptions, fit_score};
 use crate::eval::{EvalRow, evaluate_pairs};
@@ -35,6 +36,8 @@ pub struct HeldOut {
     /// Spearman of the score minus Spearman of SE's rating, with the label,
     /// on the puzzles SE rated, with its paired bootstrap interval.
     pub vs_se: Option<Difference>,
+    /// For the timed source: the held-out predicted solving times.
+    pub minutes: Option<MinutesCheck>,
 }
 
 /// A difference of two statistics on the same puzzles with its paired
@@ -82,18 +85,37 @@ pub fn validate_source(
     fast: &[usize],
     opts: &ScoreFitOptions,
 ) -> HeldOut {
-    let train: Vec<usize> = (0..data.rows.len())
-        .filter(|&i| data.rows[i].source != held)
-        .collect();
-    let test: Vec<usize> = (0..data.rows.len())
-        .filter(|&i| data.rows[i].source == held)
-        .collect();
-    let (kept, _) = select_metrics(data, candidates, &train, opts);
-    let (kept_fast, _) = select_metrics(data, fast, &train, opts);
-    let full = fit_score(data, &kept, &train, opts);
-    let quick = fit_score(data, &kept_fast, &train, opts);
-    let all_full = scores(data, &full);
-    let all_fast = scores(data, &quick);
+    let everything: Vec<usize> = (0..data.rows.len()).collect();
+    let folds = opts.test_folds(data, held, &everything);
+    let test: Vec<usize> = folds.iter().flatten().copied().collect();
+    // Each fold is scored by a model selected and fitted without it (the
+    // whole source is one fold, the timed source has `opts.folds`); the
+    // kept metrics reported are those of the first fold.
+    let mut all_full = vec![f64::NAN; data.rows.len()];
+    let mut all_fast = vec![f64::NAN; data.rows.len()];
+    let mut se_eq: Vec<Option<f64>> = vec![None; data.rows.len()];
+    let mut ln_pred: Vec<Option<f64>> = vec![None; data.rows.len()];
+    let mut band: Vec<(f64, f64)> = vec![(0.0, 0.0); data.rows.len()];
+    let mut kept_first = None;
+    for fold in &folds {
+        let train = without(&everything, fold, data.rows.len());
+        let (kept, _) = select_metrics(data, candidates, &train, opts);
+        let (kept_fast, _) = select_metrics(data, fast, &train, opts);
+        let full = fit_score(data, &kept, &train, opts);
+        let quick = fit_score(data, &kept_fast, &train, opts);
+        let (s_full, s_fast) = (scores(data, &full), scores(data, &quick));
+        for &i in fold {
+            all_full[i] = s_full[i];
+            all_fast[i] = s_fast[i];
+            se_eq[i] = full.se_equivalent(s_full[i], data.rows[i].hardest.as_deref());
+            if let Some(time) = &full.time {
+                ln_pred[i] = Some(time.ln_seconds(s_full[i], &data.values_of(i)));
+                band[i] = time.band;
+            }
+        }
+        kept_first.get_or_insert((kept, kept_fast));
+    }
+    let (kept, kept_fast) = kept_first.unwrap_or_default();
     let y: Vec<f64> = test.iter().map(|&i| data.rows[i].rank).collect();
     let mut rows = Vec::new();
     let pick = |v: &[f64]| -> Vec<f64> { test.iter().map(|&i| v[i]).collect() };
@@ -122,10 +144,7 @@ pub fn validate_source(
     column("se", &|r: &FitRow| r.se);
     let diffs: Vec<f64> = test
         .iter()
-        .filter_map(|&i| {
-            let se = data.rows[i].se?;
-            Some((full.se_equivalent(all_full[i], data.rows[i].hardest.as_deref())? - se).abs())
-        })
+        .filter_map(|&i| Some((se_eq[i]? - data.rows[i].se?).abs()))
         .collect();
     let n_se = diffs.len();
     let rated: Vec<usize> = test
@@ -153,7 +172,59 @@ pub fn validate_source(
             .then(|| diffs.iter().filter(|&&d| d <= 1.0).count() as f64 / n_se as f64),
         se_mean_abs: (n_se > 0).then(|| diffs.iter().sum::<f64>() / n_se as f64),
         vs_se,
+        minutes: minutes_check(data, &test, &ln_pred, &band, &opts.bootstrap),
     }
+}
+
+/// How the held-out predicted times compare with the times (timed source).
+fn minutes_check(
+    data: &FitData,
+    test: &[usize],
+    ln_pred: &[Option<f64>],
+    band: &[(f64, f64)],
+    boot: &BootstrapOptions,
+) -> Option<MinutesCheck> {
+    let pairs: Vec<(usize, f64)> = test
+        .iter()
+        .filter_map(|&i| ln_pred[i].map(|p| (i, p)))
+        .collect();
+    if pairs.is_empty() {
+        return None;
+    }
+    let mut errors: Vec<f64> = pairs
+        .iter()
+        .map(|&(i, p)| (data.rows[i].rank - p).abs())
+        .collect();
+    errors.sort_by(f64::total_cmp);
+    let inside = pairs
+        .iter()
+        .filter(|&&(i, p)| {
+            let r = data.rows[i].rank - p;
+            band[i].0 <= r && r <= band[i].1
+        })
+        .count();
+    let predicted: Vec<f64> = pairs.iter().map(|p| p.1).collect();
+    let times: Vec<f64> = pairs.iter().map(|p| data.rows[p.0].rank).collect();
+    Some(MinutesCheck {
+        n: pairs.len(),
+        median_abs_ln_error: stats::median_sorted(&errors).unwrap_or(f64::NAN),
+        within_band: inside as f64 / pairs.len() as f64,
+        spearman: evaluate_pairs("minutes", &predicted, &times, boot),
+    })
+}
+
+/// The held-out check of the predicted solving time.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MinutesCheck {
+    /// Puzzles with a predicted time.
+    pub n: usize,
+    /// Median of |ln(time) − ln(predicted time)|: 0.18 means a typical
+    /// factor of e^0.18 = 1.2 either way.
+    pub median_abs_ln_error: f64,
+    /// Share of the puzzles whose time lies in the predicted 25–75 % band.
+    pub within_band: f64,
+    /// Spearman (and Kendall, γ) of the predicted time with the time.
+    pub spearman: EvalRow,
 }
 
 /// Leave-one-source-out validation over every source in `held_out`.

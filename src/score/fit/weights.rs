@@ -7,17 +7,29 @@
 
 use super::{FitData, FitRow, ScoreFitOptions};
 use crate::graph::derive_seed;
-use crate::score::{LinearScore, Term, Transform};
+use crate::score::{LinearScore, Term, Transform, features};
 use crate::stats::solve;
 use rand::Rng;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::BTreeMap;
 
+/// The value of a term's gate in a row (`None`: no gate, or not in the data).
+fn gate_value(data: &FitData, gate: Option<usize>, i: usize) -> Option<f64> {
+    gate.and_then(|g| data.rows[i].values[g])
+}
+
+/// The index of a metric's gate among the data's metrics.
+pub(super) fn gate_index(data: &FitData, m: usize) -> Option<usize> {
+    let gate = features::gate_of(&data.metrics[m])?;
+    data.metrics.iter().position(|n| n == gate)
+}
+
 /// The standardisation of one metric over the training rows.
 pub(super) fn standardise(data: &FitData, m: usize, train: &[usize]) -> Term {
     let name = &data.metrics[m];
     let transform = Transform::for_metric(name);
+    let gate = gate_index(data, m);
     let present: Vec<f64> = train
         .iter()
         .filter_map(|&i| data.rows[i].values[m])
@@ -26,24 +38,24 @@ pub(super) fn standardise(data: &FitData, m: usize, train: &[usize]) -> Term {
         .collect();
     let fill = present.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let fill = if fill.is_finite() { fill } else { 0.0 };
-    let all: Vec<f64> = train
-        .iter()
-        .map(|&i| match data.rows[i].values[m] {
-            Some(x) if x.is_finite() => transform.apply(x),
-            _ => fill,
-        })
-        .collect();
-    let n = all.len().max(1) as f64;
-    let mean = all.iter().sum::<f64>() / n;
-    let var = all.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
-    Term {
+    let mut term = Term {
         name: name.clone(),
         transform,
+        gate: gate.map(|g| data.metrics[g].clone()),
         fill,
-        mean,
-        sd: if var > 0.0 { var.sqrt() } else { 1.0 },
+        mean: 0.0,
+        sd: 1.0,
         weight: 0.0,
-    }
+    };
+    let all: Vec<f64> = train
+        .iter()
+        .map(|&i| term.transformed(data.rows[i].values[m], gate_value(data, gate, i)))
+        .collect();
+    let n = all.len().max(1) as f64;
+    term.mean = all.iter().sum::<f64>() / n;
+    let var = all.iter().map(|x| (x - term.mean).powi(2)).sum::<f64>() / n;
+    term.sd = if var > 0.0 { var.sqrt() } else { 1.0 };
+    term
 }
 
 /// Seeded pairs `(easier, harder)` of one source's training rows.
@@ -51,15 +63,16 @@ pub(super) fn source_pairs(
     data: &FitData,
     idx: &[usize],
     max: usize,
+    margin: f64,
     seed: u64,
 ) -> Vec<(usize, usize)> {
     let mut all = Vec::new();
     for (a, &i) in idx.iter().enumerate() {
         for &j in &idx[a + 1..] {
             let (ri, rj) = (data.rows[i].rank, data.rows[j].rank);
-            if ri < rj {
+            if ri + margin < rj {
                 all.push((i, j));
-            } else if rj < ri {
+            } else if rj + margin < ri {
                 all.push((j, i));
             }
         }
@@ -88,11 +101,13 @@ pub(super) fn fit_weights(
         .iter()
         .map(|&m| standardise(data, m, train))
         .collect();
+    let gates: Vec<Option<usize>> = metrics.iter().map(|&m| gate_index(data, m)).collect();
     let z = |i: usize| -> Vec<f64> {
         terms
             .iter()
             .zip(metrics)
-            .map(|(t, &m)| t.z(data.rows[i].values[m]))
+            .zip(&gates)
+            .map(|((t, &m), &g)| t.z_with(data.rows[i].values[m], gate_value(data, g, i)))
             .collect()
     };
     let mut by_source: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
@@ -102,8 +117,14 @@ pub(super) fn fit_weights(
     // Differences z_harder − z_easier with the weight of their pair.
     let mut diffs: Vec<(Vec<f64>, f64)> = Vec::new();
     let nonempty = by_source.len().max(1) as f64;
-    for (s, (_, idx)) in by_source.iter().enumerate() {
-        let pairs = source_pairs(data, idx, opts.max_pairs, derive_seed(opts.seed, s as u64));
+    for (s, (name, idx)) in by_source.iter().enumerate() {
+        let pairs = source_pairs(
+            data,
+            idx,
+            opts.max_pairs,
+            opts.margin(name),
+            derive_seed(opts.seed, s as u64),
+        );
         if pairs.is_empty() {
             continue;
         }
@@ -148,30 +169,35 @@ pub(super) fn fit_weights(
 }
 
 /// Raw weighted sum of one row: `terms[j]` weighs metric `metrics[j]`.
-pub(super) fn raw_sum(terms: &[Term], metrics: &[usize], row: &FitRow) -> f64 {
+pub(super) fn raw_sum(data: &FitData, terms: &[Term], metrics: &[usize], row: &FitRow) -> f64 {
     terms
         .iter()
         .zip(metrics)
-        .map(|(t, &m)| t.contribution(row.values[m]))
+        .map(|(t, &m)| {
+            let gate = gate_index(data, m).and_then(|g| row.values[g]);
+            t.weight * t.z_with(row.values[m], gate)
+        })
         .sum()
 }
 
 /// Score of every row under a fitted score (a metric the data lacks counts
 /// as undefined, as in [`LinearScore::score`]).
 pub fn scores(data: &FitData, s: &LinearScore) -> Vec<f64> {
-    let index: Vec<Option<usize>> = s
+    let position = |name: &String| data.metrics.iter().position(|m| m == name);
+    let index: Vec<(Option<usize>, Option<usize>)> = s
         .terms
         .iter()
-        .map(|t| data.metrics.iter().position(|m| *m == t.name))
+        .map(|t| (position(&t.name), t.gate.as_ref().and_then(position)))
         .collect();
     data.rows
         .iter()
         .map(|r| {
+            let value = |i: Option<usize>| i.and_then(|i| r.values[i]);
             let raw: f64 = s
                 .terms
                 .iter()
                 .zip(&index)
-                .map(|(t, i)| t.contribution(i.and_then(|i| r.values[i])))
+                .map(|(t, &(i, g))| t.weight * t.z_with(value(i), value(g)))
                 .sum();
             s.scaled(raw)
         })
