@@ -1,16 +1,14 @@
 //! `solve`, `count`, `check` and `backbone`: the engine subcommands.
 
 use super::{Common, EXIT_DISAGREE, label_of, load, par_map, progress};
-use rayon::prelude::*;
-use sudolab::Status;
-
-/// Above this many solutions an exact count (`--cap 0`) is announced as long.
-const LARGE_COUNT: u64 = 1_000_000;
 use anyhow::Result;
 use clap::Args;
-use sudolab::engine::{
-    BackboneError, BackboneRow, CheckRow, CountRow, Disagreement, Engines, SolveRow,
+use rayon::prelude::*;
+use sudolab::Status;
+use sudolab::analyze::engines::{
+    BackboneError, BackboneRow, CheckRow, CountRow, LARGE_COUNT, SolveRow,
 };
+use sudolab::engine::{Disagreement, Engines};
 use sudolab::graph::{RelaxedInstance, RemovedEdges};
 use sudolab::report::{text_table, write_atomic};
 
@@ -187,7 +185,7 @@ pub fn count(args: CountArgs) -> Result<u8> {
             let count = || {
                 // An exact count of a puzzle with billions of solutions runs
                 // for hours: say so before starting it.
-                if args.cap == 0 && engines.count(p, LARGE_COUNT)?.capped {
+                if CountRow::is_long(p, engines, args.cap)? {
                     pb.suspend(|| {
                         eprintln!(
                             "sudolab: line {line}: more than {LARGE_COUNT} solutions; the exact count may take very long (--cap N bounds it)"
