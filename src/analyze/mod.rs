@@ -12,6 +12,7 @@
 //! disagreement is never filed in a row: it is returned as an error.
 
 pub mod engines;
+pub mod results;
 
 use crate::cnf::{ClassCuts, ClauseCounts, Encoding, clause_row};
 use crate::engine::Disagreement;

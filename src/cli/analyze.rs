@@ -68,7 +68,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     out.check()?;
     // Every parameter is a field of `params` (null when it does not apply).
     let params = serde_json::to_value(opts.params())?;
-    let spec = resume::Spec {
+    let spec = resume::RowSpec {
         key: &[],
         params: params
             .as_object()
@@ -84,7 +84,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     } else if args.resume {
         anyhow::bail!("--resume needs -o FILE with --format jsonl");
     } else {
-        (None, resume::Done::default())
+        (None, resume::DoneRows::default())
     };
     let mut loaded = load(&args.common)?;
     if args.dedup {
@@ -92,7 +92,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     }
     let mut todo = Vec::new();
     for (line, p) in std::mem::take(&mut loaded.puzzles) {
-        if !done.contains(line, &[], &p.to_line())? {
+        if !done.contains(&resume::RowKey::new(line, &[]), &p.to_line())? {
             todo.push((line, p));
         }
     }

@@ -96,7 +96,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         }
     }
     let streaming = resume::streams(out);
-    let spec = resume::Spec {
+    let spec = resume::RowSpec {
         key: &["k"],
         params: vec![
             ("/samples".into(), json!(args.samples)),
@@ -110,7 +110,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     } else if args.resume {
         bail!("--resume needs -o FILE with --format jsonl");
     } else {
-        (None, resume::Done::default())
+        (None, resume::DoneRows::default())
     };
     let mut samples_out = match &args.emit_samples {
         Some(path) => Some(std::io::BufWriter::new(
@@ -128,7 +128,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         let puzzle = p.to_line();
         let mut todo = Vec::with_capacity(ks.len());
         for &k in &ks {
-            if !done.contains(*line, &[json!(k)], &puzzle)? {
+            if !done.contains(&resume::RowKey::new(*line, &[k as u64]), &puzzle)? {
                 todo.push(k);
             }
         }
