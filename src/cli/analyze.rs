@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use resume::Lined;
 use sudolab::analyze::{AnalysisRow, AnalyzeOptions, analyze, parse_metric_groups};
 use sudolab::engine::Engines;
-use sudolab::relax::RelaxOptions;
+use sudolab::relax::{self, RelaxOptions};
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
@@ -56,7 +56,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
             seed: args.seed,
             cap: args.cap,
             engines: Engines::default(),
-            verify: (args.samples * 3).div_ceil(100).max(1),
+            verify: relax::default_verify(args.samples),
         },
         rate_seed: args.seed,
         fixedness: args.fixedness,

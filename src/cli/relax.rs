@@ -77,12 +77,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         samples: args.samples,
         seed: args.seed,
         cap: args.cap,
-        verify: if args.engine.checkers().is_empty() {
-            args.verify
-                .unwrap_or_else(|| (args.samples * 3).div_ceil(100).max(1))
-        } else {
-            args.samples
-        },
+        verify: RelaxOptions::verify_for(&args.engine, args.samples, args.verify),
         engines: args.engine,
     };
     let out = &args.common.out;
