@@ -8,7 +8,7 @@
 //! §3.2; `docs/methods.md` §2).
 
 use crate::engine::{Disagreement, Engines, Status};
-use crate::graph::{EdgeError, RelaxedInstance};
+use crate::graph::{EdgeError, RelaxedInstance, RemovedEdges};
 use crate::grid::{Puzzle, Solution};
 use serde::Serialize;
 
@@ -149,12 +149,29 @@ pub enum BackboneError {
     /// The removed edges are not edges of this puzzle's graph.
     #[error(transparent)]
     Edges(#[from] EdgeError),
+    /// The removed edges are a sample drawn for another puzzle (holds it).
+    #[error("the removed edges were sampled for another puzzle ({0})")]
+    SampledForAnother(String),
     /// The engines disagreed (a bug).
     #[error(transparent)]
     Disagreement(#[from] Disagreement),
 }
 
 impl BackboneRow {
+    /// Analyses a puzzle with the edges of `removed` taken out of its graph;
+    /// refused when they come from a sample drawn for another puzzle.
+    pub fn of_removed(
+        puzzle: &Puzzle,
+        removed: &RemovedEdges,
+        engines: &Engines,
+        cap: u64,
+    ) -> Result<BackboneRow, BackboneError> {
+        if let Some(sampled) = removed.puzzle.as_ref().filter(|s| **s != puzzle.to_line()) {
+            return Err(BackboneError::SampledForAnother(sampled.clone()));
+        }
+        BackboneRow::new(puzzle, &removed.edges, engines, cap)
+    }
+
     /// Analyses a puzzle with `removed` edges taken out of its graph.
     pub fn new(
         puzzle: &Puzzle,

@@ -26,6 +26,8 @@
 //! shard. Any other line that is not a JSON object with `line` and `puzzle`
 //! is an error naming the file and the line.
 
+use super::AnalyzeParams;
+use crate::relax::RelaxOptions;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -73,6 +75,37 @@ pub struct RowSpec {
     pub key: &'static [&'static str],
     /// `(JSON pointer, value)` pairs every row must have: the run's parameters.
     pub params: Vec<(String, Value)>,
+}
+
+impl RowSpec {
+    /// The rows of `sudolab analyze` run with `params`: keyed by input line,
+    /// each carrying every field of `params` under `params` (null when it
+    /// does not apply).
+    pub fn analyze(params: &AnalyzeParams) -> Result<RowSpec, serde_json::Error> {
+        let params = serde_json::to_value(params)?;
+        Ok(RowSpec {
+            key: &[],
+            params: params
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(name, value)| (format!("/params/{name}"), value.clone()))
+                .collect(),
+        })
+    }
+
+    /// The rows of `sudolab relax`: one per input line and `k`, each carrying
+    /// the `samples`, `seed` and `cap` of `opts`.
+    pub fn relax(opts: &RelaxOptions) -> RowSpec {
+        RowSpec {
+            key: &["k"],
+            params: vec![
+                ("/samples".into(), Value::from(opts.samples)),
+                ("/seed".into(), Value::from(opts.seed)),
+                ("/cap".into(), Value::from(opts.cap)),
+            ],
+        }
+    }
 }
 
 /// Why a results file cannot be used.

@@ -66,17 +66,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         .map_err(|e| anyhow::anyhow!("--samples: {e}"))?;
     let out = &args.common.out;
     out.check()?;
-    // Every parameter is a field of `params` (null when it does not apply).
-    let params = serde_json::to_value(opts.params())?;
-    let spec = resume::RowSpec {
-        key: &[],
-        params: params
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(name, value)| (format!("/params/{name}"), value.clone()))
-            .collect(),
-    };
+    let spec = resume::RowSpec::analyze(&opts.params())?;
     let streaming = resume::streams(out);
     let (mut writer, done) = if streaming {
         let (w, d) = resume::open(out, args.resume, &spec)?;

@@ -83,15 +83,10 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
     let mut rows = Vec::new();
     let puzzles = std::mem::take(&mut loaded.puzzles);
     for (line, p) in &puzzles {
-        if let Some(sampled) = removed.puzzle.as_ref().filter(|s| **s != p.to_line()) {
-            loaded.refuse(
-                *line,
-                format!("the removed edges were sampled for another puzzle ({sampled})"),
-            )?;
-            continue;
-        }
-        match BackboneRow::new(p, &removed.edges, engines, args.cap) {
-            Err(BackboneError::Edges(e)) => loaded.refuse(*line, e)?,
+        match BackboneRow::of_removed(p, &removed, engines, args.cap) {
+            Err(e @ (BackboneError::Edges(_) | BackboneError::SampledForAnother(_))) => {
+                loaded.refuse(*line, e)?
+            }
             Err(BackboneError::Disagreement(d)) => {
                 eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
                 return Ok(EXIT_DISAGREE);

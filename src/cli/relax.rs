@@ -5,7 +5,6 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use resume::Lined;
 use serde::Serialize;
-use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use sudolab::engine::Engines;
@@ -91,14 +90,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         }
     }
     let streaming = resume::streams(out);
-    let spec = resume::RowSpec {
-        key: &["k"],
-        params: vec![
-            ("/samples".into(), json!(args.samples)),
-            ("/seed".into(), json!(args.seed)),
-            ("/cap".into(), json!(args.cap)),
-        ],
-    };
+    let spec = resume::RowSpec::relax(&opts);
     let (mut stream, done) = if streaming {
         let (w, d) = resume::open(out, args.resume, &spec)?;
         (Some(w), d)
