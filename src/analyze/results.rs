@@ -154,7 +154,7 @@ pub enum ResultsError {
     },
     /// A row without the input line or the puzzle it belongs to.
     #[error(
-        "{} line {line}: no `line` or `puzzle` field: not a row streamed by `sudolab analyze` or `relax` -f jsonl (or one written by an older sudolab); start a new file",
+        "{} line {line}: no `line` or `puzzle` field: not a row streamed by `sudolab analyze` or `relax -f jsonl`, or one written by an older sudolab (compute it again into a new file)",
         path.display()
     )]
     NoLine {
