@@ -11,6 +11,9 @@
 //! solutions) leaves its fields out and says why in `errors`; an engine
 //! disagreement is never filed in a row: it is returned as an error.
 
+pub mod engines;
+pub mod results;
+
 use crate::cnf::ClauseCounts;
 use crate::engine::Disagreement;
 use crate::grid::Puzzle;

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use resume::Lined;
 use sudolab::analyze::{AnalysisRow, AnalyzeOptions, analyze, parse_metric_groups};
 use sudolab::engine::Engines;
-use sudolab::relax::RelaxOptions;
+use sudolab::relax::{self, RelaxOptions};
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
@@ -56,7 +56,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
             seed: args.seed,
             cap: args.cap,
             engines: Engines::default(),
-            verify: (args.samples * 3).div_ceil(100).max(1),
+            verify: relax::default_verify(args.samples),
         },
         rate_seed: args.seed,
         fixedness: args.fixedness,
@@ -66,17 +66,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         .map_err(|e| anyhow::anyhow!("--samples: {e}"))?;
     let out = &args.common.out;
     out.check()?;
-    // Every parameter is a field of `params` (null when it does not apply).
-    let params = serde_json::to_value(opts.params())?;
-    let spec = resume::Spec {
-        key: &[],
-        params: params
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(name, value)| (format!("/params/{name}"), value.clone()))
-            .collect(),
-    };
+    let spec = resume::RowSpec::analyze(&opts.params())?;
     let streaming = resume::streams(out);
     let (mut writer, done) = if streaming {
         let (w, d) = resume::open(out, args.resume, &spec)?;
@@ -84,7 +74,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     } else if args.resume {
         anyhow::bail!("--resume needs -o FILE with --format jsonl");
     } else {
-        (None, resume::Done::default())
+        (None, resume::DoneRows::default())
     };
     let mut loaded = load(&args.common)?;
     if args.dedup {
@@ -92,7 +82,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     }
     let mut todo = Vec::new();
     for (line, p) in std::mem::take(&mut loaded.puzzles) {
-        if !done.contains(line, &[], &p.to_line())? {
+        if !done.contains(&resume::RowKey::new(line, &[]), &p.to_line())? {
             todo.push((line, p));
         }
     }

@@ -4,8 +4,9 @@ use super::{OutputArgs, read_text};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
+use sudolab::analyze::engines::SolveRow;
 use sudolab::cnf::{decode_model, parse_model};
-use sudolab::engine::{Engines, SolveRow};
+use sudolab::engine::Engines;
 use sudolab::grid::parse_puzzle;
 
 #[derive(Debug, Args)]
@@ -27,12 +28,7 @@ pub fn run(args: DecodeArgs) -> Result<u8> {
     let lits = parse_model(&text).with_context(|| format!("{}", args.model.display()))?;
     let solution =
         decode_model(&puzzle, &lits).with_context(|| format!("{}", args.model.display()))?;
-    let row = SolveRow {
-        puzzle: puzzle.to_line(),
-        label: puzzle.label.clone(),
-        solution: Some(solution.to_line()),
-        status: Engines::default().status(&puzzle)?,
-    };
+    let row = SolveRow::of_solution(&puzzle, &solution, &Engines::default())?;
     args.out
         .emit(&[row], |_| format!("{}\n", solution.to_line()))?;
     Ok(super::EXIT_OK)

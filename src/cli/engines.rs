@@ -1,16 +1,14 @@
 //! `solve`, `count`, `check` and `backbone`: the engine subcommands.
 
 use super::{Common, EXIT_DISAGREE, label_of, load, par_map, progress};
-use rayon::prelude::*;
-use sudolab::Status;
-
-/// Above this many solutions an exact count (`--cap 0`) is announced as long.
-const LARGE_COUNT: u64 = 1_000_000;
 use anyhow::Result;
 use clap::Args;
-use sudolab::engine::{
-    BackboneError, BackboneRow, CheckRow, CountRow, Disagreement, Engines, SolveRow,
+use rayon::prelude::*;
+use sudolab::Status;
+use sudolab::analyze::engines::{
+    BackboneError, BackboneRow, CheckRow, CountRow, LARGE_COUNT, SolveRow,
 };
+use sudolab::engine::{Disagreement, Engines};
 use sudolab::graph::{RelaxedInstance, RemovedEdges};
 use sudolab::report::{text_table, write_atomic};
 
@@ -85,15 +83,10 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
     let mut rows = Vec::new();
     let puzzles = std::mem::take(&mut loaded.puzzles);
     for (line, p) in &puzzles {
-        if let Some(sampled) = removed.puzzle.as_ref().filter(|s| **s != p.to_line()) {
-            loaded.refuse(
-                *line,
-                format!("the removed edges were sampled for another puzzle ({sampled})"),
-            )?;
-            continue;
-        }
-        match BackboneRow::new(p, &removed.edges, engines, args.cap) {
-            Err(BackboneError::Edges(e)) => loaded.refuse(*line, e)?,
+        match BackboneRow::of_removed(p, &removed, engines, args.cap) {
+            Err(e @ (BackboneError::Edges(_) | BackboneError::SampledForAnother(_))) => {
+                loaded.refuse(*line, e)?
+            }
             Err(BackboneError::Disagreement(d)) => {
                 eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
                 return Ok(EXIT_DISAGREE);
@@ -187,7 +180,7 @@ pub fn count(args: CountArgs) -> Result<u8> {
             let count = || {
                 // An exact count of a puzzle with billions of solutions runs
                 // for hours: say so before starting it.
-                if args.cap == 0 && engines.count(p, LARGE_COUNT)?.capped {
+                if CountRow::is_long(p, engines, args.cap)? {
                     pb.suspend(|| {
                         eprintln!(
                             "sudolab: line {line}: more than {LARGE_COUNT} solutions; the exact count may take very long (--cap N bounds it)"

@@ -5,7 +5,6 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use resume::Lined;
 use serde::Serialize;
-use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use sudolab::engine::Engines;
@@ -77,12 +76,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         samples: args.samples,
         seed: args.seed,
         cap: args.cap,
-        verify: if args.engine.checkers().is_empty() {
-            args.verify
-                .unwrap_or_else(|| (args.samples * 3).div_ceil(100).max(1))
-        } else {
-            args.samples
-        },
+        verify: RelaxOptions::verify_for(&args.engine, args.samples, args.verify),
         engines: args.engine,
     };
     let out = &args.common.out;
@@ -96,21 +90,14 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         }
     }
     let streaming = resume::streams(out);
-    let spec = resume::Spec {
-        key: &["k"],
-        params: vec![
-            ("/samples".into(), json!(args.samples)),
-            ("/seed".into(), json!(args.seed)),
-            ("/cap".into(), json!(args.cap)),
-        ],
-    };
+    let spec = resume::RowSpec::relax(&opts);
     let (mut stream, done) = if streaming {
         let (w, d) = resume::open(out, args.resume, &spec)?;
         (Some(w), d)
     } else if args.resume {
         bail!("--resume needs -o FILE with --format jsonl");
     } else {
-        (None, resume::Done::default())
+        (None, resume::DoneRows::default())
     };
     let mut samples_out = match &args.emit_samples {
         Some(path) => Some(std::io::BufWriter::new(
@@ -128,7 +115,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         let puzzle = p.to_line();
         let mut todo = Vec::with_capacity(ks.len());
         for &k in &ks {
-            if !done.contains(*line, &[json!(k)], &puzzle)? {
+            if !done.contains(&resume::RowKey::new(*line, &[k as u64]), &puzzle)? {
                 todo.push(k);
             }
         }

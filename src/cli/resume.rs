@@ -2,7 +2,8 @@
 //!
 //! A long run (`analyze`, `relax`) with `--format jsonl` writes each row as
 //! soon as it is done, with the input `line` its puzzle came from. With
-//! `--resume` the existing file is read back first:
+//! `--resume` the existing file is read back first by the library's results
+//! reader ([`sudolab::analyze::results`]):
 //!
 //! * rows are keyed by input line (and `k` for sweeps), not by puzzle text,
 //!   so a data set with the same puzzle twice keeps both rows;
@@ -14,33 +15,18 @@
 //! * a last line cut short by an interrupted run is dropped (and said so)
 //!   before appending, so no record is corrupted; any other line that is not
 //!   a JSON object is an error.
+//!
+//! This file opens the output and says what it found; the reading and
+//! checking is library work.
 
 use super::{OutputArgs, write_stdout};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
-use serde_json::Value;
-use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use sudolab::analyze::results::ResultsFile;
+pub use sudolab::analyze::results::{DoneRows, Lined, RowKey, RowSpec};
 use sudolab::report::{Format, jsonl_line};
-
-/// How the rows of one kind of output are keyed and what they must share.
-pub struct Spec {
-    /// Row fields that, with `line`, identify a row (e.g. `["k"]` for sweeps).
-    pub key: &'static [&'static str],
-    /// `(JSON pointer, value)` pairs every row must have: the run's parameters.
-    pub params: Vec<(String, Value)>,
-}
-
-/// A row with the input line its puzzle came from (`line` first).
-#[derive(Serialize)]
-pub struct Lined<T> {
-    /// 1-based input line (or index of an embedded example).
-    pub line: usize,
-    #[serde(flatten)]
-    pub row: T,
-}
 
 /// Where streamed rows go.
 pub enum RowWriter {
@@ -65,65 +51,40 @@ impl RowWriter {
     }
 }
 
-/// The rows an earlier run already wrote.
-#[derive(Default)]
-pub struct Done {
-    path: PathBuf,
-    /// Key → the puzzle of that row.
-    rows: HashMap<String, String>,
-}
-
-impl Done {
-    /// Is the row of input `line` (with these extra key values) done? Errors
-    /// when the file holds another puzzle for that line.
-    pub fn contains(&self, line: usize, extra: &[Value], puzzle: &str) -> Result<bool> {
-        let Some(found) = self.rows.get(&key_of(&Value::from(line), extra)) else {
-            return Ok(false);
-        };
-        if found != puzzle {
-            bail!(
-                "{} holds puzzle {found} for input line {line}, but input line {line} is {puzzle}: \
-                 the file was written from another input (use another -o file)",
-                self.path.display()
-            );
-        }
-        Ok(true)
-    }
-}
-
-fn key_of(line: &Value, extra: &[Value]) -> String {
-    let mut k = line.to_string();
-    for v in extra {
-        k.push('\t');
-        k.push_str(&v.to_string());
-    }
-    k
-}
-
 /// True when rows are streamed (`--format jsonl`).
 pub fn streams(out: &OutputArgs) -> bool {
     out.format == Format::Jsonl
 }
 
 /// Opens the stream of a `--format jsonl` run: a new file, stdout, or with
-/// `resume` the existing file after reading what it holds.
-pub fn open(out: &OutputArgs, resume: bool, spec: &Spec) -> Result<(RowWriter, Done)> {
+/// `resume` the existing file after reading what it holds (a cut-off last
+/// line is dropped, and said so).
+pub fn open(out: &OutputArgs, resume: bool, spec: &RowSpec) -> Result<(RowWriter, DoneRows)> {
     let file = out.file().filter(|_| streams(out));
     let Some(path) = file else {
         if resume {
             bail!("--resume needs -o FILE with --format jsonl");
         }
-        return Ok((RowWriter::Stdout, Done::default()));
+        return Ok((RowWriter::Stdout, DoneRows::default()));
     };
     if !resume || !path.exists() {
         let f = File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-        return Ok((RowWriter::File(f), Done::default()));
+        return Ok((RowWriter::File(f), DoneRows::default()));
     }
-    let done = read_done(path, spec)?;
+    let results = ResultsFile::read(path)?;
+    if results.torn_bytes() > 0 {
+        results.drop_torn_line()?;
+        eprintln!(
+            "sudolab: {}: dropped an incomplete last line ({} bytes, left by an interrupted run); its puzzle is computed again",
+            path.display(),
+            results.torn_bytes()
+        );
+    }
+    let done = DoneRows::read(&results, spec)?;
     eprintln!(
         "sudolab: {}: {} row(s) already done, appending the others",
         path.display(),
-        done.rows.len()
+        done.len()
     );
     let f = OpenOptions::new()
         .append(true)
@@ -132,72 +93,14 @@ pub fn open(out: &OutputArgs, resume: bool, spec: &Spec) -> Result<(RowWriter, D
     Ok((RowWriter::File(f), done))
 }
 
-/// Reads the complete rows of `path`, dropping a cut-off last line.
-fn read_done(path: &Path, spec: &Spec) -> Result<Done> {
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    if complete < bytes.len() {
-        OpenOptions::new()
-            .write(true)
-            .open(path)
-            .and_then(|f| f.set_len(complete as u64))
-            .with_context(|| format!("cannot repair {}", path.display()))?;
-        eprintln!(
-            "sudolab: {}: dropped an incomplete last line ({} bytes, left by an interrupted run); its puzzle is computed again",
-            path.display(),
-            bytes.len() - complete
-        );
-    }
-    let text = std::str::from_utf8(&bytes[..complete])
-        .with_context(|| format!("{}: not a sudolab JSON Lines output", path.display()))?;
-    let mut done = Done {
-        path: path.to_path_buf(),
-        rows: HashMap::new(),
-    };
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let at = || format!("{} line {}", path.display(), i + 1);
-        let row: Value = serde_json::from_str(line).with_context(|| {
-            format!(
-                "{}: not a JSON record; is it a sudolab JSON Lines output?",
-                at()
-            )
-        })?;
-        for (pointer, want) in &spec.params {
-            let got = row.pointer(pointer).unwrap_or(&Value::Null);
-            if got != want {
-                bail!(
-                    "{} was written with {} = {got}, this run has {want}: resume with the same parameters, or write to another file",
-                    at(),
-                    pointer.trim_start_matches('/').replace('/', ".")
-                );
-            }
-        }
-        let (Some(line_no), Some(puzzle)) = (row.get("line"), row["puzzle"].as_str()) else {
-            bail!(
-                "{}: no `line` or `puzzle` field (written by an older sudolab?); start a new file",
-                at()
-            );
-        };
-        let extra: Vec<Value> = spec.key.iter().map(|k| row[*k].clone()).collect();
-        done.rows
-            .insert(key_of(line_no, &extra), puzzle.to_string());
-    }
-    Ok(done)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::path::Path;
 
-    fn spec() -> Spec {
-        Spec {
+    fn spec() -> RowSpec {
+        RowSpec {
             key: &["k"],
             params: vec![
                 ("/samples".into(), json!(10)),
@@ -221,12 +124,12 @@ mod tests {
         let path = dir.path().join("out.jsonl");
         std::fs::write(&path, format!("{ROW}\n{}", &ROW[..30])).unwrap();
         let (mut w, done) = open(&out(&path), true, &spec()).unwrap();
-        assert_eq!(done.rows.len(), 1);
-        assert!(done.contains(3, &[json!(45)], "1.").unwrap());
-        assert!(!done.contains(3, &[json!(50)], "1.").unwrap());
-        assert!(!done.contains(4, &[json!(45)], "1.").unwrap());
+        assert_eq!(done.len(), 1);
+        assert!(done.contains(&RowKey::new(3, &[45]), "1.").unwrap());
+        assert!(!done.contains(&RowKey::new(3, &[50]), "1.").unwrap());
+        assert!(!done.contains(&RowKey::new(4, &[45]), "1.").unwrap());
         let e = done
-            .contains(3, &[json!(45)], "2.")
+            .contains(&RowKey::new(3, &[45]), "2.")
             .unwrap_err()
             .to_string();
         assert!(e.contains("another input"), "{e}");

@@ -10,10 +10,7 @@
 //! agree, or the result is a [`Disagreement`] (always a bug, reported with
 //! everything needed to reproduce it).
 
-mod rows;
-
 pub use crate::answers::{Count, InstanceAnalysis, Status, SudokuEngine};
-pub use rows::{BackboneError, BackboneRow, CheckRow, CountRow, SolveRow};
 
 use crate::graph::RelaxedInstance;
 use crate::grid::{Puzzle, Solution};

@@ -49,19 +49,49 @@ pub struct RelaxOptions {
     /// re-check the verified ones.
     pub engines: Engines,
     /// How many samples are re-checked (spread evenly), by the other engines
-    /// of `engines` or, with one engine, by its [`Engine::checker`].
+    /// of `engines` or, with one engine, by its [`Engine::checker`]
+    /// ([`default_verify`] of `samples` unless the caller chooses;
+    /// [`RelaxOptions::verify_for`] decides it for a list of engines).
     pub verify: usize,
 }
 
 impl Default for RelaxOptions {
     fn default() -> Self {
+        let samples = 1000;
         RelaxOptions {
             k: 45,
-            samples: 1000,
+            samples,
             seed: 1,
             cap: 1000,
             engines: Engines::default(),
-            verify: 30,
+            verify: default_verify(samples),
+        }
+    }
+}
+
+/// The share of samples re-checked by a second engine when the caller does
+/// not choose: 3 %, rounded up, and at least one.
+///
+/// The second engine (SAT for `bitset` and `dlx`) answers a capped count many
+/// times slower than the bitset search that analyses every sample, so
+/// re-checking all of them would multiply a run's time; 3 % keeps the cost of
+/// the cross-check a small part of the run, while the floor of one sample
+/// means every puzzle and every `k` is still compared against an independent
+/// engine. `sudolab relax` (without `--verify`) and `sudolab analyze` use it.
+pub fn default_verify(samples: usize) -> usize {
+    (samples * 3).div_ceil(100).max(1)
+}
+
+impl RelaxOptions {
+    /// The `verify` of a run with `engines`: every sample when several
+    /// engines are listed (each analyses every sample, and they are
+    /// compared), else `requested` or, when nothing is requested,
+    /// [`default_verify`].
+    pub fn verify_for(engines: &Engines, samples: usize, requested: Option<usize>) -> usize {
+        if engines.checkers().is_empty() {
+            requested.unwrap_or_else(|| default_verify(samples))
+        } else {
+            samples
         }
     }
 }
@@ -434,6 +464,19 @@ pub fn parse_sweep(s: &str) -> Result<Vec<usize>, RelaxError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn verify_is_three_percent_rounded_up_or_every_sample_with_several_engines() {
+        assert_eq!(default_verify(1000), 30);
+        assert_eq!(default_verify(200), 6);
+        assert_eq!(default_verify(101), 4);
+        assert_eq!(default_verify(5), 1);
+        assert_eq!(RelaxOptions::default().verify, 30);
+        let one = Engines::default();
+        assert_eq!(RelaxOptions::verify_for(&one, 200, None), 6);
+        assert_eq!(RelaxOptions::verify_for(&one, 200, Some(0)), 0);
+        assert_eq!(RelaxOptions::verify_for(&Engines::all(), 200, Some(3)), 200);
+    }
 
     #[test]
     fn fit_recovers_an_exponential() {

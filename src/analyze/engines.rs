@@ -1,9 +1,15 @@
 //! The rows of `sudolab check`, `count`, `solve` and `backbone`: one
-//! puzzle's answer, as plain data every output format serialises.
+//! puzzle's answer from the engines ([`crate::engine::Engines`], whose
+//! answers are compared and any difference is a [`Disagreement`]), as plain
+//! data every output format serialises. The engine layer answers questions;
+//! this module assembles those answers into the rows the subcommands print.
+//! A backbone row holds the cells fixed in every solution of a puzzle,
+//! relaxed or not (the fixed cells of the constraint relaxation, Pelánek
+//! §3.2; `docs/methods.md` §2).
 
-use super::{Disagreement, Engines, Status};
-use crate::graph::{EdgeError, RelaxedInstance};
-use crate::grid::Puzzle;
+use crate::engine::{Disagreement, Engines, Status};
+use crate::graph::{EdgeError, RelaxedInstance, RemovedEdges};
+use crate::grid::{Puzzle, Solution};
 use serde::Serialize;
 
 /// Result of `sudolab check`: is the puzzle valid and unique?
@@ -43,6 +49,10 @@ impl CheckRow {
     }
 }
 
+/// Above this many solutions an exact count (`cap` 0) is announced as long:
+/// a puzzle with billions of solutions takes hours to count.
+pub const LARGE_COUNT: u64 = 1_000_000;
+
 /// Result of `sudolab count`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CountRow {
@@ -67,6 +77,12 @@ impl CountRow {
             capped: c.capped,
         })
     }
+
+    /// Whether counting with `cap` is an exact count past [`LARGE_COUNT`]
+    /// solutions (asked with a count capped there, so it answers quickly).
+    pub fn is_long(puzzle: &Puzzle, engines: &Engines, cap: u64) -> Result<bool, Disagreement> {
+        Ok(cap == 0 && engines.count(puzzle, LARGE_COUNT)?.capped)
+    }
 }
 
 /// Result of `sudolab solve`.
@@ -89,6 +105,21 @@ impl SolveRow {
             puzzle: puzzle.to_line(),
             label: puzzle.label.clone(),
             solution: engines.solve(puzzle)?.map(|s| s.to_line()),
+            status: engines.status(puzzle)?,
+        })
+    }
+
+    /// The row of a solution found elsewhere (a SAT solver's model), with
+    /// the engines' word on whether it is the only one.
+    pub fn of_solution(
+        puzzle: &Puzzle,
+        solution: &Solution,
+        engines: &Engines,
+    ) -> Result<SolveRow, Disagreement> {
+        Ok(SolveRow {
+            puzzle: puzzle.to_line(),
+            label: puzzle.label.clone(),
+            solution: Some(solution.to_line()),
             status: engines.status(puzzle)?,
         })
     }
@@ -118,12 +149,29 @@ pub enum BackboneError {
     /// The removed edges are not edges of this puzzle's graph.
     #[error(transparent)]
     Edges(#[from] EdgeError),
+    /// The removed edges are a sample drawn for another puzzle (holds it).
+    #[error("the removed edges were sampled for another puzzle ({0})")]
+    SampledForAnother(String),
     /// The engines disagreed (a bug).
     #[error(transparent)]
     Disagreement(#[from] Disagreement),
 }
 
 impl BackboneRow {
+    /// Analyses a puzzle with the edges of `removed` taken out of its graph;
+    /// refused when they come from a sample drawn for another puzzle.
+    pub fn of_removed(
+        puzzle: &Puzzle,
+        removed: &RemovedEdges,
+        engines: &Engines,
+        cap: u64,
+    ) -> Result<BackboneRow, BackboneError> {
+        if let Some(sampled) = removed.puzzle.as_ref().filter(|s| **s != puzzle.to_line()) {
+            return Err(BackboneError::SampledForAnother(sampled.clone()));
+        }
+        BackboneRow::new(puzzle, &removed.edges, engines, cap)
+    }
+
     /// Analyses a puzzle with `removed` edges taken out of its graph.
     pub fn new(
         puzzle: &Puzzle,

@@ -1,0 +1,749 @@
+//! Results files read back: the JSON Lines rows `sudolab analyze` and
+//! `sudolab relax` stream with `--format jsonl`, each carrying the input
+//! `line` its puzzle came from ([`Lined`]).
+//!
+//! No paper defines this part: it is the bookkeeping that lets a data set of
+//! many thousands of puzzles be computed in pieces. One reader,
+//! [`ResultsFile`] with [`ResultsFile::rows`], serves both ways of putting
+//! pieces together:
+//!
+//! * resuming a run (`--resume`, [`DoneRows`]): rows are keyed by input line
+//!   (and `k` for sweeps), not by puzzle text, so a data set with the same
+//!   puzzle twice keeps both rows; every row must carry the parameters of
+//!   this run ([`RowSpec::params`]), or the file is refused with a message
+//!   naming the parameter, never silently mixed; a row whose line holds
+//!   another puzzle than this input's line means the file belongs to another
+//!   input, and is refused too;
+//! * merging shards (`sudolab merge`, [`merge_shards`]): the rows of all
+//!   shards in input order, keyed by line and `k`, every row computed with
+//!   the same parameters, duplicated rows and (with the input,
+//!   [`MergedRows::check_input`]) missing or mismatched ones listed as
+//!   [`MergeProblem`]s.
+//!
+//! A last line without its newline is a record cut short by an interrupted
+//! run: the reader sets it apart ([`ResultsFile::torn_bytes`]), so a resumed
+//! run can drop it ([`ResultsFile::drop_torn_line`]) and a merge refuses the
+//! shard. Any other line that is not a JSON object with `line` and `puzzle`
+//! is an error naming the file and the line.
+
+use super::AnalyzeParams;
+use crate::relax::RelaxOptions;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A row with the input line its puzzle came from (`line` first): the shape
+/// of every streamed row, and what [`ResultsFile::rows`] keys rows by.
+#[derive(Debug, Clone, Serialize)]
+pub struct Lined<T> {
+    /// 1-based input line (or index of an embedded example).
+    pub line: usize,
+    /// The row, flattened after `line`.
+    #[serde(flatten)]
+    pub row: T,
+}
+
+/// Where a row belongs: its input line and the values of the key fields of
+/// its kind of output (e.g. `k` for relaxation sweeps).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RowKey {
+    /// 1-based input line.
+    pub line: u64,
+    /// Values of the key fields, in [`RowSpec::key`] order; `None` when the
+    /// row has no such field or it is not a whole number.
+    pub fields: Vec<Option<u64>>,
+}
+
+impl RowKey {
+    /// The key of input `line` with these key field values.
+    pub fn new(line: usize, fields: &[u64]) -> RowKey {
+        RowKey {
+            line: line as u64,
+            fields: fields.iter().map(|&v| Some(v)).collect(),
+        }
+    }
+}
+
+/// How the rows of one kind of output are keyed and what they must share.
+#[derive(Debug, Clone, Default)]
+pub struct RowSpec {
+    /// Row fields that, with `line`, identify a row (e.g. `["k"]` for sweeps).
+    pub key: &'static [&'static str],
+    /// `(JSON pointer, value)` pairs every row must have: the run's parameters.
+    pub params: Vec<(String, Value)>,
+}
+
+impl RowSpec {
+    /// The rows of `sudolab analyze` run with `params`: keyed by input line,
+    /// each carrying every field of `params` under `params` (null when it
+    /// does not apply).
+    pub fn analyze(params: &AnalyzeParams) -> Result<RowSpec, serde_json::Error> {
+        let params = serde_json::to_value(params)?;
+        Ok(RowSpec {
+            key: &[],
+            params: params
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(name, value)| (format!("/params/{name}"), value.clone()))
+                .collect(),
+        })
+    }
+
+    /// The rows of `sudolab relax`: one per input line and `k`, each carrying
+    /// the `samples`, `seed` and `cap` of `opts`.
+    pub fn relax(opts: &RelaxOptions) -> RowSpec {
+        RowSpec {
+            key: &["k"],
+            params: vec![
+                ("/samples".into(), Value::from(opts.samples)),
+                ("/seed".into(), Value::from(opts.seed)),
+                ("/cap".into(), Value::from(opts.cap)),
+            ],
+        }
+    }
+}
+
+/// Why a results file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultsError {
+    /// The file cannot be read.
+    #[error("cannot read {}", path.display())]
+    Read {
+        /// The results file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The cut-off last line cannot be removed.
+    #[error("cannot repair {}", path.display())]
+    Repair {
+        /// The results file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not text.
+    #[error("{}: not a sudolab JSON Lines output", path.display())]
+    NotText {
+        /// The results file.
+        path: PathBuf,
+        /// Where the bytes stop being UTF-8.
+        #[source]
+        source: std::str::Utf8Error,
+    },
+    /// A line is not JSON.
+    #[error(
+        "{} line {line}: not a JSON record; is it a sudolab JSON Lines output?",
+        path.display()
+    )]
+    NotJson {
+        /// The results file.
+        path: PathBuf,
+        /// 1-based line of the file.
+        line: usize,
+        /// What the JSON parser said.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A row without the input line or the puzzle it belongs to.
+    #[error(
+        "{} line {line}: no `line` or `puzzle` field: not a row streamed by `sudolab analyze` or `relax -f jsonl`, or one written by an older sudolab (compute it again into a new file)",
+        path.display()
+    )]
+    NoLine {
+        /// The results file.
+        path: PathBuf,
+        /// 1-based line of the file.
+        line: usize,
+    },
+    /// A row computed with other parameters than this run's.
+    #[error(
+        "{} line {line} was written with {name} = {found}, this run has {expected}: resume with the same parameters, or write to another file",
+        path.display()
+    )]
+    OtherParameters {
+        /// The results file.
+        path: PathBuf,
+        /// 1-based line of the file.
+        line: usize,
+        /// The parameter, dotted (`params.seed`).
+        name: String,
+        /// Its value in the row (null when absent).
+        found: Box<Value>,
+        /// Its value in this run.
+        expected: Box<Value>,
+    },
+    /// The file holds another puzzle for an input line than the input.
+    #[error(
+        "{} holds puzzle {found} for input line {input_line}, but input line {input_line} is {puzzle}: the file was written from another input (use another -o file)",
+        path.display()
+    )]
+    OtherInput {
+        /// The results file.
+        path: PathBuf,
+        /// 1-based input line.
+        input_line: u64,
+        /// The puzzle the file has for it.
+        found: String,
+        /// The puzzle the input has on that line.
+        puzzle: String,
+    },
+    /// A shard whose last row is cut short.
+    #[error(
+        "{}: the last line is cut short (an interrupted shard): finish it with --resume first",
+        path.display()
+    )]
+    TornShard {
+        /// The shard's results file.
+        path: PathBuf,
+    },
+    /// Shards computed with different parameters.
+    #[error(
+        "{} line {line} was computed with {found}, {} with {first}: shards of one run share their parameters",
+        path.display(),
+        first_path.display()
+    )]
+    MixedParameters {
+        /// The shard with the differing row.
+        path: PathBuf,
+        /// 1-based line of that file.
+        line: usize,
+        /// The row's parameter fields.
+        found: Box<Value>,
+        /// The shard whose first row set the parameters.
+        first_path: PathBuf,
+        /// Its parameter fields.
+        first: Box<Value>,
+    },
+}
+
+/// A results file's complete lines, read once.
+#[derive(Debug)]
+pub struct ResultsFile {
+    path: PathBuf,
+    /// Every byte up to and including the last newline.
+    complete: String,
+    /// Bytes after the last newline (a record cut short).
+    torn: usize,
+}
+
+/// One row of a results file.
+#[derive(Debug, Clone)]
+pub struct ResultRow<'a> {
+    /// 1-based line of the results file.
+    pub file_line: usize,
+    /// Where the row belongs in the input.
+    pub key: RowKey,
+    /// The puzzle of the row, as one line.
+    pub puzzle: String,
+    /// The row as written.
+    pub text: &'a str,
+    /// The row parsed.
+    pub value: Value,
+}
+
+impl ResultsFile {
+    /// Reads `path`; a cut-off last line is set apart, not parsed.
+    pub fn read(path: &Path) -> Result<ResultsFile, ResultsError> {
+        let mut bytes = Vec::new();
+        File::open(path)
+            .and_then(|mut f| f.read_to_end(&mut bytes))
+            .map_err(|source| ResultsError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let torn = bytes.len() - end;
+        bytes.truncate(end);
+        let complete = String::from_utf8(bytes).map_err(|e| ResultsError::NotText {
+            path: path.to_path_buf(),
+            source: e.utf8_error(),
+        })?;
+        Ok(ResultsFile {
+            path: path.to_path_buf(),
+            complete,
+            torn,
+        })
+    }
+
+    /// The file read.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Bytes of a last line cut short by an interrupted run (0: none).
+    pub fn torn_bytes(&self) -> usize {
+        self.torn
+    }
+
+    /// Cuts the file back to its complete lines, so rows appended next start
+    /// on a line of their own.
+    pub fn drop_torn_line(&self) -> Result<(), ResultsError> {
+        OpenOptions::new()
+            .write(true)
+            .open(&self.path)
+            .and_then(|f| f.set_len(self.complete.len() as u64))
+            .map_err(|source| ResultsError::Repair {
+                path: self.path.clone(),
+                source,
+            })
+    }
+
+    /// The rows of the complete lines (blank lines skipped), each checked
+    /// in turn: a JSON record, with `spec`'s parameters, with `line` and
+    /// `puzzle`, keyed by `line` and `spec`'s key fields.
+    pub fn rows<'a>(
+        &'a self,
+        spec: &'a RowSpec,
+    ) -> impl Iterator<Item = Result<ResultRow<'a>, ResultsError>> + 'a {
+        self.complete
+            .lines()
+            .enumerate()
+            .filter(|(_, text)| !text.trim().is_empty())
+            .map(move |(i, text)| self.row(i + 1, text, spec))
+    }
+
+    fn row<'a>(
+        &self,
+        file_line: usize,
+        text: &'a str,
+        spec: &RowSpec,
+    ) -> Result<ResultRow<'a>, ResultsError> {
+        let value: Value = serde_json::from_str(text).map_err(|source| ResultsError::NotJson {
+            path: self.path.clone(),
+            line: file_line,
+            source,
+        })?;
+        for (pointer, expected) in &spec.params {
+            let found = value.pointer(pointer).unwrap_or(&Value::Null);
+            if found != expected {
+                return Err(ResultsError::OtherParameters {
+                    path: self.path.clone(),
+                    line: file_line,
+                    name: pointer.trim_start_matches('/').replace('/', "."),
+                    found: Box::new(found.clone()),
+                    expected: Box::new(expected.clone()),
+                });
+            }
+        }
+        let (Some(line), Some(puzzle)) = (value["line"].as_u64(), value["puzzle"].as_str()) else {
+            return Err(ResultsError::NoLine {
+                path: self.path.clone(),
+                line: file_line,
+            });
+        };
+        let key = RowKey {
+            line,
+            fields: spec.key.iter().map(|f| value[*f].as_u64()).collect(),
+        };
+        Ok(ResultRow {
+            file_line,
+            key,
+            puzzle: puzzle.to_string(),
+            text,
+            value,
+        })
+    }
+}
+
+/// The rows an earlier run already wrote: key → puzzle.
+#[derive(Debug, Default)]
+pub struct DoneRows {
+    path: PathBuf,
+    puzzles: HashMap<RowKey, String>,
+}
+
+impl DoneRows {
+    /// The rows of `file`, which must all match `spec`.
+    pub fn read(file: &ResultsFile, spec: &RowSpec) -> Result<DoneRows, ResultsError> {
+        let mut puzzles = HashMap::new();
+        for row in file.rows(spec) {
+            let row = row?;
+            puzzles.insert(row.key, row.puzzle);
+        }
+        Ok(DoneRows {
+            path: file.path.clone(),
+            puzzles,
+        })
+    }
+
+    /// Rows done (one per key).
+    pub fn len(&self) -> usize {
+        self.puzzles.len()
+    }
+
+    /// True when no row is done.
+    pub fn is_empty(&self) -> bool {
+        self.puzzles.is_empty()
+    }
+
+    /// Is the row of `key` done? An error when the file holds another puzzle
+    /// for that input line than `puzzle`.
+    pub fn contains(&self, key: &RowKey, puzzle: &str) -> Result<bool, ResultsError> {
+        let Some(found) = self.puzzles.get(key) else {
+            return Ok(false);
+        };
+        if found != puzzle {
+            return Err(ResultsError::OtherInput {
+                path: self.path.clone(),
+                input_line: key.line,
+                found: found.clone(),
+                puzzle: puzzle.to_string(),
+            });
+        }
+        Ok(true)
+    }
+}
+
+/// Shards' rows are keyed by input line and `k` (a relaxation sweep has one
+/// row per `k`; other rows have a constant or no `k`).
+const SHARD_KEY: &[&str] = &["k"];
+
+/// Fields that hold a row's parameters: every row of the shards of one run
+/// must agree on them.
+const PARAMETER_FIELDS: [&str; 4] = ["params", "samples", "seed", "cap"];
+
+/// A reason the shards cannot be merged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MergeProblem {
+    /// The same row is in two places.
+    Duplicate {
+        /// Input line of the row.
+        input_line: u64,
+        /// Its `k`, if the row has one.
+        k: Option<u64>,
+        /// The shard where it was first found.
+        first: PathBuf,
+        /// The shard where it is again.
+        again: PathBuf,
+        /// 1-based line of `again`.
+        again_line: usize,
+    },
+    /// An input line no shard has a row for.
+    Missing {
+        /// The input line.
+        input_line: u64,
+        /// The missing `k`, when the shards hold several values of `k`.
+        k: Option<u64>,
+    },
+    /// A shard has another puzzle for an input line than the input.
+    OtherPuzzle {
+        /// The input line.
+        input_line: u64,
+        /// Its puzzle in the input.
+        input: String,
+        /// The shard.
+        shard: PathBuf,
+        /// The puzzle the shard has for it.
+        found: String,
+    },
+}
+
+impl fmt::Display for MergeProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let k_text = |k: &Option<u64>| k.map(|k| format!(" (k = {k})")).unwrap_or_default();
+        match self {
+            MergeProblem::Duplicate {
+                input_line,
+                k,
+                first,
+                again,
+                again_line,
+            } => write!(
+                f,
+                "input line {input_line}{} is in {} and again in {} line {again_line}",
+                k_text(k),
+                first.display(),
+                again.display()
+            ),
+            MergeProblem::Missing { input_line, k } => {
+                write!(f, "input line {input_line}{} is in no shard", k_text(k))
+            }
+            MergeProblem::OtherPuzzle {
+                input_line,
+                input,
+                shard,
+                found,
+            } => write!(
+                f,
+                "input line {input_line} is {input} but {} has {found} for it",
+                shard.display()
+            ),
+        }
+    }
+}
+
+/// A row kept for the merge.
+#[derive(Debug)]
+struct MergedRow {
+    puzzle: String,
+    text: String,
+    /// Index of its shard in [`MergedRows::shards`].
+    shard: usize,
+}
+
+/// The rows of all shards in input order, and what keeps them from being
+/// merged.
+#[derive(Debug)]
+pub struct MergedRows {
+    shards: Vec<PathBuf>,
+    rows: BTreeMap<RowKey, MergedRow>,
+    problems: Vec<MergeProblem>,
+}
+
+/// Reads the shards' JSON Lines outputs and keys their rows by input line
+/// and `k`. A row found twice is a [`MergeProblem::Duplicate`] (the first is
+/// kept); a cut-off shard, a line that is no row, or a row computed with
+/// other parameters than the first row of the first shard is an error.
+pub fn merge_shards(paths: &[PathBuf]) -> Result<MergedRows, ResultsError> {
+    let spec = RowSpec {
+        key: SHARD_KEY,
+        params: Vec::new(),
+    };
+    let mut merged = MergedRows {
+        shards: paths.to_vec(),
+        rows: BTreeMap::new(),
+        problems: Vec::new(),
+    };
+    let mut params: Option<(Value, usize)> = None;
+    for (shard, path) in paths.iter().enumerate() {
+        let file = ResultsFile::read(path)?;
+        if file.torn_bytes() > 0 {
+            return Err(ResultsError::TornShard { path: path.clone() });
+        }
+        for row in file.rows(&spec) {
+            let row = row?;
+            let row_params: Value = PARAMETER_FIELDS
+                .iter()
+                .map(|f| {
+                    (
+                        f.to_string(),
+                        row.value.get(*f).cloned().unwrap_or_default(),
+                    )
+                })
+                .collect::<serde_json::Map<_, _>>()
+                .into();
+            match &params {
+                None => params = Some((row_params, shard)),
+                Some((first, from)) if *first != row_params => {
+                    return Err(ResultsError::MixedParameters {
+                        path: path.clone(),
+                        line: row.file_line,
+                        found: Box::new(row_params),
+                        first_path: paths[*from].clone(),
+                        first: Box::new(first.clone()),
+                    });
+                }
+                Some(_) => {}
+            }
+            if let Some(other) = merged.rows.get(&row.key) {
+                merged.problems.push(MergeProblem::Duplicate {
+                    input_line: row.key.line,
+                    k: row.key.fields[0],
+                    first: paths[other.shard].clone(),
+                    again: path.clone(),
+                    again_line: row.file_line,
+                });
+                continue;
+            }
+            merged.rows.insert(
+                row.key,
+                MergedRow {
+                    puzzle: row.puzzle,
+                    text: row.text.to_string(),
+                    shard,
+                },
+            );
+        }
+    }
+    Ok(merged)
+}
+
+impl MergedRows {
+    /// Checks the rows against the input the shards read (`(line, puzzle)`
+    /// pairs): every line must have a row for every `k` the shards hold, with
+    /// the same puzzle. What is not is added to [`Self::problems`].
+    pub fn check_input(&mut self, input: impl IntoIterator<Item = (usize, String)>) {
+        let ks: BTreeSet<Option<u64>> = self.rows.keys().map(|key| key.fields[0]).collect();
+        for (line, puzzle) in input {
+            for &k in &ks {
+                let key = RowKey {
+                    line: line as u64,
+                    fields: vec![k],
+                };
+                match self.rows.get(&key) {
+                    None => self.problems.push(MergeProblem::Missing {
+                        input_line: key.line,
+                        k: k.filter(|_| ks.len() > 1),
+                    }),
+                    Some(row) if row.puzzle != puzzle => {
+                        self.problems.push(MergeProblem::OtherPuzzle {
+                            input_line: key.line,
+                            input: puzzle.clone(),
+                            shard: self.shards[row.shard].clone(),
+                            found: row.puzzle.clone(),
+                        })
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+
+    /// What keeps the shards from being merged (empty: they merge).
+    pub fn problems(&self) -> &[MergeProblem] {
+        &self.problems
+    }
+
+    /// Rows merged.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// True when the shards hold no row.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The merged file: every row as written, in input order (line, then `k`).
+    pub fn to_jsonl(&self) -> String {
+        let mut merged = String::new();
+        for row in self.rows.values() {
+            merged.push_str(&row.text);
+            merged.push('\n');
+        }
+        merged
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn spec() -> RowSpec {
+        RowSpec {
+            key: &["k"],
+            params: vec![
+                ("/samples".into(), json!(10)),
+                ("/params/seed".into(), json!(1)),
+            ],
+        }
+    }
+
+    const ROW: &str = r#"{"line":3,"puzzle":"1.","k":45,"samples":10,"params":{"seed":1}}"#;
+
+    #[test]
+    fn rows_are_keyed_by_line_and_k_and_a_cut_off_record_is_set_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.jsonl");
+        std::fs::write(&path, format!("{ROW}\n\n{}", &ROW[..30])).unwrap();
+        let file = ResultsFile::read(&path).unwrap();
+        assert_eq!(file.torn_bytes(), 30);
+        let done = DoneRows::read(&file, &spec()).unwrap();
+        assert_eq!(done.len(), 1);
+        assert!(done.contains(&RowKey::new(3, &[45]), "1.").unwrap());
+        assert!(!done.contains(&RowKey::new(3, &[50]), "1.").unwrap());
+        assert!(!done.contains(&RowKey::new(4, &[45]), "1.").unwrap());
+        let e = done
+            .contains(&RowKey::new(3, &[45]), "2.")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("another input"), "{e}");
+        file.drop_torn_line().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{ROW}\n\n")
+        );
+    }
+
+    #[test]
+    fn errors_name_the_file_line_and_parameter() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.jsonl");
+        let read = |text: String| {
+            std::fs::write(&path, text).unwrap();
+            let file = ResultsFile::read(&path).unwrap();
+            DoneRows::read(&file, &spec()).unwrap_err().to_string()
+        };
+        let e = read(format!(
+            "{ROW}\n{}\n",
+            ROW.replace("\"seed\":1", "\"seed\":2")
+        ));
+        assert!(
+            e.contains("out.jsonl line 2 was written with params.seed = 2, this run has 1"),
+            "{e}"
+        );
+        let e = read("\nnot json\n".into());
+        assert!(e.contains("out.jsonl line 2: not a JSON record"), "{e}");
+        let e =
+            read(r#"{"puzzle":"1.","k":45,"samples":10,"params":{"seed":1}}"#.to_string() + "\n");
+        assert!(e.contains("line 1: no `line`"), "{e}");
+        std::fs::write(&path, b"\xff\xfe\n").unwrap();
+        let e = ResultsFile::read(&path).unwrap_err().to_string();
+        assert!(e.contains("not a sudolab JSON Lines output"), "{e}");
+    }
+
+    #[test]
+    fn shards_merge_in_input_order_and_name_their_problems() {
+        let dir = tempfile::tempdir().unwrap();
+        let row = |line: usize, k: usize, puzzle: &str| {
+            format!(r#"{{"line":{line},"puzzle":"{puzzle}","k":{k},"samples":5}}"#)
+        };
+        let a = dir.path().join("a.jsonl");
+        let b = dir.path().join("b.jsonl");
+        std::fs::write(&a, format!("{}\n{}\n", row(3, 0, "3."), row(1, 5, "1."))).unwrap();
+        std::fs::write(&b, format!("{}\n{}\n", row(1, 0, "1."), row(3, 0, "3."))).unwrap();
+        let mut merged = merge_shards(&[a.clone(), b.clone()]).unwrap();
+        assert_eq!(merged.len(), 3);
+        assert_eq!(
+            merged.to_jsonl(),
+            format!(
+                "{}\n{}\n{}\n",
+                row(1, 0, "1."),
+                row(1, 5, "1."),
+                row(3, 0, "3.")
+            )
+        );
+        merged.check_input([(1, "1.".to_string()), (2, "2.".into()), (3, "4.".into())]);
+        let problems: Vec<String> = merged.problems().iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            problems,
+            vec![
+                format!(
+                    "input line 3 (k = 0) is in {} and again in {} line 2",
+                    a.display(),
+                    b.display()
+                ),
+                "input line 2 (k = 0) is in no shard".to_string(),
+                "input line 2 (k = 5) is in no shard".to_string(),
+                format!("input line 3 is 4. but {} has 3. for it", a.display()),
+                "input line 3 (k = 5) is in no shard".to_string(),
+            ]
+        );
+
+        std::fs::write(
+            &b,
+            row(1, 0, "1.").replace("\"samples\":5", "\"samples\":6") + "\n",
+        )
+        .unwrap();
+        let e = merge_shards(&[a.clone(), b.clone()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("b.jsonl line 1 was computed with"), "{e}");
+        assert!(
+            e.contains("shards of one run share their parameters"),
+            "{e}"
+        );
+        std::fs::write(&b, row(1, 0, "1.")).unwrap();
+        let e = merge_shards(&[a, b]).unwrap_err().to_string();
+        assert!(e.contains("the last line is cut short"), "{e}");
+    }
+}
