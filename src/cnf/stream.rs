@@ -150,11 +150,12 @@ impl Sink for Text<'_> {
 }
 
 /// Appends the DIMACS text of `encode(puzzle, encoding)` to `out`: the same
-/// bytes as [`Cnf::to_dimacs_bytes`], without building the formula, so that
-/// many puzzles can be written to one stream (see the module doc).
+/// bytes as [`Cnf::to_dimacs_bytes`](super::Cnf::to_dimacs_bytes), without
+/// building the formula, so that many puzzles can be written to one stream
+/// (see the module doc).
 ///
 /// # Errors
-/// As [`encode`]; nothing is appended then.
+/// As [`encode`](super::encode); nothing is appended then.
 pub fn write_dimacs(
     puzzle: &Puzzle,
     encoding: Encoding,
