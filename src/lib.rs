@@ -41,8 +41,10 @@ pub mod relax;
 pub mod report;
 pub mod sat;
 pub mod score;
+pub mod seed;
 pub(crate) mod util;
 
 pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};
 pub use engine::{Disagreement, Engine, Engines};
 pub use grid::{Geometry, Puzzle, Solution};
+pub use seed::SeededRng;

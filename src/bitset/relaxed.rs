@@ -822,7 +822,7 @@ impl<const W: usize> Search<W> {
         if self.rng == 0 {
             return rest & rest.wrapping_neg();
         }
-        crate::util::xorshift64(&mut self.rng);
+        crate::seed::xorshift64(&mut self.rng);
         let mut r = rest;
         for _ in 0..self.rng % u64::from(rest.count_ones()) {
             r &= r - 1;
@@ -844,7 +844,7 @@ impl<const W: usize> Search<W> {
     /// answers and the solutions recorded are deterministic.
     fn exists(&mut self, depth: usize, seed: u64) -> bool {
         let mut budget = FIRST_LIMIT;
-        let mut rng = seed.wrapping_mul(crate::util::GOLDEN_GAMMA) | 1;
+        let mut rng = seed.wrapping_mul(crate::seed::GOLDEN_GAMMA) | 1;
         loop {
             self.aborted = false;
             self.limit = self.nodes.saturating_add(budget);
@@ -860,7 +860,7 @@ impl<const W: usize> Search<W> {
             if budget == FIRST_LIMIT && !self.probe(depth) {
                 return false;
             }
-            self.rng = crate::util::xorshift64(&mut rng);
+            self.rng = crate::seed::xorshift64(&mut rng);
             budget = budget.saturating_mul(2);
         }
     }

@@ -21,7 +21,7 @@ use super::{Candidate, GenerateError, GenerateOptions, Generated, Symmetry, cano
 use crate::bitset::sudoku::{Solver, solve};
 use crate::graph::derive_seed;
 use crate::grid::Puzzle;
-use rand::rngs::StdRng;
+use crate::seed::SeededRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde_json::Value;
@@ -33,7 +33,7 @@ const BATCH: usize = 32;
 
 /// The source after one to three uniqueness-keeping changes.
 pub fn mutant(source: &Candidate, opts: &GenerateOptions, seed: u64) -> Option<Candidate> {
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = SeededRng::seed_from_u64(seed);
     let mut solver = Solver::new(source.puzzle.order());
     let local = GenerateOptions {
         symmetry: Symmetry::None,
@@ -112,7 +112,7 @@ pub fn pseudo(
                 let seed = derive_seed(opts.seed, a as u64);
                 let mut m = mutant(&source, opts, seed)?;
                 if opts.minimal && !super::minimal::is_minimal(&m.puzzle, &m.solution) {
-                    m = super::minimal::minimize(&m, &mut StdRng::seed_from_u64(seed));
+                    m = super::minimal::minimize(&m, &mut SeededRng::seed_from_u64(seed));
                 }
                 let f = form(&m.puzzle).ok()?;
                 let (_, metrics, distance) = ev.evaluate(&m.puzzle);

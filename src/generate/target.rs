@@ -59,9 +59,9 @@ use crate::graph::derive_seed;
 use crate::grid::{Geometry, Puzzle, Solution};
 use crate::human::{Model, RateOptions, RateRow, rate};
 use crate::relax::{RelaxOptions, relax};
+use crate::seed::SeededRng;
 use rand::Rng;
 use rand::SeedableRng;
-use rand::rngs::StdRng;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -860,7 +860,7 @@ pub fn search(
             {
                 (candidate, minimal_known)
             } else if opts.symmetry == Symmetry::None && opts.method != Method::Xu {
-                (minimize(&candidate, &mut StdRng::seed_from_u64(s)), true)
+                (minimize(&candidate, &mut SeededRng::seed_from_u64(s)), true)
             } else {
                 return Judged {
                     candidate,
@@ -935,7 +935,7 @@ pub fn search(
         if !fresh {
             mutations += 1;
             let Some((found, _)) = &best else { continue };
-            let mut rng = StdRng::seed_from_u64(s);
+            let mut rng = SeededRng::seed_from_u64(s);
             let need = need(&ev.targets, &found.metrics);
             if let Some(c) = mutate(
                 &found.candidate,
@@ -1283,7 +1283,7 @@ mod tests {
         let opts = GenerateOptions::default();
         let (c, _) = make(&opts, 17);
         let mut solver = Solver::new(3);
-        let mut rng = StdRng::seed_from_u64(1);
+        let mut rng = SeededRng::seed_from_u64(1);
         let mut made = 0;
         for _ in 0..40 {
             if let Some(m) = mutate(&c, &opts, &mut solver, &mut rng, None, false) {

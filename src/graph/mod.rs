@@ -14,9 +14,12 @@
 //! search in [`crate::bitset`]) consumes.
 
 use crate::grid::{Geometry, Puzzle};
+use crate::seed::SeededRng;
+/// Per-sample seeds of a relaxation (defined with the other seed
+/// derivations in [`crate::seed`]).
+pub use crate::seed::derive_seed;
 use petgraph::graph::UnGraph;
 use rand::SeedableRng;
-use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 /// The Sudoku graph of order `n` as a petgraph graph; node weights are cell
@@ -31,19 +34,12 @@ pub fn sudoku_graph(n: usize) -> UnGraph<usize, ()> {
     graph
 }
 
-/// Mixes a base seed with an index into an independent 64-bit seed
-/// (SplitMix64), so sample `i` draws the same edges whatever thread runs it.
-pub fn derive_seed(seed: u64, index: u64) -> u64 {
-    use crate::util::{GOLDEN_GAMMA, mix64};
-    mix64(seed ^ index.wrapping_add(1).wrapping_mul(GOLDEN_GAMMA))
-}
-
 /// A uniformly random ordering of all edges of the order-`n` graph, from a
 /// seed. Taking its first `k` entries samples `k` distinct edges; prefixes of
 /// one ordering give nested relaxations.
 pub fn shuffled_edges(n: usize, seed: u64) -> Vec<(usize, usize)> {
     let mut edges = Geometry::of(n).edges();
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = SeededRng::seed_from_u64(seed);
     edges.shuffle(&mut rng);
     edges
 }
