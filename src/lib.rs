@@ -29,6 +29,7 @@ pub mod analyze;
 pub mod answers;
 pub mod bitset;
 pub mod cnf;
+pub mod data;
 pub mod dlx;
 pub mod engine;
 pub mod eval;
@@ -45,6 +46,7 @@ pub mod seed;
 pub(crate) mod util;
 
 pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};
+pub use data::data_dir;
 pub use engine::{Disagreement, Engine, Engines};
 pub use grid::{Geometry, Puzzle, Solution};
 pub use seed::SeededRng;
