@@ -379,39 +379,48 @@ fn parse_delimited(content: &str, delim: char) -> Result<ResultsTable, TableErro
         line: 1,
         message: format!("the delimiter {delim:?} is not a single byte"),
     })?;
-    // The `#` that opens the header of the shared data sets is no part of
-    // the first column's name: the reader skips it.
-    let header_at = content
-        .split_inclusive('\n')
-        .take_while(|l| l.trim().is_empty())
-        .map(str::len)
-        .sum::<usize>();
-    let (blank, from_header) = content.split_at(header_at);
-    let from_header = from_header.strip_prefix('#').unwrap_or(from_header);
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .has_headers(false)
         .flexible(true)
-        .from_reader(std::io::Read::chain(
-            blank.as_bytes(),
-            from_header.as_bytes(),
-        ));
+        .from_reader(content.as_bytes());
+    // The reader closes a quote left open at the end of the input without
+    // an error (BurntSushi/rust-csv#77 asks for a strict mode), so a record
+    // that would be refused, and the last one, are checked for it.
+    let unterminated = |start: usize, line: usize| {
+        ends_inside_quotes(&content.as_bytes()[start..], delimiter).then(|| TableError::Line {
+            line,
+            message: "unterminated quoted field".to_string(),
+        })
+    };
+    let mut lines_before = LineCounter::new(content);
     let mut header: Option<Vec<String>> = None;
     let mut rows = Vec::new();
     let mut lines = Vec::new();
-    let mut last_record = (1, 0);
+    let mut last_record = None;
     let mut record = csv::StringRecord::new();
     while reader.read_record(&mut record).map_err(csv_error)? {
-        let (line, byte) = record
-            .position()
-            .map_or((0, 0), |p| (p.line() as usize, p.byte() as usize));
-        last_record = (line, byte);
+        let (start, line) = lines_before.record_start(&record);
+        last_record = Some((start, line));
         // A line of spaces is blank, as an empty line is to the reader.
         if record.len() == 1 && record[0].trim().is_empty() {
             continue;
         }
         let Some(columns) = &header else {
-            let names: Vec<String> = record.iter().map(|c| c.trim().to_string()).collect();
+            // The `#` that opens the header of the shared data sets is no
+            // part of the first column's name.
+            let names: Vec<String> = record
+                .iter()
+                .enumerate()
+                .map(|(j, c)| {
+                    let c = if j == 0 {
+                        c.strip_prefix('#').unwrap_or(c)
+                    } else {
+                        c
+                    };
+                    c.trim().to_string()
+                })
+                .collect();
             let mut seen = std::collections::HashSet::new();
             if let Some(name) = names.iter().find(|c| !seen.insert(c.as_str())) {
                 return Err(TableError::DuplicateColumn { name: name.clone() });
@@ -420,33 +429,59 @@ fn parse_delimited(content: &str, delim: char) -> Result<ResultsTable, TableErro
             continue;
         };
         if record.len() != columns.len() {
-            return Err(TableError::FieldCount {
+            return Err(unterminated(start, line).unwrap_or(TableError::FieldCount {
                 line,
                 expected: columns.len(),
                 found: record.len(),
-            });
+            }));
         }
         rows.push(record.iter().map(Value::from_field).collect());
         lines.push(line);
     }
-    // The reader closes a quote left open at the end of the input without
-    // an error (BurntSushi/rust-csv#77 asks for a strict mode), so the last
-    // record's text is checked here. Records start at or after the header.
-    let (line, byte) = last_record;
-    let last = from_header
-        .as_bytes()
-        .get(byte.saturating_sub(blank.len())..);
-    if last.is_some_and(|text| ends_inside_quotes(text, delimiter)) {
-        return Err(TableError::Line {
-            line,
-            message: "unterminated quoted field".to_string(),
-        });
+    if let Some(error) = last_record.and_then(|(start, line)| unterminated(start, line)) {
+        return Err(error);
     }
     Ok(ResultsTable {
         columns: header.ok_or(TableError::Empty)?,
         rows,
         lines,
     })
+}
+
+/// The 1-based line on which each record starts, counted on the text
+/// itself (the reader's own count leaves out the blank lines it skips).
+struct LineCounter<'a> {
+    text: &'a [u8],
+    at: usize,
+    line: usize,
+}
+
+impl<'a> LineCounter<'a> {
+    fn new(text: &'a str) -> Self {
+        LineCounter {
+            text: text.as_bytes(),
+            at: 0,
+            line: 1,
+        }
+    }
+
+    /// Byte offset and line of the first character of `record` (records
+    /// come in input order; a record never starts with a line break).
+    fn record_start(&mut self, record: &csv::StringRecord) -> (usize, usize) {
+        let from = record.position().map_or(self.at, |p| p.byte() as usize);
+        let start = from
+            + self.text[from..]
+                .iter()
+                .take_while(|&&b| b == b'\n' || b == b'\r')
+                .count();
+        let start = start.max(self.at);
+        self.line += self.text[self.at..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.at = start;
+        (start, self.line)
+    }
 }
 
 fn csv_error(e: csv::Error) -> TableError {
@@ -479,4 +514,24 @@ fn ends_inside_quotes(text: &[u8], delimiter: u8) -> bool {
         };
     }
     matches!(state, State::Quoted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delimited_lines_count_blank_lines_and_quoted_breaks() {
+        let text = "\n  \n#a,b\r\n1,\"x\ny\"\r\n\r\n   \n2,z\n";
+        let t = ResultsTable::parse(text, TableFormat::Delimited(',')).unwrap();
+        assert_eq!(t.columns, vec!["a", "b"]);
+        assert_eq!(t.lines, vec![4, 8]);
+        assert_eq!(t.rows[0][1], Value::Text("x\ny".into()));
+        let open = "a,b\n1,2\n3,\"4\n5,6\n";
+        let err = ResultsTable::parse(open, TableFormat::Delimited(',')).unwrap_err();
+        assert_eq!(err.to_string(), "line 3: unterminated quoted field");
+        let escaped = "a\n\"say \"\"hi\"\"\"\n";
+        let t = ResultsTable::parse(escaped, TableFormat::Delimited(',')).unwrap();
+        assert_eq!(t.rows[0][0], Value::Text("say \"hi\"".into()));
+    }
 }
