@@ -5,7 +5,8 @@
 //!
 //! Every benchmark processes a whole set per iteration and declares
 //! `Throughput::Elements(puzzles)`, so criterion reports puzzles/s. The sets
-//! are read at run time from `../shared/data` (see its `PROVENANCE.md`):
+//! are read at run time from `../shared/data` or `$SUDOLAB_DATA`
+//! ([`sudolab::data_dir`]; see its `PROVENANCE.md`):
 //! easy = the first 1000 puzzles of Royle's 17-clue list, hard = magictour
 //! top1465. `SUDOLAB_BENCH_CLOCK=cpu` measures process CPU time instead of wall-clock
 //! time (see `common`). Figures and commands are in `docs/performance.md`.
@@ -26,9 +27,7 @@ const HARD_FILE: &str = "tdoku-benchmarks/tdoku-magictour-top1465.txt";
 const EASY_COUNT: usize = 1000;
 
 fn data_path(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(rel)
+    sudolab::data_dir().join(rel)
 }
 
 fn read_text(rel: &str) -> String {

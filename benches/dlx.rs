@@ -2,7 +2,7 @@
 //! sets and relaxed-instance analysis on qqwing puzzles.
 //!
 //! Data are read at run time from `../shared/data` relative to the crate
-//! (override with `SUDOLAB_DATA`). Run with `cargo bench --bench dlx`;
+//! (override with `SUDOLAB_DATA`; [`sudolab::data_dir`]). Run with `cargo bench --bench dlx`;
 //! throughput is reported in puzzles (or instances) per second.
 //!
 //! On a loaded machine wall-clock time says little about the code: with
@@ -12,7 +12,6 @@
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::path::PathBuf;
 use sudolab::Puzzle;
 use sudolab::bitset::{relaxed, sudoku};
 use sudolab::dlx::relaxed::RelaxedDlx;
@@ -68,16 +67,10 @@ fn clock() -> Clock {
     }
 }
 
-fn data_dir() -> PathBuf {
-    std::env::var_os("SUDOLAB_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
-
 /// Puzzles of a data file (first field of each non-comment line), every
 /// `step`-th one.
 fn load(rel: &str, step: usize) -> Vec<Puzzle> {
-    let path = data_dir().join(rel);
+    let path = sudolab::data_dir().join(rel);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()

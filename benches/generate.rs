@@ -14,9 +14,9 @@ mod common;
 use common::Clock;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
-use rand::rngs::StdRng;
 use std::hint::black_box;
 use std::time::Duration;
+use sudolab::SeededRng;
 use sudolab::generate::fletcher::fletcher_puzzle;
 use sudolab::generate::minimal::minimal_puzzle;
 use sudolab::generate::xu::xu_puzzle;
@@ -48,7 +48,7 @@ fn generate(c: &mut Criterion<Clock>) {
                 let mut givens = 0;
                 for _ in 0..batch {
                     seed += 1;
-                    let mut rng = StdRng::seed_from_u64(seed);
+                    let mut rng = SeededRng::seed_from_u64(seed);
                     givens += minimal_puzzle(order, symmetry, &mut rng).puzzle.givens();
                 }
                 black_box(givens)
@@ -62,7 +62,7 @@ fn generate(c: &mut Criterion<Clock>) {
             (0..50)
                 .map(|_| {
                     seed += 1;
-                    let mut rng = StdRng::seed_from_u64(seed);
+                    let mut rng = SeededRng::seed_from_u64(seed);
                     fletcher_puzzle(3, Symmetry::None, 100, &mut rng)
                         .puzzle
                         .givens()
@@ -77,14 +77,14 @@ fn generate(c: &mut Criterion<Clock>) {
             (0..5)
                 .map(|_| {
                     seed += 1;
-                    let mut rng = StdRng::seed_from_u64(seed);
+                    let mut rng = SeededRng::seed_from_u64(seed);
                     xu_puzzle(3, Symmetry::None, &mut rng).puzzle.givens()
                 })
                 .sum::<usize>()
         })
     });
     let puzzles: Vec<_> = (0..20u64)
-        .map(|s| minimal_puzzle(3, Symmetry::None, &mut StdRng::seed_from_u64(s)).puzzle)
+        .map(|s| minimal_puzzle(3, Symmetry::None, &mut SeededRng::seed_from_u64(s)).puzzle)
         .collect();
     g.throughput(Throughput::Elements(puzzles.len() as u64));
     g.bench_function("canon/9x9", |b| {

@@ -1,7 +1,7 @@
 //! Cost of constraint relaxation (`relax::relax`, `relax::sweep`) on one
 //! typical puzzle (the first NYT "Medium" of `website-nyt/nyt.tsv`) and one
 //! easy one (the first NYT "Easy"), both read at run time from
-//! `../shared/data`.
+//! `../shared/data` or `$SUDOLAB_DATA` ([`sudolab::data_dir`]).
 //!
 //! Measured: k = 45, 1000 samples, cap 1000 with no engine cross-check and
 //! with the default 30 verified samples; exact counts (cap 0) at k = 45; a
@@ -18,7 +18,6 @@ mod common;
 use common::Clock;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 use sudolab::Puzzle;
 use sudolab::graph::{RelaxedInstance, derive_seed, shuffled_edges};
@@ -37,9 +36,7 @@ fn nyt(level: &str) -> Puzzle {
 
 /// The first puzzle of a shared-data file whose line passes `keep`.
 fn first_of(rel: &str, keep: impl Fn(&Puzzle) -> bool) -> Puzzle {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(rel);
+    let path = sudolab::data_dir().join(rel);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read benchmark data {}: {e}", path.display()));
     read_puzzles(&text)

@@ -34,12 +34,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let path = format!(
-        "{}/../shared/data/website-projectpatti/patti.tsv",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = sudolab::data_dir().join("website-projectpatti/patti.tsv");
     let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("{path} not found");
+        eprintln!("{} not found", path.display());
         std::process::exit(1);
     };
     // (site, rank, level) -> puzzles

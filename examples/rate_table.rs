@@ -1,6 +1,6 @@
 //! Correlation of every human-model metric with external difficulty labels,
-//! on samples of the data sets in `../shared/data` (read at run time, never
-//! copied). Prints a Markdown table of Spearman ρ and Goodman–Kruskal γ.
+//! on samples of the data sets in `../shared/data` or `$SUDOLAB_DATA`
+//! ([`sudolab::data_dir`]; read at run time, never copied). Prints a Markdown table of Spearman ρ and Goodman–Kruskal γ.
 //!
 //! ```text
 //! cargo run --release --example rate_table [-- PER_LEVEL [SE_COUNT]]
@@ -36,11 +36,11 @@ struct Set {
 }
 
 fn read(path: &str) -> Option<String> {
-    let full = format!("{}/../shared/data/{}", env!("CARGO_MANIFEST_DIR"), path);
+    let full = sudolab::data_dir().join(path);
     match std::fs::read_to_string(&full) {
         Ok(s) => Some(s),
         Err(e) => {
-            eprintln!("skipping {full}: {e}");
+            eprintln!("skipping {}: {e}", full.display());
             None
         }
     }

@@ -16,7 +16,7 @@
 
 use crate::answers::Count;
 use crate::grid::{Geometry, MAX_ORDER, MIN_ORDER, Puzzle, Solution};
-use crate::util::xorshift64;
+use crate::seed::xorshift64;
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
@@ -414,7 +414,7 @@ impl Solver {
     /// order drawn from `seed` (the same seed gives the same solution).
     pub fn random_solution(&mut self, values: &[u8], seed: u64) -> Option<Vec<u8>> {
         // xorshift64 needs a non-zero state.
-        self.search.rng = crate::util::splitmix64(seed) | 1;
+        self.search.rng = crate::seed::splitmix64(seed) | 1;
         let mut out = None;
         self.search.run_cells(values, None, |cand| {
             out = Some(

@@ -102,16 +102,14 @@ pub fn check_target(flag: &str, path: &Path) -> Result<()> {
             dir.display()
         );
     }
-    let probe = dir.join(format!(".sudolab-probe-{}", std::process::id()));
-    std::fs::File::create(&probe)
-        .and_then(|_| std::fs::remove_file(&probe))
-        .with_context(|| {
-            format!(
-                "{flag} {}: cannot write in {}",
-                path.display(),
-                dir.display()
-            )
-        })
+    // A temporary file that removes itself: the folder takes new files.
+    tempfile::tempfile_in(dir).map(drop).with_context(|| {
+        format!(
+            "{flag} {}: cannot write in {}",
+            path.display(),
+            dir.display()
+        )
+    })
 }
 
 /// Writes to stdout; a closed pipe surfaces as an `io::ErrorKind::BrokenPipe`

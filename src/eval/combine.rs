@@ -5,7 +5,7 @@
 //! Pelánek fits the parameters of a linear model on a training set (one half
 //! of the problems) and reports the correlation on the other half. Here the
 //! complete rows (label and every metric present) are shuffled with a seeded
-//! `StdRng` and split; ordinary least squares with an intercept
+//! `SeededRng` and split; ordinary least squares with an intercept
 //! ([`crate::stats::least_squares`]) is solved on the training part; Pearson
 //! r and Spearman ρ of prediction against label are reported on both parts.
 //! This module is `sudolab eval --fit`'s library side. Linearly dependent
@@ -15,16 +15,16 @@
 use super::EvalError;
 use super::label::{LabelSpec, Ordinal, label_scores};
 use super::table::ResultsTable;
+use crate::seed::SeededRng;
 use crate::stats::{self, FitError, least_squares, predict};
 use rand::SeedableRng;
-use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use serde::Serialize;
 
 /// Options of [`fit_linear`].
 #[derive(Debug, Clone, Serialize)]
 pub struct FitOptions {
-    /// Seed of the `StdRng` that shuffles the rows before the split (default 1).
+    /// Seed of the `SeededRng` that shuffles the rows before the split (default 1).
     pub seed: u64,
     /// Share of the complete rows used for training (default 0.5).
     pub train_fraction: f64,
@@ -127,7 +127,7 @@ pub fn fit_linear(
             rows.len()
         )));
     }
-    let mut rng = StdRng::seed_from_u64(opts.seed);
+    let mut rng = SeededRng::seed_from_u64(opts.seed);
     rows.shuffle(&mut rng);
     let n_train = ((rows.len() as f64 * opts.train_fraction).round() as usize)
         .clamp(p + 1, rows.len() - stats::MIN_PAIRS);

@@ -10,10 +10,12 @@
 //!   value to correlate.
 //! * **CSV / TSV** with a header line. A header that starts with `#` (the
 //!   convention of the shared data sets in `../shared/data/`) has the `#`
-//!   stripped. Fields may be quoted with `"` (a doubled `""` is a literal
-//!   quote); a quoted field cannot span lines. A field that parses as a
-//!   finite number is a number; an empty field, `NA`, `NaN` or `null` is
-//!   missing; anything else is text.
+//!   stripped. The `csv` crate splits the records: fields may be quoted
+//!   with `"` (a doubled `""` is a literal quote) and a quoted field may
+//!   span lines, as [`crate::report::to_csv`] writes them; a quote left open
+//!   at the end of the file is an error. Blank lines are skipped. A field
+//!   that parses as a finite number is a number; an empty field, `NA`,
+//!   `NaN` or `null` is missing; anything else is text.
 //!
 //! The format is chosen by the file extension (`.jsonl`, `.ndjson`, `.json`,
 //! `.csv`, `.tsv`, `.tab`), else by content: a first non-blank line that
@@ -373,91 +375,163 @@ fn flatten(
 }
 
 fn parse_delimited(content: &str, delim: char) -> Result<ResultsTable, TableError> {
-    let mut numbered = content
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
-        .filter(|(_, l)| !l.trim().is_empty());
-    let (header_line, header) = numbered.next().ok_or(TableError::Empty)?;
-    let header = header.strip_prefix('#').unwrap_or(header);
-    let columns: Vec<String> = split_fields(header, delim, header_line)?
-        .into_iter()
-        .map(|c| c.trim().to_string())
-        .collect();
-    let mut seen = std::collections::HashSet::new();
-    for c in &columns {
-        if !seen.insert(c.as_str()) {
-            return Err(TableError::DuplicateColumn { name: c.clone() });
-        }
-    }
+    let delimiter = u8::try_from(delim).map_err(|_| TableError::Line {
+        line: 1,
+        message: format!("the delimiter {delim:?} is not a single byte"),
+    })?;
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(content.as_bytes());
+    // The reader closes a quote left open at the end of the input without
+    // an error (BurntSushi/rust-csv#77 asks for a strict mode), so a record
+    // that would be refused, and the last one, are checked for it.
+    let unterminated = |start: usize, line: usize| {
+        ends_inside_quotes(&content.as_bytes()[start..], delimiter).then(|| TableError::Line {
+            line,
+            message: "unterminated quoted field".to_string(),
+        })
+    };
+    let mut lines_before = LineCounter::new(content);
+    let mut header: Option<Vec<String>> = None;
     let mut rows = Vec::new();
     let mut lines = Vec::new();
-    for (line, text) in numbered {
-        let fields = split_fields(text, delim, line)?;
-        if fields.len() != columns.len() {
-            return Err(TableError::FieldCount {
+    let mut last_record = None;
+    let mut record = csv::StringRecord::new();
+    while reader.read_record(&mut record).map_err(csv_error)? {
+        let (start, line) = lines_before.record_start(&record);
+        last_record = Some((start, line));
+        // A line of spaces is blank, as an empty line is to the reader.
+        if record.len() == 1 && record[0].trim().is_empty() {
+            continue;
+        }
+        let Some(columns) = &header else {
+            // The `#` that opens the header of the shared data sets is no
+            // part of the first column's name.
+            let names: Vec<String> = record
+                .iter()
+                .enumerate()
+                .map(|(j, c)| {
+                    let c = if j == 0 {
+                        c.strip_prefix('#').unwrap_or(c)
+                    } else {
+                        c
+                    };
+                    c.trim().to_string()
+                })
+                .collect();
+            let mut seen = std::collections::HashSet::new();
+            if let Some(name) = names.iter().find(|c| !seen.insert(c.as_str())) {
+                return Err(TableError::DuplicateColumn { name: name.clone() });
+            }
+            header = Some(names);
+            continue;
+        };
+        if record.len() != columns.len() {
+            return Err(unterminated(start, line).unwrap_or(TableError::FieldCount {
                 line,
                 expected: columns.len(),
-                found: fields.len(),
-            });
+                found: record.len(),
+            }));
         }
-        rows.push(fields.iter().map(|f| Value::from_field(f)).collect());
+        rows.push(record.iter().map(Value::from_field).collect());
         lines.push(line);
     }
+    if let Some(error) = last_record.and_then(|(start, line)| unterminated(start, line)) {
+        return Err(error);
+    }
     Ok(ResultsTable {
-        columns,
+        columns: header.ok_or(TableError::Empty)?,
         rows,
         lines,
     })
 }
 
-/// Split one line into fields, honouring `"` quotes.
-fn split_fields(text: &str, delim: char, line: usize) -> Result<Vec<String>, TableError> {
-    let mut fields = Vec::new();
-    let mut field = String::new();
-    let mut chars = text.chars().peekable();
-    let mut at_field_start = true;
-    while let Some(ch) = chars.next() {
-        if at_field_start && ch == '"' {
-            at_field_start = false;
-            let mut closed = false;
-            while let Some(q) = chars.next() {
-                if q == '"' {
-                    if chars.peek() == Some(&'"') {
-                        chars.next();
-                        field.push('"');
-                    } else {
-                        closed = true;
-                        break;
-                    }
-                } else {
-                    field.push(q);
-                }
-            }
-            if !closed {
-                return Err(TableError::Line {
-                    line,
-                    message: "unterminated quoted field".to_string(),
-                });
-            }
-            match chars.peek() {
-                None => {}
-                Some(&c) if c == delim => {}
-                Some(&c) => {
-                    return Err(TableError::Line {
-                        line,
-                        message: format!("unexpected {c:?} after a closing quote"),
-                    });
-                }
-            }
-        } else if ch == delim {
-            fields.push(std::mem::take(&mut field));
-            at_field_start = true;
-        } else {
-            at_field_start = false;
-            field.push(ch);
+/// The 1-based line on which each record starts, counted on the text
+/// itself (the reader's own count leaves out the blank lines it skips).
+struct LineCounter<'a> {
+    text: &'a [u8],
+    at: usize,
+    line: usize,
+}
+
+impl<'a> LineCounter<'a> {
+    fn new(text: &'a str) -> Self {
+        LineCounter {
+            text: text.as_bytes(),
+            at: 0,
+            line: 1,
         }
     }
-    fields.push(field);
-    Ok(fields)
+
+    /// Byte offset and line of the first character of `record` (records
+    /// come in input order; a record never starts with a line break).
+    fn record_start(&mut self, record: &csv::StringRecord) -> (usize, usize) {
+        let from = record.position().map_or(self.at, |p| p.byte() as usize);
+        let start = from
+            + self.text[from..]
+                .iter()
+                .take_while(|&&b| b == b'\n' || b == b'\r')
+                .count();
+        let start = start.max(self.at);
+        self.line += self.text[self.at..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.at = start;
+        (start, self.line)
+    }
+}
+
+fn csv_error(e: csv::Error) -> TableError {
+    TableError::Line {
+        line: e.position().map_or(0, |p| p.line() as usize),
+        message: e.to_string(),
+    }
+}
+
+/// Whether `text`, read from the start of a record with the `csv` crate's
+/// rules (a quote opens a quoted field only at a field's start; `""` inside
+/// one is a literal quote), ends inside a quoted field.
+fn ends_inside_quotes(text: &[u8], delimiter: u8) -> bool {
+    enum State {
+        FieldStart,
+        Unquoted,
+        Quoted,
+        QuoteInQuoted,
+    }
+    let mut state = State::FieldStart;
+    for &b in text {
+        let ends_field = b == delimiter || b == b'\n' || b == b'\r';
+        state = match state {
+            State::FieldStart if b == b'"' => State::Quoted,
+            State::Quoted if b == b'"' => State::QuoteInQuoted,
+            State::Quoted => State::Quoted,
+            State::QuoteInQuoted if b == b'"' => State::Quoted,
+            _ if ends_field => State::FieldStart,
+            _ => State::Unquoted,
+        };
+    }
+    matches!(state, State::Quoted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delimited_lines_count_blank_lines_and_quoted_breaks() {
+        let text = "\n  \n#a,b\r\n1,\"x\ny\"\r\n\r\n   \n2,z\n";
+        let t = ResultsTable::parse(text, TableFormat::Delimited(',')).unwrap();
+        assert_eq!(t.columns, vec!["a", "b"]);
+        assert_eq!(t.lines, vec![4, 8]);
+        assert_eq!(t.rows[0][1], Value::Text("x\ny".into()));
+        let open = "a,b\n1,2\n3,\"4\n5,6\n";
+        let err = ResultsTable::parse(open, TableFormat::Delimited(',')).unwrap_err();
+        assert_eq!(err.to_string(), "line 3: unterminated quoted field");
+        let escaped = "a\n\"say \"\"hi\"\"\"\n";
+        let t = ResultsTable::parse(escaped, TableFormat::Delimited(',')).unwrap();
+        assert_eq!(t.rows[0][0], Value::Text("say \"hi\"".into()));
+    }
 }

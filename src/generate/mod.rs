@@ -52,8 +52,8 @@ pub use target::{Op, Target, TargetError, known_fields, parse_target, parse_targ
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;
 use crate::grid::{Puzzle, Solution};
+use crate::seed::SeededRng;
 use rand::SeedableRng;
-use rand::rngs::StdRng;
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
@@ -667,7 +667,7 @@ pub fn make(opts: &GenerateOptions, seed: u64) -> (Candidate, bool) {
 /// [`make`] with the removal sequence of the minimal-puzzle methods
 /// ([`minimal::minimal_puzzle_traced`]; empty for the other methods).
 pub(crate) fn make_traced(opts: &GenerateOptions, seed: u64) -> (Candidate, bool, Vec<usize>) {
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = SeededRng::seed_from_u64(seed);
     match opts.method {
         Method::Minimal | Method::Chang => {
             let (c, removed) = minimal::minimal_puzzle_traced(opts.order, opts.symmetry, &mut rng);

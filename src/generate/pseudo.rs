@@ -22,7 +22,7 @@ use crate::bitset::sudoku::{Solver, solve};
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;
 use crate::grid::Puzzle;
-use rand::rngs::StdRng;
+use crate::seed::SeededRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde_json::Value;
@@ -34,7 +34,7 @@ const BATCH: usize = 32;
 
 /// The source after one to three uniqueness-keeping changes.
 pub fn mutant(source: &Candidate, opts: &GenerateOptions, seed: u64) -> Option<Candidate> {
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = SeededRng::seed_from_u64(seed);
     let mut solver = Solver::new(source.puzzle.order());
     let local = GenerateOptions {
         symmetry: Symmetry::None,
@@ -115,7 +115,7 @@ pub fn pseudo(
                     return Ok(None);
                 };
                 if opts.minimal && !super::minimal::is_minimal(&m.puzzle, &m.solution) {
-                    m = super::minimal::minimize(&m, &mut StdRng::seed_from_u64(seed));
+                    m = super::minimal::minimize(&m, &mut SeededRng::seed_from_u64(seed));
                 }
                 let Ok(f) = form(&m.puzzle) else {
                     return Ok(None);

@@ -11,12 +11,20 @@
 //!
 //! [`RelaxedInstance`] is the one description of such an instance that every
 //! engine (SAT in [`crate::sat`], Dancing Links in [`crate::dlx`], the bitset
-//! search in [`crate::bitset`]) consumes.
+//! search in [`crate::bitset`]) consumes, as its own neighbour arrays (the
+//! engines' hot loops read those). As graphs, the Sudoku graph is a petgraph
+//! [`UnGraph`] ([`sudoku_graph`]) and a relaxation is that graph minus the
+//! removed edges ([`RelaxedInstance::relaxed_graph`]); petgraph's algorithms
+//! check them and its [`Dot`] writer draws them ([`RelaxedInstance::to_dot`]).
 
 use crate::grid::{Geometry, Puzzle};
-use petgraph::graph::UnGraph;
+use crate::seed::SeededRng;
+/// Per-sample seeds of a relaxation (defined with the other seed
+/// derivations in [`crate::seed`]).
+pub use crate::seed::derive_seed;
+use petgraph::dot::{Config, Dot};
+use petgraph::graph::{EdgeReference, NodeIndex, UnGraph};
 use rand::SeedableRng;
-use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 /// The Sudoku graph of order `n` as a petgraph graph; node weights are cell
@@ -31,19 +39,12 @@ pub fn sudoku_graph(n: usize) -> UnGraph<usize, ()> {
     graph
 }
 
-/// Mixes a base seed with an index into an independent 64-bit seed
-/// (SplitMix64), so sample `i` draws the same edges whatever thread runs it.
-pub fn derive_seed(seed: u64, index: u64) -> u64 {
-    use crate::util::{GOLDEN_GAMMA, mix64};
-    mix64(seed ^ index.wrapping_add(1).wrapping_mul(GOLDEN_GAMMA))
-}
-
 /// A uniformly random ordering of all edges of the order-`n` graph, from a
 /// seed. Taking its first `k` entries samples `k` distinct edges; prefixes of
 /// one ordering give nested relaxations.
 pub fn shuffled_edges(n: usize, seed: u64) -> Vec<(usize, usize)> {
     let mut edges = Geometry::of(n).edges();
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = SeededRng::seed_from_u64(seed);
     edges.shuffle(&mut rng);
     edges
 }
@@ -178,32 +179,42 @@ impl RelaxedInstance {
         out
     }
 
-    /// The relaxed graph as a petgraph graph: node `i` is cell `i` (weight:
-    /// the given, 0 when empty); edge weight `true` for a remaining edge,
-    /// `false` for a removed one (kept so a drawing can show it).
-    pub fn graph(&self) -> UnGraph<u8, bool> {
-        let g = self.geometry();
-        let mut graph = UnGraph::with_capacity(g.cells, g.edges().len());
-        for cell in 0..g.cells {
-            graph.add_node(self.puzzle.get(cell));
-        }
-        for (a, b) in g.edges() {
-            graph.add_edge((a as u32).into(), (b as u32).into(), self.has_edge(a, b));
-        }
+    /// The relaxed graph: the Sudoku graph ([`sudoku_graph`]) minus the
+    /// removed edges; node `i` is cell `i`.
+    pub fn relaxed_graph(&self) -> UnGraph<usize, ()> {
+        let mut graph = sudoku_graph(self.geometry().n);
+        graph.retain_edges(|g, e| {
+            g.edge_endpoints(e)
+                .is_some_and(|(a, b)| self.has_edge(a.index(), b.index()))
+        });
         graph
     }
 
-    /// The relaxed instance in Graphviz DOT: one node per cell at its grid
-    /// position (label: row, column and given), remaining edges grey, removed
-    /// edges dashed red. `neato -n -Tsvg` draws it on the grid.
+    /// The Sudoku graph with every edge marked for drawing: node `i` is cell
+    /// `i` (weight: the given, 0 when empty); edge weight `true` for a
+    /// remaining edge, `false` for a removed one.
+    pub fn graph(&self) -> UnGraph<u8, bool> {
+        let graph = sudoku_graph(self.geometry().n);
+        graph.map(
+            |_, &cell| self.puzzle.get(cell),
+            |e, _| {
+                graph
+                    .edge_endpoints(e)
+                    .is_some_and(|(a, b)| self.has_edge(a.index(), b.index()))
+            },
+        )
+    }
+
+    /// The relaxed instance in Graphviz DOT, written by petgraph's [`Dot`]:
+    /// one node per cell at its grid position (label: row, column and
+    /// given), remaining edges grey, removed edges dashed red.
+    /// `neato -n -Tsvg` draws it on the grid.
     pub fn to_dot(&self) -> String {
         let side = self.geometry().side;
         let graph = self.graph();
-        let mut out = String::from("graph relaxed {\n  node [shape=box, fontsize=10];\n");
-        for node in graph.node_indices() {
+        let node_attributes = |_: &UnGraph<u8, bool>, (node, &given): (NodeIndex, &u8)| {
             let cell = node.index();
             let (r, c) = (cell / side, cell % side);
-            let given = graph[node];
             let label = if given == 0 {
                 format!("r{}c{}", r + 1, c + 1)
             } else {
@@ -214,24 +225,31 @@ impl RelaxedInstance {
                     crate::grid::digit_to_char(given, side)
                 )
             };
-            out.push_str(&format!(
-                "  {cell} [label=\"{label}\", pos=\"{},{}!\"{}];\n",
+            format!(
+                "label=\"{label}\", pos=\"{},{}!\"{}",
                 c * 60,
                 (side - 1 - r) * 60,
                 if given == 0 { "" } else { ", style=filled" }
-            ));
-        }
-        for e in graph.edge_indices() {
-            let (a, b) = graph.edge_endpoints(e).unwrap_or_else(|| unreachable!());
-            let style = if graph[e] {
-                "color=gray80"
+            )
+        };
+        let edge_attributes = |_: &UnGraph<u8, bool>, e: EdgeReference<'_, bool>| {
+            if *e.weight() {
+                "color=gray80".to_string()
             } else {
-                "color=red, style=dashed, penwidth=2"
-            };
-            out.push_str(&format!("  {} -- {} [{style}];\n", a.index(), b.index()));
-        }
-        out.push_str("}\n");
-        out
+                "color=red, style=dashed, penwidth=2".to_string()
+            }
+        };
+        let dot = Dot::with_attr_getters(
+            &graph,
+            &[
+                Config::GraphContentOnly,
+                Config::NodeNoLabel,
+                Config::EdgeNoLabel,
+            ],
+            &edge_attributes,
+            &node_attributes,
+        );
+        format!("graph relaxed {{\n    node [shape=box, fontsize=10];\n{dot}}}\n")
     }
 
     /// Colours each cell may take before any search: a given keeps its value;
@@ -284,6 +302,65 @@ mod tests {
             assert_eq!(g.neighbors(v).count(), 20);
         }
         assert_eq!(sudoku_graph(2).edge_count(), 16 * 7 / 2);
+    }
+
+    #[test]
+    fn graph_is_connected_and_regular() {
+        use petgraph::algo::connected_components;
+        let g = sudoku_graph(3);
+        assert_eq!(connected_components(&g), 1);
+        assert!(g.node_indices().all(|v| g.edges(v).count() == 20));
+        assert!(g.node_indices().all(|v| g[v] == v.index()));
+    }
+
+    #[test]
+    fn relaxed_graph_is_the_sudoku_graph_minus_the_removed_edges() {
+        use petgraph::algo::connected_components;
+        use petgraph::visit::EdgeRef;
+        let p = Puzzle::empty(3);
+        for k in [0, 1, 45, 200] {
+            let removed = sample_edges(3, k, 11).unwrap();
+            let r = RelaxedInstance::new(&p, &removed).unwrap();
+            let g = r.relaxed_graph();
+            assert_eq!(g.node_count(), 81);
+            assert_eq!(g.edge_count(), 810 - k);
+            for v in g.node_indices() {
+                assert_eq!(g.edges(v).count(), r.neighbours(v.index()).len());
+            }
+            for &(a, b) in &removed {
+                assert!(g.find_edge((a as u32).into(), (b as u32).into()).is_none());
+            }
+            let mut edges: Vec<(usize, usize)> = g
+                .edge_references()
+                .map(|e| {
+                    let (a, b) = (e.source().index(), e.target().index());
+                    (a.min(b), a.max(b))
+                })
+                .collect();
+            edges.sort_unstable();
+            assert_eq!(edges, r.edges());
+            // Removing up to 200 of 810 edges never cuts a cell off here.
+            assert_eq!(connected_components(&g), 1);
+            let drawn = r.graph();
+            assert_eq!(drawn.edge_count(), 810);
+            assert_eq!(drawn.edge_weights().filter(|&&kept| !kept).count(), k);
+        }
+    }
+
+    #[test]
+    fn dot_draws_every_cell_and_edge() {
+        let p = crate::grid::parse_puzzle(&format!("5{}", ".".repeat(80))).unwrap();
+        let r = RelaxedInstance::new(&p, &[(0, 1), (0, 9)]).unwrap();
+        let dot = r.to_dot();
+        assert!(dot.starts_with("graph relaxed {\n    node [shape=box, fontsize=10];\n"));
+        assert!(dot.ends_with("]\n}\n"));
+        assert!(dot.contains("    0 [ label=\"r1c1=5\", pos=\"0,480!\", style=filled]\n"));
+        assert!(dot.contains("    80 [ label=\"r9c9\", pos=\"480,0!\"]\n"));
+        assert!(dot.contains("    0 -- 1 [ color=red, style=dashed, penwidth=2]\n"));
+        assert!(dot.contains("    0 -- 2 [ color=gray80]\n"));
+        assert_eq!(dot.lines().filter(|l| l.contains(" -- ")).count(), 810);
+        assert_eq!(dot.lines().filter(|l| l.contains("dashed")).count(), 2);
+        assert_eq!(dot.lines().filter(|l| l.contains("pos=")).count(), 81);
     }
 
     #[test]

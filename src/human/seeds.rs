@@ -7,18 +7,18 @@
 //! the thread that executes the runs. The runs are summarised with
 //! [`crate::stats::Summary`].
 
+use crate::seed::SeededRng;
 use rand::SeedableRng;
-use rand::rngs::StdRng;
 
 /// Seed of run `run` of model `model` (any fixed tag) under user seed `seed`.
 pub fn run_seed(seed: u64, model: u64, run: u64) -> u64 {
-    use crate::util::splitmix64;
+    use crate::seed::splitmix64;
     splitmix64(splitmix64(splitmix64(seed) ^ model) ^ run)
 }
 
 /// The generator of one run.
-pub fn run_rng(seed: u64, model: u64, run: u64) -> StdRng {
-    StdRng::seed_from_u64(run_seed(seed, model, run))
+pub fn run_rng(seed: u64, model: u64, run: u64) -> SeededRng {
+    SeededRng::seed_from_u64(run_seed(seed, model, run))
 }
 
 #[cfg(test)]

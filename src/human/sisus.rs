@@ -30,10 +30,10 @@ use super::board::Board;
 use super::seeds::run_rng;
 use super::techniques::{Single, hidden_singles, naked_singles};
 use crate::grid::{Puzzle, Solution};
+use crate::seed::SeededRng;
 use crate::stats::Summary;
 use crate::util::bits as digits;
 use rand::Rng;
-use rand::rngs::StdRng;
 use serde::Serialize;
 
 const MODEL_TAG: u64 = 0x5151_5355;
@@ -92,7 +92,7 @@ fn fillable(board: &Board, buf: &mut Vec<Single>, out: &mut Vec<(usize, u8)>) {
 
 /// Steps a random singles sequence needs to expose a contradiction after
 /// `cell = v`; `None` if the singles get stuck first or `budget` is passed.
-fn refute(board: &Board, cell: usize, v: u8, budget: u64, rng: &mut StdRng) -> Option<u64> {
+fn refute(board: &Board, cell: usize, v: u8, budget: u64, rng: &mut SeededRng) -> Option<u64> {
     let mut b = board.clone();
     b.place(cell, v);
     let mut steps = 1u64;
@@ -115,7 +115,7 @@ fn refute(board: &Board, cell: usize, v: u8, budget: u64, rng: &mut StdRng) -> O
     }
 }
 
-fn run_once(puzzle: &Puzzle, solution: &Solution, k: usize, rng: &mut StdRng) -> Option<Run> {
+fn run_once(puzzle: &Puzzle, solution: &Solution, k: usize, rng: &mut SeededRng) -> Option<Run> {
     let mut b = Board::new(puzzle);
     let cells = b.values().len();
     let mut order = vec![0usize; cells];

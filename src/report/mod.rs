@@ -121,17 +121,24 @@ fn scalar(v: &Value) -> String {
     }
 }
 
-fn csv_cell(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r', '\t']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+/// A CSV writer that quotes a field holding `,`, `"`, a line break or a
+/// tab, doubling inner quotes (RFC 4180). The tab is declared the comment
+/// character only to make the writer quote it: a field with a tab (a
+/// puzzle file's name column) stays one field for TSV-minded readers.
+fn csv_writer() -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new()
+        .flexible(true)
+        .comment(Some(b'\t'))
+        .from_writer(Vec::new())
+}
+
+fn csv_error(e: csv::Error) -> RenderError {
+    serde::ser::Error::custom(format!("CSV: {e}"))
 }
 
 /// CSV with a header from the first row's (flattened) fields.
 pub fn to_csv<T: Serialize>(rows: &[T]) -> Result<String, RenderError> {
-    let mut out = String::new();
+    let mut out = csv_writer();
     let mut header: Option<Vec<String>> = None;
     for row in rows {
         let v = serde_json::to_value(row)?;
@@ -139,30 +146,30 @@ pub fn to_csv<T: Serialize>(rows: &[T]) -> Result<String, RenderError> {
         flatten("", &v, &mut cells);
         if header.is_none() {
             let h: Vec<String> = cells.iter().map(|(k, _)| k.clone()).collect();
-            out.push_str(&h.iter().map(|k| csv_cell(k)).collect::<Vec<_>>().join(","));
-            out.push('\n');
+            out.write_record(&h).map_err(csv_error)?;
             header = Some(h);
         }
         if let Some(h) = &header {
-            let line: Vec<String> = h
-                .iter()
-                .map(|k| {
-                    cells
-                        .iter()
-                        .find(|(c, _)| c == k)
-                        .map(|(_, v)| csv_cell(v))
-                        .unwrap_or_default()
-                })
-                .collect();
-            out.push_str(&line.join(","));
-            out.push('\n');
+            let line = h.iter().map(|k| {
+                cells
+                    .iter()
+                    .find(|(c, _)| c == k)
+                    .map(|(_, v)| v.as_str())
+                    .unwrap_or_default()
+            });
+            out.write_record(line).map_err(csv_error)?;
         }
     }
-    Ok(out)
+    let bytes = out
+        .into_inner()
+        .map_err(|e| csv_error(e.into_error().into()))?;
+    String::from_utf8(bytes).map_err(|e| serde::ser::Error::custom(format!("CSV: {e}")))
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
-/// flushed and renamed over the target.
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder
+/// (`.NAME.XXXXXX.tmp`, by `tempfile`), flushed and renamed over the target.
+/// On any failure the temporary file is removed and the target is left as
+/// it was. The file gets the permissions `File::create` would give it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path
         .parent()
@@ -172,15 +179,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // tempfile's default is 0600; ask for 0666 so the umask decides, as
+    // for any file the tool writes.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut tmp = builder.tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map(drop).map_err(|e| e.error)
 }
 
 /// A plain text table with right-aligned numeric-looking columns.
@@ -274,6 +283,84 @@ mod tests {
             &[vec!["x".into(), "1".into(), "extra".into()], vec![]],
         );
         assert_eq!(t, "a  b\nx  1  extra\n\n");
+    }
+
+    #[test]
+    fn csv_round_trips_awkward_fields() {
+        use crate::eval::{ResultsTable, TableFormat, Value};
+        #[derive(Serialize)]
+        struct Awkward {
+            name: String,
+            note: String,
+            x: f64,
+        }
+        let awkward = [
+            "a,b",
+            "say \"hi\"",
+            "two\nlines",
+            "cr\r\nlf",
+            "tab\there",
+            "\"",
+            "",
+            " padded ",
+            "#hash",
+        ];
+        let rows: Vec<Awkward> = awkward
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Awkward {
+                name: format!("p{i}"),
+                note: s.to_string(),
+                x: i as f64 + 0.5,
+            })
+            .collect();
+        let csv = to_csv(&rows).unwrap();
+        assert!(csv.starts_with(
+            "name,note,x\np0,\"a,b\",0.5\np1,\"say \"\"hi\"\"\",1.5\np2,\"two\nlines\",2.5\n"
+        ));
+        assert!(csv.contains("\np4,\"tab\there\",4.5\np5,\"\"\"\",5.5\np6,,6.5\n"));
+        let table = ResultsTable::parse(&csv, TableFormat::Delimited(',')).unwrap();
+        assert_eq!(table.columns, vec!["name", "note", "x"]);
+        assert_eq!(table.len(), awkward.len());
+        for (i, (row, s)) in table.rows.iter().zip(awkward).enumerate() {
+            assert_eq!(row[0], Value::Text(format!("p{i}")));
+            let want = if s.is_empty() {
+                Value::Null
+            } else {
+                Value::Text(s.to_string())
+            };
+            assert_eq!(row[1], want, "row {i}");
+            assert_eq!(row[2], Value::Number(i as f64 + 0.5));
+        }
+        // Each record's line: the quoted line breaks move the later ones down.
+        assert_eq!(table.lines, vec![2, 3, 4, 6, 8, 9, 10, 11, 12]);
+    }
+
+    #[test]
+    fn atomic_write_failure_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("taken");
+        std::fs::create_dir(&target).unwrap();
+        std::fs::write(target.join("inside"), "x").unwrap();
+        // Renaming a file over a non-empty folder fails.
+        assert!(write_atomic(&target, b"data").is_err());
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("taken")]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn atomic_write_keeps_the_usual_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let (atomic, plain) = (dir.path().join("a"), dir.path().join("b"));
+        write_atomic(&atomic, b"x").unwrap();
+        std::fs::write(&plain, b"x").unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode();
+        assert_eq!(mode(&atomic), mode(&plain));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Percentile bootstrap intervals of statistics of paired samples: resample
-//! the pairs with replacement B times; replicate `b` draws from `StdRng`
+//! the pairs with replacement B times; replicate `b` draws from `SeededRng`
 //! seeded with a mix of the seed and `b`, so the result does not depend on
 //! the number of threads. [`bootstrap_correlations`] draws the same
 //! resamples but evaluates each as multiplicities over a sample sorted once
@@ -8,7 +8,7 @@
 
 use super::paired_sample::PairedSample;
 use super::quantiles::quantile_sorted;
-use rand::rngs::StdRng;
+use crate::seed::SeededRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -43,9 +43,9 @@ impl Default for BootstrapOptions {
     }
 }
 
-fn replicate_rng(seed: u64, b: usize) -> StdRng {
-    use crate::util::splitmix64;
-    StdRng::seed_from_u64(splitmix64(splitmix64(seed) ^ splitmix64(b as u64)))
+fn replicate_rng(seed: u64, b: usize) -> SeededRng {
+    use crate::seed::splitmix64;
+    SeededRng::seed_from_u64(splitmix64(splitmix64(seed) ^ splitmix64(b as u64)))
 }
 
 /// Per-statistic percentile intervals of replicate values.

@@ -33,10 +33,7 @@ pub fn skip(what: &str, how: &str) {
 /// Path of a file of `../shared/data` (next to the repository, or under
 /// `SUDOLAB_DATA`), or `None` after [`skip`] when it is absent.
 pub fn shared_data_path(rel: &str) -> Option<std::path::PathBuf> {
-    let root = std::env::var_os("SUDOLAB_DATA")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
-    let path = root.join(rel);
+    let path = sudolab::data_dir().join(rel);
     if path.exists() {
         Some(path)
     } else {
@@ -68,14 +65,12 @@ pub fn external_tool(name: &str) -> bool {
     found
 }
 
-/// Deterministic xorshift generator for tests.
+/// Deterministic xorshift generator for tests (the crate's
+/// [`sudolab::seed::xorshift64`]).
 pub struct Rng(pub u64);
 impl Rng {
     pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        sudolab::seed::xorshift64(&mut self.0)
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize

@@ -2,9 +2,9 @@
 #![allow(dead_code)]
 
 use rand::Rng;
-use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use sudolab::Puzzle;
+use sudolab::SeededRng;
 use sudolab::grid::parse_puzzle;
 
 pub fn puzzle(s: &str) -> Puzzle {
@@ -94,12 +94,12 @@ pub fn reference_count(p: &Puzzle, cap: u64) -> u64 {
 /// A random solution grid of order `n`: a pattern grid shuffled by the
 /// validity-preserving symmetries (digits, rows within bands, bands, columns
 /// within stacks, stacks, transposition).
-pub fn random_grid(n: usize, rng: &mut StdRng) -> Vec<u8> {
+pub fn random_grid(n: usize, rng: &mut SeededRng) -> Vec<u8> {
     let side = n * n;
     let pattern = |r: usize, c: usize| (n * (r % n) + r / n + c) % side;
     let mut digits: Vec<u8> = (1..=side as u8).collect();
     digits.shuffle(rng);
-    let line_order = |rng: &mut StdRng| {
+    let line_order = |rng: &mut SeededRng| {
         let mut bands: Vec<usize> = (0..n).collect();
         bands.shuffle(rng);
         let mut order = Vec::with_capacity(side);
@@ -135,7 +135,7 @@ pub fn from_cells(n: usize, cells: Vec<u8>) -> Puzzle {
 }
 
 /// A random puzzle: a random grid with each cell kept with probability `keep`.
-pub fn random_puzzle(n: usize, keep: f64, rng: &mut StdRng) -> Puzzle {
+pub fn random_puzzle(n: usize, keep: f64, rng: &mut SeededRng) -> Puzzle {
     let grid = random_grid(n, rng);
     let cells = grid
         .into_iter()

@@ -147,7 +147,7 @@ impl<const W: usize> Search<W> {
         if self.rng == 0 {
             return rest & rest.wrapping_neg();
         }
-        crate::util::xorshift64(&mut self.rng);
+        crate::seed::xorshift64(&mut self.rng);
         let mut r = rest;
         for _ in 0..self.rng % u64::from(rest.count_ones()) {
             r &= r - 1;

@@ -24,7 +24,7 @@ impl<const W: usize> Search<W> {
     /// answers and the solutions recorded are deterministic.
     pub(super) fn exists(&mut self, depth: usize, seed: u64) -> bool {
         let mut budget = FIRST_LIMIT;
-        let mut rng = seed.wrapping_mul(crate::util::GOLDEN_GAMMA) | 1;
+        let mut rng = seed.wrapping_mul(crate::seed::GOLDEN_GAMMA) | 1;
         loop {
             self.aborted = false;
             self.limit = self.nodes.saturating_add(budget);
@@ -40,7 +40,7 @@ impl<const W: usize> Search<W> {
             if budget == FIRST_LIMIT && !self.probe(depth) {
                 return false;
             }
-            self.rng = crate::util::xorshift64(&mut rng);
+            self.rng = crate::seed::xorshift64(&mut rng);
             budget = budget.saturating_mul(2);
         }
     }

@@ -12,9 +12,9 @@ use crate::generate::{Candidate, GenerateOptions, Method, Symmetry, make_traced}
 use crate::graph::derive_seed;
 use crate::grid::Puzzle;
 use crate::human::RateRow;
+use crate::seed::SeededRng;
 use rand::Rng;
 use rand::SeedableRng;
-use rand::rngs::StdRng;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -77,7 +77,7 @@ pub fn search(
             {
                 (candidate, minimal_known)
             } else if opts.symmetry == Symmetry::None && opts.method != Method::Xu {
-                (minimize(&candidate, &mut StdRng::seed_from_u64(s)), true)
+                (minimize(&candidate, &mut SeededRng::seed_from_u64(s)), true)
             } else {
                 return Ok(Judged {
                     candidate,
@@ -152,7 +152,7 @@ pub fn search(
         if !fresh {
             mutations += 1;
             let Some((found, _)) = &best else { continue };
-            let mut rng = StdRng::seed_from_u64(s);
+            let mut rng = SeededRng::seed_from_u64(s);
             let need = need(&ev.targets, &found.metrics);
             if let Some(c) = mutate(
                 &found.candidate,
@@ -317,7 +317,7 @@ mod tests {
         let opts = GenerateOptions::default();
         let (c, _) = make(&opts, 17);
         let mut solver = Solver::new(3);
-        let mut rng = StdRng::seed_from_u64(1);
+        let mut rng = SeededRng::seed_from_u64(1);
         let mut made = 0;
         for _ in 0..40 {
             if let Some(m) = mutate(&c, &opts, &mut solver, &mut rng, None, false) {

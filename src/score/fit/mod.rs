@@ -116,8 +116,7 @@ impl ScoreFitOptions {
         if self.timed.as_deref() != Some(held) || self.folds < 2 {
             return vec![mine];
         }
-        let mut rng =
-            rand::rngs::StdRng::seed_from_u64(crate::graph::derive_seed(self.seed, 0x71ed));
+        let mut rng = crate::SeededRng::seed_from_u64(crate::graph::derive_seed(self.seed, 0x71ed));
         let mut shuffled = mine;
         shuffled.shuffle(&mut rng);
         let k = self.folds.min(shuffled.len()).max(1);
@@ -292,13 +291,13 @@ pub fn fit_model(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::rngs::StdRng;
+    use crate::seed::SeededRng;
     use rand::{Rng, SeedableRng};
 
     /// Two sources that order puzzles by the same hidden difficulty `h`
     /// on different scales; metric `a` follows `h`, `b` is noise.
     fn synthetic() -> FitData {
-        let mut rng = StdRng::seed_from_u64(3);
+        let mut rng = SeededRng::seed_from_u64(3);
         let mut rows = Vec::new();
         for (s, scale) in [("x", 1.0), ("y", 10.0), ("z", 3.0)] {
             for _ in 0..120 {

@@ -8,10 +8,10 @@
 use super::{FitData, FitRow, ScoreFitOptions};
 use crate::graph::derive_seed;
 use crate::score::{LinearScore, Term, Transform, features};
+use crate::seed::SeededRng;
 use crate::stats::solve;
 use rand::Rng;
 use rand::SeedableRng;
-use rand::rngs::StdRng;
 use std::collections::BTreeMap;
 
 /// The value of a term's gate in a row (`None`: no gate, or not in the data).
@@ -80,7 +80,7 @@ pub(super) fn source_pairs(
     if all.len() <= max {
         return all;
     }
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = SeededRng::seed_from_u64(seed);
     // Partial Fisher–Yates: the first `max` of a seeded shuffle.
     for k in 0..max {
         let r = rng.gen_range(k..all.len());
