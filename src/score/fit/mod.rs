@@ -126,6 +126,27 @@ impl ScoreFitOptions {
     }
 }
 
+/// A line `a + b·score` through the timed rows among `train` (least
+/// squares of ln time on the score): puts the scores of models fitted on
+/// different folds on one scale, ln seconds, without changing their order
+/// within a fold (`b` is forced positive), so the folds' held-out scores can
+/// be pooled. `None` without timed rows among `train`.
+pub(super) fn time_scale(
+    data: &FitData,
+    score_of: impl Fn(usize) -> f64,
+    train: &[usize],
+    opts: &ScoreFitOptions,
+) -> Option<(f64, f64)> {
+    let timed = opts.timed.as_deref()?;
+    let (x, y): (Vec<Vec<f64>>, Vec<f64>) = train
+        .iter()
+        .filter(|&&i| data.rows[i].source == timed)
+        .map(|&i| (vec![score_of(i)], data.rows[i].rank))
+        .unzip();
+    let coef = crate::stats::least_squares(&x, &y).ok()?;
+    Some((coef[0], coef[1].max(1e-9)))
+}
+
 /// The time model of a fitted score on the timed rows among `train`
 /// (`None` without a timed source or with too few rows).
 pub(super) fn fit_time_model(

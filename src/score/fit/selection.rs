@@ -6,7 +6,7 @@
 //! metric that does not help out of sample is left out.
 
 use super::weights::{fit_weights, raw_sum};
-use super::{FitData, ScoreFitOptions};
+use super::{FitData, ScoreFitOptions, time_scale};
 use crate::stats;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -33,10 +33,14 @@ pub(super) fn loso_mean_spearman(
             for fold in opts.test_folds(data, held, train) {
                 let inner = without(train, &fold, data.rows.len());
                 let terms = fit_weights(data, metrics, &inner, opts);
-                x.extend(
-                    fold.iter()
-                        .map(|&i| raw_sum(data, &terms, metrics, &data.rows[i])),
-                );
+                let raw = |i: usize| raw_sum(data, &terms, metrics, &data.rows[i]);
+                // Folds of the timed source are pooled on the ln-time scale.
+                let (a, b) = if opts.timed.as_deref() == Some(*held) {
+                    time_scale(data, raw, &inner, opts).unwrap_or((0.0, 1.0))
+                } else {
+                    (0.0, 1.0)
+                };
+                x.extend(fold.iter().map(|&i| a + b * raw(i)));
                 y.extend(fold.iter().map(|&i| data.rows[i].rank));
             }
             stats::spearman(&x, &y).ok()

@@ -8,7 +8,7 @@
 
 use super::selection::{select_metrics, without};
 use super::weights::scores;
-use super::{FitData, FitRow, ScoreFitOptions, fit_score};
+use super::{FitData, FitRow, ScoreFitOptions, fit_score, time_scale};
 use crate::eval::{EvalRow, evaluate_pairs};
 use crate::stats::{self, BootstrapOptions};
 use serde::Serialize;
@@ -104,9 +104,19 @@ pub fn validate_source(
         let full = fit_score(data, &kept, &train, opts);
         let quick = fit_score(data, &kept_fast, &train, opts);
         let (s_full, s_fast) = (scores(data, &full), scores(data, &quick));
+        // The timed source's folds are pooled on the ln-time scale (each
+        // fold's order kept); a whole held-out source keeps the 0–10 scale.
+        let scale = |s: &[f64]| {
+            if folds.len() > 1 {
+                time_scale(data, |i| s[i], &train, opts).unwrap_or((0.0, 1.0))
+            } else {
+                (0.0, 1.0)
+            }
+        };
+        let ((a, b), (a_fast, b_fast)) = (scale(&s_full), scale(&s_fast));
         for &i in fold {
-            all_full[i] = s_full[i];
-            all_fast[i] = s_fast[i];
+            all_full[i] = a + b * s_full[i];
+            all_fast[i] = a_fast + b_fast * s_fast[i];
             se_eq[i] = full.se_equivalent(s_full[i], data.rows[i].hardest.as_deref());
             if let Some(time) = &full.time {
                 ln_pred[i] = Some(time.ln_seconds(s_full[i], &data.values_of(i)));
