@@ -11,6 +11,9 @@
 //! solutions) leaves its fields out and says why in `errors`; an engine
 //! disagreement is never filed in a row: it is returned as an error.
 
+pub mod puzzle_report;
+pub mod reference;
+
 use crate::cnf::{ClassCuts, ClauseCounts, Encoding, clause_row};
 use crate::engine::Disagreement;
 use crate::grid::Puzzle;

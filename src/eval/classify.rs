@@ -36,7 +36,7 @@ use serde::{Serialize, Serializer};
 use std::str::FromStr;
 
 /// Which way a metric points.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Direction {
     /// Higher values are harder (e.g. Nishio cycles); the values are binned as they are.

@@ -19,6 +19,7 @@
 //! `note` saying why; the library never returns NaN and never prints.
 
 pub mod classify;
+pub mod dataset;
 pub mod fit;
 pub mod label;
 pub mod stats;
