@@ -437,3 +437,66 @@ fn a_report_read_back_from_json_draws_the_same_page() {
     let broken = "{\"title\":1,\"reference\":\"\",\"puzzles\":[],\"dataset\":null,\"options\":{}}";
     assert!(Report::from_json(broken).is_err());
 }
+
+#[test]
+fn report_draws_its_own_json_again_without_computing() {
+    let dir = tempfile::tempdir().unwrap();
+    let two: Vec<String> = two_puzzles()
+        .iter()
+        .map(|p| format!("{}\t{}", p.to_line(), p.label.clone().unwrap_or_default()))
+        .collect();
+    std::fs::write(dir.path().join("two.txt"), two.join("\n") + "\n").unwrap();
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(FAST);
+        let (code, out, err) = sudolab_in(dir.path(), &all, b"");
+        assert_eq!(code, 0, "{args:?}: {err}");
+        out
+    };
+    let page = run(&["report", "two.txt"]);
+    assert!(page.matches("<h2").count() >= 2, "two puzzle sections");
+    for format in ["json", "jsonl"] {
+        let numbers = run(&["report", "two.txt", "-f", format]);
+        let file = format!("two.{format}");
+        std::fs::write(dir.path().join(&file), &numbers).unwrap();
+        assert_eq!(run(&["report", &file]), page, "{format}");
+        // Read back, the numbers are written again unchanged.
+        assert_eq!(run(&["report", &file, "-f", format]), numbers, "{format}");
+    }
+
+    // What the page shows comes from the file, not from a computation.
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("two.json")).unwrap())
+            .unwrap();
+    v["puzzles"][1]["path_status"] = "read from the file".into();
+    std::fs::write(dir.path().join("edited.txt"), v.to_string()).unwrap();
+    let edited = run(&["report", "edited.txt", "--title", "Edited"]);
+    assert!(edited.contains("read from the file"));
+    assert!(edited.contains("<title>Edited</title>"));
+
+    // A data-set report reads back too.
+    let rows: String = (1..=12)
+        .map(|i| {
+            format!(
+                "{{\"line\":{i},\"a\":{},\"b\":{},\"rank\":{i}}}\n",
+                i * i,
+                0.1 / f64::from(i)
+            )
+        })
+        .collect();
+    std::fs::write(dir.path().join("rows.jsonl"), rows).unwrap();
+    let page = run(&["report", "rows.jsonl", "--label", "rank"]);
+    let numbers = run(&["report", "rows.jsonl", "--label", "rank", "-f", "jsonl"]);
+    std::fs::write(dir.path().join("d.jsonl"), numbers).unwrap();
+    assert_eq!(run(&["report", "d.jsonl"]), page);
+
+    // A report's fields with values that are no report's are an error.
+    std::fs::write(
+        dir.path().join("bad.json"),
+        "{\"title\":1,\"reference\":\"\",\"puzzles\":[],\"dataset\":null,\"options\":{}}",
+    )
+    .unwrap();
+    let (code, _, err) = sudolab_in(dir.path(), &["report", "bad.json"], b"");
+    assert_eq!(code, 1);
+    assert!(err.contains("bad.json"), "{err}");
+}
