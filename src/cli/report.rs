@@ -20,6 +20,9 @@ use sudolab::relax::parse_sweep;
 use sudolab::report::{self, Format, html};
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "INPUT may also be a report written by `report -f json` or `-f jsonl` (one JSON object with the fields title, reference, puzzles, dataset and options): it is drawn again as it is, with no engine run, and gives the same page; the computing options are ignored then (the report carries its own), --title replaces the title."
+)]
 pub struct ReportArgs {
     /// Input: a puzzle file, an `analyze` results file (.jsonl), a report
     /// written by `report -f json|jsonl` (drawn again without computing:
