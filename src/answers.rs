@@ -44,7 +44,7 @@ impl fmt::Display for Count {
 }
 
 /// Uniqueness of a puzzle's solution.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Exactly one solution.

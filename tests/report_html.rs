@@ -382,3 +382,121 @@ fn puzzles_as_a_data_set_and_a_reference_file() {
         assert!(hsolve["percentile"].is_null(), "not in this reference");
     }
 }
+
+/// Two puzzles, small sample counts.
+fn two_puzzles() -> Vec<sudolab::grid::Puzzle> {
+    sudolab::examples::embedded().into_iter().take(2).collect()
+}
+
+#[test]
+fn a_report_read_back_from_json_draws_the_same_page() {
+    use sudolab::analyze::puzzle_report::{
+        Report, ReportOptions, ReportRequest, ReportSubject, compute_report,
+    };
+    use sudolab::analyze::reference::Reference;
+    let reference = Reference::embedded().unwrap();
+    let report = compute_report(
+        ReportRequest {
+            title: "two puzzles".into(),
+            source: "test".into(),
+            subject: ReportSubject::Puzzles(two_puzzles()),
+            label: None,
+            ordinal: None,
+            reference: &reference,
+            reference_name: "embedded".into(),
+            options: ReportOptions {
+                samples: 60,
+                sweep: vec![0, 10, 20, 30, 40],
+                sweep_samples: 30,
+                runs: 2,
+                ..ReportOptions::default()
+            },
+        },
+        || {},
+    )
+    .unwrap();
+    assert_eq!(report.puzzles.len(), 2);
+    let page = sudolab::report::html::render(&report).unwrap();
+    for text in [
+        serde_json::to_string_pretty(&report).unwrap() + "\n",
+        sudolab::report::jsonl_line(&report).unwrap() + "\n",
+    ] {
+        let back = Report::from_json(&text).unwrap().expect("a report");
+        assert!(back == report, "the report reads back unchanged");
+        assert_eq!(sudolab::report::html::render(&back).unwrap(), page);
+    }
+    // Puzzles and `analyze` rows are no report.
+    assert_eq!(Report::from_json(&report.puzzles[0].puzzle).unwrap(), None);
+    let row = "{\"line\":1,\"puzzle\":\"1.\",\"hsolve\":2}\n{\"line\":2}\n";
+    assert_eq!(Report::from_json(row).unwrap(), None);
+    assert_eq!(
+        Report::from_json(&row[..row.find('\n').unwrap()]).unwrap(),
+        None
+    );
+    // A report's fields with values of the wrong kind are an error.
+    let broken = "{\"title\":1,\"reference\":\"\",\"puzzles\":[],\"dataset\":null,\"options\":{}}";
+    assert!(Report::from_json(broken).is_err());
+}
+
+#[test]
+fn report_draws_its_own_json_again_without_computing() {
+    let dir = tempfile::tempdir().unwrap();
+    let two: Vec<String> = two_puzzles()
+        .iter()
+        .map(|p| format!("{}\t{}", p.to_line(), p.label.clone().unwrap_or_default()))
+        .collect();
+    std::fs::write(dir.path().join("two.txt"), two.join("\n") + "\n").unwrap();
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(FAST);
+        let (code, out, err) = sudolab_in(dir.path(), &all, b"");
+        assert_eq!(code, 0, "{args:?}: {err}");
+        out
+    };
+    let page = run(&["report", "two.txt"]);
+    assert!(page.matches("<h2").count() >= 2, "two puzzle sections");
+    for format in ["json", "jsonl"] {
+        let numbers = run(&["report", "two.txt", "-f", format]);
+        let file = format!("two.{format}");
+        std::fs::write(dir.path().join(&file), &numbers).unwrap();
+        assert_eq!(run(&["report", &file]), page, "{format}");
+        // Read back, the numbers are written again unchanged.
+        assert_eq!(run(&["report", &file, "-f", format]), numbers, "{format}");
+    }
+
+    // What the page shows comes from the file, not from a computation.
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("two.json")).unwrap())
+            .unwrap();
+    v["puzzles"][1]["path_status"] = "read from the file".into();
+    std::fs::write(dir.path().join("edited.txt"), v.to_string()).unwrap();
+    let edited = run(&["report", "edited.txt", "--title", "Edited"]);
+    assert!(edited.contains("read from the file"));
+    assert!(edited.contains("<title>Edited</title>"));
+
+    // A data-set report reads back too.
+    let rows: String = (1..=12)
+        .map(|i| {
+            format!(
+                "{{\"line\":{i},\"a\":{},\"b\":{},\"rank\":{i}}}\n",
+                i * i,
+                0.1 / f64::from(i)
+            )
+        })
+        .collect();
+    std::fs::write(dir.path().join("rows.jsonl"), rows).unwrap();
+    let page = run(&["report", "rows.jsonl", "--label", "rank"]);
+    let numbers = run(&["report", "rows.jsonl", "--label", "rank", "-f", "jsonl"]);
+    std::fs::write(dir.path().join("d.jsonl"), numbers).unwrap();
+    assert_eq!(run(&["report", "d.jsonl"]), page);
+
+    // A report's fields with values that are no report's are an error.
+    std::fs::write(
+        dir.path().join("bad.json"),
+        "{\"title\":1,\"reference\":\"\",\"puzzles\":[],\"dataset\":null,\"options\":{}}",
+    )
+    .unwrap();
+    let (code, _, err) = sudolab_in(dir.path(), &["report", "bad.json"], b"");
+    assert_eq!(code, 1);
+    assert!(err.contains("bad.json"), "{err}");
+}

@@ -12,6 +12,8 @@
 //! disagreement is never filed in a row: it is returned as an error.
 
 pub mod engines;
+pub mod puzzle_report;
+pub mod reference;
 pub mod results;
 
 use crate::cnf::ClauseCounts;

@@ -1,27 +1,34 @@
 //! `sudolab report`: a self-contained HTML report of one puzzle, several
-//! puzzles, or a data set ([`sudolab::report::model`] computes, and
-//! [`sudolab::report::html`] draws). Input is a puzzle file, an `analyze`
-//! JSONL results file (detected by extension or a first line that starts
-//! with `{`), or nothing for the embedded examples.
+//! puzzles, or a data set ([`sudolab::analyze::puzzle_report::compute_report`]
+//! computes, and [`sudolab::report::html`] draws). Input is a puzzle file,
+//! an `analyze` JSONL results file (detected by extension or a first line
+//! that starts with `{`), a report that `report -f json|jsonl` wrote (one
+//! JSON object with the report's fields: drawn again as it is, nothing is
+//! computed), or nothing for the embedded examples.
 
 use super::{Common, EXIT_DISAGREE, is_stdio, load_from, progress, read_text};
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use rayon::prelude::*;
 use std::path::Path;
+use sudolab::analyze::puzzle_report::{
+    Report, ReportError, ReportOptions, ReportRequest, ReportSubject, compute_report,
+};
+use sudolab::analyze::reference::Reference;
 use sudolab::eval::{LabelSpec, Ordinal, ResultsTable, TableFormat};
 use sudolab::grid::Puzzle;
 use sudolab::relax::parse_sweep;
-use sudolab::report::{
-    self, Format, Reference, Report, ReportError, ReportOptions, analyze_puzzles, dataset_report,
-    html, puzzle_report,
-};
+use sudolab::report::{self, Format, html};
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "INPUT may also be a report written by `report -f json` or `-f jsonl` (one JSON object with the fields title, reference, puzzles, dataset and options): it is drawn again as it is, with no engine run, and gives the same page; the computing options are ignored then (the report carries its own), --title replaces the title."
+)]
 pub struct ReportArgs {
-    /// Input: a puzzle file, an `analyze` results file (.jsonl), or `-`;
-    /// without it the embedded example puzzles. `-f text` (the default)
-    /// writes the HTML page, `-f json` the report's numbers.
+    /// Input: a puzzle file, an `analyze` results file (.jsonl), a report
+    /// written by `report -f json|jsonl` (drawn again without computing:
+    /// the options below are ignored, but --title), or `-`; without it the
+    /// embedded example puzzles. `-f text` (the default) writes the HTML
+    /// page, `-f json|jsonl` the report's numbers.
     #[command(flatten)]
     pub common: Common,
     /// Fixedness heatmap: edges removed per relaxation.
@@ -115,6 +122,35 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         .map(Ordinal::parse)
         .transpose()
         .context("--ordinal")?;
+
+    let input = args.common.input.as_deref();
+    let text = input.map(read_text).transpose()?;
+    let source = input.map_or_else(
+        || "embedded examples".to_string(),
+        |p| {
+            if is_stdio(p) {
+                "standard input".to_string()
+            } else {
+                p.display().to_string()
+            }
+        },
+    );
+    let written = match text.as_deref() {
+        Some(t) => Report::from_json(t).with_context(|| {
+            format!(
+                "{source}: a report's fields (title, puzzles, dataset, options) that do not read"
+            )
+        })?,
+        None => None,
+    };
+    if let Some(mut written) = written {
+        if let Some(title) = &args.title {
+            written.title.clone_from(title);
+        }
+        out.write(&render(&written, out.format)?)?;
+        return Ok(super::EXIT_OK);
+    }
+
     let (reference, reference_name) = match &args.reference {
         Some(path) => {
             let table = ResultsTable::from_path(path).context("--reference")?;
@@ -131,42 +167,12 @@ pub fn run(args: ReportArgs) -> Result<u8> {
             (r, name)
         }
     };
-
-    let input = args.common.input.as_deref();
-    let text = input.map(read_text).transpose()?;
-    let source = input.map_or_else(
-        || "embedded examples".to_string(),
-        |p| {
-            if is_stdio(p) {
-                "standard input".to_string()
-            } else {
-                p.display().to_string()
-            }
-        },
-    );
     let mut loaded: Option<super::Loaded> = None;
-    let mut report = Report {
-        title: args
-            .title
-            .clone()
-            .unwrap_or_else(|| format!("sudolab report: {source}")),
-        reference: reference_name,
-        puzzles: Vec::new(),
-        dataset: None,
-        options: opts.clone(),
-    };
-    let result: Result<()> = (|| {
-        if let Some(text) = text.as_deref().filter(|t| is_results(input, t)) {
-            let format = TableFormat::detect(input, text);
-            let table = ResultsTable::parse(text, format)?;
-            report.dataset = Some(dataset_report(
-                &table,
-                &source,
-                label.as_ref(),
-                ordinal.as_ref(),
-            )?);
-            return Ok(());
-        }
+    let mut pb = None;
+    let subject = if let Some(text) = text.as_deref().filter(|t| is_results(input, t)) {
+        let format = TableFormat::detect(input, text);
+        ReportSubject::Rows(ResultsTable::parse(text, format)?)
+    } else {
         let read = match (text.as_deref(), input) {
             (Some(t), Some(path)) => load_from(&args.common, Some((t.as_bytes(), path)))?,
             _ => load_from(&args.common, None::<(&[u8], &Path)>)?,
@@ -176,7 +182,7 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         if puzzles.is_empty() {
             bail!("no puzzle of {source} to report (all rejected, or none in this shard)");
         }
-        let pb = progress::bar(puzzles.len() as u64, "puzzles");
+        pb = Some(progress::bar(puzzles.len() as u64, "puzzles"));
         if args.dataset || puzzles.len() > args.max_puzzles {
             if !args.dataset {
                 eprintln!(
@@ -185,43 +191,50 @@ pub fn run(args: ReportArgs) -> Result<u8> {
                     args.max_puzzles
                 );
             }
-            let table = analyze_puzzles(&puzzles, &opts, || pb.inc(1))?;
-            report.dataset = Some(dataset_report(
-                &table,
-                &source,
-                label.as_ref(),
-                ordinal.as_ref(),
-            )?);
+            ReportSubject::PuzzlesAsDataset(puzzles)
         } else {
-            let reports: Vec<Result<_, ReportError>> = puzzles
-                .par_iter()
-                .map(|p| {
-                    let r = puzzle_report(p, &opts, &reference);
-                    pb.inc(1);
-                    r
-                })
-                .collect();
-            for r in reports {
-                report.puzzles.push(r?);
-            }
+            ReportSubject::Puzzles(puzzles)
         }
-        pb.finish_and_clear();
-        Ok(())
-    })();
-    if let Err(e) = result {
-        if let Some(ReportError::Disagreement(d)) = e.downcast_ref::<ReportError>() {
+    };
+    let request = ReportRequest {
+        title: args
+            .title
+            .clone()
+            .unwrap_or_else(|| format!("sudolab report: {source}")),
+        source,
+        subject,
+        label: label.as_ref(),
+        ordinal: ordinal.as_ref(),
+        reference: &reference,
+        reference_name,
+        options: opts,
+    };
+    let report = match compute_report(request, || {
+        if let Some(pb) = &pb {
+            pb.inc(1);
+        }
+    }) {
+        Ok(report) => report,
+        Err(ReportError::Disagreement(d)) => {
             eprintln!("sudolab: ENGINE DISAGREEMENT (bug): {d}");
             return Ok(EXIT_DISAGREE);
         }
-        return Err(e);
-    }
-    let page = match out.format {
-        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-        Format::Jsonl => report::jsonl_line(&report)? + "\n",
-        _ => html::render(&report)?,
+        Err(e) => return Err(e.into()),
     };
-    out.write(&page)?;
+    if let Some(pb) = &pb {
+        pb.finish_and_clear();
+    }
+    out.write(&render(&report, out.format)?)?;
     Ok(loaded
         .as_mut()
         .map_or(super::EXIT_OK, super::Loaded::finish))
+}
+
+/// The page (`-f text`) or the report's numbers (`-f json|jsonl`).
+fn render(report: &Report, format: Format) -> Result<String> {
+    Ok(match format {
+        Format::Json => serde_json::to_string_pretty(report)? + "\n",
+        Format::Jsonl => report::jsonl_line(report)? + "\n",
+        _ => html::render(report)?,
+    })
 }

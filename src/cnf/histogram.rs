@@ -154,7 +154,7 @@ mod tests {
 }
 
 /// Result of `sudolab clauses` for one puzzle (stable field names).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct ClauseRow {
     /// The puzzle as one line (stable output column).
     pub puzzle: String,
@@ -168,7 +168,7 @@ pub struct ClauseRow {
 }
 
 /// Size of an encoding and the length distribution of its ALO clauses.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct ClauseCounts {
     /// Variables declared (N³).
     pub variables: usize,

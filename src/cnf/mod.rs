@@ -59,7 +59,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Which CNF encoding to build.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Encoding {
     /// The maximal encoding (Patti's "maximum encoding").

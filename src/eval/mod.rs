@@ -20,6 +20,7 @@
 
 pub mod classify;
 pub mod combine;
+pub mod dataset;
 pub mod label;
 mod table;
 

@@ -12,11 +12,11 @@
 //! §3, the score §6.
 
 use crate::human::Model;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Which way a metric points.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Direction {
     /// Higher values are harder (e.g. Nishio cycles); the values are binned as they are.

@@ -146,7 +146,7 @@ pub struct SampleResult {
 
 /// Summary of one puzzle at one `k` (stable field names): the puzzle, how
 /// it was computed, and the [`RelaxSummary`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct RelaxReport {
     /// The puzzle as one line (stable output column).
     pub puzzle: String,
@@ -167,7 +167,7 @@ pub struct RelaxReport {
 }
 
 /// The relaxation metrics of one puzzle at one `k`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct RelaxSummary {
     /// Edges removed per sample.
     pub k: usize,
@@ -190,7 +190,7 @@ pub struct RelaxSummary {
     /// Per-cell fraction of samples in which the cell is fixed (N², row-major;
     /// givens 1.0). Left out of the output when empty (`analyze` without
     /// `--fixedness`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fixedness: Vec<f64>,
 }
 
@@ -346,7 +346,7 @@ pub fn relax(
 }
 
 /// Least-squares fit of `mean ≈ c·e^{k/λ}` on `ln(mean)`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct ExpFit {
     /// Scale `c` of the fit: the fitted mean at `k = 0`.
     pub c: f64,
@@ -391,7 +391,7 @@ pub fn fit_exponential(points: &[(f64, f64)]) -> Option<ExpFit> {
 }
 
 /// A sweep of `k` for one puzzle (Pelánek's Fig. 8).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct SweepReport {
     /// The puzzle as one line.
     pub puzzle: String,

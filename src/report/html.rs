@@ -11,9 +11,10 @@
 //! the metric histograms, the Spearman matrix, the scatter plots against the
 //! label and the universal classes (Patti §8.2).
 
-use super::model::{DatasetReport, PuzzleReport, Report, ReportError};
-use super::plot;
+use super::plot::{self, PlotError};
+use crate::analyze::puzzle_report::{PuzzleReport, Report};
 use crate::eval::Direction;
+use crate::eval::dataset::DatasetReport;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 const CSS: &str = r#"
@@ -62,11 +63,11 @@ fn svg(s: String) -> Markup {
     html! { div.chart { (PreEscaped(s)) } }
 }
 
-/// Renders the whole page.
+/// Renders the whole page (from the numbers alone: nothing is computed).
 ///
 /// # Errors
 /// Only a chart that cannot be drawn (never expected).
-pub fn render(report: &Report) -> Result<String, ReportError> {
+pub fn render(report: &Report) -> Result<String, PlotError> {
     let mut sections = Vec::new();
     for (i, p) in report.puzzles.iter().enumerate() {
         sections.push(puzzle_section(i + 1, p)?);
@@ -112,7 +113,7 @@ fn title_of(i: usize, p: &PuzzleReport) -> String {
     }
 }
 
-fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, ReportError> {
+fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
     let heat = match &p.relax {
         Some(r) => Some(plot::fixedness_grid(
             p.side,
@@ -275,7 +276,7 @@ fn corr_colour(r: f64) -> String {
     format!("background: rgb({r_},{g},{b})")
 }
 
-fn dataset_section(d: &DatasetReport) -> Result<Markup, ReportError> {
+fn dataset_section(d: &DatasetReport) -> Result<Markup, PlotError> {
     let mut hists = Vec::new();
     for m in &d.metrics {
         hists.push(plot::histogram(&m.metric, m.min, m.max, &m.bins)?);

@@ -4,22 +4,20 @@
 //! atomically (temporary file, then rename), so an interrupted run never
 //! leaves a half-written output behind.
 //!
-//! The HTML report lives here too: [`model`] computes one `Serialize`
-//! struct with every number, [`html`] draws it as one self-contained page,
-//! [`plot`] holds every chart (also `relax --plot`), and [`reference`](mod@reference) the
-//! percentiles of a reference set.
+//! The HTML report is drawn here too, and only drawn: its numbers are a
+//! [`Report`] computed by [`crate::analyze::puzzle_report`] (puzzle
+//! sections, percentiles of a
+//! [`Reference`](crate::analyze::reference::Reference) set) and
+//! [`crate::eval::dataset`] (the data-set section), or read back from the
+//! JSON that `report --format json|jsonl` wrote ([`Report::from_json`]).
+//! [`html`] draws it as one self-contained page, and [`plot`] holds every
+//! chart (also `relax --plot`).
 
 pub mod chart;
 pub mod html;
-pub mod model;
 pub mod plot;
-pub mod reference;
 
-pub use model::{
-    DatasetReport, PuzzleReport, Report, ReportError, ReportOptions, analyze_puzzles,
-    dataset_report, puzzle_report,
-};
-pub use reference::Reference;
+pub use crate::analyze::puzzle_report::Report;
 
 use serde::Serialize;
 use serde_json::Value;

@@ -1,6 +1,8 @@
-//! The report model: every number of the HTML report in one `Serialize`
-//! struct, computed here and drawn by [`super::html`] (so `report --format
-//! json` writes exactly what the page shows).
+//! The numbers of `sudolab report`, gathered in plain data: every number
+//! the HTML page shows, computed here and drawn by
+//! [`crate::report::html`], so `report --format json` writes exactly what
+//! the page shows, and the page can be drawn again from that JSON without
+//! computing anything ([`Report`] derives `Serialize` and `Deserialize`).
 //!
 //! A [`PuzzleReport`] gathers, for one puzzle: the engines' cross-check
 //! (every engine's solution count and the agreed solution), the ALO
@@ -10,33 +12,30 @@
 //! (Pelánek Fig. 8), every human-model rating with its percentile in a
 //! [`Reference`] set, and the technique path of `rate --explain`.
 //!
-//! A [`DatasetReport`] describes a results table (an `analyze` JSONL file,
-//! or rows computed from puzzles by [`analyze_puzzles`]): a histogram of
-//! every numeric metric, the Spearman matrix between metrics (and the label
-//! when one is given), each metric against the label, and the universal
-//! Easy/Medium/Hard classes of each metric by equal-count bins (Patti §8.2,
-//! [`crate::eval::classify`](fn@crate::eval::classify)).
+//! A data set (an `analyze` results table, or rows computed from puzzles by
+//! [`analyze_puzzles`]) is described by a
+//! [`DatasetReport`](crate::eval::dataset::DatasetReport) of
+//! [`crate::eval::dataset`]. [`compute_report`] makes either kind of
+//! [`Report`].
 
-use super::reference::{Reference, is_parameter_column};
+use super::reference::Reference;
 use crate::analyze::{AnalyzeOptions, MetricGroup, analyze};
 use crate::cnf::{ClassCuts, ClauseRow, Encoding, clause_row};
 use crate::engine::{Disagreement, Engine, Engines};
-use crate::eval::{
-    ClassMethod, ClassifyOptions, Direction, EvalError, LabelSpec, Ordinal, ResultsTable,
-    TableError, TableFormat, classify, label_scores,
-};
+use crate::eval::dataset::{DatasetError, DatasetReport, dataset_report};
+use crate::eval::{Direction, LabelSpec, Ordinal, ResultsTable, TableError, TableFormat};
 use crate::grid::Puzzle;
 use crate::human::{self, Explanation, Model, RateOptions};
+use crate::metrics::{Source, direction_of};
 use crate::relax::{self, RelaxError, RelaxOptions, RelaxReport, SweepReport};
-use crate::stats::spearman;
 use crate::{Count, Status};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// How much work a report does (modest defaults: a puzzle report takes
 /// about a second in a release build).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReportOptions {
     /// Relaxation for the fixedness heatmap: edges removed (default 45).
     pub k: usize,
@@ -114,18 +113,13 @@ pub enum ReportError {
     /// A rating parameter is unusable.
     #[error(transparent)]
     Rate(human::RateError),
-    /// The results table or its label could not be used.
+    /// The data-set section could not be made (an empty table, an
+    /// unusable label).
     #[error(transparent)]
-    Eval(#[from] EvalError),
+    Dataset(#[from] DatasetError),
     /// The results table could not be read.
     #[error(transparent)]
     Table(#[from] TableError),
-    /// The results table has no row.
-    #[error("the results table has no row")]
-    NoRows,
-    /// A chart could not be drawn.
-    #[error(transparent)]
-    Plot(#[from] super::plot::PlotError),
     /// A result could not be serialised (a bug in a row type).
     #[error("cannot serialise a result: {0}")]
     Json(#[from] serde_json::Error),
@@ -141,7 +135,7 @@ fn relax_note(e: RelaxError) -> Result<String, ReportError> {
 }
 
 /// One engine's answer on the puzzle.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EngineAnswer {
     /// The engine.
     pub engine: Engine,
@@ -152,7 +146,7 @@ pub struct EngineAnswer {
 }
 
 /// The engines' cross-check on one puzzle and on its relaxations.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EngineCheck {
     /// Every engine's answer (`Engines::all()`).
     pub answers: Vec<EngineAnswer>,
@@ -166,7 +160,7 @@ pub struct EngineCheck {
 
 /// One rating of one human model (or a structural metric), and where it
 /// falls in the reference set.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RatingEntry {
     /// The model (`sisus`, `oracle`, …) or metric group (`relax`, `clauses`).
     pub model: String,
@@ -183,7 +177,7 @@ pub struct RatingEntry {
 }
 
 /// One step of the solving path.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PathStep {
     /// 1-based step number.
     pub step: usize,
@@ -194,7 +188,7 @@ pub struct PathStep {
 }
 
 /// Everything the report shows about one puzzle.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PuzzleReport {
     /// The puzzle as one line.
     pub puzzle: String,
@@ -225,42 +219,14 @@ pub struct PuzzleReport {
     pub notes: Vec<String>,
 }
 
-/// Metrics where a lower value means a harder puzzle.
-pub const LOWER_IS_HARDER: [&str; 9] = [
-    "givens",
-    "short_pct",
-    "p_unique",
-    "mean_fixed",
-    "sisus_dependency",
-    "solved_by_2",
-    "solved_by_3",
-    "solved_by_4",
-    "mean_length_pct",
-];
-
-/// The direction of a metric by name.
-pub fn direction_of(metric: &str) -> Direction {
-    if LOWER_IS_HARDER.contains(&metric) {
-        Direction::LowerIsHarder
-    } else {
-        Direction::HigherIsHarder
-    }
-}
-
+/// The model (or metric group) that computes a metric, from the registry.
 fn model_of(metric: &str) -> &'static str {
-    let m = metric;
-    if m.starts_with("sisus") {
-        Model::Sisus.name()
-    } else if m.starts_with("oracle") {
-        Model::Oracle.name()
-    } else if m.starts_with("hsolve") {
-        Model::Hsolve.name()
-    } else if m.starts_with("nishio") || m.starts_with("solved_by") {
-        Model::Nishio.name()
-    } else if m.starts_with("weights") || m == "hardest_technique" {
-        Model::Weights.name()
-    } else {
-        Model::Baseline.name()
+    match crate::metrics::registry::find(metric).map(|m| m.source) {
+        Some(Source::Rate(m)) => m.name(),
+        Some(Source::Clauses) => "clauses",
+        Some(Source::Relax) => "relax",
+        Some(Source::Score) => "score",
+        None => Model::Baseline.name(),
     }
 }
 
@@ -460,224 +426,8 @@ pub fn analyze_puzzles(
     Ok(ResultsTable::parse(&jsonl, TableFormat::Jsonl)?)
 }
 
-/// Distribution of one metric over a data set.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MetricDistribution {
-    /// Column name.
-    pub metric: String,
-    /// Rows with a value.
-    pub n: usize,
-    /// Smallest value.
-    pub min: f64,
-    /// Largest value.
-    pub max: f64,
-    /// Mean.
-    pub mean: f64,
-    /// Median.
-    pub median: f64,
-    /// Counts of 20 equal-width bins from `min` to `max`.
-    pub bins: Vec<usize>,
-}
-
-/// Spearman's ρ between every pair of metrics (and the label).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CorrelationMatrix {
-    /// Row and column names; the label, when given, comes last.
-    pub names: Vec<String>,
-    /// `rho[i][j]`, over the rows where both have a value; `None` when
-    /// undefined (a constant column, fewer than 3 pairs).
-    pub rho: Vec<Vec<Option<f64>>>,
-}
-
-/// One metric against the label.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ScatterSeries {
-    /// Metric column.
-    pub metric: String,
-    /// `(metric, label)` pairs.
-    pub points: Vec<(f64, f64)>,
-    /// Spearman's ρ of the pairs.
-    pub rho: Option<f64>,
-}
-
-/// The universal classes of one metric (equal-count bins).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MetricClasses {
-    /// Metric column.
-    pub metric: String,
-    /// Which way is harder.
-    pub direction: Direction,
-    /// `(class, value range, puzzles)`, easiest first.
-    pub classes: Vec<(String, String, usize)>,
-    /// Why the classes could not be made (a metric with too few distinct values).
-    pub error: Option<String>,
-}
-
-/// Everything the report shows about a data set.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DatasetReport {
-    /// Where the rows come from.
-    pub source: String,
-    /// Rows of the table.
-    pub rows: usize,
-    /// The label specification, when given.
-    pub label: Option<String>,
-    /// Rows with a label value.
-    pub labelled: usize,
-    /// Every numeric metric's distribution.
-    pub metrics: Vec<MetricDistribution>,
-    /// Numeric columns left out because they hold a single value.
-    pub constant: Vec<String>,
-    /// Spearman matrix.
-    pub correlation: CorrelationMatrix,
-    /// Each metric against the label (empty without a label).
-    pub scatter: Vec<ScatterSeries>,
-    /// Universal Easy/Medium/Hard classes of every metric.
-    pub classes: Vec<MetricClasses>,
-}
-
-fn pairs(a: &[Option<f64>], b: &[Option<f64>]) -> (Vec<f64>, Vec<f64>) {
-    a.iter()
-        .zip(b)
-        .filter_map(|(x, y)| Some(((*x)?, (*y)?)))
-        .unzip()
-}
-
-fn rho(a: &[Option<f64>], b: &[Option<f64>]) -> Option<f64> {
-    let (x, y) = pairs(a, b);
-    if x.len() < 3 {
-        return None;
-    }
-    spearman(&x, &y).ok().filter(|r| r.is_finite())
-}
-
-/// Describes a results table.
-///
-/// # Errors
-/// An empty table, a label that is missing or not numeric (without an
-/// ordinal order).
-pub fn dataset_report(
-    table: &ResultsTable,
-    source: &str,
-    label: Option<&LabelSpec>,
-    ordinal: Option<&Ordinal>,
-) -> Result<DatasetReport, ReportError> {
-    if table.is_empty() {
-        return Err(ReportError::NoRows);
-    }
-    let scores = match label {
-        Some(spec) => Some(label_scores(table, spec, ordinal).map_err(EvalError::from)?),
-        None => None,
-    };
-    let label_column = label.map(|l| l.resolve(table).0.to_string());
-    let mut metrics = Vec::new();
-    let mut constant = Vec::new();
-    let mut columns: Vec<(String, Vec<Option<f64>>)> = Vec::new();
-    for col in table.numeric_columns() {
-        // Spreads of randomised models describe the model's noise, not the puzzle.
-        if is_parameter_column(&col)
-            || col.ends_with("_sd")
-            || label_column.as_deref() == Some(col.as_str())
-        {
-            continue;
-        }
-        let values = table.numeric(&col)?;
-        let mut v: Vec<f64> = values.iter().flatten().copied().collect();
-        v.sort_by(f64::total_cmp);
-        let (Some(&min), Some(&max)) = (v.first(), v.last()) else {
-            continue;
-        };
-        if min == max {
-            constant.push(col);
-            continue;
-        }
-        let nbins = 20;
-        let mut bins = vec![0; nbins];
-        for &x in &v {
-            let i = (((x - min) / (max - min)) * nbins as f64).floor() as usize;
-            bins[i.min(nbins - 1)] += 1;
-        }
-        metrics.push(MetricDistribution {
-            metric: col.clone(),
-            n: v.len(),
-            min,
-            max,
-            mean: v.iter().sum::<f64>() / v.len() as f64,
-            median: crate::stats::quantile_sorted(&v, 0.5).unwrap_or(min),
-            bins,
-        });
-        columns.push((col, values));
-    }
-    let mut names: Vec<String> = columns.iter().map(|(c, _)| c.clone()).collect();
-    let mut all: Vec<&[Option<f64>]> = columns.iter().map(|(_, v)| v.as_slice()).collect();
-    if let (Some(spec), Some(s)) = (label, &scores) {
-        names.push(format!("label: {}", spec.raw));
-        all.push(s);
-    }
-    let matrix: Vec<Vec<Option<f64>>> = all
-        .iter()
-        .map(|a| all.iter().map(|b| rho(a, b)).collect())
-        .collect();
-    let scatter = match &scores {
-        Some(s) => columns
-            .iter()
-            .map(|(c, v)| {
-                let (x, y) = pairs(v, s);
-                ScatterSeries {
-                    metric: c.clone(),
-                    points: x.into_iter().zip(y).collect(),
-                    rho: rho(v, s),
-                }
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    let classes = columns
-        .iter()
-        .map(|(c, _)| {
-            let direction = direction_of(c);
-            let opts = ClassifyOptions {
-                method: ClassMethod::EqualCount { bins: 3 },
-                direction,
-                ..ClassifyOptions::default()
-            };
-            match classify(table, c, None, &opts) {
-                Ok(r) => MetricClasses {
-                    metric: c.clone(),
-                    direction,
-                    classes: r
-                        .summary
-                        .ranges
-                        .iter()
-                        .zip(&r.summary.counts)
-                        .map(|(range, count)| (range.class.clone(), range.text.clone(), count.n))
-                        .collect(),
-                    error: None,
-                },
-                Err(e) => MetricClasses {
-                    metric: c.clone(),
-                    direction,
-                    classes: Vec::new(),
-                    error: Some(e.to_string()),
-                },
-            }
-        })
-        .collect();
-    Ok(DatasetReport {
-        source: source.to_string(),
-        rows: table.len(),
-        label: label.map(|l| l.raw.clone()),
-        labelled: scores.as_ref().map_or(0, |s| s.iter().flatten().count()),
-        metrics,
-        constant,
-        correlation: CorrelationMatrix { names, rho: matrix },
-        scatter,
-        classes,
-    })
-}
-
 /// A whole report: puzzle sections, or a data-set section.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// Page title.
     pub title: String,
@@ -689,4 +439,209 @@ pub struct Report {
     pub dataset: Option<DatasetReport>,
     /// The options the numbers were computed with.
     pub options: ReportOptions,
+}
+
+/// What a report describes.
+#[derive(Debug, Clone)]
+pub enum ReportSubject {
+    /// One section per puzzle ([`puzzle_report`]).
+    Puzzles(Vec<Puzzle>),
+    /// The puzzles' `analyze` rows ([`analyze_puzzles`]) described as a data set.
+    PuzzlesAsDataset(Vec<Puzzle>),
+    /// An `analyze` results table described as a data set.
+    Rows(ResultsTable),
+}
+
+/// Everything a [`Report`] is computed from.
+#[derive(Debug, Clone)]
+pub struct ReportRequest<'a> {
+    /// Page title.
+    pub title: String,
+    /// Where the puzzles or rows come from (a file name), as the data-set
+    /// section names it.
+    pub source: String,
+    /// The puzzles or rows.
+    pub subject: ReportSubject,
+    /// Data set: the label column.
+    pub label: Option<&'a LabelSpec>,
+    /// Data set: the order of text labels, easiest first.
+    pub ordinal: Option<&'a Ordinal>,
+    /// The percentiles of the puzzle sections come from here.
+    pub reference: &'a Reference,
+    /// How the page names the reference.
+    pub reference_name: String,
+    /// How much work the puzzle sections (and the rows computed from
+    /// puzzles) do.
+    pub options: ReportOptions,
+}
+
+/// Computes a whole report: a section per puzzle, or a data-set section.
+/// `on_done` is called after each puzzle (for a progress bar).
+///
+/// # Errors
+/// An engine disagreement (a bug), unusable options, an empty table or an
+/// unusable label; the first failing puzzle's error, in input order.
+pub fn compute_report(
+    request: ReportRequest<'_>,
+    on_done: impl Fn() + Sync,
+) -> Result<Report, ReportError> {
+    let ReportRequest {
+        title,
+        source,
+        subject,
+        label,
+        ordinal,
+        reference,
+        reference_name,
+        options,
+    } = request;
+    let mut report = Report {
+        title,
+        reference: reference_name,
+        puzzles: Vec::new(),
+        dataset: None,
+        options,
+    };
+    let opts = &report.options;
+    match subject {
+        ReportSubject::Rows(table) => {
+            report.dataset = Some(dataset_report(&table, &source, label, ordinal)?);
+        }
+        ReportSubject::PuzzlesAsDataset(puzzles) => {
+            let table = analyze_puzzles(&puzzles, opts, on_done)?;
+            report.dataset = Some(dataset_report(&table, &source, label, ordinal)?);
+        }
+        ReportSubject::Puzzles(puzzles) => {
+            let sections: Vec<Result<PuzzleReport, ReportError>> = puzzles
+                .par_iter()
+                .map(|p| {
+                    let r = puzzle_report(p, opts, reference);
+                    on_done();
+                    r
+                })
+                .collect();
+            for section in sections {
+                report.puzzles.push(section?);
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The fields at the top level of every report document.
+const REPORT_FIELDS: [&str; 5] = ["title", "reference", "puzzles", "dataset", "options"];
+
+impl Report {
+    /// Reads a report written by `report --format json` or `--format jsonl`
+    /// (one JSON object with the fields `title`, `reference`, `puzzles`,
+    /// `dataset` and `options`); `Ok(None)` when `text` is no such document
+    /// (puzzles, `analyze` results).
+    ///
+    /// # Errors
+    /// A document with those fields whose values are no report's.
+    pub fn from_json(text: &str) -> Result<Option<Report>, serde_json::Error> {
+        if !text.trim_start().starts_with('{') {
+            return Ok(None);
+        }
+        let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(text) else {
+            return Ok(None);
+        };
+        if !REPORT_FIELDS.iter().all(|f| fields.contains_key(*f)) {
+            return Ok(None);
+        }
+        let mut document = Value::Object(fields);
+        let mut written = number_tokens(text).into_iter();
+        restore_floats(&mut document, &mut written);
+        serde_json::from_value(document).map(Some)
+    }
+}
+
+/// The number tokens of a JSON text (outside strings), in the order they
+/// are written.
+fn number_tokens(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i < bytes.len()
+                    && matches!(bytes[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
+                    i += 1;
+                }
+                tokens.push(&text[start..i]);
+            }
+            _ => i += 1,
+        }
+    }
+    tokens
+}
+
+/// Replaces every fractional number of `value` (visited in document order)
+/// by the correctly rounded value of its written token: `serde_json`
+/// without its `float_roundtrip` feature may read the shortest
+/// representation of an `f64` one unit in the last place off, and a page
+/// drawn from the numbers read back must be the page drawn from the
+/// numbers written.
+fn restore_floats<'a>(value: &mut Value, written: &mut impl Iterator<Item = &'a str>) {
+    match value {
+        Value::Number(n) => {
+            let token = written.next();
+            // The token is the number's when serde_json reads it as this
+            // number (objects keep their written order: `preserve_order`).
+            if let (Some(read), Some(token)) = (n.as_f64().filter(|_| n.is_f64()), token)
+                && serde_json::from_str::<f64>(token).ok() == Some(read)
+                && let Some(exact) = token
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(serde_json::Number::from_f64)
+            {
+                *n = exact;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| restore_floats(v, written)),
+        Value::Object(map) => map.values_mut().for_each(|v| restore_floats(v, written)),
+        Value::Null | Value::Bool(_) | Value::String(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_back_exactly_as_written() {
+        let values: Vec<f64> = (1..3000)
+            .flat_map(|i| [f64::from(i) / 7.0, 1.0 / f64::from(i), f64::from(i) * 0.1])
+            .collect();
+        let text = serde_json::to_string(&serde_json::json!({
+            "s": "a \"1.5\" \\ 2e3",
+            "v": values,
+            "n": [-3, 0, 17],
+        }))
+        .unwrap();
+        let plain: Value = serde_json::from_str(&text).unwrap();
+        let plain: Vec<f64> = serde_json::from_value(plain["v"].clone()).unwrap();
+        assert!(
+            plain.iter().zip(&values).any(|(a, b)| a != b),
+            "serde_json alone reads some shortest representations one unit off"
+        );
+        let mut read: Value = serde_json::from_str(&text).unwrap();
+        let tokens = number_tokens(&text);
+        assert_eq!(tokens.len(), values.len() + 3);
+        restore_floats(&mut read, &mut tokens.into_iter());
+        let exact: Vec<f64> = serde_json::from_value(read["v"].clone()).unwrap();
+        assert_eq!(exact, values);
+        assert_eq!(read["n"], serde_json::json!([-3, 0, 17]));
+        assert_eq!(read["s"], "a \"1.5\" \\ 2e3");
+    }
 }

@@ -3,13 +3,14 @@
 //! single puzzle's rating can be placed as a percentile of a reference set.
 //!
 //! Only aggregate statistics are kept, never a puzzle: the embedded
-//! reference ([`Reference::embedded`], `src/report/reference.json`) is made
+//! reference ([`Reference::embedded`], `src/analyze/reference.json`) is made
 //! from a sample of the SE-rated puzzles of the shared data sets
 //! (`se-ratings-sukakuexplainer`, whose puzzles come partly from sets that
 //! may not be redistributed) with the command in `docs/guide.md`
 //! (`examples/report_reference.rs`).
 
 use crate::eval::ResultsTable;
+use crate::metrics::is_parameter_column;
 use crate::stats::quantile_sorted;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -53,11 +54,6 @@ pub enum ReferenceError {
     /// The results file has no numeric metric column.
     #[error("the results file has no numeric metric column to use as a reference")]
     NoMetrics,
-}
-
-/// Columns that describe how a row was made, not the puzzle.
-pub fn is_parameter_column(name: &str) -> bool {
-    name == "line" || name.starts_with("params.")
 }
 
 impl Reference {
