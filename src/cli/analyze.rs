@@ -16,8 +16,8 @@ pub struct AnalyzeArgs {
     pub common: Common,
     /// Metric groups, comma list: clauses, relax, rate-all, rate:MODELS
     /// (e.g. rate:nishio,weights; models: sisus, oracle, hsolve, nishio,
-    /// weights, baseline) or score (the difficulty score, its level and
-    /// SE-equivalent).
+    /// weights, baseline, singles) or score (the difficulty score, its level,
+    /// SE-equivalent and predicted minutes).
     #[arg(long, default_value = "clauses,relax,score")]
     pub metrics: String,
     /// Relaxation: edges removed.

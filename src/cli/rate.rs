@@ -1,5 +1,6 @@
 //! `sudolab rate`: human-model ratings (SiSuS, oracle, hsolve, Nishio,
-//! technique weights, baselines), and `--explain` for the solving path.
+//! technique weights, baselines, the singles model), and `--explain` for
+//! the solving path.
 
 use super::{Common, load, progress};
 use anyhow::Result;
@@ -13,7 +14,7 @@ use sudolab::report::{Format, render_rows, text_table};
 pub struct RateArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Models: comma list of sisus, oracle, hsolve, nishio, weights, baseline, or all.
+    /// Models: comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles, or all.
     #[arg(long, short = 'm', default_value = "all")]
     pub model: String,
     /// Runs of every randomized model (default: SiSuS 30, oracle 100, hsolve 20, Nishio 50).
