@@ -199,22 +199,26 @@ pub fn rate_row(
 mod tests {
     use super::*;
 
-    #[test]
-    fn row_flattens_each_group_and_names_errors() {
-        let opts = AnalyzeOptions {
-            groups: parse_metric_groups("clauses,relax,rate:baseline").unwrap(),
+    const EXAMPLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    fn options(metrics: &str, samples: usize) -> AnalyzeOptions {
+        AnalyzeOptions {
+            groups: parse_metric_groups(metrics).unwrap(),
             relax: RelaxOptions {
-                samples: 4,
+                samples,
                 ..RelaxOptions::default()
             },
             rate_seed: 1,
             fixedness: false,
             dedup: false,
-        };
-        let p = crate::grid::parse_puzzle(
-            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
-        )
-        .unwrap();
+        }
+    }
+
+    #[test]
+    fn row_flattens_each_group_and_names_errors() {
+        let opts = options("clauses,relax,rate:baseline", 4);
+        let p = crate::grid::parse_puzzle(EXAMPLE).unwrap();
         let row = analyze(&p, &opts).unwrap();
         let v = serde_json::to_value(&row).unwrap();
         // 30 givens: 51 empty cells, so 51 cell ALO clauses and 51 per unit kind.
@@ -245,20 +249,8 @@ mod tests {
 
     #[test]
     fn every_column_of_a_full_row_is_in_the_metric_registry() {
-        let opts = AnalyzeOptions {
-            groups: parse_metric_groups("clauses,relax,rate-all,score").unwrap(),
-            relax: RelaxOptions {
-                samples: 2,
-                ..RelaxOptions::default()
-            },
-            rate_seed: 1,
-            fixedness: false,
-            dedup: false,
-        };
-        let p = crate::grid::parse_puzzle(
-            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
-        )
-        .unwrap();
+        let opts = options("clauses,relax,rate-all,score", 2);
+        let p = crate::grid::parse_puzzle(EXAMPLE).unwrap();
         let v = serde_json::to_value(analyze(&p, &opts).unwrap()).unwrap();
         let columns: Vec<&str> = v
             .as_object()

@@ -431,6 +431,35 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     Ok(super::EXIT_OK)
 }
 
+/// Columns of a score term table.
+const TERM_HEADER: [&str; 7] = [
+    "metric",
+    "transform",
+    "gate",
+    "mean",
+    "sd",
+    "fill",
+    "weight",
+];
+
+/// One table row per term of a score or time model.
+fn term_rows(terms: &[sudolab::score::Term]) -> Vec<Vec<String>> {
+    terms
+        .iter()
+        .map(|t| {
+            vec![
+                t.name.clone(),
+                format!("{:?}", t.transform).to_lowercase(),
+                t.gate.clone().unwrap_or_else(|| "-".into()),
+                format!("{:.4}", t.mean),
+                format!("{:.4}", t.sd),
+                format!("{:.4}", t.fill),
+                format!("{:+.4}", t.weight),
+            ]
+        })
+        .collect()
+}
+
 fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
     let mut s = String::new();
     s.push_str("sources: ");
@@ -463,51 +492,15 @@ fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
             "\n{name} score = 10·(Σ weight·z − {:.4})/({:.4} − {:.4}):\n",
             m.low, m.high, m.low
         ));
-        let rows: Vec<Vec<String>> = m
-            .terms
-            .iter()
-            .map(|t| {
-                vec![
-                    t.name.clone(),
-                    format!("{:?}", t.transform).to_lowercase(),
-                    t.gate.clone().unwrap_or_else(|| "-".into()),
-                    format!("{:.4}", t.mean),
-                    format!("{:.4}", t.sd),
-                    format!("{:.4}", t.fill),
-                    format!("{:+.4}", t.weight),
-                ]
-            })
-            .collect();
-        let header = [
-            "metric",
-            "transform",
-            "gate",
-            "mean",
-            "sd",
-            "fill",
-            "weight",
-        ];
+        let header = TERM_HEADER;
+        let rows = term_rows(&m.terms);
         s.push_str(&text_table(&header, &rows));
         if let Some(time) = &m.time {
             s.push_str(&format!(
                 "{name} time: ln(seconds) = {:.4} {:+.4}·score + Σ weight·z; band [{:+.4}, {:+.4}] ({})\n",
                 time.intercept, time.score_weight, time.band.0, time.band.1, time.population
             ));
-            let rows: Vec<Vec<String>> = time
-                .terms
-                .iter()
-                .map(|t| {
-                    vec![
-                        t.name.clone(),
-                        format!("{:?}", t.transform).to_lowercase(),
-                        t.gate.clone().unwrap_or_else(|| "-".into()),
-                        format!("{:.4}", t.mean),
-                        format!("{:.4}", t.sd),
-                        format!("{:.4}", t.fill),
-                        format!("{:+.4}", t.weight),
-                    ]
-                })
-                .collect();
+            let rows = term_rows(&time.terms);
             s.push_str(&text_table(&header, &rows));
         }
     }
