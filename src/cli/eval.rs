@@ -505,8 +505,13 @@ fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
         }
     }
     for h in &r.validation {
+        let how = if h.minutes.is_some() {
+            "5-fold cross-validation; first fold "
+        } else {
+            ""
+        };
         s.push_str(&format!(
-            "\nheld out: {} (n = {}; kept {}; fast kept {})\n",
+            "\nheld out: {} (n = {}; {how}kept {}; fast kept {})\n",
             h.source,
             h.n,
             h.kept.join(","),
@@ -548,6 +553,25 @@ fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
                 m.median_abs_ln_error,
                 100.0 * m.within_band,
                 m.spearman.spearman.map_or("-".into(), |r| format!("{r:.3}"))
+            ));
+        }
+        for b in &h.bands {
+            let rows: Vec<String> = b
+                .rows
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{} {}",
+                        e.metric,
+                        e.spearman.map_or("-".into(), |r| format!("{r:.3}"))
+                    )
+                })
+                .collect();
+            s.push_str(&format!(
+                "inside {} (n = {}): Spearman {}\n",
+                b.band,
+                b.rows.first().map_or(0, |r| r.n),
+                rows.join(", ")
             ));
         }
         if let (Some(w), Some(m)) = (h.se_within_1, h.se_mean_abs) {

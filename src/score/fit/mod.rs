@@ -41,7 +41,8 @@ pub use calibration::isotonic_knots;
 pub use data::{FitData, FitRow, LabelFields, ScoreFitError};
 pub use selection::{KEEP_MARGIN, SelectionStep, select_metrics};
 pub use validation::{
-    Difference, HeldOut, MinutesCheck, leave_one_source_out, spearman_difference, validate_source,
+    BandRows, Difference, HeldOut, MinutesCheck, leave_one_source_out, spearman_difference,
+    validate_source,
 };
 pub use weights::scores;
 

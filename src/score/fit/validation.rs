@@ -38,6 +38,62 @@ pub struct HeldOut {
     pub vs_se: Option<Difference>,
     /// For the timed source: the held-out predicted solving times.
     pub minutes: Option<MinutesCheck>,
+    /// For the timed source: the score, the predicted time and SE's rating
+    /// against the times inside SE bands (singles only, SE ≤ 1.5, and
+    /// harder), where a score that only places the hardest step is blind.
+    pub bands: Vec<BandRows>,
+}
+
+/// Correlations with the label inside one band of SE's rating.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BandRows {
+    /// The band, e.g. `SE <= 1.5`.
+    pub band: String,
+    /// `score`, `minutes` and `se` against the label.
+    pub rows: Vec<EvalRow>,
+}
+
+/// The SE bands of the timed source's report.
+const SE_BANDS: [(&str, f64, f64); 2] = [("SE <= 1.5", 0.0, 1.5), ("SE > 1.5", 1.5, f64::INFINITY)];
+
+/// The score, predicted time and SE's rating inside each SE band.
+fn band_rows(
+    data: &FitData,
+    test: &[usize],
+    score: &[f64],
+    ln_pred: &[Option<f64>],
+    boot: &BootstrapOptions,
+) -> Vec<BandRows> {
+    if ln_pred.iter().all(Option::is_none) {
+        return Vec::new();
+    }
+    SE_BANDS
+        .iter()
+        .map(|&(band, lo, hi)| {
+            let inside: Vec<usize> = test
+                .iter()
+                .copied()
+                .filter(|&i| data.rows[i].se.is_some_and(|se| se > lo && se <= hi))
+                .collect();
+            let y: Vec<f64> = inside.iter().map(|&i| data.rows[i].rank).collect();
+            let column = |f: &dyn Fn(usize) -> Option<f64>| -> (Vec<f64>, Vec<f64>) {
+                inside
+                    .iter()
+                    .zip(&y)
+                    .filter_map(|(&i, &y)| f(i).map(|x| (x, y)))
+                    .unzip()
+            };
+            let row = |name: &str, (x, y): (Vec<f64>, Vec<f64>)| evaluate_pairs(name, &x, &y, boot);
+            BandRows {
+                band: band.to_string(),
+                rows: vec![
+                    row("score", column(&|i| Some(score[i]))),
+                    row("minutes", column(&|i| ln_pred[i])),
+                    row("se", column(&|i| data.rows[i].se)),
+                ],
+            }
+        })
+        .collect()
 }
 
 /// A difference of two statistics on the same puzzles with its paired
@@ -183,6 +239,7 @@ pub fn validate_source(
         se_mean_abs: (n_se > 0).then(|| diffs.iter().sum::<f64>() / n_se as f64),
         vs_se,
         minutes: minutes_check(data, &test, &ln_pred, &band, &opts.bootstrap),
+        bands: band_rows(data, &test, &all_full, &ln_pred, &opts.bootstrap),
     }
 }
 
