@@ -6,7 +6,8 @@
 #
 # 1. Builds the labelled puzzle list: every puzzle line carries the label
 #    "SOURCE RANK SE LEVEL" (SE = Sukaku Explainer's ER rating from
-#    se-ratings-sukakuexplainer or se-sudokuexchange, "-" when unknown).
+#    se-ratings-sukakuexplainer or se-sudokuexchange, "-" when unknown); the
+#    human solving times (cloudsudoku) carry the mean time in seconds as RANK.
 # 2. Computes every candidate metric on each puzzle (`sudolab score --all-metrics`).
 # 3. Fits, selects and validates (`sudolab fit --score`), writing the model
 #    to src/score/model.json (shipped in the binary: rebuild afterwards).
@@ -36,14 +37,19 @@ awk -F'\t' -v OFS='\t' '
   file == 5 { if (set[$1] == "qqwing") print $1, "qqwing " $3 " " se[$1] " " $2; next }
   # Sudoku Exchange: every 50th puzzle; its label is SE itself (fit only).
   file == 6 { if (FNR % 50 == 0) print $1, "se-exchange " $2 " " $2 " -"; next }
+  # Cloud Sudoku: the mean solving time in seconds (the timed source).
+  file == 7 { print $1, "cloudsudoku " $4 " " $5 " -"; next }
 ' "$SE" "$DATA/website-nyt/nyt.tsv" "$DATA/website-projectpatti/patti.tsv" \
   "$DATA/website-krazydad/krazydad.tsv" "$DATA/qqwing-generated/qqwing_levels.tsv" \
-  "$DATA/se-sudokuexchange/diabolical_se.tsv" > "$W/labelled.txt"
+  "$DATA/se-sudokuexchange/diabolical_se.tsv" \
+  "$DATA/human-cloudsudoku-train/cloudsudoku_train.tsv" > "$W/labelled.txt"
 echo "labelled puzzles: $(wc -l < "$W/labelled.txt")" >&2
 
 # Non-unique puzzles (4 in Patti's sets) are reported and skipped (exit 3).
 "$BIN" score "$W/labelled.txt" --all-metrics --keep-going -f jsonl -o "$W/metrics.jsonl" || [ $? -eq 3 ]
 
 "$BIN" fit "$W/metrics.jsonl" --score --source label:1 --label label:2 --se label:3 --level label:4 \
-  --train-only se-exchange --bootstrap 500 --model-out src/score/model.json -o "$W/fit.txt"
+  --train-only se-exchange --timed cloudsudoku \
+  --population "Cloud Sudoku players: mean time of the 10–43 players who completed each puzzle (human-cloudsudoku-train, 746 puzzles)" \
+  --bootstrap 500 --model-out src/score/model.json -o "$W/fit.txt"
 cat "$W/fit.txt"

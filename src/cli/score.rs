@@ -7,7 +7,7 @@ use clap::Args;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use sudolab::report::text_table;
-use sudolab::score::{self, ScoreModel, ScoreOptions, ScoreRow};
+use sudolab::score::{self, ScoreError, ScoreModel, ScoreOptions, ScoreRow};
 
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
@@ -103,6 +103,8 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
                     Default::default()
                 },
             }),
+            // A disagreement is a bug, not a bad puzzle: it exits 2.
+            Err(ScoreError::Disagreement(d)) => return Err(d.into()),
             Err(e) => refused.push((line, e)),
         }
     }
@@ -122,6 +124,10 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
                         .se_equivalent
                         .map(|x| format!("{x:.1}"))
                         .unwrap_or_else(|| "-".into()),
+                    match (r.score.minutes, r.score.minutes_low, r.score.minutes_high) {
+                        (Some(m), Some(lo), Some(hi)) => format!("{m:.1} ({lo:.1}–{hi:.1})"),
+                        _ => "-".into(),
+                    },
                 ];
                 if let Some(l) = &r.calibrated_level {
                     cells.push(l.clone());
@@ -130,7 +136,7 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
             })
             .collect();
         let level_col = format!("{calibrated} level");
-        let mut header = vec!["puzzle", "score", "level", "se_equivalent"];
+        let mut header = vec!["puzzle", "score", "level", "se_equivalent", "minutes"];
         if site.is_some() {
             header.push(&level_col);
         }
