@@ -127,11 +127,6 @@ impl RelaxedDlx {
         (row != usize::MAX).then_some(row)
     }
 
-    /// The cell and value of a row.
-    pub fn row_meaning(&self, row: usize) -> (usize, u8) {
-        (self.row_cell[row], self.row_value[row])
-    }
-
     fn fill(&self, rows: &[usize], cells: &mut [u8]) {
         for &row in rows {
             cells[self.row_cell[row]] = self.row_value[row];

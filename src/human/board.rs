@@ -195,11 +195,6 @@ impl Board {
         Puzzle::from_cells(self.geo.n, self.values.clone()).unwrap_or_else(|_| Puzzle::empty(3))
     }
 
-    /// Sum over empty cells of their candidate count.
-    pub fn candidate_count(&self) -> usize {
-        self.cands.iter().map(|c| c.count_ones() as usize).sum()
-    }
-
     /// How often each digit occurs as a candidate (index = digit).
     pub fn digit_frequencies(&self) -> Vec<usize> {
         let mut f = vec![0; self.side() + 1];

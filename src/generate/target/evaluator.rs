@@ -157,11 +157,6 @@ impl Evaluator {
         })
     }
 
-    /// True when there are targets to reach.
-    pub fn has_targets(&self) -> bool {
-        !self.targets.is_empty()
-    }
-
     /// The rating row (when a model is needed), the value of every target
     /// field and tracked field, and the distance to the targets.
     ///
