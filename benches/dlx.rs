@@ -135,15 +135,15 @@ fn relaxed_instances(count: usize, k: usize) -> Vec<RelaxedInstance> {
         .collect()
 }
 
-fn relaxed_analyse(c: &mut Criterion<Clock>) {
+fn relaxed_analyze(c: &mut Criterion<Clock>) {
     let instances = relaxed_instances(400, 45);
-    let mut group = c.benchmark_group("relaxed_analyse_k45_cap1000");
+    let mut group = c.benchmark_group("relaxed_analyze_k45_cap1000");
     group.sample_size(10);
     group.throughput(Throughput::Elements(instances.len() as u64));
     group.bench_function("bitset", |b| {
         b.iter(|| {
             for r in &instances {
-                black_box(relaxed::analyse(black_box(r), 1000));
+                black_box(relaxed::analyze(black_box(r), 1000));
             }
         })
     });
@@ -152,7 +152,7 @@ fn relaxed_analyse(c: &mut Criterion<Clock>) {
     group.bench_function("dlx", |b| {
         b.iter(|| {
             for r in few {
-                black_box(RelaxedDlx::new(black_box(r)).analyse(1000));
+                black_box(RelaxedDlx::new(black_box(r)).analyze(1000));
             }
         })
     });
@@ -162,6 +162,6 @@ fn relaxed_analyse(c: &mut Criterion<Clock>) {
 criterion_group! {
     name = benches;
     config = Criterion::default().with_measurement(clock());
-    targets = sudoku_uniqueness, relaxed_analyse
+    targets = sudoku_uniqueness, relaxed_analyze
 }
 criterion_main!(benches);

@@ -178,7 +178,7 @@ fn exact(c: &mut Criterion<Clock>) {
 }
 
 /// Where the k = 45 time goes: the same 1000 relaxed instances of one puzzle,
-/// built up front and analysed on the calling thread, by count only (cap
+/// built up front and analyzed on the calling thread, by count only (cap
 /// 1000) and by count + fixed cells with the bitset engine (`bitset-…`,
 /// named `dlx-…` before though they ran the bitset search) and with SAT.
 fn split(c: &mut Criterion<Clock>) {
@@ -212,23 +212,23 @@ fn split(c: &mut Criterion<Clock>) {
             },
         );
         g.bench_with_input(
-            BenchmarkId::new("bitset-analyse-cap1000", name),
+            BenchmarkId::new("bitset-analyze-cap1000", name),
             &instances,
             |b, rs| {
                 b.iter(|| {
                     rs.iter()
-                        .map(|r| sudolab::bitset::relaxed::analyse(r, 1000).fixed.len())
+                        .map(|r| sudolab::bitset::relaxed::analyze(r, 1000).fixed.len())
                         .sum::<usize>()
                 })
             },
         );
         g.bench_with_input(
-            BenchmarkId::new("sat-analyse-cap1000", name),
+            BenchmarkId::new("sat-analyze-cap1000", name),
             &instances,
             |b, rs| {
                 b.iter(|| {
                     rs.iter()
-                        .map(|r| sudolab::sat::analyse_relaxed(r, 1000).fixed.len())
+                        .map(|r| sudolab::sat::analyze_relaxed(r, 1000).fixed.len())
                         .sum::<usize>()
                 })
             },

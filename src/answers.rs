@@ -1,5 +1,5 @@
 //! The questions every engine answers ([`SudokuEngine`]: solve, count with a
-//! cap, analyse a relaxed instance) and the types of the answers: a solution
+//! cap, analyze a relaxed instance) and the types of the answers: a solution
 //! count (exact or capped), the uniqueness status of a puzzle, and the count
 //! plus fixed cells of a relaxed instance.
 //!
@@ -97,5 +97,5 @@ pub trait SudokuEngine: Sync {
     fn count(&self, p: &Puzzle, cap: u64) -> Count;
     /// Count (capped at `cap`, 0 = no cap) and fixed non-given cells of a
     /// relaxed instance; with no solution, count 0 and no fixed cell.
-    fn analyse_relaxed(&self, r: &RelaxedInstance, cap: u64) -> InstanceAnalysis;
+    fn analyze_relaxed(&self, r: &RelaxedInstance, cap: u64) -> InstanceAnalysis;
 }

@@ -216,7 +216,7 @@ fn relax_fields_samples_and_resume() {
         assert!(lines[0].get(key).is_some(), "missing {key}");
     }
     assert_eq!(lines[0]["removed"].as_array().unwrap().len(), 30);
-    // One emitted sample re-analysed on its own gives the same answer.
+    // One emitted sample re-analyzed on its own gives the same answer.
     let one = dir.path().join("one.json");
     let dot = dir.path().join("g.dot");
     std::fs::write(&one, serde_json::to_string(&lines[3]).unwrap()).unwrap();

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use sudolab::SeededRng;
 use sudolab::bitset::relaxed;
 use sudolab::dlx::relaxed::{
-    RelaxedDlx, analyse as dlx_analyse, count as dlx_count, solutions as dlx_solutions,
+    RelaxedDlx, analyze as dlx_analyze, count as dlx_count, solutions as dlx_solutions,
 };
 use sudolab::graph::{RelaxedInstance, sample_edges};
 use sudolab::{Count, Geometry, InstanceAnalysis, Puzzle};
@@ -120,14 +120,14 @@ fn hand_computed_4x4() {
         count: Count::from_found(1, 0),
         fixed: vec![0, 1, 2],
     };
-    assert_eq!(relaxed::analyse(&r, 0), unique);
-    assert_eq!(dlx_analyse(&r, 0), unique);
+    assert_eq!(relaxed::analyze(&r, 0), unique);
+    assert_eq!(dlx_analyze(&r, 0), unique);
     // Remove r1c2–r3c2 (cell 9 holds 1): r1c2 may now be 1 or 2, but its edge
     // to r1c1 = 1 still rules 1 out. Still one solution.
     let r = instance(&p, &[(1, 9)]);
     assert_eq!(r.allowed()[1], 0b110);
-    assert_eq!(relaxed::analyse(&r, 0), unique);
-    assert_eq!(dlx_analyse(&r, 0), unique);
+    assert_eq!(relaxed::analyze(&r, 0), unique);
+    assert_eq!(dlx_analyze(&r, 0), unique);
     // Also remove r1c1–r1c2: r1c2 ∈ {1, 2} freely, r1c1 = 1 and r1c3 = 3
     // stay forced. Two solutions, cells 0 and 2 fixed.
     let r = instance(&p, &[(1, 9), (0, 1)]);
@@ -135,8 +135,8 @@ fn hand_computed_4x4() {
         count: Count::from_found(2, 0),
         fixed: vec![0, 2],
     };
-    assert_eq!(relaxed::analyse(&r, 0), two);
-    assert_eq!(dlx_analyse(&r, 0), two);
+    assert_eq!(relaxed::analyze(&r, 0), two);
+    assert_eq!(dlx_analyze(&r, 0), two);
     let sols = as_set(relaxed::solutions(&r, 0));
     let want: BTreeSet<Vec<u8>> = [
         vec![1, 1, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1],
@@ -154,12 +154,12 @@ fn hand_computed_4x4() {
         },
         fixed: vec![0, 2],
     };
-    assert_eq!(relaxed::analyse(&r, 2), capped);
-    assert_eq!(dlx_analyse(&r, 2), capped);
+    assert_eq!(relaxed::analyze(&r, 2), capped);
+    assert_eq!(dlx_analyze(&r, 2), capped);
     // An edge between two givens (r1c4 = 4, r2c4 = 2) changes nothing.
     let r = instance(&p, &[(1, 9), (0, 1), (3, 7)]);
-    assert_eq!(relaxed::analyse(&r, 0), two);
-    assert_eq!(dlx_analyse(&r, 0), two);
+    assert_eq!(relaxed::analyze(&r, 0), two);
+    assert_eq!(dlx_analyze(&r, 0), two);
 }
 
 #[test]
@@ -171,16 +171,16 @@ fn contradictory_puzzle_has_nothing_fixed() {
         fixed: Vec::new(),
     };
     let r = RelaxedInstance::unrelaxed(&p);
-    assert_eq!(relaxed::analyse(&r, 0), none);
-    assert_eq!(dlx_analyse(&r, 0), none);
+    assert_eq!(relaxed::analyze(&r, 0), none);
+    assert_eq!(dlx_analyze(&r, 0), none);
     assert_eq!(relaxed::count(&r, 5), Count::from_found(0, 5));
     assert!(relaxed::solutions(&r, 0).is_empty());
     // Removing that edge is not enough: rows 2–4 are intact and need a 1
     // each, which columns 1 and 2 (1s in box 1 and column edges) cannot
     // take, so columns 3 and 4 would need two 1s each. No colouring.
     let r = instance(&p, &[(0, 1)]);
-    assert_eq!(relaxed::analyse(&r, 0), none);
-    assert_eq!(dlx_analyse(&r, 0), none);
+    assert_eq!(relaxed::analyze(&r, 0), none);
+    assert_eq!(dlx_analyze(&r, 0), none);
     // A clash the relaxation does allow: r1c2 = 1 beside r1c1 = 1 (edge
     // removed) and above r3c2 = 1 (edge removed); r1c3 is then forced to 3.
     let p = puzzle("11.4341221434321");
@@ -189,8 +189,8 @@ fn contradictory_puzzle_has_nothing_fixed() {
         count: Count::from_found(1, 0),
         fixed: vec![2],
     };
-    assert_eq!(relaxed::analyse(&r, 0), want);
-    assert_eq!(dlx_analyse(&r, 0), want);
+    assert_eq!(relaxed::analyze(&r, 0), want);
+    assert_eq!(dlx_analyze(&r, 0), want);
     assert_eq!(dlx_count(&r, 0), want.count);
     assert_eq!(
         relaxed::solutions(&r, 0),
@@ -246,8 +246,8 @@ fn random_4x4_instances_match_brute_force() {
         }
         for cap in [0, 1, 3, 50] {
             let want = expected(&reference, cap);
-            assert_eq!(relaxed::analyse(&r, cap), want, "{p} {removed:?} cap {cap}");
-            assert_eq!(dlx_analyse(&r, cap), want, "{p} {removed:?} cap {cap}");
+            assert_eq!(relaxed::analyze(&r, cap), want, "{p} {removed:?} cap {cap}");
+            assert_eq!(dlx_analyze(&r, cap), want, "{p} {removed:?} cap {cap}");
             assert_eq!(relaxed::count(&r, cap), want.count);
         }
         let want: BTreeSet<Vec<u8>> = reference.solutions.iter().cloned().collect();
@@ -261,7 +261,7 @@ fn random_4x4_instances_match_brute_force() {
         if k == 0 && total == 1 {
             // A unique puzzle, unrelaxed: every empty cell is fixed.
             let empty: Vec<usize> = (0..16).filter(|&c| p.get(c) == 0).collect();
-            assert_eq!(relaxed::analyse(&r, 0).fixed, empty);
+            assert_eq!(relaxed::analyze(&r, 0).fixed, empty);
         }
     }
     assert!(skipped < 300, "skipped {skipped}");
@@ -307,9 +307,9 @@ fn nine_by_nine_fast_path_matches_dancing_links() {
             };
             let r = instance(p, &removed);
             let cap = 200;
-            let fast = relaxed::analyse(&r, cap);
+            let fast = relaxed::analyze(&r, cap);
             let mut dlx = RelaxedDlx::new(&r);
-            assert_eq!(dlx.analyse(cap), fast, "{p} k={k}");
+            assert_eq!(dlx.analyze(cap), fast, "{p} k={k}");
             assert_eq!(dlx.count(cap), fast.count);
             capped += usize::from(fast.count.capped);
             let sols = relaxed::solutions(&r, cap);
@@ -361,9 +361,9 @@ fn exact_counts_at_high_k_match_dancing_links() {
         if relaxed::count(&r, 300_000).capped {
             continue;
         }
-        let fast = relaxed::analyse(&r, 0);
+        let fast = relaxed::analyze(&r, 0);
         assert_eq!(relaxed::count(&r, 0), fast.count, "{p} k={k}");
-        assert_eq!(dlx_analyse(&r, 0), fast, "{p} k={k}");
+        assert_eq!(dlx_analyze(&r, 0), fast, "{p} k={k}");
         large += usize::from(fast.count.solutions > 1000);
         compared += 1;
     }
@@ -384,9 +384,9 @@ fn larger_orders_agree() {
             Err(e) => panic!("{e}"),
         };
         let r = instance(&p, &removed);
-        let fast = relaxed::analyse(&r, 20);
+        let fast = relaxed::analyze(&r, 20);
         assert!(fast.count.solutions >= 1, "the original solution remains");
-        assert_eq!(dlx_analyse(&r, 20), fast, "order {n}");
+        assert_eq!(dlx_analyze(&r, 20), fast, "order {n}");
         assert!(relaxed::solutions(&r, 20).iter().all(|s| r.is_solution(s)));
     }
 }
@@ -707,8 +707,8 @@ fn pathological_instances_match_sat() {
             count: Count::from_found(cap, cap),
             fixed: fixed.to_vec(),
         };
-        assert_eq!(relaxed::analyse(&r, cap), expected, "{line}");
+        assert_eq!(relaxed::analyze(&r, cap), expected, "{line}");
         assert_eq!(relaxed::count(&r, cap), expected.count, "{line}");
-        assert_eq!(sudolab::sat::analyse_relaxed(&r, cap), expected, "{line}");
+        assert_eq!(sudolab::sat::analyze_relaxed(&r, cap), expected, "{line}");
     }
 }

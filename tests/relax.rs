@@ -10,8 +10,8 @@ use sudolab::graph::{RelaxedInstance, derive_seed, sample_edges, shuffled_edges}
 use sudolab::grid::parse_puzzle;
 use sudolab::relax::{self, RelaxOptions};
 
-fn analyse(r: &RelaxedInstance, engine: Engine, cap: u64) -> InstanceAnalysis {
-    engine.implementation().analyse_relaxed(r, cap)
+fn analyze(r: &RelaxedInstance, engine: Engine, cap: u64) -> InstanceAnalysis {
+    engine.implementation().analyze_relaxed(r, cap)
 }
 
 const SOLVED4: &str = "1234341221434321";
@@ -23,7 +23,7 @@ fn hand_computed_4x4_cases() {
     line.push_str(&SOLVED4[1..]);
     let p = parse_puzzle(&line).unwrap();
     for engine in Engine::ALL {
-        let k0 = analyse(&RelaxedInstance::unrelaxed(&p), engine, 0);
+        let k0 = analyze(&RelaxedInstance::unrelaxed(&p), engine, 0);
         assert_eq!(
             k0.count,
             Count {
@@ -34,19 +34,19 @@ fn hand_computed_4x4_cases() {
         assert_eq!(k0.fixed, vec![0]);
         // Removing r1c1–r1c2 still leaves 2 adjacent via r3c1: one solution.
         let one = RelaxedInstance::new(&p, &[(0, 1)]).unwrap();
-        let a = analyse(&one, engine, 0);
+        let a = analyze(&one, engine, 0);
         assert_eq!((a.count.solutions, a.fixed.clone()), (1, vec![0]));
         // Removing r1c1–r1c2 and r1c1–r3c1 frees colour 2: two solutions, nothing fixed.
         let two = RelaxedInstance::new(&p, &[(0, 1), (0, 8)]).unwrap();
-        let a = analyse(&two, engine, 0);
+        let a = analyze(&two, engine, 0);
         assert_eq!((a.count.solutions, a.fixed.clone()), (2, vec![]));
         // An edge between two givens changes nothing.
         let givens = RelaxedInstance::new(&p, &[(14, 15)]).unwrap();
-        assert_eq!(analyse(&givens, engine, 0).count.solutions, 1);
+        assert_eq!(analyze(&givens, engine, 0).count.solutions, 1);
         // The empty 4x4 grid: 288 colourings; removing every edge: 4^16.
         let empty = sudolab::Puzzle::empty(2);
         assert_eq!(
-            analyse(&RelaxedInstance::unrelaxed(&empty), engine, 0)
+            analyze(&RelaxedInstance::unrelaxed(&empty), engine, 0)
                 .count
                 .solutions,
             288
@@ -57,7 +57,7 @@ fn hand_computed_4x4_cases() {
     let free = RelaxedInstance::new(&empty, &all).unwrap();
     // Only the bitset search can count 4^16 colourings: it multiplies the
     // counts of independent components instead of enumerating them.
-    let c = analyse(&free, Engine::Bitset, 0).count;
+    let c = analyze(&free, Engine::Bitset, 0).count;
     assert_eq!(c.solutions, 4u64.pow(16));
 }
 
@@ -80,11 +80,11 @@ fn compare_engines(
             let removed = sample_edges(3, k, derive_seed(seed, i as u64)).unwrap();
             let r = RelaxedInstance::new(p, &removed).unwrap();
             let cap = if i % 5 == 0 { caps[1] } else { caps[0] };
-            let sat = analyse(&r, Engine::Sat, cap);
-            let bitset = analyse(&r, Engine::Bitset, cap);
+            let sat = analyze(&r, Engine::Sat, cap);
+            let bitset = analyze(&r, Engine::Bitset, cap);
             // Dancing Links proper is the slowest (its filtering search has no
             // restarts): it checks every `dlx_every`-th instance up to `dlx_max_k`.
-            let dlx = (i % dlx_every == 0 && k <= dlx_max_k).then(|| analyse(&r, Engine::Dlx, cap));
+            let dlx = (i % dlx_every == 0 && k <= dlx_max_k).then(|| analyze(&r, Engine::Dlx, cap));
             assert!(sat.count.solutions >= 1, "the original solution survives");
             (sat != bitset || dlx.as_ref().is_some_and(|d| *d != sat)).then(|| {
                 format!("{p} k={k} removed={removed:?}: sat {sat:?} bitset {bitset:?} dlx {dlx:?}")
@@ -147,7 +147,7 @@ fn nested_samples_never_lose_solutions() {
         let mut last_fixed = usize::MAX;
         for k in (0..=80).step_by(8) {
             let r = RelaxedInstance::new(p, &order[..k]).unwrap();
-            let a = analyse(&r, Engine::Dlx, 100_000);
+            let a = analyze(&r, Engine::Dlx, 100_000);
             assert!(a.count.solutions >= last, "{p}: k={k}");
             assert!(a.fixed.len() <= last_fixed, "{p}: k={k} fixed grew");
             last = a.count.solutions;

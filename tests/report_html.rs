@@ -180,7 +180,7 @@ fn puzzle_report_in_chromium() {
             &lambda,
             "Ratings and reference percentiles",
             "All engines agree.",
-            "re-analysed by dlx, sat",
+            "re-analyzed by dlx, sat",
             &format!("Solving path ({steps} steps)"),
         ],
     );

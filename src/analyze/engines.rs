@@ -158,7 +158,7 @@ pub enum BackboneError {
 }
 
 impl BackboneRow {
-    /// Analyses a puzzle with the edges of `removed` taken out of its graph;
+    /// Analyzes a puzzle with the edges of `removed` taken out of its graph;
     /// refused when they come from a sample drawn for another puzzle.
     pub fn of_removed(
         puzzle: &Puzzle,
@@ -172,7 +172,7 @@ impl BackboneRow {
         BackboneRow::new(puzzle, &removed.edges, engines, cap)
     }
 
-    /// Analyses a puzzle with `removed` edges taken out of its graph.
+    /// Analyzes a puzzle with `removed` edges taken out of its graph.
     pub fn new(
         puzzle: &Puzzle,
         removed: &[(usize, usize)],
@@ -180,7 +180,7 @@ impl BackboneRow {
         cap: u64,
     ) -> Result<BackboneRow, BackboneError> {
         let r = RelaxedInstance::new(puzzle, removed)?;
-        let a = engines.analyse_relaxed(&r, cap)?;
+        let a = engines.analyze_relaxed(&r, cap)?;
         Ok(BackboneRow {
             puzzle: puzzle.to_line(),
             label: puzzle.label.clone(),

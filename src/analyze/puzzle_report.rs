@@ -152,9 +152,9 @@ pub struct EngineCheck {
     pub answers: Vec<EngineAnswer>,
     /// Whether all answers are equal (otherwise the report stops before).
     pub agree: bool,
-    /// Relaxed samples of the heatmap relaxation re-analysed by other engines.
+    /// Relaxed samples of the heatmap relaxation re-analyzed by other engines.
     pub relax_verified: usize,
-    /// The engines that re-analysed them.
+    /// The engines that re-analyzed them.
     pub relax_verified_by: Vec<Engine>,
 }
 

@@ -31,7 +31,7 @@ pub struct RelaxArgs {
     pub cap: u64,
     /// Engine analysing every sample: bitset (default, fastest), dlx (Dancing
     /// Links) or sat (varisat); a comma-separated list such as `sat,dlx`, or
-    /// `all`, analyses every sample with each and compares (same as --verify =
+    /// `all`, analyzes every sample with each and compares (same as --verify =
     /// --samples).
     #[arg(long, default_value = "bitset")]
     pub engine: Engines,

@@ -47,7 +47,7 @@ pub struct ReportArgs {
     /// Solution cap of every relaxed count.
     #[arg(long, default_value_t = 1000)]
     pub cap: u64,
-    /// Heatmap relaxations re-analysed by the other two engines (slow on
+    /// Heatmap relaxations re-analyzed by the other two engines (slow on
     /// hard puzzles: SAT and Dancing Links count up to the cap).
     #[arg(long, default_value_t = 3)]
     pub verify: usize,

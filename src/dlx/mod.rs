@@ -38,7 +38,7 @@ impl SudokuEngine for Dlx {
     fn count(&self, p: &Puzzle, cap: u64) -> Count {
         sudoku::count(p, cap)
     }
-    fn analyse_relaxed(&self, r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
-        relaxed::analyse(r, cap)
+    fn analyze_relaxed(&self, r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+        relaxed::analyze(r, cap)
     }
 }

@@ -27,7 +27,7 @@
 //! candidates; a cell with no such solution is fixed.
 //!
 //! [`RelaxedDlx`] keeps the structure of one instance for several searches;
-//! [`count`], [`analyse`] and [`solutions`] build one for a single question.
+//! [`count`], [`analyze`] and [`solutions`] build one for a single question.
 
 use super::cover::ExactCover;
 use crate::answers::{Count, InstanceAnalysis};
@@ -153,7 +153,7 @@ impl RelaxedDlx {
     }
 
     /// Count (capped) and fixed non-given cells; see the module doc.
-    pub fn analyse(&mut self, cap: u64) -> InstanceAnalysis {
+    pub fn analyze(&mut self, cap: u64) -> InstanceAnalysis {
         let cells = self.given.len();
         let mut seen = vec![0u32; cells];
         let mut found = 0u64;
@@ -209,8 +209,8 @@ pub fn count(r: &RelaxedInstance, cap: u64) -> Count {
 }
 
 /// Count and fixed cells by Dancing Links.
-pub fn analyse(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
-    RelaxedDlx::new(r).analyse(cap)
+pub fn analyze(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+    RelaxedDlx::new(r).analyze(cap)
 }
 
 /// Up to `cap` colourings (0 = all) by Dancing Links.

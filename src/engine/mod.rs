@@ -182,7 +182,7 @@ impl Engines {
     }
 
     /// Solution count and fixed cells of a relaxed instance.
-    pub fn analyse_relaxed(
+    pub fn analyze_relaxed(
         &self,
         r: &RelaxedInstance,
         cap: u64,
@@ -190,7 +190,7 @@ impl Engines {
         self.agreed(
             || format!("the relaxed instance removing {:?}", r.removed()),
             r.puzzle(),
-            |e| e.analyse_relaxed(r, cap),
+            |e| e.analyze_relaxed(r, cap),
         )
     }
 }

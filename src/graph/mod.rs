@@ -427,7 +427,7 @@ pub enum RemovedEdgesError {
         /// The line's text.
         text: String,
     },
-    /// Several `--emit-samples` lines where one instance is analysed.
+    /// Several `--emit-samples` lines where one instance is analyzed.
     #[error("{0} sample lines given: pick one (e.g. `sed -n 4p samples.jsonl`)")]
     SeveralSamples(usize),
 }

@@ -19,8 +19,8 @@
 //! subset of what it removes at any larger `k`, so its solution count never
 //! decreases along the sweep.
 //!
-//! Every instance is analysed by one engine (the bitset search by default)
-//! and `verify` of the samples, spread evenly, are re-analysed by the other
+//! Every instance is analyzed by one engine (the bitset search by default)
+//! and `verify` of the samples, spread evenly, are re-analyzed by the other
 //! engines of the list, or by the engine's checker (SAT for `bitset` and
 //! `dlx`); any difference in count or fixed cells is a bug and stops the run
 //! with a reproducible case. A sweep over `k` is fitted with
@@ -45,7 +45,7 @@ pub struct RelaxOptions {
     pub seed: u64,
     /// Stop counting a sample's solutions here (0 = exact counts).
     pub cap: u64,
-    /// The primary engine analyses every sample; the others in the list
+    /// The primary engine analyzes every sample; the others in the list
     /// re-check the verified ones.
     pub engines: Engines,
     /// How many samples are re-checked (spread evenly), by the other engines
@@ -73,7 +73,7 @@ impl Default for RelaxOptions {
 /// not choose: 3 %, rounded up, and at least one.
 ///
 /// The second engine (SAT for `bitset` and `dlx`) answers a capped count many
-/// times slower than the bitset search that analyses every sample, so
+/// times slower than the bitset search that analyzes every sample, so
 /// re-checking all of them would multiply a run's time; 3 % keeps the cost of
 /// the cross-check a small part of the run, while the floor of one sample
 /// means every puzzle and every `k` is still compared against an independent
@@ -84,7 +84,7 @@ pub fn default_verify(samples: usize) -> usize {
 
 impl RelaxOptions {
     /// The `verify` of a run with `engines`: every sample when several
-    /// engines are listed (each analyses every sample, and they are
+    /// engines are listed (each analyzes every sample, and they are
     /// compared), else `requested` or, when nothing is requested,
     /// [`default_verify`].
     pub fn verify_for(engines: &Engines, samples: usize, requested: Option<usize>) -> usize {
@@ -154,7 +154,7 @@ pub struct RelaxReport {
     pub label: Option<String>,
     /// Seed of the sample draws.
     pub seed: u64,
-    /// The engine that analysed every sample.
+    /// The engine that analyzed every sample.
     pub engine: Engine,
     /// Samples re-checked by the engines of `verified_by` (all agreed).
     pub verified: usize,
@@ -195,7 +195,7 @@ pub struct RelaxSummary {
 }
 
 impl RelaxOptions {
-    /// The engines that analyse a verified sample: the primary one first, then
+    /// The engines that analyze a verified sample: the primary one first, then
     /// the others of `engines` or, with one engine, its checker.
     fn checked_engines(&self) -> Engines {
         let primary = self.engines.primary();
@@ -253,7 +253,7 @@ pub fn run_samples(
                 .unwrap_or_else(|e| unreachable!("sampled edges are graph edges: {e}"));
             let checked = is_verified(i);
             let engines = if checked { &checked_engines } else { &primary };
-            let a = engines.analyse_relaxed(&r, opts.cap).map_err(|d| {
+            let a = engines.analyze_relaxed(&r, opts.cap).map_err(|d| {
                 d.about(format_args!("sample {i}, seed {}, k {}", opts.seed, opts.k))
             })?;
             let removed: Vec<[usize; 2]> = removed.iter().map(|&(a, b)| [a, b]).collect();

@@ -197,7 +197,7 @@ fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
                     p {
                         @if p.engines.agree { span.ok { "All engines agree." } }
                         @else { span.bad { "The engines disagree." } }
-                        " Relaxation: " (p.engines.relax_verified) " verified samples, re-analysed by "
+                        " Relaxation: " (p.engines.relax_verified) " verified samples, re-analyzed by "
                         @if p.engines.relax_verified_by.is_empty() { "no engine" }
                         @else { (p.engines.relax_verified_by.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ")) }
                         "."

@@ -81,8 +81,8 @@ impl SudokuEngine for Sat {
     fn count(&self, p: &Puzzle, cap: u64) -> Count {
         count(p, cap)
     }
-    fn analyse_relaxed(&self, r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
-        analyse_relaxed(r, cap)
+    fn analyze_relaxed(&self, r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+        analyze_relaxed(r, cap)
     }
 }
 
@@ -180,7 +180,7 @@ fn count_on(solver: &mut Solver, r: &RelaxedInstance, cap: u64, free: &[usize]) 
 /// Solution count (capped) and fixed non-given cells of a relaxed instance,
 /// on one incremental solver: backbone by model filtering first, then the
 /// count by blocking clauses.
-pub fn analyse_relaxed(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+pub fn analyze_relaxed(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
     let p = r.puzzle();
     let side = p.side();
     let mut solver = load(&relaxed_cnf(r));
@@ -260,7 +260,7 @@ mod tests {
     #[test]
     fn relaxed_k0_is_the_puzzle() {
         let p = parse_puzzle(EASY).unwrap();
-        let a = analyse_relaxed(&RelaxedInstance::unrelaxed(&p), 100);
+        let a = analyze_relaxed(&RelaxedInstance::unrelaxed(&p), 100);
         assert_eq!(
             a.count,
             Count {

@@ -45,7 +45,7 @@ impl<const W: usize> Search<W> {
         }
     }
 
-    pub(super) fn analyse(&mut self, cap: u64) -> InstanceAnalysis {
+    pub(super) fn analyze(&mut self, cap: u64) -> InstanceAnalysis {
         let none = InstanceAnalysis {
             count: clamp(0, cap),
             fixed: Vec::new(),

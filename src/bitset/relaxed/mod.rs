@@ -1,4 +1,4 @@
-//! Bitset search over cells for a relaxed instance: [`count`], [`analyse`]
+//! Bitset search over cells for a relaxed instance: [`count`], [`analyze`]
 //! and [`solutions`].
 //!
 //! **Same search space as Dancing Links.** In the formulation of
@@ -167,7 +167,7 @@ enum ByWidth {
 }
 
 /// The search structure of one relaxed instance: built once, it answers any
-/// number of `count`, `analyse` and `solutions` calls.
+/// number of `count`, `analyze` and `solutions` calls.
 #[derive(Debug, Clone)]
 pub struct RelaxedSearch(ByWidth);
 
@@ -203,8 +203,8 @@ impl RelaxedSearch {
     }
 
     /// Count (capped) and fixed non-given cells; see [`crate::dlx::relaxed`].
-    pub fn analyse(&mut self, cap: u64) -> InstanceAnalysis {
-        dispatch!(self, s => s.analyse(cap))
+    pub fn analyze(&mut self, cap: u64) -> InstanceAnalysis {
+        dispatch!(self, s => s.analyze(cap))
     }
 
     /// Up to `cap` colourings (0 = all), one value per cell, in search order.
@@ -219,8 +219,8 @@ pub fn count(r: &RelaxedInstance, cap: u64) -> Count {
 }
 
 /// Count and fixed non-given cells of `r`.
-pub fn analyse(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
-    RelaxedSearch::new(r).analyse(cap)
+pub fn analyze(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+    RelaxedSearch::new(r).analyze(cap)
 }
 
 /// Up to `cap` colourings of `r` (0 = all).
