@@ -295,6 +295,10 @@ pub struct FitArgs {
     /// in the model and printed in the docs beside `minutes`).
     #[arg(long, default_value = "")]
     pub population: String,
+    /// With --score: metrics the backward elimination never drops (comma
+    /// list, among --metrics).
+    #[arg(long)]
+    pub keep: Option<String>,
     /// With --score: bootstrap resamples of the validation's correlations.
     #[arg(long, default_value_t = 500)]
     pub bootstrap: usize,
@@ -385,6 +389,13 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         se: args.se.as_deref().map(LabelSpec::parse).transpose()?,
         level: args.level.as_deref().map(LabelSpec::parse).transpose()?,
     };
+    if let Some(m) = split_list(&args.keep)
+        .unwrap_or_default()
+        .iter()
+        .find(|m| !metrics.contains(m))
+    {
+        anyhow::bail!("--keep {m}: not among --metrics");
+    }
     let mut data = FitData::from_table(&table, &metrics, &fields)?;
     if let Some(timed) = &args.timed {
         if !data.sources().contains(timed) {
@@ -407,11 +418,17 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         },
         timed: args.timed.clone(),
         population: args.population.clone(),
+        keep: split_list(&args.keep).unwrap_or_default(),
         ..Default::default()
+    };
+    let kept_by_choice = if opts.keep.is_empty() {
+        String::new()
+    } else {
+        format!("; kept by choice: {}", opts.keep.join(", "))
     };
     let about = format!(
         "sudolab difficulty score, fitted by `sudolab fit --score` on {} puzzles of {} \
-         (docs/score.sh; validation in docs/score.md)",
+         (docs/score.sh; validation in docs/score.md){kept_by_choice}",
         data.rows.len(),
         data.sources().join(", ")
     );

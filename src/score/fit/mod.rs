@@ -76,6 +76,9 @@ pub struct ScoreFitOptions {
     pub folds: usize,
     /// Who the timed source's players are (the time model's population).
     pub population: String,
+    /// Metrics the backward elimination never drops (the modeller's choice,
+    /// stated in the model's `about`).
+    pub keep: Vec<String>,
 }
 
 impl Default for ScoreFitOptions {
@@ -88,6 +91,7 @@ impl Default for ScoreFitOptions {
             timed: None,
             folds: 5,
             population: String::new(),
+            keep: Vec::new(),
         }
     }
 }

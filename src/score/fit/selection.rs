@@ -3,7 +3,8 @@
 //! solving times, by k-fold cross-validation instead). While dropping a metric
 //! lowers the mean held-out Spearman over the sources by less than
 //! [`KEEP_MARGIN`], the metric whose removal costs least is dropped, so a
-//! metric that does not help out of sample is left out.
+//! metric that does not help out of sample is left out (except those
+//! `ScoreFitOptions::keep` names).
 
 use super::weights::{fit_weights, raw_sum};
 use super::{FitData, ScoreFitOptions, time_scale};
@@ -88,6 +89,9 @@ pub fn select_metrics(
         let mut best: Option<(usize, f64)> = None;
         if kept.len() > 1 {
             for pos in 0..kept.len() {
+                if opts.keep.contains(&data.metrics[kept[pos]]) {
+                    continue;
+                }
                 let mut fewer = kept.clone();
                 fewer.remove(pos);
                 let v = loso_mean_spearman(data, &fewer, train, opts);

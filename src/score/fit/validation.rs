@@ -143,6 +143,7 @@ pub fn validate_source(
 ) -> HeldOut {
     let everything: Vec<usize> = (0..data.rows.len()).collect();
     let folds = opts.test_folds(data, held, &everything);
+    let timed = opts.timed.as_deref() == Some(held);
     let test: Vec<usize> = folds.iter().flatten().copied().collect();
     // Each fold is scored by a model selected and fitted without it (the
     // whole source is one fold, the timed source has `opts.folds`); the
@@ -238,8 +239,14 @@ pub fn validate_source(
             .then(|| diffs.iter().filter(|&&d| d <= 1.0).count() as f64 / n_se as f64),
         se_mean_abs: (n_se > 0).then(|| diffs.iter().sum::<f64>() / n_se as f64),
         vs_se,
-        minutes: minutes_check(data, &test, &ln_pred, &band, &opts.bootstrap),
-        bands: band_rows(data, &test, &all_full, &ln_pred, &opts.bootstrap),
+        minutes: timed
+            .then(|| minutes_check(data, &test, &ln_pred, &band, &opts.bootstrap))
+            .flatten(),
+        bands: if timed {
+            band_rows(data, &test, &all_full, &ln_pred, &opts.bootstrap)
+        } else {
+            Vec::new()
+        },
     }
 }
 
