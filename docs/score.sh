@@ -50,6 +50,8 @@ echo "labelled puzzles: $(wc -l < "$W/labelled.txt")" >&2
 
 "$BIN" fit "$W/metrics.jsonl" --score --source label:1 --label label:2 --se label:3 --level label:4 \
   --train-only se-exchange --timed cloudsudoku \
+  --metrics hardest_weight,hsolve,sisus_refutation_sum,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach,weights_score,givens,short_pct,oracle_score,nishio4_heuristic,sisus_dependency,mean_fixed,p_unique \
+  --keep hardest_weight,hsolve,sisus_refutation_sum,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach \
   --population "Cloud Sudoku players: mean time of the 10–43 players who completed each puzzle (human-cloudsudoku-train, 746 puzzles)" \
   --bootstrap 500 --model-out src/score/model.json -o "$W/fit.txt"
 cat "$W/fit.txt"
