@@ -14,7 +14,7 @@
 //!
 //! A data set (an `analyze` results table, or rows computed from puzzles by
 //! [`analyze_puzzles`]) is described by a
-//! [`DatasetReport`](crate::eval::dataset::DatasetReport) of
+//! [`DatasetReport`] of
 //! [`crate::eval::dataset`]. [`compute_report`] makes either kind of
 //! [`Report`].
 

@@ -25,11 +25,12 @@
 //!   intervals of hsolve difficulty over a sample of typical puzzles): minimal
 //!   puzzles rated by hsolve until one falls in the requested quartile; the
 //!   quartiles are measured on the QQWing-generated reference set.
-//! * [`target`]: `FIELD OP VALUE` targets on any rating field, reached by
+//! * [`target`]: `FIELD OP VALUE` targets on any metric of the registry, reached by
 //!   generate-and-test plus a local search on the givens, always bounded by
 //!   a number of tries and a time limit.
-//! * [`canon`]: the minimal lexicographic form of a 9×9 (or 4×4) puzzle under
-//!   the 2·6⁸ grid symmetries and digit relabelling.
+//! * `--dedup` keeps pairwise inequivalent puzzles by their canonical form
+//!   ([`crate::grid::canon`]: the minimal lexicographic form of a 9×9 or 4×4
+//!   puzzle under the 2·6⁸ grid symmetries and digit relabelling).
 //!
 //! Randomness: puzzle `i` of a run with seed `S` uses
 //! [`derive_seed`]`(S, i)` and its attempt `a` uses `derive_seed` of that and
@@ -475,7 +476,7 @@ pub struct Generated {
     pub millis: f64,
     /// The level and every target are met (always true without any).
     pub reached: bool,
-    /// Distance to the targets (0 when reached; see [`target::distance`]).
+    /// Distance to the targets (0 when reached; see [`target::distance()`]).
     pub distance: f64,
     /// Accepted local-search mutations per mutation tried (`None` without
     /// mutations).

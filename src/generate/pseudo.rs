@@ -10,7 +10,7 @@
 //! (`PseudoOptions::metric`, any numeric field a target may name: hsolve
 //! cannot rate puzzles its techniques do not finish, such as the forum's
 //! hardest) — when it meets every target, and when
-//! it is not equivalent, under [`super::canon`], to the source or to a mutant
+//! it is not equivalent, under [`crate::grid::canon`], to the source or to a mutant
 //! kept before. With `GenerateOptions::minimal` a mutant is first reduced to
 //! a minimal puzzle ([`super::minimal::minimize`]). Attempts run in fixed
 //! batches in parallel and are judged in attempt order, so the output does

@@ -12,7 +12,7 @@
 //!    guessing) still solves the puzzle; put it back otherwise.
 //! c) Rate with technique weights (Table 1) into the levels of Table 3; a
 //!    requested level is reached by repeating from a), as in the paper's flow
-//!    diagram (the caller, [`super::target::search`], does that).
+//!    diagram (the caller, [`super::target::search()`], does that).
 //!
 //! With a symmetry, both phases work on orbits (each cell of an added orbit
 //! gets its own consistent digit). Every puzzle this module returns is

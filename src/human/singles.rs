@@ -25,7 +25,7 @@
 //!
 //! Fewer available moves and a shorter reach mean a longer search for the
 //! next move. The two reaches are deterministic; the dependency is a mean
-//! over seeded runs ([`super::seeds::run_seed`]).
+//! over seeded runs (the per-run seeds of every human model).
 
 use super::board::Board;
 use super::seeds::run_rng;
@@ -134,7 +134,7 @@ fn reach(puzzle: &Puzzle, keep: impl Fn(usize) -> bool) -> f64 {
 }
 
 /// Runs the singles model on a puzzle with its (unique) solution; run `i`
-/// of the dependency uses [`super::seeds::run_seed`]`(seed, MODEL_TAG, i)`.
+/// of the dependency uses the run seed of `(seed, MODEL_TAG, i)`.
 pub fn singles(
     puzzle: &Puzzle,
     solution: &Solution,

@@ -50,7 +50,7 @@ pub struct Evaluator {
     score: bool,
     /// The largest technique-weight score the targets accept, when the
     /// weights model alone decides them: the rating may stop above it
-    /// ([`super::bounded`]).
+    /// ([`crate::generate::bounded`]).
     weights_cap: Option<u32>,
 }
 
@@ -169,7 +169,7 @@ impl Evaluator {
 
     /// [`Evaluator::evaluate`] for the search, whose candidates are unique
     /// puzzles: the rating may stop once the targets are decided to be
-    /// missed ([`super::bounded`]). The flag says whether the row is the
+    /// missed ([`crate::generate::bounded`]). The flag says whether the row is the
     /// full one; a cut row holds lower bounds, and its distance, a lower
     /// bound of the true one, is above 0.
     ///

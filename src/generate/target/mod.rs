@@ -13,7 +13,7 @@
 //! `score_level`); other text and booleans take `=` and `!=`.
 //! Only the models a target names are run.
 //!
-//! [`distance`] says how far a puzzle is from the targets: 0 when all hold,
+//! [`distance()`] says how far a puzzle is from the targets: 0 when all hold,
 //! else the sum over the missed ones of the gap scaled by `max(|value|, 1)`
 //! (1 per missed text or boolean target, and [`MISSING`] when the model
 //! could not rate the puzzle); a missed level is measured on the score
@@ -21,7 +21,7 @@
 //! when there is none. With `GenerateOptions::minimal`, a candidate that is
 //! not minimal is reduced to a minimal one, or refused at [`NOT_MINIMAL`].
 //!
-//! [`search`] is generate-and-test plus a local search: every fourth
+//! [`search()`] is generate-and-test plus a local search: every fourth
 //! attempt (and the first) is a fresh puzzle of the method, the others
 //! mutate the closest puzzle so far — move, add or remove a given (a whole
 //! symmetric orbit) keeping the solution unique — and a mutant is accepted
@@ -50,9 +50,9 @@
 //! it returns the closest puzzle.
 
 //!
-//! The parts: [`spec`] parses targets against the registry, [`distance`]
+//! The parts: [`spec`] parses targets against the registry, [`mod@distance`]
 //! measures misses and says which way to move, [`evaluator`] computes the
-//! metrics of a candidate, [`search`] runs the local search.
+//! metrics of a candidate, [`mod@search`] runs the local search.
 
 pub mod distance;
 pub mod evaluator;

@@ -39,7 +39,7 @@ pub struct Found {
     pub row: Option<RateRow>,
     /// The value of every target field, by field name.
     pub metrics: BTreeMap<String, Value>,
-    /// Its distance to the targets (0 when all are met; see [`distance`]).
+    /// Its distance to the targets (0 when all are met; see [`super::distance()`]).
     pub distance: f64,
     /// Attempts made: fresh puzzles plus mutations, the first included.
     pub attempts: usize,
