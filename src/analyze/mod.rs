@@ -1,7 +1,15 @@
-//! Every metric of a puzzle in one typed row: the clause-length distribution
-//! of the minimal encoding (Patti §7.1), the relaxation summary (Pelánek
-//! §3.2) and the human-model ratings (the raters of [`crate::human`]), as
-//! `sudolab analyze` streams them for a whole data set.
+//! Rows for a data set: the layer that assembles what the layers below
+//! compute into the rows the commands stream and the report draws.
+//!
+//! [`AnalysisRow`] is every requested metric of a puzzle in one typed row:
+//! the metric groups of [`crate::metrics`] (the clause-length distribution of
+//! the minimal encoding, Patti §7.1; the relaxation summary, Pelánek §3.2;
+//! the human-model ratings of [`crate::human`]) and the difficulty score of
+//! [`crate::score`], as `sudolab analyze` streams them. [`RatedRow`] is
+//! `rate`'s row, the ratings beside the score. The submodules assemble the
+//! engine commands' rows ([`engines`]), the HTML report's numbers
+//! ([`puzzle_report`], [`reference`]) and read results files back for
+//! `--resume` and `merge` ([`results`]).
 //!
 //! A row holds the puzzle, its label, the parameters it was computed with
 //! (so a results file says how it was made, and a resumed run can refuse to
