@@ -8,7 +8,7 @@
 //! [`crate::score`], as `sudolab analyze` streams them. [`RatedRow`] is
 //! `rate`'s row, the ratings beside the score. The submodules assemble the
 //! engine commands' rows ([`engines`]), the HTML report's numbers
-//! ([`puzzle_report`], [`reference`]) and read results files back for
+//! ([`puzzle_report`], [`mod@reference`]) and read results files back for
 //! `--resume` and `merge` ([`results`]).
 //!
 //! A row holds the puzzle, its label, the parameters it was computed with
