@@ -12,8 +12,8 @@
 //! * **hidden-single dependency** (`singles_dependency`): over random runs
 //!   that fill one cell a single allows per step (uniformly among the cells
 //!   naked or hidden singles can fill), the mean number of cells a *hidden*
-//!   single can fill in the first `window` steps (default 30, chosen by
-//!   cross-validation on human solving times: `docs/score.md`). When no
+//!   single can fill in the first `window` steps (default 30, chosen on
+//!   human solving times: `examples/singles_window.rs`). When no
 //!   single applies, the run counts 0 and places the solution value in the
 //!   empty cell with the fewest candidates (the step a harder technique
 //!   finds), so the measure is defined for every puzzle;
