@@ -118,7 +118,7 @@ impl Reference {
 /// `100·i/(len−1)`): linear between neighbouring quantiles, the middle of a
 /// run of equal quantiles (a value shared by many puzzles sits in the middle
 /// of their range), clamped to 0 and 100.
-pub fn percentile_of(q: &[f64], value: f64) -> f64 {
+pub(crate) fn percentile_of(q: &[f64], value: f64) -> f64 {
     let Some(last) = q.len().checked_sub(1).filter(|&l| l > 0) else {
         return 50.0;
     };

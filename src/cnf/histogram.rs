@@ -87,7 +87,7 @@ impl Histogram {
 
     /// Histogram of given length counts (`counts[i]` for length `i + 1`), with
     /// the class percentages under `cuts`.
-    pub fn from_counts(counts: Vec<u64>, cuts: ClassCuts) -> Histogram {
+    pub(crate) fn from_counts(counts: Vec<u64>, cuts: ClassCuts) -> Histogram {
         let total: u64 = counts.iter().sum();
         let sum = |lo: usize, hi: usize| -> u64 {
             counts

@@ -318,7 +318,7 @@ impl ExactCover {
 
     /// Whether the row can still be chosen: not forbidden and none of its
     /// columns covered by a forced row.
-    pub fn is_available(&self, row: usize) -> bool {
+    pub(crate) fn is_available(&self, row: usize) -> bool {
         !self.row_forbidden[row]
             && self
                 .row_nodes(row)

@@ -133,7 +133,7 @@ impl Default for ClassifyOptions {
 }
 
 /// Class names for `k` classes, easiest first.
-pub fn class_names(k: usize) -> Vec<String> {
+pub(crate) fn class_names(k: usize) -> Vec<String> {
     match k {
         2 => vec!["easy".into(), "hard".into()],
         3 => vec!["easy".into(), "medium".into(), "hard".into()],

@@ -39,7 +39,7 @@ fn puzzle_of(n: usize, values: &[u8]) -> Puzzle {
 
 /// The grid singles fill from `puzzle`, when they fill it without
 /// contradiction.
-pub fn singles_solution(puzzle: &Puzzle) -> Option<Vec<u8>> {
+pub(crate) fn singles_solution(puzzle: &Puzzle) -> Option<Vec<u8>> {
     let mut b = Board::new(puzzle);
     (propagate_singles(&mut b) && b.is_solved() && !b.contradiction()).then(|| b.values().to_vec())
 }
@@ -51,7 +51,11 @@ pub fn techniques_solve(puzzle: &Puzzle) -> bool {
 
 /// Phase a): random consistent givens until singles solve the puzzle.
 /// Returns the givens and the solution singles find.
-pub fn add_until_singles(n: usize, symmetry: Symmetry, rng: &mut impl Rng) -> (Vec<u8>, Vec<u8>) {
+pub(crate) fn add_until_singles(
+    n: usize,
+    symmetry: Symmetry,
+    rng: &mut impl Rng,
+) -> (Vec<u8>, Vec<u8>) {
     let side = n * n;
     let mut solver = Solver::new(n);
     let mut values = vec![0u8; side * side];

@@ -163,7 +163,7 @@ impl RelaxedInstance {
         self.intact[unit]
     }
     /// Whether the edge between `a` and `b` is still present.
-    pub fn has_edge(&self, a: usize, b: usize) -> bool {
+    pub(crate) fn has_edge(&self, a: usize, b: usize) -> bool {
         self.neighbours[a].binary_search(&b).is_ok()
     }
     /// Remaining edges `(a, b)`, `a < b`, ascending.

@@ -138,7 +138,7 @@ impl Geometry {
     }
 
     /// Row and column (0-based) of a cell.
-    pub fn row_col(&self, cell: usize) -> (usize, usize) {
+    pub(crate) fn row_col(&self, cell: usize) -> (usize, usize) {
         (cell / self.side, cell % self.side)
     }
 

@@ -53,7 +53,7 @@ impl Default for HsolveOptions {
 
 /// Expected checks before the first of `v` valid among `p` possible
 /// applications (Chang et al., Lemma 1).
-pub fn expected_checks(p: usize, v: usize) -> f64 {
+pub(crate) fn expected_checks(p: usize, v: usize) -> f64 {
     (p as f64 + 1.0) / (v as f64 + 1.0)
 }
 
