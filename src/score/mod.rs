@@ -672,9 +672,44 @@ mod tests {
         let mut bad = m.clone();
         bad.full.terms[0].sd = 0.0;
         assert!(matches!(bad.check(), Err(ModelError::Invalid(_))));
+        // A term or a gate naming a metric sudolab does not compute.
+        let mut bad = m.clone();
+        bad.full.terms[0].name = "speed".into();
+        let e = ScoreModel::from_json(&serde_json::to_string(&bad).unwrap()).unwrap_err();
+        assert!(e.to_string().contains("unknown metric \"speed\""), "{e}");
+        let mut bad = m.clone();
+        bad.fast.terms[0].gate = Some("speed".into());
+        assert!(matches!(bad.check(), Err(ModelError::Invalid(_))));
+        // The shipped model predicts times for the Cloud Sudoku population.
+        let time = m.full.time.as_ref().unwrap();
+        assert!(time.population.starts_with("Cloud Sudoku players"));
+        assert!(time.band.0 < 0.0 && time.band.1 > 0.0);
         // The fast score needs none of the costly metric groups.
         for t in &m.fast.terms {
             assert!(!features::costly(&t.name), "{}", t.name);
+        }
+    }
+
+    #[test]
+    fn a_score_carries_minutes_inside_its_band() {
+        let p = crate::grid::parse_puzzle(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        )
+        .unwrap();
+        for fast in [false, true] {
+            let opts = ScoreOptions {
+                fast,
+                ..ScoreOptions::default()
+            };
+            let s = score(&p, &opts).unwrap().score;
+            let (m, lo, hi) = (
+                s.minutes.unwrap(),
+                s.minutes_low.unwrap(),
+                s.minutes_high.unwrap(),
+            );
+            assert!(lo < m && m < hi, "{lo} {m} {hi}");
+            // An easy newspaper puzzle: a few minutes, not seconds or hours.
+            assert!((2.0..20.0).contains(&m), "{m}");
         }
     }
 }
