@@ -39,7 +39,7 @@ pub fn mix64(mut z: u64) -> u64 {
 }
 
 /// The golden-ratio increment of SplitMix64.
-pub const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(crate) const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// One SplitMix64 step, `mix64(z + γ)`: derives a seed from a seed (chained
 /// with `^` to combine a seed with run, model or replicate numbers).

@@ -87,7 +87,7 @@ impl AnalyzeOptions {
     }
 
     /// The metric groups' part of these options.
-    pub fn metric_options(&self) -> MetricOptions {
+    pub(crate) fn metric_options(&self) -> MetricOptions {
         MetricOptions {
             groups: self.groups.clone(),
             relax: self.relax.clone(),

@@ -16,10 +16,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The embedded reference, made by `examples/report_reference.rs`.
-pub const EMBEDDED_JSON: &str = include_str!("reference.json");
+pub(crate) const EMBEDDED_JSON: &str = include_str!("reference.json");
 
 /// Number of quantiles kept per metric (0 %, 1 %, …, 100 %).
-pub const QUANTILES: usize = 101;
+pub(crate) const QUANTILES: usize = 101;
 
 /// Quantiles of every metric of a reference set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -412,7 +412,7 @@ impl Solver {
 
     /// A solution of `values` found by branching on digits in a random
     /// order drawn from `seed` (the same seed gives the same solution).
-    pub fn random_solution(&mut self, values: &[u8], seed: u64) -> Option<Vec<u8>> {
+    pub(crate) fn random_solution(&mut self, values: &[u8], seed: u64) -> Option<Vec<u8>> {
         // xorshift64 needs a non-zero state.
         self.search.rng = crate::seed::splitmix64(seed) | 1;
         let mut out = None;

@@ -55,10 +55,6 @@ impl Cnf {
     pub fn num_clauses(&self) -> usize {
         self.kinds.len()
     }
-    /// Total number of literal occurrences.
-    pub fn num_lits(&self) -> usize {
-        self.lits.len()
-    }
     /// Literals of clause `i` (0-based), DIMACS-signed.
     pub fn clause(&self, i: usize) -> &[i32] {
         &self.lits[self.starts[i] as usize..self.starts[i + 1] as usize]

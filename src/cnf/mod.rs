@@ -124,7 +124,7 @@ pub enum ClauseKind {
 
 impl ClauseKind {
     /// Whether the clause is an at-least-one clause (cell or unit ALO).
-    pub fn is_alo(self) -> bool {
+    pub(crate) fn is_alo(self) -> bool {
         matches!(self, ClauseKind::CellAlo | ClauseKind::UnitAlo)
     }
 }
@@ -145,7 +145,7 @@ pub fn var(side: usize, cell: usize, digit: u8) -> i32 {
 }
 
 /// Cell and digit of a variable (inverse of [`var`]); `None` out of range.
-pub fn cell_digit(side: usize, var: usize) -> Option<(usize, u8)> {
+pub(crate) fn cell_digit(side: usize, var: usize) -> Option<(usize, u8)> {
     if var == 0 || var > side * side * side {
         return None;
     }

@@ -120,7 +120,7 @@ impl Engines {
     }
 
     /// The engines that check the primary one's answers.
-    pub fn checkers(&self) -> &[Engine] {
+    pub(crate) fn checkers(&self) -> &[Engine] {
         &self.0[1..]
     }
 

@@ -128,7 +128,7 @@ fn rho(a: &[Option<f64>], b: &[Option<f64>]) -> Option<f64> {
 /// # Errors
 /// An empty table, a label that is missing or not numeric (without an
 /// ordinal order).
-pub fn dataset_report(
+pub(crate) fn dataset_report(
     table: &ResultsTable,
     source: &str,
     label: Option<&LabelSpec>,

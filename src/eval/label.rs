@@ -62,7 +62,7 @@ impl LabelSpec {
 
     /// The column the label is read from in `table` and the field to pick:
     /// the raw text, whole, when the table has a column of exactly that name.
-    pub fn resolve<'a>(&'a self, table: &ResultsTable) -> (&'a str, Option<usize>) {
+    pub(crate) fn resolve<'a>(&'a self, table: &ResultsTable) -> (&'a str, Option<usize>) {
         if self.field.is_some() && table.has_column(&self.raw) {
             (&self.raw, None)
         } else {

@@ -353,7 +353,12 @@ pub fn evaluate(
 }
 
 /// The four coefficients and their intervals for one metric (`x` = label).
-pub fn evaluate_pairs(metric: &str, x: &[f64], y: &[f64], boot: &BootstrapOptions) -> EvalRow {
+pub(crate) fn evaluate_pairs(
+    metric: &str,
+    x: &[f64],
+    y: &[f64],
+    boot: &BootstrapOptions,
+) -> EvalRow {
     let point = stats::correlations(x, y);
     let note = point.iter().find_map(|r| r.as_ref().err()).map(describe);
     let value = |i: usize| point[i].as_ref().ok().copied();

@@ -53,7 +53,7 @@ impl Value {
 
     /// The value as text: numbers in their shortest form (`2`, not `2.0`),
     /// `None` when missing.
-    pub fn as_text(&self) -> Option<String> {
+    pub(crate) fn as_text(&self) -> Option<String> {
         match self {
             Value::Null => None,
             Value::Number(x) => Some(format_number(*x)),
@@ -221,7 +221,7 @@ impl ResultsTable {
     }
 
     /// Index of a column, or an error listing the columns there are.
-    pub fn column_index(&self, name: &str) -> Result<usize, TableError> {
+    pub(crate) fn column_index(&self, name: &str) -> Result<usize, TableError> {
         self.columns
             .iter()
             .position(|c| c == name)
@@ -232,7 +232,7 @@ impl ResultsTable {
     }
 
     /// Whether a column of that name exists.
-    pub fn has_column(&self, name: &str) -> bool {
+    pub(crate) fn has_column(&self, name: &str) -> bool {
         self.columns.iter().any(|c| c == name)
     }
 
@@ -266,7 +266,7 @@ impl ResultsTable {
 
     /// The first cell of a column that holds non-numeric text, with its
     /// input line, to explain why a column is not numeric.
-    pub fn first_non_numeric(&self, col: &str) -> Option<(usize, String)> {
+    pub(crate) fn first_non_numeric(&self, col: &str) -> Option<(usize, String)> {
         let j = self.column_index(col).ok()?;
         self.rows
             .iter()

@@ -40,7 +40,7 @@ pub enum Capped {
 
 /// The technique-weight score of `puzzle`, following the path only while
 /// the score can still be at most `cap` (see the module doc).
-pub fn weights_capped(puzzle: &Puzzle, cap: u32) -> Capped {
+pub(crate) fn weights_capped(puzzle: &Puzzle, cap: u32) -> Capped {
     // The bound before any step: every empty cell costs at least 1.
     let empty = (puzzle.cells().len() - puzzle.givens()) as u32;
     if empty > cap {
@@ -66,7 +66,7 @@ pub fn weights_capped(puzzle: &Puzzle, cap: u32) -> Capped {
 
 /// The rating row [`crate::human::rate`] gives a unique 9×9 puzzle with the
 /// weights model alone, from a finished [`Capped::Score`].
-pub fn weights_row(puzzle: &Puzzle, score: u32, hardest: Option<Technique>) -> RateRow {
+pub(crate) fn weights_row(puzzle: &Puzzle, score: u32, hardest: Option<Technique>) -> RateRow {
     let mut row = RateRow {
         puzzle: puzzle.to_line(),
         label: puzzle.label.clone(),

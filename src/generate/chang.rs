@@ -41,7 +41,7 @@ pub fn range(level: Level) -> Option<(f64, f64)> {
 }
 
 /// The Chang level of an hsolve difficulty.
-pub fn level_of(hsolve: f64) -> Level {
+pub(crate) fn level_of(hsolve: f64) -> Level {
     match QUARTILES.iter().filter(|&&q| hsolve >= q).count() {
         0 => Level::Level1,
         1 => Level::Level2,

@@ -23,7 +23,7 @@ use rand::seq::SliceRandom;
 
 /// Cell values with the `n` diagonal boxes filled with independent random
 /// permutations of the digits.
-pub fn random_diagonal_boxes(n: usize, rng: &mut impl Rng) -> Vec<u8> {
+pub(crate) fn random_diagonal_boxes(n: usize, rng: &mut impl Rng) -> Vec<u8> {
     let side = n * n;
     let mut values = vec![0u8; side * side];
     let mut digits: Vec<u8> = (1..=side as u8).collect();
@@ -38,7 +38,7 @@ pub fn random_diagonal_boxes(n: usize, rng: &mut impl Rng) -> Vec<u8> {
 }
 
 /// A seeded random solution grid of order `n` (2..=4).
-pub fn random_solution(solver: &mut Solver, rng: &mut impl Rng) -> Solution {
+pub(crate) fn random_solution(solver: &mut Solver, rng: &mut impl Rng) -> Solution {
     let n = solver.order();
     loop {
         let values = random_diagonal_boxes(n, rng);
@@ -55,7 +55,7 @@ pub fn random_solution(solver: &mut Solver, rng: &mut impl Rng) -> Solution {
 /// `stays_unique(values_after, removed_cells)` holds and putting it back
 /// otherwise. Orbits with an empty cell are skipped. Returns the orbits
 /// removed (indices into `orbits`), in the order of removal.
-pub fn remove_orbits(
+pub(crate) fn remove_orbits(
     values: &mut [u8],
     orbits: &[Vec<usize>],
     rng: &mut impl Rng,

@@ -126,7 +126,7 @@ impl fmt::Display for Symmetry {
 impl Symmetry {
     /// [`Symmetry::orbits`], computed once per symmetry for the sides of
     /// the generators' orders (4, 9, 16; other sides are computed anew).
-    pub fn orbits_cached(self, side: usize) -> Cow<'static, [Vec<usize>]> {
+    pub(crate) fn orbits_cached(self, side: usize) -> Cow<'static, [Vec<usize>]> {
         static TABLES: [[OnceLock<Vec<Vec<usize>>>; 3]; 5] =
             [const { [const { OnceLock::new() }; 3] }; 5];
         let order = match side {

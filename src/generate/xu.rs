@@ -45,7 +45,7 @@ pub(crate) fn singles_solution(puzzle: &Puzzle) -> Option<Vec<u8>> {
 }
 
 /// True when the technique engine solves `puzzle` without guessing.
-pub fn techniques_solve(puzzle: &Puzzle) -> bool {
+pub(crate) fn techniques_solve(puzzle: &Puzzle) -> bool {
     simplest_path(puzzle, &Technique::ALL).solved
 }
 

@@ -159,7 +159,7 @@ impl RelaxedInstance {
         &self.neighbours[cell]
     }
     /// Whether unit `u` (index into `Geometry::units`) kept all its edges.
-    pub fn is_intact(&self, unit: usize) -> bool {
+    pub(crate) fn is_intact(&self, unit: usize) -> bool {
         self.intact[unit]
     }
     /// Whether the edge between `a` and `b` is still present.

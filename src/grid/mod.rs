@@ -24,9 +24,9 @@ use std::fmt;
 use std::sync::OnceLock;
 
 /// Smallest and largest supported order (box side).
-pub const MIN_ORDER: usize = 2;
+pub(crate) const MIN_ORDER: usize = 2;
 /// Largest supported order (box side): 25×25 grids.
-pub const MAX_ORDER: usize = 5;
+pub(crate) const MAX_ORDER: usize = 5;
 
 /// Kind of a unit: row, column or box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -128,7 +128,7 @@ impl Geometry {
     }
 
     /// Kind and 1-based number of a unit index, for messages.
-    pub fn unit_name(&self, unit: usize) -> (UnitKind, usize) {
+    pub(crate) fn unit_name(&self, unit: usize) -> (UnitKind, usize) {
         let kind = match unit / self.side {
             0 => UnitKind::Row,
             1 => UnitKind::Column,
@@ -143,13 +143,13 @@ impl Geometry {
     }
 
     /// `rXcY` name of a cell (1-based), as solvers' texts use it.
-    pub fn cell_name(&self, cell: usize) -> String {
+    pub(crate) fn cell_name(&self, cell: usize) -> String {
         let (r, c) = self.row_col(cell);
         format!("r{}c{}", r + 1, c + 1)
     }
 
     /// Bitmask of all digits: bit `d` set for `d` in `1..=N`.
-    pub fn all_digits(&self) -> u32 {
+    pub(crate) fn all_digits(&self) -> u32 {
         ((1u64 << (self.side + 1)) - 2) as u32
     }
 
@@ -257,12 +257,6 @@ impl Puzzle {
             cells: vec![0; side * side],
             label: None,
         }
-    }
-
-    /// The same puzzle with `label` set.
-    pub fn with_label(mut self, label: impl Into<String>) -> Puzzle {
-        self.label = Some(label.into());
-        self
     }
 
     /// Box side `n`.

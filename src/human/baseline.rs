@@ -9,7 +9,7 @@ use crate::grid::Puzzle;
 
 /// Baseline metrics.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BaselineResult {
+pub(crate) struct BaselineResult {
     pub givens: usize,
     /// Undone assignments of the plain DFS, or why there is no count.
     pub backtracks: Result<u64, Unfinished>,

@@ -73,16 +73,16 @@ impl Board {
         &self.values
     }
     /// Candidate mask of a cell (`0` for a filled cell).
-    pub fn cands(&self, cell: usize) -> u32 {
+    pub(crate) fn cands(&self, cell: usize) -> u32 {
         self.cands[cell]
     }
     /// Candidate masks of all cells in row-major order (bit `d` for digit `d`,
     /// `0` for a filled cell).
-    pub fn all_cands(&self) -> &[u32] {
+    pub(crate) fn all_cands(&self) -> &[u32] {
         &self.cands
     }
     /// Number of empty cells.
-    pub fn empty_count(&self) -> usize {
+    pub(crate) fn empty_count(&self) -> usize {
         self.empty
     }
     /// Whether every cell is filled.
@@ -120,7 +120,7 @@ impl Board {
     }
 
     /// Digits already placed in a unit.
-    pub fn placed_in_unit(&self, unit: usize) -> u32 {
+    pub(crate) fn placed_in_unit(&self, unit: usize) -> u32 {
         self.geo.units[unit]
             .iter()
             .fold(0, |acc, &c| acc | (1u32 << self.values[c]))
@@ -141,7 +141,7 @@ impl Board {
 
     /// [`Board::places`] of every digit in `unit`, in one pass over its
     /// cells: `out[d]` for digit `d` (`out` has at least `side + 1` slots).
-    pub fn unit_places(&self, unit: usize, out: &mut [u32]) {
+    pub(crate) fn unit_places(&self, unit: usize, out: &mut [u32]) {
         out.fill(0);
         for (i, &c) in self.geo.units[unit].iter().enumerate() {
             let mut m = self.cands[c];
@@ -154,7 +154,7 @@ impl Board {
 
     /// True when some empty cell has no candidate left (the only
     /// contradiction Patti's Nishio solver looks for).
-    pub fn has_dead_cell(&self) -> bool {
+    pub(crate) fn has_dead_cell(&self) -> bool {
         self.values
             .iter()
             .zip(&self.cands)
@@ -196,7 +196,7 @@ impl Board {
     }
 
     /// How often each digit occurs as a candidate (index = digit).
-    pub fn digit_frequencies(&self) -> Vec<usize> {
+    pub(crate) fn digit_frequencies(&self) -> Vec<usize> {
         let mut f = vec![0; self.side() + 1];
         for &c in &self.cands {
             for d in crate::util::bits(c) {

@@ -306,7 +306,7 @@ pub struct Ratings {
 
 impl Ratings {
     /// The oracle model's fields.
-    pub fn set_oracle(&mut self, r: &super::oracle::OracleResult) {
+    pub(crate) fn set_oracle(&mut self, r: &super::oracle::OracleResult) {
         self.oracle_score = Some(r.score);
         self.oracle_level = Some(r.level.to_string());
         self.oracle_visits = Some(r.visits.mean);
@@ -314,7 +314,7 @@ impl Ratings {
     }
 
     /// The technique-weight model's fields.
-    pub fn set_weights(
+    pub(crate) fn set_weights(
         &mut self,
         score: u32,
         level: Option<super::weights::WeightLevel>,

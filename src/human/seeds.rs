@@ -17,7 +17,7 @@ pub fn run_seed(seed: u64, model: u64, run: u64) -> u64 {
 }
 
 /// The generator of one run.
-pub fn run_rng(seed: u64, model: u64, run: u64) -> SeededRng {
+pub(crate) fn run_rng(seed: u64, model: u64, run: u64) -> SeededRng {
     SeededRng::seed_from_u64(run_seed(seed, model, run))
 }
 

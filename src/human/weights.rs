@@ -55,7 +55,7 @@ fn class(t: Technique) -> Technique {
 /// technique's first use, its "others" weight afterwards, and the heaviest
 /// technique so far (by first-use weight).
 #[derive(Debug, Clone, Default)]
-pub struct Tally {
+pub(crate) struct Tally {
     used: Vec<Technique>,
     /// The score so far.
     pub score: u32,

@@ -57,7 +57,7 @@ impl fmt::Display for MetricGroup {
 }
 
 /// The group names `--metrics` accepts, for help texts and errors.
-pub const GROUP_HELP: &str =
+pub(crate) const GROUP_HELP: &str =
     "clauses, relax, rate-all, rate:MODELS (e.g. rate:nishio,weights) or score";
 
 /// A metric list that could not be parsed.

@@ -113,15 +113,15 @@ pub struct Metric {
 
 /// The number of givens: read off the puzzle itself, so callers that need
 /// only this metric need not run the baseline model that reports it.
-pub const GIVENS: &str = "givens";
+pub(crate) const GIVENS: &str = "givens";
 
 /// The oracle's levels (Fletcher et al., cut points in
 /// [`crate::human::oracle::OracleOptions`]).
-pub const ORACLE_LEVELS: [&str; 4] = ["Cinch", "Confusing", "Challenging", "Crazy"];
+pub(crate) const ORACLE_LEVELS: [&str; 4] = ["Cinch", "Confusing", "Challenging", "Crazy"];
 /// Xu & Xu Table 3 levels of the technique-weight score.
-pub const WEIGHT_LEVELS: [&str; 4] = ["Easy", "Intermediate", "Hard", "Challenging"];
+pub(crate) const WEIGHT_LEVELS: [&str; 4] = ["Easy", "Intermediate", "Hard", "Challenging"];
 /// The score's four-level scale (`crate::score::scale_names(4)`, checked by a test).
-pub const SCORE_LEVELS: [&str; 4] = ["Easy", "Medium", "Hard", "Expert"];
+pub(crate) const SCORE_LEVELS: [&str; 4] = ["Easy", "Medium", "Hard", "Expert"];
 
 use Direction::{HigherIsHarder as Up, LowerIsHarder as Down};
 use Kind::{Bool, List, Number, Text};
@@ -646,7 +646,7 @@ pub fn find(name: &str) -> Option<&'static Metric> {
 }
 
 /// Every metric's name, in registry order.
-pub fn known_names() -> Vec<&'static str> {
+pub(crate) fn known_names() -> Vec<&'static str> {
     METRICS.iter().map(|m| m.name).collect()
 }
 

@@ -229,7 +229,7 @@ fn verified_samples(samples: usize, verify: usize) -> impl Fn(usize) -> bool {
 }
 
 /// Runs the samples of one puzzle at one `k`.
-pub fn run_samples(
+pub(crate) fn run_samples(
     puzzle: &Puzzle,
     opts: &RelaxOptions,
 ) -> Result<(Vec<SampleResult>, usize), RelaxError> {
@@ -280,7 +280,7 @@ pub fn run_samples(
 }
 
 /// Summarises samples into a report.
-pub fn summarise(
+pub(crate) fn summarise(
     puzzle: &Puzzle,
     opts: &RelaxOptions,
     samples: &[SampleResult],
@@ -361,7 +361,7 @@ pub struct ExpFit {
 
 /// Fits `y ≈ c·e^{x/λ}`; `None` with fewer than two points, a non-positive
 /// `y`, or a flat or decreasing curve (no finite positive λ).
-pub fn fit_exponential(points: &[(f64, f64)]) -> Option<ExpFit> {
+pub(crate) fn fit_exponential(points: &[(f64, f64)]) -> Option<ExpFit> {
     if points.len() < 2 || points.iter().any(|&(_, y)| y <= 0.0 || !y.is_finite()) {
         return None;
     }

@@ -53,7 +53,7 @@ impl fmt::Display for Format {
 /// A row could not be serialised (a map with non-string keys, a failing
 /// `Serialize` impl): a bug in the row type, never silently turned into
 /// empty output.
-pub type RenderError = serde_json::Error;
+pub(crate) type RenderError = serde_json::Error;
 
 /// One JSON line for a row (no trailing newline).
 pub fn jsonl_line<T: Serialize>(row: &T) -> Result<String, RenderError> {

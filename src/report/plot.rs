@@ -31,7 +31,7 @@ fn pe<E: std::fmt::Display>(e: E) -> PlotError {
 }
 
 /// Line colours, one per series (colour-blind friendly order).
-pub const COLOURS: [RGBColor; 8] = [
+pub(crate) const COLOURS: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),

@@ -60,7 +60,7 @@ fn model_cells(solver: &Solver, side: usize, givens: &[u8]) -> Vec<u8> {
 }
 
 /// Solves a puzzle with the given encoding; `None` when it has no solution.
-pub fn solve_with(puzzle: &Puzzle, encoding: Encoding) -> Option<Solution> {
+pub(crate) fn solve_with(puzzle: &Puzzle, encoding: Encoding) -> Option<Solution> {
     let cnf = cnf::encode(puzzle, encoding).ok()?;
     let mut solver = load(&cnf);
     if !solve(&mut solver) {
@@ -121,7 +121,7 @@ fn enumerate(puzzle: &Puzzle, cap: u64, mut visit: impl FnMut(Solution)) -> u64 
 }
 
 /// The CNF of a relaxed instance (cell ALO + AMO, edge clauses, givens).
-pub fn relaxed_cnf(r: &RelaxedInstance) -> Cnf {
+pub(crate) fn relaxed_cnf(r: &RelaxedInstance) -> Cnf {
     let g = r.geometry();
     let side = g.side;
     let mut cnf = Cnf::new(side * side * side);

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Every metric a score may use (their groups are in [`crate::metrics`]).
-pub const CANDIDATES: [&str; 15] = [
+pub(crate) const CANDIDATES: [&str; 15] = [
     "weights_score",
     "hardest_weight",
     "hsolve",

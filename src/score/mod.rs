@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The model shipped with sudolab (fitted by `docs/score.sh`).
-pub const DEFAULT_MODEL_JSON: &str = include_str!("model.json");
+pub(crate) const DEFAULT_MODEL_JSON: &str = include_str!("model.json");
 
 /// How a metric enters the score before standardisation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,7 +54,7 @@ impl Transform {
 
     /// The transform the fit uses for a metric: `ln(1 + x)` for the effort
     /// counts and sums, the value itself for means, shares and scores.
-    pub fn for_metric(name: &str) -> Transform {
+    pub(crate) fn for_metric(name: &str) -> Transform {
         match name {
             "weights_score"
             | "hsolve"
@@ -99,7 +99,7 @@ pub struct Term {
 
 impl Term {
     /// The metric names the term reads: its metric and its gate.
-    pub fn metric_names(&self) -> impl Iterator<Item = &String> {
+    pub(crate) fn metric_names(&self) -> impl Iterator<Item = &String> {
         std::iter::once(&self.name).chain(self.gate.as_ref())
     }
 
@@ -117,7 +117,7 @@ impl Term {
     }
 
     /// The standardised value `z` of a metric value and its gate's value.
-    pub fn z_with(&self, value: Option<f64>, gate: Option<f64>) -> f64 {
+    pub(crate) fn z_with(&self, value: Option<f64>, gate: Option<f64>) -> f64 {
         (self.transformed(value, gate) - self.mean) / self.sd
     }
 
@@ -176,7 +176,7 @@ pub struct LinearScore {
 impl LinearScore {
     /// The metric names the score and its time model need (terms and
     /// gates, each once).
-    pub fn metric_names(&self) -> Vec<String> {
+    pub(crate) fn metric_names(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         let time = self.time.iter().flat_map(time::TimeModel::metric_names);
         for name in self.terms.iter().flat_map(Term::metric_names).chain(time) {
@@ -205,7 +205,7 @@ impl LinearScore {
 
     /// Level `1..=n` of a score on an `n`-level scale: the cuts are the
     /// `i/n` percentiles of the fitting puzzles' scores.
-    pub fn level_index(&self, score: f64, n: usize) -> usize {
+    pub(crate) fn level_index(&self, score: f64, n: usize) -> usize {
         1 + self.level_cuts(n).iter().filter(|&&c| score >= c).count()
     }
 

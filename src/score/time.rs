@@ -48,7 +48,7 @@ pub struct Minutes {
 
 impl TimeModel {
     /// The predicted ln(seconds) of a puzzle with this score and these metrics.
-    pub fn ln_seconds(&self, score: f64, values: &BTreeMap<String, Option<f64>>) -> f64 {
+    pub(crate) fn ln_seconds(&self, score: f64, values: &BTreeMap<String, Option<f64>>) -> f64 {
         self.intercept
             + self.score_weight * score
             + self
@@ -70,7 +70,7 @@ impl TimeModel {
     }
 
     /// The metric names the time model reads besides the score.
-    pub fn metric_names(&self) -> impl Iterator<Item = &String> {
+    pub(crate) fn metric_names(&self) -> impl Iterator<Item = &String> {
         self.terms.iter().flat_map(Term::metric_names)
     }
 }
@@ -79,7 +79,7 @@ impl TimeModel {
 /// hidden-single dependency (ln) and box reach, gated by the hidden reach as
 /// in the score (`features::gate_of`), the hidden reach itself and the
 /// givens (ln).
-pub fn effort_terms() -> Vec<Term> {
+pub(crate) fn effort_terms() -> Vec<Term> {
     let term = |name: &str, transform: Transform| Term {
         name: name.to_string(),
         transform,
@@ -99,7 +99,7 @@ pub fn effort_terms() -> Vec<Term> {
 
 /// One fitting puzzle of the time model.
 #[derive(Debug, Clone, Copy)]
-pub struct TimedRow<'a> {
+pub(crate) struct TimedRow<'a> {
     /// The puzzle's score.
     pub score: f64,
     /// Its metric values by name.
@@ -110,7 +110,7 @@ pub struct TimedRow<'a> {
 
 /// Why no time model could be fitted.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum TimeFitError {
+pub(crate) enum TimeFitError {
     /// The least-squares fit failed (too few rows, a singular design).
     #[error("time model: {0}")]
     Fit(String),
@@ -119,7 +119,7 @@ pub enum TimeFitError {
 /// Fits the time model on timed puzzles: the terms (name, transform, gate)
 /// are standardised over the rows, then ln(seconds) is regressed on the
 /// score and the standardised terms.
-pub fn fit_time(
+pub(crate) fn fit_time(
     rows: &[TimedRow<'_>],
     terms: &[Term],
     population: &str,

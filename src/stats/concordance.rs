@@ -120,7 +120,7 @@ pub fn pair_counts(x: &[f64], y: &[f64]) -> Result<PairCounts, StatError> {
 impl PairCounts {
     /// Kendall's τ-b from the counts; the caller has checked that neither
     /// side is constant.
-    pub fn tau_b(&self) -> f64 {
+    pub(crate) fn tau_b(&self) -> f64 {
         let s = self.concordant as f64 - self.discordant as f64;
         let dx = (self.pairs - self.tied_x) as f64;
         let dy = (self.pairs - self.tied_y) as f64;

@@ -169,7 +169,7 @@ enum ByWidth {
 /// The search structure of one relaxed instance: built once, it answers any
 /// number of `count`, `analyze` and `solutions` calls.
 #[derive(Debug, Clone)]
-pub struct RelaxedSearch(ByWidth);
+pub(crate) struct RelaxedSearch(ByWidth);
 
 macro_rules! dispatch {
     ($self:expr, $s:ident => $e:expr) => {

@@ -259,7 +259,7 @@ impl Evaluator {
 
     /// The method's level and score from a rating row: the oracle model's
     /// for Fletcher, the technique weights' for Xu.
-    pub fn method_rating(&self, row: &Option<RateRow>) -> (Option<String>, Option<f64>) {
+    pub(crate) fn method_rating(&self, row: &Option<RateRow>) -> (Option<String>, Option<f64>) {
         let Some(r) = row else {
             return (None, None);
         };

@@ -61,7 +61,7 @@ pub struct LabelFields {
 
 impl FitData {
     /// The metric values of row `i` keyed by name.
-    pub fn values_of(&self, i: usize) -> std::collections::BTreeMap<String, Option<f64>> {
+    pub(crate) fn values_of(&self, i: usize) -> std::collections::BTreeMap<String, Option<f64>> {
         self.metrics
             .iter()
             .cloned()

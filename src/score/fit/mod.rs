@@ -183,7 +183,7 @@ pub(super) fn fit_time_model(
 
 /// Fits one score on the training rows with these metrics: weights, 0–10
 /// scaling, reference percentiles, SE curve and per-source level cuts.
-pub fn fit_score(
+pub(crate) fn fit_score(
     data: &FitData,
     metrics: &[usize],
     train: &[usize],
