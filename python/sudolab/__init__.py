@@ -117,12 +117,11 @@ def _lines(puzzles: Union[Iterable[PuzzleLike], pd.Series]) -> List[str]:
 def parse(puzzle: PuzzleLike) -> Puzzle:
     """Parses a puzzle (line, list, nested list or numpy array).
 
-    Raises ``ValueError`` naming what is wrong (length, character, a digit
-    out of range, two equal digits in a unit is *not* an error here: see
-    :func:`relax` and :func:`rate` for what they refuse).
+    Raises ``ValueError`` naming what is wrong (the number of cells, a bad
+    character and where, a value out of range).
     """
     line, label, side, cells = _native.parse_line(_line(puzzle))
-    return Puzzle(line, label, side, np.array(cells, dtype=np.uint8).reshape(side, side))
+    return Puzzle(line, label, side, np.array(list(cells), dtype=np.uint8).reshape(side, side))
 
 
 def encode(puzzle: PuzzleLike, encoding: str = "min") -> str:

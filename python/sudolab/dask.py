@@ -117,8 +117,8 @@ def _write_partition(items, offset: int, params: dict, path: str, number: int) -
         frame["line"] = frame["line"] + offset
         # Nested fields (params, errors) as JSON text: Parquet needs one type per column.
         for name in frame.columns:
-            if frame[name].map(lambda v: isinstance(v, (dict, list))).any():
-                frame[name] = frame[name].map(lambda v: json.dumps(v) if isinstance(v, (dict, list)) else v)
+            if frame[name].map(lambda v: isinstance(v, dict)).any():
+                frame[name] = frame[name].map(lambda v: json.dumps(v) if isinstance(v, dict) else v)
         frame.to_parquet(os.path.join(path, f"part.{number:05}.parquet"), index=False)
     return len(frame)
 
