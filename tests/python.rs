@@ -53,8 +53,9 @@ fn python_package_passes_its_pytest_suite() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let bin_dir = python.parent().map(Path::to_path_buf).unwrap_or_default();
     let path = std::env::join_paths(
-        std::iter::once(bin_dir.clone())
-            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+        std::iter::once(bin_dir.clone()).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )),
     )
     .expect("PATH joins");
     // `maturin develop` installs into the active virtualenv: the one holding
@@ -70,7 +71,14 @@ fn python_package_passes_its_pytest_suite() {
             .status()
     } else {
         Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet", "--no-build-isolation", "./python"])
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--no-build-isolation",
+                "./python",
+            ])
             .current_dir(root)
             .env("CARGO_TARGET_DIR", target_dir())
             .env("PATH", &path)
@@ -81,7 +89,14 @@ fn python_package_passes_its_pytest_suite() {
         "building the Python package failed"
     );
     let out = Command::new(&python)
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"])
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "python/tests",
+        ])
         .current_dir(root)
         .env("SUDOLAB_BIN", env!("CARGO_BIN_EXE_sudolab"))
         .env("PATH", &path)

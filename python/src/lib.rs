@@ -184,18 +184,22 @@ fn relax_report(
         verify: RelaxOptions::verify_for(&engines, samples, verify),
         engines,
     };
-    let (report, drawn) = py
-        .detach(|| relax::relax(&p, &opts))
-        .map_err(|e| match e {
-            RelaxError::Disagreement(d) => disagreement(&d, None),
-            e => value_error(e),
-        })?;
+    let (report, drawn) = py.detach(|| relax::relax(&p, &opts)).map_err(|e| match e {
+        RelaxError::Disagreement(d) => disagreement(&d, None),
+        e => value_error(e),
+    })?;
     let samples_json = if with_samples {
         Some(serde_json::to_string(&drawn).map_err(value_error)?)
     } else {
         None
     };
-    Ok((json(&Lined { line: 1, row: &report })?, samples_json))
+    Ok((
+        json(&Lined {
+            line: 1,
+            row: &report,
+        })?,
+        samples_json,
+    ))
 }
 
 /// `sudolab rate` rows (JSON) for a batch, on every core.
@@ -257,12 +261,7 @@ fn score_rows(
         scale,
         all_metrics,
     };
-    let results: Vec<_> = py.detach(|| {
-        parsed
-            .par_iter()
-            .map(|p| score::score(p, &opts))
-            .collect()
-    });
+    let results: Vec<_> = py.detach(|| parsed.par_iter().map(|p| score::score(p, &opts)).collect());
     let mut out = Vec::with_capacity(results.len());
     for ((p, line), r) in parsed.iter().zip(lines).zip(results) {
         match r {
