@@ -1,0 +1,442 @@
+//! `sudolab._native`: the PyO3 extension under the `sudolab` Python package.
+//!
+//! Each function calls one function of the `sudolab` library and hands its
+//! result to Python as the library's own serialised row (the JSON the CLI
+//! writes with `--format jsonl`, built from the same `Serialize` types), so
+//! the Python package (`python/sudolab/`) and the CLI can never drift apart:
+//! the same seeds give the same numbers. Batch functions parse every puzzle
+//! first (a bad one raises `ValueError` naming its position), then release
+//! the GIL and analyse on rayon's pool, one task per puzzle, like the CLI's
+//! `analyze`, `rate` and `score`.
+//!
+//! Errors: a puzzle the library refuses raises `ValueError` with the
+//! library's message; an engine [`Disagreement`] (always a bug) raises
+//! `sudolab.EngineDisagreement` (a `RuntimeError`) carrying the reproducible
+//! case, never a missing value.
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use serde::Serialize;
+use sudolab::analyze::results::Lined;
+use sudolab::analyze::{AnalyzeOptions, analyze as analyze_one, rate_row};
+use sudolab::cnf::{self, ClassCuts, Encoding, clause_row};
+use sudolab::engine::{Disagreement, Engines};
+use sudolab::generate::{self, GenerateOptions, Level, Method, RunOptions, Symmetry};
+use sudolab::grid::{Puzzle, canon::canonical, parse_puzzle};
+use sudolab::human::RateOptions;
+use sudolab::metrics::parse_metric_groups;
+use sudolab::relax::{self, RelaxError, RelaxOptions};
+use sudolab::report::{jsonl_line, plot};
+use sudolab::score::{self, ScoreError, ScoreModel, ScoreOptions, ScoreRow};
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// `sudolab.EngineDisagreement(message, case)`: `case` holds the question,
+/// the puzzle, each engine's answer and the input line, enough to reproduce.
+fn disagreement(d: &Disagreement, line: Option<usize>) -> PyErr {
+    let message = match line {
+        Some(line) => format!("ENGINE DISAGREEMENT (bug) at input line {line}: {d}"),
+        None => format!("ENGINE DISAGREEMENT (bug): {d}"),
+    };
+    let case = serde_json::json!({
+        "what": d.what,
+        "puzzle": d.puzzle,
+        "answers": d.answers.iter().map(|(e, a)| (e.to_string(), a.clone())).collect::<Vec<_>>(),
+        "line": line,
+    });
+    Python::attach(|py| {
+        let raised = py
+            .import("sudolab")
+            .and_then(|m| m.getattr("EngineDisagreement"))
+            .and_then(|cls| cls.call1((message.clone(), case.to_string())));
+        match raised {
+            Ok(exc) => PyErr::from_value(exc),
+            Err(_) => PyRuntimeError::new_err(message),
+        }
+    })
+}
+
+fn json<T: Serialize>(row: &T) -> PyResult<String> {
+    jsonl_line(row).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+fn parse(text: &str) -> PyResult<Puzzle> {
+    parse_puzzle(text).map_err(value_error)
+}
+
+/// Parses every puzzle of a batch, naming the position of a bad one.
+fn parse_all(puzzles: &[String]) -> PyResult<Vec<Puzzle>> {
+    puzzles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            parse_puzzle(t).map_err(|e| PyValueError::new_err(format!("puzzle {i}: {e}")))
+        })
+        .collect()
+}
+
+/// 1-based input lines of a batch: given, or the positions.
+fn lines_of(lines: Option<Vec<usize>>, count: usize) -> PyResult<Vec<usize>> {
+    match lines {
+        Some(l) if l.len() != count => Err(PyValueError::new_err(format!(
+            "{} lines for {count} puzzles",
+            l.len()
+        ))),
+        Some(l) => Ok(l),
+        None => Ok((1..=count).collect()),
+    }
+}
+
+/// Parses one puzzle line (grid, then an optional label after whitespace):
+/// `(line, label, side, cells)`, cells row-major with 0 for a blank.
+#[pyfunction]
+fn parse_line(text: &str) -> PyResult<(String, Option<String>, usize, Vec<u8>)> {
+    let p = parse(text)?;
+    Ok((p.to_line(), p.label.clone(), p.side(), p.cells().to_vec()))
+}
+
+/// The puzzle line of a grid given as row-major cell values (0 = blank).
+#[pyfunction]
+fn line_from_cells(cells: Vec<i64>) -> PyResult<String> {
+    let order = (2..=5)
+        .find(|&n: &usize| n.pow(4) == cells.len())
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{} cells: expected 16, 81, 256 or 625 (a 4×4, 9×9, 16×16 or 25×25 grid)",
+                cells.len()
+            ))
+        })?;
+    let side = order * order;
+    let values = cells
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            u8::try_from(v)
+                .ok()
+                .filter(|&v| usize::from(v) <= side)
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "cell {i} (row {}, column {}): value {v} is not 0 (blank) or 1–{side}",
+                        i / side + 1,
+                        i % side + 1
+                    ))
+                })
+        })
+        .collect::<PyResult<Vec<u8>>>()?;
+    Puzzle::from_cells(order, values)
+        .map(|p| p.to_line())
+        .map_err(value_error)
+}
+
+/// DIMACS CNF text of a puzzle in `encoding` (min, max, lo-min, …), as
+/// `sudolab encode` writes it.
+#[pyfunction]
+fn encode(puzzle: &str, encoding: &str) -> PyResult<String> {
+    let p = parse(puzzle)?;
+    let encoding: Encoding = encoding.parse().map_err(value_error)?;
+    let mut text = Vec::new();
+    cnf::write_dimacs(&p, encoding, &mut text).map_err(value_error)?;
+    String::from_utf8(text).map_err(value_error)
+}
+
+/// The clause-length histogram row of `sudolab clauses` (JSON).
+#[pyfunction]
+#[pyo3(signature = (puzzle, encoding, cuts=None))]
+fn clauses(puzzle: &str, encoding: &str, cuts: Option<&str>) -> PyResult<String> {
+    let p = parse(puzzle)?;
+    let encoding: Encoding = encoding.parse().map_err(value_error)?;
+    let cuts = match cuts {
+        Some(c) => ClassCuts::parse(c).map_err(value_error)?,
+        None => ClassCuts::patti(p.side()),
+    };
+    json(&clause_row(&p, encoding, cuts).map_err(value_error)?)
+}
+
+/// One relaxation (Pelánek §3.2) as `sudolab relax` computes it: the JSON
+/// report row (line 1) and, when asked, every sample as a JSON list.
+#[pyfunction]
+#[pyo3(signature = (puzzle, k, samples, seed, cap, engine, verify=None, with_samples=false))]
+#[allow(clippy::too_many_arguments)]
+fn relax_report(
+    py: Python<'_>,
+    puzzle: &str,
+    k: usize,
+    samples: usize,
+    seed: u64,
+    cap: u64,
+    engine: &str,
+    verify: Option<usize>,
+    with_samples: bool,
+) -> PyResult<(String, Option<String>)> {
+    let p = parse(puzzle)?;
+    let engines: Engines = engine.parse().map_err(value_error)?;
+    if samples == 0 {
+        return Err(value_error(RelaxError::NoSamples));
+    }
+    let opts = RelaxOptions {
+        k,
+        samples,
+        seed,
+        cap,
+        verify: RelaxOptions::verify_for(&engines, samples, verify),
+        engines,
+    };
+    let (report, drawn) = py.detach(|| relax::relax(&p, &opts)).map_err(|e| match e {
+        RelaxError::Disagreement(d) => disagreement(&d, None),
+        e => value_error(e),
+    })?;
+    let samples_json = if with_samples {
+        Some(serde_json::to_string(&drawn).map_err(value_error)?)
+    } else {
+        None
+    };
+    Ok((
+        json(&Lined {
+            line: 1,
+            row: &report,
+        })?,
+        samples_json,
+    ))
+}
+
+/// `sudolab rate` rows (JSON) for a batch, on every core.
+#[pyfunction]
+#[pyo3(signature = (puzzles, models, seed, runs=None, with_score=true))]
+fn rate(
+    py: Python<'_>,
+    puzzles: Vec<String>,
+    models: &str,
+    seed: u64,
+    runs: Option<usize>,
+    with_score: bool,
+) -> PyResult<Vec<String>> {
+    let parsed = parse_all(&puzzles)?;
+    let mut opts = RateOptions::for_models(models).map_err(value_error)?;
+    opts.seed = seed;
+    if let Some(r) = runs {
+        opts.set_runs(r);
+    }
+    opts.check().map_err(value_error)?;
+    let rows = py.detach(|| {
+        parsed
+            .par_iter()
+            .enumerate()
+            .map(|(i, p)| rate_row(p, &opts, with_score).map_err(|d| (i, d)))
+            .collect::<Result<Vec<_>, _>>()
+    });
+    let rows = rows.map_err(|(i, d)| disagreement(&d, Some(i + 1)))?;
+    rows.iter().map(json).collect()
+}
+
+/// `sudolab score` rows (JSON) for a batch, on every core; a puzzle without
+/// a score raises `ValueError` naming its line.
+#[pyfunction]
+#[pyo3(signature = (puzzles, lines=None, fast=false, scale=4, seed=None, all_metrics=false))]
+fn score_rows(
+    py: Python<'_>,
+    puzzles: Vec<String>,
+    lines: Option<Vec<usize>>,
+    fast: bool,
+    scale: usize,
+    seed: Option<u64>,
+    all_metrics: bool,
+) -> PyResult<Vec<String>> {
+    if !(2..=10).contains(&scale) {
+        return Err(PyValueError::new_err(format!(
+            "scale {scale}: expected 2 to 10 levels"
+        )));
+    }
+    let parsed = parse_all(&puzzles)?;
+    let lines = lines_of(lines, parsed.len())?;
+    let mut model = ScoreModel::shipped().clone();
+    if let Some(seed) = seed {
+        model.params.seed = seed;
+    }
+    let opts = ScoreOptions {
+        model,
+        fast,
+        scale,
+        all_metrics,
+    };
+    let results: Vec<_> = py.detach(|| parsed.par_iter().map(|p| score::score(p, &opts)).collect());
+    let mut out = Vec::with_capacity(results.len());
+    for ((p, line), r) in parsed.iter().zip(lines).zip(results) {
+        match r {
+            Ok(s) => out.push(json(&ScoreRow {
+                line,
+                puzzle: p.to_line(),
+                label: p.label.clone(),
+                calibrated_level: None,
+                score: s.score,
+                hardest_technique: s.hardest_technique,
+                metrics: if all_metrics {
+                    s.metrics
+                } else {
+                    Default::default()
+                },
+            })?),
+            Err(ScoreError::Disagreement(d)) => return Err(disagreement(&d, Some(line))),
+            Err(e) => return Err(PyValueError::new_err(format!("line {line}: {e}"))),
+        }
+    }
+    Ok(out)
+}
+
+/// `sudolab analyze` JSONL rows for a batch (with their input `lines`), on
+/// every core, with the CLI's defaults and meaning for every parameter.
+#[pyfunction]
+#[pyo3(signature = (puzzles, lines=None, metrics="clauses,relax,score", k=45, samples=200, seed=1, cap=1000, fixedness=false))]
+#[allow(clippy::too_many_arguments)]
+fn analyze(
+    py: Python<'_>,
+    puzzles: Vec<String>,
+    lines: Option<Vec<usize>>,
+    metrics: &str,
+    k: usize,
+    samples: usize,
+    seed: u64,
+    cap: u64,
+    fixedness: bool,
+) -> PyResult<Vec<String>> {
+    let opts = AnalyzeOptions {
+        groups: parse_metric_groups(metrics).map_err(value_error)?,
+        relax: RelaxOptions {
+            k,
+            samples,
+            seed,
+            cap,
+            engines: Engines::default(),
+            verify: relax::default_verify(samples),
+        },
+        rate_seed: seed,
+        fixedness,
+        dedup: false,
+    };
+    opts.check()
+        .map_err(|e| PyValueError::new_err(format!("samples: {e}")))?;
+    let parsed = parse_all(&puzzles)?;
+    let lines = lines_of(lines, parsed.len())?;
+    let rows = py.detach(|| {
+        parsed
+            .par_iter()
+            .zip(lines.par_iter())
+            .map(|(p, &line)| {
+                analyze_one(p, &opts)
+                    .map(|row| Lined { line, row })
+                    .map_err(|d| (line, d))
+            })
+            .collect::<Result<Vec<_>, _>>()
+    });
+    let rows = rows.map_err(|(line, d)| disagreement(&d, Some(line)))?;
+    rows.iter().map(json).collect()
+}
+
+fn enum_arg<T: clap::ValueEnum>(what: &str, s: &str) -> PyResult<T> {
+    T::from_str(s, true).map_err(|_| {
+        let names: Vec<String> = T::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+            .collect();
+        PyValueError::new_err(format!(
+            "{what} {s:?}: expected one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// `sudolab generate` rows (JSON): `count` puzzles from `seed`.
+#[pyfunction]
+#[pyo3(signature = (method="minimal", count=1, seed=0, order=3, symmetry="none", minimal=false, max_tries=1000, level=None))]
+#[allow(clippy::too_many_arguments)]
+fn generate_rows(
+    py: Python<'_>,
+    method: &str,
+    count: usize,
+    seed: u64,
+    order: usize,
+    symmetry: &str,
+    minimal: bool,
+    max_tries: usize,
+    level: Option<&str>,
+) -> PyResult<Vec<String>> {
+    let mut opts = GenerateOptions {
+        method: enum_arg::<Method>("method", method)?,
+        symmetry: enum_arg::<Symmetry>("symmetry", symmetry)?,
+        order,
+        minimal,
+        ..GenerateOptions::default()
+    };
+    opts.run = RunOptions {
+        count,
+        seed,
+        max_tries,
+        ..opts.run.clone()
+    };
+    opts.aim.level = level.map(|l| enum_arg::<Level>("level", l)).transpose()?;
+    let rows = py
+        .detach(|| generate::generate(&opts))
+        .map_err(value_error)?;
+    rows.iter().map(json).collect()
+}
+
+/// The canonical form (`sudolab canon`) of a 4×4 or 9×9 puzzle.
+#[pyfunction]
+fn canon(puzzle: &str) -> PyResult<String> {
+    let p = parse(puzzle)?;
+    canonical(&p).map(|c| c.to_line()).map_err(value_error)
+}
+
+/// The HTML report's fixedness heatmap (SVG) of a puzzle, with its solution
+/// digits when the engines find a unique one.
+#[pyfunction]
+fn fixedness_svg(puzzle: &str, fixedness: Vec<f64>) -> PyResult<String> {
+    let p = parse(puzzle)?;
+    if fixedness.len() != p.cells().len() {
+        return Err(PyValueError::new_err(format!(
+            "{} fixedness values for {} cells",
+            fixedness.len(),
+            p.cells().len()
+        )));
+    }
+    let engines = Engines::all();
+    let unique = engines.status(&p).map_err(|d| disagreement(&d, None))? == sudolab::Status::Unique;
+    let solution = if unique {
+        engines.solve(&p).map_err(|d| disagreement(&d, None))?
+    } else {
+        None
+    };
+    plot::fixedness_grid(
+        p.side(),
+        p.cells(),
+        solution.as_ref().map(|s| s.cells()),
+        &fixedness,
+    )
+    .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// The HTML report's clause-length histogram (SVG): one series per
+/// `(name, ALO clause counts by length)`.
+#[pyfunction]
+fn clause_histogram_svg(series: Vec<(String, Vec<u64>)>) -> PyResult<String> {
+    plot::clause_histogram(&series).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(parse_line, m)?)?;
+    m.add_function(wrap_pyfunction!(line_from_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(clauses, m)?)?;
+    m.add_function(wrap_pyfunction!(relax_report, m)?)?;
+    m.add_function(wrap_pyfunction!(rate, m)?)?;
+    m.add_function(wrap_pyfunction!(score_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(canon, m)?)?;
+    m.add_function(wrap_pyfunction!(fixedness_svg, m)?)?;
+    m.add_function(wrap_pyfunction!(clause_histogram_svg, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,117 @@
+"""The single-puzzle API: parsing, errors, encodings, relaxation, ratings,
+score, generation, canonical form and the notebook figures, with the values
+the library's own doc tests and the papers give."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import sudolab
+from conftest import jsonl, run_cli
+
+WIKI = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+
+def test_parse_accepts_a_line_a_list_and_a_numpy_array():
+    p = sudolab.parse(WIKI)
+    assert (p.side, p.givens, p.line) == (9, 30, WIKI)
+    assert p.cells[0, 0] == 5 and p.cells[8, 8] == 9 and p.cells[0, 2] == 0
+    assert sudolab.parse(p.cells).line == WIKI
+    assert sudolab.parse(p.cells.tolist()).line == WIKI
+    assert sudolab.parse([int(v) for v in p.cells.ravel()]).line == WIKI
+    assert sudolab.parse(p.cells.astype(float)).line == WIKI
+    assert sudolab.parse(WIKI + "  wikipedia").label == "wikipedia"
+
+
+@pytest.mark.parametrize(
+    "bad, says",
+    [
+        (WIKI[:80], "80"),
+        (WIKI[:40] + "x" + WIKI[41:], "'x'"),
+        ([0] * 80, "80 cells"),
+        ([10] + [0] * 80, "value 10"),
+        ([-1] + [0] * 80, "value -1"),
+        (np.full((9, 9), 0.5), "integers"),
+    ],
+)
+def test_a_bad_puzzle_raises_value_error_naming_the_fault(bad, says):
+    with pytest.raises(ValueError, match=None) as e:
+        sudolab.parse(bad)
+    assert says in str(e.value)
+
+
+def test_encode_gives_the_paper_clause_counts_and_the_cli_text(cli):
+    # Maximal encoding: 729 variables, 11988 clauses plus one unit per given.
+    text = sudolab.encode(WIKI, "max")
+    header = next(l for l in text.splitlines() if l.startswith("p cnf"))
+    assert header.split() == ["p", "cnf", "729", str(11988 + 30)]
+    for enc in ("min", "max"):
+        assert sudolab.encode(WIKI, enc) == run_cli(cli, ["encode", "-e", enc], stdin=WIKI + "\n")
+    with pytest.raises(ValueError, match="nope"):
+        sudolab.encode(WIKI, "nope")
+
+
+def test_clauses_equal_the_cli_row(cli):
+    c = sudolab.clauses(WIKI, "min")
+    (row,) = jsonl(run_cli(cli, ["clauses", "--format", "jsonl"], stdin=WIKI + "\n"))
+    flat = dict(row)
+    flat.update(flat.pop("counts", {}))
+    assert dict(c) == flat
+    assert sum(c.alo_lengths) > 0 and abs(c.short_pct + c.medium_pct + c.long_pct - 100) < 1e-9
+    assert "<svg" in c._repr_svg_()
+
+
+def test_relax_fixedness_map_and_figures():
+    r = sudolab.relax(WIKI, k=45, samples=20, seed=1, with_samples=True)
+    assert r.samples == 20 and r.k == 45 and len(r.sample_rows) == 20
+    m = r.fixedness_map
+    assert m.shape == (9, 9)
+    # A given is fixed in every sample; the summary is the mean of the samples.
+    assert m[0, 0] == 1.0 and m[8, 8] == 1.0
+    assert set(range(81)) >= set(r.fixed_cells) >= {i for i, ch in enumerate(WIKI) if ch != "."}
+    assert r.mean_solutions == pytest.approx(np.mean([s["solutions"] for s in r.sample_rows]))
+    html = r._repr_html_()
+    assert html.count("<svg") == 2  # heatmap + clause histogram
+    assert sudolab._native.fixedness_svg(WIKI, r.fixedness) in html
+    with pytest.raises(ValueError):
+        sudolab.relax(WIKI, k=100000, samples=5)
+    with pytest.raises(ValueError, match="samples"):
+        sudolab.relax(WIKI, samples=0)
+
+
+def test_rate_and_score_follow_the_library_doc_example():
+    row = sudolab.rate(WIKI, models="weights,baseline")
+    assert "single" in row["hardest_technique"]
+    s = sudolab.score(WIKI)
+    assert s.score_level == "Easy"
+    assert s.minutes_low <= s.minutes <= s.minutes_high
+
+
+def test_analyze_single_has_its_figures():
+    a = sudolab.analyze(WIKI, samples=20)
+    assert a.puzzle == WIKI and len(a.fixedness) == 81
+    assert a._repr_html_().count("<svg") == 2
+
+
+def test_generate_and_canon_equal_the_cli(cli):
+    frame = sudolab.generate(count=3, seed=7)
+    rows = jsonl(run_cli(cli, ["generate", "-n", "3", "--seed", "7", "--format", "jsonl"]))
+    assert frame["puzzle"].tolist() == [r["puzzle"] for r in rows]
+    assert (frame["givens"] == [r["givens"] for r in rows]).all()
+    for p in frame["puzzle"]:
+        assert sudolab.canon(p) == run_cli(cli, ["canon"], stdin=p + "\n").strip()
+    # Equivalent puzzles share a canonical form: the transpose.
+    transposed = "".join(WIKI[c * 9 + r] for r in range(9) for c in range(9))
+    assert sudolab.canon(transposed) == sudolab.canon(WIKI)
+
+
+def test_engine_disagreement_is_a_runtime_error_carrying_its_case():
+    case = {"what": "count", "puzzle": WIKI, "answers": [["sat", "1"], ["dlx", "2"]], "line": 3}
+    e = sudolab.EngineDisagreement("engines disagree", '{"what": "count", "puzzle": "%s", "answers": [["sat", "1"], ["dlx", "2"]], "line": 3}' % WIKI)
+    assert isinstance(e, RuntimeError) and e.case == case
+    # It survives pickling, as Dask sends it from a worker to the client.
+    back = pickle.loads(pickle.dumps(e))
+    assert back.case == case and str(back) == "engines disagree"
