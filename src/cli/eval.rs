@@ -53,6 +53,7 @@ fn split_list(s: &Option<String>) -> Option<Vec<String>> {
 
 pub fn run_eval(args: EvalArgs) -> Result<u8> {
     args.out.check()?;
+    super::at_most("--bootstrap", args.bootstrap, super::MAX_BOOTSTRAP)?;
     let table = load_table(&args.results)?;
     let label = LabelSpec::parse(&args.label)?;
     let mut opts = EvalOptions {
