@@ -312,6 +312,7 @@ pub struct FitArgs {
 }
 
 pub fn run_fit(args: FitArgs) -> Result<u8> {
+    super::at_most("--bootstrap", args.bootstrap, super::MAX_BOOTSTRAP)?;
     if args.score {
         return run_fit_score(args);
     }

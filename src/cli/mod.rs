@@ -144,14 +144,14 @@ pub fn refuse_input_as_output(flag: &str, output: &Path, input: &Path) -> Result
     if is_stdio(output) {
         return Ok(());
     }
-    if let (Some(a), Some(b)) = (file_identity(output), file_identity(input)) {
-        if a == b {
-            bail!(
-                "{flag} {}: this is the input file {} (same file): writing it would destroy the input; choose another output",
-                output.display(),
-                input.display()
-            );
-        }
+    if let (Some(a), Some(b)) = (file_identity(output), file_identity(input))
+        && a == b
+    {
+        bail!(
+            "{flag} {}: this is the input file {} (same file): writing it would destroy the input; choose another output",
+            output.display(),
+            input.display()
+        );
     }
     Ok(())
 }
