@@ -23,7 +23,7 @@ pub struct AnalyzeArgs {
     /// Relaxation: edges removed.
     #[arg(long, default_value_t = 45)]
     pub k: usize,
-    /// Relaxation: samples per puzzle.
+    /// Relaxation: samples per puzzle (at most 100000).
     #[arg(long, default_value_t = 200)]
     pub samples: usize,
     /// Seed of every randomized metric.
@@ -64,6 +64,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     };
     opts.check()
         .map_err(|e| anyhow::anyhow!("--samples: {e}"))?;
+    super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
     let out = &args.common.out;
     out.check()?;
     let spec = resume::RowSpec::analyze(&opts.params())?;
@@ -77,6 +78,9 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         (None, resume::DoneRows::default())
     };
     let mut loaded = load(&args.common)?;
+    if opts.groups.contains(&sudolab::metrics::MetricGroup::Relax) {
+        super::check_k_fits("--k", &[args.k], &loaded.puzzles)?;
+    }
     if args.dedup {
         drop_equivalents(&args.common, &mut loaded)?;
     }
@@ -114,8 +118,9 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         }
     }
     pb.finish_and_clear();
-    if writer.is_none() {
-        out.emit(&rows, text_table)?;
+    match writer {
+        Some(w) => w.finish()?,
+        None => out.emit(&rows, text_table)?,
     }
     Ok(loaded.finish())
 }

@@ -53,6 +53,7 @@ fn split_list(s: &Option<String>) -> Option<Vec<String>> {
 
 pub fn run_eval(args: EvalArgs) -> Result<u8> {
     args.out.check()?;
+    super::at_most("--bootstrap", args.bootstrap, super::MAX_BOOTSTRAP)?;
     let table = load_table(&args.results)?;
     let label = LabelSpec::parse(&args.label)?;
     let mut opts = EvalOptions {
@@ -311,6 +312,7 @@ pub struct FitArgs {
 }
 
 pub fn run_fit(args: FitArgs) -> Result<u8> {
+    super::at_most("--bootstrap", args.bootstrap, super::MAX_BOOTSTRAP)?;
     if args.score {
         return run_fit_score(args);
     }

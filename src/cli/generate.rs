@@ -26,7 +26,7 @@ pub struct GenerateArgs {
     /// score or `givens` field, e.g. `weights_score>=90`; repeat to AND several.
     #[arg(long = "target", short = 't', long_help = target_help())]
     pub targets: Vec<String>,
-    /// Puzzles to generate.
+    /// Puzzles to generate (at most 1000000).
     #[arg(long, short = 'n', default_value_t = 1)]
     pub count: usize,
     /// Run seed: puzzle i depends only on (seed, i).
@@ -51,7 +51,7 @@ pub struct GenerateArgs {
     /// Edges removed per relaxation, for relaxation targets.
     #[arg(long, default_value_t = 45)]
     pub k: usize,
-    /// Relaxations per puzzle, for relaxation targets.
+    /// Relaxations per puzzle, for relaxation targets (at most 100000).
     #[arg(long, default_value_t = 100)]
     pub samples: usize,
     /// Fletcher: Dancing Links completions to pick the solution grid from.
@@ -80,6 +80,8 @@ pub struct GenerateArgs {
 
 pub fn run(args: GenerateArgs) -> Result<u8> {
     args.out.check()?;
+    super::at_most("-n", args.count, super::MAX_GENERATED)?;
+    super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
     let time_limit = match args.time_limit {
         None => None,
         Some(s) => Some(

@@ -25,7 +25,7 @@ use serde::Serialize;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use sudolab::grid::{Alphabet, ParseError, ParseErrorKind, Puzzle, PuzzleReader};
-use sudolab::report::{Format, render_rows, write_atomic};
+use sudolab::report::{Format, OutputTarget, render_rows, write_atomic};
 
 /// Exit codes: documented in the README and the user guide.
 pub const EXIT_OK: u8 = 0;
@@ -85,13 +85,16 @@ pub fn is_stdio(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-/// Checks that `path` (given to `flag`) can be created or replaced: not a
-/// directory, in a folder that exists and is writable.
+/// Checks that `path` (given to `flag`) can be written: a device or FIFO
+/// (written directly), or a regular or new file (through a symbolic link
+/// too) in a folder that exists and takes new files. A folder or a link to
+/// nothing is refused.
 pub fn check_target(flag: &str, path: &Path) -> Result<()> {
-    if path.is_dir() {
-        bail!("{flag} {}: is a directory, expected a file", path.display());
-    }
-    let dir = path
+    let target = OutputTarget::of(path).with_context(|| format!("{flag} {}", path.display()))?;
+    let OutputTarget::File(file) = target else {
+        return Ok(());
+    };
+    let dir = file
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
@@ -112,9 +115,87 @@ pub fn check_target(flag: &str, path: &Path) -> Result<()> {
     })
 }
 
+/// The regular file a path leads to (links followed; `-` is whatever
+/// standard input is), as (device, inode): two paths with the same identity
+/// are one file, whatever hard or symbolic links lead there.
+#[cfg(unix)]
+fn file_identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let path = if is_stdio(path) {
+        Path::new("/dev/stdin")
+    } else {
+        path
+    };
+    std::fs::metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_identity(path: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(path).ok().filter(|p| p.is_file())
+}
+
+/// Refuses an output (`flag PATH`) that is the input file itself, by
+/// another name, a hard link or a symbolic link: writing it would destroy
+/// the input before or while it is read.
+pub fn refuse_input_as_output(flag: &str, output: &Path, input: &Path) -> Result<()> {
+    if is_stdio(output) {
+        return Ok(());
+    }
+    if let (Some(a), Some(b)) = (file_identity(output), file_identity(input))
+        && a == b
+    {
+        bail!(
+            "{flag} {}: this is the input file {} (same file): writing it would destroy the input; choose another output",
+            output.display(),
+            input.display()
+        );
+    }
+    Ok(())
+}
+
+/// True when standard output was closed when the program started (`>&-`):
+/// the runtime then points it at `/dev/null`, where written results would
+/// vanish without an error.
+#[cfg(target_os = "linux")]
+fn stdout_was_closed() -> bool {
+    STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn stdout_was_closed() -> bool {
+    false
+}
+
+#[cfg(target_os = "linux")]
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Runs before `main` (and before the Rust runtime reopens closed standard
+/// streams on `/dev/null`): notes whether file descriptor 1 is open.
+#[cfg(target_os = "linux")]
+extern "C" fn note_closed_stdout() {
+    let fds = Path::new("/proc/self/fd");
+    let closed = fds.is_dir() && std::fs::symlink_metadata(fds.join("1")).is_err();
+    STDOUT_CLOSED_AT_START.store(closed, std::sync::atomic::Ordering::Relaxed);
+}
+
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
+
 /// Writes to stdout; a closed pipe surfaces as an `io::ErrorKind::BrokenPipe`
-/// error, which `main` ends quietly.
+/// error, which `main` ends quietly. A standard output closed from the start
+/// (`>&-`) is an error: the results would be lost.
 pub fn write_stdout(bytes: &[u8]) -> Result<()> {
+    if stdout_was_closed() {
+        bail!(
+            "standard output is closed: the results cannot be written (use -o FILE, or redirect to /dev/null to discard them)"
+        );
+    }
     let mut out = std::io::stdout().lock();
     out.write_all(bytes)
         .and_then(|()| out.flush())
@@ -211,6 +292,9 @@ pub fn load_from(common: &Common, input: Option<(impl std::io::BufRead, &Path)>)
         keep_going: common.keep_going,
     };
     let mine = |line: usize| common.shard.is_none_or(|s| s.owns(line));
+    if let (Some((_, path)), Some(output)) = (&input, common.out.file()) {
+        refuse_input_as_output("-o", output, path)?;
+    }
     let Some((reader, path)) = input else {
         loaded.puzzles = sudolab::examples::embedded()
             .into_iter()
@@ -225,7 +309,10 @@ pub fn load_from(common: &Common, input: Option<(impl std::io::BufRead, &Path)>)
         read += 1;
         match item {
             Ok(p) if mine(p.0) => loaded.puzzles.push(p),
-            Err(e) if mine(e.line) || matches!(e.kind, ParseErrorKind::Io(_)) => {
+            Err(e)
+                if mine(e.line)
+                    || matches!(e.kind, ParseErrorKind::Io(_) | ParseErrorKind::LineTooLong) =>
+            {
                 reject(&mut loaded, e)?
             }
             _ => {}
@@ -284,8 +371,10 @@ pub fn drop_equivalents(common: &Common, loaded: &mut Loaded) -> Result<()> {
 }
 
 fn reject(loaded: &mut Loaded, e: ParseError) -> Result<()> {
-    if let ParseErrorKind::Io(_) = e.kind {
-        bail!("cannot read the input: {e}");
+    match e.kind {
+        ParseErrorKind::Io(_) => bail!("cannot read the input: {e}"),
+        ParseErrorKind::LineTooLong => bail!("{e}"),
+        _ => {}
     }
     if !loaded.keep_going {
         bail!("{e}\n(use --keep-going to skip bad lines)");
@@ -303,6 +392,15 @@ pub fn read_text(path: &Path) -> Result<String> {
     Ok(s)
 }
 
+/// Reads a whole input (file or `-`) as bytes.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    let mut b = Vec::new();
+    open_input(path)?
+        .read_to_end(&mut b)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(b)
+}
+
 /// Runs `f` on every puzzle in parallel, keeping input order.
 pub fn par_map<T: Send, E: Send>(
     puzzles: &[(usize, Puzzle)],
@@ -314,4 +412,47 @@ pub fn par_map<T: Send, E: Send>(
 /// Label for text output.
 pub fn label_of(label: &Option<String>) -> String {
     label.clone().unwrap_or_default()
+}
+
+/// Ceiling of every samples flag (`relax`, `analyze`, `report --samples`
+/// and `--sweep-samples`, `generate`'s `--samples`): each sample keeps its
+/// removed edges and fixed cells until the summary, about 1 KB on a 9×9
+/// grid at k = 45, so this is about 100 MB.
+pub const MAX_SAMPLES: usize = 100_000;
+/// Ceiling of `rate --runs` and `report --runs` (runs of a randomised
+/// human model per puzzle).
+pub const MAX_RUNS: usize = 10_000;
+/// Ceiling of `generate -n` (puzzles held until written).
+pub const MAX_GENERATED: usize = 1_000_000;
+/// Ceiling of `eval`/`fit --bootstrap` (resamples held per statistic).
+pub const MAX_BOOTSTRAP: usize = 1_000_000;
+
+/// Refuses a count flag above its documented ceiling, before any work.
+pub fn at_most(flag: &str, value: usize, max: usize) -> Result<()> {
+    if value > max {
+        bail!("{flag} {value}: at most {max} (the documented ceiling of {flag})");
+    }
+    Ok(())
+}
+
+/// Refuses, before any work, a `k` (edges removed) larger than the
+/// Sudoku graph of a puzzle to be relaxed: `flag` names the parameter
+/// (`--k`, `--sweep`), the error the first input line of that order.
+pub fn check_k_fits(flag: &str, ks: &[usize], puzzles: &[(usize, Puzzle)]) -> Result<()> {
+    let Some(&k) = ks.iter().max() else {
+        return Ok(());
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for (line, p) in puzzles {
+        if seen.insert(p.order()) {
+            let edges = p.geometry().edges().len();
+            if k > edges {
+                bail!(
+                    "{flag}: k = {k} exceeds the {edges} edges of the {side}×{side} Sudoku graph (input line {line})",
+                    side = p.side()
+                );
+            }
+        }
+    }
+    Ok(())
 }

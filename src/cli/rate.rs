@@ -17,7 +17,8 @@ pub struct RateArgs {
     /// Models: comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles, or all.
     #[arg(long, short = 'm', default_value = "all")]
     pub model: String,
-    /// Runs of every randomized model (default: SiSuS 30, oracle 100, hsolve 20, Nishio 50).
+    /// Runs of every randomized model (default: SiSuS 30, oracle 100, hsolve 20, Nishio 50;
+    /// at most 10000).
     #[arg(long)]
     pub runs: Option<usize>,
     /// Seed of every randomized model (each run derives its own seed from it).
@@ -59,6 +60,9 @@ fn fmt(v: Option<f64>) -> String {
 pub fn run(args: RateArgs) -> Result<u8> {
     let out = &args.common.out;
     out.check()?;
+    if let Some(runs) = args.runs {
+        super::at_most("--runs", runs, super::MAX_RUNS)?;
+    }
     let mut loaded = load(&args.common)?;
     if args.explain {
         let mut s = String::new();

@@ -1,6 +1,9 @@
 //! `sudolab relax`: the constraint-relaxation experiment (Pelánek §3.2).
 
-use super::{Common, EXIT_DISAGREE, check_target, load, progress, resume};
+use super::{
+    Common, EXIT_DISAGREE, check_k_fits, check_target, load, progress, refuse_input_as_output,
+    resume,
+};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use resume::Lined;
@@ -11,7 +14,9 @@ use sudolab::engine::Engines;
 use sudolab::relax::{
     self, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, parse_sweep,
 };
-use sudolab::report::{Format, chart::shade, jsonl_line, render_rows, text_table, write_atomic};
+use sudolab::report::{
+    Format, OutputStream, chart::shade, jsonl_line, render_rows, text_table, write_atomic,
+};
 
 #[derive(Debug, Args)]
 pub struct RelaxArgs {
@@ -20,7 +25,7 @@ pub struct RelaxArgs {
     /// Edges removed per sample.
     #[arg(long, default_value_t = 45)]
     pub k: usize,
-    /// Samples (relaxations) per puzzle and k.
+    /// Samples (relaxations) per puzzle and k (at most 100000).
     #[arg(long, default_value_t = 1000)]
     pub samples: usize,
     /// Seed of the sample draws (per-sample seeds derive from it).
@@ -71,6 +76,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     if args.samples == 0 {
         bail!("--samples: {}", RelaxError::NoSamples);
     }
+    super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
     let opts = RelaxOptions {
         k: args.k,
         samples: args.samples,
@@ -87,6 +93,9 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     ] {
         if let Some(path) = path {
             check_target(flag, path)?;
+            if let Some(input) = &args.common.input {
+                refuse_input_as_output(flag, path, input)?;
+            }
         }
     }
     let streaming = resume::streams(out);
@@ -101,12 +110,21 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     };
     let mut samples_out = match &args.emit_samples {
         Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path)
+            OutputStream::new(path, false)
                 .with_context(|| format!("cannot write {}", path.display()))?,
         )),
         None => None,
     };
     let mut loaded = load(&args.common)?;
+    check_k_fits(
+        if args.sweep.is_some() {
+            "--sweep"
+        } else {
+            "--k"
+        },
+        &ks,
+        &loaded.puzzles,
+    )?;
     let puzzles = std::mem::take(&mut loaded.puzzles);
     let pb = progress::bar((puzzles.len() * ks.len()) as u64, "puzzles×k");
     let mut sweeps: Vec<(usize, SweepReport)> = Vec::new();
@@ -164,8 +182,14 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         }
     }
     pb.finish_and_clear();
-    if let Some(mut w) = samples_out {
-        w.flush()?;
+    if let (Some(w), Some(path)) = (samples_out, &args.emit_samples) {
+        w.into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(OutputStream::finish)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(w) = stream {
+        w.finish()?;
     }
     if let Some(plot) = &args.plot {
         let plotted: Vec<SweepReport> = sweeps.iter().map(|(_, s)| s.clone()).collect();
@@ -221,7 +245,7 @@ fn report_text(r: &RelaxReport) -> String {
     let sm = &r.summary;
     let empty = r.puzzle.chars().filter(|&c| c == '.').count();
     s.push_str(&format!(
-        "mean solutions {:.3}{}  median {}  mean extra {:.3}  P(unique) {:.3}  mean fixed {:.1} of {} empty cells  capped {}\n",
+        "mean solutions {:.3}{}  median {}  mean extra {:.3}  P(unique) {:.3}  mean fixed {:.1} of {} empty cells  capped {}{}\n",
         sm.mean_solutions,
         if sm.capped > 0 { " (lower bound)" } else { "" },
         sm.median_solutions,
@@ -229,7 +253,15 @@ fn report_text(r: &RelaxReport) -> String {
         sm.p_unique,
         sm.mean_fixed,
         empty,
-        sm.capped
+        sm.capped,
+        if sm.saturated > 0 {
+            format!(
+                " ({} past 2^64 - 1: counts saturated, not exact)",
+                sm.saturated
+            )
+        } else {
+            String::new()
+        }
     ));
     s.push_str("fixedness, % of samples in which the cell is fixed ([d] = given d):\n");
     let side = (sm.fixedness.len() as f64).sqrt().round() as usize;

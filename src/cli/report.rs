@@ -6,7 +6,7 @@
 //! JSON object with the report's fields: drawn again as it is, nothing is
 //! computed), or nothing for the embedded examples.
 
-use super::{Common, EXIT_DISAGREE, is_stdio, load_from, progress, read_text};
+use super::{Common, EXIT_DISAGREE, is_stdio, load_from, progress, read_bytes};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::Path;
@@ -35,13 +35,13 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 45)]
     pub k: usize,
     /// Fixedness heatmap: relaxations drawn (also the relax samples of a
-    /// data set computed from puzzles).
+    /// data set computed from puzzles; at most 100000).
     #[arg(long, default_value_t = 200)]
     pub samples: usize,
     /// Fig. 8 sweep: A:B:STEP values of k.
     #[arg(long, default_value = "0:60:10")]
     pub sweep: String,
-    /// Fig. 8 sweep: relaxations per k.
+    /// Fig. 8 sweep: relaxations per k (at most 100000).
     #[arg(long, default_value_t = 100)]
     pub sweep_samples: usize,
     /// Solution cap of every relaxed count.
@@ -51,7 +51,7 @@ pub struct ReportArgs {
     /// hard puzzles: SAT and Dancing Links count up to the cap).
     #[arg(long, default_value_t = 3)]
     pub verify: usize,
-    /// Runs of every randomised human model.
+    /// Runs of every randomised human model (at most 10000).
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
     /// Seed of every randomised computation.
@@ -110,6 +110,14 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         seed: args.seed,
     };
     opts.check()?;
+    for (flag, value, max) in [
+        ("--samples", args.samples, super::MAX_SAMPLES),
+        ("--sweep-samples", args.sweep_samples, super::MAX_SAMPLES),
+        ("--verify", args.verify, super::MAX_SAMPLES),
+        ("--runs", args.runs, super::MAX_RUNS),
+    ] {
+        super::at_most(flag, value, max)?;
+    }
     let label = args
         .label
         .as_deref()
@@ -124,7 +132,18 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         .context("--ordinal")?;
 
     let input = args.common.input.as_deref();
-    let text = input.map(read_text).transpose()?;
+    let bytes = input.map(read_bytes).transpose()?;
+    // Puzzle lines that are not UTF-8 are rejected one by one by the puzzle
+    // reader (with --keep-going the others are read); a results file or a
+    // written report must be UTF-8 throughout.
+    let not_utf8 = bytes.as_deref().and_then(|b| {
+        std::str::from_utf8(b).err().map(|e| {
+            let valid = &b[..e.valid_up_to()];
+            let line = 1 + valid.iter().filter(|&&c| c == b'\n').count();
+            format!("line {line}: not valid UTF-8 (save the file as UTF-8)")
+        })
+    });
+    let text = bytes.as_deref().map(String::from_utf8_lossy);
     let source = input.map_or_else(
         || "embedded examples".to_string(),
         |p| {
@@ -135,7 +154,11 @@ pub fn run(args: ReportArgs) -> Result<u8> {
             }
         },
     );
-    let written = match text.as_deref() {
+    let json_like = text.as_deref().is_some_and(|t| is_results(input, t));
+    if let (Some(why), true) = (&not_utf8, json_like) {
+        bail!("{source}: {why}");
+    }
+    let written = match text.as_deref().filter(|_| json_like) {
         Some(t) => Report::from_json(t).with_context(|| {
             format!(
                 "{source}: a report's fields (title, puzzles, dataset, options) that do not read"
@@ -173,10 +196,12 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         let format = TableFormat::detect(input, text);
         ReportSubject::Rows(ResultsTable::parse(text, format)?)
     } else {
-        let read = match (text.as_deref(), input) {
-            (Some(t), Some(path)) => load_from(&args.common, Some((t.as_bytes(), path)))?,
+        let read = match (bytes.as_deref(), input) {
+            (Some(b), Some(path)) => load_from(&args.common, Some((b, path)))?,
             _ => load_from(&args.common, None::<(&[u8], &Path)>)?,
         };
+        super::check_k_fits("--k", &[args.k], &read.puzzles)?;
+        super::check_k_fits("--sweep", &opts.sweep, &read.puzzles)?;
         let puzzles: Vec<Puzzle> = read.puzzles.iter().map(|(_, p)| p.clone()).collect();
         loaded = Some(read);
         if puzzles.is_empty() {

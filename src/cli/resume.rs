@@ -22,16 +22,17 @@
 use super::{OutputArgs, write_stdout};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
-use std::fs::{File, OpenOptions};
 use std::io::Write;
 use sudolab::analyze::results::ResultsFile;
 pub use sudolab::analyze::results::{DoneRows, Lined, RowKey, RowSpec};
-use sudolab::report::{Format, jsonl_line};
+use sudolab::report::{Format, OutputStream, jsonl_line};
 
 /// Where streamed rows go.
 pub enum RowWriter {
-    /// Appended to a file, flushed after every row.
-    File(File),
+    /// Written to a file (appended with `--resume`), flushed after every
+    /// row; opened at the first row, so a bad input leaves an earlier file
+    /// as it was (see [`OutputStream`]).
+    File(OutputStream),
     /// Written to stdout as they come.
     Stdout,
 }
@@ -47,6 +48,15 @@ impl RowWriter {
                 .and_then(|()| f.flush())
                 .context("cannot write the output file"),
             RowWriter::Stdout => write_stdout(text.as_bytes()),
+        }
+    }
+
+    /// Completes the output (a file that replaces an earlier one is renamed
+    /// over it only now).
+    pub fn finish(self) -> Result<()> {
+        match self {
+            RowWriter::File(f) => f.finish().context("cannot write the output file"),
+            RowWriter::Stdout => Ok(()),
         }
     }
 }
@@ -68,7 +78,8 @@ pub fn open(out: &OutputArgs, resume: bool, spec: &RowSpec) -> Result<(RowWriter
         return Ok((RowWriter::Stdout, DoneRows::default()));
     };
     if !resume || !path.exists() {
-        let f = File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+        let f = OutputStream::new(path, true)
+            .with_context(|| format!("cannot write {}", path.display()))?;
         return Ok((RowWriter::File(f), DoneRows::default()));
     }
     let results = ResultsFile::read(path)?;
@@ -86,9 +97,7 @@ pub fn open(out: &OutputArgs, resume: bool, spec: &RowSpec) -> Result<(RowWriter
         path.display(),
         done.len()
     );
-    let f = OpenOptions::new()
-        .append(true)
-        .open(path)
+    let f = OutputStream::append(path)
         .with_context(|| format!("cannot append to {}", path.display()))?;
     Ok((RowWriter::File(f), done))
 }

@@ -8,11 +8,14 @@
 //! * Lines starting with `#` and blank lines are skipped.
 //!
 //! The order is detected from the length (16, 81, 256 or 625 cells). Errors
-//! name the 1-based line (and column for a bad character).
+//! name the 1-based line (and column for a bad character). A line longer
+//! than [`MAX_LINE_BYTES`] is refused as soon as that many bytes are read
+//! (a file without line ends, such as `/dev/zero`, is not buffered whole),
+//! and reading stops there.
 
 use super::{MAX_ORDER, MIN_ORDER, Puzzle};
 use std::fmt;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 /// What was wrong with an input line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,9 +55,17 @@ pub enum ParseErrorKind {
         /// 1-based character position of the first bad byte.
         column: usize,
     },
+    /// The line runs past [`MAX_LINE_BYTES`] without ending: not a puzzle
+    /// file (reading stops here).
+    LineTooLong,
     /// Reading the input failed.
     Io(String),
 }
+
+/// The longest input line read: a 25×25 grid (625 cells, the largest
+/// order) with room for a long label. Longer lines are refused while being
+/// read.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 impl std::error::Error for ParseErrorKind {}
 
@@ -82,6 +93,10 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::NotUtf8 { column } => write!(
                 f,
                 "column {column}: not valid UTF-8 (save the file as UTF-8)"
+            ),
+            ParseErrorKind::LineTooLong => write!(
+                f,
+                "longer than {MAX_LINE_BYTES} bytes without a line end (the largest grid has 625 cells): not a puzzle file; reading stopped"
             ),
             ParseErrorKind::Io(e) => write!(f, "read error: {e}"),
         }
@@ -285,8 +300,17 @@ impl<R: BufRead> PuzzleReader<R> {
     fn next_line(&mut self) -> Option<Result<String, ParseError>> {
         const BOM: &[u8] = "\u{feff}".as_bytes();
         let mut buf = Vec::new();
-        match self.input.read_until(b'\n', &mut buf) {
+        let limit = MAX_LINE_BYTES as u64 + 1;
+        match (&mut self.input).take(limit).read_until(b'\n', &mut buf) {
             Ok(0) => None,
+            Ok(n) if n > MAX_LINE_BYTES && !buf.ends_with(b"\n") => {
+                self.line_no += 1;
+                self.done = true;
+                Some(Err(ParseError {
+                    line: self.line_no,
+                    kind: ParseErrorKind::LineTooLong,
+                }))
+            }
             Ok(_) => {
                 self.line_no += 1;
                 if self.line_no == 1 && buf.starts_with(BOM) {

@@ -167,7 +167,7 @@ const SINGLES: Source = Source::Rate(Model::Singles);
 const SC: Source = Source::Score;
 
 /// Every metric column, in the order an `analyze` row holds them.
-pub const METRICS: [Metric; 52] = [
+pub const METRICS: [Metric; 53] = [
     m(
         "variables",
         CL,
@@ -311,6 +311,15 @@ pub const METRICS: [Metric; 52] = [
         Up,
         "samples",
         "samples whose count hit the cap",
+    ),
+    m(
+        "saturated",
+        RX,
+        Number,
+        M,
+        Up,
+        "samples",
+        "samples whose exact count passed 2^64 - 1 (a lower bound; also in capped; absent when 0)",
     ),
     m(GIVENS, BASE, Number, M, Down, "cells", "number of givens"),
     m(

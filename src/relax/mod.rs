@@ -138,8 +138,13 @@ pub struct SampleResult {
     pub removed: Vec<[usize; 2]>,
     /// Solutions of the relaxed instance, counted up to `cap`.
     pub solutions: u64,
-    /// Whether the count stopped at `cap` ("at least `cap`").
+    /// Whether the count stopped at `cap` ("at least `cap`"), or saturated.
     pub capped: bool,
+    /// Whether an exact count (`cap` 0) passed 2⁶⁴ − 1, the largest count
+    /// an engine holds: `solutions` is then that bound, a lower bound, and
+    /// `capped` is set too. Written only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub saturated: bool,
     /// 0-based indices of the non-given fixed cells.
     pub fixed: Vec<usize>,
 }
@@ -185,8 +190,12 @@ pub struct RelaxSummary {
     pub p_unique: f64,
     /// Mean number of fixed non-given cells.
     pub mean_fixed: f64,
-    /// Samples whose count hit the cap.
+    /// Samples whose count hit the cap (or saturated).
     pub capped: usize,
+    /// Samples whose count passed 2⁶⁴ − 1 (counted in `capped` too): their
+    /// `solutions` is a lower bound, not exact. Written only when not 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub saturated: usize,
     /// Per-cell fraction of samples in which the cell is fixed (N², row-major;
     /// givens 1.0). Left out of the output when empty (`analyze` without
     /// `--fixedness`).
@@ -205,6 +214,10 @@ impl RelaxOptions {
             self.engines.clone()
         }
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Checks that a puzzle can be relaxed: it has exactly one solution, the
@@ -257,12 +270,15 @@ pub(crate) fn run_samples(
                 d.about(format_args!("sample {i}, seed {}, k {}", opts.seed, opts.k))
             })?;
             let removed: Vec<[usize; 2]> = removed.iter().map(|&(a, b)| [a, b]).collect();
+            // Engines saturate a count at u64::MAX: never report that as exact.
+            let saturated = a.count.solutions == u64::MAX;
             Ok((
                 SampleResult {
                     sample: i,
                     removed,
                     solutions: a.count.solutions,
-                    capped: a.count.capped,
+                    capped: a.count.capped || saturated,
+                    saturated,
                     fixed: a.fixed,
                 },
                 checked,
@@ -330,6 +346,7 @@ pub(crate) fn summarise(
                 / n,
             mean_fixed: samples.iter().map(|s| s.fixed.len() as f64).sum::<f64>() / n,
             capped: samples.iter().filter(|s| s.capped).count(),
+            saturated: samples.iter().filter(|s| s.saturated).count(),
             fixedness,
         },
     }

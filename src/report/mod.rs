@@ -2,7 +2,9 @@
 //! `Serialize`, and this module turns a list of rows into JSON, JSON Lines or
 //! CSV; text output is the subcommand's own renderer. Files are written
 //! atomically (temporary file, then rename), so an interrupted run never
-//! leaves a half-written output behind.
+//! leaves a half-written output behind and a failed one never destroys the
+//! file that was there; devices and FIFOs are written directly, symbolic
+//! links followed ([`OutputTarget`], [`OutputStream`]).
 //!
 //! The HTML report is drawn here too, and only drawn: its numbers are a
 //! [`Report`] computed by [`crate::analyze::puzzle_report`] (puzzle
@@ -22,8 +24,10 @@ pub use crate::analyze::puzzle_report::Report;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
+use std::fs;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use tempfile::NamedTempFile;
 
 /// Output format of a subcommand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -164,15 +168,68 @@ pub fn to_csv<T: Serialize>(rows: &[T]) -> Result<String, RenderError> {
     String::from_utf8(bytes).map_err(|e| serde::ser::Error::custom(format!("CSV: {e}")))
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder
-/// (`.NAME.XXXXXX.tmp`, by `tempfile`), flushed and renamed over the target.
-/// On any failure the temporary file is removed and the target is left as
-/// it was. The file gets the permissions `File::create` would give it.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path
-        .parent()
+/// Where an output path leads. Symbolic links are followed (the link stays,
+/// the file it names is written, as a shell's `>` does); a link to nothing
+/// is refused. A device, FIFO or socket is written directly, never
+/// replaced by a regular file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OutputTarget {
+    /// A regular file or a new one, at this path (links resolved): written
+    /// through a temporary file beside it and renamed over it.
+    File(PathBuf),
+    /// A device, FIFO or socket: opened for writing as it is.
+    Special(PathBuf),
+}
+
+impl OutputTarget {
+    /// Classifies `path` (following links); an error for a folder, a link to
+    /// nothing, or a path that cannot be looked at.
+    pub fn of(path: &Path) -> io::Result<OutputTarget> {
+        let meta = match fs::symlink_metadata(path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok(OutputTarget::File(path.to_path_buf()));
+            }
+            Err(e) => return Err(e),
+            Ok(m) => m,
+        };
+        let resolved = if meta.file_type().is_symlink() {
+            fs::canonicalize(path).map_err(|e| {
+                let to = fs::read_link(path)
+                    .map(|t| t.display().to_string())
+                    .unwrap_or_default();
+                io::Error::new(
+                    e.kind(),
+                    format!("a symbolic link to {to}, which cannot be opened ({e})"),
+                )
+            })?
+        } else {
+            path.to_path_buf()
+        };
+        let meta = fs::metadata(&resolved)?;
+        if meta.is_dir() {
+            Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "is a directory, expected a file",
+            ))
+        } else if meta.is_file() {
+            Ok(OutputTarget::File(resolved))
+        } else {
+            Ok(OutputTarget::Special(resolved))
+        }
+    }
+}
+
+/// The folder a file at `path` lives in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    path.parent()
         .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+        .unwrap_or(Path::new("."))
+}
+
+/// A temporary file beside `path` (`.NAME.XXXXXX.tmp`, by `tempfile`),
+/// removed when dropped unless persisted, with the permissions
+/// `File::create` would give.
+fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -184,10 +241,121 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     // for any file the tool writes.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut tmp = builder.tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map(drop).map_err(|e| e.error)
+    builder.tempfile_in(folder_of(path))
+}
+
+/// Writes `bytes` to the output `path` by the [`OutputTarget`] policy: a
+/// regular (or new) file atomically, through a temporary file in the same
+/// folder flushed and renamed over it (on any failure, a full disk
+/// included, the temporary file is removed and the target left as it
+/// was); a device or FIFO directly; a symbolic link is followed.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut out = OutputStream::new(path, false)?;
+    out.write_all(bytes)?;
+    out.finish()
+}
+
+/// An output written piece by piece, opened only at its first write (or at
+/// [`OutputStream::finish`]), so nothing is touched while the input is
+/// still being read and checked. A regular file that already holds
+/// something is written through a temporary file beside it, renamed over
+/// it by `finish`: a run that fails (or is dropped before `finish`) leaves
+/// the earlier file as it was and no temporary file. A new file is written
+/// in place when `in_place_if_new` (a streamed result that `--resume` can
+/// continue after an interruption); a device or FIFO directly.
+pub struct OutputStream {
+    target: OutputTarget,
+    in_place_if_new: bool,
+    state: StreamState,
+}
+
+enum StreamState {
+    Closed,
+    Direct(fs::File),
+    Temp(NamedTempFile),
+}
+
+impl OutputStream {
+    /// An output to `path`, not opened yet.
+    pub fn new(path: &Path, in_place_if_new: bool) -> io::Result<OutputStream> {
+        Ok(OutputStream {
+            target: OutputTarget::of(path)?,
+            in_place_if_new,
+            state: StreamState::Closed,
+        })
+    }
+
+    /// An output appended to the existing file at `path` (opened now).
+    pub fn append(path: &Path) -> io::Result<OutputStream> {
+        let target = OutputTarget::of(path)?;
+        let file = match &target {
+            OutputTarget::File(p) | OutputTarget::Special(p) => {
+                fs::OpenOptions::new().append(true).open(p)?
+            }
+        };
+        Ok(OutputStream {
+            target,
+            in_place_if_new: true,
+            state: StreamState::Direct(file),
+        })
+    }
+
+    fn open(&mut self) -> io::Result<()> {
+        if !matches!(self.state, StreamState::Closed) {
+            return Ok(());
+        }
+        self.state = match &self.target {
+            OutputTarget::Special(p) => {
+                StreamState::Direct(fs::OpenOptions::new().write(true).open(p)?)
+            }
+            OutputTarget::File(p) => {
+                let holds_something = fs::metadata(p).is_ok_and(|m| m.len() > 0);
+                if self.in_place_if_new && !holds_something {
+                    StreamState::Direct(fs::File::create(p)?)
+                } else {
+                    StreamState::Temp(temp_beside(p)?)
+                }
+            }
+        };
+        Ok(())
+    }
+
+    /// Completes the output: flushed, and a temporary file renamed over the
+    /// target. An output with nothing written is created empty.
+    pub fn finish(mut self) -> io::Result<()> {
+        self.open()?;
+        match std::mem::replace(&mut self.state, StreamState::Closed) {
+            StreamState::Closed => Ok(()),
+            StreamState::Direct(mut f) => f.flush(),
+            StreamState::Temp(mut tmp) => {
+                tmp.flush()?;
+                tmp.as_file().sync_all()?;
+                let OutputTarget::File(path) = &self.target else {
+                    unreachable!("only a regular file is written through a temporary file")
+                };
+                tmp.persist(path).map(drop).map_err(|e| e.error)
+            }
+        }
+    }
+}
+
+impl Write for OutputStream {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.open()?;
+        match &mut self.state {
+            StreamState::Direct(f) => f.write(buf),
+            StreamState::Temp(t) => t.write(buf),
+            StreamState::Closed => unreachable!("opened above"),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.state {
+            StreamState::Direct(f) => f.flush(),
+            StreamState::Temp(t) => t.flush(),
+            StreamState::Closed => Ok(()),
+        }
+    }
 }
 
 /// A plain text table with right-aligned numeric-looking columns.

@@ -122,6 +122,11 @@ pub fn feature_values(
     if puzzle.order() != 3 {
         return Err(ScoreError::Order(puzzle.side()));
     }
+    // The canonical form renames digits and moves cells: its contradiction
+    // would name another digit and unit than the puzzle as given.
+    puzzle
+        .check()
+        .map_err(|c| ScoreError::NotUnique(format!("puzzle is contradictory: {c}")))?;
     let canon = match canonical(puzzle) {
         Ok(c) => c,
         Err(e) => unreachable!("every 9×9 puzzle has a canonical form: {e}"),
