@@ -11,11 +11,13 @@
 //! Algorithm 1's "find all singles" loop: naked singles until none is left,
 //! then one pass of hidden singles ([`ScanUnit::Round`], the default; every
 //! round counts, the one that finds nothing before an oracle visit too).
-//! This is the reading under which the paper's own observations hold: its
-//! Table 1 Cinch mean of 0.06 needs `αN + βH ≈ 4.5`, and "a puzzle rated .85
-//! that had no oracle visits" needs `αN + βH ≈ 13.5`, which singles per
-//! round reach and singles per single search (a few at most) never do. The
-//! finer reading, where each search for naked singles and each hidden pass
+//! This is the loop whose "number of iterations" the paper says the
+//! algorithm keeps track of, and the reading that gives the larger singles
+//! term the paper's observations point to (its Table 1 Cinch mean of 0.06
+//! needs `αN + βH ≈ 4.5`; "a puzzle rated .85 that had no oracle visits"
+//! needs `≈ 13.5`, which neither reading reaches on our puzzles:
+//! `docs/generation.md`). The finer reading, where each search for naked
+//! singles and each hidden pass
 //! is a scan of its own (the one that finds nothing and ends a naked phase
 //! included), is kept as [`ScanUnit::Search`].
 //!
