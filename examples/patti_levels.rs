@@ -2,16 +2,18 @@
 //! three released sites in `../shared/data/website-projectpatti/patti.tsv`:
 //! mean and median randomized Nishio cycles with 4 and 2 strategies (50
 //! starts each, seed 0) and the share of puzzles solved by 2, 3 and 4
-//! strategies alone. Non-unique puzzles are skipped.
+//! strategies alone. Non-unique puzzles are skipped. The solves follow
+//! Figure 3 (assumption first); `--strategies-first` applies the strategies
+//! before the first assumption (§9.2).
 //!
 //! ```text
-//! cargo run --release --example patti_levels
+//! cargo run --release --example patti_levels [-- --strategies-first]
 //! ```
 
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use sudolab::grid::parse_puzzle;
-use sudolab::human::nishio::{NishioOptions, nishio_random, solved_by_strategies};
+use sudolab::human::nishio::{NishioOptions, NishioOrder, nishio_random, solved_by_strategies};
 use sudolab::human::solver::{Solved, solve};
 
 struct Rated {
@@ -52,7 +54,15 @@ fn main() {
             .or_default()
             .push(f[0].to_string());
     }
-    let opts = NishioOptions::default();
+    let order = if std::env::args().any(|a| a == "--strategies-first") {
+        NishioOrder::StrategiesFirst
+    } else {
+        NishioOrder::GuessFirst
+    };
+    let opts = NishioOptions {
+        order,
+        ..NishioOptions::default()
+    };
     println!(
         "| site | level | n | Nishio 4 mean | median | Nishio 2 mean | median | solved by 2 / 3 / 4 (%) |"
     );

@@ -6,7 +6,7 @@ use human_common::{EASY, EXPERT, FAMOUS, INTERMEDIATE, puzzle};
 use sudolab::grid::Puzzle;
 use sudolab::human::hsolve::{HsolveOptions, hsolve};
 use sudolab::human::nishio::{
-    NishioOptions, nishio_heuristic, nishio_random, solved_by_strategies,
+    NishioOptions, NishioOrder, nishio_heuristic, nishio_random, solved_by_strategies,
 };
 use sudolab::human::oracle::{OracleLevel, OracleOptions, oracle};
 use sudolab::human::sisus::{SisusOptions, sisus};
@@ -117,9 +117,21 @@ fn hsolve_finishes_singles_and_charges_failed_tiers() {
 fn nishio_variants() {
     let p = puzzle(EASY);
     let opts = NishioOptions::default();
+    let strategies_first = NishioOptions {
+        order: NishioOrder::StrategiesFirst,
+        ..NishioOptions::default()
+    };
     assert!(solved_by_strategies(&p, 2));
-    assert_eq!(nishio_random(&p, 2, &opts, 0).unwrap().mean, 1.0);
-    assert_eq!(nishio_heuristic(&p, 4, &opts).unwrap(), 1);
+    // §9.2's order: the strategies solve it in one cycle, no assumption.
+    assert_eq!(
+        nishio_random(&p, 2, &strategies_first, 0).unwrap().mean,
+        1.0
+    );
+    assert_eq!(nishio_heuristic(&p, 4, &strategies_first).unwrap(), 1);
+    // Figure 3: a guess comes first and the wrong ones cost cycles, so the
+    // mean is above Patti's smallest puzzle mean (1.30).
+    let fig3 = nishio_random(&p, 2, &opts, 0).unwrap();
+    assert!(fig3.mean > 1.3 && fig3.sd > 0.0, "{fig3:?}");
     for s in [INTERMEDIATE, EXPERT, FAMOUS[0].1] {
         let q = puzzle(s);
         let (s2, s3, s4) = (

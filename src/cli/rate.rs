@@ -30,6 +30,15 @@ pub struct RateArgs {
     /// Leave out the difficulty score (score, score_level, se_equivalent).
     #[arg(long)]
     pub no_score: bool,
+    /// Nishio: when the first assumption is made: `guess-first` (Patti's
+    /// Figure 3, the default) or `strategies-first` (her §9.2 variant).
+    #[arg(long, default_value = "guess-first", value_parser = ["guess-first", "strategies-first"])]
+    pub nishio_order: String,
+    /// Oracle model: what N and H are counted per: `round` (one iteration of
+    /// Algorithm 1's singles loop, the default) or `search` (each naked-singles
+    /// search and each hidden pass).
+    #[arg(long, default_value = "round", value_parser = ["round", "search"])]
+    pub oracle_scan: String,
     /// Oracle model weight of naked singles per scan (α).
     #[arg(long)]
     pub oracle_alpha: Option<f64>,
@@ -84,6 +93,14 @@ pub fn run(args: RateArgs) -> Result<u8> {
     if let Some(r) = args.runs {
         opts.set_runs(r);
     }
+    opts.nishio.order = match args.nishio_order.as_str() {
+        "strategies-first" => human::nishio::NishioOrder::StrategiesFirst,
+        _ => human::nishio::NishioOrder::GuessFirst,
+    };
+    opts.oracle.scan = match args.oracle_scan.as_str() {
+        "search" => human::oracle::ScanUnit::Search,
+        _ => human::oracle::ScanUnit::Round,
+    };
     let o = &mut opts.oracle;
     for (flag, field) in [
         (args.oracle_alpha, &mut o.alpha),

@@ -18,9 +18,9 @@ use serde::Serialize;
 /// Upper bounds of the short and medium classes (inclusive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ClassCuts {
-    /// Longest short clause (default `⌊N/3⌋`, 3 for 9×9).
+    /// Longest short clause (default `⌈2N/9⌉`, 2 for 9×9: [`ClassCuts::patti`]).
     pub short_max: usize,
-    /// Longest medium clause (default `⌊2N/3⌋`, 6 for 9×9); longer ones are long.
+    /// Longest medium clause (default `⌈5N/9⌉`, 5 for 9×9); longer ones are long.
     pub medium_max: usize,
 }
 

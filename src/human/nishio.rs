@@ -4,8 +4,14 @@
 //! The simulated solver knows 2, 3 or 4 strategies, always applied in this
 //! order: naked single, hidden single, naked pair ("naked twins"), X-wing.
 //! One **cycle** is one pass over its strategies, each applied repeatedly
-//! until it stops making progress. Cycles repeat until one changes nothing.
-//! Then:
+//! until it stops making progress. Following Figure 3 (and Figure 8 for the
+//! heuristic solver), a solve **starts with an assumption** (step 2), before
+//! any strategy is applied (step 3), so even a puzzle the strategies solve
+//! alone takes more than one cycle on average (the paper's smallest
+//! puzzle mean is 1.30, the lower edge of Universal Easy).
+//! [`NishioOrder::StrategiesFirst`] applies the strategies before the first
+//! assumption instead: §9.2's "Step 1.5" advice to human solvers, kept as
+//! an option. Cycles repeat until one changes nothing. Then:
 //! * solved: stop;
 //! * some empty cell has no candidate: undo to the state before the last
 //!   assumption and remove the assumed candidate there (and go on cycling);
@@ -41,6 +47,20 @@ const MODEL_TAG: u64 = 0x4e49_5348;
 /// Patti's universal class boundaries on 4-strategy Nishio cycles (§8.2).
 pub const UNIVERSAL_CUTS: [f64; 2] = [3.48, 6.52];
 
+/// When the first assumption is made.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NishioOrder {
+    /// Figure 3 (and Figure 8): assume a candidate first (step 2), then
+    /// apply the strategies (step 3). The paper's metric.
+    #[default]
+    GuessFirst,
+    /// §9.2, "Step 1.5": apply the strategies until they stop, and assume a
+    /// candidate only then; a puzzle the strategies solve takes no
+    /// assumption.
+    StrategiesFirst,
+}
+
 /// Parameters of the Nishio solvers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NishioOptions {
@@ -48,6 +68,9 @@ pub struct NishioOptions {
     pub runs: usize,
     /// A run stops with "cycle cap reached" after this many cycles.
     pub max_cycles: u64,
+    /// Whether a solve starts with an assumption (Figure 3, the default) or
+    /// with the strategies (§9.2).
+    pub order: NishioOrder,
 }
 
 impl Default for NishioOptions {
@@ -55,6 +78,7 @@ impl Default for NishioOptions {
         NishioOptions {
             runs: 50,
             max_cycles: 200_000,
+            order: NishioOrder::default(),
         }
     }
 }
@@ -149,9 +173,10 @@ pub fn solved_by_strategies(puzzle: &Puzzle, strategies: usize) -> bool {
 fn nishio_run(
     puzzle: &Puzzle,
     strategies: usize,
-    max_cycles: u64,
+    opts: &NishioOptions,
     choose: &mut impl FnMut(&Board) -> Option<(usize, u8)>,
 ) -> Result<u64, Unfinished> {
+    let max_cycles = opts.max_cycles;
     let strategies = strategies.clamp(1, 4);
     let mut b = Board::new(puzzle);
     if b.is_solved() {
@@ -159,6 +184,13 @@ fn nishio_run(
     }
     let mut stack: Vec<(Board, usize, u8)> = Vec::new();
     let mut cycles = 0u64;
+    if opts.order == NishioOrder::GuessFirst {
+        let Some((cell, d)) = choose(&b) else {
+            return Err(Unfinished::new("no cell to assume"));
+        };
+        stack.push((b.clone(), cell, d));
+        b.place(cell, d);
+    }
     loop {
         match cycles_until_halt(&mut b, strategies, &mut cycles) {
             Halt::Solved => return Ok(cycles),
@@ -205,7 +237,7 @@ pub fn nishio_random(
             let ds: Vec<u8> = digits(b.cands(cell)).collect();
             Some((cell, ds[rng.gen_range(0..ds.len())]))
         };
-        xs.push(nishio_run(puzzle, strategies, opts.max_cycles, &mut choose)? as f64);
+        xs.push(nishio_run(puzzle, strategies, opts, &mut choose)? as f64);
     }
     Summary::of(&xs).ok_or_else(|| Unfinished::new("no run"))
 }
@@ -241,5 +273,68 @@ pub fn nishio_heuristic(
     strategies: usize,
     opts: &NishioOptions,
 ) -> Result<u64, Unfinished> {
-    nishio_run(puzzle, strategies, opts.max_cycles, &mut heuristic_choice)
+    nishio_run(puzzle, strategies, opts, &mut heuristic_choice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full grid with three cells emptied: X = r1c1 (value 1), Y = r1c2
+    /// (value 2) and Z = r4c1 (value 2). Worked by hand: X has candidates
+    /// {1, 2}, Y and Z only {2}. Naked singles fill all three in one cycle.
+    /// Assuming 2 in X first empties Y and Z: one cycle finds the dead cells,
+    /// 2 is removed from X, and a second cycle solves.
+    fn three_holes() -> Puzzle {
+        let mut cells: Vec<u8> = (0..81)
+            .map(|i| {
+                let (r, c) = (i / 9, i % 9);
+                ((r * 3 + r / 3 + c) % 9 + 1) as u8
+            })
+            .collect();
+        assert_eq!((cells[0], cells[1], cells[27]), (1, 2, 2));
+        for i in [0, 1, 27] {
+            cells[i] = 0;
+        }
+        Puzzle::from_cells(3, cells).unwrap()
+    }
+
+    fn run_with(order: NishioOrder, guess: (usize, u8)) -> (u64, usize) {
+        let opts = NishioOptions {
+            order,
+            ..NishioOptions::default()
+        };
+        let mut asked = 0;
+        let cycles = nishio_run(&three_holes(), 4, &opts, &mut |_: &Board| {
+            asked += 1;
+            Some(guess)
+        })
+        .unwrap();
+        (cycles, asked)
+    }
+
+    #[test]
+    fn figure_3_assumes_before_the_strategies_and_section_9_2_after() {
+        let b = Board::new(&three_holes());
+        assert_eq!((b.cands(0), b.cands(1), b.cands(27)), (0b110, 0b100, 0b100));
+        // Figure 3: the wrong assumption comes first and costs a cycle.
+        assert_eq!(run_with(NishioOrder::GuessFirst, (0, 2)), (2, 1));
+        assert_eq!(run_with(NishioOrder::GuessFirst, (0, 1)), (1, 1));
+        // §9.2: the strategies solve it before any assumption.
+        assert_eq!(run_with(NishioOrder::StrategiesFirst, (0, 2)), (1, 0));
+        // At random, one start in six assumes 2 in X: every start counts 1
+        // or 2 cycles, so the mean is above 1 (expected 7/6) and below 2.
+        let p = three_holes();
+        let random = nishio_random(&p, 4, &NishioOptions::default(), 0).unwrap();
+        assert!(random.mean > 1.0 && random.mean < 1.5, "{random:?}");
+        assert_eq!(random.median, 1.0);
+        let first = NishioOptions {
+            order: NishioOrder::StrategiesFirst,
+            ..NishioOptions::default()
+        };
+        let strategies_first = nishio_random(&p, 4, &first, 0).unwrap();
+        assert_eq!((strategies_first.mean, strategies_first.sd), (1.0, 0.0));
+        // Figure 8's heuristic picks a one-candidate cell: always right.
+        assert_eq!(nishio_heuristic(&p, 4, &NishioOptions::default()), Ok(1));
+    }
 }
