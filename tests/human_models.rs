@@ -237,7 +237,7 @@ fn rate_only_requested_models_and_bad_puzzles() {
 
 #[test]
 fn parse_model_lists() {
-    assert_eq!(parse_models("all").unwrap().len(), 7);
+    assert_eq!(parse_models("all").unwrap().len(), 11);
     let s = parse_models("sisus, Oracle,sisus").unwrap();
     assert_eq!(
         s.into_iter().collect::<Vec<_>>(),
