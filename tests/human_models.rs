@@ -238,6 +238,9 @@ fn rate_only_requested_models_and_bad_puzzles() {
 #[test]
 fn parse_model_lists() {
     assert_eq!(parse_models("all").unwrap().len(), 11);
+    let default = parse_models("default").unwrap();
+    assert_eq!(default.len(), 9);
+    assert!(!default.contains(&Model::Annealing) && !default.contains(&Model::Harmony));
     let s = parse_models("sisus, Oracle,sisus").unwrap();
     assert_eq!(
         s.into_iter().collect::<Vec<_>>(),

@@ -115,7 +115,7 @@ impl fmt::Display for Model {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RateError {
     #[error(
-        "unknown model {0:?} (expected a comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler, annealing, harmony, or all)"
+        "unknown model {0:?} (expected a comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler, annealing, harmony, default, or all)"
     )]
     /// A name in the list that is no model.
     UnknownModel(String),
@@ -146,12 +146,15 @@ impl FromStr for Model {
     }
 }
 
-/// Parses `sisus,oracle,...` or `all` into a set of models.
+/// Parses `sisus,oracle,...`, `all` (every model) or `default` (the models
+/// of [`Model::DEFAULT`]) into a set of models.
 pub fn parse_models(list: &str) -> Result<BTreeSet<Model>, RateError> {
     let mut set = BTreeSet::new();
     for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         if item.eq_ignore_ascii_case("all") {
             set.extend(Model::ALL);
+        } else if item.eq_ignore_ascii_case("default") {
+            set.extend(Model::DEFAULT);
         } else {
             set.insert(item.parse()?);
         }
