@@ -44,7 +44,8 @@ pub const COMBINATIONS: [(&str, &[&str]); 2] = [
 ];
 
 /// `metrics` with every combination name (`RD`, `SFRD`, any case) replaced
-/// by its metrics, repeats dropped, order kept.
+/// by its metrics, in order. A repeated metric stays repeated, so the fit
+/// refuses it as singular rather than silently fitting something else.
 pub fn expand_combinations(metrics: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for m in metrics {
@@ -55,11 +56,7 @@ pub fn expand_combinations(metrics: &[String]) -> Vec<String> {
             Some((_, cols)) => cols.iter().map(|c| c.to_string()).collect(),
             None => vec![m.clone()],
         };
-        for p in parts {
-            if !out.contains(&p) {
-                out.push(p);
-            }
-        }
+        out.extend(parts);
     }
     out
 }
@@ -248,7 +245,7 @@ mod tests {
             names(&["sisus_refutation_sum", "sisus_dependency"])
         );
         assert_eq!(
-            expand_combinations(&names(&["sfrd", "givens", "serate"])),
+            expand_combinations(&names(&["sfrd", "givens"])),
             names(&[
                 "serate",
                 "fowler",
