@@ -78,7 +78,9 @@ fn generate(c: &mut Criterion<Clock>) {
                 .map(|_| {
                     seed += 1;
                     let mut rng = SeededRng::seed_from_u64(seed);
-                    xu_puzzle(3, Symmetry::None, &mut rng).puzzle.givens()
+                    xu_puzzle(3, Symmetry::None, false, &mut rng)
+                        .puzzle
+                        .givens()
                 })
                 .sum::<usize>()
         })

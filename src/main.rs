@@ -32,7 +32,7 @@ enum Command {
     Backbone(cli::engines::CountArgs),
     /// Constraint relaxation: remove k random edges, count solutions and fixed cells.
     Relax(cli::relax::RelaxArgs),
-    /// Human-model ratings: SiSuS, oracle, hsolve, Nishio cycles, technique weights, baselines, singles.
+    /// Human-model ratings: SiSuS, oracle, hsolve, Nishio cycles, technique weights, baselines, singles, Serate/Fowler-like, annealing, harmony search.
     Rate(cli::rate::RateArgs),
     /// Every metric (clauses, relax, rate) for every puzzle of a data set, streamed and resumable.
     Analyze(cli::analyze::AnalyzeArgs),

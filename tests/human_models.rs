@@ -200,6 +200,8 @@ fn rate_row_fields_are_stable() {
         "weights_score",
         "weights_level",
         "hardest_technique",
+        "serate",
+        "fowler",
         "status",
     ] {
         assert!(obj.contains_key(key), "missing {key}");
@@ -249,7 +251,10 @@ fn rate_only_requested_models_and_bad_puzzles() {
 
 #[test]
 fn parse_model_lists() {
-    assert_eq!(parse_models("all").unwrap().len(), 7);
+    assert_eq!(parse_models("all").unwrap().len(), 11);
+    let default = parse_models("default").unwrap();
+    assert_eq!(default.len(), 9);
+    assert!(!default.contains(&Model::Annealing) && !default.contains(&Model::Harmony));
     let s = parse_models("sisus, Oracle,sisus").unwrap();
     assert_eq!(
         s.into_iter().collect::<Vec<_>>(),
@@ -261,6 +266,25 @@ fn parse_model_lists() {
         parse_models("baseline,all").unwrap(),
         parse_models("all").unwrap()
     );
+}
+
+#[test]
+fn costly_solvers_run_when_named_and_follow_the_seed() {
+    let p = puzzle(EASY);
+    let default = rate(&p, &RateOptions::default());
+    assert_eq!(default.ratings.sa_steps, None);
+    assert_eq!(default.ratings.harmony_cost, None);
+    assert!(default.ratings.serate.is_some() && default.ratings.fowler.is_some());
+    let opts = RateOptions::for_models("annealing,harmony").unwrap();
+    let row = rate(&p, &opts);
+    // Every annealing run reaches the solution of this easy puzzle.
+    assert_eq!(row.ratings.sa_solved, Some(1.0));
+    let steps = row.ratings.sa_steps.unwrap();
+    assert!(steps > 0.0 && steps < 1e6, "{steps}");
+    let cost = row.ratings.harmony_cost.unwrap();
+    let hs = row.ratings.harmony_steps.unwrap();
+    assert!(cost >= 0.0 && (1.0..=10_000.0).contains(&hs), "{cost} {hs}");
+    assert_eq!(rate(&p, &opts), row);
 }
 
 #[test]

@@ -403,7 +403,7 @@ pub fn analyze_puzzles(
         groups: vec![
             MetricGroup::Clauses,
             MetricGroup::Relax,
-            MetricGroup::Rate(Model::ALL.into_iter().collect()),
+            MetricGroup::Rate(Model::DEFAULT.into_iter().collect()),
         ],
         relax: opts.relax(opts.k, opts.samples, Engines::default(), 1),
         rate_seed: opts.seed,

@@ -253,7 +253,8 @@ pub struct FitArgs {
     /// harder higher (a level rank or a rating).
     #[arg(long)]
     pub label: String,
-    /// Metrics to combine, comma list (with --score: the candidates, default
+    /// Metrics to combine, comma list; RD and SFRD stand for Pelánek's
+    /// combinations (with --score: the candidates, default
     /// every candidate metric of the score).
     #[arg(long)]
     pub metrics: Option<String>,

@@ -1,5 +1,6 @@
 //! `sudolab rate`: human-model ratings (SiSuS, oracle, hsolve, Nishio,
-//! technique weights, baselines, the singles model), and `--explain` for
+//! technique weights, baselines, the singles model, Serate- and Fowler-like
+//! ratings, annealing and harmony search), and `--explain` for
 //! the solving path.
 
 use super::{Common, load, progress};
@@ -14,10 +15,13 @@ use sudolab::report::{Format, render_rows, text_table};
 pub struct RateArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Models: comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles, or all.
-    #[arg(long, short = 'm', default_value = "all")]
+    /// Models: comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles,
+    /// serate, fowler, annealing, harmony; `default` is every model but the costly
+    /// annealing and harmony search, `all` every model.
+    #[arg(long, short = 'm', default_value = "default")]
     pub model: String,
-    /// Runs of every randomized model (default: SiSuS 30, oracle 100, hsolve 20, Nishio 50;
+    /// Runs of every randomized model (default: SiSuS 30, oracle 100, hsolve 20, Nishio 50,
+    /// annealing 5, harmony search 5;
     /// at most 10000).
     #[arg(long)]
     pub runs: Option<usize>,

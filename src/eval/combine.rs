@@ -11,6 +11,13 @@
 //! This module is `sudolab eval --fit`'s library side. Linearly dependent
 //! (or constant) metrics make the system singular, which is an error naming
 //! the metric, not a meaningless coefficient.
+//!
+//! The paper's two combinations have names ([`COMBINATIONS`]) that a metric
+//! list may use in place of their metrics: `RD` is `sisus_refutation_sum,
+//! sisus_dependency`; `SFRD` is `serate, fowler, sisus_refutation_sum,
+//! sisus_dependency`, with our Serate-like and Fowler-like ratings
+//! ([`crate::human::serate`]) standing in for Sudoku Explainer's and
+//! Fowler's tools.
 
 use super::EvalError;
 use super::label::{LabelSpec, Ordinal, label_scores};
@@ -20,6 +27,39 @@ use crate::stats::{self, FitError, least_squares, predict};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::Serialize;
+
+/// Pelánek's named linear combinations (Table 3) and the metric columns
+/// each combines.
+pub const COMBINATIONS: [(&str, &[&str]); 2] = [
+    ("RD", &["sisus_refutation_sum", "sisus_dependency"]),
+    (
+        "SFRD",
+        &[
+            "serate",
+            "fowler",
+            "sisus_refutation_sum",
+            "sisus_dependency",
+        ],
+    ),
+];
+
+/// `metrics` with every combination name (`RD`, `SFRD`, any case) replaced
+/// by its metrics, in order. A repeated metric stays repeated, so the fit
+/// refuses it as singular rather than silently fitting something else.
+pub fn expand_combinations(metrics: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for m in metrics {
+        let parts: Vec<String> = match COMBINATIONS
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(m))
+        {
+            Some((_, cols)) => cols.iter().map(|c| c.to_string()).collect(),
+            None => vec![m.clone()],
+        };
+        out.extend(parts);
+    }
+    out
+}
 
 /// Options of [`fit_linear`].
 #[derive(Debug, Clone, Serialize)]
@@ -82,13 +122,14 @@ pub struct FitReport {
 }
 
 /// Fit the label on the metrics over a seeded random training part and test
-/// on the rest.
+/// on the rest. A metric list may name a combination of [`COMBINATIONS`].
 pub fn fit_linear(
     table: &ResultsTable,
     label: &LabelSpec,
     metrics: &[String],
     opts: &FitOptions,
 ) -> Result<FitReport, EvalError> {
+    let metrics = &expand_combinations(metrics)[..];
     if metrics.is_empty() {
         return Err(EvalError::Options(
             "give at least one metric to combine".to_string(),
@@ -187,4 +228,41 @@ pub fn fit_linear(
             Some(notes.join("; "))
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(xs: &[&str]) -> Vec<String> {
+        xs.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn combinations_expand_to_the_papers_metrics() {
+        assert_eq!(
+            expand_combinations(&names(&["RD"])),
+            names(&["sisus_refutation_sum", "sisus_dependency"])
+        );
+        assert_eq!(
+            expand_combinations(&names(&["sfrd", "givens"])),
+            names(&[
+                "serate",
+                "fowler",
+                "sisus_refutation_sum",
+                "sisus_dependency",
+                "givens"
+            ])
+        );
+        assert_eq!(
+            expand_combinations(&names(&["oracle_score"])),
+            names(&["oracle_score"])
+        );
+        // Every combined column is a registered metric.
+        for (_, cols) in COMBINATIONS {
+            for c in cols {
+                assert!(crate::metrics::registry::find(c).is_some(), "{c}");
+            }
+        }
+    }
 }

@@ -15,11 +15,13 @@
 //!   at random, cells removed in random order with a Dancing Links
 //!   uniqueness check; scored by the oracle model (Table 1 levels Cinch …
 //!   Crazy).
-//! * [`xu`]: Xu & Xu, "No Brute-Force" model, §2.2 a–c: random consistent
-//!   givens added to an empty grid until naked and hidden singles solve it,
-//!   givens removed while the technique engine (Table 1 techniques, up to
-//!   WXYZ-wing and forcing chains, no guessing) still solves it, rated by
-//!   technique weights (Table 3), repeated until the requested level comes out.
+//! * [`xu`]: Xu & Xu, "No Brute-Force" model, §2.2 a–c: random givens added
+//!   to an empty grid, each checked by naked and hidden singles only, until
+//!   singles solve it (returned there for Easy); givens removed while the
+//!   solution stays unique, regenerated when the technique engine (Table 1
+//!   techniques, up to WXYZ-wing and forcing chains) cannot solve the result;
+//!   rated by technique weights (Table 3), repeated until the requested level
+//!   comes out.
 //! * [`chang`]: Chang, Fan & Sun's standard generator as far as our copy of
 //!   the paper describes it (§2.2: `k` levels are the `k` equal percentile
 //!   intervals of hsolve difficulty over a sample of typical puzzles): minimal
@@ -685,8 +687,13 @@ pub(crate) fn make_traced(opts: &GenerateOptions, seed: u64) -> (Candidate, bool
             Vec::new(),
         ),
         Method::Xu => (
-            xu::xu_puzzle(opts.order, opts.symmetry, &mut rng),
-            false,
+            xu::xu_puzzle(
+                opts.order,
+                opts.symmetry,
+                opts.aim.level == Some(Level::Easy),
+                &mut rng,
+            ),
+            opts.aim.level != Some(Level::Easy) && opts.symmetry == Symmetry::None,
             Vec::new(),
         ),
         Method::Pseudo => {

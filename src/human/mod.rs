@@ -13,7 +13,11 @@
 //! * [`nishio`]: Project Patti's Nishio human cycles with 2/3/4 strategies,
 //!   randomized and heuristic, and "solved by strategies alone";
 //! * [`weights`]: Xu & Xu's technique weights and levels;
-//! * `baseline`: givens and plain-DFS backtracks (Pelánek, Table 3).
+//! * `baseline`: givens and plain-DFS backtracks (Pelánek, Table 3);
+//! * [`serate`]: Serate-like and Fowler-like ratings on Sudoku Explainer's
+//!   technique ratings (Pelánek, Tables 1 and 3);
+//! * [`annealing`], [`harmony`]: simulated annealing and harmony search as
+//!   solvers, their steps and final cost (Pelánek, Table 3; costly).
 //!
 //! Randomized models take a seed and a run count and derive one seed per
 //! run (`seeds::run_seed`), so results never depend on threads. A model
@@ -22,15 +26,18 @@
 //! runs a chosen set of models into one serializable [`RateRow`], and
 //! [`explain`] prints a step-by-step human solving path.
 
+pub mod annealing;
 mod baseline;
 pub mod board;
 mod explain;
+pub mod harmony;
 pub mod hsolve;
 pub mod nishio;
 pub mod oracle;
 pub mod path;
 mod rate;
 mod seeds;
+pub mod serate;
 pub mod singles;
 pub mod sisus;
 pub mod solver;

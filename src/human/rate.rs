@@ -7,10 +7,14 @@
 //! solution or has several gets a `status.puzzle` entry and no model metric
 //! (except `givens`, when the baseline is requested).
 
+use super::annealing::{AnnealingOptions, anneal};
 use super::baseline::baseline;
+use super::harmony::{HarmonyOptions, harmony};
 use super::hsolve::{HsolveOptions, hsolve};
 use super::nishio::{NishioOptions, nishio_heuristic, nishio_random, solved_by_strategies};
 use super::oracle::{OracleOptions, oracle};
+use super::seeds::run_rng;
+use super::serate::serate;
 use super::singles::{SinglesOptions, singles};
 use super::sisus::{SisusOptions, sisus};
 use super::solver::{Solved, solve};
@@ -40,11 +44,21 @@ pub enum Model {
     /// The singles model: hidden-single dependency and the reach of hidden
     /// singles (§3.8).
     Singles,
+    /// Serate-like rating: the highest Sudoku Explainer rating along the
+    /// lowest-rating-first path (Pelánek Tables 1 and 3).
+    Serate,
+    /// Fowler-like rating: the sum of the ratings along that path (Pelánek
+    /// Table 3's "Fowler's" row, our expression).
+    Fowler,
+    /// Steps of simulated annealing as a solver (Pelánek Table 3); costly.
+    Annealing,
+    /// Harmony search as a solver (Pelánek Table 3); costly.
+    Harmony,
 }
 
 impl Model {
     /// Every model; what `all` selects in a model list.
-    pub const ALL: [Model; 7] = [
+    pub const ALL: [Model; 11] = [
         Model::Sisus,
         Model::Oracle,
         Model::Hsolve,
@@ -52,6 +66,25 @@ impl Model {
         Model::Weights,
         Model::Baseline,
         Model::Singles,
+        Model::Serate,
+        Model::Fowler,
+        Model::Annealing,
+        Model::Harmony,
+    ];
+
+    /// The models [`RateOptions::default`] runs: every model but the
+    /// costly solvers (annealing, harmony search), which `all` or their
+    /// names select.
+    pub const DEFAULT: [Model; 9] = [
+        Model::Sisus,
+        Model::Oracle,
+        Model::Hsolve,
+        Model::Nishio,
+        Model::Weights,
+        Model::Baseline,
+        Model::Singles,
+        Model::Serate,
+        Model::Fowler,
     ];
 
     /// Lowercase name, as on the command line and in `status` keys.
@@ -64,6 +97,10 @@ impl Model {
             Model::Weights => "weights",
             Model::Baseline => "baseline",
             Model::Singles => "singles",
+            Model::Serate => "serate",
+            Model::Fowler => "fowler",
+            Model::Annealing => "annealing",
+            Model::Harmony => "harmony",
         }
     }
 }
@@ -78,7 +115,7 @@ impl fmt::Display for Model {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RateError {
     #[error(
-        "unknown model {0:?} (expected a comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles, or all)"
+        "unknown model {0:?} (expected a comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler, annealing, harmony, default, or all)"
     )]
     /// A name in the list that is no model.
     UnknownModel(String),
@@ -109,12 +146,15 @@ impl FromStr for Model {
     }
 }
 
-/// Parses `sisus,oracle,...` or `all` into a set of models.
+/// Parses `sisus,oracle,...`, `all` (every model) or `default` (the models
+/// of [`Model::DEFAULT`]) into a set of models.
 pub fn parse_models(list: &str) -> Result<BTreeSet<Model>, RateError> {
     let mut set = BTreeSet::new();
     for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         if item.eq_ignore_ascii_case("all") {
             set.extend(Model::ALL);
+        } else if item.eq_ignore_ascii_case("default") {
+            set.extend(Model::DEFAULT);
         } else {
             set.insert(item.parse()?);
         }
@@ -143,6 +183,10 @@ pub struct RateOptions {
     pub hsolve: HsolveOptions,
     /// Nishio parameters (50 random starts, cycle cap).
     pub nishio: NishioOptions,
+    /// Simulated annealing parameters (5 runs, 1,000,000 moves at most).
+    pub annealing: AnnealingOptions,
+    /// Harmony search parameters (5 runs, 10,000 steps).
+    pub harmony: HarmonyOptions,
     /// The plain DFS baseline gives up after this many backtracks.
     pub backtrack_cap: u64,
 }
@@ -150,13 +194,15 @@ pub struct RateOptions {
 impl Default for RateOptions {
     fn default() -> Self {
         RateOptions {
-            models: Model::ALL.into_iter().collect(),
+            models: Model::DEFAULT.into_iter().collect(),
             seed: 0,
             sisus: SisusOptions::default(),
             singles: SinglesOptions::default(),
             oracle: OracleOptions::default(),
             hsolve: HsolveOptions::default(),
             nishio: NishioOptions::default(),
+            annealing: AnnealingOptions::default(),
+            harmony: HarmonyOptions::default(),
             backtrack_cap: 10_000_000,
         }
     }
@@ -180,6 +226,8 @@ impl RateOptions {
             self.oracle.trials,
             self.hsolve.runs,
             self.nishio.runs,
+            self.annealing.runs,
+            self.harmony.runs,
         ]
         .contains(&0)
         {
@@ -203,8 +251,10 @@ impl RateOptions {
     }
 
     /// Overrides the run count of every randomized model (SiSuS runs, oracle
-    /// trials, hsolve runs, Nishio starts).
+    /// trials, hsolve runs, Nishio starts, annealing and harmony runs).
     pub fn set_runs(&mut self, runs: usize) {
+        self.annealing.runs = runs;
+        self.harmony.runs = runs;
         self.sisus.runs = runs;
         self.singles.runs = runs;
         self.oracle.trials = runs;
@@ -300,6 +350,25 @@ pub struct Ratings {
     pub hardest_technique: Option<String>,
     /// First-use weight (Xu & Xu Table 1) of the hardest technique.
     pub hardest_weight: Option<u32>,
+    /// Serate-like rating: the highest Sudoku Explainer rating (Pelánek
+    /// Table 1) along the lowest-rating-first path; null when the catalogue
+    /// cannot finish.
+    pub serate: Option<f64>,
+    /// Fowler-like rating: the sum of the ratings of every step of that
+    /// path; null when the catalogue cannot finish.
+    pub fowler: Option<f64>,
+    /// Simulated annealing moves until a solution, mean over the runs (a run
+    /// that hits the cap counts as the cap).
+    pub sa_steps: Option<f64>,
+    /// Share of the annealing runs that reached a solution, in [0, 1].
+    pub sa_solved: Option<f64>,
+    /// Harmony search: cost (digits missing from the units) of the best
+    /// harmony after at most 10,000 steps, mean over the runs (Pelánek's
+    /// metric).
+    pub harmony_cost: Option<f64>,
+    /// Harmony search steps until a solution, mean over the runs (a run
+    /// that does not finish counts as the cap).
+    pub harmony_steps: Option<f64>,
     /// Model name (or `puzzle`) → why its metrics are null.
     pub status: BTreeMap<String, String>,
 }
@@ -444,5 +513,51 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
             Err(e) => fail(&mut row, Model::Weights, e.0),
         }
     }
+    if wants(Model::Serate) || wants(Model::Fowler) {
+        match serate(puzzle) {
+            Ok(r) => {
+                if wants(Model::Serate) {
+                    row.ratings.serate = Some(r.serate);
+                }
+                if wants(Model::Fowler) {
+                    row.ratings.fowler = Some(r.fowler);
+                }
+            }
+            Err(e) => {
+                for m in [Model::Serate, Model::Fowler] {
+                    if wants(m) {
+                        fail(&mut row, m, e.0.clone());
+                    }
+                }
+            }
+        }
+    }
+    if wants(Model::Annealing) {
+        let runs: Vec<_> = (0..opts.annealing.runs as u64)
+            .map(|i| {
+                anneal(
+                    puzzle,
+                    &opts.annealing,
+                    &mut run_rng(seed, ANNEALING_TAG, i),
+                )
+            })
+            .collect();
+        let n = runs.len().max(1) as f64;
+        row.ratings.sa_steps = Some(runs.iter().map(|r| r.steps as f64).sum::<f64>() / n);
+        row.ratings.sa_solved = Some(runs.iter().filter(|r| r.solved).count() as f64 / n);
+    }
+    if wants(Model::Harmony) {
+        let runs: Vec<_> = (0..opts.harmony.runs as u64)
+            .map(|i| harmony(puzzle, &opts.harmony, &mut run_rng(seed, HARMONY_TAG, i)))
+            .collect();
+        let n = runs.len().max(1) as f64;
+        row.ratings.harmony_cost =
+            Some(runs.iter().map(|r| f64::from(r.best_cost)).sum::<f64>() / n);
+        row.ratings.harmony_steps = Some(runs.iter().map(|r| r.steps as f64).sum::<f64>() / n);
+    }
     row
 }
+
+/// Seed tags of the annealing and harmony runs ([`run_rng`]).
+const ANNEALING_TAG: u64 = 0x414e_4e45;
+const HARMONY_TAG: u64 = 0x4841_524d;

@@ -164,10 +164,14 @@ const NISHIO: Source = Source::Rate(Model::Nishio);
 const WEIGHTS: Source = Source::Rate(Model::Weights);
 const BASE: Source = Source::Rate(Model::Baseline);
 const SINGLES: Source = Source::Rate(Model::Singles);
+const SERATE: Source = Source::Rate(Model::Serate);
+const FOWLER: Source = Source::Rate(Model::Fowler);
+const SA: Source = Source::Rate(Model::Annealing);
+const HARMONY: Source = Source::Rate(Model::Harmony);
 const SC: Source = Source::Score;
 
 /// Every metric column, in the order an `analyze` row holds them.
-pub const METRICS: [Metric; 53] = [
+pub const METRICS: [Metric; 59] = [
     m(
         "variables",
         CL,
@@ -583,6 +587,60 @@ pub const METRICS: [Metric; 53] = [
         "weight",
         "first-use weight of the hardest technique",
     ),
+    m(
+        "serate",
+        SERATE,
+        Number,
+        M,
+        Up,
+        "SE",
+        "Serate-like: highest Sudoku Explainer rating along the lowest-rating-first path",
+    ),
+    m(
+        "fowler",
+        FOWLER,
+        Number,
+        M,
+        Up,
+        "SE",
+        "Fowler-like: sum of the Sudoku Explainer ratings of every step of that path",
+    ),
+    costly(m(
+        "sa_steps",
+        SA,
+        Number,
+        M,
+        Up,
+        "moves",
+        "simulated annealing moves until a solution (capped runs count as the cap)",
+    )),
+    costly(m(
+        "sa_solved",
+        SA,
+        Number,
+        S,
+        Down,
+        "",
+        "share of the annealing runs that reached a solution",
+    )),
+    costly(m(
+        "harmony_cost",
+        HARMONY,
+        Number,
+        M,
+        Up,
+        "digits",
+        "harmony search: digits missing from the units of the best harmony after 10,000 steps",
+    )),
+    costly(m(
+        "harmony_steps",
+        HARMONY,
+        Number,
+        M,
+        Up,
+        "steps",
+        "harmony search steps until a solution (unfinished runs count as the cap)",
+    )),
     m("score", SC, Number, M, Up, "", "the difficulty score"),
     m(
         "score_level",
