@@ -67,12 +67,13 @@ pub struct SinglesResult {
     pub hidden_reach: f64,
 }
 
-/// Distinct cells in `singles`, sorted.
-fn cells_of(singles: &[Single]) -> Vec<(usize, u8)> {
-    let mut out: Vec<(usize, u8)> = singles.iter().map(|s| (s.cell, s.digit)).collect();
+/// Distinct cells in `singles`, sorted, into `out` (its storage is reused
+/// from step to step).
+fn cells_of(singles: &[Single], out: &mut Vec<(usize, u8)>) {
+    out.clear();
+    out.extend(singles.iter().map(|s| (s.cell, s.digit)));
     out.sort_unstable_by_key(|&(c, _)| c);
     out.dedup_by_key(|&mut (c, _)| c);
-    out
 }
 
 /// One run: hidden-single cells per step over the first `window` steps.
@@ -81,15 +82,17 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, window: usize, rng: &mut impl 
     let mut counts = Vec::with_capacity(window);
     let mut hidden = Vec::new();
     let mut naked = Vec::new();
+    let mut hidden_cells = Vec::new();
+    let mut fillable = Vec::new();
     while !b.is_solved() && counts.len() < window {
         hidden.clear();
         naked.clear();
         hidden_singles(&b, &mut hidden);
         naked_singles(&b, &mut naked);
-        let hidden_cells = cells_of(&hidden);
+        cells_of(&hidden, &mut hidden_cells);
         counts.push(hidden_cells.len());
         hidden.extend_from_slice(&naked);
-        let fillable = cells_of(&hidden);
+        cells_of(&hidden, &mut fillable);
         let (cell, digit) = if fillable.is_empty() {
             let cells = b.values().len();
             match (0..cells)
