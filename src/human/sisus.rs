@@ -121,7 +121,11 @@ fn refute(
     rng: &mut SeededRng,
     scratch: &mut Scratch,
 ) -> Option<u64> {
-    let Scratch { board: b, buf, moves } = scratch;
+    let Scratch {
+        board: b,
+        buf,
+        moves,
+    } = scratch;
     b.copy_from(board);
     b.place(cell, v);
     let mut steps = 1u64;
