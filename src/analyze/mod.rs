@@ -93,6 +93,7 @@ impl AnalyzeOptions {
             relax: self.relax.clone(),
             rate_seed: self.rate_seed,
             fixedness: self.fixedness,
+            sisus_dependency: true,
         }
     }
 

@@ -16,7 +16,7 @@ use super::oracle::{OracleOptions, oracle};
 use super::seeds::run_rng;
 use super::serate::serate;
 use super::singles::{SinglesOptions, singles};
-use super::sisus::{SisusOptions, sisus};
+use super::sisus::{SisusOptions, sisus, sisus_refutation_sum};
 use super::solver::{Solved, solve};
 use super::weights::weights;
 use crate::grid::Puzzle;
@@ -438,7 +438,17 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
             Err(why) => fail(&mut row, Model::Baseline, why.0),
         }
     }
-    if wants(Model::Sisus) {
+    if wants(Model::Sisus) && !opts.sisus.dependency {
+        match sisus_refutation_sum(puzzle, &solution, &opts.sisus, seed) {
+            Ok((refutation_sum, dependency)) => {
+                row.ratings.sisus_refutation_sum = Some(refutation_sum.mean);
+                row.ratings.sisus_refutation_sum_sd = Some(refutation_sum.sd);
+                row.ratings.sisus_dependency = dependency.map(|d| d.mean);
+                row.ratings.sisus_dependency_sd = dependency.map(|d| d.sd);
+            }
+            Err(e) => fail(&mut row, Model::Sisus, e.0),
+        }
+    } else if wants(Model::Sisus) {
         match sisus(puzzle, &solution, &opts.sisus, seed) {
             Ok(r) => {
                 row.ratings.sisus_refutation_sum = Some(r.refutation_sum.mean);

@@ -67,12 +67,39 @@ pub struct SinglesResult {
     pub hidden_reach: f64,
 }
 
-/// Distinct cells in `singles`, sorted.
-fn cells_of(singles: &[Single]) -> Vec<(usize, u8)> {
-    let mut out: Vec<(usize, u8)> = singles.iter().map(|s| (s.cell, s.digit)).collect();
-    out.sort_unstable_by_key(|&(c, _)| c);
-    out.dedup_by_key(|&mut (c, _)| c);
-    out
+/// Scratch space of [`cells_of`]: one bit per cell and the digit of each
+/// marked cell, reused from step to step.
+struct CellMarks {
+    words: Vec<u64>,
+    digit: Vec<u8>,
+}
+
+impl CellMarks {
+    fn new(cells: usize) -> CellMarks {
+        CellMarks {
+            words: vec![0; cells.div_ceil(64)],
+            digit: vec![0; cells],
+        }
+    }
+}
+
+/// Distinct cells in `singles`, sorted by cell, into `out`. Every single of
+/// a board whose placements are all correct places the solution's digit,
+/// so the singles naming one cell agree on its digit.
+fn cells_of(singles: &[Single], marks: &mut CellMarks, out: &mut Vec<(usize, u8)>) {
+    out.clear();
+    for s in singles {
+        marks.words[s.cell / 64] |= 1 << (s.cell % 64);
+        marks.digit[s.cell] = s.digit;
+    }
+    for (w, word) in marks.words.iter_mut().enumerate() {
+        let mut rest = std::mem::take(word);
+        while rest != 0 {
+            let cell = w * 64 + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            out.push((cell, marks.digit[cell]));
+        }
+    }
 }
 
 /// One run: hidden-single cells per step over the first `window` steps.
@@ -81,15 +108,18 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, window: usize, rng: &mut impl 
     let mut counts = Vec::with_capacity(window);
     let mut hidden = Vec::new();
     let mut naked = Vec::new();
+    let mut hidden_cells = Vec::new();
+    let mut fillable = Vec::new();
+    let mut marks = CellMarks::new(b.values().len());
     while !b.is_solved() && counts.len() < window {
         hidden.clear();
         naked.clear();
         hidden_singles(&b, &mut hidden);
         naked_singles(&b, &mut naked);
-        let hidden_cells = cells_of(&hidden);
+        cells_of(&hidden, &mut marks, &mut hidden_cells);
         counts.push(hidden_cells.len());
         hidden.extend_from_slice(&naked);
-        let fillable = cells_of(&hidden);
+        cells_of(&hidden, &mut marks, &mut fillable);
         let (cell, digit) = if fillable.is_empty() {
             let cells = b.values().len();
             match (0..cells)
@@ -111,7 +141,13 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, window: usize, rng: &mut impl 
 }
 
 /// Share of the empty cells that hidden singles in the units `keep` accepts
-/// fill, applied one at a time until none is left.
+/// fill, applied until none is left, on a puzzle with one solution.
+///
+/// Such a single places the solution's digit, and it stays a single (or
+/// its cell filled with that digit) whatever correct digits are placed
+/// elsewhere, since a digit's places in a unit only shrink and keep the
+/// solution's cell. So every order of application reaches the same cells,
+/// and each scan places all the singles it finds.
 fn reach(puzzle: &Puzzle, keep: impl Fn(usize) -> bool) -> f64 {
     let mut b = Board::new(puzzle);
     let start = b.empty_count();
@@ -122,11 +158,11 @@ fn reach(puzzle: &Puzzle, keep: impl Fn(usize) -> bool) -> f64 {
     loop {
         found.clear();
         hidden_singles(&b, &mut found);
-        match found.iter().find(|s| s.unit.is_some_and(&keep)) {
-            Some(s) => b.place(s.cell, s.digit),
-            None => break,
+        let before = b.empty_count();
+        for s in found.iter().filter(|s| s.unit.is_some_and(&keep)) {
+            b.place(s.cell, s.digit);
         }
-        if b.contradiction() {
+        if b.empty_count() == before {
             break;
         }
     }

@@ -24,6 +24,14 @@
 //! If in some run every empty cell has an infinite score, the model reports
 //! "no finite refutation" instead of a number (Pelánek notes this never
 //! happened on his puzzles).
+//!
+//! When only the refutation sum is wanted ([`sisus_refutation_sum`]), a
+//! puzzle that the first run solves by singles alone needs no further run:
+//! the singles of a puzzle with a solution are confluent (a cell that a
+//! single can fill stays fillable, by the same digit, whatever correct
+//! digits are placed elsewhere, since candidates only shrink and the
+//! solution's digit never leaves them), so no run can get stuck and every
+//! run's refutation sum is 0.
 
 use super::Unfinished;
 use super::board::Board;
@@ -45,6 +53,11 @@ pub struct SisusOptions {
     pub runs: usize,
     /// Steps averaged by the dependency metric (paper: k = 25).
     pub dependency_steps: usize,
+    /// Whether the dependency is wanted (the default). When it is not,
+    /// [`crate::human::rate`] calls [`sisus_refutation_sum`], which skips
+    /// the runs after the first on a puzzle singles solve.
+    #[serde(skip)]
+    pub dependency: bool,
 }
 
 impl Default for SisusOptions {
@@ -52,6 +65,7 @@ impl Default for SisusOptions {
         SisusOptions {
             runs: 30,
             dependency_steps: 25,
+            dependency: true,
         }
     }
 }
@@ -90,14 +104,31 @@ fn fillable(board: &Board, buf: &mut Vec<Single>, out: &mut Vec<(usize, u8)>) {
     }
 }
 
+/// The storage a refutation reuses from one candidate to the next.
+struct Scratch {
+    board: Board,
+    buf: Vec<Single>,
+    moves: Vec<(usize, u8)>,
+}
+
 /// Steps a random singles sequence needs to expose a contradiction after
 /// `cell = v`; `None` if the singles get stuck first or `budget` is passed.
-fn refute(board: &Board, cell: usize, v: u8, budget: u64, rng: &mut SeededRng) -> Option<u64> {
-    let mut b = board.clone();
+fn refute(
+    board: &Board,
+    cell: usize,
+    v: u8,
+    budget: u64,
+    rng: &mut SeededRng,
+    scratch: &mut Scratch,
+) -> Option<u64> {
+    let Scratch {
+        board: b,
+        buf,
+        moves,
+    } = scratch;
+    b.copy_from(board);
     b.place(cell, v);
     let mut steps = 1u64;
-    let mut buf = Vec::new();
-    let mut moves = Vec::new();
     loop {
         if b.contradiction() {
             return Some(steps);
@@ -105,7 +136,7 @@ fn refute(board: &Board, cell: usize, v: u8, budget: u64, rng: &mut SeededRng) -
         if steps >= budget {
             return None;
         }
-        fillable(&b, &mut buf, &mut moves);
+        fillable(b, buf, moves);
         if moves.is_empty() {
             return None;
         }
@@ -125,6 +156,11 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, k: usize, rng: &mut SeededRng)
     let mut refsum = 0u64;
     let mut refutation_steps = 0;
     let mut step = 0usize;
+    let mut scratch = Scratch {
+        board: b.clone(),
+        buf: Vec::new(),
+        moves: Vec::new(),
+    };
     while !b.is_solved() {
         fillable(&b, &mut buf, &mut moves);
         counts.push(moves.len());
@@ -149,7 +185,7 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, k: usize, rng: &mut SeededRng)
                     continue;
                 }
                 let budget = best.saturating_sub(score);
-                match refute(&b, cell, v, budget, rng) {
+                match refute(&b, cell, v, budget, rng, &mut scratch) {
                     Some(r) => score += r,
                     None => {
                         finite = false;
@@ -199,12 +235,54 @@ pub fn sisus(
     opts: &SisusOptions,
     seed: u64,
 ) -> Result<SisusResult, Unfinished> {
+    all_runs(puzzle, solution, opts, seed, None)
+}
+
+/// SiSuS's refutation sum over `opts.runs` runs, the same summary as
+/// [`sisus`]'s, and the dependency when every run was made: a puzzle the
+/// first run solves by singles alone has a refutation sum of 0 in every run
+/// (see the module doc), so its other runs are skipped and the dependency
+/// is `None`.
+pub fn sisus_refutation_sum(
+    puzzle: &Puzzle,
+    solution: &Solution,
+    opts: &SisusOptions,
+    seed: u64,
+) -> Result<(Summary, Option<Summary>), Unfinished> {
+    let runs = opts.runs.max(1);
+    let mut rng = run_rng(seed, MODEL_TAG, 0);
+    let first = run_once(puzzle, solution, opts.dependency_steps, &mut rng);
+    if first.as_ref().is_some_and(|r| r.refutation_steps == 0) {
+        return match Summary::of(&vec![0.0; runs]) {
+            Some(zero) => Ok((zero, None)),
+            None => Err(Unfinished::new("no run finished")),
+        };
+    }
+    let all = all_runs(puzzle, solution, opts, seed, Some(first))?;
+    Ok((all.refutation_sum, Some(all.dependency)))
+}
+
+/// Every run of [`sisus`]; `first`, when given, is run 0 already made.
+fn all_runs(
+    puzzle: &Puzzle,
+    solution: &Solution,
+    opts: &SisusOptions,
+    seed: u64,
+    first: Option<Option<Run>>,
+) -> Result<SisusResult, Unfinished> {
     let runs = opts.runs.max(1);
     let mut done = Vec::with_capacity(runs);
     let mut failed = 0;
+    let mut first = first;
     for i in 0..runs {
-        let mut rng = run_rng(seed, MODEL_TAG, i as u64);
-        match run_once(puzzle, solution, opts.dependency_steps, &mut rng) {
+        let run = match first.take() {
+            Some(made) => made,
+            None => {
+                let mut rng = run_rng(seed, MODEL_TAG, i as u64);
+                run_once(puzzle, solution, opts.dependency_steps, &mut rng)
+            }
+        };
+        match run {
             Some(r) => done.push(r),
             None => failed += 1,
         }

@@ -123,6 +123,11 @@ pub struct MetricOptions {
     pub rate_seed: u64,
     /// Keep the per-cell fixedness map (N² numbers) in the relaxation summary.
     pub fixedness: bool,
+    /// Compute SiSuS's dependency. Without it, SiSuS stops after one run on
+    /// a puzzle singles solve (its refutation sum is 0 in every run) and
+    /// `sisus_dependency` may be null; callers that read only the
+    /// refutation sum (the score) save the other runs.
+    pub sisus_dependency: bool,
 }
 
 /// The values of the requested groups for one puzzle.
@@ -170,11 +175,12 @@ pub fn compute(puzzle: &Puzzle, opts: &MetricOptions) -> Result<MetricValues, Di
                 }
             },
             MetricGroup::Rate(models) => {
-                let rate_opts = RateOptions {
+                let mut rate_opts = RateOptions {
                     models: models.clone(),
                     seed: opts.rate_seed,
                     ..RateOptions::default()
                 };
+                rate_opts.sisus.dependency = opts.sisus_dependency;
                 out.rate = Some(human::rate(puzzle, &rate_opts).ratings);
             }
             MetricGroup::Score => {}

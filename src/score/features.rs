@@ -99,6 +99,7 @@ fn metric_options(names: &[String], p: &FeatureParams) -> MetricOptions {
         },
         rate_seed: p.seed,
         fixedness: false,
+        sisus_dependency: names.iter().any(|n| n.starts_with("sisus_dependency")),
     }
 }
 
