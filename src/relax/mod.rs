@@ -570,6 +570,7 @@ mod tests {
             p_unique: 0.5,
             mean_fixed: 0.0,
             capped,
+            saturated: 0,
             fixedness: Vec::new(),
         }
     }
