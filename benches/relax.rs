@@ -22,7 +22,7 @@ use std::time::Duration;
 use sudolab::Puzzle;
 use sudolab::graph::{RelaxedInstance, derive_seed, shuffled_edges};
 use sudolab::grid::read_puzzles;
-use sudolab::relax::{self, RelaxOptions};
+use sudolab::relax::{self, RelaxOptions, Verification};
 
 const NYT_FILE: &str = "website-nyt/nyt.tsv";
 const SAMPLES: usize = 1000;
@@ -57,6 +57,7 @@ fn opts(k: usize, cap: u64, verify: usize) -> RelaxOptions {
         samples: SAMPLES,
         cap,
         verify,
+        verify_by: Verification::Resolve,
         ..RelaxOptions::default()
     }
 }

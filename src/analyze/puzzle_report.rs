@@ -80,6 +80,7 @@ impl ReportOptions {
             cap: self.cap,
             engines,
             verify,
+            verify_by: Default::default(),
         }
     }
 

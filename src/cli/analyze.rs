@@ -57,6 +57,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
             cap: args.cap,
             engines: Engines::default(),
             verify: relax::default_verify(args.samples),
+            verify_by: Default::default(),
         },
         rate_seed: args.seed,
         fixedness: args.fixedness,

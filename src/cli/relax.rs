@@ -12,7 +12,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use sudolab::engine::Engines;
 use sudolab::relax::{
-    self, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, parse_sweep,
+    self, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, Verification,
+    parse_sweep,
 };
 use sudolab::report::{
     Format, OutputStream, chart::shade, jsonl_line, render_rows, text_table, write_atomic,
@@ -40,10 +41,17 @@ pub struct RelaxArgs {
     /// --samples).
     #[arg(long, default_value = "bitset")]
     pub engine: Engines,
-    /// Samples re-checked by a second engine (default: 3% of --samples, at
-    /// least 1): SAT for dlx and bitset, bitset for sat.
+    /// Samples cross-checked, spread evenly (default: one in 500 of
+    /// --samples, at least 1).
     #[arg(long)]
     pub verify: Option<usize>,
+    /// How --engine bitset's verified samples are checked: certificate (SAT
+    /// proves the count and fixed cells from the solutions the search found,
+    /// one incremental solver per sample) or resolve (SAT re-analyzes the
+    /// sample from scratch). Other engines are always re-analyzed: by SAT
+    /// for dlx, by bitset for sat.
+    #[arg(long, value_enum, default_value_t = Verification::Certificate)]
+    pub verify_by: Verification,
     /// Sweep k over A:B:STEP (inclusive) instead of one --k, e.g. 0:60:5.
     #[arg(long)]
     pub sweep: Option<String>,
@@ -83,6 +91,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         seed: args.seed,
         cap: args.cap,
         verify: RelaxOptions::verify_for(&args.engine, args.samples, args.verify),
+        verify_by: args.verify_by,
         engines: args.engine,
     };
     let out = &args.common.out;

@@ -9,6 +9,11 @@
 //! the first answers, every other one answers the same question and must
 //! agree, or the result is a [`Disagreement`] (always a bug, reported with
 //! everything needed to reproduce it).
+//!
+//! A relaxed instance can also be cross-checked by certificate
+//! ([`analyze_relaxed_certified`]): the bitset search hands over the
+//! solutions it found with its answer, and SAT proves the answer from them
+//! ([`crate::sat::certificate`]) at a fraction of the cost of re-analyzing.
 
 pub use crate::answers::{Count, InstanceAnalysis, Status, SudokuEngine};
 
@@ -192,6 +197,42 @@ impl Engines {
             r.puzzle(),
             |e| e.analyze_relaxed(r, cap),
         )
+    }
+}
+
+/// Solution count and fixed cells of a relaxed instance by the bitset search,
+/// proved by SAT from the certificate the search hands over (its solutions
+/// up to the cap; see [`crate::sat::certificate`]). A certificate that does
+/// not prove the answer is a [`Disagreement`] between the two engines.
+pub fn analyze_relaxed_certified(
+    r: &RelaxedInstance,
+    cap: u64,
+) -> Result<InstanceAnalysis, Disagreement> {
+    let (analysis, solutions) = crate::bitset::relaxed::analyze_with_solutions(r, cap);
+    check_certificate(r, cap, analysis, &solutions)
+}
+
+/// `analysis` when `solutions` prove it (see [`analyze_relaxed_certified`]),
+/// else the disagreement, naming what the certificate fails to prove.
+pub fn check_certificate(
+    r: &RelaxedInstance,
+    cap: u64,
+    analysis: InstanceAnalysis,
+    solutions: &[Vec<u8>],
+) -> Result<InstanceAnalysis, Disagreement> {
+    match crate::sat::certificate::check_relaxed_certificate(r, cap, &analysis, solutions) {
+        Ok(_) => Ok(analysis),
+        Err(fault) => Err(Disagreement {
+            what: format!(
+                "the certificate of the relaxed instance removing {:?}",
+                r.removed()
+            ),
+            puzzle: r.puzzle().to_line(),
+            answers: vec![
+                (Engine::Bitset, format!("{analysis:?}")),
+                (Engine::Sat, fault.to_string()),
+            ],
+        }),
     }
 }
 

@@ -20,10 +20,14 @@
 //! decreases along the sweep.
 //!
 //! Every instance is analyzed by one engine (the bitset search by default)
-//! and `verify` of the samples, spread evenly, are re-analyzed by the other
-//! engines of the list, or by the engine's checker (SAT for `bitset` and
-//! `dlx`); any difference in count or fixed cells is a bug and stops the run
-//! with a reproducible case.
+//! and `verify` of the samples, spread evenly, are cross-checked. With
+//! [`Verification::Certificate`] (the default for the bitset search) the
+//! search hands over the solutions it found and SAT proves the count and
+//! fixed cells from them with one incremental solver
+//! ([`crate::sat::certificate`]); with [`Verification::Resolve`] the sample
+//! is re-analyzed from scratch by the other engines of the list, or by the
+//! engine's checker (SAT for `bitset` and `dlx`). Any difference in count or
+//! fixed cells is a bug and stops the run with a reproducible case.
 //!
 //! A sweep over `k` is fitted as the paper's Fig. 8 does: `mean_extra ≈
 //! c·e^{k/λ}`, where `mean_extra` is the mean number of solutions *other than
@@ -36,7 +40,7 @@
 //! point). The older fit of `mean_solutions` (original included) over every
 //! point, capped or not, is kept beside it as `fit` for comparison.
 
-use crate::engine::{Disagreement, Engine, Engines};
+use crate::engine::{Disagreement, Engine, Engines, analyze_relaxed_certified};
 use crate::graph::{RelaxedInstance, derive_seed, shuffled_edges};
 use crate::grid::Puzzle;
 use rayon::prelude::*;
@@ -57,11 +61,28 @@ pub struct RelaxOptions {
     /// The primary engine analyzes every sample; the others in the list
     /// re-check the verified ones.
     pub engines: Engines,
-    /// How many samples are re-checked (spread evenly), by the other engines
-    /// of `engines` or, with one engine, by its [`Engine::checker`]
-    /// ([`default_verify`] of `samples` unless the caller chooses;
+    /// How many samples are cross-checked (spread evenly), as `verify_by`
+    /// says ([`default_verify`] of `samples` unless the caller chooses;
     /// [`RelaxOptions::verify_for`] decides it for a list of engines).
     pub verify: usize,
+    /// How a sample is cross-checked with one engine (with several, each
+    /// analyzes every sample and they are compared).
+    pub verify_by: Verification,
+}
+
+/// How the verified samples of a run with one engine are cross-checked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Verification {
+    /// The bitset search hands over its solutions and SAT proves its count
+    /// and fixed cells from them ([`crate::sat::certificate`]); other
+    /// engines are re-analyzed as with `Resolve`.
+    #[default]
+    Certificate,
+    /// The sample is re-analyzed from scratch by the engine's
+    /// [`Engine::checker`] (SAT for the search engines) and the answers
+    /// compared.
+    Resolve,
 }
 
 impl Default for RelaxOptions {
@@ -74,21 +95,24 @@ impl Default for RelaxOptions {
             cap: 1000,
             engines: Engines::default(),
             verify: default_verify(samples),
+            verify_by: Verification::default(),
         }
     }
 }
 
-/// The share of samples re-checked by a second engine when the caller does
-/// not choose: 3 %, rounded up, and at least one.
+/// The share of samples cross-checked when the caller does not choose: one
+/// in 500, rounded up, and at least one.
 ///
-/// The second engine (SAT for `bitset` and `dlx`) answers a capped count many
-/// times slower than the bitset search that analyzes every sample, so
-/// re-checking all of them would multiply a run's time; 3 % keeps the cost of
-/// the cross-check a small part of the run, while the floor of one sample
-/// means every puzzle and every `k` is still compared against an independent
-/// engine. `sudolab relax` (without `--verify`) and `sudolab analyze` use it.
+/// A certificate check ([`Verification::Certificate`]) costs about 5 ms of
+/// CPU a sample at k = 45, most of it in `varisat`'s set-up and calls, about
+/// 15 times the bitset search's own time (`docs/performance.md`, relaxation),
+/// and a re-analysis ([`Verification::Resolve`]) about 3.5 times more than
+/// that; one sample in 500 keeps the default run within 100× the PySAT
+/// script, and the floor of one sample means every puzzle and every `k` is
+/// still checked by an independent engine. `sudolab relax` (without
+/// `--verify`) and `sudolab analyze` use it.
 pub fn default_verify(samples: usize) -> usize {
-    (samples * 3).div_ceil(100).max(1)
+    samples.div_ceil(500).max(1)
 }
 
 impl RelaxOptions {
@@ -213,6 +237,14 @@ pub struct RelaxSummary {
 }
 
 impl RelaxOptions {
+    /// Whether verified samples are checked by certificate: one engine, the
+    /// bitset search, and [`Verification::Certificate`].
+    fn certifies(&self) -> bool {
+        self.verify_by == Verification::Certificate
+            && self.engines.checkers().is_empty()
+            && self.engines.primary() == Engine::Bitset
+    }
+
     /// The engines that analyze a verified sample: the primary one first, then
     /// the others of `engines` or, with one engine, its checker.
     fn checked_engines(&self) -> Engines {
@@ -265,6 +297,7 @@ pub(crate) fn run_samples(
     let is_verified = verified_samples(opts.samples, opts.verify);
     let primary = Engines::one(opts.engines.primary());
     let checked_engines = opts.checked_engines();
+    let certified = opts.certifies();
     let results: Vec<Result<(SampleResult, bool), RelaxError>> = (0..opts.samples)
         .into_par_iter()
         .map(|i| {
@@ -274,8 +307,14 @@ pub(crate) fn run_samples(
             let r = RelaxedInstance::new(puzzle, &removed)
                 .unwrap_or_else(|e| unreachable!("sampled edges are graph edges: {e}"));
             let checked = is_verified(i);
-            let engines = if checked { &checked_engines } else { &primary };
-            let a = engines.analyze_relaxed(&r, opts.cap).map_err(|d| {
+            let answer = if checked && certified {
+                analyze_relaxed_certified(&r, opts.cap)
+            } else if checked {
+                checked_engines.analyze_relaxed(&r, opts.cap)
+            } else {
+                primary.analyze_relaxed(&r, opts.cap)
+            };
+            let a = answer.map_err(|d| {
                 d.about(format_args!("sample {i}, seed {}, k {}", opts.seed, opts.k))
             })?;
             let removed: Vec<[usize; 2]> = removed.iter().map(|&(a, b)| [a, b]).collect();
@@ -535,14 +574,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn verify_is_three_percent_rounded_up_or_every_sample_with_several_engines() {
-        assert_eq!(default_verify(1000), 30);
-        assert_eq!(default_verify(200), 6);
-        assert_eq!(default_verify(101), 4);
+    fn verify_is_one_in_500_rounded_up_or_every_sample_with_several_engines() {
+        assert_eq!(default_verify(1000), 2);
+        assert_eq!(default_verify(1001), 3);
+        assert_eq!(default_verify(200), 1);
         assert_eq!(default_verify(5), 1);
-        assert_eq!(RelaxOptions::default().verify, 30);
+        assert_eq!(RelaxOptions::default().verify, 2);
         let one = Engines::default();
-        assert_eq!(RelaxOptions::verify_for(&one, 200, None), 6);
+        assert_eq!(RelaxOptions::verify_for(&one, 2000, None), 4);
         assert_eq!(RelaxOptions::verify_for(&one, 200, Some(0)), 0);
         assert_eq!(RelaxOptions::verify_for(&Engines::all(), 200, Some(3)), 200);
     }

@@ -15,6 +15,12 @@
 //! contradicts, an unsatisfiable answer proves the cell fixed. One solver is
 //! used per instance, incrementally: the backbone queries use assumptions, the
 //! count adds blocking clauses afterwards, nothing is re-encoded.
+//!
+//! [`certificate`] checks a search engine's answer on a relaxed instance from
+//! the solutions it found, with one incremental solver, instead of
+//! re-analyzing it.
+
+pub mod certificate;
 
 use crate::answers::{Count, InstanceAnalysis, SudokuEngine};
 use crate::cnf::{self, Cnf, Encoding};

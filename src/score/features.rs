@@ -96,6 +96,7 @@ fn metric_options(names: &[String], p: &FeatureParams) -> MetricOptions {
             engines: Engines::default(),
             // Two samples are still re-counted by a second engine.
             verify: 2,
+            verify_by: Default::default(),
         },
         rate_seed: p.seed,
         fixedness: false,

@@ -207,6 +207,19 @@ impl RelaxedSearch {
         dispatch!(self, s => s.analyze(cap))
     }
 
+    /// [`RelaxedSearch::analyze`] and its certificate: the first `cap`
+    /// colourings in search order (every one when the count is below the
+    /// cap), to be checked by another engine (the SAT certificate check).
+    pub fn analyze_with_solutions(&mut self, cap: u64) -> (InstanceAnalysis, Vec<Vec<u8>>) {
+        let analysis = self.analyze(cap);
+        let listed = if analysis.count.solutions == 0 {
+            Vec::new()
+        } else {
+            self.solutions(cap)
+        };
+        (analysis, listed)
+    }
+
     /// Up to `cap` colourings (0 = all), one value per cell, in search order.
     pub fn solutions(&mut self, cap: u64) -> Vec<Vec<u8>> {
         dispatch!(self, s => s.solutions(cap))
@@ -221,6 +234,12 @@ pub fn count(r: &RelaxedInstance, cap: u64) -> Count {
 /// Count and fixed non-given cells of `r`.
 pub fn analyze(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
     RelaxedSearch::new(r).analyze(cap)
+}
+
+/// Count, fixed non-given cells and the solutions behind them (see
+/// [`RelaxedSearch::analyze_with_solutions`]).
+pub fn analyze_with_solutions(r: &RelaxedInstance, cap: u64) -> (InstanceAnalysis, Vec<Vec<u8>>) {
+    RelaxedSearch::new(r).analyze_with_solutions(cap)
 }
 
 /// Up to `cap` colourings of `r` (0 = all).
