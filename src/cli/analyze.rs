@@ -69,7 +69,12 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     let spec = resume::RowSpec::analyze(&opts.params())?;
     let streaming = resume::streams(out);
     let (mut writer, done) = if streaming {
-        let (w, d) = resume::open(out, args.resume, &spec)?;
+        let params = match serde_json::to_value(opts.params())? {
+            serde_json::Value::Object(params) => params,
+            _ => serde_json::Map::new(),
+        };
+        let record = resume::record("analyze", params, &args.common)?;
+        let (w, d) = resume::open(out, args.resume, &spec, &record)?;
         (Some(w), d)
     } else if args.resume {
         anyhow::bail!("--resume needs -o FILE with --format jsonl");

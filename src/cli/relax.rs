@@ -92,7 +92,25 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     let streaming = resume::streams(out);
     let spec = resume::RowSpec::relax(&opts);
     let (mut stream, done) = if streaming {
-        let (w, d) = resume::open(out, args.resume, &spec)?;
+        let record = resume::record(
+            "relax",
+            run_params(args.sweep.is_some(), args.k, &ks, &opts),
+            &args.common,
+        )?;
+        let (w, d) = resume::open(out, args.resume, &spec, &record)?;
+        if !d.is_empty() {
+            for (flag, given) in [
+                ("--emit-samples", args.emit_samples.is_some()),
+                ("--plot", args.plot.is_some()),
+            ] {
+                if given {
+                    bail!(
+                        "{flag} with --resume: the {} row(s) already in the output are kept, not computed again, so {flag} would miss them; run without --resume or into a new file",
+                        d.len()
+                    );
+                }
+            }
+        }
         (Some(w), d)
     } else if args.resume {
         bail!("--resume needs -o FILE with --format jsonl");
@@ -201,6 +219,29 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         out.write(&text)?;
     }
     Ok(loaded.finish())
+}
+
+/// Every parameter that changes a relax row, for the run record: the k
+/// values (`k`, or `sweep` as the list), samples, seed, cap, engines and
+/// verified samples.
+fn run_params(
+    sweep: bool,
+    k: usize,
+    ks: &[usize],
+    opts: &RelaxOptions,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut params = serde_json::Map::new();
+    if sweep {
+        params.insert("sweep".into(), ks.into());
+    } else {
+        params.insert("k".into(), k.into());
+    }
+    params.insert("samples".into(), opts.samples.into());
+    params.insert("seed".into(), opts.seed.into());
+    params.insert("cap".into(), opts.cap.into());
+    params.insert("engine".into(), opts.engines.to_string().into());
+    params.insert("verify".into(), opts.verify.into());
+    params
 }
 
 fn report_text(r: &RelaxReport) -> String {
