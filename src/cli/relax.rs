@@ -1,6 +1,6 @@
 //! `sudolab relax`: the constraint-relaxation experiment (Pelánek §3.2).
 
-use super::{Common, EXIT_DISAGREE, check_target, load, progress, resume};
+use super::{Common, EXIT_DISAGREE, check_target, load_windows, progress, resume};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use resume::Lined;
@@ -124,62 +124,67 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         )),
         None => None,
     };
-    let mut loaded = load(&args.common)?;
-    let puzzles = std::mem::take(&mut loaded.puzzles);
-    let pb = progress::bar((puzzles.len() * ks.len()) as u64, "puzzles×k");
+    let pb = progress::bar(0, "puzzles×k");
     let mut sweeps: Vec<(usize, SweepReport)> = Vec::new();
-    for (done_puzzles, (line, p)) in puzzles.iter().enumerate() {
-        pb.set_position((done_puzzles * ks.len()) as u64);
-        let puzzle = p.to_line();
-        let mut todo = Vec::with_capacity(ks.len());
-        for &k in &ks {
-            if !done.contains(&resume::RowKey::new(*line, &[k as u64]), &puzzle)? {
-                todo.push(k);
+    let (mut loaded, stopped) = load_windows(&args.common, |loaded, puzzles| {
+        pb.inc_length((puzzles.len() * ks.len()) as u64);
+        for (line, p) in &puzzles {
+            let puzzle = p.to_line();
+            let mut todo = Vec::with_capacity(ks.len());
+            for &k in &ks {
+                if !done.contains(&resume::RowKey::new(*line, &[k as u64]), &puzzle)? {
+                    todo.push(k);
+                }
+            }
+            pb.inc((ks.len() - todo.len()) as u64);
+            let swept = relax::sweep_each(p, &todo, &opts, |report, samples| {
+                pb.inc(1);
+                if let Some(w) = samples_out.as_mut() {
+                    for sample in samples {
+                        let row = SampleLine {
+                            puzzle: &puzzle,
+                            k: report.summary.k,
+                            sample,
+                        };
+                        writeln!(w, "{}", jsonl_line(&Lined { line: *line, row })?)?;
+                    }
+                }
+                if let Some(w) = stream.as_mut() {
+                    w.write(*line, report)?;
+                }
+                Ok::<(), anyhow::Error>(())
+            });
+            match swept {
+                Ok(sweep) => {
+                    if !streaming || args.plot.is_some() {
+                        sweeps.push((*line, sweep));
+                    }
+                }
+                Err(e) => match e.downcast::<RelaxError>() {
+                    Ok(e @ RelaxError::Disagreement(_)) => {
+                        pb.finish_and_clear();
+                        eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {e}");
+                        return Ok(Some(EXIT_DISAGREE));
+                    }
+                    Ok(e @ RelaxError::TooManyEdges { .. }) => {
+                        pb.finish_and_clear();
+                        bail!(
+                            "--k: {e} ({}×{} grid, input line {line})",
+                            p.side(),
+                            p.side()
+                        );
+                    }
+                    Ok(e) => {
+                        pb.suspend(|| loaded.refuse(*line, e))?;
+                    }
+                    Err(io) => return Err(io),
+                },
             }
         }
-        let swept = relax::sweep_each(p, &todo, &opts, |report, samples| {
-            pb.inc(1);
-            if let Some(w) = samples_out.as_mut() {
-                for sample in samples {
-                    let row = SampleLine {
-                        puzzle: &puzzle,
-                        k: report.summary.k,
-                        sample,
-                    };
-                    writeln!(w, "{}", jsonl_line(&Lined { line: *line, row })?)?;
-                }
-            }
-            if let Some(w) = stream.as_mut() {
-                w.write(*line, report)?;
-            }
-            Ok::<(), anyhow::Error>(())
-        });
-        match swept {
-            Ok(sweep) => {
-                if !streaming || args.plot.is_some() {
-                    sweeps.push((*line, sweep));
-                }
-            }
-            Err(e) => match e.downcast::<RelaxError>() {
-                Ok(e @ RelaxError::Disagreement(_)) => {
-                    pb.finish_and_clear();
-                    eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {e}");
-                    return Ok(EXIT_DISAGREE);
-                }
-                Ok(e @ RelaxError::TooManyEdges { .. }) => {
-                    pb.finish_and_clear();
-                    bail!(
-                        "--k: {e} ({}×{} grid, input line {line})",
-                        p.side(),
-                        p.side()
-                    );
-                }
-                Ok(e) => {
-                    pb.suspend(|| loaded.refuse(*line, e))?;
-                }
-                Err(io) => return Err(io),
-            },
-        }
+        Ok(None)
+    })?;
+    if let Some(code) = stopped {
+        return Ok(code);
     }
     pb.finish_and_clear();
     if let Some(mut w) = samples_out {

@@ -56,6 +56,23 @@ impl RowWriter {
     }
 }
 
+/// True when finished rows go straight to stdout as JSON Lines (`-f jsonl`
+/// without `-o`), window by window: the same bytes as rendering them all at
+/// the end.
+pub fn to_stdout(out: &OutputArgs) -> bool {
+    streams(out) && out.file().is_none()
+}
+
+/// Writes rows to stdout as JSON Lines.
+pub fn write_rows<T: Serialize>(rows: &[T]) -> Result<()> {
+    let mut text = String::new();
+    for row in rows {
+        text.push_str(&jsonl_line(row).context("cannot serialise a row")?);
+        text.push('\n');
+    }
+    write_stdout(text.as_bytes())
+}
+
 /// True when rows are streamed (`--format jsonl`).
 pub fn streams(out: &OutputArgs) -> bool {
     out.format == Format::Jsonl
