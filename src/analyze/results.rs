@@ -369,7 +369,7 @@ pub enum ResultsError {
         /// The results file.
         path: PathBuf,
         /// The first parameter that differs.
-        difference: RecordDifference,
+        difference: Box<RecordDifference>,
     },
     /// A shard whose last row is cut short.
     #[error(

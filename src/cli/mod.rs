@@ -278,18 +278,19 @@ pub fn load_windows(
             }
             _ => {}
         }
-        if window.len() == WINDOW {
-            if let Some(code) = each(&mut loaded, std::mem::take(&mut window))? {
-                return Ok((loaded, Some(code)));
-            }
+        if window.len() == WINDOW
+            && let Some(code) = each(&mut loaded, std::mem::take(&mut window))?
+        {
+            return Ok((loaded, Some(code)));
         }
     }
     if read == 0 {
         bail!("no puzzle found in {}", path.display());
     }
-    let code = match window.is_empty() {
-        true => None,
-        false => each(&mut loaded, window)?,
+    let code = if window.is_empty() {
+        None
+    } else {
+        each(&mut loaded, window)?
     };
     Ok((loaded, code))
 }

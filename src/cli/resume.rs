@@ -135,7 +135,7 @@ pub fn open(
             if let Some(difference) = found.difference(record, true) {
                 return Err(ResultsError::OtherRun {
                     path: path.to_path_buf(),
-                    difference,
+                    difference: Box::new(difference),
                 }
                 .into());
             }
