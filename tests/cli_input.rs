@@ -444,8 +444,5 @@ fn analyze_resume_refuses_a_file_written_without_dedup() {
     resume.extend(["--resume", "--dedup"]);
     let (code, _, err) = sudolab(&resume, &input);
     assert_eq!(code, 1);
-    assert!(
-        err.contains("params.dedup = false, this run has true"),
-        "{err}"
-    );
+    assert!(err.contains("dedup = false, this run has true"), "{err}");
 }

@@ -183,6 +183,7 @@ fn relax_report(
         cap,
         verify: RelaxOptions::verify_for(&engines, samples, verify),
         engines,
+        verify_by: Default::default(),
     };
     let (report, drawn) = py.detach(|| relax::relax(&p, &opts)).map_err(|e| match e {
         RelaxError::Disagreement(d) => disagreement(&d, None),
@@ -310,6 +311,7 @@ fn analyze(
             cap,
             engines: Engines::default(),
             verify: relax::default_verify(samples),
+            verify_by: Default::default(),
         },
         rate_seed: seed,
         fixedness,

@@ -20,6 +20,16 @@
 //!   [`MergedRows::check_input`]) missing or mismatched ones listed as
 //!   [`MergeProblem`]s.
 //!
+//! What no row says is kept beside the file, in a run record
+//! ([`RunRecord`], `FILE.run.json`): the command, every parameter that
+//! changes a row (the relaxation's `k` or sweep, samples, seed, cap, engines,
+//! verified samples, metric groups, the alphabet), the input's identity (a
+//! hash of its bytes, [`input_identity`]) and the shard. A resumed run
+//! compares its own record with the file's and refuses, naming the
+//! parameter, anything but the same run (a sweep may only grow); a merge
+//! compares the shards' records with each other and with the `--input`. The
+//! rows themselves stay as they were written.
+//!
 //! A last line without its newline is a record cut short by an interrupted
 //! run: the reader sets it apart ([`ResultsFile::torn_bytes`]), so a resumed
 //! run can drop it ([`ResultsFile::drop_torn_line`]) and a merge refuses the
@@ -28,8 +38,8 @@
 
 use super::AnalyzeParams;
 use crate::relax::RelaxOptions;
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -105,6 +115,142 @@ impl RowSpec {
                 ("/cap".into(), Value::from(opts.cap)),
             ],
         }
+    }
+}
+
+/// The identity of a puzzle input: a 64-bit FNV-1a hash of its bytes, as
+/// `fnv1a64:` and 16 hex digits (a hash defined here, so it never changes
+/// with a dependency's release). Reads `input` to its end.
+pub fn input_identity(mut input: impl Read) -> std::io::Result<String> {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut buf = [0u8; 64 * 1024];
+    loop {
+        let n = input.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        for &b in &buf[..n] {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    Ok(format!("fnv1a64:{hash:016x}"))
+}
+
+/// The input identity of a run reading standard input: it cannot be hashed
+/// before the run, so only each kept row's puzzle is compared with its line.
+pub const STDIN_INPUT: &str = "stdin";
+
+/// How a results file was made: everything that decides its rows besides
+/// the puzzles. Written beside the file ([`RunRecord::path_for`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// The subcommand (`analyze`, `relax`).
+    pub command: String,
+    /// Every parameter that changes a row, by flag name (`k` or `sweep`
+    /// for relax: the list of k values).
+    pub params: Map<String, Value>,
+    /// The input's identity: [`input_identity`], [`STDIN_INPUT`] or
+    /// `embedded examples`.
+    pub input: String,
+    /// `I/N` when the run read one shard of the input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+}
+
+/// A parameter on which two run records differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordDifference {
+    /// The parameter (`command`, `input`, `shard` or a flag name).
+    pub name: String,
+    /// Its value in the file's record.
+    pub found: Value,
+    /// Its value in this run.
+    pub expected: Value,
+}
+
+impl fmt::Display for RecordDifference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} = {}, this run has {}",
+            self.name, self.found, self.expected
+        )
+    }
+}
+
+impl RunRecord {
+    /// Where the record of results file `results` is: `results.run.json`.
+    pub fn path_for(results: &Path) -> PathBuf {
+        let mut name = results.as_os_str().to_owned();
+        name.push(".run.json");
+        PathBuf::from(name)
+    }
+
+    /// The record of `results`, `None` when it has none.
+    pub fn read(results: &Path) -> Result<Option<RunRecord>, ResultsError> {
+        let path = RunRecord::path_for(results);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(ResultsError::Read { path, source }),
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|source| ResultsError::BadRecord { path, source })
+    }
+
+    /// Writes the record of `results` beside it.
+    pub fn write(&self, results: &Path) -> Result<(), ResultsError> {
+        let path = RunRecord::path_for(results);
+        let text = serde_json::to_string_pretty(self).expect("a record serialises") + "\n";
+        std::fs::write(&path, text).map_err(|source| ResultsError::Repair { path, source })
+    }
+
+    /// The first parameter on which `self` (a file's record) and `run`
+    /// differ: the command, then the parameters in `run`'s order, the input
+    /// and (with `shard`) the shard. A sweep whose k values include all of
+    /// the file's is the same run grown, not a difference.
+    pub fn difference(&self, run: &RunRecord, shard: bool) -> Option<RecordDifference> {
+        let differ = |name: &str, found: Value, expected: Value| {
+            (found != expected).then(|| RecordDifference {
+                name: name.to_string(),
+                found,
+                expected,
+            })
+        };
+        let text = |s: &Option<String>| s.clone().map_or(Value::Null, Value::from);
+        let mut names: Vec<&String> = run.params.keys().collect();
+        names.extend(self.params.keys().filter(|k| !run.params.contains_key(*k)));
+        differ(
+            "command",
+            self.command.clone().into(),
+            run.command.clone().into(),
+        )
+        .or_else(|| {
+            names.into_iter().find_map(|name| {
+                let found = self.params.get(name).cloned().unwrap_or_default();
+                let expected = run.params.get(name).cloned().unwrap_or_default();
+                if name == "sweep" && grows(&found, &expected) {
+                    return None;
+                }
+                differ(name, found, expected)
+            })
+        })
+        .or_else(|| differ("input", self.input.clone().into(), run.input.clone().into()))
+        .or_else(|| {
+            shard
+                .then(|| differ("shard", text(&self.shard), text(&run.shard)))
+                .flatten()
+        })
+    }
+}
+
+/// Whether list `to` holds every value of list `from`.
+fn grows(from: &Value, to: &Value) -> bool {
+    match (from.as_array(), to.as_array()) {
+        (Some(from), Some(to)) => from.iter().all(|v| to.contains(v)),
+        _ => false,
     }
 }
 
@@ -195,6 +341,36 @@ pub enum ResultsError {
         /// The puzzle the input has on that line.
         puzzle: String,
     },
+    /// The run record beside the file is not one.
+    #[error("{}: not a sudolab run record", path.display())]
+    BadRecord {
+        /// The record's file.
+        path: PathBuf,
+        /// What the JSON parser said.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// Rows but no run record: the file cannot be checked against this run.
+    #[error(
+        "{} has rows but no run record ({}): written by an older sudolab or moved without it, so its parameters and input cannot be checked; compute into a new file",
+        path.display(),
+        RunRecord::path_for(path).display()
+    )]
+    NoRecord {
+        /// The results file.
+        path: PathBuf,
+    },
+    /// The file was written by another run.
+    #[error(
+        "{} was written with {difference}: resume with the same parameters and input, or write to another file",
+        path.display()
+    )]
+    OtherRun {
+        /// The results file.
+        path: PathBuf,
+        /// The first parameter that differs.
+        difference: Box<RecordDifference>,
+    },
     /// A shard whose last row is cut short.
     #[error(
         "{}: the last line is cut short (an interrupted shard): finish it with --resume first",
@@ -203,24 +379,6 @@ pub enum ResultsError {
     TornShard {
         /// The shard's results file.
         path: PathBuf,
-    },
-    /// Shards computed with different parameters.
-    #[error(
-        "{} line {line} was computed with {found}, {} with {first}: shards of one run share their parameters",
-        path.display(),
-        first_path.display()
-    )]
-    MixedParameters {
-        /// The shard with the differing row.
-        path: PathBuf,
-        /// 1-based line of that file.
-        line: usize,
-        /// The row's parameter fields.
-        found: Box<Value>,
-        /// The shard whose first row set the parameters.
-        first_path: PathBuf,
-        /// Its parameter fields.
-        first: Box<Value>,
     },
 }
 
@@ -444,6 +602,49 @@ pub enum MergeProblem {
         /// The puzzle the shard has for it.
         found: String,
     },
+    /// A row for an input line the input does not have.
+    NotInInput {
+        /// The row's input line.
+        input_line: u64,
+        /// Its `k`, when the shards hold several values of `k`.
+        k: Option<u64>,
+        /// The shard.
+        shard: PathBuf,
+    },
+    /// A shard without its run record.
+    NoRecord {
+        /// The shard.
+        shard: PathBuf,
+    },
+    /// A shard written by another run than the first shard.
+    OtherRun {
+        /// The shard.
+        shard: PathBuf,
+        /// The first shard.
+        first: PathBuf,
+        /// The first parameter that differs (`this run` = the first shard).
+        difference: RecordDifference,
+    },
+    /// A row computed with other parameters than the first row.
+    MixedRows {
+        /// The shard with the differing row.
+        shard: PathBuf,
+        /// 1-based line of that file.
+        line: usize,
+        /// The row's parameter fields.
+        found: Box<Value>,
+        /// The shard whose first row set the parameters.
+        first: PathBuf,
+        /// Its parameter fields.
+        expected: Box<Value>,
+    },
+    /// The shards read another input than `--input`.
+    OtherInput {
+        /// The identity in the shards' records.
+        found: String,
+        /// The identity of `--input`.
+        input: String,
+    },
 }
 
 impl fmt::Display for MergeProblem {
@@ -476,6 +677,51 @@ impl fmt::Display for MergeProblem {
                 "input line {input_line} is {input} but {} has {found} for it",
                 shard.display()
             ),
+            MergeProblem::NotInInput {
+                input_line,
+                k,
+                shard,
+            } => write!(
+                f,
+                "{} has a row for input line {input_line}{}, which the input does not have",
+                shard.display(),
+                k_text(k)
+            ),
+            MergeProblem::NoRecord { shard } => write!(
+                f,
+                "{} has no run record ({}): its parameters and input cannot be checked",
+                shard.display(),
+                RunRecord::path_for(shard).display()
+            ),
+            MergeProblem::OtherRun {
+                shard,
+                first,
+                difference: d,
+            } => write!(
+                f,
+                "{} was computed with {} = {}, {} with {}: shards of one run share their parameters",
+                shard.display(),
+                d.name,
+                d.found,
+                first.display(),
+                d.expected
+            ),
+            MergeProblem::MixedRows {
+                shard,
+                line,
+                found,
+                first,
+                expected,
+            } => write!(
+                f,
+                "{} line {line} was computed with {found}, {} with {expected}: shards of one run share their parameters",
+                shard.display(),
+                first.display()
+            ),
+            MergeProblem::OtherInput { found, input } => write!(
+                f,
+                "the shards read an input with identity {found}, but --input is {input}"
+            ),
         }
     }
 }
@@ -494,14 +740,18 @@ struct MergedRow {
 #[derive(Debug)]
 pub struct MergedRows {
     shards: Vec<PathBuf>,
+    /// The run record of the merged file: the first shard's, without its shard.
+    record: Option<RunRecord>,
     rows: BTreeMap<RowKey, MergedRow>,
     problems: Vec<MergeProblem>,
 }
 
 /// Reads the shards' JSON Lines outputs and keys their rows by input line
 /// and `k`. A row found twice is a [`MergeProblem::Duplicate`] (the first is
-/// kept); a cut-off shard, a line that is no row, or a row computed with
-/// other parameters than the first row of the first shard is an error.
+/// kept); a shard without a run record, with another record than the first
+/// shard's (the shard aside), or with a row computed with other parameters
+/// than the first row of the first shard is a problem too; a cut-off shard
+/// or a line that is no row is an error.
 pub fn merge_shards(paths: &[PathBuf]) -> Result<MergedRows, ResultsError> {
     let spec = RowSpec {
         key: SHARD_KEY,
@@ -509,14 +759,31 @@ pub fn merge_shards(paths: &[PathBuf]) -> Result<MergedRows, ResultsError> {
     };
     let mut merged = MergedRows {
         shards: paths.to_vec(),
+        record: None,
         rows: BTreeMap::new(),
         problems: Vec::new(),
     };
     let mut params: Option<(Value, usize)> = None;
+    let mut first_record: Option<(RunRecord, usize)> = None;
     for (shard, path) in paths.iter().enumerate() {
         let file = ResultsFile::read(path)?;
         if file.torn_bytes() > 0 {
             return Err(ResultsError::TornShard { path: path.clone() });
+        }
+        match (RunRecord::read(path)?, &first_record) {
+            (None, _) => merged.problems.push(MergeProblem::NoRecord {
+                shard: path.clone(),
+            }),
+            (Some(record), None) => first_record = Some((record, shard)),
+            (Some(record), Some((first, from))) => {
+                if let Some(difference) = record.difference(first, false) {
+                    merged.problems.push(MergeProblem::OtherRun {
+                        shard: path.clone(),
+                        first: paths[*from].clone(),
+                        difference,
+                    });
+                }
+            }
         }
         for row in file.rows(&spec) {
             let row = row?;
@@ -533,13 +800,14 @@ pub fn merge_shards(paths: &[PathBuf]) -> Result<MergedRows, ResultsError> {
             match &params {
                 None => params = Some((row_params, shard)),
                 Some((first, from)) if *first != row_params => {
-                    return Err(ResultsError::MixedParameters {
-                        path: path.clone(),
+                    merged.problems.push(MergeProblem::MixedRows {
+                        shard: path.clone(),
                         line: row.file_line,
                         found: Box::new(row_params),
-                        first_path: paths[*from].clone(),
-                        first: Box::new(first.clone()),
+                        first: paths[*from].clone(),
+                        expected: Box::new(first.clone()),
                     });
+                    continue;
                 }
                 Some(_) => {}
             }
@@ -563,16 +831,38 @@ pub fn merge_shards(paths: &[PathBuf]) -> Result<MergedRows, ResultsError> {
             );
         }
     }
+    merged.record = first_record.map(|(record, _)| RunRecord {
+        shard: None,
+        ..record
+    });
     Ok(merged)
 }
 
 impl MergedRows {
-    /// Checks the rows against the input the shards read (`(line, puzzle)`
-    /// pairs): every line must have a row for every `k` the shards hold, with
-    /// the same puzzle. What is not is added to [`Self::problems`].
-    pub fn check_input(&mut self, input: impl IntoIterator<Item = (usize, String)>) {
+    /// Checks the rows against the input the shards read: its identity
+    /// ([`input_identity`]) must be the shards' (unless they read stdin),
+    /// and its `(line, puzzle)` pairs must be covered exactly: every line a
+    /// row for every `k` the shards hold, with the same puzzle, and no row
+    /// for a line the input does not have. What is not is added to
+    /// [`Self::problems`].
+    pub fn check_input(
+        &mut self,
+        identity: &str,
+        input: impl IntoIterator<Item = (usize, String)>,
+    ) {
+        if let Some(record) = &self.record
+            && record.input != STDIN_INPUT
+            && record.input != identity
+        {
+            self.problems.push(MergeProblem::OtherInput {
+                found: record.input.clone(),
+                input: identity.to_string(),
+            });
+        }
         let ks: BTreeSet<Option<u64>> = self.rows.keys().map(|key| key.fields[0]).collect();
+        let mut covered: BTreeSet<u64> = BTreeSet::new();
         for (line, puzzle) in input {
+            covered.insert(line as u64);
             for &k in &ks {
                 let key = RowKey {
                     line: line as u64,
@@ -595,6 +885,20 @@ impl MergedRows {
                 }
             }
         }
+        for (key, row) in &self.rows {
+            if !covered.contains(&key.line) {
+                self.problems.push(MergeProblem::NotInInput {
+                    input_line: key.line,
+                    k: key.fields[0].filter(|_| ks.len() > 1),
+                    shard: self.shards[row.shard].clone(),
+                });
+            }
+        }
+    }
+
+    /// The run record of the merged file (`None` when the shards have none).
+    pub fn record(&self) -> Option<&RunRecord> {
+        self.record.as_ref()
     }
 
     /// What keeps the shards from being merged (empty: they merge).
@@ -691,6 +995,18 @@ mod tests {
         assert!(e.contains("not a sudolab JSON Lines output"), "{e}");
     }
 
+    fn record(samples: u64) -> RunRecord {
+        RunRecord {
+            command: "relax".into(),
+            params: json!({"k": 45, "samples": samples})
+                .as_object()
+                .cloned()
+                .unwrap(),
+            input: "fnv1a64:0000000000000001".into(),
+            shard: None,
+        }
+    }
+
     #[test]
     fn shards_merge_in_input_order_and_name_their_problems() {
         let dir = tempfile::tempdir().unwrap();
@@ -702,7 +1018,24 @@ mod tests {
         std::fs::write(&a, format!("{}\n{}\n", row(3, 0, "3."), row(1, 5, "1."))).unwrap();
         std::fs::write(&b, format!("{}\n{}\n", row(1, 0, "1."), row(3, 0, "3."))).unwrap();
         let mut merged = merge_shards(&[a.clone(), b.clone()]).unwrap();
+        assert_eq!(
+            merged.problems()[..2],
+            [
+                MergeProblem::NoRecord { shard: a.clone() },
+                MergeProblem::NoRecord { shard: b.clone() }
+            ]
+        );
+        for (path, shard) in [(&a, "1/2"), (&b, "2/2")] {
+            RunRecord {
+                shard: Some(shard.into()),
+                ..record(5)
+            }
+            .write(path)
+            .unwrap();
+        }
+        merged = merge_shards(&[a.clone(), b.clone()]).unwrap();
         assert_eq!(merged.len(), 3);
+        assert_eq!(merged.record(), Some(&record(5)), "the shard is dropped");
         assert_eq!(
             merged.to_jsonl(),
             format!(
@@ -712,7 +1045,10 @@ mod tests {
                 row(3, 0, "3.")
             )
         );
-        merged.check_input([(1, "1.".to_string()), (2, "2.".into()), (3, "4.".into())]);
+        merged.check_input(
+            "fnv1a64:0000000000000002",
+            [(1, "1.".to_string()), (3, "4.".into())],
+        );
         let problems: Vec<String> = merged.problems().iter().map(|p| p.to_string()).collect();
         assert_eq!(
             problems,
@@ -722,11 +1058,21 @@ mod tests {
                     a.display(),
                     b.display()
                 ),
-                "input line 2 (k = 0) is in no shard".to_string(),
-                "input line 2 (k = 5) is in no shard".to_string(),
+                "the shards read an input with identity fnv1a64:0000000000000001, but --input is fnv1a64:0000000000000002".to_string(),
                 format!("input line 3 is 4. but {} has 3. for it", a.display()),
                 "input line 3 (k = 5) is in no shard".to_string(),
             ]
+        );
+        // Rows past the input's lines are not covered by it.
+        merged = merge_shards(&[a.clone(), b.clone()]).unwrap();
+        merged.check_input("fnv1a64:0000000000000001", [(1, "1.".to_string())]);
+        let problems: Vec<String> = merged.problems().iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            problems[1..],
+            [format!(
+                "{} has a row for input line 3 (k = 0), which the input does not have",
+                a.display()
+            )]
         );
 
         std::fs::write(
@@ -734,16 +1080,89 @@ mod tests {
             row(1, 0, "1.").replace("\"samples\":5", "\"samples\":6") + "\n",
         )
         .unwrap();
-        let e = merge_shards(&[a.clone(), b.clone()])
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("b.jsonl line 1 was computed with"), "{e}");
+        record(6).write(&b).unwrap();
+        let merged = merge_shards(&[a.clone(), b.clone()]).unwrap();
+        let problems: Vec<String> = merged.problems().iter().map(|p| p.to_string()).collect();
+        assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(
-            e.contains("shards of one run share their parameters"),
-            "{e}"
+            problems[0].contains("b.jsonl was computed with samples = 6, ")
+                && problems[0].contains("a.jsonl with 5"),
+            "{}",
+            problems[0]
         );
+        assert!(problems[1].contains("b.jsonl line 1 was computed with"));
         std::fs::write(&b, row(1, 0, "1.")).unwrap();
         let e = merge_shards(&[a, b]).unwrap_err().to_string();
         assert!(e.contains("the last line is cut short"), "{e}");
+    }
+
+    #[test]
+    fn run_records_name_the_first_difference_and_let_a_sweep_grow() {
+        let file = |params: serde_json::Value, input: &str| RunRecord {
+            command: "relax".into(),
+            params: params.as_object().cloned().unwrap(),
+            input: input.into(),
+            shard: Some("1/2".into()),
+        };
+        let old = file(json!({"k": 45, "samples": 10, "engine": "bitset"}), "x");
+        let diff = |run: &RunRecord| old.difference(run, true).map(|d| d.to_string());
+        assert_eq!(diff(&old), None);
+        assert_eq!(
+            diff(&file(
+                json!({"k": 44, "samples": 10, "engine": "bitset"}),
+                "x"
+            )),
+            Some("k = 45, this run has 44".into())
+        );
+        assert_eq!(
+            diff(&file(json!({"k": 45, "samples": 10, "engine": "dlx"}), "x")),
+            Some(r#"engine = "bitset", this run has "dlx""#.into())
+        );
+        assert_eq!(
+            diff(&file(
+                json!({"k": 45, "samples": 10, "engine": "bitset"}),
+                "y"
+            )),
+            Some(r#"input = "x", this run has "y""#.into())
+        );
+        assert_eq!(
+            diff(&file(
+                json!({"sweep": [45], "samples": 10, "engine": "bitset"}),
+                "x"
+            )),
+            Some("sweep = null, this run has [45]".into())
+        );
+        let other_shard = RunRecord {
+            shard: None,
+            ..old.clone()
+        };
+        assert_eq!(
+            diff(&other_shard),
+            Some(r#"shard = "1/2", this run has null"#.into())
+        );
+        assert_eq!(old.difference(&other_shard, false), None);
+        let sweep = file(json!({"sweep": [0, 5]}), "x");
+        let grown = file(json!({"sweep": [0, 5, 10]}), "x");
+        assert_eq!(sweep.difference(&grown, true), None);
+        assert_eq!(
+            grown.difference(&sweep, true).map(|d| d.name),
+            Some("sweep".to_string())
+        );
+    }
+
+    #[test]
+    fn the_input_identity_is_a_fixed_hash_of_the_bytes() {
+        assert_eq!(
+            input_identity(&b""[..]).unwrap(),
+            "fnv1a64:cbf29ce484222325"
+        );
+        assert_eq!(
+            input_identity(&b"a"[..]).unwrap(),
+            "fnv1a64:af63dc4c8601ec8c"
+        );
+        assert_ne!(
+            input_identity(&b"1.\n2.\n"[..]).unwrap(),
+            input_identity(&b"2.\n1.\n"[..]).unwrap()
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! `sudolab analyze`: every requested metric for every puzzle of a data set
 //! in one streaming, resumable, parallel run ([`sudolab::analyze`]).
 
-use super::{Common, EXIT_DISAGREE, drop_equivalents, load, progress, resume};
+use super::{Common, EXIT_DISAGREE, drop_equivalents, load, load_windows, progress, resume};
 use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
@@ -71,52 +71,71 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     let spec = resume::RowSpec::analyze(&opts.params())?;
     let streaming = resume::streams(out);
     let (mut writer, done) = if streaming {
-        let (w, d) = resume::open(out, args.resume, &spec)?;
+        let params = match serde_json::to_value(opts.params())? {
+            serde_json::Value::Object(params) => params,
+            _ => serde_json::Map::new(),
+        };
+        let record = resume::record("analyze", params, &args.common)?;
+        let (w, d) = resume::open(out, args.resume, &spec, &record)?;
         (Some(w), d)
     } else if args.resume {
         anyhow::bail!("--resume needs -o FILE with --format jsonl");
     } else {
         (None, resume::DoneRows::default())
     };
-    let mut loaded = load(&args.common)?;
-    if opts.groups.contains(&sudolab::metrics::MetricGroup::Relax) {
-        super::check_k_fits("--k", &[args.k], &loaded.puzzles)?;
-    }
-    if args.dedup {
-        drop_equivalents(&args.common, &mut loaded)?;
-    }
-    let mut todo = Vec::new();
-    for (line, p) in std::mem::take(&mut loaded.puzzles) {
-        if !done.contains(&resume::RowKey::new(line, &[]), &p.to_line())? {
-            todo.push((line, p));
-        }
-    }
-    let pb = progress::bar(todo.len() as u64, "puzzles");
+    let pb = progress::bar(0, "puzzles");
     let mut rows = Vec::new();
-    // Chunks keep memory bounded and stream results in input order.
-    for chunk in todo.chunks(64) {
-        let results: Vec<_> = chunk
-            .par_iter()
-            .map(|(line, p)| {
-                let r = analyze(p, &opts);
-                pb.inc(1);
-                (*line, r)
-            })
-            .collect();
-        for (line, r) in results {
-            let row = match r {
-                Ok(row) => row,
-                Err(d) => {
-                    pb.finish_and_clear();
-                    eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
-                    return Ok(EXIT_DISAGREE);
-                }
-            };
-            match writer.as_mut() {
-                Some(w) => w.write(line, &row)?,
-                None => rows.push(Lined { line, row }),
+    let mut window = |puzzles: Vec<(usize, sudolab::grid::Puzzle)>| -> Result<Option<u8>> {
+        if opts.groups.contains(&sudolab::metrics::MetricGroup::Relax) {
+            super::check_k_fits("--k", &[args.k], &puzzles)?;
+        }
+        let mut todo = Vec::with_capacity(puzzles.len());
+        for (line, p) in puzzles {
+            if !done.contains(&resume::RowKey::new(line, &[]), &p.to_line())? {
+                todo.push((line, p));
             }
         }
+        pb.inc_length(todo.len() as u64);
+        // Chunks of 64 stream results in input order.
+        for chunk in todo.chunks(64) {
+            let results: Vec<_> = chunk
+                .par_iter()
+                .map(|(line, p)| {
+                    let r = analyze(p, &opts);
+                    pb.inc(1);
+                    (*line, r)
+                })
+                .collect();
+            for (line, r) in results {
+                let row = match r {
+                    Ok(row) => row,
+                    Err(d) => {
+                        pb.finish_and_clear();
+                        eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
+                        return Ok(Some(EXIT_DISAGREE));
+                    }
+                };
+                match writer.as_mut() {
+                    Some(w) => w.write(line, &row)?,
+                    None => rows.push(Lined { line, row }),
+                }
+            }
+        }
+        Ok(None)
+    };
+    // --dedup needs every canonical form, so it reads the whole input first;
+    // otherwise the input is read a window at a time.
+    let (mut loaded, stopped) = if args.dedup {
+        let mut loaded = load(&args.common)?;
+        drop_equivalents(&args.common, &mut loaded)?;
+        let puzzles = std::mem::take(&mut loaded.puzzles);
+        let stopped = window(puzzles)?;
+        (loaded, stopped)
+    } else {
+        load_windows(&args.common, |_, puzzles| window(puzzles))?
+    };
+    if let Some(code) = stopped {
+        return Ok(code);
     }
     pb.finish_and_clear();
     match writer {

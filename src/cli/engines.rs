@@ -1,6 +1,6 @@
 //! `solve`, `count`, `check` and `backbone`: the engine subcommands.
 
-use super::{Common, EXIT_DISAGREE, label_of, load, par_map, progress};
+use super::{Common, EXIT_DISAGREE, label_of, load, load_windows, par_map, progress, resume};
 use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
@@ -143,11 +143,22 @@ fn collect<T>(results: Vec<(usize, Result<T, Disagreement>)>) -> Result<Vec<T>, 
 
 pub fn check(args: EngineArgs) -> Result<u8> {
     args.common.out.check()?;
-    let mut loaded = load(&args.common)?;
-    let rows = match collect(par_map(&loaded.puzzles, |p| CheckRow::new(p, &args.engine))) {
-        Ok(r) => r,
-        Err(code) => return Ok(code),
-    };
+    let streamed = resume::to_stdout(&args.common.out);
+    let mut rows = Vec::new();
+    let (mut loaded, stopped) = load_windows(&args.common, |_, window| {
+        match collect(par_map(&window, |p| CheckRow::new(p, &args.engine))) {
+            Ok(r) if streamed => resume::write_rows(&r)?,
+            Ok(r) => rows.extend(r),
+            Err(code) => return Ok(Some(code)),
+        }
+        Ok(None)
+    })?;
+    if let Some(code) = stopped {
+        return Ok(code);
+    }
+    if streamed {
+        return Ok(loaded.finish());
+    }
     args.common.out.emit(&rows, |rows| {
         let table: Vec<Vec<String>> = rows
             .iter()

@@ -324,6 +324,70 @@ pub fn load_from(common: &Common, input: Option<(impl std::io::BufRead, &Path)>)
     Ok(loaded)
 }
 
+/// Puzzles per window of a streamed command: read, computed in parallel and
+/// written before the next window is read, so memory does not grow with the
+/// input.
+pub const WINDOW: usize = 256;
+
+/// Reads the input a window of at most [`WINDOW`] puzzles at a time (with
+/// the shard, alphabet and `--keep-going` of `common`, as [`load`]) and hands
+/// each window, in input order, to `each`; stops early when `each` returns
+/// an exit code. Returns what was rejected (`puzzles` stays empty) and that
+/// exit code.
+pub fn load_windows(
+    common: &Common,
+    mut each: impl FnMut(&mut Loaded, Vec<(usize, Puzzle)>) -> Result<Option<u8>>,
+) -> Result<(Loaded, Option<u8>)> {
+    let mut loaded = Loaded {
+        puzzles: Vec::new(),
+        rejected: Vec::new(),
+        keep_going: common.keep_going,
+    };
+    let mine = |line: usize| common.shard.is_none_or(|s| s.owns(line));
+    let Some(path) = &common.input else {
+        let examples: Vec<(usize, Puzzle)> = sudolab::examples::embedded()
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| (i + 1, p))
+            .filter(|(line, _)| mine(*line))
+            .collect();
+        let code = each(&mut loaded, examples)?;
+        return Ok((loaded, code));
+    };
+    if let Some(output) = common.out.file() {
+        refuse_input_as_output("-o", output, path)?;
+    }
+    let mut read = 0;
+    let mut window = Vec::with_capacity(WINDOW);
+    for item in PuzzleReader::new(open_input(path)?).with_alphabet(common.alphabet) {
+        read += 1;
+        match item {
+            Ok(p) if mine(p.0) => window.push(p),
+            Err(e)
+                if mine(e.line)
+                    || matches!(e.kind, ParseErrorKind::Io(_) | ParseErrorKind::LineTooLong) =>
+            {
+                reject(&mut loaded, e)?
+            }
+            _ => {}
+        }
+        if window.len() == WINDOW
+            && let Some(code) = each(&mut loaded, std::mem::take(&mut window))?
+        {
+            return Ok((loaded, Some(code)));
+        }
+    }
+    if read == 0 {
+        bail!("no puzzle found in {}", path.display());
+    }
+    let code = if window.is_empty() {
+        None
+    } else {
+        each(&mut loaded, window)?
+    };
+    Ok((loaded, code))
+}
+
 /// `--dedup`: drops every puzzle equivalent (same canonical form) to one on
 /// an earlier input line, and reports each on stderr with both line
 /// numbers. With `--shard` the earlier lines of other shards count too (all

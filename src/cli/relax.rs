@@ -1,8 +1,8 @@
 //! `sudolab relax`: the constraint-relaxation experiment (Pelánek §3.2).
 
 use super::{
-    Common, EXIT_DISAGREE, check_k_fits, check_target, load, progress, refuse_input_as_output,
-    resume,
+    Common, EXIT_DISAGREE, check_k_fits, check_target, load_windows, progress,
+    refuse_input_as_output, resume,
 };
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -110,7 +110,25 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     let streaming = resume::streams(out);
     let spec = resume::RowSpec::relax(&opts);
     let (mut stream, done) = if streaming {
-        let (w, d) = resume::open(out, args.resume, &spec)?;
+        let record = resume::record(
+            "relax",
+            run_params(args.sweep.is_some(), args.k, &ks, &opts),
+            &args.common,
+        )?;
+        let (w, d) = resume::open(out, args.resume, &spec, &record)?;
+        if !d.is_empty() {
+            for (flag, given) in [
+                ("--emit-samples", args.emit_samples.is_some()),
+                ("--plot", args.plot.is_some()),
+            ] {
+                if given {
+                    bail!(
+                        "{flag} with --resume: the {} row(s) already in the output are kept, not computed again, so {flag} would miss them; run without --resume or into a new file",
+                        d.len()
+                    );
+                }
+            }
+        }
         (Some(w), d)
     } else if args.resume {
         bail!("--resume needs -o FILE with --format jsonl");
@@ -124,71 +142,73 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         )),
         None => None,
     };
-    let mut loaded = load(&args.common)?;
-    check_k_fits(
-        if args.sweep.is_some() {
-            "--sweep"
-        } else {
-            "--k"
-        },
-        &ks,
-        &loaded.puzzles,
-    )?;
-    let puzzles = std::mem::take(&mut loaded.puzzles);
-    let pb = progress::bar((puzzles.len() * ks.len()) as u64, "puzzles×k");
+    let pb = progress::bar(0, "puzzles×k");
     let mut sweeps: Vec<(usize, SweepReport)> = Vec::new();
-    for (done_puzzles, (line, p)) in puzzles.iter().enumerate() {
-        pb.set_position((done_puzzles * ks.len()) as u64);
-        let puzzle = p.to_line();
-        let mut todo = Vec::with_capacity(ks.len());
-        for &k in &ks {
-            if !done.contains(&resume::RowKey::new(*line, &[k as u64]), &puzzle)? {
-                todo.push(k);
+    let k_flag = if args.sweep.is_some() {
+        "--sweep"
+    } else {
+        "--k"
+    };
+    let (mut loaded, stopped) = load_windows(&args.common, |loaded, puzzles| {
+        check_k_fits(k_flag, &ks, &puzzles)?;
+        pb.inc_length((puzzles.len() * ks.len()) as u64);
+        for (line, p) in &puzzles {
+            let puzzle = p.to_line();
+            let mut todo = Vec::with_capacity(ks.len());
+            for &k in &ks {
+                if !done.contains(&resume::RowKey::new(*line, &[k as u64]), &puzzle)? {
+                    todo.push(k);
+                }
+            }
+            pb.inc((ks.len() - todo.len()) as u64);
+            let swept = relax::sweep_each(p, &todo, &opts, |report, samples| {
+                pb.inc(1);
+                if let Some(w) = samples_out.as_mut() {
+                    for sample in samples {
+                        let row = SampleLine {
+                            puzzle: &puzzle,
+                            k: report.summary.k,
+                            sample,
+                        };
+                        writeln!(w, "{}", jsonl_line(&Lined { line: *line, row })?)?;
+                    }
+                }
+                if let Some(w) = stream.as_mut() {
+                    w.write(*line, report)?;
+                }
+                Ok::<(), anyhow::Error>(())
+            });
+            match swept {
+                Ok(sweep) => {
+                    if !streaming || args.plot.is_some() {
+                        sweeps.push((*line, sweep));
+                    }
+                }
+                Err(e) => match e.downcast::<RelaxError>() {
+                    Ok(e @ RelaxError::Disagreement(_)) => {
+                        pb.finish_and_clear();
+                        eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {e}");
+                        return Ok(Some(EXIT_DISAGREE));
+                    }
+                    Ok(e @ RelaxError::TooManyEdges { .. }) => {
+                        pb.finish_and_clear();
+                        bail!(
+                            "--k: {e} ({}×{} grid, input line {line})",
+                            p.side(),
+                            p.side()
+                        );
+                    }
+                    Ok(e) => {
+                        pb.suspend(|| loaded.refuse(*line, e))?;
+                    }
+                    Err(io) => return Err(io),
+                },
             }
         }
-        let swept = relax::sweep_each(p, &todo, &opts, |report, samples| {
-            pb.inc(1);
-            if let Some(w) = samples_out.as_mut() {
-                for sample in samples {
-                    let row = SampleLine {
-                        puzzle: &puzzle,
-                        k: report.summary.k,
-                        sample,
-                    };
-                    writeln!(w, "{}", jsonl_line(&Lined { line: *line, row })?)?;
-                }
-            }
-            if let Some(w) = stream.as_mut() {
-                w.write(*line, report)?;
-            }
-            Ok::<(), anyhow::Error>(())
-        });
-        match swept {
-            Ok(sweep) => {
-                if !streaming || args.plot.is_some() {
-                    sweeps.push((*line, sweep));
-                }
-            }
-            Err(e) => match e.downcast::<RelaxError>() {
-                Ok(e @ RelaxError::Disagreement(_)) => {
-                    pb.finish_and_clear();
-                    eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {e}");
-                    return Ok(EXIT_DISAGREE);
-                }
-                Ok(e @ RelaxError::TooManyEdges { .. }) => {
-                    pb.finish_and_clear();
-                    bail!(
-                        "--k: {e} ({}×{} grid, input line {line})",
-                        p.side(),
-                        p.side()
-                    );
-                }
-                Ok(e) => {
-                    pb.suspend(|| loaded.refuse(*line, e))?;
-                }
-                Err(io) => return Err(io),
-            },
-        }
+        Ok(None)
+    })?;
+    if let Some(code) = stopped {
+        return Ok(code);
     }
     pb.finish_and_clear();
     if let (Some(w), Some(path)) = (samples_out, &args.emit_samples) {
@@ -234,6 +254,29 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         out.write(&text)?;
     }
     Ok(loaded.finish())
+}
+
+/// Every parameter that changes a relax row, for the run record: the k
+/// values (`k`, or `sweep` as the list), samples, seed, cap, engines and
+/// verified samples.
+fn run_params(
+    sweep: bool,
+    k: usize,
+    ks: &[usize],
+    opts: &RelaxOptions,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut params = serde_json::Map::new();
+    if sweep {
+        params.insert("sweep".into(), ks.into());
+    } else {
+        params.insert("k".into(), k.into());
+    }
+    params.insert("samples".into(), opts.samples.into());
+    params.insert("seed".into(), opts.seed.into());
+    params.insert("cap".into(), opts.cap.into());
+    params.insert("engine".into(), opts.engines.to_string().into());
+    params.insert("verify".into(), opts.verify.into());
+    params
 }
 
 fn report_text(r: &RelaxReport) -> String {

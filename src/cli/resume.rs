@@ -12,6 +12,10 @@
 //!   the parameter, never silently mixed;
 //! * a row whose line holds another puzzle than this input's line means the
 //!   file belongs to another input: refused;
+//! * the run record beside the file (`FILE.run.json`: command, every
+//!   parameter that changes a row, the input's identity, the shard) must be
+//!   this run's; a difference is refused with a message naming it (a sweep
+//!   may grow: its k values must include the file's);
 //! * a last line cut short by an interrupted run is dropped (and said so)
 //!   before appending, so no record is corrupted; any other line that is not
 //!   a JSON object is an error.
@@ -19,20 +23,23 @@
 //! This file opens the output and says what it found; the reading and
 //! checking is library work.
 
-use super::{OutputArgs, write_stdout};
+use super::{Common, OutputArgs, is_stdio, open_input, write_stdout};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
+use serde_json::{Map, Value};
 use std::io::Write;
-use sudolab::analyze::results::ResultsFile;
-pub use sudolab::analyze::results::{DoneRows, Lined, RowKey, RowSpec};
+use std::path::PathBuf;
+pub use sudolab::analyze::results::{DoneRows, Lined, RowKey, RowSpec, RunRecord};
+use sudolab::analyze::results::{ResultsError, ResultsFile, STDIN_INPUT, input_identity};
 use sudolab::report::{Format, OutputStream, jsonl_line};
 
 /// Where streamed rows go.
 pub enum RowWriter {
     /// Written to a file (appended with `--resume`), flushed after every
     /// row; opened at the first row, so a bad input leaves an earlier file
-    /// as it was (see [`OutputStream`]).
-    File(OutputStream),
+    /// as it was (see [`OutputStream`]). A file that replaces an earlier
+    /// one gets its run record (the second field) only once complete.
+    File(OutputStream, Option<(RunRecord, PathBuf)>),
     /// Written to stdout as they come.
     Stdout,
 }
@@ -43,7 +50,7 @@ impl RowWriter {
         let mut text = jsonl_line(&Lined { line, row }).context("cannot serialise a row")?;
         text.push('\n');
         match self {
-            RowWriter::File(f) => f
+            RowWriter::File(f, _) => f
                 .write_all(text.as_bytes())
                 .and_then(|()| f.flush())
                 .context("cannot write the output file"),
@@ -55,10 +62,33 @@ impl RowWriter {
     /// over it only now).
     pub fn finish(self) -> Result<()> {
         match self {
-            RowWriter::File(f) => f.finish().context("cannot write the output file"),
+            RowWriter::File(f, pending) => {
+                f.finish().context("cannot write the output file")?;
+                if let Some((record, path)) = pending {
+                    record.write(&path)?;
+                }
+                Ok(())
+            }
             RowWriter::Stdout => Ok(()),
         }
     }
+}
+
+/// True when finished rows go straight to stdout as JSON Lines (`-f jsonl`
+/// without `-o`), window by window: the same bytes as rendering them all at
+/// the end.
+pub fn to_stdout(out: &OutputArgs) -> bool {
+    streams(out) && out.file().is_none()
+}
+
+/// Writes rows to stdout as JSON Lines.
+pub fn write_rows<T: Serialize>(rows: &[T]) -> Result<()> {
+    let mut text = String::new();
+    for row in rows {
+        text.push_str(&jsonl_line(row).context("cannot serialise a row")?);
+        text.push('\n');
+    }
+    write_stdout(text.as_bytes())
 }
 
 /// True when rows are streamed (`--format jsonl`).
@@ -66,10 +96,44 @@ pub fn streams(out: &OutputArgs) -> bool {
     out.format == Format::Jsonl
 }
 
-/// Opens the stream of a `--format jsonl` run: a new file, stdout, or with
-/// `resume` the existing file after reading what it holds (a cut-off last
-/// line is dropped, and said so).
-pub fn open(out: &OutputArgs, resume: bool, spec: &RowSpec) -> Result<(RowWriter, DoneRows)> {
+/// The identity of the input `common` names: a hash of the file's bytes,
+/// `stdin` (which cannot be read twice) or the embedded examples.
+pub fn input_of(common: &Common) -> Result<String> {
+    match &common.input {
+        None => Ok("embedded examples".into()),
+        Some(path) if is_stdio(path) => Ok(STDIN_INPUT.into()),
+        Some(path) => input_identity(open_input(path)?)
+            .with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// The run record of `command` with `params` over the input and shard of
+/// `common` (with the alphabet, which decides the puzzles read).
+pub fn record(command: &str, mut params: Map<String, Value>, common: &Common) -> Result<RunRecord> {
+    let alphabet = common
+        .alphabet
+        .and_then(|a| clap::ValueEnum::to_possible_value(&a))
+        .map(|v| Value::from(v.get_name()))
+        .unwrap_or_default();
+    params.insert("alphabet".into(), alphabet);
+    Ok(RunRecord {
+        command: command.into(),
+        params,
+        input: input_of(common)?,
+        shard: common.shard.map(|s| s.to_string()),
+    })
+}
+
+/// Opens the stream of a `--format jsonl` run: a new file (its run record
+/// `record` written beside it), stdout, or with `resume` the existing file
+/// after checking its record against `record` and reading what it holds (a
+/// cut-off last line is dropped, and said so).
+pub fn open(
+    out: &OutputArgs,
+    resume: bool,
+    spec: &RowSpec,
+    record: &RunRecord,
+) -> Result<(RowWriter, DoneRows)> {
     let file = out.file().filter(|_| streams(out));
     let Some(path) = file else {
         if resume {
@@ -80,9 +144,38 @@ pub fn open(out: &OutputArgs, resume: bool, spec: &RowSpec) -> Result<(RowWriter
     if !resume || !path.exists() {
         let f = OutputStream::new(path, true)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        return Ok((RowWriter::File(f), DoneRows::default()));
+        // A new file is written in place (so an interrupted run resumes): its
+        // record goes beside it now. One that replaces an earlier file gets
+        // its record when it is complete, so a failed run leaves both as
+        // they were.
+        let pending = if path.exists() {
+            Some((record.clone(), path.to_path_buf()))
+        } else {
+            record.write(path)?;
+            None
+        };
+        return Ok((RowWriter::File(f, pending), DoneRows::default()));
     }
     let results = ResultsFile::read(path)?;
+    let has_rows = results.rows(&RowSpec::default()).next().is_some();
+    match RunRecord::read(path)? {
+        Some(found) => {
+            if let Some(difference) = found.difference(record, true) {
+                return Err(ResultsError::OtherRun {
+                    path: path.to_path_buf(),
+                    difference: Box::new(difference),
+                }
+                .into());
+            }
+        }
+        None if has_rows => {
+            return Err(ResultsError::NoRecord {
+                path: path.to_path_buf(),
+            }
+            .into());
+        }
+        None => {}
+    }
     if results.torn_bytes() > 0 {
         results.drop_torn_line()?;
         eprintln!(
@@ -92,6 +185,8 @@ pub fn open(out: &OutputArgs, resume: bool, spec: &RowSpec) -> Result<(RowWriter
         );
     }
     let done = DoneRows::read(&results, spec)?;
+    // A grown sweep: the record now names every k of the file.
+    record.write(path)?;
     eprintln!(
         "sudolab: {}: {} row(s) already done, appending the others",
         path.display(),
@@ -99,7 +194,7 @@ pub fn open(out: &OutputArgs, resume: bool, spec: &RowSpec) -> Result<(RowWriter
     );
     let f = OutputStream::append(path)
         .with_context(|| format!("cannot append to {}", path.display()))?;
-    Ok((RowWriter::File(f), done))
+    Ok((RowWriter::File(f, None), done))
 }
 
 #[cfg(test)]
@@ -118,6 +213,18 @@ mod tests {
         }
     }
 
+    fn record() -> RunRecord {
+        RunRecord {
+            command: "relax".into(),
+            params: json!({"k": 45, "samples": 10, "seed": 1})
+                .as_object()
+                .cloned()
+                .unwrap(),
+            input: "stdin".into(),
+            shard: None,
+        }
+    }
+
     fn out(path: &Path) -> OutputArgs {
         OutputArgs {
             format: Format::Jsonl,
@@ -132,7 +239,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.jsonl");
         std::fs::write(&path, format!("{ROW}\n{}", &ROW[..30])).unwrap();
-        let (mut w, done) = open(&out(&path), true, &spec()).unwrap();
+        record().write(&path).unwrap();
+        let (mut w, done) = open(&out(&path), true, &spec(), &record()).unwrap();
         assert_eq!(done.len(), 1);
         assert!(done.contains(&RowKey::new(3, &[45]), "1.").unwrap());
         assert!(!done.contains(&RowKey::new(3, &[50]), "1.").unwrap());
@@ -152,14 +260,26 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.jsonl");
         std::fs::write(&path, ROW.replace("\"seed\":1", "\"seed\":2") + "\n").unwrap();
-        let e = open(&out(&path), true, &spec()).err().unwrap().to_string();
+        record().write(&path).unwrap();
+        let e = open(&out(&path), true, &spec(), &record())
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("params.seed = 2, this run has 1"), "{e}");
         std::fs::write(&path, "not json\n").unwrap();
-        let e = open(&out(&path), true, &spec()).err().unwrap().to_string();
+        record().write(&path).unwrap();
+        let e = open(&out(&path), true, &spec(), &record())
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("line 1: not a JSON record"), "{e}");
         let old = r#"{"puzzle":"1.","k":45,"samples":10,"params":{"seed":1}}"#;
         std::fs::write(&path, format!("{old}\n")).unwrap();
-        let e = open(&out(&path), true, &spec()).err().unwrap().to_string();
+        record().write(&path).unwrap();
+        let e = open(&out(&path), true, &spec(), &record())
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("no `line`"), "{e}");
     }
 
@@ -169,9 +289,9 @@ mod tests {
             format: Format::Jsonl,
             output: None,
         };
-        assert!(open(&stdout, true, &spec()).is_err());
+        assert!(open(&stdout, true, &spec(), &record()).is_err());
         assert!(matches!(
-            open(&stdout, false, &spec()).unwrap().0,
+            open(&stdout, false, &spec(), &record()).unwrap().0,
             RowWriter::Stdout
         ));
     }

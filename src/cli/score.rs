@@ -1,7 +1,7 @@
 //! `sudolab score`: one difficulty score per puzzle with its level and
 //! calibrated equivalents ([`sudolab::score`]).
 
-use super::{Common, load, progress};
+use super::{Common, load_windows, progress, resume};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use rayon::prelude::*;
@@ -74,42 +74,54 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
         scale: args.scale as usize,
         all_metrics: args.all_metrics,
     };
-    let mut loaded = load(&args.common)?;
-    let pb = progress::bar(loaded.puzzles.len() as u64, "puzzles");
-    let results: Vec<_> = loaded
-        .puzzles
-        .par_iter()
-        .map(|(line, p)| {
-            let r = score::score(p, &opts);
-            pb.inc(1);
-            (*line, p, r)
-        })
-        .collect();
-    pb.finish_and_clear();
+    let streamed = resume::to_stdout(out);
+    let pb = progress::bar(0, "puzzles");
     let mut rows = Vec::new();
-    let mut refused = Vec::new();
-    for (line, p, r) in results {
-        match r {
-            Ok(s) => rows.push(ScoreRow {
-                line,
-                puzzle: p.to_line(),
-                label: p.label.clone(),
-                calibrated_level: site.as_ref().map(|c| c.level(s.score.score).to_string()),
-                score: s.score,
-                hardest_technique: s.hardest_technique,
-                metrics: if args.all_metrics {
-                    s.metrics
-                } else {
-                    Default::default()
-                },
-            }),
-            // A disagreement is a bug, not a bad puzzle: it exits 2.
-            Err(ScoreError::Disagreement(d)) => return Err(d.into()),
-            Err(e) => refused.push((line, e)),
+    let (mut loaded, _) = load_windows(&args.common, |loaded, window| {
+        pb.inc_length(window.len() as u64);
+        let results: Vec<_> = window
+            .par_iter()
+            .map(|(line, p)| {
+                let r = score::score(p, &opts);
+                pb.inc(1);
+                (*line, p, r)
+            })
+            .collect();
+        let mut done = Vec::new();
+        let mut refused = Vec::new();
+        for (line, p, r) in results {
+            match r {
+                Ok(s) => done.push(ScoreRow {
+                    line,
+                    puzzle: p.to_line(),
+                    label: p.label.clone(),
+                    calibrated_level: site.as_ref().map(|c| c.level(s.score.score).to_string()),
+                    score: s.score,
+                    hardest_technique: s.hardest_technique,
+                    metrics: if args.all_metrics {
+                        s.metrics
+                    } else {
+                        Default::default()
+                    },
+                }),
+                // A disagreement is a bug, not a bad puzzle: it exits 2.
+                Err(ScoreError::Disagreement(d)) => return Err(d.into()),
+                Err(e) => refused.push((line, e)),
+            }
         }
-    }
-    for (line, e) in refused {
-        loaded.refuse(line, e)?;
+        for (line, e) in refused {
+            pb.suspend(|| loaded.refuse(line, e))?;
+        }
+        if streamed {
+            pb.suspend(|| resume::write_rows(&done))?;
+        } else {
+            rows.extend(done);
+        }
+        Ok(None)
+    })?;
+    pb.finish_and_clear();
+    if streamed {
+        return Ok(loaded.finish());
     }
     let calibrated = args.calibrate.clone();
     out.emit(&rows, |rows| {

@@ -2,8 +2,10 @@
 //! input line is I modulo N (a deterministic partition, so the N jobs of a
 //! Slurm array or of GNU parallel cover the data set exactly once, and
 //! sorted data is spread evenly), and `sudolab merge` puts the shards' JSON
-//! Lines outputs back together in input order, refusing missing, duplicated
-//! or mismatched rows (the reading and checking is
+//! Lines outputs back together in input order, refusing (exit 3, nothing
+//! written) missing, duplicated or extra rows and shards of different runs
+//! (their run records, parameters and input, must agree; the reading and
+//! checking is
 //! [`sudolab::analyze::results::merge_shards`]; this file parses the
 //! arguments and reports).
 
@@ -13,7 +15,7 @@ use clap::Args;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
-use sudolab::analyze::results::merge_shards;
+use sudolab::analyze::results::{input_identity, merge_shards};
 use sudolab::grid::PuzzleReader;
 
 /// Shard `index` (1-based) of `count`.
@@ -58,9 +60,10 @@ pub struct MergeArgs {
     /// The shards' JSON Lines outputs (`analyze` or `relax` with `-f jsonl`).
     #[arg(required = true)]
     pub shards: Vec<PathBuf>,
-    /// The input the shards read: every puzzle line of it must be in exactly
-    /// one shard. Without it only duplicates and mismatched parameters are
-    /// found.
+    /// The input the shards read: it must be the file their run records
+    /// name, and every puzzle line of it must be in exactly one shard, with
+    /// no row for another line. Without it only duplicates and mismatched
+    /// parameters are found.
     #[arg(long)]
     pub input: Option<PathBuf>,
 }
@@ -76,10 +79,14 @@ pub fn run(args: MergeArgs) -> Result<u8> {
         if is_stdio(input) {
             bail!("--input: give the file the shards read, not stdin");
         }
-        let file = std::fs::File::open(input)
-            .with_context(|| format!("cannot read {}", input.display()))?;
+        let open = || {
+            std::fs::File::open(input).with_context(|| format!("cannot read {}", input.display()))
+        };
+        let identity =
+            input_identity(open()?).with_context(|| format!("cannot read {}", input.display()))?;
         merged.check_input(
-            PuzzleReader::new(std::io::BufReader::new(file))
+            &identity,
+            PuzzleReader::new(std::io::BufReader::new(open()?))
                 .filter_map(Result::ok)
                 .map(|(line, p)| (line, p.to_line())),
         );
@@ -99,6 +106,9 @@ pub fn run(args: MergeArgs) -> Result<u8> {
         return Ok(super::EXIT_PARTIAL);
     }
     out.write(&merged.to_jsonl())?;
+    if let (Some(path), Some(record)) = (out.file(), merged.record()) {
+        record.write(path)?;
+    }
     eprintln!(
         "sudolab: merged {} row(s) from {} shard file(s)",
         merged.len(),
