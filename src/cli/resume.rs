@@ -39,7 +39,7 @@ pub enum RowWriter {
     /// row; opened at the first row, so a bad input leaves an earlier file
     /// as it was (see [`OutputStream`]). A file that replaces an earlier
     /// one gets its run record (the second field) only once complete.
-    File(OutputStream, Option<(RunRecord, PathBuf)>),
+    File(OutputStream, Option<Box<(RunRecord, PathBuf)>>),
     /// Written to stdout as they come.
     Stdout,
 }
@@ -64,7 +64,8 @@ impl RowWriter {
         match self {
             RowWriter::File(f, pending) => {
                 f.finish().context("cannot write the output file")?;
-                if let Some((record, path)) = pending {
+                if let Some(pending) = pending {
+                    let (record, path) = *pending;
                     record.write(&path)?;
                 }
                 Ok(())
@@ -149,7 +150,7 @@ pub fn open(
         // its record when it is complete, so a failed run leaves both as
         // they were.
         let pending = if path.exists() {
-            Some((record.clone(), path.to_path_buf()))
+            Some(Box::new((record.clone(), path.to_path_buf())))
         } else {
             record.write(path)?;
             None
