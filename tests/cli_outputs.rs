@@ -223,6 +223,10 @@ fn earlier_results_survive_a_bad_input() {
     let rows = fs::read_to_string(d.join("prev.jsonl")).unwrap();
     assert_eq!(rows.lines().count(), 1);
     assert!(rows.starts_with("{\"line\":1,\"puzzle\":\"53..7"), "{rows}");
+    // The failed runs above wrote no run record; the good one that replaced
+    // the file wrote its record beside it once complete.
+    let record = fs::read_to_string(d.join("prev.jsonl.run.json")).unwrap();
+    assert!(record.contains("\"command\": \"relax\""), "{record}");
 }
 
 /// Row 3: a device or FIFO is written directly, never replaced by a

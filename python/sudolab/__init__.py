@@ -246,14 +246,16 @@ def relax(
 
 def rate(
     puzzle: PuzzleLike,
-    models: str = "all",
+    models: str = "default",
     seed: int = 0,
     runs: Optional[int] = None,
     with_score: bool = True,
 ) -> dict:
     """Human-model ratings (``sudolab rate``): ``models`` is a comma list of
-    ``sisus, oracle, hsolve, nishio, weights, baseline, singles`` or ``all``;
-    with the difficulty score unless ``with_score=False``."""
+    ``sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler,
+    annealing, harmony``, or ``default`` (every model but the costly annealing
+    and harmony search, as the CLI) or ``all``; with the difficulty score unless
+    ``with_score=False``."""
     return _Row(json.loads(_native.rate([_line(puzzle)], models, seed, runs, with_score)[0]))
 
 
@@ -354,7 +356,7 @@ def score_batch(
 
 def rate_batch(
     puzzles: Union[Iterable[PuzzleLike], pd.Series],
-    models: str = "all",
+    models: str = "default",
     seed: int = 0,
     runs: Optional[int] = None,
     with_score: bool = True,
