@@ -313,3 +313,53 @@ where
     }
     let _ = recurse(m, b, &mut visit);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(r: usize, c: usize) -> u128 {
+        1 << (9 * r + c)
+    }
+
+    #[test]
+    fn a_full_board_has_no_cell_alone() {
+        assert_eq!(alone_in_a_unit(ALL_CELLS), Some(0));
+    }
+
+    #[test]
+    fn a_placed_digit_is_alone_in_every_unit() {
+        // One cell per row, column and box: row r, column (3r + r/3) mod 9.
+        let p = (0..9).fold(0, |acc, r| acc | cell(r, (3 * r + r / 3) % 9));
+        assert_eq!(alone_in_a_unit(p), Some(p));
+    }
+
+    #[test]
+    fn the_only_cell_of_a_column_a_row_or_a_box_is_found() {
+        let column0 = (0..9).fold(0, |acc, r| acc | cell(r, 0));
+        assert_eq!(
+            alone_in_a_unit(ALL_CELLS & !column0 | cell(4, 0)),
+            Some(cell(4, 0))
+        );
+        let row7 = (0..9).fold(0, |acc, c| acc | cell(7, c));
+        assert_eq!(
+            alone_in_a_unit(ALL_CELLS & !row7 | cell(7, 2)),
+            Some(cell(7, 2))
+        );
+        // The middle box keeps only its centre.
+        let middle = FIRST_BOX << 30;
+        assert_eq!(
+            alone_in_a_unit(ALL_CELLS & !middle | cell(4, 4)),
+            Some(cell(4, 4))
+        );
+    }
+
+    #[test]
+    fn an_empty_unit_is_a_dead_end() {
+        let row8 = (0..9).fold(0, |acc, c| acc | cell(8, c));
+        assert_eq!(alone_in_a_unit(ALL_CELLS & !row8), None);
+        let column5 = (0..9).fold(0, |acc, r| acc | cell(r, 5));
+        assert_eq!(alone_in_a_unit(ALL_CELLS & !column5), None);
+        assert_eq!(alone_in_a_unit(ALL_CELLS & !(FIRST_BOX << 60)), None);
+    }
+}
