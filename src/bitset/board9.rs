@@ -10,8 +10,10 @@
 //! and the naked singles are placed digit by digit (a single is in no other
 //! board, so placing it only clears its peers in its own board);
 //! hidden singles are the units whose intersection with a board has one
-//! cell, an empty intersection is a dead end. Only boards that changed
-//! since they were last examined are examined again. Both deductions only
+//! cell, an empty intersection is a dead end; they are found for all 27
+//! units of a board at once, without a branch per unit, by folding the
+//! board onto the first cells of its rows, columns and boxes. Only boards
+//! that changed since they were last examined are examined again. Both deductions only
 //! remove candidates no solution uses, so the solutions, and every count,
 //! are those of the cell-mask search (the tests compare the two on
 //! thousands of random grids).
@@ -25,10 +27,45 @@ const ALL_CELLS: u128 = (1u128 << CELLS) - 1;
 struct Masks {
     /// Per cell: its 20 peers.
     peers: [u128; CELLS],
-    /// The 27 units (rows, columns, boxes).
-    units: [u128; 27],
-    /// Per cell: its three units (bit `u`).
-    cell_units: [u32; CELLS],
+}
+
+/// The first cell of each row (cells 0, 9, …, 72).
+const ROW_STARTS: u128 = 0x0100_8040_2010_0804_0201;
+/// The first row (cells 0..9).
+const FIRST_ROW: u128 = 0x1ff;
+/// The top-left cell of each box.
+const BOX_STARTS: u128 = 0b1001001 | 0b1001001 << 27 | 0b1001001 << 54;
+/// The cells of the top-left box.
+const FIRST_BOX: u128 = 0b111 | 0b111 << 9 | 0b111 << 18;
+
+/// The cells of a digit board that are the board's only cell in some
+/// unit, or `None` when a unit has no cell of the board. Branch-free:
+/// each kind of unit is folded onto its first cells, counting seen-once
+/// and seen-twice bit-sliced, and the units seen once are spread back
+/// over their cells by a carry-free multiplication.
+#[inline(always)]
+fn alone_in_a_unit(p: u128) -> Option<u128> {
+    let (mut row1, mut row2) = (0u128, 0u128);
+    let (mut col1, mut col2) = (0u128, 0u128);
+    let (mut box1, mut box2) = (0u128, 0u128);
+    for k in 0..9 {
+        let r = p >> k & ROW_STARTS;
+        row2 |= row1 & r;
+        row1 |= r;
+        let c = p >> (9 * k) & FIRST_ROW;
+        col2 |= col1 & c;
+        col1 |= c;
+        let b = p >> (k / 3 * 9 + k % 3) & BOX_STARTS;
+        box2 |= box1 & b;
+        box1 |= b;
+    }
+    if row1 != ROW_STARTS || col1 != FIRST_ROW || box1 != BOX_STARTS {
+        return None;
+    }
+    let rows = (row1 & !row2).wrapping_mul(FIRST_ROW);
+    let cols = (col1 & !col2).wrapping_mul(ROW_STARTS);
+    let boxes = (box1 & !box2).wrapping_mul(FIRST_BOX);
+    Some(p & (rows | cols | boxes))
 }
 
 fn masks() -> &'static Masks {
@@ -50,29 +87,17 @@ fn masks() -> &'static Masks {
             }
             *p &= !(1u128 << cell);
         }
-        let mut cell_units = [0u32; CELLS];
-        for (cell, cu) in cell_units.iter_mut().enumerate() {
-            for (u, &unit) in units.iter().enumerate() {
-                *cu |= ((unit >> cell & 1) as u32) << u;
-            }
-        }
-        Masks {
-            peers,
-            units,
-            cell_units,
-        }
+        Masks { peers }
     })
 }
 
-/// One search state: the digit boards, the placed cells, the boards
-/// changed since hidden singles last examined them (bit `d`), and per digit
-/// the units where it is not placed yet (bit `u`).
+/// One search state: the digit boards, the placed cells and the boards
+/// changed since hidden singles last examined them (bit `d`).
 #[derive(Clone, Copy)]
 struct Board {
     pos: [u128; 9],
     placed: u128,
     changed: u16,
-    todo: [u32; 9],
 }
 
 impl Board {
@@ -84,13 +109,11 @@ impl Board {
         let m = masks();
         let mut given = [0u128; 9];
         let mut peers = [0u128; 9];
-        let mut todo = [(1u32 << 27) - 1; 9];
         for (cell, &v) in cells.iter().enumerate() {
             if v != 0 {
                 let d = usize::from(v - 1);
                 given[d] |= 1 << cell;
                 peers[d] |= m.peers[cell];
-                todo[d] &= !m.cell_units[cell];
             }
         }
         let placed = given.iter().fold(0, |acc, g| acc | g);
@@ -105,7 +128,6 @@ impl Board {
             pos,
             placed,
             changed: 0x1ff,
-            todo,
         })
     }
 
@@ -122,7 +144,6 @@ impl Board {
         self.pos[d] &= !m.peers[cell];
         self.placed |= bit;
         self.changed |= changed;
-        self.todo[d] &= !m.cell_units[cell];
     }
 
     /// Singles to a fixpoint; false on a contradiction.
@@ -156,32 +177,34 @@ impl Board {
                             return false;
                         }
                         self.pos[d] &= !m.peers[cell];
-                        self.todo[d] &= !m.cell_units[cell];
                     }
                 }
                 continue;
             }
-            let mut found = false;
             let mut changed = self.changed;
+            if changed == 0 {
+                return true;
+            }
             self.changed = 0;
             while changed != 0 {
                 let d = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
-                let mut units = self.todo[d];
-                while units != 0 {
-                    let u = units.trailing_zeros() as usize;
-                    units &= units - 1;
-                    let x = self.pos[d] & m.units[u];
-                    if x == 0 {
+                let Some(alone) = alone_in_a_unit(self.pos[d]) else {
+                    return false;
+                };
+                let mut rest = alone & !self.placed;
+                while rest != 0 {
+                    let cell = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if self.pos[d] >> cell & 1 == 0 {
+                        // Cleared by a hidden single of `d` placed just
+                        // before, which empties the unit it was alone in.
                         return false;
                     }
-                    if x & (x - 1) == 0 && x & self.placed == 0 {
-                        self.place(m, x.trailing_zeros() as usize, d);
-                        found = true;
-                    }
+                    self.place(m, cell, d);
                 }
             }
-            if !found {
+            if self.changed == 0 {
                 return true;
             }
         }
@@ -289,4 +312,54 @@ where
         }
     }
     let _ = recurse(m, b, &mut visit);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(r: usize, c: usize) -> u128 {
+        1 << (9 * r + c)
+    }
+
+    #[test]
+    fn a_full_board_has_no_cell_alone() {
+        assert_eq!(alone_in_a_unit(ALL_CELLS), Some(0));
+    }
+
+    #[test]
+    fn a_placed_digit_is_alone_in_every_unit() {
+        // One cell per row, column and box: row r, column (3r + r/3) mod 9.
+        let p = (0..9).fold(0, |acc, r| acc | cell(r, (3 * r + r / 3) % 9));
+        assert_eq!(alone_in_a_unit(p), Some(p));
+    }
+
+    #[test]
+    fn the_only_cell_of_a_column_a_row_or_a_box_is_found() {
+        let column0 = (0..9).fold(0, |acc, r| acc | cell(r, 0));
+        assert_eq!(
+            alone_in_a_unit(ALL_CELLS & !column0 | cell(4, 0)),
+            Some(cell(4, 0))
+        );
+        let row7 = (0..9).fold(0, |acc, c| acc | cell(7, c));
+        assert_eq!(
+            alone_in_a_unit(ALL_CELLS & !row7 | cell(7, 2)),
+            Some(cell(7, 2))
+        );
+        // The middle box keeps only its centre.
+        let middle = FIRST_BOX << 30;
+        assert_eq!(
+            alone_in_a_unit(ALL_CELLS & !middle | cell(4, 4)),
+            Some(cell(4, 4))
+        );
+    }
+
+    #[test]
+    fn an_empty_unit_is_a_dead_end() {
+        let row8 = (0..9).fold(0, |acc, c| acc | cell(8, c));
+        assert_eq!(alone_in_a_unit(ALL_CELLS & !row8), None);
+        let column5 = (0..9).fold(0, |acc, r| acc | cell(r, 5));
+        assert_eq!(alone_in_a_unit(ALL_CELLS & !column5), None);
+        assert_eq!(alone_in_a_unit(ALL_CELLS & !(FIRST_BOX << 60)), None);
+    }
 }
