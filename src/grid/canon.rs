@@ -19,6 +19,7 @@
 use crate::grid::Puzzle;
 use rand::Rng;
 use rand::seq::SliceRandom;
+use std::sync::OnceLock;
 
 /// A puzzle the canonical form does not handle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -74,6 +75,12 @@ fn line_orders(n: usize) -> Vec<Vec<usize>> {
         }
     }
     orders
+}
+
+/// [`line_orders`] of order `n` (2 or 3), computed once.
+fn cached_line_orders(n: usize) -> &'static [Vec<usize>] {
+    static ORDERS: [OnceLock<Vec<Vec<usize>>>; 2] = [OnceLock::new(), OnceLock::new()];
+    ORDERS[n - 2].get_or_init(|| line_orders(n))
 }
 
 /// Longest row handled (order 3).
@@ -202,24 +209,27 @@ pub fn canonical(p: &Puzzle) -> Result<Puzzle, CanonError> {
         return Err(CanonError::Order(n));
     }
     let side = n * n;
-    let orders = line_orders(n);
+    let orders = cached_line_orders(n);
     let original = p.cells();
     let transposed: Vec<u8> = (0..side * side)
         .map(|i| original[(i % side) * side + i / side])
         .collect();
     let mut best: Option<Vec<u8>> = None;
+    // One row buffer for every column order.
+    let mut cur = vec![0; side * side];
     for grid in [original, transposed.as_slice()] {
-        for cols in &orders {
+        for cols in orders {
             let mut c = Canon {
                 n,
                 side,
                 grid,
                 cols,
-                cur: vec![0; side * side],
+                cur,
                 best: best.take(),
             };
             c.place(0, &mut [false; MAX_SIDE], &[0; MAX_SIDE + 1], 0);
             best = c.best;
+            cur = c.cur;
         }
     }
     let cells = best.unwrap_or_else(|| original.to_vec());
