@@ -19,6 +19,7 @@
 use crate::grid::Puzzle;
 use rand::Rng;
 use rand::seq::SliceRandom;
+use std::cmp::Ordering;
 use std::sync::OnceLock;
 
 /// A puzzle the canonical form does not handle.
@@ -107,25 +108,43 @@ struct Canon<'a> {
 }
 
 impl Canon<'_> {
-    /// Row `r` relabelled under `map`, new digits taking the next labels.
-    fn row_choice(&self, r: usize, map: &[u8; MAX_SIDE + 1], next: u8) -> RowChoice {
+    /// Row `r` relabelled under `map`, new digits taking the next labels;
+    /// `None` as soon as the relabelled string is known to be larger than
+    /// `limit`.
+    fn row_choice_within(
+        &self,
+        r: usize,
+        map: &[u8; MAX_SIDE + 1],
+        next: u8,
+        limit: Option<&[u8; MAX_SIDE]>,
+    ) -> Option<RowChoice> {
         let mut c = RowChoice {
             string: [0; MAX_SIDE],
             map: *map,
             next,
             row: r,
         };
-        for (col, slot) in c.string[..self.side].iter_mut().enumerate() {
-            let v = self.grid[r * self.side + self.cols[col]] as usize;
+        // Equal to `limit` so far: the next cell still decides.
+        let mut tied = limit.is_some();
+        let row = &self.grid[r * self.side..(r + 1) * self.side];
+        for col in 0..self.side {
+            let v = row[self.cols[col]] as usize;
             if v != 0 {
                 if c.map[v] == 0 {
                     c.next += 1;
                     c.map[v] = c.next;
                 }
-                *slot = c.map[v];
+                c.string[col] = c.map[v];
+            }
+            if let (true, Some(l)) = (tied, limit) {
+                match c.string[col].cmp(&l[col]) {
+                    Ordering::Greater => return None,
+                    Ordering::Less => tied = false,
+                    Ordering::Equal => {}
+                }
             }
         }
-        c
+        Some(c)
     }
 
     /// Places rows from position `pos` on; `used` marks source rows taken.
@@ -151,6 +170,23 @@ impl Canon<'_> {
         } else {
             self.current_band(pos, used)
         };
+        // Rows whose string exceeds the best form's row at `pos` (when the
+        // prefix equals the best form's) cannot lead below it, and rows
+        // above the smallest string seen so far are not the smallest: both
+        // are dropped as soon as a cell shows it.
+        let at = pos * side;
+        let bound: Option<[u8; MAX_SIDE]> = match &self.best {
+            Some(b) => match self.cur[..at].cmp(&b[..at]) {
+                Ordering::Greater => return,
+                Ordering::Less => None,
+                Ordering::Equal => {
+                    let mut row = [0; MAX_SIDE];
+                    row[..side].copy_from_slice(&b[at..at + side]);
+                    Some(row)
+                }
+            },
+            None => None,
+        };
         let mut choices = [RowChoice {
             string: [0; MAX_SIDE],
             map: [0; MAX_SIDE + 1],
@@ -158,28 +194,33 @@ impl Canon<'_> {
             row: 0,
         }; MAX_SIDE];
         let mut count = 0;
+        let mut min: Option<[u8; MAX_SIDE]> = None;
         for r in 0..side {
             let allowed = if band_start {
                 (0..n).all(|i| !used[r - r % n + i])
             } else {
                 r / n == band && !used[r]
             };
-            if allowed {
-                choices[count] = self.row_choice(r, map, next);
+            if !allowed {
+                continue;
+            }
+            let limit = match (&min, &bound) {
+                (Some(m), Some(b)) => Some(m.min(b)),
+                (m, b) => m.as_ref().or(b.as_ref()),
+            };
+            if let Some(c) = self.row_choice_within(r, map, next, limit) {
+                if min.is_none_or(|m| c.string < m) {
+                    min = Some(c.string);
+                }
+                choices[count] = c;
                 count += 1;
             }
         }
         let choices = &choices[..count];
-        let Some(min) = choices.iter().map(|c| c.string).min() else {
+        let Some(min) = min else {
             return;
         };
         let min = &min[..side];
-        if let Some(b) = &self.best {
-            let at = pos * side;
-            if (&self.cur[..at], min) > (&b[..at], &b[at..at + side]) {
-                return;
-            }
-        }
         for c in choices {
             if &c.string[..side] != min {
                 continue;
