@@ -19,6 +19,8 @@
 use crate::grid::Puzzle;
 use rand::Rng;
 use rand::seq::SliceRandom;
+use std::cmp::Ordering;
+use std::sync::OnceLock;
 
 /// A puzzle the canonical form does not handle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -76,6 +78,12 @@ fn line_orders(n: usize) -> Vec<Vec<usize>> {
     orders
 }
 
+/// [`line_orders`] of order `n` (2 or 3), computed once.
+fn cached_line_orders(n: usize) -> &'static [Vec<usize>] {
+    static ORDERS: [OnceLock<Vec<Vec<usize>>>; 2] = [OnceLock::new(), OnceLock::new()];
+    ORDERS[n - 2].get_or_init(|| line_orders(n))
+}
+
 /// Longest row handled (order 3).
 const MAX_SIDE: usize = 9;
 
@@ -100,25 +108,43 @@ struct Canon<'a> {
 }
 
 impl Canon<'_> {
-    /// Row `r` relabelled under `map`, new digits taking the next labels.
-    fn row_choice(&self, r: usize, map: &[u8; MAX_SIDE + 1], next: u8) -> RowChoice {
+    /// Row `r` relabelled under `map`, new digits taking the next labels;
+    /// `None` as soon as the relabelled string is known to be larger than
+    /// `limit`.
+    fn row_choice_within(
+        &self,
+        r: usize,
+        map: &[u8; MAX_SIDE + 1],
+        next: u8,
+        limit: Option<&[u8; MAX_SIDE]>,
+    ) -> Option<RowChoice> {
         let mut c = RowChoice {
             string: [0; MAX_SIDE],
             map: *map,
             next,
             row: r,
         };
-        for (col, slot) in c.string[..self.side].iter_mut().enumerate() {
-            let v = self.grid[r * self.side + self.cols[col]] as usize;
+        // Equal to `limit` so far: the next cell still decides.
+        let mut tied = limit.is_some();
+        let row = &self.grid[r * self.side..(r + 1) * self.side];
+        for col in 0..self.side {
+            let v = row[self.cols[col]] as usize;
             if v != 0 {
                 if c.map[v] == 0 {
                     c.next += 1;
                     c.map[v] = c.next;
                 }
-                *slot = c.map[v];
+                c.string[col] = c.map[v];
+            }
+            if let (true, Some(l)) = (tied, limit) {
+                match c.string[col].cmp(&l[col]) {
+                    Ordering::Greater => return None,
+                    Ordering::Less => tied = false,
+                    Ordering::Equal => {}
+                }
             }
         }
-        c
+        Some(c)
     }
 
     /// Places rows from position `pos` on; `used` marks source rows taken.
@@ -144,6 +170,23 @@ impl Canon<'_> {
         } else {
             self.current_band(pos, used)
         };
+        // Rows whose string exceeds the best form's row at `pos` (when the
+        // prefix equals the best form's) cannot lead below it, and rows
+        // above the smallest string seen so far are not the smallest: both
+        // are dropped as soon as a cell shows it.
+        let at = pos * side;
+        let bound: Option<[u8; MAX_SIDE]> = match &self.best {
+            Some(b) => match self.cur[..at].cmp(&b[..at]) {
+                Ordering::Greater => return,
+                Ordering::Less => None,
+                Ordering::Equal => {
+                    let mut row = [0; MAX_SIDE];
+                    row[..side].copy_from_slice(&b[at..at + side]);
+                    Some(row)
+                }
+            },
+            None => None,
+        };
         let mut choices = [RowChoice {
             string: [0; MAX_SIDE],
             map: [0; MAX_SIDE + 1],
@@ -151,28 +194,33 @@ impl Canon<'_> {
             row: 0,
         }; MAX_SIDE];
         let mut count = 0;
+        let mut min: Option<[u8; MAX_SIDE]> = None;
         for r in 0..side {
             let allowed = if band_start {
                 (0..n).all(|i| !used[r - r % n + i])
             } else {
                 r / n == band && !used[r]
             };
-            if allowed {
-                choices[count] = self.row_choice(r, map, next);
+            if !allowed {
+                continue;
+            }
+            let limit = match (&min, &bound) {
+                (Some(m), Some(b)) => Some(m.min(b)),
+                (m, b) => m.as_ref().or(b.as_ref()),
+            };
+            if let Some(c) = self.row_choice_within(r, map, next, limit) {
+                if min.is_none_or(|m| c.string < m) {
+                    min = Some(c.string);
+                }
+                choices[count] = c;
                 count += 1;
             }
         }
         let choices = &choices[..count];
-        let Some(min) = choices.iter().map(|c| c.string).min() else {
+        let Some(min) = min else {
             return;
         };
         let min = &min[..side];
-        if let Some(b) = &self.best {
-            let at = pos * side;
-            if (&self.cur[..at], min) > (&b[..at], &b[at..at + side]) {
-                return;
-            }
-        }
         for c in choices {
             if &c.string[..side] != min {
                 continue;
@@ -202,24 +250,27 @@ pub fn canonical(p: &Puzzle) -> Result<Puzzle, CanonError> {
         return Err(CanonError::Order(n));
     }
     let side = n * n;
-    let orders = line_orders(n);
+    let orders = cached_line_orders(n);
     let original = p.cells();
     let transposed: Vec<u8> = (0..side * side)
         .map(|i| original[(i % side) * side + i / side])
         .collect();
     let mut best: Option<Vec<u8>> = None;
+    // One row buffer for every column order.
+    let mut cur = vec![0; side * side];
     for grid in [original, transposed.as_slice()] {
-        for cols in &orders {
+        for cols in orders {
             let mut c = Canon {
                 n,
                 side,
                 grid,
                 cols,
-                cur: vec![0; side * side],
+                cur,
                 best: best.take(),
             };
             c.place(0, &mut [false; MAX_SIDE], &[0; MAX_SIDE + 1], 0);
             best = c.best;
+            cur = c.cur;
         }
     }
     let cells = best.unwrap_or_else(|| original.to_vec());

@@ -114,6 +114,72 @@ impl Board {
         }
     }
 
+    /// [`Board::place`], then whether the board now shows a contradiction,
+    /// for a board that showed none before: the same answer as
+    /// [`Board::contradiction`] after the placement, found by looking only
+    /// at what the placement changed — the peers that lost `d` (dead
+    /// cells, and the units through them, for a digit `d` without place)
+    /// and the units of `cell` (for the other digits `cell` was a
+    /// candidate of). A digit that was not a candidate of `cell` may
+    /// duplicate a placed one, so that case takes the full check.
+    pub(crate) fn place_shows_contradiction(&mut self, cell: usize, d: u8) -> bool {
+        if self.values[cell] != 0 {
+            return false;
+        }
+        let old = self.cands[cell];
+        let bit = 1u32 << d;
+        if old & bit == 0 {
+            self.place(cell, d);
+            return self.contradiction();
+        }
+        self.values[cell] = d;
+        self.cands[cell] = 0;
+        self.empty -= 1;
+        let geo = self.geo;
+        // Units (bit = unit index) where `d` lost a place, other than the
+        // units of `cell`, where `d` is now placed.
+        let own = geo.cell_units[cell]
+            .iter()
+            .fold(0u128, |m, &u| m | (1u128 << u));
+        let mut lost = 0u128;
+        let mut dead = false;
+        for &p in &geo.peers[cell] {
+            let c = self.cands[p];
+            if c & bit != 0 {
+                // A candidate left means an empty cell; none left, a dead one.
+                self.cands[p] = c & !bit;
+                dead |= c == bit;
+                for &u in &geo.cell_units[p] {
+                    lost |= 1u128 << u;
+                }
+            }
+        }
+        if dead {
+            return true;
+        }
+        // A candidate of a cell is placed nowhere among its peers, so a
+        // digit that lost a place in a unit has no value there.
+        let mut lost = lost & !own;
+        while lost != 0 {
+            let u = lost.trailing_zeros() as usize;
+            lost &= lost - 1;
+            if !geo.units[u].iter().any(|&c| self.cands[c] & bit != 0) {
+                return true;
+            }
+        }
+        let mut others = old & !bit;
+        while others != 0 {
+            let e = 1u32 << others.trailing_zeros();
+            others &= others - 1;
+            for &u in &geo.cell_units[cell] {
+                if !geo.units[u].iter().any(|&c| self.cands[c] & e != 0) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Removes candidate `d` from a cell; true if it was there.
     pub fn eliminate(&mut self, cell: usize, d: u8) -> bool {
         let had = self.cands[cell] & (1 << d) != 0;
@@ -283,5 +349,50 @@ mod tests {
         }
         assert!(!b.has_dead_cell());
         assert!(b.contradiction());
+    }
+
+    /// The check of what a placement changed agrees with the full check,
+    /// on random placements (right and wrong digits, candidates or not) from
+    /// boards without contradiction, orders 2 to 4.
+    #[test]
+    fn placement_check_agrees_with_the_full_check() {
+        use crate::seed::SeededRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = SeededRng::seed_from_u64(27);
+        let nine = parse_puzzle(
+            "..5..........9........1.53.....3..7..68......3..85.1.2.....36.9..958..2.23.16....",
+        )
+        .unwrap();
+        let starts = [Puzzle::empty(2), nine, Puzzle::empty(3), Puzzle::empty(4)];
+        let (mut shown, mut checked) = (0, 0);
+        for start in &starts {
+            for _ in 0..200 {
+                let mut b = Board::new(start);
+                while !b.contradiction() && !b.is_solved() {
+                    let empties: Vec<usize> =
+                        (0..b.values().len()).filter(|&c| b.value(c) == 0).collect();
+                    let cell = empties[rng.gen_range(0..empties.len())];
+                    let cands: Vec<u8> = crate::util::bits(b.cands(cell)).collect();
+                    // Mostly candidates; now and then any digit.
+                    let d = if cands.is_empty() || rng.gen_range(0..8) == 0 {
+                        rng.gen_range(1..=b.side() as u8)
+                    } else {
+                        cands[rng.gen_range(0..cands.len())]
+                    };
+                    let mut full = b.clone();
+                    full.place(cell, d);
+                    let quick = b.place_shows_contradiction(cell, d);
+                    assert_eq!(b, full);
+                    assert_eq!(quick, full.contradiction(), "{b:?} after {cell}={d}");
+                    shown += usize::from(quick);
+                    checked += 1;
+                }
+            }
+        }
+        // Both answers occur often.
+        assert!(
+            shown > 300 && checked - shown > 3000,
+            "{shown} of {checked}"
+        );
     }
 }

@@ -22,7 +22,7 @@
 use super::Unfinished;
 use super::board::Board;
 use super::seeds::run_rng;
-use super::techniques::{Technique, find, possible_count};
+use super::techniques::{Single, Technique, find, hidden_singles, naked_singles, possible_count};
 use crate::grid::Puzzle;
 use crate::stats::Summary;
 use rand::Rng;
@@ -57,28 +57,70 @@ pub(crate) fn expected_checks(p: usize, v: usize) -> f64 {
     (p as f64 + 1.0) / (v as f64 + 1.0)
 }
 
+/// Whether a technique is a single, found by the fast singles scan.
+fn is_single(t: Technique) -> bool {
+    matches!(t, Technique::NakedSingle | Technique::HiddenSingle)
+}
+
+/// Appends the singles of technique `t` in the order of [`find`]'s list.
+fn singles_of(t: Technique, b: &Board, out: &mut Vec<Single>) {
+    match t {
+        Technique::NakedSingle => naked_singles(b, out),
+        _ => hidden_singles(b, out),
+    }
+}
+
 /// One run's difficulty; `None` when the tiers get stuck.
+///
+/// A tier made of singles only is searched with the fast singles scan
+/// into a reused buffer: it lists the same singles in the same order as
+/// [`find`], so the same one is picked, without building an
+/// [`super::Application`] for each.
 fn run_once(puzzle: &Puzzle, opts: &HsolveOptions, rng: &mut impl Rng) -> Option<f64> {
     let mut b = Board::new(puzzle);
     let mut d = 0.0;
+    let single_tiers: Vec<bool> = opts
+        .tiers
+        .iter()
+        .map(|tier| tier.iter().all(|&t| is_single(t)))
+        .collect();
+    let mut singles = Vec::new();
+    let mut valid = Vec::new();
     'steps: while !b.is_solved() {
-        for tier in &opts.tiers {
+        for (tier, &only_singles) in opts.tiers.iter().zip(&single_tiers) {
             let mut p = 0;
-            let mut valid = Vec::new();
-            for &t in tier {
-                p += possible_count(t, &b);
-                valid.extend(find(t, &b));
-            }
-            let p = p.max(valid.len());
-            if valid.is_empty() {
+            let found = if only_singles {
+                singles.clear();
+                for &t in tier {
+                    p += possible_count(t, &b);
+                    singles_of(t, &b, &mut singles);
+                }
+                singles.len()
+            } else {
+                valid.clear();
+                for &t in tier {
+                    p += possible_count(t, &b);
+                    valid.extend(find(t, &b));
+                }
+                valid.len()
+            };
+            let p = p.max(found);
+            if found == 0 {
                 if opts.count_failed_tiers {
                     d += expected_checks(p, 0);
                 }
                 continue;
             }
-            d += expected_checks(p, valid.len());
-            let pick = &valid[rng.gen_range(0..valid.len())];
-            pick.apply(&mut b);
+            d += expected_checks(p, found);
+            let pick = rng.gen_range(0..found);
+            if only_singles {
+                let s = singles[pick];
+                if b.value(s.cell) == 0 && b.cands(s.cell) & (1 << s.digit) != 0 {
+                    b.place(s.cell, s.digit);
+                }
+            } else {
+                valid[pick].apply(&mut b);
+            }
             continue 'steps;
         }
         return None;
