@@ -3,7 +3,7 @@
 //! ratings, annealing and harmony search), and `--explain` for
 //! the solving path.
 
-use super::{Common, load, progress};
+use super::{Common, load, load_windows, progress, resume};
 use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
@@ -76,8 +76,8 @@ pub fn run(args: RateArgs) -> Result<u8> {
     if let Some(runs) = args.runs {
         super::at_most("--runs", runs, super::MAX_RUNS)?;
     }
-    let mut loaded = load(&args.common)?;
     if args.explain {
+        let mut loaded = load(&args.common)?;
         let mut s = String::new();
         let mut rows = Vec::new();
         for (_, p) in &loaded.puzzles {
@@ -120,17 +120,32 @@ pub fn run(args: RateArgs) -> Result<u8> {
         }
     }
     opts.check()?;
-    let pb = progress::bar(loaded.puzzles.len() as u64, "puzzles");
-    let rows: Vec<RatedRow> = loaded
-        .puzzles
-        .par_iter()
-        .map(|(_, p)| {
-            let r = rate_row(p, &opts, !args.no_score);
-            pb.inc(1);
-            r
-        })
-        .collect::<Result<_, _>>()?;
+    // The input is read a window at a time; `-f jsonl` to stdout streams
+    // each window's rows, other outputs keep them for the end.
+    let streamed = resume::to_stdout(out);
+    let pb = progress::bar(0, "puzzles");
+    let mut rows: Vec<RatedRow> = Vec::new();
+    let (mut loaded, _) = load_windows(&args.common, |_, window| {
+        pb.inc_length(window.len() as u64);
+        let done: Vec<RatedRow> = window
+            .par_iter()
+            .map(|(_, p)| {
+                let r = rate_row(p, &opts, !args.no_score);
+                pb.inc(1);
+                r
+            })
+            .collect::<Result<_, _>>()?;
+        if streamed {
+            pb.suspend(|| resume::write_rows(&done))?;
+        } else {
+            rows.extend(done);
+        }
+        Ok(None)
+    })?;
     pb.finish_and_clear();
+    if streamed {
+        return Ok(loaded.finish());
+    }
     out.emit(&rows, |rows| {
         let table: Vec<Vec<String>> = rows
             .iter()
