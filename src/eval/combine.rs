@@ -46,7 +46,7 @@ pub const COMBINATIONS: [(&str, &[&str]); 2] = [
 /// `metrics` with every combination name (`RD`, `SFRD`, any case) replaced
 /// by its metrics, in order. A repeated metric stays repeated, so the fit
 /// refuses it as singular rather than silently fitting something else.
-pub fn expand_combinations(metrics: &[String]) -> Vec<String> {
+pub(crate) fn expand_combinations(metrics: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for m in metrics {
         let parts: Vec<String> = match COMBINATIONS

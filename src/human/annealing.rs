@@ -51,7 +51,7 @@ impl Default for AnnealingOptions {
 
 /// One annealing run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AnnealingRun {
+pub(crate) struct AnnealingRun {
     /// Moves tried (the cap when the run did not finish).
     pub steps: u64,
     /// The final grid (a solution of the puzzle when `solved`).
@@ -121,7 +121,7 @@ fn pick(rng: &mut impl Rng, free: &[Vec<usize>]) -> (usize, usize) {
 }
 
 /// One seeded annealing run on `puzzle` (whose givens must not clash).
-pub fn anneal(puzzle: &Puzzle, opts: &AnnealingOptions, rng: &mut impl Rng) -> AnnealingRun {
+pub(crate) fn anneal(puzzle: &Puzzle, opts: &AnnealingOptions, rng: &mut impl Rng) -> AnnealingRun {
     let g = Geometry::of(puzzle.order());
     let side = g.side;
     let mut grid = puzzle.cells().to_vec();

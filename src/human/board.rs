@@ -58,7 +58,7 @@ impl Board {
 
     /// Makes this board equal to `other`, reusing its own storage (no
     /// allocation once the sizes match, unlike `clone`).
-    pub fn copy_from(&mut self, other: &Board) {
+    pub(crate) fn copy_from(&mut self, other: &Board) {
         self.geo = other.geo;
         self.values.clone_from(&other.values);
         self.cands.clone_from(&other.cands);

@@ -63,7 +63,7 @@ pub struct HarmonyRun {
 }
 
 /// Digits missing from every unit of a full grid.
-pub fn conflicts(g: &Geometry, grid: &[u8]) -> u32 {
+pub(crate) fn conflicts(g: &Geometry, grid: &[u8]) -> u32 {
     g.units
         .iter()
         .map(|cells| {

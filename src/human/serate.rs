@@ -63,7 +63,7 @@ pub fn rating(t: Technique) -> f64 {
 }
 
 /// The catalogue ordered by rating, lowest first.
-pub fn by_rating() -> Vec<Technique> {
+pub(crate) fn by_rating() -> Vec<Technique> {
     let mut ts = Technique::ALL.to_vec();
     ts.sort_by(|a, b| rating(*a).total_cmp(&rating(*b)));
     ts
