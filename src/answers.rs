@@ -12,6 +12,7 @@ use crate::graph::RelaxedInstance;
 use crate::grid::{Puzzle, Solution};
 use serde::Serialize;
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// A solution count, exact or cut off at a cap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -98,4 +99,17 @@ pub trait SudokuEngine: Sync {
     /// Count (capped at `cap`, 0 = no cap) and fixed non-given cells of a
     /// relaxed instance; with no solution, count 0 and no fixed cell.
     fn analyze_relaxed(&self, r: &RelaxedInstance, cap: u64) -> InstanceAnalysis;
+}
+
+/// One more solution found: counts it into `found` and says whether to stop,
+/// which is once `found` reaches `cap` (0 = no cap). The stop rule of every
+/// capped count of the engines.
+#[inline]
+pub(crate) fn tally(found: &mut u64, cap: u64) -> ControlFlow<()> {
+    *found += 1;
+    if cap > 0 && *found >= cap {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    }
 }

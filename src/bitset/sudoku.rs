@@ -400,12 +400,7 @@ impl Solver {
     pub fn count(&mut self, values: &[u8], cap: u64) -> u64 {
         let mut found = 0u64;
         self.run(values, None, false, |_| {
-            found += 1;
-            if cap > 0 && found >= cap {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
+            crate::answers::tally(&mut found, cap)
         });
         found
     }
@@ -438,14 +433,7 @@ pub fn has_other_solution(p: &Puzzle, cell: usize, value: u8) -> bool {
 /// Number of solutions of `p`, up to `cap` (0 = no cap).
 pub fn count(p: &Puzzle, cap: u64) -> Count {
     let mut found = 0u64;
-    let mut visit = || {
-        found += 1;
-        if cap > 0 && found >= cap {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    };
+    let mut visit = || crate::answers::tally(&mut found, cap);
     if p.order() == 3 {
         super::board9::search(p.cells(), |_| visit());
     } else {
@@ -459,14 +447,7 @@ pub fn count(p: &Puzzle, cap: u64) -> Count {
 #[doc(hidden)]
 pub fn count_general(p: &Puzzle, cap: u64) -> Count {
     let mut found = 0u64;
-    Search::new(tables(p.order())).run(p, |_| {
-        found += 1;
-        if cap > 0 && found >= cap {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
+    Search::new(tables(p.order())).run(p, |_| crate::answers::tally(&mut found, cap));
     Count::from_found(found, cap)
 }
 

@@ -103,11 +103,7 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
         let table: Vec<Vec<String>> = rows
             .iter()
             .map(|r| {
-                let n = if r.capped {
-                    format!(">={}", r.solutions)
-                } else {
-                    r.solutions.to_string()
-                };
+                let n = count_cell(r.solutions, r.capped);
                 vec![
                     r.puzzle.clone(),
                     r.removed.len().to_string(),
@@ -214,11 +210,7 @@ pub fn count(args: CountArgs) -> Result<u8> {
         let table: Vec<Vec<String>> = rows
             .iter()
             .map(|r| {
-                let n = if r.capped {
-                    format!(">={}", r.solutions)
-                } else {
-                    r.solutions.to_string()
-                };
+                let n = count_cell(r.solutions, r.capped);
                 vec![r.puzzle.clone(), n, label_of(&r.label)]
             })
             .collect();
@@ -251,4 +243,13 @@ pub fn solve(args: EngineArgs) -> Result<u8> {
         s
     })?;
     Ok(loaded.finish())
+}
+
+/// A solution count as a table cell: `>=N` when the count stopped at its cap.
+fn count_cell(solutions: u64, capped: bool) -> String {
+    if capped {
+        format!(">={solutions}")
+    } else {
+        solutions.to_string()
+    }
 }

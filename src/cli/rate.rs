@@ -122,9 +122,8 @@ pub fn run(args: RateArgs) -> Result<u8> {
     opts.check()?;
     // The input is read a window at a time; `-f jsonl` to stdout streams
     // each window's rows, other outputs keep them for the end.
-    let streamed = resume::to_stdout(out);
     let pb = progress::bar(0, "puzzles");
-    let mut rows: Vec<RatedRow> = Vec::new();
+    let mut rows = resume::WindowRows::<RatedRow>::new(out);
     let (mut loaded, _) = load_windows(&args.common, |_, window| {
         pb.inc_length(window.len() as u64);
         let done: Vec<RatedRow> = window
@@ -135,17 +134,14 @@ pub fn run(args: RateArgs) -> Result<u8> {
                 r
             })
             .collect::<Result<_, _>>()?;
-        if streamed {
-            pb.suspend(|| resume::write_rows(&done))?;
-        } else {
-            rows.extend(done);
-        }
+        rows.push(&pb, done)?;
         Ok(None)
     })?;
     pb.finish_and_clear();
-    if streamed {
+    if rows.streamed() {
         return Ok(loaded.finish());
     }
+    let rows = rows.into_kept();
     out.emit(&rows, |rows| {
         let table: Vec<Vec<String>> = rows
             .iter()

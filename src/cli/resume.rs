@@ -82,6 +82,44 @@ pub fn to_stdout(out: &OutputArgs) -> bool {
     streams(out) && out.file().is_none()
 }
 
+/// The finished rows of a command that reads its input a window at a time:
+/// written to stdout window by window when they stream ([`to_stdout`]), else
+/// kept to be rendered at the end.
+pub struct WindowRows<T> {
+    streamed: bool,
+    kept: Vec<T>,
+}
+
+impl<T: Serialize> WindowRows<T> {
+    /// Rows for the output `out`.
+    pub fn new(out: &OutputArgs) -> Self {
+        WindowRows {
+            streamed: to_stdout(out),
+            kept: Vec::new(),
+        }
+    }
+
+    /// Whether the rows went to stdout as they came.
+    pub fn streamed(&self) -> bool {
+        self.streamed
+    }
+
+    /// Hands on one window's rows (around the progress bar `pb`).
+    pub fn push(&mut self, pb: &indicatif::ProgressBar, done: Vec<T>) -> Result<()> {
+        if self.streamed {
+            pb.suspend(|| write_rows(&done))
+        } else {
+            self.kept.extend(done);
+            Ok(())
+        }
+    }
+
+    /// The kept rows (none when they streamed).
+    pub fn into_kept(self) -> Vec<T> {
+        self.kept
+    }
+}
+
 /// Writes rows to stdout as JSON Lines.
 pub fn write_rows<T: Serialize>(rows: &[T]) -> Result<()> {
     let mut text = String::new();
@@ -204,14 +242,15 @@ mod tests {
     use serde_json::json;
     use std::path::Path;
 
+    /// The row spec of `relax --k 45 --samples 10 --seed 1 --cap 1000`.
     fn spec() -> RowSpec {
-        RowSpec {
-            key: &["k"],
-            params: vec![
-                ("/samples".into(), json!(10)),
-                ("/params/seed".into(), json!(1)),
-            ],
-        }
+        RowSpec::relax(&sudolab::relax::RelaxOptions {
+            k: 45,
+            samples: 10,
+            seed: 1,
+            cap: 1000,
+            ..Default::default()
+        })
     }
 
     fn record() -> RunRecord {
@@ -233,7 +272,7 @@ mod tests {
         }
     }
 
-    const ROW: &str = r#"{"line":3,"puzzle":"1.","k":45,"samples":10,"params":{"seed":1}}"#;
+    const ROW: &str = r#"{"line":3,"puzzle":"1.","k":45,"samples":10,"seed":1,"cap":1000}"#;
 
     #[test]
     fn resume_keys_by_line_and_drops_a_cut_off_record() {
@@ -266,7 +305,7 @@ mod tests {
             .err()
             .unwrap()
             .to_string();
-        assert!(e.contains("params.seed = 2, this run has 1"), "{e}");
+        assert!(e.contains("seed = 2, this run has 1"), "{e}");
         std::fs::write(&path, "not json\n").unwrap();
         record().write(&path).unwrap();
         let e = open(&out(&path), true, &spec(), &record())
@@ -274,7 +313,7 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(e.contains("line 1: not a JSON record"), "{e}");
-        let old = r#"{"puzzle":"1.","k":45,"samples":10,"params":{"seed":1}}"#;
+        let old = r#"{"puzzle":"1.","k":45,"samples":10,"seed":1,"cap":1000}"#;
         std::fs::write(&path, format!("{old}\n")).unwrap();
         record().write(&path).unwrap();
         let e = open(&out(&path), true, &spec(), &record())

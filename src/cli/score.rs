@@ -74,9 +74,8 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
         scale: args.scale as usize,
         all_metrics: args.all_metrics,
     };
-    let streamed = resume::to_stdout(out);
     let pb = progress::bar(0, "puzzles");
-    let mut rows = Vec::new();
+    let mut rows = resume::WindowRows::new(out);
     let (mut loaded, _) = load_windows(&args.common, |loaded, window| {
         pb.inc_length(window.len() as u64);
         let results: Vec<_> = window
@@ -112,17 +111,14 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
         for (line, e) in refused {
             pb.suspend(|| loaded.refuse(line, e))?;
         }
-        if streamed {
-            pb.suspend(|| resume::write_rows(&done))?;
-        } else {
-            rows.extend(done);
-        }
+        rows.push(&pb, done)?;
         Ok(None)
     })?;
     pb.finish_and_clear();
-    if streamed {
+    if rows.streamed() {
         return Ok(loaded.finish());
     }
+    let rows = rows.into_kept();
     let calibrated = args.calibrate.clone();
     out.emit(&rows, |rows| {
         let table: Vec<Vec<String>> = rows

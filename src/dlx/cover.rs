@@ -450,14 +450,7 @@ impl ExactCover {
     /// Counts solutions, stopping at `cap` (0 = no cap).
     pub fn count(&mut self, cap: u64) -> Count {
         let mut found = 0u64;
-        self.search_nodes(|_, _| {
-            found += 1;
-            if cap > 0 && found >= cap {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
+        self.search_nodes(|_, _| crate::answers::tally(&mut found, cap));
         Count::from_found(found, cap)
     }
 

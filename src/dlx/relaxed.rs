@@ -32,7 +32,6 @@
 use super::cover::ExactCover;
 use crate::answers::{Count, InstanceAnalysis};
 use crate::graph::RelaxedInstance;
-use std::ops::ControlFlow;
 
 /// The exact cover problem of one relaxed instance, reusable across searches.
 #[derive(Debug, Clone)]
@@ -159,15 +158,10 @@ impl RelaxedDlx {
         let mut found = 0u64;
         let (row_cell, row_value) = (&self.row_cell, &self.row_value);
         self.cover.search(|rows| {
-            found += 1;
             for &row in rows {
                 seen[row_cell[row]] |= 1 << row_value[row];
             }
-            if cap > 0 && found >= cap {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
+            crate::answers::tally(&mut found, cap)
         });
         let count = Count::from_found(found, cap);
         if found == 0 {
