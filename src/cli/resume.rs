@@ -281,15 +281,10 @@ mod tests {
         std::fs::write(&path, format!("{ROW}\n{}", &ROW[..30])).unwrap();
         record().write(&path).unwrap();
         let (mut w, done) = open(&out(&path), true, &spec(), &record()).unwrap();
+        // Which rows count as done is the library's test (analyze::results);
+        // here: the kept row is found and the cut-off one is gone.
         assert_eq!(done.len(), 1);
         assert!(done.contains(&RowKey::new(3, &[45]), "1.").unwrap());
-        assert!(!done.contains(&RowKey::new(3, &[50]), "1.").unwrap());
-        assert!(!done.contains(&RowKey::new(4, &[45]), "1.").unwrap());
-        let e = done
-            .contains(&RowKey::new(3, &[45]), "2.")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("another input"), "{e}");
         w.write(4, &json!({"puzzle": "2."})).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text, format!("{ROW}\n{{\"line\":4,\"puzzle\":\"2.\"}}\n"));
