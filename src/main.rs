@@ -48,6 +48,9 @@ enum Command {
     Generate(cli::generate::GenerateArgs),
     /// Canonical form of puzzles under the Sudoku symmetries.
     Canon(cli::canon::CanonArgs),
+    /// The order in which cells are filled, as the SiSuS model and
+    /// relaxation fixedness predict it (Pelánek Fig. 6).
+    Order(cli::order::OrderArgs),
     /// Merge the JSON Lines outputs of `--shard I/N` runs into one file in input order.
     Merge(cli::shard::MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -128,6 +131,7 @@ fn main() -> ExitCode {
         Command::Fit(a) => cli::eval::run_fit(a),
         Command::Generate(a) => cli::generate::run(a),
         Command::Canon(a) => cli::canon::run(a),
+        Command::Order(a) => cli::order::run(a),
         Command::Merge(a) => cli::shard::run(a),
         Command::Completions { shell } => {
             let mut out = Vec::new();

@@ -349,3 +349,41 @@ fn rate_and_eval_round_trip() {
         "{out}"
     );
 }
+
+/// `order` (Pelánek Fig. 6): both predicted fill orders of each puzzle, the
+/// givens left out, and a bad puzzle refused on its line.
+#[test]
+fn order_prints_both_fill_orders() {
+    let input = format!("{EASY}\tmy label\n{}\n", ".".repeat(81));
+    let args = [
+        "order",
+        "-",
+        "--samples",
+        "40",
+        "--runs",
+        "5",
+        "-f",
+        "jsonl",
+    ];
+    let (code, out, err) = sudolab(&args, &input);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("line 2"), "{err}");
+    let mut keep_going = args.to_vec();
+    keep_going.push("--keep-going");
+    let (code, out2, err) = sudolab(&keep_going, &input);
+    assert_eq!(code, 3, "{err}");
+    assert!(out.is_empty(), "{out}");
+    let rows: Vec<serde_json::Value> = out2
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["label"], "my label");
+    for field in ["model_step", "model_rank", "fixedness", "fixedness_rank"] {
+        let cells = rows[0][field].as_array().unwrap();
+        assert_eq!(cells.len(), 81, "{field}");
+        assert_eq!(cells.iter().filter(|v| v.is_null()).count(), 30, "{field}");
+    }
+    let rho = rows[0]["spearman"].as_f64().unwrap();
+    assert!(rho > 0.0 && rho <= 1.0, "{rho}");
+}

@@ -20,6 +20,7 @@
 //! disagreement is never filed in a row: it is returned as an error.
 
 pub mod engines;
+pub mod fill_order;
 pub mod puzzle_report;
 pub mod reference;
 pub mod results;

@@ -10,6 +10,7 @@ pub mod encode;
 pub mod engines;
 pub mod eval;
 pub mod generate;
+pub mod order;
 pub mod progress;
 pub mod rate;
 pub mod relax;
