@@ -254,6 +254,20 @@ fn devices_fifos_and_symbolic_links_are_written_through() {
                 .is_symlink()
         );
         assert!(is_device("/dev/zero"));
+        // Streamed to the device: no run record is made beside it.
+        let args = [
+            "relax",
+            "p.txt",
+            "--samples",
+            "3",
+            "-f",
+            "jsonl",
+            "-o",
+            "zero",
+        ];
+        let (code, _, err) = run_in(d, &args);
+        assert_eq!(code, 0, "{err}");
+        assert!(!d.join("zero.run.json").exists());
     }
 
     // A link to a file, in a whole-file format and streamed: one behaviour.

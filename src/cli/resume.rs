@@ -187,11 +187,15 @@ pub fn open(
         // record goes beside it now. One that replaces an earlier file gets
         // its record when it is complete, so a failed run leaves both as
         // they were.
-        let pending = if path.exists() {
-            Some(Box::new((record.clone(), path.to_path_buf())))
-        } else {
-            record.write(path)?;
-            None
+        // A device or FIFO (`-o /dev/stdout`) gets no record: it cannot be
+        // resumed, and no file is made beside it.
+        let pending = match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => Some(Box::new((record.clone(), path.to_path_buf()))),
+            Ok(_) => None,
+            Err(_) => {
+                record.write(path)?;
+                None
+            }
         };
         return Ok((RowWriter::File(f, pending), DoneRows::default()));
     }
