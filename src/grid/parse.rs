@@ -55,7 +55,7 @@ pub enum ParseErrorKind {
         /// 1-based character position of the first bad byte.
         column: usize,
     },
-    /// The line runs past [`MAX_LINE_BYTES`] without ending: not a puzzle
+    /// The line runs past 64 KiB (`MAX_LINE_BYTES`) without ending: not a puzzle
     /// file (reading stops here).
     LineTooLong,
     /// Reading the input failed.

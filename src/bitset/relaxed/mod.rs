@@ -237,7 +237,7 @@ pub fn analyze(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
 }
 
 /// Count, fixed non-given cells and the solutions behind them (see
-/// [`RelaxedSearch::analyze_with_solutions`]).
+/// `RelaxedSearch::analyze_with_solutions`).
 pub fn analyze_with_solutions(r: &RelaxedInstance, cap: u64) -> (InstanceAnalysis, Vec<Vec<u8>>) {
     RelaxedSearch::new(r).analyze_with_solutions(cap)
 }
