@@ -13,7 +13,7 @@ $B analyze ../shared/data/website-projectpatti/patti.tsv --metrics clauses,relax
 for site in Sudoku.org.uk Extreme_Sudoku Sudoku_of_the_Day; do
   grep -F "\"label\":\"$site\\t" "$W/patti.jsonl" > "$W/$site.jsonl"
 done
-M=short_pct,medium_pct,long_pct,clauses,mean_solutions,median_solutions,p_unique,mean_fixed,givens,backtracks,sisus_refutation_sum,sisus_dependency,oracle_score,hsolve,nishio2,nishio4,nishio4_heuristic,weights_score
+M=short_pct,medium_pct,long_pct,clauses,mean_solutions,median_solutions,p_unique,mean_fixed,givens,backtracks,sisus_refutation_sum,sisus_dependency,oracle_score,hsolve,nishio2,nishio4,nishio4_heuristic,weights_score,serate,fowler,sa_steps,harmony_cost
 {
   echo "# Evaluation against website labels"
   echo
