@@ -38,33 +38,54 @@ const BOX_STARTS: u128 = 0b1001001 | 0b1001001 << 27 | 0b1001001 << 54;
 /// The cells of the top-left box.
 const FIRST_BOX: u128 = 0b111 | 0b111 << 9 | 0b111 << 18;
 
+/// A bit-sliced count of three sets, saturating at two: the cells in at
+/// least one of them and the cells in at least two.
+#[inline(always)]
+fn count3(a: u128, b: u128, c: u128) -> (u128, u128) {
+    let ab = a | b;
+    (ab | c, (a & b) | (c & ab))
+}
+
+/// Adds three saturating counts `(once, twice)` of [`count3`], taken
+/// `0`, `step` and `2 * step` bits apart, onto the first: the count over
+/// their union at the bits of the first.
+#[inline(always)]
+fn merge3((once, twice): (u128, u128), step: u32) -> (u128, u128) {
+    let (o, t) = count3(once, once >> step, once >> (2 * step));
+    (o, t | twice | twice >> step | twice >> (2 * step))
+}
+
 /// The cells of a digit board that are the board's only cell in some
 /// unit, or `None` when a unit has no cell of the board. Branch-free:
-/// each kind of unit is folded onto its first cells, counting seen-once
-/// and seen-twice bit-sliced, and the units seen once are spread back
-/// over their cells by a carry-free multiplication.
+/// the board is folded onto the first cells of its units in two steps of
+/// three, counting seen-once and seen-twice bit-sliced ([`count3`]):
+/// the three columns of each box column onto its first column, which
+/// folds on to rows (three box columns) and boxes (three rows of a
+/// band); the three rows of each band onto its first row, which folds on
+/// to columns (three bands). The units seen once are spread back over
+/// their cells.
 #[inline(always)]
 fn alone_in_a_unit(p: u128) -> Option<u128> {
-    let (mut row1, mut row2) = (0u128, 0u128);
-    let (mut col1, mut col2) = (0u128, 0u128);
-    let (mut box1, mut box2) = (0u128, 0u128);
-    for k in 0..9 {
-        let r = p >> k & ROW_STARTS;
-        row2 |= row1 & r;
-        row1 |= r;
-        let c = p >> (9 * k) & FIRST_ROW;
-        col2 |= col1 & c;
-        col1 |= c;
-        let b = p >> (k / 3 * 9 + k % 3) & BOX_STARTS;
-        box2 |= box1 & b;
-        box1 |= b;
-    }
-    if row1 != ROW_STARTS || col1 != FIRST_ROW || box1 != BOX_STARTS {
+    let stacks = count3(p, p >> 1, p >> 2);
+    let (row1, row2) = merge3(stacks, 3);
+    let (box1, box2) = merge3(stacks, 9);
+    let (col1, col2) = merge3(count3(p, p >> 9, p >> 18), 27);
+    if row1 & ROW_STARTS != ROW_STARTS
+        || col1 & FIRST_ROW != FIRST_ROW
+        || box1 & BOX_STARTS != BOX_STARTS
+    {
         return None;
     }
-    let rows = (row1 & !row2).wrapping_mul(FIRST_ROW);
-    let cols = (col1 & !col2).wrapping_mul(ROW_STARTS);
-    let boxes = (box1 & !box2).wrapping_mul(FIRST_BOX);
+    // Spread each unit's first cell over the unit: along the row (× 0x1ff),
+    // down the column (× ROW_STARTS), over the box (× FIRST_BOX).
+    let rows = row1 & !row2 & ROW_STARTS;
+    let rows = (rows << 9) - rows;
+    let cols = col1 & !col2 & FIRST_ROW;
+    let cols = cols | cols << 9 | cols << 18;
+    let cols = cols | cols << 27 | cols << 54;
+    let boxes = box1 & !box2 & BOX_STARTS;
+    let boxes = (boxes << 3) - boxes;
+    let boxes = boxes | boxes << 9 | boxes << 18;
     Some(p & (rows | cols | boxes))
 }
 
@@ -260,7 +281,9 @@ impl Board {
     }
 }
 
-fn recurse<F>(m: &Masks, mut b: Board, visit: &mut F) -> ControlFlow<()>
+/// Searches the subtree of `b`, which it uses as scratch: the last digit
+/// of a branching is tried on `b` itself, the others on copies.
+fn recurse<F>(m: &Masks, b: &mut Board, visit: &mut F) -> ControlFlow<()>
 where
     F: FnMut(&[u8; CELLS]) -> ControlFlow<()>,
 {
@@ -273,9 +296,13 @@ where
     while digits != 0 {
         let d = digits.trailing_zeros() as usize;
         digits &= digits - 1;
-        let mut child = b;
+        if digits == 0 {
+            b.place(m, cell, d);
+            return recurse(m, b, visit);
+        }
+        let mut child = *b;
         child.place(m, cell, d);
-        recurse(m, child, visit)?;
+        recurse(m, &mut child, visit)?;
     }
     ControlFlow::Continue(())
 }
@@ -311,7 +338,7 @@ where
             b.changed |= 1 << d;
         }
     }
-    let _ = recurse(m, b, &mut visit);
+    let _ = recurse(m, &mut b, &mut visit);
 }
 
 #[cfg(test)]
