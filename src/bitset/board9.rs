@@ -135,7 +135,7 @@ fn locked(p: u128) -> Option<u128> {
     let boxes = in1 & BOX_STARTS;
     let boxes = (boxes << 3) - boxes;
     let boxes = boxes | boxes << 9 | boxes << 18;
-    let keep = (pointing << 3) - pointing | (claiming << 3) - claiming;
+    let keep = ((pointing << 3) - pointing) | ((claiming << 3) - claiming);
     Some(p & (rows | boxes) & !keep)
 }
 
