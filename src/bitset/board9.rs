@@ -1,7 +1,8 @@
 //! The 9×9 fast path of [`super::sudoku`]: the same search (singles to a
 //! fixpoint, then branching on a cell with the fewest candidates) on
-//! *digit bitboards*: for each digit one 81-bit set (a `u128`) of the cells
-//! where it may still go, a placed cell staying in its digit's set.
+//! *digit bitboards*: for each digit one 81-bit set (a `u128`, cell
+//! `9 × row + column`) of the cells where it may still go, a placed cell
+//! staying in its digit's set.
 //!
 //! Placing `d` at a cell clears the cell's peers in board `d` and the cell
 //! in the other boards. Naked singles and empty cells come from a
@@ -12,11 +13,24 @@
 //! hidden singles are the units whose intersection with a board has one
 //! cell, an empty intersection is a dead end; they are found for all 27
 //! units of a board at once, without a branch per unit, by folding the
-//! board onto the first cells of its rows, columns and boxes. Only boards
-//! that changed since they were last examined are examined again. Both deductions only
-//! remove candidates no solution uses, so the solutions, and every count,
-//! are those of the cell-mask search (the tests compare the two on
+//! board onto the first cells of its rows, columns and boxes in two steps
+//! of three (a box column's three columns, then three box columns for the
+//! rows or three rows for the boxes; a band's three rows, then three bands
+//! for the columns). Only boards that changed since they were last
+//! examined are examined again. Both deductions only remove candidates no
+//! solution uses, so the solutions, and every count, are those of the
+//! cell-mask search, and so is their order (the tests compare the two on
 //! thousands of random grids).
+//!
+//! Counting ([`search_any_order`], which `count` and `check` use) also
+//! applies locked candidates (pointing and claiming) on the same folds: a
+//! digit confined to one row of a box leaves the rest of the row, one
+//! confined to one box of a row leaves the rest of the box. That prunes
+//! the tree (top1465 counted to 2: 60 search nodes a puzzle instead of
+//! 93) and is sound, so the counts do not change; the fixpoints do, and
+//! with them the branching cells and the order of the solutions, which is
+//! why [`search`] and [`search_forbidding`], whose first solutions the
+//! generators keep, run on singles alone.
 
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
@@ -35,37 +49,94 @@ const ROW_STARTS: u128 = 0x0100_8040_2010_0804_0201;
 const FIRST_ROW: u128 = 0x1ff;
 /// The top-left cell of each box.
 const BOX_STARTS: u128 = 0b1001001 | 0b1001001 << 27 | 0b1001001 << 54;
+/// The first cell of each segment (a row's three cells in a box).
+const SEGMENT_STARTS: u128 = ROW_STARTS * 0b1001001;
 /// The cells of the top-left box.
+#[cfg(test)]
 const FIRST_BOX: u128 = 0b111 | 0b111 << 9 | 0b111 << 18;
+
+/// A bit-sliced count of three sets, saturating at two: the cells in at
+/// least one of them and the cells in at least two.
+#[inline(always)]
+fn count3(a: u128, b: u128, c: u128) -> (u128, u128) {
+    let ab = a | b;
+    (ab | c, (a & b) | (c & ab))
+}
+
+/// Adds three saturating counts `(once, twice)` of [`count3`], taken
+/// `0`, `step` and `2 * step` bits apart, onto the first: the count over
+/// their union at the bits of the first.
+#[inline(always)]
+fn merge3((once, twice): (u128, u128), step: u32) -> (u128, u128) {
+    let (o, t) = count3(once, once >> step, once >> (2 * step));
+    (o, t | twice | twice >> step | twice >> (2 * step))
+}
 
 /// The cells of a digit board that are the board's only cell in some
 /// unit, or `None` when a unit has no cell of the board. Branch-free:
-/// each kind of unit is folded onto its first cells, counting seen-once
-/// and seen-twice bit-sliced, and the units seen once are spread back
-/// over their cells by a carry-free multiplication.
+/// the board is folded onto the first cells of its units in two steps of
+/// three, counting seen-once and seen-twice bit-sliced ([`count3`]):
+/// the three columns of each box column onto its first column, which
+/// folds on to rows (three box columns) and boxes (three rows of a
+/// band); the three rows of each band onto its first row, which folds on
+/// to columns (three bands). The units seen once are spread back over
+/// their cells.
 #[inline(always)]
 fn alone_in_a_unit(p: u128) -> Option<u128> {
-    let (mut row1, mut row2) = (0u128, 0u128);
-    let (mut col1, mut col2) = (0u128, 0u128);
-    let (mut box1, mut box2) = (0u128, 0u128);
-    for k in 0..9 {
-        let r = p >> k & ROW_STARTS;
-        row2 |= row1 & r;
-        row1 |= r;
-        let c = p >> (9 * k) & FIRST_ROW;
-        col2 |= col1 & c;
-        col1 |= c;
-        let b = p >> (k / 3 * 9 + k % 3) & BOX_STARTS;
-        box2 |= box1 & b;
-        box1 |= b;
-    }
-    if row1 != ROW_STARTS || col1 != FIRST_ROW || box1 != BOX_STARTS {
+    let stacks = count3(p, p >> 1, p >> 2);
+    let (row1, row2) = merge3(stacks, 3);
+    let (box1, box2) = merge3(stacks, 9);
+    let (col1, col2) = merge3(count3(p, p >> 9, p >> 18), 27);
+    if row1 & ROW_STARTS != ROW_STARTS
+        || col1 & FIRST_ROW != FIRST_ROW
+        || box1 & BOX_STARTS != BOX_STARTS
+    {
         return None;
     }
-    let rows = (row1 & !row2).wrapping_mul(FIRST_ROW);
-    let cols = (col1 & !col2).wrapping_mul(ROW_STARTS);
-    let boxes = (box1 & !box2).wrapping_mul(FIRST_BOX);
+    // Spread each unit's first cell over the unit: along the row (× 0x1ff),
+    // down the column (× ROW_STARTS), over the box (× FIRST_BOX).
+    let rows = row1 & !row2 & ROW_STARTS;
+    let rows = (rows << 9) - rows;
+    let cols = col1 & !col2 & FIRST_ROW;
+    let cols = cols | cols << 9 | cols << 18;
+    let cols = cols | cols << 27 | cols << 54;
+    let boxes = box1 & !box2 & BOX_STARTS;
+    let boxes = (boxes << 3) - boxes;
+    let boxes = boxes | boxes << 9 | boxes << 18;
     Some(p & (rows | cols | boxes))
+}
+
+/// The candidates of a digit board that locked candidates remove, or
+/// `None` on a contradiction. A *segment* is the three cells where a row
+/// meets a box. When a box's cells of the board lie in one segment
+/// (pointing), the digit goes there, so it leaves the rest of the row;
+/// when a row's cells lie in one segment (claiming), it leaves the rest
+/// of the box. Two such segments in one row (or box) claim it twice: a
+/// contradiction. Branch-free, on the segments' first cells as in
+/// [`alone_in_a_unit`].
+#[inline(always)]
+fn locked(p: u128) -> Option<u128> {
+    let segs = (p | p >> 1 | p >> 2) & SEGMENT_STARTS;
+    // Pointing: segments alone in their box, and the rows they lie in.
+    let (box1, box2) = count3(segs, segs >> 9, segs >> 18);
+    let alone = box1 & !box2 & BOX_STARTS;
+    let pointing = (alone | alone << 9 | alone << 18) & segs;
+    let (row1, row2) = count3(pointing, pointing >> 3, pointing >> 6);
+    // Claiming: segments alone in their row, and the boxes they lie in.
+    let (seg1, seg2) = count3(segs, segs >> 3, segs >> 6);
+    let alone = seg1 & !seg2 & ROW_STARTS;
+    let claiming = (alone | alone << 3 | alone << 6) & segs;
+    let (in1, in2) = count3(claiming, claiming >> 9, claiming >> 18);
+    if (row2 & ROW_STARTS) | (in2 & BOX_STARTS) != 0 {
+        return None;
+    }
+    let rows = row1 & ROW_STARTS;
+    let rows = (rows << 9) - rows;
+    let boxes = in1 & BOX_STARTS;
+    let boxes = (boxes << 3) - boxes;
+    let boxes = boxes | boxes << 9 | boxes << 18;
+    let keep = ((pointing << 3) - pointing) | ((claiming << 3) - claiming);
+    Some(p & (rows | boxes) & !keep)
 }
 
 fn masks() -> &'static Masks {
@@ -146,8 +217,9 @@ impl Board {
         self.changed |= changed;
     }
 
-    /// Singles to a fixpoint; false on a contradiction.
-    fn propagate(&mut self, m: &Masks) -> bool {
+    /// Singles, and locked candidates when `LOCKED`, to a fixpoint; false
+    /// on a contradiction.
+    fn propagate<const LOCKED: bool>(&mut self, m: &Masks) -> bool {
         loop {
             let (mut once, mut twice) = (0u128, 0u128);
             for &p in &self.pos {
@@ -189,6 +261,15 @@ impl Board {
             while changed != 0 {
                 let d = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
+                if LOCKED {
+                    let Some(gone) = locked(self.pos[d]) else {
+                        return false;
+                    };
+                    if gone != 0 {
+                        self.pos[d] &= !gone;
+                        self.changed |= 1 << d;
+                    }
+                }
                 let Some(alone) = alone_in_a_unit(self.pos[d]) else {
                     return false;
                 };
@@ -260,11 +341,13 @@ impl Board {
     }
 }
 
-fn recurse<F>(m: &Masks, mut b: Board, visit: &mut F) -> ControlFlow<()>
+/// Searches the subtree of `b`, which it uses as scratch: the last digit
+/// of a branching is tried on `b` itself, the others on copies.
+fn recurse<const LOCKED: bool, F>(m: &Masks, b: &mut Board, visit: &mut F) -> ControlFlow<()>
 where
     F: FnMut(&[u8; CELLS]) -> ControlFlow<()>,
 {
-    if !b.propagate(m) {
+    if !b.propagate::<LOCKED>(m) {
         return ControlFlow::Continue(());
     }
     let Some((cell, mut digits)) = b.choose() else {
@@ -273,9 +356,13 @@ where
     while digits != 0 {
         let d = digits.trailing_zeros() as usize;
         digits &= digits - 1;
-        let mut child = b;
+        if digits == 0 {
+            b.place(m, cell, d);
+            return recurse::<LOCKED, F>(m, b, visit);
+        }
+        let mut child = *b;
         child.place(m, cell, d);
-        recurse(m, child, visit)?;
+        recurse::<LOCKED, F>(m, &mut child, visit)?;
     }
     ControlFlow::Continue(())
 }
@@ -311,7 +398,21 @@ where
             b.changed |= 1 << d;
         }
     }
-    let _ = recurse(m, b, &mut visit);
+    let _ = recurse::<false, F>(m, &mut b, &mut visit);
+}
+
+/// Calls `visit` with every solution of the 9×9 grid `cells`, in an order
+/// of its own, until it breaks: for counting. Locked candidates join the
+/// singles, which prunes the tree but changes the fixpoints, hence the
+/// branching cells and the order of the solutions.
+pub(super) fn search_any_order<F>(cells: &[u8], mut visit: F)
+where
+    F: FnMut(&[u8; CELLS]) -> ControlFlow<()>,
+{
+    debug_assert_eq!(cells.len(), CELLS);
+    if let Some(mut b) = Board::new(cells) {
+        let _ = recurse::<true, F>(masks(), &mut b, &mut visit);
+    }
 }
 
 #[cfg(test)]
@@ -361,5 +462,43 @@ mod tests {
         let column5 = (0..9).fold(0, |acc, r| acc | cell(r, 5));
         assert_eq!(alone_in_a_unit(ALL_CELLS & !column5), None);
         assert_eq!(alone_in_a_unit(ALL_CELLS & !(FIRST_BOX << 60)), None);
+    }
+
+    #[test]
+    fn pointing_clears_the_rest_of_the_row() {
+        // Box 0 keeps only row 1's segment: the digit leaves row 1 elsewhere.
+        let p = ALL_CELLS & !FIRST_BOX | cell(1, 0) | cell(1, 2);
+        let row1 = (3..9).fold(0, |acc, c| acc | cell(1, c));
+        assert_eq!(locked(p), Some(row1));
+    }
+
+    #[test]
+    fn claiming_clears_the_rest_of_the_box() {
+        // Row 4 keeps only its cells in box 5 (columns 6..9).
+        let row4 = (0..9).fold(0, |acc, c| acc | cell(4, c));
+        let p = ALL_CELLS & !row4 | cell(4, 7);
+        let rest = (3..6).fold(0, |acc, r| {
+            if r == 4 {
+                acc
+            } else {
+                acc | cell(r, 6) | cell(r, 7) | cell(r, 8)
+            }
+        });
+        assert_eq!(locked(p), Some(rest));
+    }
+
+    #[test]
+    fn nothing_is_locked_on_a_full_board_or_a_placed_digit() {
+        assert_eq!(locked(ALL_CELLS), Some(0));
+        let p = (0..9).fold(0, |acc, r| acc | cell(r, (3 * r + r / 3) % 9));
+        assert_eq!(locked(p), Some(0));
+    }
+
+    #[test]
+    fn two_boxes_pointing_into_one_row_is_a_dead_end() {
+        // Boxes 0 and 1 both keep only row 2.
+        let top = (0..3).fold(0, |acc, r| acc | (0..6).fold(0, |a, c| a | cell(r, c)));
+        let p = ALL_CELLS & !top | cell(2, 1) | cell(2, 4);
+        assert_eq!(locked(p), None);
     }
 }

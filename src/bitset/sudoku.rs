@@ -399,6 +399,10 @@ impl Solver {
     /// Number of solutions of `values`, up to `cap` (0 = no cap).
     pub fn count(&mut self, values: &[u8], cap: u64) -> u64 {
         let mut found = 0u64;
+        if self.board9 {
+            super::board9::search_any_order(values, |_| crate::answers::tally(&mut found, cap));
+            return found;
+        }
         self.run(values, None, false, |_| {
             crate::answers::tally(&mut found, cap)
         });
@@ -435,7 +439,7 @@ pub fn count(p: &Puzzle, cap: u64) -> Count {
     let mut found = 0u64;
     let mut visit = || crate::answers::tally(&mut found, cap);
     if p.order() == 3 {
-        super::board9::search(p.cells(), |_| visit());
+        super::board9::search_any_order(p.cells(), |_| visit());
     } else {
         Search::new(tables(p.order())).run(p, |_| visit());
     }
