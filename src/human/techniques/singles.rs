@@ -252,7 +252,7 @@ mod tests {
     }
 
     #[test]
-    fn the_9x9_unit_table_is_the_geometry_s() {
+    fn the_9x9_unit_table_matches_the_geometry() {
         let geo = Geometry::of(3);
         for (u, cells) in geo.units.iter().enumerate() {
             let fast: Vec<usize> = UNITS9[u].iter().map(|&c| usize::from(c)).collect();
@@ -261,8 +261,8 @@ mod tests {
     }
 
     /// The 9×9 scan lists the same singles in the same order as the scan of
-    /// any order, on boards made by placing random candidates (right or
-    /// wrong) into puzzles, down to dead ends.
+    /// any order, on the boards met while filling an empty grid with random
+    /// candidates (right or wrong), down to a dead end.
     #[test]
     fn the_9x9_scan_lists_what_the_any_order_scan_lists() {
         let mut rng = ChaCha8Rng::seed_from_u64(27);
