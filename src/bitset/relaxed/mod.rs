@@ -110,19 +110,20 @@ const SPLIT_MIN: u32 = 20;
 #[derive(Debug, Clone)]
 struct Search<const W: usize> {
     cells: usize,
-    side: usize,
     all: u32,
     given: Vec<bool>,
-    /// Neighbour sets of the relaxed graph.
+    /// Neighbour sets of the relaxed graph (`STRIDE` entries, the last
+    /// ones empty).
     nbr: Vec<Bits<W>>,
     /// Units: `3N × N` cells; per cell the set of its units (bits of a
-    /// `u128`); removed edges inside each unit.
+    /// `u128`, `STRIDE` entries); removed edges inside each unit.
     unit_cells: Vec<u16>,
     cell_units: Vec<u128>,
     unit_pairs: Vec<(u16, u16)>,
     unit_pairs_start: Vec<u32>,
-    /// `levels × cells` colour masks and `levels` sets of uncoloured cells;
-    /// level 0 is the propagated root.
+    /// `levels × STRIDE` colour masks (the first `cells` of each level in
+    /// use) and `levels` sets of uncoloured cells; level 0 is the propagated
+    /// root.
     cand: Vec<u32>,
     open: Vec<Bits<W>>,
     /// `levels × N` colour boards: board `d - 1` of a level is the set of
@@ -155,6 +156,21 @@ struct Search<const W: usize> {
     capped: bool,
     /// Work space of [`Search::forest_count`].
     ways: Vec<u128>,
+}
+
+impl<const W: usize> Search<W> {
+    /// Cells per unit: the width fixes the order (orders 2, 3, 4 and 5 take
+    /// 1, 2, 4 and 10 words), so the unit loops have a constant length.
+    const SIDE: usize = match W {
+        1 => 4,
+        2 => 9,
+        4 => 16,
+        _ => 25,
+    };
+    /// Entries per level of `cand` (and of the per-cell tables `nbr` and
+    /// `cell_units`): one per bit of a cell set, so that an index reduced
+    /// modulo `STRIDE` (a mask for `W` = 1, 2, 4) needs no bounds check.
+    const STRIDE: usize = 64 * W;
 }
 
 /// The search of one instance, on cell sets sized for its order.
