@@ -42,6 +42,10 @@ impl<const W: usize> Search<W> {
             } else {
                 0
             };
+            if forced < max_key.0 {
+                // Cannot win: spare the second count.
+                return;
+            }
             let key = (forced, count_ones(&live));
             if key.1 > 0 && key > max_key {
                 max_key = key;

@@ -36,6 +36,9 @@ impl<const W: usize> Search<W> {
         let open = &mut self.open[depth];
         let nbr = &self.nbr[..stride];
         let cell_units = &self.cell_units[..stride];
+        // Kept in a register, stored back on return.
+        let mut dirty = self.dirty;
+        let mut ok = true;
         while let Some(cell) = self.queue.pop() {
             // Indices modulo `stride` (all below it): no bounds checks.
             let cell = cell as usize % stride;
@@ -51,7 +54,6 @@ impl<const W: usize> Search<W> {
             for i in 0..W {
                 board[i] &= !hit[i];
             }
-            let mut ok = true;
             for_each(&hit, |nb| {
                 let nb = nb % stride;
                 let m = cand[nb] & !c;
@@ -60,16 +62,17 @@ impl<const W: usize> Search<W> {
                 let alive = m & !PLACED != 0;
                 ok &= alive;
                 cand[nb] = m;
-                self.dirty |= cell_units[nb];
+                dirty |= cell_units[nb];
                 if alive && m & (m - 1) == 0 {
                     self.queue.push(nb as u16);
                 }
             });
             if !ok {
-                return false;
+                break;
             }
         }
-        true
+        self.dirty = dirty;
+        ok
     }
 
     /// Failed-literal probing at `depth`, to a fixpoint: every colour of an
