@@ -17,6 +17,9 @@
 //! masks, one cell set per colour (the cells whose mask has it), so that
 //! colouring a cell visits only the neighbours that lose the colour, and the
 //! cells with two colours come from a bit-sliced count over those sets.
+//! A child works on a copy of its parent's level, except the last child
+//! of a branch, which works on the parent's level itself (nothing reads it
+//! afterwards; never the root level, which later calls start from).
 //!
 //! **Extra deductions, all exact** (they only remove colours that no
 //! solution extending the current branch uses, so counts and fixed cells
