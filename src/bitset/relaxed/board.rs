@@ -14,8 +14,9 @@ impl<const W: usize> Search<W> {
         let g = r.geometry();
         let cells = g.cells;
         debug_assert!(cells <= W * 64 && g.units.len() <= 128);
-        let mut nbr = vec![[0u64; W]; cells];
-        for (cell, set_of) in nbr.iter_mut().enumerate() {
+        assert_eq!(g.side, Self::SIDE);
+        let mut nbr = vec![[0u64; W]; Self::STRIDE];
+        for (cell, set_of) in nbr.iter_mut().enumerate().take(cells) {
             for &x in r.neighbours(cell) {
                 set(set_of, x);
             }
@@ -30,22 +31,22 @@ impl<const W: usize> Search<W> {
             }
             unit_pairs_start.push(unit_pairs.len() as u32);
         }
-        let cell_units = g
+        let mut cell_units: Vec<u128> = g
             .cell_units
             .iter()
             .map(|us| us.iter().fold(0u128, |acc, &u| acc | 1 << u))
             .collect();
+        cell_units.resize(Self::STRIDE, 0);
         let mut cand = r.allowed();
-        cand.resize(cells * 8, 0);
+        cand.resize(Self::STRIDE * 8, 0);
         let mut open = vec![[0u64; W]; 8];
-        let mut pos = vec![[0u64; W]; 8 * g.side];
+        let mut pos = vec![[0u64; W]; 8 * Self::SIDE];
         for (cell, &c) in cand[..cells].iter().enumerate() {
             set(&mut open[0], cell);
             for_each_colour(c, |d| set(&mut pos[d - 1], cell));
         }
         let mut s = Search {
             cells,
-            side: g.side,
             all: g.all_digits(),
             given: r.puzzle().cells().iter().map(|&v| v != 0).collect(),
             nbr,
@@ -90,15 +91,16 @@ impl<const W: usize> Search<W> {
     /// Copies level `from` into level `from + 1`.
     pub(super) fn push_level(&mut self, from: usize) {
         let cells = self.cells;
-        let side = self.side;
+        let side = Self::SIDE;
+        let stride = Self::STRIDE;
         if self.open.len() < from + 2 {
             let levels = (from + 2) * 2;
             self.open.resize(levels, [0; W]);
-            self.cand.resize(levels * cells, 0);
+            self.cand.resize(levels * stride, 0);
             self.pos.resize(levels * side, [0; W]);
         }
         self.cand
-            .copy_within(from * cells..(from + 1) * cells, (from + 1) * cells);
+            .copy_within(from * stride..from * stride + cells, (from + 1) * stride);
         self.pos
             .copy_within(from * side..(from + 1) * side, (from + 1) * side);
         self.open[from + 1] = self.open[from];
@@ -108,8 +110,8 @@ impl<const W: usize> Search<W> {
     /// current colours), queueing it when single.
     #[inline]
     pub(super) fn restrict(&mut self, depth: usize, cell: usize, mask: u32) {
-        let i = depth * self.cells + cell;
-        let boards = &mut self.pos[depth * self.side..(depth + 1) * self.side];
+        let i = depth * Self::STRIDE + cell;
+        let boards = &mut self.pos[depth * Self::SIDE..(depth + 1) * Self::SIDE];
         for_each_colour(self.cand[i] & !mask, |d| clear(&mut boards[d - 1], cell));
         self.cand[i] = mask;
         self.dirty |= self.cell_units[cell];

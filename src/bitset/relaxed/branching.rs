@@ -17,14 +17,14 @@ impl<const W: usize> Search<W> {
     /// colour. (Measured: the first tie-break makes capped searches 1.05–1.2×
     /// faster and exact counts of 10⁷–10⁹ solutions 1.2–1.3× slower.)
     pub(super) fn best_cell(&self, depth: usize, within: &Bits<W>) -> Option<usize> {
-        let base = depth * self.cells;
+        let base = depth * Self::STRIDE;
         let open = &self.open[depth];
         let scope = and(within, open);
         // After propagation an open cell has at least two colours: when some
         // cell with exactly two shares one with a neighbour, the best is
         // among those; otherwise the scan of every cell below decides.
         let (mut once, mut twice, mut more) = ([0u64; W], [0u64; W], [0u64; W]);
-        for board in &self.pos[depth * self.side..(depth + 1) * self.side] {
+        for board in &self.pos[depth * Self::SIDE..(depth + 1) * Self::SIDE] {
             for i in 0..W {
                 let b = board[i] & open[i];
                 more[i] |= twice[i] & b;
@@ -42,6 +42,10 @@ impl<const W: usize> Search<W> {
             } else {
                 0
             };
+            if forced < max_key.0 {
+                // Cannot win: spare the second count.
+                return;
+            }
             let key = (forced, count_ones(&live));
             if key.1 > 0 && key > max_key {
                 max_key = key;
@@ -68,17 +72,18 @@ impl<const W: usize> Search<W> {
     }
 
     /// Counts the colourings of one connected component `comp` of open
-    /// cells, branching on its best cell, up to `cap`.
-    pub(super) fn branch(&mut self, depth: usize, comp: &Bits<W>, cap: u64) -> u64 {
+    /// cells, branching on its best cell, up to `cap`. When `own` (nothing
+    /// reads level `depth` afterwards) the last child is searched on level
+    /// `depth` itself instead of a copy.
+    pub(super) fn branch(&mut self, depth: usize, comp: &Bits<W>, cap: u64, own: bool) -> u64 {
         if let Some(n) = self.forest_count(depth, comp) {
             return n.min(cap);
         }
         let Some(best) = self.best_cell(depth, comp) else {
             return 1;
         };
-        let cells = self.cells;
         let mut total = 0u64;
-        let mut rest = self.cand[depth * cells + best] & !PLACED;
+        let mut rest = self.cand[depth * Self::STRIDE + best] & !PLACED;
         while rest != 0 {
             let bit = if self.capped && self.rng == 0 {
                 self.most_shared(depth, best, rest)
@@ -90,17 +95,22 @@ impl<const W: usize> Search<W> {
                 self.aborted = true;
                 return 0;
             }
-            self.push_level(depth);
-            self.restrict(depth + 1, best, bit);
-            if !self.propagate(depth + 1) {
+            let child = if own && rest == 0 {
+                depth
+            } else {
+                self.push_level(depth);
+                depth + 1
+            };
+            self.restrict(child, best, bit);
+            if !self.propagate(child) {
                 continue;
             }
             self.nodes += 1;
-            if self.nodes - self.last_success > PROBE_AFTER && !self.probe(depth + 1) {
+            if self.nodes - self.last_success > PROBE_AFTER && !self.probe(child) {
                 continue;
             }
             let mark = self.journal.len();
-            let n = self.solve_node(depth + 1, comp, cap - total);
+            let n = self.solve_node(child, comp, cap - total, true);
             if n == 0 {
                 self.undo_seen(mark);
                 if self.aborted {
@@ -133,7 +143,7 @@ impl<const W: usize> Search<W> {
         let open_nbrs = and(&self.nbr[cell], &self.open[depth]);
         let mut best = (0, 0u32);
         for_each_colour(rest, |d| {
-            let k = count_ones(&and(&self.pos[depth * self.side + d - 1], &open_nbrs)) + 1;
+            let k = count_ones(&and(&self.pos[depth * Self::SIDE + d - 1], &open_nbrs)) + 1;
             if k > best.0 {
                 best = (k, 1 << d);
             }

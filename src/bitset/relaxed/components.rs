@@ -12,8 +12,8 @@ impl<const W: usize> Search<W> {
     /// the constraints its colouring still acts on.
     pub(super) fn live_neighbours(&self, depth: usize, cell: usize) -> Bits<W> {
         let mut shared = [0u64; W];
-        for_each_colour(self.cand[depth * self.cells + cell], |d| {
-            let board = &self.pos[depth * self.side + d - 1];
+        for_each_colour(self.cand[depth * Self::STRIDE + cell], |d| {
+            let board = &self.pos[depth * Self::SIDE + d - 1];
             for i in 0..W {
                 shared[i] |= board[i];
             }
@@ -25,9 +25,10 @@ impl<const W: usize> Search<W> {
     /// `depth`) given the state at `depth`, up to `cap`: the product over
     /// the isolated cells and the connected components of the others (a
     /// capped search takes a scope of [`SPLIT_MIN`] open cells or more
-    /// whole).
-    pub(super) fn solve_node(&mut self, depth: usize, scope: &Bits<W>, cap: u64) -> u64 {
-        let base = depth * self.cells;
+    /// whole). When `own`, the search of the last component may overwrite
+    /// level `depth` (see [`Search::branch`]).
+    pub(super) fn solve_node(&mut self, depth: usize, scope: &Bits<W>, cap: u64, own: bool) -> u64 {
+        let base = depth * Self::STRIDE;
         let open = self.open[depth];
         let mut product = 1u64;
         // A cap reached in a component is forgotten when another component
@@ -83,7 +84,7 @@ impl<const W: usize> Search<W> {
             } else {
                 cap.div_ceil(product)
             };
-            let n = self.branch(depth, &comp, need);
+            let n = self.branch(depth, &comp, need, own && is_empty(&rest));
             if n == 0 {
                 self.incomplete = incomplete;
                 return 0;
@@ -112,7 +113,7 @@ impl<const W: usize> Search<W> {
         if size > FOREST_CELLS {
             return None;
         }
-        let base = depth * self.cells;
+        let base = depth * Self::STRIDE;
         // Breadth-first order over live edges, with each cell's parent.
         let mut order = [0u16; FOREST_CELLS];
         let mut parent = [u16::MAX; FOREST_CELLS];

@@ -19,7 +19,7 @@ impl<const W: usize> Search<W> {
             set(&mut all, cell);
         }
         let mark = self.journal.len();
-        let found = self.solve_node(depth, &all, cap);
+        let found = self.solve_node(depth, &all, cap, false);
         if found == 0 {
             self.undo_seen(mark);
         }
@@ -47,9 +47,9 @@ impl<const W: usize> Search<W> {
             set(&mut all, cell);
         }
         let Some(best) = self.best_cell(depth, &all) else {
-            return visit(&self.cand[depth * cells..(depth + 1) * cells]);
+            return visit(&self.cand[depth * Self::STRIDE..depth * Self::STRIDE + cells]);
         };
-        let mut rest = self.cand[depth * cells + best];
+        let mut rest = self.cand[depth * Self::STRIDE + best];
         while rest != 0 {
             let bit = rest & rest.wrapping_neg();
             rest &= !bit;

@@ -83,7 +83,7 @@ impl<const W: usize> Search<W> {
                 continue;
             }
             self.push_level(0);
-            let m = self.cand[cells + cell] & !value & !PLACED;
+            let m = self.cand[Self::STRIDE + cell] & !value & !PLACED;
             if m == 0 {
                 continue;
             }

@@ -17,6 +17,9 @@
 //! masks, one cell set per colour (the cells whose mask has it), so that
 //! colouring a cell visits only the neighbours that lose the colour, and the
 //! cells with two colours come from a bit-sliced count over those sets.
+//! A child works on a copy of its parent's level, except the last child
+//! of a branch, which works on the parent's level itself (nothing reads it
+//! afterwards; never the root level, which later calls start from).
 //!
 //! **Extra deductions, all exact** (they only remove colours that no
 //! solution extending the current branch uses, so counts and fixed cells
@@ -110,19 +113,20 @@ const SPLIT_MIN: u32 = 20;
 #[derive(Debug, Clone)]
 struct Search<const W: usize> {
     cells: usize,
-    side: usize,
     all: u32,
     given: Vec<bool>,
-    /// Neighbour sets of the relaxed graph.
+    /// Neighbour sets of the relaxed graph (`STRIDE` entries, the last
+    /// ones empty).
     nbr: Vec<Bits<W>>,
     /// Units: `3N × N` cells; per cell the set of its units (bits of a
-    /// `u128`); removed edges inside each unit.
+    /// `u128`, `STRIDE` entries); removed edges inside each unit.
     unit_cells: Vec<u16>,
     cell_units: Vec<u128>,
     unit_pairs: Vec<(u16, u16)>,
     unit_pairs_start: Vec<u32>,
-    /// `levels × cells` colour masks and `levels` sets of uncoloured cells;
-    /// level 0 is the propagated root.
+    /// `levels × STRIDE` colour masks (the first `cells` of each level in
+    /// use) and `levels` sets of uncoloured cells; level 0 is the propagated
+    /// root.
     cand: Vec<u32>,
     open: Vec<Bits<W>>,
     /// `levels × N` colour boards: board `d - 1` of a level is the set of
@@ -155,6 +159,21 @@ struct Search<const W: usize> {
     capped: bool,
     /// Work space of [`Search::forest_count`].
     ways: Vec<u128>,
+}
+
+impl<const W: usize> Search<W> {
+    /// Cells per unit: the width fixes the order (orders 2, 3, 4 and 5 take
+    /// 1, 2, 4 and 10 words), so the unit loops have a constant length.
+    const SIDE: usize = match W {
+        1 => 4,
+        2 => 9,
+        4 => 16,
+        _ => 25,
+    };
+    /// Entries per level of `cand` (and of the per-cell tables `nbr` and
+    /// `cell_units`): one per bit of a cell set, so that an index reduced
+    /// modulo `STRIDE` (a mask for `W` = 1, 2, 4) needs no bounds check.
+    const STRIDE: usize = 64 * W;
 }
 
 /// The search of one instance, on cell sets sized for its order.
@@ -245,4 +264,56 @@ pub fn analyze_with_solutions(r: &RelaxedInstance, cap: u64) -> (InstanceAnalysi
 /// Up to `cap` colourings of `r` (0 = all).
 pub fn solutions(r: &RelaxedInstance, cap: u64) -> Vec<Vec<u8>> {
     RelaxedSearch::new(r).solutions(cap)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::sample_edges;
+    use crate::grid::parse_puzzle;
+
+    /// One search answers repeated calls as fresh ones do: the last child of
+    /// a branch is searched on its parent's level, which must never be the
+    /// propagated root that later calls start from.
+    #[test]
+    fn repeated_calls_match_fresh_searches() {
+        let hard =
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+        let easy =
+            ".......83.9...35...58.2....2...157...4.3...15.7..843.........2..81.4......7......";
+        for (line, k, seed) in [
+            (hard, 30, 1),
+            (hard, 45, 2),
+            (hard, 60, 4),
+            (easy, 10, 5),
+            (easy, 20, 6),
+            (easy, 30, 7),
+        ] {
+            let p = match parse_puzzle(line) {
+                Ok(p) => p,
+                Err(e) => panic!("{e:?}"),
+            };
+            let removed = match sample_edges(3, k, seed) {
+                Ok(e) => e,
+                Err(e) => panic!("{e}"),
+            };
+            let r = match RelaxedInstance::new(&p, &removed) {
+                Ok(r) => r,
+                Err(e) => panic!("{e}"),
+            };
+            let mut s = RelaxedSearch::new(&r);
+            // Exact counts (cap 0) only where they stay below 1000.
+            let small = !count(&r, 1000).capped;
+            for cap in [1000, 7, 0, 1000] {
+                if cap == 0 && !small {
+                    continue;
+                }
+                assert_eq!(s.count(cap), count(&r, cap), "k={k} cap={cap}");
+                assert_eq!(s.analyze(cap), analyze(&r, cap), "k={k} cap={cap}");
+            }
+            let listed = s.solutions(50);
+            assert_eq!(listed, solutions(&r, 50));
+            assert!(listed.iter().all(|x| r.is_solution(x)));
+        }
+    }
 }

@@ -30,13 +30,18 @@ impl<const W: usize> Search<W> {
 
     /// Colours the queued cells, clearing their colour in the neighbours.
     pub(super) fn singles(&mut self, depth: usize) -> bool {
-        let cells = self.cells;
-        let side = self.side;
-        let cand = &mut self.cand[depth * cells..(depth + 1) * cells];
+        let (stride, side) = (Self::STRIDE, Self::SIDE);
+        let cand = &mut self.cand[depth * stride..(depth + 1) * stride];
         let boards = &mut self.pos[depth * side..(depth + 1) * side];
         let open = &mut self.open[depth];
+        let nbr = &self.nbr[..stride];
+        let cell_units = &self.cell_units[..stride];
+        // Kept in a register, stored back on return.
+        let mut dirty = self.dirty;
+        let mut ok = true;
         while let Some(cell) = self.queue.pop() {
-            let cell = cell as usize;
+            // Indices modulo `stride` (all below it): no bounds checks.
+            let cell = cell as usize % stride;
             let c = cand[cell];
             if c & PLACED != 0 {
                 continue;
@@ -45,28 +50,29 @@ impl<const W: usize> Search<W> {
             clear(open, cell);
             // The neighbours that have the colour, and lose it.
             let board = &mut boards[c.trailing_zeros() as usize - 1];
-            let hit = and(board, &self.nbr[cell]);
+            let hit = and(board, &nbr[cell]);
             for i in 0..W {
                 board[i] &= !hit[i];
             }
-            let mut ok = true;
             for_each(&hit, |nb| {
+                let nb = nb % stride;
                 let m = cand[nb] & !c;
                 // Emptied, or a coloured neighbour with this colour: the
                 // branch ends after the loop.
                 let alive = m & !PLACED != 0;
                 ok &= alive;
                 cand[nb] = m;
-                self.dirty |= self.cell_units[nb];
+                dirty |= cell_units[nb];
                 if alive && m & (m - 1) == 0 {
                     self.queue.push(nb as u16);
                 }
             });
             if !ok {
-                return false;
+                break;
             }
         }
-        true
+        self.dirty = dirty;
+        ok
     }
 
     /// Failed-literal probing at `depth`, to a fixpoint: every colour of an
@@ -80,7 +86,7 @@ impl<const W: usize> Search<W> {
     /// one colour choice exposes it.
     pub(super) fn probe(&mut self, depth: usize) -> bool {
         let cells = self.cells;
-        let base = depth * cells;
+        let base = depth * Self::STRIDE;
         loop {
             let mut changed = false;
             for cell in 0..cells {
@@ -118,18 +124,19 @@ impl<const W: usize> Search<W> {
 
     /// The unit rules on the dirty units (see the module doc).
     pub(super) fn unit_rules(&mut self, depth: usize) -> bool {
-        let cells = self.cells;
-        let side = self.side;
-        let base = depth * cells;
+        let (stride, side) = (Self::STRIDE, Self::SIDE);
+        let base = depth * stride;
         while self.dirty != 0 {
             let u = self.dirty.trailing_zeros() as usize;
             self.dirty &= self.dirty - 1;
             let mut once = 0u32;
             let mut twice = 0u32;
             let mut placed = 0u32;
-            let level = &self.cand[base..base + cells];
+            let level = &self.cand[base..base + stride];
+            // `side` cells (a constant: the loop unrolls), each index below
+            // `stride`.
             for &cell in &self.unit_cells[u * side..(u + 1) * side] {
-                let c = level[cell as usize];
+                let c = level[cell as usize % stride];
                 // Branch-free: `c` when coloured, else 0.
                 placed |= c & (c & PLACED).wrapping_neg();
                 let c = c & !PLACED;
@@ -149,13 +156,20 @@ impl<const W: usize> Search<W> {
                 self.unit_pairs_start[u + 1] as usize,
             );
             for &(a, b) in &self.unit_pairs[ps..pe] {
-                let (a, b) = (a as usize, b as usize);
-                if self.cand[base + a] & self.cand[base + b] & !PLACED != 0 {
+                let (a, b) = (a as usize % stride, b as usize % stride);
+                if level[a] & level[b] & !PLACED != 0 {
                     mergeable += 1;
                     merge = (a, b);
                 }
             }
-            if missing.count_ones() > mergeable {
+            // More missing colours than mergeable edges (a popcount only
+            // when there are two or more edges).
+            let short = match mergeable {
+                0 => missing != 0,
+                1 => missing & missing.wrapping_sub(1) != 0,
+                _ => missing.count_ones() > mergeable,
+            };
+            if short {
                 return false;
             }
             if mergeable == 0 {
@@ -163,7 +177,7 @@ impl<const W: usize> Search<W> {
                     continue;
                 }
                 for i in u * side..(u + 1) * side {
-                    let cell = self.unit_cells[i] as usize;
+                    let cell = self.unit_cells[i] as usize % stride;
                     let c = self.cand[base + cell];
                     let h = c & hidden;
                     if h != 0 && c & !PLACED != h {
