@@ -47,9 +47,10 @@ pub struct RelaxArgs {
     pub verify: Option<usize>,
     /// How --engine bitset's verified samples are checked: certificate (SAT
     /// proves the count and fixed cells from the solutions the search found,
-    /// one incremental solver per sample) or resolve (SAT re-analyzes the
-    /// sample from scratch). Other engines are always re-analyzed: by SAT
-    /// for dlx, by bitset for sat.
+    /// one incremental solver per sample; at most 100,000 are listed, so a
+    /// larger count is proved to be at least that, its fixed cells in full)
+    /// or resolve (SAT re-analyzes the sample from scratch). Other engines
+    /// are always re-analyzed: by SAT for dlx, by bitset for sat.
     #[arg(long, value_enum, default_value_t = Verification::Certificate)]
     pub verify_by: Verification,
     /// Sweep k over A:B:STEP (inclusive) instead of one --k, e.g. 0:60:5.

@@ -200,16 +200,57 @@ impl Engines {
     }
 }
 
+/// Most solutions a certificate lists: about 10 MB for a 9×9 instance. An
+/// exact count (cap 0) or a cap above it is certified as far as the list
+/// goes (see [`analyze_relaxed_certified`]).
+pub const CERTIFICATE_SOLUTIONS: u64 = 100_000;
+
 /// Solution count and fixed cells of a relaxed instance by the bitset search,
 /// proved by SAT from the certificate the search hands over (its solutions
 /// up to the cap; see [`crate::sat::certificate`]). A certificate that does
 /// not prove the answer is a [`Disagreement`] between the two engines.
+///
+/// The list holds at most [`CERTIFICATE_SOLUTIONS`] solutions, so that an
+/// exact count of millions does not hold them all in memory. Beyond that
+/// many, the certificate proves "at least that many" and the fixed cells
+/// (as a capped answer is proved); the exact count above it is the search's
+/// alone.
 pub fn analyze_relaxed_certified(
     r: &RelaxedInstance,
     cap: u64,
 ) -> Result<InstanceAnalysis, Disagreement> {
-    let (analysis, solutions) = crate::bitset::relaxed::analyze_with_solutions(r, cap);
-    check_certificate(r, cap, analysis, &solutions)
+    certified_listing_at_most(r, cap, CERTIFICATE_SOLUTIONS)
+}
+
+/// [`analyze_relaxed_certified`] with a certificate of at most `limit`
+/// solutions.
+fn certified_listing_at_most(
+    r: &RelaxedInstance,
+    cap: u64,
+    limit: u64,
+) -> Result<InstanceAnalysis, Disagreement> {
+    let listed = if cap == 0 { limit } else { cap.min(limit) };
+    if listed == cap {
+        let (analysis, solutions) = crate::bitset::relaxed::analyze_with_solutions(r, cap);
+        return check_certificate(r, cap, analysis, &solutions);
+    }
+    let mut search = crate::bitset::relaxed::RelaxedSearch::new(r);
+    let analysis = search.analyze(cap);
+    if analysis.count.solutions < listed {
+        let solutions = search.solutions(listed);
+        return check_certificate(r, cap, analysis, &solutions);
+    }
+    // More solutions than the list holds: prove the answer as if capped at
+    // the list's length (at least that many, and the same fixed cells).
+    let solutions = search.solutions(listed);
+    let as_capped = InstanceAnalysis {
+        count: crate::answers::Count {
+            solutions: listed,
+            capped: true,
+        },
+        fixed: analysis.fixed.clone(),
+    };
+    check_certificate(r, listed, as_capped, &solutions).map(|_| analysis)
 }
 
 /// `analysis` when `solutions` prove it (see [`analyze_relaxed_certified`]),
@@ -340,6 +381,38 @@ mod tests {
             vec![(Engine::Bitset, "3".into()), (Engine::Sat, "4".into())]
         );
         assert!(d.to_string().contains("bitset says 3, sat says 4"), "{d}");
+    }
+
+    /// A certificate listing fewer solutions than an exact count (or a
+    /// large cap) asks for proves the same answer, as a capped one: the
+    /// search's answer comes back unchanged for every cap and list length.
+    #[test]
+    fn a_certificate_shorter_than_the_count_proves_the_same_answer() {
+        let p = crate::grid::parse_puzzle(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        )
+        .unwrap();
+        let mut over = 0;
+        for i in 0..40 {
+            let mut removed = crate::graph::shuffled_edges(3, i);
+            removed.truncate(45);
+            removed.sort_unstable();
+            let r = RelaxedInstance::new(&p, &removed).unwrap();
+            for cap in [0, 20, 5000] {
+                let want = crate::bitset::relaxed::analyze(&r, cap);
+                for limit in [1, 10, CERTIFICATE_SOLUTIONS] {
+                    // The list is shorter than the count: proved as capped.
+                    over += usize::from((cap == 0 || cap > limit) && want.count.solutions >= limit);
+                    assert_eq!(
+                        certified_listing_at_most(&r, cap, limit),
+                        Ok(want.clone()),
+                        "sample {i}, cap {cap}, limit {limit}"
+                    );
+                }
+            }
+        }
+        // The shortened certificates were needed many times.
+        assert!(over > 40, "{over}");
     }
 
     #[test]

@@ -192,6 +192,7 @@ pub enum Level {
     Hard,
     /// Chang level 1: hsolve below the first quartile of the reference set
     /// ([`chang::QUARTILES`]).
+    #[value(help = "Chang level 1: hsolve below the first quartile of the reference set")]
     Level1,
     /// Chang level 2: hsolve from the first quartile to below the median.
     Level2,

@@ -78,10 +78,16 @@ pub enum Verification {
     /// and fixed cells from them ([`crate::sat::certificate`]); other
     /// engines are re-analyzed as with `Resolve`.
     #[default]
+    #[value(
+        help = "the bitset search hands over its solutions and SAT proves its count and fixed cells from them; other engines are re-analyzed as with resolve"
+    )]
     Certificate,
     /// The sample is re-analyzed from scratch by the engine's
     /// [`Engine::checker`] (SAT for the search engines) and the answers
     /// compared.
+    #[value(
+        help = "the sample is re-analyzed from scratch by the engine's checker (SAT for the search engines) and the answers compared"
+    )]
     Resolve,
 }
 

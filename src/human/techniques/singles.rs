@@ -284,6 +284,9 @@ mod tests {
                 b.place(cell, ds[rng.gen_range(0..ds.len())]);
             }
         }
-        assert!(compared > 10_000 && with_singles > 1_000, "{compared} {with_singles}");
+        assert!(
+            compared > 10_000 && with_singles > 1_000,
+            "{compared} {with_singles}"
+        );
     }
 }
