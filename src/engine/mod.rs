@@ -230,19 +230,18 @@ fn certified_listing_at_most(
     limit: u64,
 ) -> Result<InstanceAnalysis, Disagreement> {
     let listed = if cap == 0 { limit } else { cap.min(limit) };
-    if listed == cap {
-        let (analysis, solutions) = crate::bitset::relaxed::analyze_with_solutions(r, cap);
-        return check_certificate(r, cap, analysis, &solutions);
-    }
     let mut search = crate::bitset::relaxed::RelaxedSearch::new(r);
     let analysis = search.analyze(cap);
-    if analysis.count.solutions < listed {
-        let solutions = search.solutions(listed);
+    let solutions = if analysis.count.solutions == 0 {
+        Vec::new()
+    } else {
+        search.solutions(listed)
+    };
+    if analysis.count.solutions < listed || listed == cap {
         return check_certificate(r, cap, analysis, &solutions);
     }
-    // More solutions than the list holds: prove the answer as if capped at
-    // the list's length (at least that many, and the same fixed cells).
-    let solutions = search.solutions(listed);
+    // The count goes past what the list holds: prove the answer as if
+    // capped at the list's length (at least that many, the same fixed cells).
     let as_capped = InstanceAnalysis {
         count: crate::answers::Count {
             solutions: listed,

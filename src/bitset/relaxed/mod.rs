@@ -289,18 +289,9 @@ mod tests {
             (easy, 20, 6),
             (easy, 30, 7),
         ] {
-            let p = match parse_puzzle(line) {
-                Ok(p) => p,
-                Err(e) => panic!("{e:?}"),
-            };
-            let removed = match sample_edges(3, k, seed) {
-                Ok(e) => e,
-                Err(e) => panic!("{e}"),
-            };
-            let r = match RelaxedInstance::new(&p, &removed) {
-                Ok(r) => r,
-                Err(e) => panic!("{e}"),
-            };
+            let p = parse_puzzle(line).unwrap();
+            let removed = sample_edges(3, k, seed).unwrap();
+            let r = RelaxedInstance::new(&p, &removed).unwrap();
             let mut s = RelaxedSearch::new(&r);
             // Exact counts (cap 0) only where they stay below 1000.
             let small = !count(&r, 1000).capped;
