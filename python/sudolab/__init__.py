@@ -125,8 +125,8 @@ def parse(puzzle: PuzzleLike) -> Puzzle:
 
 
 def encode(puzzle: PuzzleLike, encoding: str = "min") -> str:
-    """DIMACS CNF text of the puzzle in ``encoding`` (``min``, ``max``,
-    ``lo-min``, ``lo-max``, … as ``sudolab encode --encoding``)."""
+    """DIMACS CNF text of the puzzle in ``encoding`` (``min``, ``max`` or
+    ``lo-min``, as ``sudolab encode --encoding``)."""
     return _native.encode(_line(puzzle), encoding)
 
 
@@ -230,10 +230,12 @@ def relax(
     counts the solutions (``sudolab relax``, same defaults and seeds).
 
     ``engine`` is ``bitset``, ``dlx``, ``sat``, a list such as ``sat,dlx`` or
-    ``all``; ``verify`` samples are re-checked by a second engine (default 3 %).
-    Raises ``ValueError`` for a puzzle that cannot be relaxed (contradictory,
-    no solution, ``k`` above the edge count) and :class:`EngineDisagreement`
-    when engines disagree.
+    ``all``; ``verify`` samples are cross-checked (default one in 500, at
+    least 1: with ``bitset``, SAT proves the count and fixed cells from the
+    solutions the search found; with a list, every engine analyzes every
+    sample). Raises ``ValueError`` for a puzzle that cannot be relaxed
+    (contradictory, no solution or several, ``k`` above the edge count) and
+    :class:`EngineDisagreement` when engines disagree.
     """
     report, drawn = _native.relax_report(_line(puzzle), k, samples, seed, cap, engine, verify, with_samples)
     row = json.loads(report)
