@@ -230,13 +230,8 @@ fn certified_listing_at_most(
     limit: u64,
 ) -> Result<InstanceAnalysis, Disagreement> {
     let listed = if cap == 0 { limit } else { cap.min(limit) };
-    let mut search = crate::bitset::relaxed::RelaxedSearch::new(r);
-    let analysis = search.analyze(cap);
-    let solutions = if analysis.count.solutions == 0 {
-        Vec::new()
-    } else {
-        search.solutions(listed)
-    };
+    let (analysis, solutions) =
+        crate::bitset::relaxed::RelaxedSearch::new(r).analyze_with_solutions(cap, listed);
     if analysis.count.solutions < listed || listed == cap {
         return check_certificate(r, cap, analysis, &solutions);
     }

@@ -231,17 +231,21 @@ impl RelaxedSearch {
         dispatch!(self, s => s.analyze(cap))
     }
 
-    /// [`RelaxedSearch::analyze`] and its certificate: the first `cap`
-    /// colourings in search order (every one when the count is below the
-    /// cap), to be checked by another engine (the SAT certificate check).
-    pub fn analyze_with_solutions(&mut self, cap: u64) -> (InstanceAnalysis, Vec<Vec<u8>>) {
+    /// [`RelaxedSearch::analyze`] and its certificate: the first `listed`
+    /// colourings in search order (0 = all of them), to be checked by
+    /// another engine (the SAT certificate check).
+    pub fn analyze_with_solutions(
+        &mut self,
+        cap: u64,
+        listed: u64,
+    ) -> (InstanceAnalysis, Vec<Vec<u8>>) {
         let analysis = self.analyze(cap);
-        let listed = if analysis.count.solutions == 0 {
+        let solutions = if analysis.count.solutions == 0 {
             Vec::new()
         } else {
-            self.solutions(cap)
+            self.solutions(listed)
         };
-        (analysis, listed)
+        (analysis, solutions)
     }
 
     /// Up to `cap` colourings (0 = all), one value per cell, in search order.
@@ -260,10 +264,11 @@ pub fn analyze(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
     RelaxedSearch::new(r).analyze(cap)
 }
 
-/// Count, fixed non-given cells and the solutions behind them (see
+/// Count, fixed non-given cells and the solutions behind them: the first
+/// `cap` in search order, every one when the count is below the cap (see
 /// `RelaxedSearch::analyze_with_solutions`).
 pub fn analyze_with_solutions(r: &RelaxedInstance, cap: u64) -> (InstanceAnalysis, Vec<Vec<u8>>) {
-    RelaxedSearch::new(r).analyze_with_solutions(cap)
+    RelaxedSearch::new(r).analyze_with_solutions(cap, cap)
 }
 
 /// Up to `cap` colourings of `r` (0 = all).
