@@ -79,6 +79,83 @@ fn below_the_cap_a_dropped_solution_is_found_by_the_solver() {
     }
 }
 
+/// Drops each solution of `r` in turn from its full list: the checker must
+/// find exactly the dropped one. So every solution satisfies the checker's
+/// encoding, its unit clauses included (a clause that some solution breaks
+/// would hide that solution). Returns the solutions tried.
+fn every_drop_is_caught(r: &RelaxedInstance, what: &str) -> usize {
+    let (a, s) = relaxed::analyze_with_solutions(r, 0);
+    for i in 0..s.len() {
+        let mut listed = s.clone();
+        let dropped = listed.remove(i);
+        let mut claim = a.clone();
+        claim.count.solutions -= 1;
+        match check_relaxed_certificate(r, 0, &claim, &listed) {
+            Err(CertificateFault::MissedSolution(found)) => {
+                let line: String = dropped.iter().map(|&d| char::from(b'0' + d)).collect();
+                assert_eq!(found, line, "{what}, solution {i}");
+            }
+            other => panic!("{what}, solution {i} dropped: {other:?}"),
+        }
+    }
+    s.len()
+}
+
+#[test]
+fn every_solution_satisfies_the_checkers_unit_clauses() {
+    // 9×9: from few removed edges to many, so that units hold several
+    // removed edges, with ends given or not.
+    let mut tried = 0;
+    for (line, k) in [(EASY, 45), (HARD, 45), (EASY, 60), (HARD, 60), (EASY, 75)] {
+        let p = parse_puzzle(line).unwrap();
+        let mut instances = 0;
+        for i in 0..400 {
+            let r = sample(&p, k, i);
+            let n = relaxed::count(&r, 41).solutions;
+            if (2..=40).contains(&n) {
+                tried += every_drop_is_caught(&r, &format!("{line} k {k} sample {i}"));
+                instances += 1;
+                if instances == 6 {
+                    break;
+                }
+            }
+        }
+        assert!(instances >= 3, "k {k}: {instances} instances with 2 to 40 solutions");
+    }
+    // 4×4 with every edge between two givens removed, givens clashing or
+    // not: a removed edge between equal givens makes its units' digit
+    // clauses vacuous, one between different givens can never merge.
+    let grids = [
+        // Two 1s in the first row, at the ends of a removed edge.
+        "1.1......3......",
+        "12...3.1.......4",
+        "1..2.2..3..1....",
+        "................",
+    ];
+    let g = sudolab::Geometry::of(2);
+    for (n, line) in grids.iter().enumerate() {
+        let p = parse_puzzle(line).unwrap();
+        let given: Vec<(usize, usize)> = g
+            .edges()
+            .iter()
+            .copied()
+            .filter(|&(a, b)| p.is_given(a) && p.is_given(b))
+            .collect();
+        for i in 0..30u64 {
+            let mut removed = shuffled_edges(2, derive_seed(n as u64, i));
+            removed.truncate(6 + i as usize);
+            removed.extend(&given);
+            removed.sort_unstable();
+            removed.dedup();
+            let r = RelaxedInstance::new(&p, &removed).unwrap();
+            if relaxed::count(&r, 400).solutions < 400 {
+                tried += every_drop_is_caught(&r, &format!("4×4 {line} sample {i}"));
+            }
+        }
+    }
+    assert!(tried > 300, "{tried} solutions dropped");
+}
+
 #[test]
 fn below_the_cap_a_wrong_count_is_caught() {
     let p = parse_puzzle(EASY).unwrap();

@@ -109,13 +109,13 @@ impl Default for RelaxOptions {
 /// The share of samples cross-checked when the caller does not choose: one
 /// in 500, rounded up, and at least one.
 ///
-/// A certificate check ([`Verification::Certificate`]) costs about 5 ms of
-/// CPU a sample at k = 45, most of it in `varisat`'s set-up and calls, about
-/// 15 times the bitset search's own time (`docs/performance.md`, relaxation),
-/// and a re-analysis ([`Verification::Resolve`]) about 3.5 times more than
-/// that; one sample in 500 keeps the default run within 100× the PySAT
-/// script, and the floor of one sample means every puzzle and every `k` is
-/// still checked by an independent engine. `sudolab relax` (without
+/// A certificate check ([`Verification::Certificate`]) costs 1.6–2.9 ms of
+/// CPU a sample at k = 45, most of it in `varisat`'s search, 6–10 times the
+/// bitset search's own time on the QQwing puzzles (`docs/performance.md`,
+/// relaxation), and a re-analysis ([`Verification::Resolve`]) several times
+/// more than that; one sample in 500 keeps the default run's cross-check
+/// within a few percent of its time, and the floor of one sample means every
+/// puzzle and every `k` is still checked by an independent engine. `sudolab relax` (without
 /// `--verify`) and `sudolab analyze` use it.
 pub fn default_verify(samples: usize) -> usize {
     samples.div_ceil(500).max(1)
