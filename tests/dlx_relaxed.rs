@@ -1,5 +1,6 @@
-//! Relaxed instances: Dancing Links and the bitset fast path against
-//! hand-computed cases and a brute-force enumerator, and against each other.
+//! Relaxed instances: Dancing Links and the bitset fast path (and SAT on
+//! random 4×4 instances) against hand-computed cases and a brute-force
+//! enumerator, and against each other.
 
 mod dlx_common;
 
@@ -250,6 +251,10 @@ fn random_4x4_instances_match_brute_force() {
             assert_eq!(dlx_analyze(&r, cap), want, "{p} {removed:?} cap {cap}");
             assert_eq!(relaxed::count(&r, cap), want.count);
         }
+        // SAT, with its redundant unit clauses, on the same instances
+        // (contradictory givens and removed edges between givens included).
+        let want = expected(&reference, 50);
+        assert_eq!(sudolab::sat::analyze_relaxed(&r, 50), want, "{p} {removed:?} sat");
         let want: BTreeSet<Vec<u8>> = reference.solutions.iter().cloned().collect();
         let fast = relaxed::solutions(&r, 0);
         assert!(fast.iter().all(|s| r.is_solution(s)));

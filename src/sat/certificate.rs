@@ -32,25 +32,14 @@
 //! neighbour holds, "at least one" and "at most one digit" per cell, and a
 //! binary clause per remaining edge and shared digit.
 //!
-//! **Unit clauses.** On that encoding alone `varisat` proves some answers
+//! It also has the unit clauses of [`super::relaxed_unit_clauses`]: every
+//! solution satisfies them, so an unsatisfiable answer still proves what it
+//! proved without them, and a model still yields a solution by its cells'
+//! digits. On the pairwise constraints alone `varisat` proved some answers
 //! slowly (34 ms for one sample of 79 solutions of QQwing intermediate at
-//! k = 45, where the bitset search takes 0.4 ms): the constraints of a unit
-//! are only pairwise. So the encoding adds, for each unit and each digit no
-//! given of the unit holds, the clause "some cell of the unit holds the
-//! digit, or the two ends of one of the unit's removed edges are equal".
-//! Every solution satisfies it (pigeonhole: if a digit is missing, the
-//! unit's `N` cells hold at most `N − 1` digits, so two of them are equal,
-//! and equal cells of a unit are the ends of a removed edge). "The ends are
-//! equal" is one literal: the cell's digit for an edge to a given, else an
-//! auxiliary variable `e` with `e ∧ a = d → b = d` for each digit `d` of `a`
-//! (one direction suffices: every solution extends, with `e` true exactly
-//! when the ends are equal). Clauses that every solution satisfies remove no
-//! solution, so an unsatisfiable answer still proves what it proved before;
-//! a model still yields a solution by its cells' digits. They give the
-//! solver's unit propagation the search's hidden singles and unit rules; the
-//! certificate checks of the first 200 samples of the QQwing and
-//! forum-hardest puzzles at k = 45 run 1.5–2.8× faster with them (and the
-//! cell AMO clauses), see `docs/performance.md`.
+//! k = 45, where the bitset search takes 0.4 ms); with them (and the cell
+//! AMO clauses) the checks of 1000 samples of the QQwing and forum-hardest
+//! puzzles run 1.4–2.4× faster (`docs/performance.md`).
 
 use crate::answers::InstanceAnalysis;
 use crate::graph::RelaxedInstance;
@@ -174,90 +163,16 @@ impl<'a> Encoding<'a> {
                 }
             }
         }
-        self.unit_clauses(&mut solver);
+        super::relaxed_unit_clauses(
+            self.r,
+            &self.digits,
+            |cell, d| self.lit(cell, d),
+            self.digits.len() * self.side,
+            &mut |clause| {
+                solver.add_clause(clause);
+            },
+        );
         solver
-    }
-
-    /// Whether the two ends of the removed edge `(a, b)` can be equal, as a
-    /// literal that every solution with equal ends can set true (see the
-    /// module doc); new auxiliary variables are numbered from `*next`.
-    fn equal_ends(&self, solver: &mut Solver, a: usize, b: usize, next: &mut usize) -> Equal {
-        let p = self.r.puzzle();
-        match (p.is_given(a), p.is_given(b)) {
-            (true, true) if p.get(a) == p.get(b) => Equal::Always,
-            (true, true) => Equal::Never,
-            (true, false) | (false, true) => {
-                let (given, other) = if p.is_given(a) { (a, b) } else { (b, a) };
-                let d = p.get(given);
-                if self.digits[other] >> d & 1 == 1 {
-                    Equal::When(self.lit(other, d))
-                } else {
-                    Equal::Never
-                }
-            }
-            (false, false) if self.digits[a] & self.digits[b] == 0 => Equal::Never,
-            (false, false) => {
-                let e = Var::from_index(*next).positive();
-                *next += 1;
-                for d in digits_of(self.digits[a]) {
-                    if self.digits[b] >> d & 1 == 1 {
-                        solver.add_clause(&[!e, !self.lit(a, d), self.lit(b, d)]);
-                    } else {
-                        solver.add_clause(&[!e, !self.lit(a, d)]);
-                    }
-                }
-                Equal::When(e)
-            }
-        }
-    }
-
-    /// Per unit and digit no given of the unit holds: the digit is in the
-    /// unit, or the ends of one of its removed edges are equal.
-    fn unit_clauses(&self, solver: &mut Solver) {
-        let p = self.r.puzzle();
-        let g = self.r.geometry();
-        let mut next = g.cells * self.side;
-        let removed = self.r.removed();
-        let equal: Vec<Equal> = removed
-            .iter()
-            .map(|&(a, b)| self.equal_ends(solver, a, b, &mut next))
-            .collect();
-        let mut clause = Vec::new();
-        for (u, cells) in g.units.iter().enumerate() {
-            let in_unit = |c: usize| g.cell_units[c].contains(&u);
-            let mut ends = Vec::new();
-            let mut always = false;
-            for (&(a, b), e) in removed.iter().zip(&equal) {
-                if in_unit(a) && in_unit(b) {
-                    match *e {
-                        Equal::Always => always = true,
-                        Equal::Never => {}
-                        Equal::When(l) => ends.push(l),
-                    }
-                }
-            }
-            if always {
-                continue;
-            }
-            let held = cells
-                .iter()
-                .filter(|&&c| p.is_given(c))
-                .fold(0u32, |m, &c| m | 1 << p.get(c));
-            for d in 1..=self.side as u8 {
-                if held >> d & 1 == 1 {
-                    continue;
-                }
-                clause.clear();
-                clause.extend(
-                    cells
-                        .iter()
-                        .filter(|&&c| !p.is_given(c) && self.digits[c] >> d & 1 == 1)
-                        .map(|&c| self.lit(c, d)),
-                );
-                clause.extend(&ends);
-                solver.add_clause(&clause);
-            }
-        }
     }
 
     /// A solution from the solver's model: the lowest true digit per cell.
@@ -306,18 +221,6 @@ impl<'a> Encoding<'a> {
         }
         Ok(())
     }
-}
-
-/// Whether the ends of a removed edge can be equal (see
-/// [`Encoding::equal_ends`]).
-#[derive(Debug, Clone, Copy)]
-enum Equal {
-    /// Two givens with one digit.
-    Always,
-    /// Two givens with different digits, or no digit in common.
-    Never,
-    /// When this literal is true (it may be set whenever they are).
-    When(Lit),
 }
 
 fn digits_of(mask: u32) -> impl Iterator<Item = u8> {

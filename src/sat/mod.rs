@@ -8,7 +8,9 @@
 //!
 //! Relaxed instances (Pelánek §3.2; `docs/methods.md` §2.7) are encoded as cell
 //! ALO and cell AMO, one binary clause `¬x(u,d) ∨ ¬x(v,d)` per remaining edge and
-//! digit, and unit clauses for the givens. Their fixed cells come from the
+//! digit, and unit clauses for the givens, and the solver also gets the
+//! redundant unit clauses of [`relaxed_unit_clauses`] (a digit is in a unit
+//! or the ends of one of its removed edges are equal). Their fixed cells come from the
 //! model-filtering backbone algorithm: start from one model; for each cell
 //! value still a backbone candidate, solve under the assumption that the cell
 //! takes another value; a model found that way removes every candidate it
@@ -162,6 +164,117 @@ pub(crate) fn relaxed_cnf(r: &RelaxedInstance) -> Cnf {
     cnf
 }
 
+/// Whether the two ends of a removed edge can be equal, as a literal (see
+/// [`relaxed_unit_clauses`]).
+#[derive(Debug, Clone, Copy)]
+enum Equal {
+    /// Two givens with one digit.
+    Always,
+    /// Two givens with different digits, or no digit in common.
+    Never,
+    /// When this literal is true (every solution with equal ends can set it).
+    When(Lit),
+}
+
+/// Clauses that every solution of the relaxed instance `r` satisfies beyond
+/// its cell and edge constraints, for a solver's unit propagation to see
+/// what a unit implies: for each unit and each digit no given of the unit
+/// holds, "some cell of the unit holds the digit, or the two ends of one of
+/// the unit's removed edges are equal".
+///
+/// Pigeonhole: if a digit is missing from a unit, its `N` cells hold at most
+/// `N − 1` digits, so two of them are equal, and two equal cells of a unit
+/// are not adjacent: they are the ends of a removed edge. "The ends are
+/// equal" is one literal: the other end's digit for an edge to a given, else
+/// an auxiliary variable `e` with `e ∧ a = d → b = d` for each digit `d` of
+/// `a` (one direction suffices: every solution extends, with `e` true exactly
+/// where the ends are equal). Clauses that every solution satisfies remove
+/// none, so they change no count, fixed cell or unsatisfiable answer.
+///
+/// `digits[c]` holds the digits (bits `1..=N`) that non-given cell `c` has
+/// variables for, `lit(c, d)` the literal "cell `c` holds `d`" (never
+/// asked for a given cell), `first_aux` the index of the first free
+/// variable; each clause goes to `add`.
+pub(crate) fn relaxed_unit_clauses(
+    r: &RelaxedInstance,
+    digits: &[u32],
+    lit: impl Fn(usize, u8) -> Lit,
+    first_aux: usize,
+    add: &mut impl FnMut(&[Lit]),
+) {
+    let p = r.puzzle();
+    let g = r.geometry();
+    let has = |c: usize, d: u8| digits[c] >> d & 1 == 1;
+    let mut next = first_aux;
+    let removed = r.removed();
+    let equal: Vec<Equal> = removed
+        .iter()
+        .map(|&(a, b)| match (p.is_given(a), p.is_given(b)) {
+            (true, true) if p.get(a) == p.get(b) => Equal::Always,
+            (true, true) => Equal::Never,
+            (true, false) | (false, true) => {
+                let (given, other) = if p.is_given(a) { (a, b) } else { (b, a) };
+                let d = p.get(given);
+                if has(other, d) {
+                    Equal::When(lit(other, d))
+                } else {
+                    Equal::Never
+                }
+            }
+            (false, false) if digits[a] & digits[b] == 0 => Equal::Never,
+            (false, false) => {
+                let e = varisat::Var::from_index(next).positive();
+                next += 1;
+                for d in (1..32u8).filter(|&d| has(a, d)) {
+                    if has(b, d) {
+                        add(&[!e, !lit(a, d), lit(b, d)]);
+                    } else {
+                        add(&[!e, !lit(a, d)]);
+                    }
+                }
+                Equal::When(e)
+            }
+        })
+        .collect();
+    let mut clause = Vec::new();
+    let mut ends = Vec::new();
+    for (u, cells) in g.units.iter().enumerate() {
+        let in_unit = |c: usize| g.cell_units[c].contains(&u);
+        ends.clear();
+        let mut always = false;
+        for (&(a, b), e) in removed.iter().zip(&equal) {
+            if in_unit(a) && in_unit(b) {
+                match *e {
+                    Equal::Always => always = true,
+                    Equal::Never => {}
+                    Equal::When(l) => ends.push(l),
+                }
+            }
+        }
+        if always {
+            continue;
+        }
+        let held = cells
+            .iter()
+            .filter(|&&c| p.is_given(c))
+            .fold(0u32, |m, &c| m | 1 << p.get(c));
+        for d in 1..=g.side as u8 {
+            if held >> d & 1 == 1 {
+                continue;
+            }
+            clause.clear();
+            clause.extend(
+                cells
+                    .iter()
+                    .filter(|&&c| !p.is_given(c) && has(c, d))
+                    .map(|&c| lit(c, d)),
+            );
+            clause.extend(&ends);
+            add(&clause);
+        }
+    }
+}
+
 /// Counts by blocking clauses over the cells in `free` (cells outside it
 /// hold the same value in every solution, so blocking them adds nothing).
 fn count_on(solver: &mut Solver, r: &RelaxedInstance, cap: u64, free: &[usize]) -> u64 {
@@ -190,6 +303,14 @@ pub fn analyze_relaxed(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
     let p = r.puzzle();
     let side = p.side();
     let mut solver = load(&relaxed_cnf(r));
+    let all = vec![((1u32 << side) - 1) << 1; p.cells().len()];
+    relaxed_unit_clauses(
+        r,
+        &all,
+        |cell, d| lit(cnf::var(side, cell, d)),
+        side * side * side,
+        &mut |clause| solver.add_clause(clause),
+    );
     if !solve(&mut solver) {
         return InstanceAnalysis {
             count: Count::from_found(0, cap),
