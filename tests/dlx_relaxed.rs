@@ -254,7 +254,11 @@ fn random_4x4_instances_match_brute_force() {
         // SAT, with its redundant unit clauses, on the same instances
         // (contradictory givens and removed edges between givens included).
         let want = expected(&reference, 50);
-        assert_eq!(sudolab::sat::analyze_relaxed(&r, 50), want, "{p} {removed:?} sat");
+        assert_eq!(
+            sudolab::sat::analyze_relaxed(&r, 50),
+            want,
+            "{p} {removed:?} sat"
+        );
         let want: BTreeSet<Vec<u8>> = reference.solutions.iter().cloned().collect();
         let fast = relaxed::solutions(&r, 0);
         assert!(fast.iter().all(|s| r.is_solution(s)));

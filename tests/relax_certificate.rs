@@ -120,7 +120,10 @@ fn every_solution_satisfies_the_checkers_unit_clauses() {
                 }
             }
         }
-        assert!(instances >= 3, "k {k}: {instances} instances with 2 to 40 solutions");
+        assert!(
+            instances >= 3,
+            "k {k}: {instances} instances with 2 to 40 solutions"
+        );
     }
     // 4×4 with every edge between two givens removed, givens clashing or
     // not: a removed edge between equal givens makes its units' digit

@@ -129,20 +129,23 @@ impl<const W: usize> Search<W> {
         while self.dirty != 0 {
             let u = self.dirty.trailing_zeros() as usize;
             self.dirty &= self.dirty - 1;
-            let mut once = 0u32;
-            let mut twice = 0u32;
+            let mut once = [0u32; 2];
+            let mut twice = [0u32; 2];
             let mut placed = 0u32;
             let level = &self.cand[base..base + stride];
             // `side` cells (a constant: the loop unrolls), each index below
-            // `stride`.
-            for &cell in &self.unit_cells[u * side..(u + 1) * side] {
+            // `stride`, in two independent chains merged at the end.
+            for (i, &cell) in self.unit_cells[u * side..(u + 1) * side].iter().enumerate() {
                 let c = level[cell as usize % stride];
                 // Branch-free: `c` when coloured, else 0.
                 placed |= c & (c & PLACED).wrapping_neg();
                 let c = c & !PLACED;
-                twice |= once & c;
-                once |= c;
+                let k = i & 1;
+                twice[k] |= once[k] & c;
+                once[k] |= c;
             }
+            let twice = twice[0] | twice[1] | (once[0] & once[1]);
+            let once = once[0] | once[1];
             let missing = self.all & !once;
             let hidden = once & !twice & !placed;
             if missing == 0 && hidden == 0 {
@@ -160,6 +163,11 @@ impl<const W: usize> Search<W> {
                 if level[a] & level[b] & !PLACED != 0 {
                     mergeable += 1;
                     merge = (a, b);
+                    // With every colour present only "none mergeable" (the
+                    // hidden singles) is used below.
+                    if missing == 0 {
+                        break;
+                    }
                 }
             }
             // More missing colours than mergeable edges (a popcount only
