@@ -115,8 +115,8 @@ impl Default for RelaxOptions {
 /// relaxation), and a re-analysis ([`Verification::Resolve`]) several times
 /// more than that; one sample in 500 keeps the default run's cross-check
 /// within a few percent of its time, and the floor of one sample means every
-/// puzzle and every `k` is still checked by an independent engine. `sudolab relax` (without
-/// `--verify`) and `sudolab analyze` use it.
+/// puzzle and every `k` is still checked by an independent engine.
+/// `sudolab relax` (without `--verify`) and `sudolab analyze` use it.
 pub fn default_verify(samples: usize) -> usize {
     samples.div_ceil(500).max(1)
 }

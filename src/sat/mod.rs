@@ -8,13 +8,14 @@
 //!
 //! Relaxed instances (Pelánek §3.2; `docs/methods.md` §2.7) are encoded as cell
 //! ALO and cell AMO, one binary clause `¬x(u,d) ∨ ¬x(v,d)` per remaining edge and
-//! digit, and unit clauses for the givens, and the solver also gets the
+//! digit, and unit clauses for the givens; the solver also gets the
 //! redundant unit clauses of [`relaxed_unit_clauses`] (a digit is in a unit
-//! or the ends of one of its removed edges are equal). Their fixed cells come from the
-//! model-filtering backbone algorithm: start from one model; for each cell
-//! value still a backbone candidate, solve under the assumption that the cell
-//! takes another value; a model found that way removes every candidate it
-//! contradicts, an unsatisfiable answer proves the cell fixed. One solver is
+//! or the ends of one of its removed edges are equal). Their fixed cells
+//! come from the model-filtering backbone algorithm: start from one model;
+//! for each cell value still a backbone candidate, solve under the
+//! assumption that the cell takes another value; a model found that way
+//! removes every candidate it contradicts, an unsatisfiable answer proves
+//! the cell fixed. One solver is
 //! used per instance, incrementally: the backbone queries use assumptions, the
 //! count adds blocking clauses afterwards, nothing is re-encoded.
 //!
