@@ -46,9 +46,8 @@ done
 grep -v '^#' "$forum" | head -n 1 | cut -c1-81 > "$work/forum-hardest.txt"
 
 # User + system seconds of one command (its output discarded), as GNU time
-# reports them (10 ms steps). Launched from the shell on purpose: the same
-# `relax` run spawned from Python's subprocess took 0.43-0.45 s of CPU against
-# 0.40 s from the shell.
+# reports them (10 ms steps; they agree with perf stat's task clock, while
+# Python's getrusage of its children read about 10 % higher).
 cpu() {
     /usr/bin/time -f "%U %S" -o "$work/time" "$@" > /dev/null
     awk '{ printf "%.2f", $1 + $2 }' "$work/time"
