@@ -83,3 +83,24 @@ pub use data::data_dir;
 pub use engine::{Disagreement, Engine, Engines};
 pub use grid::{Geometry, Puzzle, Solution};
 pub use seed::SeededRng;
+
+/// Whether this CPU runs what the build was compiled for, else why not: on
+/// x86-64 the build uses the POPCNT instruction (`.cargo/config.toml`).
+/// `is_x86_feature_detected!` answers from the build flags when a feature is
+/// on at compile time, so this asks CPUID (leaf 1, ECX bit 23). The command
+/// line and the Python module call it before anything else.
+pub fn cpu_check() -> Result<(), String> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "popcnt"))]
+    {
+        #[allow(unused_unsafe)]
+        let ecx = unsafe { std::arch::x86_64::__cpuid(1) }.ecx;
+        if ecx >> 23 & 1 == 0 {
+            return Err(
+                "this build of sudolab uses the POPCNT instruction, which this CPU \
+                 lacks; rebuild it with RUSTFLAGS=\"-C target-feature=-popcnt\""
+                    .to_string(),
+            );
+        }
+    }
+    Ok(())
+}

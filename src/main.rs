@@ -95,6 +95,10 @@ fn message(e: &anyhow::Error) -> String {
 }
 
 fn main() -> ExitCode {
+    if let Err(why) = sudolab::cpu_check() {
+        eprintln!("sudolab: {why}");
+        return ExitCode::from(cli::EXIT_ERROR);
+    }
     // A negative number for a numeric flag is an invalid value, not a flag
     // to quote with `--`.
     let command = Cli::command().mut_subcommands(|s| s.allow_negative_numbers(true));

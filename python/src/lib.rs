@@ -428,6 +428,7 @@ fn clause_histogram_svg(series: Vec<(String, Vec<u64>)>) -> PyResult<String> {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    sudolab::cpu_check().map_err(pyo3::exceptions::PyImportError::new_err)?;
     m.add_function(wrap_pyfunction!(parse_line, m)?)?;
     m.add_function(wrap_pyfunction!(line_from_cells, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
