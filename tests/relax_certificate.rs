@@ -103,7 +103,7 @@ fn every_drop_is_caught(r: &RelaxedInstance, what: &str) -> usize {
 
 #[test]
 fn every_solution_satisfies_the_checkers_unit_clauses() {
-    // 9×9: from few removed edges to many, so that units hold several
+    // 9×9 at k = 45 to 75 (2 to 40 solutions), where a unit holds several
     // removed edges, with ends given or not.
     let mut tried = 0;
     for (line, k) in [(EASY, 45), (HARD, 45), (EASY, 60), (HARD, 60), (EASY, 75)] {
