@@ -91,8 +91,9 @@ pub struct RelaxedInstance {
     removed: Vec<(usize, usize)>,
     /// For each cell, its neighbours in the relaxed graph.
     neighbours: Vec<Vec<usize>>,
-    /// For each unit, whether none of its edges was removed.
-    intact: Vec<bool>,
+    /// For each unit, the indices into `removed` of its removed edges
+    /// (both ends in the unit), ascending.
+    removed_in: Vec<Vec<usize>>,
 }
 
 impl RelaxedInstance {
@@ -120,11 +121,11 @@ impl RelaxedInstance {
             neighbours[a].retain(|&x| x != b);
             neighbours[b].retain(|&x| x != a);
         }
-        let mut intact = vec![true; g.units.len()];
-        for &(a, b) in &edges {
+        let mut removed_in = vec![Vec::new(); g.units.len()];
+        for (i, &(a, b)) in edges.iter().enumerate() {
             for (ua, ub) in g.cell_units[a].iter().zip(&g.cell_units[b]) {
                 if ua == ub {
-                    intact[*ua] = false;
+                    removed_in[*ua].push(i);
                 }
             }
         }
@@ -132,7 +133,7 @@ impl RelaxedInstance {
             puzzle: puzzle.clone(),
             removed: edges,
             neighbours,
-            intact,
+            removed_in,
         })
     }
 
@@ -160,7 +161,12 @@ impl RelaxedInstance {
     }
     /// Whether unit `u` (index into `Geometry::units`) kept all its edges.
     pub(crate) fn is_intact(&self, unit: usize) -> bool {
-        self.intact[unit]
+        self.removed_in[unit].is_empty()
+    }
+    /// The removed edges with both ends in `unit`, as indices into
+    /// [`RelaxedInstance::removed`], ascending.
+    pub(crate) fn removed_in(&self, unit: usize) -> &[usize] {
+        &self.removed_in[unit]
     }
     /// Whether the edge between `a` and `b` is still present.
     pub(crate) fn has_edge(&self, a: usize, b: usize) -> bool {

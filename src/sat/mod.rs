@@ -240,16 +240,13 @@ pub(crate) fn relaxed_unit_clauses(
     let mut clause = Vec::new();
     let mut ends = Vec::new();
     for (u, cells) in g.units.iter().enumerate() {
-        let in_unit = |c: usize| g.cell_units[c].contains(&u);
         ends.clear();
         let mut always = false;
-        for (&(a, b), e) in removed.iter().zip(&equal) {
-            if in_unit(a) && in_unit(b) {
-                match *e {
-                    Equal::Always => always = true,
-                    Equal::Never => {}
-                    Equal::When(l) => ends.push(l),
-                }
+        for &i in r.removed_in(u) {
+            match equal[i] {
+                Equal::Always => always = true,
+                Equal::Never => {}
+                Equal::When(l) => ends.push(l),
             }
         }
         if always {

@@ -24,10 +24,9 @@ impl<const W: usize> Search<W> {
         let mut unit_pairs = Vec::new();
         let mut unit_pairs_start = vec![0u32];
         for unit in 0..g.units.len() {
-            for &(a, b) in r.removed() {
-                if g.cell_units[a].contains(&unit) && g.cell_units[b].contains(&unit) {
-                    unit_pairs.push((a as u16, b as u16));
-                }
+            for &i in r.removed_in(unit) {
+                let (a, b) = r.removed()[i];
+                unit_pairs.push((a as u16, b as u16));
             }
             unit_pairs_start.push(unit_pairs.len() as u32);
         }
