@@ -37,9 +37,10 @@
 //! proved without them, and a model still yields a solution by its cells'
 //! digits. On the pairwise constraints alone `varisat` proved some answers
 //! slowly (34 ms for one sample of 79 solutions of QQwing intermediate at
-//! k = 45, where the bitset search takes 0.4 ms, timed inside the process); with them (and the cell
-//! AMO clauses) the checks of 1000 samples of the QQwing and forum-hardest
-//! puzzles run 1.4–2.4× faster (`docs/performance.md`).
+//! k = 45, where the bitset search takes 0.4 ms, timed inside the process);
+//! with them (and the cell AMO clauses) the checks of 1000 samples of the
+//! QQwing and forum-hardest puzzles run 1.4–2.4× faster
+//! (`docs/performance.md`).
 
 use crate::answers::InstanceAnalysis;
 use crate::graph::RelaxedInstance;
