@@ -64,26 +64,31 @@ pub(crate) struct AnnealingRun {
 struct State<'g> {
     g: &'g Geometry,
     grid: Vec<u8>,
-    /// counts[line][digit], lines 0..N rows, N..2N columns.
-    counts: Vec<Vec<u16>>,
+    /// Digit counts of the lines, `side + 1` entries a line (index 0 unused):
+    /// lines 0..N are the rows, N..2N the columns.
+    counts: Vec<u16>,
 }
 
-impl State<'_> {
-    fn line_cost(&self, line: usize) -> i64 {
-        self.counts[line][1..].iter().filter(|&&c| c == 0).count() as i64
+impl<'g> State<'g> {
+    fn new(g: &'g Geometry, grid: Vec<u8>) -> State<'g> {
+        let side = g.side;
+        let mut counts = vec![0u16; 2 * side * (side + 1)];
+        for (cell, &d) in grid.iter().enumerate() {
+            counts[(cell / side) * (side + 1) + d as usize] += 1;
+            counts[(side + cell % side) * (side + 1) + d as usize] += 1;
+        }
+        State { g, grid, counts }
+    }
+
+    fn count(&self, line: usize, digit: usize) -> u16 {
+        self.counts[line * (self.g.side + 1) + digit]
     }
 
     fn cost(&self) -> i64 {
-        (0..2 * self.g.side).map(|l| self.line_cost(l)).sum()
-    }
-
-    /// The lines (row and column) two cells lie on, without repeats.
-    fn lines(&self, a: usize, b: usize) -> Vec<usize> {
         let side = self.g.side;
-        let mut ls = vec![a / side, b / side, side + a % side, side + b % side];
-        ls.sort_unstable();
-        ls.dedup();
-        ls
+        (0..2 * side)
+            .map(|l| (1..=side).filter(|&d| self.count(l, d) == 0).count() as i64)
+            .sum()
     }
 
     fn swap(&mut self, a: usize, b: usize) {
@@ -91,21 +96,35 @@ impl State<'_> {
         let (da, db) = (self.grid[a] as usize, self.grid[b] as usize);
         for (cell, from, to) in [(a, da, db), (b, db, da)] {
             for line in [cell / side, side + cell % side] {
-                self.counts[line][from] -= 1;
-                self.counts[line][to] += 1;
+                self.counts[line * (side + 1) + from] -= 1;
+                self.counts[line * (side + 1) + to] += 1;
             }
         }
         self.grid.swap(a, b);
     }
 
-    /// Cost change of swapping `a` and `b`.
-    fn delta(&mut self, a: usize, b: usize) -> i64 {
-        let lines = self.lines(a, b);
-        let before: i64 = lines.iter().map(|&l| self.line_cost(l)).sum();
-        self.swap(a, b);
-        let after: i64 = lines.iter().map(|&l| self.line_cost(l)).sum();
-        self.swap(a, b);
-        after - before
+    /// Cost change of one line giving up a `from` for a `to`: a digit goes
+    /// missing when its only copy leaves, and stops missing when it arrives.
+    fn trade(&self, line: usize, from: usize, to: usize) -> i64 {
+        i64::from(self.count(line, from) == 1) - i64::from(self.count(line, to) == 0)
+    }
+
+    /// Cost change of swapping `a` and `b`, read off the counts. Only lines
+    /// holding one of the two cells change, and a line holding both keeps its
+    /// digits.
+    fn delta(&self, a: usize, b: usize) -> i64 {
+        let side = self.g.side;
+        let (da, db) = (self.grid[a] as usize, self.grid[b] as usize);
+        if da == db {
+            return 0;
+        }
+        let mut d = 0;
+        for (la, lb) in [(a / side, b / side), (side + a % side, side + b % side)] {
+            if la != lb {
+                d += self.trade(la, da, db) + self.trade(lb, db, da);
+            }
+        }
+        d
     }
 }
 
@@ -139,12 +158,7 @@ pub(crate) fn anneal(puzzle: &Puzzle, opts: &AnnealingOptions, rng: &mut impl Rn
             free.push(empty);
         }
     }
-    let mut counts = vec![vec![0u16; side + 1]; 2 * side];
-    for (cell, &d) in grid.iter().enumerate() {
-        counts[cell / side][d as usize] += 1;
-        counts[side + cell % side][d as usize] += 1;
-    }
-    let mut s = State { g, grid, counts };
+    let mut s = State::new(g, grid);
     let mut cost = s.cost();
     if cost == 0 || free.is_empty() {
         let solved = cost == 0;
@@ -171,6 +185,9 @@ pub(crate) fn anneal(puzzle: &Puzzle, opts: &AnnealingOptions, rng: &mut impl Rn
     let mut steps = 0u64;
     while cost > 0 && steps < opts.max_steps {
         let began = cost;
+        // e^{-Δ/t} for the cost changes a move can make (Δ ≤ 4: two rows and
+        // two columns), computed once a chain.
+        let accept: [f64; 5] = std::array::from_fn(|d| (-(d as f64) / t).exp());
         for _ in 0..chain {
             if cost == 0 || steps >= opts.max_steps {
                 break;
@@ -178,7 +195,7 @@ pub(crate) fn anneal(puzzle: &Puzzle, opts: &AnnealingOptions, rng: &mut impl Rn
             steps += 1;
             let (a, b) = pick(rng, &free);
             let d = s.delta(a, b);
-            if d <= 0 || rng.r#gen::<f64>() < (-(d as f64) / t).exp() {
+            if d <= 0 || rng.r#gen::<f64>() < accept[d as usize] {
                 s.swap(a, b);
                 cost += d;
             }
@@ -239,6 +256,45 @@ mod tests {
         );
         let again = anneal(&p, &opts, &mut SeededRng::seed_from_u64(3));
         assert_eq!(again, r);
+    }
+
+    #[test]
+    fn delta_is_the_cost_change_of_the_swap() {
+        // Random walks over grids whose boxes are permutations (the annealing
+        // state space): every same-box swap's delta against a full recount.
+        let g = Geometry::of(3);
+        let mut rng = SeededRng::seed_from_u64(7);
+        let mut grid: Vec<u8> = SOLUTION.bytes().map(|b| b - b'0').collect();
+        for b in 0..9 {
+            let cells = &g.units[18 + b];
+            let mut digits: Vec<u8> = cells.iter().map(|&c| grid[c]).collect();
+            digits.shuffle(&mut rng);
+            for (&c, d) in cells.iter().zip(digits) {
+                grid[c] = d;
+            }
+        }
+        let mut s = State::new(g, grid);
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..200 {
+            let cells = &g.units[18 + rng.gen_range(0..9)];
+            for &a in cells {
+                for &b in cells {
+                    if a == b {
+                        continue;
+                    }
+                    let before = s.cost();
+                    let d = s.delta(a, b);
+                    s.swap(a, b);
+                    assert_eq!(s.cost() - before, d, "swap {a} {b}");
+                    seen.insert(d);
+                    s.swap(a, b);
+                }
+            }
+            let (a, b) = (cells[rng.gen_range(0..9)], cells[rng.gen_range(0..9)]);
+            s.swap(a, b);
+        }
+        // The walk met gains, losses and neutral swaps.
+        assert!(seen.contains(&-2) && seen.contains(&0) && seen.contains(&2), "{seen:?}");
     }
 
     #[test]

@@ -88,44 +88,52 @@ pub fn harmony(puzzle: &Puzzle, opts: &HarmonyOptions, rng: &mut impl Rng) -> Ha
             if d.is_empty() { vec![1] } else { d }
         })
         .collect();
-    let grid_of = |h: &[usize]| {
-        let mut grid = givens.to_vec();
+    // A harmony's digits written into a grid that holds the givens.
+    let fill = |grid: &mut [u8], h: &[usize]| {
         for ((&c, dom), &i) in empty.iter().zip(&domains).zip(h) {
             grid[c] = dom[i];
         }
-        grid
     };
-    let cost_of = |h: &[usize]| conflicts(g, &grid_of(h));
+    let mut scratch = givens.to_vec();
+    let mut cost_of = |h: &[usize]| {
+        fill(&mut scratch, h);
+        conflicts(g, &scratch)
+    };
     let mut memory: Vec<(u32, Vec<usize>)> = (0..opts.memory.max(1))
         .map(|_| {
             let h: Vec<usize> = domains.iter().map(|d| rng.gen_range(0..d.len())).collect();
             (cost_of(&h), h)
         })
         .collect();
-    let best = |m: &[(u32, Vec<usize>)]| m.iter().min_by_key(|x| x.0).map_or(0, |x| x.0);
+    // Only the worst member is ever replaced, by a cheaper harmony, so the best
+    // cost is the minimum of the old best and the newcomer.
+    let mut best = memory.iter().map(|x| x.0).min().unwrap_or(0);
+    // The member a cheaper harmony replaces (the last of the costliest); it
+    // changes only when the memory does.
+    let worst_of = |m: &[(u32, Vec<usize>)]| (0..m.len()).max_by_key(|&i| m[i].0).unwrap_or(0);
+    let mut worst = worst_of(&memory);
+    let mut new = vec![0usize; domains.len()];
     let mut steps = 0u64;
-    while best(&memory) > 0 && steps < opts.max_steps {
+    while best > 0 && steps < opts.max_steps {
         steps += 1;
-        let new: Vec<usize> = domains
-            .iter()
-            .enumerate()
-            .map(|(i, d)| {
-                if rng.r#gen::<f64>() < opts.hmcr {
-                    let v = memory[rng.gen_range(0..memory.len())].1[i];
-                    if rng.r#gen::<f64>() < opts.par {
-                        (v + 1) % d.len()
-                    } else {
-                        v
-                    }
+        for (i, (v, d)) in new.iter_mut().zip(&domains).enumerate() {
+            *v = if rng.r#gen::<f64>() < opts.hmcr {
+                let v = memory[rng.gen_range(0..memory.len())].1[i];
+                if rng.r#gen::<f64>() < opts.par {
+                    (v + 1) % d.len()
                 } else {
-                    rng.gen_range(0..d.len())
+                    v
                 }
-            })
-            .collect();
+            } else {
+                rng.gen_range(0..d.len())
+            };
+        }
         let cost = cost_of(&new);
-        let worst = (0..memory.len()).max_by_key(|&i| memory[i].0).unwrap_or(0);
         if cost < memory[worst].0 {
-            memory[worst] = (cost, new);
+            memory[worst].0 = cost;
+            std::mem::swap(&mut memory[worst].1, &mut new);
+            best = best.min(cost);
+            worst = worst_of(&memory);
         }
     }
     let (best_cost, h) = memory
@@ -133,10 +141,12 @@ pub fn harmony(puzzle: &Puzzle, opts: &HarmonyOptions, rng: &mut impl Rng) -> Ha
         .min_by_key(|x| x.0)
         .cloned()
         .unwrap_or((u32::MAX, Vec::new()));
+    let mut grid = givens.to_vec();
+    fill(&mut grid, &h);
     HarmonyRun {
         steps,
         best_cost,
-        grid: grid_of(&h),
+        grid,
     }
 }
 
