@@ -1,6 +1,7 @@
 //! Speed of the human models: every model with its default run count on one
 //! typical puzzle (QQWing "Intermediate": needs pairs or intersections), plus
-//! each model alone and a singles-only puzzle.
+//! each model alone (the two costly solvers, annealing and harmony search,
+//! through `rate` with only that model) and a singles-only puzzle.
 //!
 //! `cargo bench --bench human`
 
@@ -13,7 +14,7 @@ use sudolab::human::oracle::{OracleOptions, oracle};
 use sudolab::human::sisus::{SisusOptions, sisus};
 use sudolab::human::solver::{Solved, solve};
 use sudolab::human::weights::weights;
-use sudolab::human::{RateOptions, explain, rate};
+use sudolab::human::{Model, RateOptions, explain, rate};
 
 const TYPICAL: &str =
     "..5..........9........1.53.....3..7..68......3..85.1.2.....36.9..958..2.23.16....";
@@ -50,6 +51,13 @@ fn bench(c: &mut Criterion) {
     });
     c.bench_function("weights", |b| b.iter(|| weights(black_box(&typical))));
     c.bench_function("explain", |b| b.iter(|| explain(black_box(&typical))));
+    for (name, model) in [("annealing_5", Model::Annealing), ("harmony_5", Model::Harmony)] {
+        let only = RateOptions {
+            models: [model].into_iter().collect(),
+            ..RateOptions::default()
+        };
+        c.bench_function(name, |b| b.iter(|| rate(black_box(&typical), &only)));
+    }
 }
 
 criterion_group! {
