@@ -51,7 +51,10 @@ fn bench(c: &mut Criterion) {
     });
     c.bench_function("weights", |b| b.iter(|| weights(black_box(&typical))));
     c.bench_function("explain", |b| b.iter(|| explain(black_box(&typical))));
-    for (name, model) in [("annealing_5", Model::Annealing), ("harmony_5", Model::Harmony)] {
+    for (name, model) in [
+        ("annealing_5", Model::Annealing),
+        ("harmony_5", Model::Harmony),
+    ] {
         let only = RateOptions {
             models: [model].into_iter().collect(),
             ..RateOptions::default()

@@ -294,7 +294,10 @@ mod tests {
             s.swap(a, b);
         }
         // The walk met gains, losses and neutral swaps.
-        assert!(seen.contains(&-2) && seen.contains(&0) && seen.contains(&2), "{seen:?}");
+        assert!(
+            seen.contains(&-2) && seen.contains(&0) && seen.contains(&2),
+            "{seen:?}"
+        );
     }
 
     #[test]
