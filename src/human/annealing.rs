@@ -91,13 +91,20 @@ impl<'g> State<'g> {
             .sum()
     }
 
+    /// The row and the column of a cell as line indices (`cell_units`
+    /// numbers rows 0..N and columns N..2N, as `counts` does).
+    fn lines(&self, cell: usize) -> [usize; 2] {
+        let [row, col, _] = self.g.cell_units[cell];
+        [row, col]
+    }
+
     fn swap(&mut self, a: usize, b: usize) {
-        let side = self.g.side;
+        let stride = self.g.side + 1;
         let (da, db) = (self.grid[a] as usize, self.grid[b] as usize);
         for (cell, from, to) in [(a, da, db), (b, db, da)] {
-            for line in [cell / side, side + cell % side] {
-                self.counts[line * (side + 1) + from] -= 1;
-                self.counts[line * (side + 1) + to] += 1;
+            for line in self.lines(cell) {
+                self.counts[line * stride + from] -= 1;
+                self.counts[line * stride + to] += 1;
             }
         }
         self.grid.swap(a, b);
@@ -113,13 +120,12 @@ impl<'g> State<'g> {
     /// holding one of the two cells change, and a line holding both keeps its
     /// digits.
     fn delta(&self, a: usize, b: usize) -> i64 {
-        let side = self.g.side;
         let (da, db) = (self.grid[a] as usize, self.grid[b] as usize);
         if da == db {
             return 0;
         }
         let mut d = 0;
-        for (la, lb) in [(a / side, b / side), (side + a % side, side + b % side)] {
+        for (la, lb) in self.lines(a).into_iter().zip(self.lines(b)) {
             if la != lb {
                 d += self.trade(la, da, db) + self.trade(lb, db, da);
             }
