@@ -71,13 +71,15 @@ struct State<'g> {
 
 impl<'g> State<'g> {
     fn new(g: &'g Geometry, grid: Vec<u8>) -> State<'g> {
-        let side = g.side;
-        let mut counts = vec![0u16; 2 * side * (side + 1)];
-        for (cell, &d) in grid.iter().enumerate() {
-            counts[(cell / side) * (side + 1) + d as usize] += 1;
-            counts[(side + cell % side) * (side + 1) + d as usize] += 1;
+        let counts = vec![0u16; 2 * g.side * (g.side + 1)];
+        let mut s = State { g, grid, counts };
+        for cell in 0..g.cells {
+            let d = s.grid[cell] as usize;
+            for line in s.lines(cell) {
+                s.counts[line * (g.side + 1) + d] += 1;
+            }
         }
-        State { g, grid, counts }
+        s
     }
 
     fn count(&self, line: usize, digit: usize) -> u16 {
