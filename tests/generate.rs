@@ -18,6 +18,7 @@ use sudolab::grid::canon::{Transform, canonical, equivalent};
 use sudolab::grid::{Puzzle, parse_puzzle};
 use sudolab::human::path::simplest_path;
 use sudolab::human::{Model, RateOptions, Technique, rate};
+use sudolab::metrics::Metric;
 use sudolab::{Status, examples};
 
 fn sat() -> Engines {
@@ -118,7 +119,11 @@ fn fletcher_puzzles_are_minimal_and_scored_by_the_oracle() {
         assert_unique_and_minimality(&p, true);
         assert!(r.minimal);
         let rated = rate(&p, &oracle);
-        assert_eq!(r.method_level, rated.ratings.oracle_level, "{p}");
+        assert_eq!(
+            r.method_level.as_deref(),
+            rated.ratings.oracle_level.map(|l| l.name()),
+            "{p}"
+        );
         assert_eq!(r.method_score, rated.ratings.oracle_score);
     }
 }
@@ -142,7 +147,7 @@ fn fletcher_level_is_reached_by_generate_and_test() {
     for r in generate(&opts).unwrap() {
         assert!(r.reached, "{r:?}");
         assert_eq!(r.method_level.as_deref(), Some("Confusing"));
-        assert_eq!(r.metrics["oracle_level"], "Confusing");
+        assert_eq!(r.metrics.text(Metric::OracleLevel), Some("Confusing"));
     }
 }
 
@@ -170,8 +175,14 @@ fn xu_puzzles_need_no_guessing_and_have_the_level() {
         let path = simplest_path(&p, &Technique::ALL);
         assert!(path.solved, "{p} needs guessing");
         let rated = rate(&p, &weights);
-        assert_eq!(rated.ratings.weights_level.as_deref(), Some("Intermediate"));
-        assert_eq!(r.method_level, rated.ratings.weights_level);
+        assert_eq!(
+            rated.ratings.weights_level.map(|l| l.name()),
+            Some("Intermediate")
+        );
+        assert_eq!(
+            r.method_level.as_deref(),
+            rated.ratings.weights_level.map(|l| l.name())
+        );
         assert!((73..=86).contains(&rated.ratings.weights_score.unwrap()));
     }
 }
@@ -201,11 +212,11 @@ fn targets_hold_when_rerated() {
         assert!(p.givens() >= 24);
         let rated = rate(&p, &models);
         assert!(rated.ratings.weights_score.unwrap() <= 80, "{rated:?}");
-        assert_eq!(rated.ratings.oracle_level.as_deref(), Some("Cinch"));
-        assert_eq!(r.metrics["givens"], p.givens());
+        assert_eq!(rated.ratings.oracle_level.map(|l| l.name()), Some("Cinch"));
+        assert_eq!(r.metrics.number(Metric::Givens), Some(p.givens() as f64));
         assert_eq!(
-            r.metrics["weights_score"],
-            rated.ratings.weights_score.unwrap()
+            r.metrics.number(Metric::WeightsScore),
+            rated.ratings.weights_score.map(f64::from)
         );
         assert!(r.attempts >= 1 && r.attempts <= 400);
     }
@@ -234,8 +245,12 @@ fn targeted_levels_hold_when_rerated_by_the_rater() {
         assert!(r.reached && r.distance == 0.0, "{r:?}");
         assert_eq!(sat().status(&p).unwrap(), Status::Unique);
         let rated = rate(&p, &weights);
-        assert_eq!(rated.ratings.weights_level.as_deref(), Some("Hard"), "{p}");
-        assert_eq!(r.metrics["weights_level"], "Hard");
+        assert_eq!(
+            rated.ratings.weights_level.map(|l| l.name()),
+            Some("Hard"),
+            "{p}"
+        );
+        assert_eq!(r.metrics.text(Metric::WeightsLevel), Some("Hard"));
         let solution = sudolab::bitset::sudoku::solve(&p).unwrap();
         assert_eq!(r.minimal, minimal::is_minimal(&p, &solution));
         not_minimal += usize::from(!r.minimal);
@@ -260,8 +275,11 @@ fn targeted_levels_hold_when_rerated_by_the_rater() {
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert!(r.reached, "{r:?}");
         let rated = rate(&p, &oracle);
-        assert_eq!(rated.ratings.oracle_level.as_deref(), Some("Challenging"));
-        assert_eq!(r.metrics["oracle_level"], "Challenging");
+        assert_eq!(
+            rated.ratings.oracle_level.map(|l| l.name()),
+            Some("Challenging")
+        );
+        assert_eq!(r.metrics.text(Metric::OracleLevel), Some("Challenging"));
     }
 }
 
@@ -288,7 +306,11 @@ fn a_missed_weights_target_reports_the_full_rating() {
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert!(!r.reached, "{r:?}");
         let score = rate(&p, &weights).ratings.weights_score.unwrap();
-        assert_eq!(r.metrics["weights_score"], score, "{p}");
+        assert_eq!(
+            r.metrics.number(Metric::WeightsScore),
+            Some(f64::from(score)),
+            "{p}"
+        );
         let over = (p.givens() as f64 - 40.0).max(0.0) / 40.0;
         let expected = (f64::from(score) - 20.0) / 20.0 + over;
         assert!((r.distance - expected).abs() < 1e-9, "{r:?}");
@@ -382,8 +404,11 @@ fn score_targets_hold_when_rescored() {
             "{s:?}"
         );
         assert!(s.se_equivalent.unwrap() <= 8.0, "{s:?}");
-        assert_eq!(r.metrics["score_level"], s.score_level);
-        assert_eq!(r.metrics["se_equivalent"], s.se_equivalent.unwrap());
+        assert_eq!(
+            r.metrics.text(Metric::ScoreLevel),
+            Some(s.score_level.as_str())
+        );
+        assert_eq!(r.metrics.number(Metric::SeEquivalent), s.se_equivalent);
         // The method's own columns do not clash with the score's.
         assert_eq!((r.method_level.clone(), r.method_score), (None, None));
     }
@@ -953,7 +978,7 @@ fn pseudo_keeps_another_metric_where_hsolve_cannot_rate_the_source() {
         },
         pseudo: PseudoOptions {
             source: Some(source.clone()),
-            metric: "oracle_score".to_string(),
+            metric: Metric::OracleScore,
             tolerance: 0.1,
         },
         ..GenerateOptions::default()
@@ -966,25 +991,25 @@ fn pseudo_keeps_another_metric_where_hsolve_cannot_rate_the_source() {
         assert_eq!(sat().status(&p).unwrap(), Status::Unique, "{p}");
         let s = rate(&p, &oracle).ratings.oracle_score.unwrap();
         assert_eq!(r.method_score, Some(s));
-        assert_eq!(r.metrics["oracle_score"], serde_json::Value::from(s));
-        assert_eq!(
-            r.metrics["source_oracle_score"],
-            serde_json::Value::from(s0)
-        );
+        assert_eq!(r.metrics.number(Metric::OracleScore), Some(s));
+        assert_eq!(r.metrics.source, Some((Metric::OracleScore, s0)));
         assert!((s - s0).abs() <= 0.1 * s0, "{s} vs {s0}");
         assert!(!equivalent(&p, &source).unwrap());
     }
     // A metric must be a numeric field.
+    let o = GenerateOptions {
+        pseudo: PseudoOptions {
+            metric: Metric::WeightsLevel,
+            ..opts.pseudo.clone()
+        },
+        ..opts.clone()
+    };
+    assert!(
+        matches!(generate(&o), Err(GenerateError::Target(TargetError::Metric { ref field, .. })) if field == "weights_level")
+    );
     for bad in ["weights_level", "difficulty"] {
-        let o = GenerateOptions {
-            pseudo: PseudoOptions {
-                metric: bad.to_string(),
-                ..opts.pseudo.clone()
-            },
-            ..opts.clone()
-        };
         assert!(
-            matches!(generate(&o), Err(GenerateError::Target(TargetError::Metric { ref field, .. })) if field == bad)
+            matches!(sudolab::generate::target::numeric_field(bad), Err(TargetError::Metric { ref field, .. }) if field == bad)
         );
     }
     let (code, _, err) = sudolab(

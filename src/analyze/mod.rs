@@ -269,11 +269,12 @@ mod tests {
             .map(String::as_str)
             .filter(|k| !matches!(*k, "puzzle" | "label" | "params" | "status"))
             .collect();
-        let registry: Vec<&str> = crate::metrics::METRICS
+        use crate::metrics::Metric;
+        let registry: Vec<&str> = Metric::ALL
             .iter()
-            .map(|m| m.name)
             // `saturated` is written only when a count passed 2^64 - 1.
-            .filter(|n| !matches!(*n, "mean_length_pct" | "saturated"))
+            .filter(|m| !matches!(m, Metric::MeanLengthPct | Metric::Saturated))
+            .map(|m| m.name())
             .collect();
         assert_eq!(columns, registry);
     }

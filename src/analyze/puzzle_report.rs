@@ -26,7 +26,7 @@ use crate::eval::dataset::{DatasetError, DatasetReport, dataset_report};
 use crate::eval::{Direction, LabelSpec, Ordinal, ResultsTable, TableError, TableFormat};
 use crate::grid::Puzzle;
 use crate::human::{self, Explanation, Model, RateOptions};
-use crate::metrics::{Source, direction_of};
+use crate::metrics::{Kind, Metric, MetricValue, Source};
 use crate::relax::{self, RelaxError, RelaxOptions, RelaxReport, SweepReport};
 use crate::{Count, Status};
 use rayon::prelude::*;
@@ -221,29 +221,38 @@ pub struct PuzzleReport {
 }
 
 /// The model (or metric group) that computes a metric, from the registry.
-fn model_of(metric: &str) -> &'static str {
-    match crate::metrics::registry::find(metric).map(|m| m.source) {
-        Some(Source::Rate(m)) => m.name(),
-        Some(Source::Clauses) => "clauses",
-        Some(Source::Relax) => "relax",
-        Some(Source::Score) => "score",
-        None => Model::Baseline.name(),
+fn model_of(metric: Metric) -> &'static str {
+    match metric.source() {
+        Source::Rate(m) => m.name(),
+        Source::Clauses => "clauses",
+        Source::Relax => "relax",
+        Source::Score => "score",
     }
 }
 
-/// Top-level scalar fields of a serialised struct, skipping `skip`.
-fn scalar_fields(v: &Value, skip: &[&str]) -> Vec<(String, Option<f64>, Option<String>)> {
-    let Value::Object(map) = v else {
-        return Vec::new();
-    };
-    map.iter()
-        .filter(|(k, _)| !skip.contains(&k.as_str()) && !k.ends_with("_sd"))
-        .filter_map(|(k, v)| match v {
-            Value::Number(n) => Some((k.clone(), n.as_f64(), None)),
-            Value::Bool(b) => Some((k.clone(), Some(f64::from(u8::from(*b))), None)),
-            Value::String(s) => Some((k.clone(), None, Some(s.clone()))),
-            Value::Null => Some((k.clone(), None, None)),
-            _ => None,
+/// One value of a report's ratings table: its metric, number and text.
+type Field = (Metric, Option<f64>, Option<String>);
+
+/// The one-number metrics of a source (spreads `_sd` and `skip` left
+/// out), with their values: numbers and flags as numbers, levels and
+/// techniques as text, `None` where the model gave no value. The
+/// relaxation's `saturated` appears only when a count saturated.
+fn scalar_fields(
+    source: impl Fn(Source) -> bool,
+    value: impl Fn(Metric) -> Option<MetricValue>,
+    skip: &[Metric],
+) -> Vec<Field> {
+    Metric::ALL
+        .iter()
+        .copied()
+        .filter(|m| source(m.source()) && m.kind() != Kind::List)
+        .filter(|m| !skip.contains(m) && !m.name().ends_with("_sd"))
+        .filter_map(|m| match value(m) {
+            None if m == Metric::Saturated => None,
+            Some(MetricValue::Bool(b)) => Some((m, Some(f64::from(u8::from(b))), None)),
+            Some(MetricValue::Text(s)) => Some((m, None, Some(s))),
+            Some(v) => Some((m, v.as_f64(), None)),
+            None => Some((m, None, None)),
         })
         .collect()
 }
@@ -312,40 +321,42 @@ pub fn puzzle_report(
         notes.push(format!("{model}: {why}"));
     }
     let mut ratings = Vec::new();
-    let mut push = |model: &str, fields: Vec<(String, Option<f64>, Option<String>)>| {
+    let mut push = |fields: Vec<Field>| {
         for (metric, value, text) in fields {
             ratings.push(RatingEntry {
-                model: if model.is_empty() {
-                    model_of(&metric).to_string()
-                } else {
-                    model.to_string()
-                },
-                percentile: value.and_then(|v| reference.percentile(&metric, v)),
-                harder: direction_of(&metric),
-                metric,
+                model: model_of(metric).to_string(),
+                percentile: value.and_then(|v| reference.percentile(metric.name(), v)),
+                harder: metric.direction(),
+                metric: metric.name().to_string(),
                 value,
                 text,
             });
         }
     };
-    push(
-        "",
-        scalar_fields(&serde_json::to_value(&rated.ratings)?, &[]),
-    );
+    push(scalar_fields(
+        |s| matches!(s, Source::Rate(_)),
+        |m| rated.ratings.value(m),
+        &[],
+    ));
     if let Some(r) = &relax {
-        push(
-            "relax",
-            scalar_fields(
-                &serde_json::to_value(&r.summary)?,
-                &["k", "samples", "cap", "capped", "median_solutions"],
-            ),
-        );
+        push(scalar_fields(
+            |s| s == Source::Relax,
+            |m| r.summary.value(m),
+            &[
+                Metric::K,
+                Metric::Samples,
+                Metric::Cap,
+                Metric::Capped,
+                Metric::MedianSolutions,
+            ],
+        ));
     }
     if let Some(c) = clauses.first() {
-        push(
-            "clauses",
-            scalar_fields(&serde_json::to_value(&c.counts)?, &["variables"]),
-        );
+        push(scalar_fields(
+            |s| s == Source::Clauses,
+            |m| c.counts.value(m),
+            &[Metric::Variables],
+        ));
     }
 
     let explanation: Explanation = human::explain(puzzle);

@@ -199,8 +199,8 @@ fn text_table(rows: &[Lined<AnalysisRow>]) -> String {
                 let r = row.rate.as_ref();
                 cells.push(f(r.and_then(|r| r.sisus_refutation_sum)));
                 cells.push(
-                    r.and_then(|r| r.oracle_level.clone())
-                        .unwrap_or_else(|| "-".into()),
+                    r.and_then(|r| r.oracle_level)
+                        .map_or_else(|| "-".into(), |l| l.to_string()),
                 );
                 cells.push(f(r.and_then(|r| r.hsolve)));
                 cells.push(f(r.and_then(|r| r.nishio4)));

@@ -362,43 +362,55 @@ pub fn run_fit(args: FitArgs) -> Result<u8> {
 }
 
 fn run_fit_score(args: FitArgs) -> Result<u8> {
-    use sudolab::score::features::{candidate_names, costly};
+    use sudolab::metrics::{Metric, join, registry::find};
+    use sudolab::score::features::candidates;
     use sudolab::score::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
     args.out.check()?;
     if let Some(p) = &args.model_out {
         super::check_target("--model-out", p)?;
     }
     let table = load_table(&args.results)?;
-    let metrics = split_list(&args.metrics).unwrap_or_else(candidate_names);
-    let known = candidate_names();
-    if let Some(m) = metrics.iter().find(|m| !known.contains(m)) {
-        anyhow::bail!(
-            "--metrics {m}: the score can only use the metrics it computes: {}",
-            known.join(", ")
-        );
-    }
-    let fast_names = split_list(&args.fast_metrics)
-        .unwrap_or_else(|| metrics.iter().filter(|m| !costly(m)).cloned().collect());
-    let index = |name: &String| -> Result<usize> {
-        metrics
+    let known = candidates();
+    let metrics: Vec<Metric> = match split_list(&args.metrics) {
+        None => known.clone(),
+        Some(names) => names
             .iter()
-            .position(|m| m == name)
-            .ok_or_else(|| anyhow::anyhow!("--fast-metrics {name}: not among --metrics"))
+            .map(|n| {
+                find(n).filter(|m| known.contains(m)).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--metrics {n}: the score can only use the metrics it computes: {}",
+                        join(&known, ", ")
+                    )
+                })
+            })
+            .collect::<Result<_>>()?,
     };
-    let fast: Vec<usize> = fast_names.iter().map(index).collect::<Result<_>>()?;
+    // A name given after `--metrics` is one of them, or an error.
+    let among = |flag: &str, names: Vec<String>| -> Result<Vec<Metric>> {
+        names
+            .iter()
+            .map(|n| {
+                find(n)
+                    .filter(|m| metrics.contains(m))
+                    .ok_or_else(|| anyhow::anyhow!("{flag} {n}: not among --metrics"))
+            })
+            .collect()
+    };
+    let fast_metrics = match split_list(&args.fast_metrics) {
+        None => metrics.iter().copied().filter(|m| !m.costly()).collect(),
+        Some(names) => among("--fast-metrics", names)?,
+    };
+    let fast: Vec<usize> = fast_metrics
+        .iter()
+        .filter_map(|f| metrics.iter().position(|m| m == f))
+        .collect();
+    let keep = among("--keep", split_list(&args.keep).unwrap_or_default())?;
     let fields = LabelFields {
         source: LabelSpec::parse(&args.source)?,
         rank: LabelSpec::parse(&args.label)?,
         se: args.se.as_deref().map(LabelSpec::parse).transpose()?,
         level: args.level.as_deref().map(LabelSpec::parse).transpose()?,
     };
-    if let Some(m) = split_list(&args.keep)
-        .unwrap_or_default()
-        .iter()
-        .find(|m| !metrics.contains(m))
-    {
-        anyhow::bail!("--keep {m}: not among --metrics");
-    }
     let mut data = FitData::from_table(&table, &metrics, &fields)?;
     if let Some(timed) = &args.timed {
         if !data.sources().contains(timed) {
@@ -421,13 +433,13 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         },
         timed: args.timed.clone(),
         population: args.population.clone(),
-        keep: split_list(&args.keep).unwrap_or_default(),
+        keep,
         ..Default::default()
     };
     let kept_by_choice = if opts.keep.is_empty() {
         String::new()
     } else {
-        format!("; kept by choice: {}", opts.keep.join(", "))
+        format!("; kept by choice: {}", join(&opts.keep, ", "))
     };
     let about = format!(
         "sudolab difficulty score, fitted by `sudolab fit --score` on {} puzzles of {} \
@@ -468,9 +480,9 @@ fn term_rows(terms: &[sudolab::score::Term]) -> Vec<Vec<String>> {
         .iter()
         .map(|t| {
             vec![
-                t.name.clone(),
+                t.name.to_string(),
                 format!("{:?}", t.transform).to_lowercase(),
-                t.gate.clone().unwrap_or_else(|| "-".into()),
+                t.gate.map_or_else(|| "-".into(), |g| g.to_string()),
                 format!("{:.4}", t.mean),
                 format!("{:.4}", t.sd),
                 format!("{:.4}", t.fill),
@@ -499,7 +511,7 @@ fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
             s.push_str(&format!(
                 "  {:.4}  {}{}\n",
                 st.mean_spearman,
-                st.metrics.join(","),
+                sudolab::metrics::join(&st.metrics, ","),
                 st.dropped
                     .as_ref()
                     .map(|d| format!("  → drop {d}"))
@@ -534,8 +546,8 @@ fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
             "\nheld out: {} (n = {}; {how}kept {}; fast kept {})\n",
             h.source,
             h.n,
-            h.kept.join(","),
-            h.kept_fast.join(",")
+            sudolab::metrics::join(&h.kept, ","),
+            sudolab::metrics::join(&h.kept_fast, ",")
         ));
         let rows: Vec<Vec<String>> = h
             .rows

@@ -64,7 +64,7 @@ pub struct GenerateArgs {
     /// Pseudo: the metric mutants must keep near the source's value: any
     /// numeric field a target may name (hsolve, sisus_refutation_sum,
     /// oracle_score, nishio4, backtracks, mean_fixed, givens, ...).
-    #[arg(long, default_value = "hsolve", value_name = "FIELD", long_help = metric_help())]
+    #[arg(long, default_value = sudolab::metrics::Metric::Hsolve.name(), value_name = "FIELD", long_help = metric_help())]
     pub metric: String,
     /// Pseudo: keep mutants whose metric is within this fraction of the source's.
     #[arg(long, default_value_t = 0.2)]
@@ -121,7 +121,7 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
         },
         pseudo: PseudoOptions {
             source: source.as_ref().map(|(_, p)| p.clone()),
-            metric: args.metric.clone(),
+            metric: sudolab::generate::target::numeric_field(&args.metric)?,
             tolerance: args.tolerance,
         },
     };

@@ -167,16 +167,13 @@ pub fn run(args: RateArgs) -> Result<u8> {
                     r.ratings
                         .weights_score
                         .map(|w| {
-                            format!(
-                                "{w} {}",
-                                r.ratings.weights_level.clone().unwrap_or_default()
-                            )
+                            format!("{w} {}", r.ratings.weights_level.map_or("", |l| l.name()))
                         })
                         .unwrap_or_else(|| "-".into()),
                     r.ratings
                         .hardest_technique
-                        .clone()
-                        .unwrap_or_else(|| "-".into()),
+                        .map_or("-", |t| t.name())
+                        .to_string(),
                     score
                         .as_ref()
                         .map(|s| format!("{:.2} {}", s.score, s.score_level))

@@ -55,13 +55,12 @@ pub use target::{Op, Target, TargetError, known_fields, parse_target, parse_targ
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;
 use crate::grid::{Puzzle, Solution};
+use crate::metrics::Metric;
 use crate::seed::SeededRng;
 use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::Serialize;
-use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -210,16 +209,16 @@ impl Level {
             let (lo, hi) = chang::range(self)?;
             let mut out = Vec::new();
             if lo > 0.0 {
-                out.push(format!("hsolve>={lo}"));
+                out.push(format!("{}>={lo}", Metric::Hsolve));
             }
             if hi.is_finite() {
-                out.push(format!("hsolve<{hi}"));
+                out.push(format!("{}<{hi}", Metric::Hsolve));
             }
             return Some(out);
         }
         let field = match method {
-            Method::Fletcher => "oracle_level",
-            Method::Xu => "weights_level",
+            Method::Fletcher => Metric::OracleLevel,
+            Method::Xu => Metric::WeightsLevel,
             Method::Minimal | Method::Pseudo | Method::Chang => return None,
         };
         let value = match (method, self) {
@@ -439,7 +438,7 @@ pub struct PseudoOptions {
     /// The numeric field (a rating, relaxation or `givens` field, as for
     /// targets) whose value a mutant must keep near the source's (default
     /// `hsolve`, as in Chang et al.).
-    pub metric: String,
+    pub metric: Metric,
     /// Largest relative difference of `metric` from the source's kept
     /// (default 0.2).
     pub tolerance: f64,
@@ -449,7 +448,7 @@ impl Default for PseudoOptions {
     fn default() -> Self {
         PseudoOptions {
             source: None,
-            metric: "hsolve".to_string(),
+            metric: Metric::Hsolve,
             tolerance: 0.2,
         }
     }
@@ -493,7 +492,7 @@ pub struct Generated {
     pub method_score: Option<f64>,
     /// The value of every target field, by field name.
     #[serde(flatten)]
-    pub metrics: BTreeMap<String, Value>,
+    pub metrics: target::Values,
 }
 
 /// A unique puzzle with its solution, as the methods produce it.
@@ -771,12 +770,8 @@ mod tests {
         assert_eq!((o.aim.relax_k, o.aim.relax_samples), (45, 100));
         assert_eq!(o.fletcher.completions, 100);
         assert_eq!(
-            (
-                o.pseudo.source,
-                o.pseudo.metric.as_str(),
-                o.pseudo.tolerance
-            ),
-            (None, "hsolve", 0.2)
+            (o.pseudo.source, o.pseudo.metric, o.pseudo.tolerance),
+            (None, Metric::Hsolve, 0.2)
         );
     }
 

@@ -22,10 +22,10 @@ use crate::bitset::sudoku::{Solver, solve};
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;
 use crate::grid::Puzzle;
+use crate::metrics::MetricValue;
 use crate::seed::SeededRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-use serde_json::Value;
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -78,27 +78,30 @@ pub fn pseudo(
     let source = source_of(opts)?;
     let form = |p: &Puzzle| canonical(p).map(|c| c.to_line());
     let source_form = form(&source.puzzle).map_err(|e| GenerateError::Source(e.to_string()))?;
-    let metric = opts.pseudo.metric.as_str();
+    let metric = opts.pseudo.metric;
     let (row, metrics, _) = ev.evaluate(&source.puzzle)?;
-    let h0 = metrics.get(metric).and_then(Value::as_f64).ok_or_else(|| {
-        // The reason the metric's model gave (status keys are model names,
-        // which begin the names of their metrics).
-        let why = row
-            .as_ref()
-            .and_then(|r| {
-                let status = &r.ratings.status;
-                status
-                    .iter()
-                    .find(|(model, _)| metric.starts_with(model.as_str()))
-                    .or_else(|| status.iter().next())
-                    .map(|(_, why)| why.clone())
-            })
-            .unwrap_or_else(|| "no value".to_string());
-        GenerateError::Source(format!(
-            "{}: {metric} cannot rate it ({why}); choose another --metric",
-            source.puzzle.to_line()
-        ))
-    })?;
+    let h0 = metrics
+        .get(metric)
+        .and_then(MetricValue::as_f64)
+        .ok_or_else(|| {
+            // The reason the metric's model gave (status keys are model names,
+            // which begin the names of their metrics).
+            let why = row
+                .as_ref()
+                .and_then(|r| {
+                    let status = &r.ratings.status;
+                    status
+                        .iter()
+                        .find(|(model, _)| metric.name().starts_with(model.as_str()))
+                        .or_else(|| status.iter().next())
+                        .map(|(_, why)| why.clone())
+                })
+                .unwrap_or_else(|| "no value".to_string());
+            GenerateError::Source(format!(
+                "{}: {metric} cannot rate it ({why}); choose another --metric",
+                source.puzzle.to_line()
+            ))
+        })?;
     let mut seen: HashSet<String> = HashSet::from([source_form]);
     let mut out = Vec::new();
     let mut attempt = 0;
@@ -121,7 +124,7 @@ pub fn pseudo(
                     return Ok(None);
                 };
                 let (_, metrics, distance) = ev.evaluate(&m.puzzle)?;
-                let h = metrics.get(metric).and_then(Value::as_f64);
+                let h = metrics.get(metric).and_then(MetricValue::as_f64);
                 Ok(h.map(|h| (a, m, f, h, metrics, distance)))
             })
             .collect::<Result<_, Disagreement>>()?;
@@ -131,7 +134,7 @@ pub fn pseudo(
                 continue;
             }
             seen.insert(f);
-            metrics.insert(format!("source_{metric}"), Value::from(h0));
+            metrics.source = Some((metric, h0));
             out.push(Generated {
                 puzzle: m.puzzle.to_line(),
                 method: opts.method,

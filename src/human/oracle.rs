@@ -108,14 +108,29 @@ pub enum OracleLevel {
     Crazy,
 }
 
-impl fmt::Display for OracleLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl OracleLevel {
+    /// The four levels, easiest first.
+    pub const ALL: [OracleLevel; 4] = [
+        OracleLevel::Cinch,
+        OracleLevel::Confusing,
+        OracleLevel::Challenging,
+        OracleLevel::Crazy,
+    ];
+
+    /// The level's name, as every output prints it.
+    pub const fn name(self) -> &'static str {
+        match self {
             OracleLevel::Cinch => "Cinch",
             OracleLevel::Confusing => "Confusing",
             OracleLevel::Challenging => "Challenging",
             OracleLevel::Crazy => "Crazy",
-        })
+        }
+    }
+}
+
+impl fmt::Display for OracleLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -305,7 +305,7 @@ pub struct Ratings {
     /// Oracle score `(1 + tanh(A·(s − B)))/2`, in [0, 1]; null unless the oracle ran.
     pub oracle_score: Option<f64>,
     /// Oracle level of the score: `Cinch`, `Confusing`, `Challenging` or `Crazy`.
-    pub oracle_level: Option<String>,
+    pub oracle_level: Option<super::oracle::OracleLevel>,
     /// Oracle visits per trial, mean over the trials (`Ō`).
     pub oracle_visits: Option<f64>,
     /// Sample standard deviation of the oracle visits over the trials.
@@ -343,10 +343,11 @@ pub struct Ratings {
     pub weights_score: Option<u32>,
     /// Xu & Xu Table 3 level of the score (`Easy`, `Intermediate`, `Hard`,
     /// `Challenging`); null for orders other than 9×9.
-    pub weights_level: Option<String>,
-    /// Name of the used technique with the highest first-use weight; null when
-    /// nothing had to be filled.
-    pub hardest_technique: Option<String>,
+    pub weights_level: Option<super::weights::WeightLevel>,
+    /// The used technique with the highest first-use weight (serialised by
+    /// its name); null when nothing had to be filled.
+    #[serde(serialize_with = "super::techniques::serialize_name")]
+    pub hardest_technique: Option<super::Technique>,
     /// First-use weight (Xu & Xu Table 1) of the hardest technique.
     pub hardest_weight: Option<u32>,
     /// Serate-like rating: the highest Sudoku Explainer rating (Pelánek
@@ -376,7 +377,7 @@ impl Ratings {
     /// The oracle model's fields.
     pub(crate) fn set_oracle(&mut self, r: &super::oracle::OracleResult) {
         self.oracle_score = Some(r.score);
-        self.oracle_level = Some(r.level.to_string());
+        self.oracle_level = Some(r.level);
         self.oracle_visits = Some(r.visits.mean);
         self.oracle_visits_sd = Some(r.visits.sd);
     }
@@ -389,8 +390,8 @@ impl Ratings {
         hardest: Option<super::Technique>,
     ) {
         self.weights_score = Some(score);
-        self.weights_level = level.map(|l| l.to_string());
-        self.hardest_technique = hardest.map(|t| t.name().to_string());
+        self.weights_level = level;
+        self.hardest_technique = hardest;
         self.hardest_weight = hardest.map(|t| super::weights::weight(t).0);
     }
 }

@@ -109,14 +109,29 @@ impl WeightLevel {
     }
 }
 
-impl fmt::Display for WeightLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl WeightLevel {
+    /// The four levels, easiest first.
+    pub const ALL: [WeightLevel; 4] = [
+        WeightLevel::Easy,
+        WeightLevel::Intermediate,
+        WeightLevel::Hard,
+        WeightLevel::Challenging,
+    ];
+
+    /// The level's name, as every output prints it.
+    pub const fn name(self) -> &'static str {
+        match self {
             WeightLevel::Easy => "Easy",
             WeightLevel::Intermediate => "Intermediate",
             WeightLevel::Hard => "Hard",
             WeightLevel::Challenging => "Challenging",
-        })
+        }
+    }
+}
+
+impl fmt::Display for WeightLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

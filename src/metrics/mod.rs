@@ -11,11 +11,13 @@
 //! rows, the generators search over them and the report renders them.
 
 pub mod registry;
+mod value;
 
 pub use registry::{
-    Direction, Kind, METRICS, Metric, Role, Source, UnknownMetric, direction_of,
-    is_parameter_column, metric,
+    Direction, Kind, Metric, MetricInfo, Role, Source, UnknownMetric, direction_of,
+    is_parameter_column, join, metric,
 };
+pub use value::MetricValue;
 
 use crate::cnf::{ClassCuts, ClauseCounts, Encoding, clause_row};
 use crate::engine::Disagreement;

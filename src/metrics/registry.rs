@@ -1,6 +1,6 @@
 //! The metric registry: every column a metric row can hold, with its
 //! meaning, unit, direction, the group that computes it and its role, in
-//! one table ([`METRICS`]).
+//! one table, the [`Metric`] enum that `metric_table!` declares.
 //!
 //! Everything that names a metric reads it from here: `analyze` and the
 //! score's features (which group to run), `generate --target` (which fields
@@ -14,6 +14,7 @@
 use crate::human::Model;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::str::FromStr;
 
 /// Which way a metric points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -88,9 +89,9 @@ pub enum Role {
     Parameter,
 }
 
-/// One metric.
+/// What the registry says of one metric.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Metric {
+pub struct MetricInfo {
     /// Column name in every output (JSONL, CSV, the report).
     pub name: &'static str,
     /// What it measures, in a few words.
@@ -111,49 +112,33 @@ pub struct Metric {
     pub costly: bool,
 }
 
-/// The number of givens: read off the puzzle itself, so callers that need
-/// only this metric need not run the baseline model that reports it.
-pub(crate) const GIVENS: &str = "givens";
-
 /// The oracle's levels (Fletcher et al., cut points in
 /// [`crate::human::oracle::OracleOptions`]).
-pub(crate) const ORACLE_LEVELS: [&str; 4] = ["Cinch", "Confusing", "Challenging", "Crazy"];
+pub(crate) const ORACLE_LEVELS: [&str; 4] = {
+    use crate::human::oracle::OracleLevel as L;
+    [
+        L::Cinch.name(),
+        L::Confusing.name(),
+        L::Challenging.name(),
+        L::Crazy.name(),
+    ]
+};
 /// Xu & Xu Table 3 levels of the technique-weight score.
-pub(crate) const WEIGHT_LEVELS: [&str; 4] = ["Easy", "Intermediate", "Hard", "Challenging"];
+pub(crate) const WEIGHT_LEVELS: [&str; 4] = {
+    use crate::human::weights::WeightLevel as L;
+    [
+        L::Easy.name(),
+        L::Intermediate.name(),
+        L::Hard.name(),
+        L::Challenging.name(),
+    ]
+};
 /// The score's four-level scale (`crate::score::scale_names(4)`, checked by a test).
 pub(crate) const SCORE_LEVELS: [&str; 4] = ["Easy", "Medium", "Hard", "Expert"];
 
 use Direction::{HigherIsHarder as Up, LowerIsHarder as Down};
 use Kind::{Bool, List, Number, Text};
 use Role::{Metric as M, Parameter as P, Spread as S};
-
-const fn m(
-    name: &'static str,
-    source: Source,
-    kind: Kind,
-    role: Role,
-    direction: Direction,
-    unit: &'static str,
-    meaning: &'static str,
-) -> Metric {
-    Metric {
-        name,
-        meaning,
-        unit,
-        direction,
-        source,
-        kind,
-        role,
-        costly: false,
-    }
-}
-
-const fn costly(metric: Metric) -> Metric {
-    Metric {
-        costly: true,
-        ..metric
-    }
-}
 
 const CL: Source = Source::Clauses;
 const RX: Source = Source::Relax;
@@ -170,524 +155,239 @@ const SA: Source = Source::Rate(Model::Annealing);
 const HARMONY: Source = Source::Rate(Model::Harmony);
 const SC: Source = Source::Score;
 
-/// Every metric column, in the order an `analyze` row holds them.
-pub const METRICS: [Metric; 59] = [
-    m(
-        "variables",
-        CL,
-        Number,
-        M,
-        Up,
-        "variables",
-        "variables of the minimal encoding",
-    ),
-    m(
-        "clauses",
-        CL,
-        Number,
-        M,
-        Up,
-        "clauses",
-        "clauses of the minimal encoding",
-    ),
-    m(
-        "alo_lengths",
-        CL,
-        List,
-        M,
-        Up,
-        "clauses",
-        "at-least-one clauses by length (index = length)",
-    ),
-    m(
-        "short_pct",
-        CL,
-        Number,
-        M,
-        Down,
-        "%",
-        "share of ALO clauses of the short class",
-    ),
-    m(
-        "medium_pct",
-        CL,
-        Number,
-        M,
-        Up,
-        "%",
-        "share of ALO clauses of the medium class",
-    ),
-    m(
-        "long_pct",
-        CL,
-        Number,
-        M,
-        Up,
-        "%",
-        "share of ALO clauses of the long class",
-    ),
-    m(
-        "mean_length_pct",
-        CL,
-        List,
-        M,
-        Down,
-        "%",
-        "mean ALO clause length as a share of N, per clause kind",
-    ),
-    m(
-        "k",
-        RX,
-        Number,
-        P,
-        Up,
-        "edges",
-        "edges removed per relaxation sample",
-    ),
-    m(
-        "samples",
-        RX,
-        Number,
-        P,
-        Up,
-        "samples",
-        "relaxation samples drawn",
-    ),
-    m(
-        "cap",
-        RX,
-        Number,
-        P,
-        Up,
-        "solutions",
-        "solution cap of each sample's count (0 = exact)",
-    ),
-    costly(m(
-        "mean_solutions",
-        RX,
-        Number,
-        M,
-        Up,
-        "solutions",
-        "mean solutions per relaxed sample (a lower bound when capped)",
-    )),
-    costly(m(
-        "median_solutions",
-        RX,
-        Number,
-        M,
-        Up,
-        "solutions",
-        "median solutions per relaxed sample",
-    )),
-    costly(m(
-        "mean_extra",
-        RX,
-        Number,
-        M,
-        Up,
-        "solutions",
-        "mean solutions other than the original one",
-    )),
-    costly(m(
-        "p_unique",
-        RX,
-        Number,
-        M,
-        Down,
-        "share",
-        "share of relaxed samples with exactly one solution",
-    )),
-    costly(m(
-        "mean_fixed",
-        RX,
-        Number,
-        M,
-        Down,
-        "cells",
-        "mean fixed non-given cells per relaxed sample",
-    )),
-    m(
-        "capped",
-        RX,
-        Number,
-        M,
-        Up,
-        "samples",
-        "samples whose count hit the cap",
-    ),
-    m(
-        "saturated",
-        RX,
-        Number,
-        M,
-        Up,
-        "samples",
-        "samples whose exact count passed 2^64 - 1 (a lower bound; also in capped; absent when 0)",
-    ),
-    m(GIVENS, BASE, Number, M, Down, "cells", "number of givens"),
-    m(
-        "backtracks",
-        BASE,
-        Number,
-        M,
-        Up,
-        "backtracks",
-        "backtracks of a plain depth-first search",
-    ),
-    costly(m(
-        "sisus_refutation_sum",
-        SISUS,
-        Number,
-        M,
-        Up,
-        "",
-        "SiSuS refutation sum, mean over runs",
-    )),
-    costly(m(
-        "sisus_refutation_sum_sd",
-        SISUS,
-        Number,
-        S,
-        Up,
-        "",
-        "spread of the refutation sum over runs",
-    )),
-    costly(m(
-        "sisus_dependency",
-        SISUS,
-        Number,
-        M,
-        Down,
-        "possibilities",
-        "SiSuS dependency: mean possibilities of the first k steps",
-    )),
-    costly(m(
-        "sisus_dependency_sd",
-        SISUS,
-        Number,
-        S,
-        Up,
-        "possibilities",
-        "spread of the dependency over runs",
-    )),
-    m(
-        "singles_dependency",
-        SINGLES,
-        Number,
-        M,
-        Down,
-        "cells",
-        "cells a hidden single can fill per step over the first 30 steps, mean over runs",
-    ),
-    m(
-        "singles_dependency_sd",
-        SINGLES,
-        Number,
-        S,
-        Up,
-        "cells",
-        "spread of the hidden-single dependency over runs",
-    ),
-    m(
-        "singles_box_reach",
-        SINGLES,
-        Number,
-        M,
-        Down,
-        "share",
-        "share of the empty cells hidden singles in boxes alone fill",
-    ),
-    m(
-        "singles_hidden_reach",
-        SINGLES,
-        Number,
-        M,
-        Down,
-        "share",
-        "share of the empty cells hidden singles alone fill",
-    ),
-    m(
-        "oracle_score",
-        ORACLE,
-        Number,
-        M,
-        Up,
-        "",
-        "oracle model score (1 + tanh(A(s - B)))/2, in [0, 1]",
-    ),
-    m(
-        "oracle_level",
-        ORACLE,
-        Kind::Levels(&ORACLE_LEVELS),
-        M,
-        Up,
-        "",
-        "oracle level of the score",
-    ),
-    m(
-        "oracle_visits",
-        ORACLE,
-        Number,
-        M,
-        Up,
-        "visits",
-        "oracle visits per trial, mean",
-    ),
-    m(
-        "oracle_visits_sd",
-        ORACLE,
-        Number,
-        S,
-        Up,
-        "visits",
-        "spread of the oracle visits over trials",
-    ),
-    costly(m(
-        "hsolve",
-        HSOLVE,
-        Number,
-        M,
-        Up,
-        "checks",
-        "hsolve expected search time, mean over runs",
-    )),
-    costly(m(
-        "hsolve_sd",
-        HSOLVE,
-        Number,
-        S,
-        Up,
-        "checks",
-        "spread of hsolve over runs",
-    )),
-    costly(m(
-        "hsolve_median",
-        HSOLVE,
-        Number,
-        S,
-        Up,
-        "checks",
-        "median of hsolve over runs",
-    )),
-    m(
-        "nishio2",
-        NISHIO,
-        Number,
-        M,
-        Up,
-        "cycles",
-        "Nishio cycles with 2 strategies, mean",
-    ),
-    m(
-        "nishio3",
-        NISHIO,
-        Number,
-        M,
-        Up,
-        "cycles",
-        "Nishio cycles with 3 strategies, mean",
-    ),
-    m(
-        "nishio4",
-        NISHIO,
-        Number,
-        M,
-        Up,
-        "cycles",
-        "Nishio cycles with 4 strategies, mean",
-    ),
-    m(
-        "nishio4_sd",
-        NISHIO,
-        Number,
-        S,
-        Up,
-        "cycles",
-        "spread of the 4-strategy cycles",
-    ),
-    m(
-        "nishio4_median",
-        NISHIO,
-        Number,
-        S,
-        Up,
-        "cycles",
-        "median of the 4-strategy cycles",
-    ),
-    m(
-        "nishio4_heuristic",
-        NISHIO,
-        Number,
-        M,
-        Up,
-        "cycles",
-        "Nishio cycles with 4 strategies, Patti's heuristic",
-    ),
-    m(
-        "solved_by_2",
-        NISHIO,
-        Bool,
-        M,
-        Down,
-        "",
-        "2 Nishio strategies alone solve the puzzle",
-    ),
-    m(
-        "solved_by_3",
-        NISHIO,
-        Bool,
-        M,
-        Down,
-        "",
-        "3 Nishio strategies alone solve the puzzle",
-    ),
-    m(
-        "solved_by_4",
-        NISHIO,
-        Bool,
-        M,
-        Down,
-        "",
-        "4 Nishio strategies alone solve the puzzle",
-    ),
-    m(
-        "weights_score",
-        WEIGHTS,
-        Number,
-        M,
-        Up,
-        "weight",
-        "Xu & Xu technique-weight score",
-    ),
-    m(
-        "weights_level",
-        WEIGHTS,
-        Kind::Levels(&WEIGHT_LEVELS),
-        M,
-        Up,
-        "",
-        "Xu & Xu Table 3 level",
-    ),
-    m(
-        "hardest_technique",
-        WEIGHTS,
-        Text,
-        M,
-        Up,
-        "",
-        "the hardest technique of the simplest-first path",
-    ),
-    m(
-        "hardest_weight",
-        WEIGHTS,
-        Number,
-        M,
-        Up,
-        "weight",
-        "first-use weight of the hardest technique",
-    ),
-    m(
-        "serate",
-        SERATE,
-        Number,
-        M,
-        Up,
-        "SE",
-        "Serate-like: highest Sudoku Explainer rating along the lowest-rating-first path",
-    ),
-    m(
-        "fowler",
-        FOWLER,
-        Number,
-        M,
-        Up,
-        "SE",
-        "Fowler-like: sum of the Sudoku Explainer ratings of every step of that path",
-    ),
-    costly(m(
-        "sa_steps",
-        SA,
-        Number,
-        M,
-        Up,
-        "moves",
-        "simulated annealing moves until a solution (capped runs count as the cap)",
-    )),
-    costly(m(
-        "sa_solved",
-        SA,
-        Number,
-        S,
-        Down,
-        "",
-        "share of the annealing runs that reached a solution",
-    )),
-    costly(m(
-        "harmony_cost",
-        HARMONY,
-        Number,
-        M,
-        Up,
-        "digits",
-        "harmony search: digits missing from the units of the best harmony after 10,000 steps",
-    )),
-    costly(m(
-        "harmony_steps",
-        HARMONY,
-        Number,
-        M,
-        Up,
-        "steps",
-        "harmony search steps until a solution (unfinished runs count as the cap)",
-    )),
-    m("score", SC, Number, M, Up, "", "the difficulty score"),
-    m(
-        "score_level",
-        SC,
-        Kind::Levels(&SCORE_LEVELS),
-        M,
-        Up,
-        "",
-        "the score's level",
-    ),
-    m(
-        "se_equivalent",
-        SC,
-        Number,
-        M,
-        Up,
-        "SE",
-        "Sukaku Explainer rating equivalent of the score",
-    ),
-    m(
-        "minutes",
-        SC,
-        Number,
-        M,
-        Up,
-        "min",
-        "expected mean solving time of the time model's population",
-    ),
-    m(
-        "minutes_low",
-        SC,
-        Number,
-        S,
-        Up,
-        "min",
-        "25 % end of the band of solving times",
-    ),
-    m(
-        "minutes_high",
-        SC,
-        Number,
-        S,
-        Up,
-        "min",
-        "75 % end of the band of solving times",
-    ),
-];
+/// Declares [`Metric`] and its table from one list: each line names the
+/// variant, then the column name, source, kind, role, direction, whether
+/// it is costly, the unit and the meaning.
+macro_rules! metric_table {
+    ($($variant:ident = $name:literal, $source:expr, $kind:expr, $role:expr, $direction:expr,
+       $costly:literal, $unit:literal, $meaning:literal;)*) => {
+        /// A metric column: every value sudolab computes of a puzzle, in the
+        /// order an `analyze` row holds them. Its name is parsed once at the
+        /// edge ([`str::parse`], serde) and printed by [`fmt::Display`].
+        /// Metrics order by name, so a map keyed by metric lists its columns
+        /// alphabetically, as every output always has.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Metric {
+            $(#[doc = $meaning] $variant,)*
+        }
+
+        impl Metric {
+            /// Every metric, in the order an `analyze` row holds them.
+            pub const ALL: &'static [Metric] = &[$(Metric::$variant,)*];
+
+            /// What the registry says of this metric.
+            pub const fn info(self) -> MetricInfo {
+                match self {
+                    $(Metric::$variant => MetricInfo {
+                        name: $name,
+                        meaning: $meaning,
+                        unit: $unit,
+                        direction: $direction,
+                        source: $source,
+                        kind: $kind,
+                        role: $role,
+                        costly: $costly,
+                    },)*
+                }
+            }
+        }
+    };
+}
+
+metric_table! {
+    Variables = "variables", CL, Number, M, Up, false, "variables",
+        "variables of the minimal encoding";
+    Clauses = "clauses", CL, Number, M, Up, false, "clauses",
+        "clauses of the minimal encoding";
+    AloLengths = "alo_lengths", CL, List, M, Up, false, "clauses",
+        "at-least-one clauses by length (index = length)";
+    ShortPct = "short_pct", CL, Number, M, Down, false, "%",
+        "share of ALO clauses of the short class";
+    MediumPct = "medium_pct", CL, Number, M, Up, false, "%",
+        "share of ALO clauses of the medium class";
+    LongPct = "long_pct", CL, Number, M, Up, false, "%",
+        "share of ALO clauses of the long class";
+    MeanLengthPct = "mean_length_pct", CL, List, M, Down, false, "%",
+        "mean ALO clause length as a share of N, per clause kind";
+    K = "k", RX, Number, P, Up, false, "edges",
+        "edges removed per relaxation sample";
+    Samples = "samples", RX, Number, P, Up, false, "samples",
+        "relaxation samples drawn";
+    Cap = "cap", RX, Number, P, Up, false, "solutions",
+        "solution cap of each sample's count (0 = exact)";
+    MeanSolutions = "mean_solutions", RX, Number, M, Up, true, "solutions",
+        "mean solutions per relaxed sample (a lower bound when capped)";
+    MedianSolutions = "median_solutions", RX, Number, M, Up, true, "solutions",
+        "median solutions per relaxed sample";
+    MeanExtra = "mean_extra", RX, Number, M, Up, true, "solutions",
+        "mean solutions other than the original one";
+    PUnique = "p_unique", RX, Number, M, Down, true, "share",
+        "share of relaxed samples with exactly one solution";
+    MeanFixed = "mean_fixed", RX, Number, M, Down, true, "cells",
+        "mean fixed non-given cells per relaxed sample";
+    Capped = "capped", RX, Number, M, Up, false, "samples",
+        "samples whose count hit the cap";
+    Saturated = "saturated", RX, Number, M, Up, false, "samples",
+        "samples whose exact count passed 2^64 - 1 (a lower bound; also in capped; absent when 0)";
+    Givens = "givens", BASE, Number, M, Down, false, "cells",
+        "number of givens";
+    Backtracks = "backtracks", BASE, Number, M, Up, false, "backtracks",
+        "backtracks of a plain depth-first search";
+    SisusRefutationSum = "sisus_refutation_sum", SISUS, Number, M, Up, true, "",
+        "SiSuS refutation sum, mean over runs";
+    SisusRefutationSumSd = "sisus_refutation_sum_sd", SISUS, Number, S, Up, true, "",
+        "spread of the refutation sum over runs";
+    SisusDependency = "sisus_dependency", SISUS, Number, M, Down, true, "possibilities",
+        "SiSuS dependency: mean possibilities of the first k steps";
+    SisusDependencySd = "sisus_dependency_sd", SISUS, Number, S, Up, true, "possibilities",
+        "spread of the dependency over runs";
+    SinglesDependency = "singles_dependency", SINGLES, Number, M, Down, false, "cells",
+        "cells a hidden single can fill per step over the first 30 steps, mean over runs";
+    SinglesDependencySd = "singles_dependency_sd", SINGLES, Number, S, Up, false, "cells",
+        "spread of the hidden-single dependency over runs";
+    SinglesBoxReach = "singles_box_reach", SINGLES, Number, M, Down, false, "share",
+        "share of the empty cells hidden singles in boxes alone fill";
+    SinglesHiddenReach = "singles_hidden_reach", SINGLES, Number, M, Down, false, "share",
+        "share of the empty cells hidden singles alone fill";
+    OracleScore = "oracle_score", ORACLE, Number, M, Up, false, "",
+        "oracle model score (1 + tanh(A(s - B)))/2, in [0, 1]";
+    OracleLevel = "oracle_level", ORACLE, Kind::Levels(&ORACLE_LEVELS), M, Up, false, "",
+        "oracle level of the score";
+    OracleVisits = "oracle_visits", ORACLE, Number, M, Up, false, "visits",
+        "oracle visits per trial, mean";
+    OracleVisitsSd = "oracle_visits_sd", ORACLE, Number, S, Up, false, "visits",
+        "spread of the oracle visits over trials";
+    Hsolve = "hsolve", HSOLVE, Number, M, Up, true, "checks",
+        "hsolve expected search time, mean over runs";
+    HsolveSd = "hsolve_sd", HSOLVE, Number, S, Up, true, "checks",
+        "spread of hsolve over runs";
+    HsolveMedian = "hsolve_median", HSOLVE, Number, S, Up, true, "checks",
+        "median of hsolve over runs";
+    Nishio2 = "nishio2", NISHIO, Number, M, Up, false, "cycles",
+        "Nishio cycles with 2 strategies, mean";
+    Nishio3 = "nishio3", NISHIO, Number, M, Up, false, "cycles",
+        "Nishio cycles with 3 strategies, mean";
+    Nishio4 = "nishio4", NISHIO, Number, M, Up, false, "cycles",
+        "Nishio cycles with 4 strategies, mean";
+    Nishio4Sd = "nishio4_sd", NISHIO, Number, S, Up, false, "cycles",
+        "spread of the 4-strategy cycles";
+    Nishio4Median = "nishio4_median", NISHIO, Number, S, Up, false, "cycles",
+        "median of the 4-strategy cycles";
+    Nishio4Heuristic = "nishio4_heuristic", NISHIO, Number, M, Up, false, "cycles",
+        "Nishio cycles with 4 strategies, Patti's heuristic";
+    SolvedBy2 = "solved_by_2", NISHIO, Bool, M, Down, false, "",
+        "2 Nishio strategies alone solve the puzzle";
+    SolvedBy3 = "solved_by_3", NISHIO, Bool, M, Down, false, "",
+        "3 Nishio strategies alone solve the puzzle";
+    SolvedBy4 = "solved_by_4", NISHIO, Bool, M, Down, false, "",
+        "4 Nishio strategies alone solve the puzzle";
+    WeightsScore = "weights_score", WEIGHTS, Number, M, Up, false, "weight",
+        "Xu & Xu technique-weight score";
+    WeightsLevel = "weights_level", WEIGHTS, Kind::Levels(&WEIGHT_LEVELS), M, Up, false, "",
+        "Xu & Xu Table 3 level";
+    HardestTechnique = "hardest_technique", WEIGHTS, Text, M, Up, false, "",
+        "the hardest technique of the simplest-first path";
+    HardestWeight = "hardest_weight", WEIGHTS, Number, M, Up, false, "weight",
+        "first-use weight of the hardest technique";
+    Serate = "serate", SERATE, Number, M, Up, false, "SE",
+        "Serate-like: highest Sudoku Explainer rating along the lowest-rating-first path";
+    Fowler = "fowler", FOWLER, Number, M, Up, false, "SE",
+        "Fowler-like: sum of the Sudoku Explainer ratings of every step of that path";
+    SaSteps = "sa_steps", SA, Number, M, Up, true, "moves",
+        "simulated annealing moves until a solution (capped runs count as the cap)";
+    SaSolved = "sa_solved", SA, Number, S, Down, true, "",
+        "share of the annealing runs that reached a solution";
+    HarmonyCost = "harmony_cost", HARMONY, Number, M, Up, true, "digits",
+        "harmony search: digits missing from the units of the best harmony after 10,000 steps";
+    HarmonySteps = "harmony_steps", HARMONY, Number, M, Up, true, "steps",
+        "harmony search steps until a solution (unfinished runs count as the cap)";
+    Score = "score", SC, Number, M, Up, false, "",
+        "the difficulty score";
+    ScoreLevel = "score_level", SC, Kind::Levels(&SCORE_LEVELS), M, Up, false, "",
+        "the score's level";
+    SeEquivalent = "se_equivalent", SC, Number, M, Up, false, "SE",
+        "Sukaku Explainer rating equivalent of the score";
+    Minutes = "minutes", SC, Number, M, Up, false, "min",
+        "expected mean solving time of the time model's population";
+    MinutesLow = "minutes_low", SC, Number, S, Up, false, "min",
+        "25 % end of the band of solving times";
+    MinutesHigh = "minutes_high", SC, Number, S, Up, false, "min",
+        "75 % end of the band of solving times";
+}
+
+impl Metric {
+    /// Column name in every output (JSONL, CSV, the report).
+    pub const fn name(self) -> &'static str {
+        self.info().name
+    }
+    /// What it measures, in a few words.
+    pub const fn meaning(self) -> &'static str {
+        self.info().meaning
+    }
+    /// Unit of the value (`""` for a plain number).
+    pub const fn unit(self) -> &'static str {
+        self.info().unit
+    }
+    /// Which way is harder.
+    pub const fn direction(self) -> Direction {
+        self.info().direction
+    }
+    /// The group that computes it.
+    pub const fn source(self) -> Source {
+        self.info().source
+    }
+    /// The kind of value.
+    pub const fn kind(self) -> Kind {
+        self.info().kind
+    }
+    /// Metric, spread or parameter.
+    pub const fn role(self) -> Role {
+        self.info().role
+    }
+    /// Whether `score --fast` leaves it out.
+    pub const fn costly(self) -> bool {
+        self.info().costly
+    }
+}
+
+impl Ord for Metric {
+    fn cmp(&self, other: &Metric) -> std::cmp::Ordering {
+        self.name().cmp(other.name())
+    }
+}
+
+impl PartialOrd for Metric {
+    fn partial_cmp(&self, other: &Metric) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Metric {
+    type Err = UnknownMetric;
+
+    fn from_str(name: &str) -> Result<Metric, UnknownMetric> {
+        metric(name)
+    }
+}
+
+impl Serialize for Metric {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Metric {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Metric, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        metric(&name).map_err(serde::de::Error::custom)
+    }
+}
 
 /// A metric name that is not in the registry.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -701,26 +401,35 @@ pub struct UnknownMetric {
 ///
 /// # Errors
 /// [`UnknownMetric`], whose message lists every known name.
-pub fn metric(name: &str) -> Result<&'static Metric, UnknownMetric> {
+pub fn metric(name: &str) -> Result<Metric, UnknownMetric> {
     find(name).ok_or_else(|| UnknownMetric {
         name: name.to_string(),
     })
 }
 
 /// The metric of this name, if there is one.
-pub fn find(name: &str) -> Option<&'static Metric> {
-    METRICS.iter().find(|m| m.name == name)
+pub fn find(name: &str) -> Option<Metric> {
+    Metric::ALL.iter().copied().find(|m| m.name() == name)
+}
+
+/// The names of these metrics joined by `sep`.
+pub fn join(metrics: &[Metric], sep: &str) -> String {
+    metrics
+        .iter()
+        .map(|m| m.name())
+        .collect::<Vec<_>>()
+        .join(sep)
 }
 
 /// Every metric's name, in registry order.
 pub(crate) fn known_names() -> Vec<&'static str> {
-    METRICS.iter().map(|m| m.name).collect()
+    Metric::ALL.iter().map(|m| m.name()).collect()
 }
 
 /// The direction of a column: the registry's for a metric, higher is harder
 /// for a column sudolab does not compute (a label, another tool's rating).
 pub fn direction_of(name: &str) -> Direction {
-    find(name).map_or(Direction::HigherIsHarder, |m| m.direction)
+    find(name).map_or(Direction::HigherIsHarder, Metric::direction)
 }
 
 /// Columns that describe how a row was made, not the puzzle: the input
@@ -729,12 +438,15 @@ pub fn direction_of(name: &str) -> Direction {
 pub fn is_parameter_column(name: &str) -> bool {
     matches!(name, "line" | "seed")
         || name.starts_with("params.")
-        || find(name).is_some_and(|m| m.role == Role::Parameter)
+        || find(name).is_some_and(|m| m.role() == Role::Parameter)
 }
 
 /// The metrics a source computes, in registry order.
-pub fn of_source(source: Source) -> impl Iterator<Item = &'static Metric> {
-    METRICS.iter().filter(move |m| m.source == source)
+pub fn of_source(source: Source) -> impl Iterator<Item = Metric> {
+    Metric::ALL
+        .iter()
+        .copied()
+        .filter(move |m| m.source() == source)
 }
 
 #[cfg(test)]
@@ -743,15 +455,15 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_unknown_names_list_the_known_ones() {
-        let mut names: Vec<&str> = METRICS.iter().map(|m| m.name).collect();
+        let mut names: Vec<&str> = Metric::ALL.iter().map(|m| m.name()).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), METRICS.len());
+        assert_eq!(names.len(), Metric::ALL.len());
         let e = metric("speed").unwrap_err().to_string();
         assert!(e.starts_with("unknown metric \"speed\" (known: variables, clauses,"));
         assert!(e.contains("sisus_dependency") && e.contains("se_equivalent"));
         assert_eq!(
-            metric("givens").unwrap().direction,
+            metric("givens").unwrap().direction(),
             Direction::LowerIsHarder
         );
     }

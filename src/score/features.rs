@@ -11,29 +11,29 @@ use super::ScoreError;
 use crate::engine::Engines;
 use crate::grid::Puzzle;
 use crate::grid::canon::canonical;
-use crate::human::Model;
-use crate::metrics::{self, MetricGroup, MetricOptions, Source};
+use crate::human::{Model, Technique};
+use crate::metrics::{self, Metric, MetricGroup, MetricOptions, Source};
 use crate::relax::RelaxOptions;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Every metric a score may use (their groups are in [`crate::metrics`]).
-pub(crate) const CANDIDATES: [&str; 15] = [
-    "weights_score",
-    "hardest_weight",
-    "hsolve",
-    "sisus_refutation_sum",
-    "sisus_dependency",
-    "singles_dependency",
-    "singles_box_reach",
-    "singles_hidden_reach",
-    "nishio4_heuristic",
-    "oracle_score",
-    "givens",
-    "backtracks",
-    "short_pct",
-    "mean_fixed",
-    "p_unique",
+pub(crate) const CANDIDATES: [Metric; 15] = [
+    Metric::WeightsScore,
+    Metric::HardestWeight,
+    Metric::Hsolve,
+    Metric::SisusRefutationSum,
+    Metric::SisusDependency,
+    Metric::SinglesDependency,
+    Metric::SinglesBoxReach,
+    Metric::SinglesHiddenReach,
+    Metric::Nishio4Heuristic,
+    Metric::OracleScore,
+    Metric::Givens,
+    Metric::Backtracks,
+    Metric::ShortPct,
+    Metric::MeanFixed,
+    Metric::PUnique,
 ];
 
 /// Parameters of the randomised metrics, fixed in the model so a puzzle's
@@ -62,17 +62,17 @@ impl Default for FeatureParams {
 }
 
 /// The metric groups that compute these metrics (nothing more).
-fn metric_options(names: &[String], p: &FeatureParams) -> MetricOptions {
+fn metric_options(names: &[Metric], p: &FeatureParams) -> MetricOptions {
     let mut models = BTreeSet::new();
     let (mut clauses, mut relax) = (false, false);
     for name in names {
-        match metrics::registry::find(name).map(|m| m.source) {
-            Some(Source::Rate(m)) => {
+        match name.source() {
+            Source::Rate(m) => {
                 models.insert(m);
             }
-            Some(Source::Clauses) => clauses = true,
-            Some(Source::Relax) => relax = true,
-            Some(Source::Score) | None => {}
+            Source::Clauses => clauses = true,
+            Source::Relax => relax = true,
+            Source::Score => {}
         }
     }
     // The uniqueness check of `rate` says why a puzzle has no score; the
@@ -100,25 +100,27 @@ fn metric_options(names: &[String], p: &FeatureParams) -> MetricOptions {
         },
         rate_seed: p.seed,
         fixedness: false,
-        sisus_dependency: names.iter().any(|n| n.starts_with("sisus_dependency")),
+        sisus_dependency: names
+            .iter()
+            .any(|n| matches!(n, Metric::SisusDependency | Metric::SisusDependencySd)),
     }
 }
 
 /// The metrics of one puzzle.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Features {
-    /// The named metrics; `None` where a model cannot finish without search.
-    pub values: BTreeMap<String, Option<f64>>,
+    /// The metrics; `None` where a model cannot finish without search.
+    pub values: BTreeMap<Metric, Option<f64>>,
     /// The hardest technique of the technique-weight path (`None`: nothing to
     /// fill, or the catalogue cannot finish).
-    pub hardest_technique: Option<String>,
+    pub hardest_technique: Option<Technique>,
 }
 
-/// The named metrics of a 9×9 puzzle with exactly one solution, computed on
+/// The metrics of a 9×9 puzzle with exactly one solution, computed on
 /// its canonical form, and its hardest technique.
 pub fn feature_values(
     puzzle: &Puzzle,
-    names: &[String],
+    names: &[Metric],
     p: &FeatureParams,
 ) -> Result<Features, ScoreError> {
     if puzzle.order() != 3 {
@@ -140,23 +142,15 @@ pub fn feature_values(
     if let Some((group, why)) = row.errors.iter().next() {
         return Err(ScoreError::NotUnique(format!("{group}: {why}")));
     }
-    let json = match serde_json::to_value((&row.clauses, &row.relax, &row.rate)) {
-        Ok(serde_json::Value::Array(parts)) => {
-            let mut all = serde_json::Map::new();
-            for part in parts {
-                if let serde_json::Value::Object(fields) = part {
-                    all.extend(fields);
-                }
-            }
-            serde_json::Value::Object(all)
-        }
-        Ok(other) => unreachable!("a tuple serialises as an array: {other}"),
-        Err(e) => unreachable!("metric values serialise: {e}"),
-    };
     Ok(Features {
         values: names
             .iter()
-            .map(|n| (n.clone(), json.get(n).and_then(serde_json::Value::as_f64)))
+            .map(|&m| {
+                (
+                    m,
+                    row.get(m).as_ref().and_then(metrics::MetricValue::as_f64),
+                )
+            })
             .collect(),
         hardest_technique: row.rate.and_then(|r| r.hardest_technique),
     })
@@ -166,21 +160,16 @@ pub fn feature_values(
 /// model's dependency and box reach count the moves of a puzzle hidden
 /// singles solve, so their terms are multiplied by `singles_hidden_reach`
 /// and fall silent on harder puzzles.
-pub fn gate_of(name: &str) -> Option<&'static str> {
-    match name {
-        "singles_dependency" | "singles_box_reach" => Some("singles_hidden_reach"),
+pub fn gate_of(m: Metric) -> Option<Metric> {
+    match m {
+        Metric::SinglesDependency | Metric::SinglesBoxReach => Some(Metric::SinglesHiddenReach),
         _ => None,
     }
 }
 
-/// Every candidate metric's name.
-pub fn candidate_names() -> Vec<String> {
-    CANDIDATES.iter().map(|c| c.to_string()).collect()
-}
-
-/// The candidates `--fast` leaves out (the registry's costly metrics).
-pub fn costly(name: &str) -> bool {
-    metrics::registry::find(name).is_some_and(|m| m.costly)
+/// Every candidate metric.
+pub fn candidates() -> Vec<Metric> {
+    CANDIDATES.to_vec()
 }
 
 #[cfg(test)]
@@ -196,25 +185,22 @@ mod tests {
     #[test]
     fn every_candidate_is_a_number_of_the_analysis_row() {
         let p = crate::grid::parse_puzzle(P).unwrap();
-        let f = feature_values(&p, &candidate_names(), &FeatureParams::default()).unwrap();
+        let f = feature_values(&p, &candidates(), &FeatureParams::default()).unwrap();
         assert!(f.hardest_technique.is_some());
         let v = f.values;
         for (name, value) in &v {
             assert!(value.is_some(), "{name} missing");
         }
-        assert_eq!(v["givens"], Some(30.0));
-        let costly: Vec<&str> = CANDIDATES
-            .into_iter()
-            .filter(|c| super::costly(c))
-            .collect();
+        assert_eq!(v[&Metric::Givens], Some(30.0));
+        let costly: Vec<Metric> = CANDIDATES.into_iter().filter(|c| c.costly()).collect();
         assert_eq!(
             costly,
             [
-                "hsolve",
-                "sisus_refutation_sum",
-                "sisus_dependency",
-                "mean_fixed",
-                "p_unique"
+                Metric::Hsolve,
+                Metric::SisusRefutationSum,
+                Metric::SisusDependency,
+                Metric::MeanFixed,
+                Metric::PUnique
             ]
         );
     }
@@ -222,7 +208,7 @@ mod tests {
     #[test]
     fn equivalent_puzzles_get_identical_metrics() {
         let p = crate::grid::parse_puzzle(P).unwrap();
-        let names = candidate_names();
+        let names = candidates();
         let params = FeatureParams::default();
         let base = feature_values(&p, &names, &params).unwrap();
         let mut rng = SeededRng::seed_from_u64(5);
@@ -239,7 +225,7 @@ mod tests {
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5.........",
         )
         .unwrap();
-        let names = candidate_names();
+        let names = candidates();
         let params = FeatureParams::default();
         assert!(matches!(
             feature_values(&two, &names, &params),

@@ -27,6 +27,8 @@ pub mod time;
 pub use features::{FeatureParams, feature_values};
 
 use crate::grid::Puzzle;
+use crate::human::Technique;
+use crate::metrics::{Metric, MetricValue};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -54,18 +56,18 @@ impl Transform {
 
     /// The transform the fit uses for a metric: `ln(1 + x)` for the effort
     /// counts and sums, the value itself for means, shares and scores.
-    pub(crate) fn for_metric(name: &str) -> Transform {
-        match name {
-            "weights_score"
-            | "hsolve"
-            | "sisus_refutation_sum"
-            | "nishio2"
-            | "nishio4"
-            | "nishio4_heuristic"
-            | "backtracks"
-            | "oracle_visits"
-            | "mean_solutions"
-            | "singles_dependency" => Transform::Log1p,
+    pub(crate) fn for_metric(m: Metric) -> Transform {
+        match m {
+            Metric::WeightsScore
+            | Metric::Hsolve
+            | Metric::SisusRefutationSum
+            | Metric::Nishio2
+            | Metric::Nishio4
+            | Metric::Nishio4Heuristic
+            | Metric::Backtracks
+            | Metric::OracleVisits
+            | Metric::MeanSolutions
+            | Metric::SinglesDependency => Transform::Log1p,
             _ => Transform::Identity,
         }
     }
@@ -74,8 +76,8 @@ impl Transform {
 /// One metric of the score.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Term {
-    /// Metric name (an `analyze` column).
-    pub name: String,
+    /// The metric (its name is an `analyze` column).
+    pub name: Metric,
     /// Transform applied first.
     pub transform: Transform,
     /// A metric in [0, 1] the transformed value is multiplied by, so the
@@ -83,7 +85,7 @@ pub struct Term {
     /// gated by `singles_hidden_reach`, as the moves they count are the
     /// whole puzzle only when hidden singles solve it (`docs/methods.md` §6.1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gate: Option<String>,
+    pub gate: Option<Metric>,
     /// Transformed value used when the metric is undefined for a puzzle (a
     /// model that cannot finish without search): the largest transformed
     /// value among the fitting puzzles, so "no technique finishes" counts as
@@ -98,9 +100,9 @@ pub struct Term {
 }
 
 impl Term {
-    /// The metric names the term reads: its metric and its gate.
-    pub(crate) fn metric_names(&self) -> impl Iterator<Item = &String> {
-        std::iter::once(&self.name).chain(self.gate.as_ref())
+    /// The metrics the term reads: its metric and its gate.
+    pub(crate) fn metrics(&self) -> impl Iterator<Item = Metric> {
+        std::iter::once(self.name).chain(self.gate)
     }
 
     /// The transformed (and gated) value of a metric value (`None` = undefined).
@@ -121,15 +123,14 @@ impl Term {
         (self.transformed(value, gate) - self.mean) / self.sd
     }
 
-    /// The standardised transformed value `z` of the term on metric values
-    /// keyed by name.
-    pub fn z(&self, values: &BTreeMap<String, Option<f64>>) -> f64 {
-        let get = |name: &String| values.get(name).copied().flatten();
-        self.z_with(get(&self.name), self.gate.as_ref().and_then(get))
+    /// The standardised transformed value `z` of the term on metric values.
+    pub fn z(&self, values: &BTreeMap<Metric, Option<f64>>) -> f64 {
+        let get = |m: Metric| values.get(&m).copied().flatten();
+        self.z_with(get(self.name), self.gate.and_then(get))
     }
 
-    /// The term's contribution `weight · z` on metric values keyed by name.
-    pub fn contribution(&self, values: &BTreeMap<String, Option<f64>>) -> f64 {
+    /// The term's contribution `weight · z` on metric values.
+    pub fn contribution(&self, values: &BTreeMap<Metric, Option<f64>>) -> f64 {
         self.weight * self.z(values)
     }
 }
@@ -174,21 +175,21 @@ pub struct LinearScore {
 }
 
 impl LinearScore {
-    /// The metric names the score and its time model need (terms and
-    /// gates, each once).
-    pub(crate) fn metric_names(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        let time = self.time.iter().flat_map(time::TimeModel::metric_names);
-        for name in self.terms.iter().flat_map(Term::metric_names).chain(time) {
-            if !out.contains(name) {
-                out.push(name.clone());
+    /// The metrics the score and its time model need (terms and gates,
+    /// each once).
+    pub(crate) fn metrics(&self) -> Vec<Metric> {
+        let mut out: Vec<Metric> = Vec::new();
+        let time = self.time.iter().flat_map(time::TimeModel::metrics);
+        for m in self.terms.iter().flat_map(Term::metrics).chain(time) {
+            if !out.contains(&m) {
+                out.push(m);
             }
         }
         out
     }
 
-    /// Score on the 0–10 scale of metric values keyed by name.
-    pub fn score(&self, values: &BTreeMap<String, Option<f64>>) -> f64 {
+    /// Score on the 0–10 scale of metric values.
+    pub fn score(&self, values: &BTreeMap<Metric, Option<f64>>) -> f64 {
         let raw: f64 = self.terms.iter().map(|t| t.contribution(values)).sum();
         self.scaled(raw)
     }
@@ -199,8 +200,8 @@ impl LinearScore {
     }
 
     /// SE-equivalent rating of a score and hardest technique.
-    pub fn se_equivalent(&self, score: f64, hardest: Option<&str>) -> Option<f64> {
-        self.se.at(score, hardest)
+    pub fn se_equivalent(&self, score: f64, hardest: Option<Technique>) -> Option<f64> {
+        self.se.at(score, hardest.map(Technique::name))
     }
 
     /// Level `1..=n` of a score on an `n`-level scale: the cuts are the
@@ -322,16 +323,7 @@ impl ScoreModel {
                     "{variant}: reference is not 101 ascending percentiles"
                 ));
             }
-            let known = |name: &str| crate::metrics::registry::find(name).is_some();
             let time_terms = s.time.iter().flat_map(|t| &t.terms);
-            for t in s.terms.iter().chain(time_terms.clone()) {
-                if let Some(name) = t.metric_names().find(|n| !known(n)) {
-                    return bad(format!(
-                        "{variant}: term {} names an unknown metric {name:?}",
-                        t.name
-                    ));
-                }
-            }
             if let Some(time) = &s.time {
                 let finite = [time.intercept, time.score_weight, time.band.0, time.band.1]
                     .iter()
@@ -487,15 +479,34 @@ impl ScoreOptions {
     }
 }
 
+impl Score {
+    /// The value of one of the score's metrics ([`Source::Score`]); `None`
+    /// for any other metric or where the model has no such value.
+    ///
+    /// [`Source::Score`]: crate::metrics::Source::Score
+    pub fn value(&self, m: Metric) -> Option<MetricValue> {
+        let n = |x: Option<f64>| x.map(MetricValue::Number);
+        match m {
+            Metric::Score => Some(MetricValue::Number(self.score)),
+            Metric::ScoreLevel => Some(MetricValue::Text(self.score_level.clone())),
+            Metric::SeEquivalent => n(self.se_equivalent),
+            Metric::Minutes => n(self.minutes),
+            Metric::MinutesLow => n(self.minutes_low),
+            Metric::MinutesHigh => n(self.minutes_high),
+            _ => None,
+        }
+    }
+}
+
 /// The metric values and the score of one puzzle.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scored {
     /// Score, level, SE-equivalent.
     pub score: Score,
     /// The metric values the score was computed from (`None`: undefined).
-    pub metrics: BTreeMap<String, Option<f64>>,
+    pub metrics: BTreeMap<Metric, Option<f64>>,
     /// The hardest technique of the technique-weight path.
-    pub hardest_technique: Option<String>,
+    pub hardest_technique: Option<Technique>,
 }
 
 /// One puzzle's score as `sudolab score` prints it.
@@ -516,19 +527,20 @@ pub struct ScoreRow {
     pub calibrated_level: Option<String>,
     /// The hardest technique the SE-equivalent is placed by (null when the
     /// technique catalogue cannot finish).
-    pub hardest_technique: Option<String>,
+    #[serde(serialize_with = "crate::human::techniques::serialize_name")]
+    pub hardest_technique: Option<Technique>,
     /// The metric values (with `--all-metrics`: every candidate), flattened.
     #[serde(flatten)]
-    pub metrics: BTreeMap<String, Option<f64>>,
+    pub metrics: BTreeMap<Metric, Option<f64>>,
 }
 
 /// Scores one puzzle.
 pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError> {
     let linear = opts.model.variant(opts.fast);
     let names = if opts.all_metrics {
-        features::candidate_names()
+        features::candidates()
     } else {
-        linear.metric_names()
+        linear.metrics()
     };
     let metrics = feature_values(puzzle, &names, &opts.model.params)?;
     let s = linear.score(&metrics.values);
@@ -540,7 +552,7 @@ pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError>
         score: Score {
             score: s,
             score_level: level,
-            se_equivalent: linear.se_equivalent(s, metrics.hardest_technique.as_deref()),
+            se_equivalent: linear.se_equivalent(s, metrics.hardest_technique),
             minutes: minutes.map(|m| m.expected),
             minutes_low: minutes.map(|m| m.low),
             minutes_high: minutes.map(|m| m.high),
@@ -594,7 +606,7 @@ mod tests {
     #[test]
     fn an_undefined_metric_counts_as_the_fill_value() {
         let t = Term {
-            name: "hsolve".into(),
+            name: Metric::Hsolve,
             transform: Transform::Log1p,
             gate: None,
             fill: 5.0,
@@ -602,7 +614,7 @@ mod tests {
             sd: 2.0,
             weight: 0.5,
         };
-        let with = |v: Option<f64>| BTreeMap::from([("hsolve".to_string(), v)]);
+        let with = |v: Option<f64>| BTreeMap::from([(Metric::Hsolve, v)]);
         assert_eq!(t.contribution(&with(None)), 0.5);
         assert_eq!(t.contribution(&BTreeMap::new()), 0.5);
         assert_eq!(t.contribution(&with(Some(f64::NAN))), 0.5);
@@ -612,9 +624,9 @@ mod tests {
     #[test]
     fn a_gated_term_speaks_only_where_its_gate_is_open() {
         let t = Term {
-            name: "singles_dependency".into(),
+            name: Metric::SinglesDependency,
             transform: Transform::Log1p,
-            gate: Some("singles_hidden_reach".into()),
+            gate: Some(Metric::SinglesHiddenReach),
             fill: 0.0,
             mean: 1.0,
             sd: 2.0,
@@ -622,8 +634,8 @@ mod tests {
         };
         let v = |dep: f64, reach: f64| {
             BTreeMap::from([
-                ("singles_dependency".to_string(), Some(dep)),
-                ("singles_hidden_reach".to_string(), Some(reach)),
+                (Metric::SinglesDependency, Some(dep)),
+                (Metric::SinglesHiddenReach, Some(reach)),
             ])
         };
         // ln(1 + (e² − 1)) = 2, fully open: (2 − 1) / 2.
@@ -633,8 +645,8 @@ mod tests {
         assert!(t.z(&v(e2, 0.5)).abs() < 1e-12);
         assert!((t.z(&v(e2, 0.0)) + 0.5).abs() < 1e-12);
         assert_eq!(
-            t.metric_names().collect::<Vec<_>>(),
-            ["singles_dependency", "singles_hidden_reach"]
+            t.metrics().collect::<Vec<_>>(),
+            [Metric::SinglesDependency, Metric::SinglesHiddenReach]
         );
     }
 
@@ -674,19 +686,27 @@ mod tests {
         assert!(matches!(bad.check(), Err(ModelError::Invalid(_))));
         // A term or a gate naming a metric sudolab does not compute.
         let mut bad = m.clone();
-        bad.full.terms[0].name = "speed".into();
-        let e = ScoreModel::from_json(&serde_json::to_string(&bad).unwrap()).unwrap_err();
-        assert!(e.to_string().contains("unknown metric \"speed\""), "{e}");
-        let mut bad = m.clone();
-        bad.fast.terms[0].gate = Some("speed".into());
-        assert!(matches!(bad.check(), Err(ModelError::Invalid(_))));
+        bad.full.terms[0].name = Metric::Hsolve;
+        bad.fast.terms[0].gate = Some(Metric::Hsolve);
+        let json = serde_json::to_string(&bad).unwrap();
+        for what in ["name", "gate"] {
+            let field = format!("\"{what}\":\"hsolve\"");
+            let pos = json.find(&field).unwrap();
+            let text = format!(
+                "{}\"{what}\":\"speed\"{}",
+                &json[..pos],
+                &json[pos + field.len()..]
+            );
+            let e = ScoreModel::from_json(&text).unwrap_err();
+            assert!(e.to_string().contains("unknown metric \"speed\""), "{e}");
+        }
         // The shipped model predicts times for the Cloud Sudoku population.
         let time = m.full.time.as_ref().unwrap();
         assert!(time.population.starts_with("Cloud Sudoku players"));
         assert!(time.band.0 < 0.0 && time.band.1 > 0.0);
         // The fast score needs none of the costly metric groups.
         for t in &m.fast.terms {
-            assert!(!features::costly(&t.name), "{}", t.name);
+            assert!(!t.name.costly(), "{}", t.name);
         }
     }
 

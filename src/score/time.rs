@@ -14,6 +14,7 @@
 //! a single player's time varies far more.
 
 use super::{Term, Transform};
+use crate::metrics::Metric;
 use crate::stats::least_squares;
 use crate::stats::quantile_sorted;
 use serde::{Deserialize, Serialize};
@@ -48,7 +49,7 @@ pub struct Minutes {
 
 impl TimeModel {
     /// The predicted ln(seconds) of a puzzle with this score and these metrics.
-    pub(crate) fn ln_seconds(&self, score: f64, values: &BTreeMap<String, Option<f64>>) -> f64 {
+    pub(crate) fn ln_seconds(&self, score: f64, values: &BTreeMap<Metric, Option<f64>>) -> f64 {
         self.intercept
             + self.score_weight * score
             + self
@@ -59,7 +60,7 @@ impl TimeModel {
     }
 
     /// The predicted time in minutes, with the band.
-    pub fn minutes(&self, score: f64, values: &BTreeMap<String, Option<f64>>) -> Minutes {
+    pub fn minutes(&self, score: f64, values: &BTreeMap<Metric, Option<f64>>) -> Minutes {
         let ln = self.ln_seconds(score, values);
         let minutes = |x: f64| x.exp() / 60.0;
         Minutes {
@@ -69,9 +70,9 @@ impl TimeModel {
         }
     }
 
-    /// The metric names the time model reads besides the score.
-    pub(crate) fn metric_names(&self) -> impl Iterator<Item = &String> {
-        self.terms.iter().flat_map(Term::metric_names)
+    /// The metrics the time model reads besides the score.
+    pub(crate) fn metrics(&self) -> impl Iterator<Item = Metric> + '_ {
+        self.terms.iter().flat_map(Term::metrics)
     }
 }
 
@@ -80,20 +81,20 @@ impl TimeModel {
 /// in the score (`features::gate_of`), the hidden reach itself and the
 /// givens (ln).
 pub(crate) fn effort_terms() -> Vec<Term> {
-    let term = |name: &str, transform: Transform| Term {
-        name: name.to_string(),
+    let term = |name: Metric, transform: Transform| Term {
+        name,
         transform,
-        gate: super::features::gate_of(name).map(str::to_string),
+        gate: super::features::gate_of(name),
         fill: 0.0,
         mean: 0.0,
         sd: 1.0,
         weight: 0.0,
     };
     vec![
-        term("singles_dependency", Transform::Log1p),
-        term("singles_box_reach", Transform::Identity),
-        term("singles_hidden_reach", Transform::Identity),
-        term("givens", Transform::Log1p),
+        term(Metric::SinglesDependency, Transform::Log1p),
+        term(Metric::SinglesBoxReach, Transform::Identity),
+        term(Metric::SinglesHiddenReach, Transform::Identity),
+        term(Metric::Givens, Transform::Log1p),
     ]
 }
 
@@ -103,7 +104,7 @@ pub(crate) struct TimedRow<'a> {
     /// The puzzle's score.
     pub score: f64,
     /// Its metric values by name.
-    pub values: &'a BTreeMap<String, Option<f64>>,
+    pub values: &'a BTreeMap<Metric, Option<f64>>,
     /// ln of the population's mean solving time in seconds.
     pub ln_seconds: f64,
 }
@@ -139,11 +140,7 @@ pub(crate) fn fit_time(
         if !t.fill.is_finite() {
             t.fill = 0.0;
         }
-        let gate = |r: &TimedRow<'_>| {
-            t.gate
-                .as_ref()
-                .and_then(|g| r.values.get(g).copied().flatten())
-        };
+        let gate = |r: &TimedRow<'_>| t.gate.and_then(|g| r.values.get(&g).copied().flatten());
         let xs: Vec<f64> = rows
             .iter()
             .zip(&raw)

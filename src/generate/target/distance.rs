@@ -2,16 +2,15 @@
 //! must move to meet the ones it misses (directions from the registry,
 //! [`crate::metrics`]).
 
-use super::spec::{Op, Target, TargetValue, kind};
-use crate::metrics::{self, Direction, Kind, Role, Source};
-use serde_json::Value;
-use std::collections::BTreeMap;
+use super::evaluator::Values;
+use super::spec::{Op, Target, TargetValue};
+use crate::metrics::{Direction, Kind, Metric, MetricValue, Role, Source};
 
 /// Distance charged for a target whose model could not rate the puzzle.
 pub const MISSING: f64 = 100.0;
 
 /// How far `actual` is from meeting one target (0 when it holds).
-pub fn target_distance(t: &Target, actual: &Value) -> f64 {
+pub fn target_distance(t: &Target, actual: Option<&MetricValue>) -> f64 {
     let numeric = |v: f64, want: f64, scale: f64| {
         let gap = (v - want) / scale;
         // A strict bound missed at equality still counts as a miss.
@@ -32,30 +31,34 @@ pub fn target_distance(t: &Target, actual: &Value) -> f64 {
         _ => f64::from(same),
     };
     match (&t.value, actual) {
-        (TargetValue::Number(want), Value::Number(v)) => match v.as_f64() {
+        (TargetValue::Number(want), Some(v)) => match v.as_f64() {
             Some(v) => numeric(v, *want, want.abs().max(1.0)),
             None => MISSING,
         },
-        (TargetValue::Level(want), Value::String(s)) => {
-            let levels = match kind(&t.field) {
-                Some(Kind::Levels(l)) => l,
-                _ => return MISSING,
-            };
-            match levels.iter().position(|l| l == s) {
-                Some(rank) => numeric(rank as f64, *want as f64, 1.0),
-                None => MISSING,
-            }
+        (TargetValue::Level(want), Some(MetricValue::Text(s))) => match rank(t.field, s) {
+            Some(rank) => numeric(rank as f64, *want as f64, 1.0),
+            None => MISSING,
+        },
+        (TargetValue::Bool(want), Some(MetricValue::Bool(b))) => equal(want == b),
+        (TargetValue::Text(want), Some(MetricValue::Text(s))) => {
+            equal(want.eq_ignore_ascii_case(s))
         }
-        (TargetValue::Bool(want), Value::Bool(b)) => equal(want == b),
-        (TargetValue::Text(want), Value::String(s)) => equal(want.eq_ignore_ascii_case(s)),
         _ => MISSING,
+    }
+}
+
+/// The rank of a level of a level field (0 = easiest).
+fn rank(field: Metric, level: &str) -> Option<usize> {
+    match field.kind() {
+        Kind::Levels(levels) => levels.iter().position(|l| *l == level),
+        _ => None,
     }
 }
 
 /// The score behind a level field.
 pub(super) struct LevelScale {
     /// The score's field.
-    pub(super) field: &'static str,
+    pub(super) field: Metric,
     /// The score range of each level, inclusive (the oracle's and the
     /// score's upper ends are exclusive cut points, which makes no
     /// difference to a distance).
@@ -64,28 +67,28 @@ pub(super) struct LevelScale {
     unit: f64,
 }
 
-pub(super) fn level_scale(field: &str) -> Option<LevelScale> {
+pub(super) fn level_scale(field: Metric) -> Option<LevelScale> {
     const INF: f64 = f64::INFINITY;
     match field {
         // The shipped score's four-level scale (quartiles of its reference
         // puzzles).
-        "score_level" => {
+        Metric::ScoreLevel => {
             let c = crate::score::ScoreModel::shipped().full.level_cuts(4);
             Some(LevelScale {
-                field: "score",
+                field: Metric::Score,
                 ranges: [(-INF, c[0]), (c[0], c[1]), (c[1], c[2]), (c[2], INF)],
                 unit: c[2] - c[1],
             })
         }
         // Xu & Xu Table 3 (crate::human::weights::WeightLevel::of).
-        "weights_level" => Some(LevelScale {
-            field: "weights_score",
+        Metric::WeightsLevel => Some(LevelScale {
+            field: Metric::WeightsScore,
             ranges: [(-INF, 72.0), (73.0, 86.0), (87.0, 98.0), (99.0, INF)],
             unit: 12.0,
         }),
         // Fletcher et al. cut points (crate::human::oracle::OracleOptions).
-        "oracle_level" => Some(LevelScale {
-            field: "oracle_score",
+        Metric::OracleLevel => Some(LevelScale {
+            field: Metric::OracleScore,
             ranges: [(-INF, 0.18), (0.18, 0.6), (0.6, 0.8), (0.8, INF)],
             unit: 0.2,
         }),
@@ -102,7 +105,7 @@ fn level_gap(t: &Target, score: f64) -> Option<f64> {
     let TargetValue::Level(want) = t.value else {
         return None;
     };
-    let LevelScale { ranges, unit, .. } = level_scale(&t.field)?;
+    let LevelScale { ranges, unit, .. } = level_scale(t.field)?;
     let accepts = |rank: usize| {
         let (r, w) = (rank as f64, want as f64);
         match t.op {
@@ -130,14 +133,14 @@ fn level_gap(t: &Target, score: f64) -> Option<f64> {
 /// target field; for a missed level target it may also hold the score
 /// behind the level (`weights_score`, `oracle_score`), which then measures
 /// the miss (`level_gap`); otherwise the miss counts in rank steps.
-pub fn distance(targets: &[Target], metrics: &BTreeMap<String, Value>) -> f64 {
+pub fn distance(targets: &[Target], metrics: &Values) -> f64 {
     targets
         .iter()
         .map(|t| {
-            let d = target_distance(t, metrics.get(&t.field).unwrap_or(&Value::Null));
-            let score = level_scale(&t.field)
+            let d = target_distance(t, metrics.get(t.field));
+            let score = level_scale(t.field)
                 .and_then(|l| metrics.get(l.field))
-                .and_then(Value::as_f64);
+                .and_then(MetricValue::as_f64);
             match score {
                 Some(s) if d > 0.0 && d < MISSING => level_gap(t, s).unwrap_or(d),
                 _ => d,
@@ -160,36 +163,32 @@ pub enum Need {
 /// ratings, levels and scores, false for `givens` and SiSuS dependency
 /// (fewer possibilities per step is harder); `None` where there is no such
 /// reading (spreads, relaxation summaries, text and booleans).
-fn higher_is_harder(field: &str) -> Option<bool> {
-    let m = metrics::registry::find(field)?;
+fn higher_is_harder(m: Metric) -> Option<bool> {
     // A relaxation summary is a mean over random samples: it does not move
     // monotonically with one given more or less, so it does not steer.
-    if m.role != Role::Metric || m.source == Source::Relax {
+    if m.role() != Role::Metric || m.source() == Source::Relax {
         return None;
     }
-    match m.kind {
-        Kind::Number | Kind::Levels(_) => Some(m.direction == Direction::HigherIsHarder),
+    match m.kind() {
+        Kind::Number | Kind::Levels(_) => Some(m.direction() == Direction::HigherIsHarder),
         Kind::Bool | Kind::Text | Kind::List => None,
     }
 }
 
 /// The way a puzzle with these target values must move, when every missed
 /// target agrees on it; `None` when one has no direction or they disagree.
-pub fn need(targets: &[Target], metrics: &BTreeMap<String, Value>) -> Option<Need> {
+pub fn need(targets: &[Target], metrics: &Values) -> Option<Need> {
     let mut out = None;
     for t in targets {
-        let actual = metrics.get(&t.field).unwrap_or(&Value::Null);
+        let actual = metrics.get(t.field);
         if target_distance(t, actual) == 0.0 {
             continue;
         }
         let (value, want) = match (&t.value, actual) {
-            (TargetValue::Number(w), Value::Number(v)) => (v.as_f64()?, *w),
-            (TargetValue::Level(w), Value::String(s)) => match kind(&t.field) {
-                Some(Kind::Levels(levels)) => {
-                    (levels.iter().position(|l| l == s)? as f64, *w as f64)
-                }
-                _ => return None,
-            },
+            (TargetValue::Number(w), Some(v)) => (v.as_f64()?, *w),
+            (TargetValue::Level(w), Some(MetricValue::Text(s))) => {
+                (rank(t.field, s)? as f64, *w as f64)
+            }
             _ => return None,
         };
         let up = match t.op {
@@ -198,7 +197,7 @@ pub fn need(targets: &[Target], metrics: &BTreeMap<String, Value>) -> Option<Nee
             Op::Eq => value < want,
             Op::Ne => return None,
         };
-        let n = if up == higher_is_harder(&t.field)? {
+        let n = if up == higher_is_harder(t.field)? {
             Need::Harder
         } else {
             Need::Easier
@@ -215,89 +214,85 @@ pub fn need(targets: &[Target], metrics: &BTreeMap<String, Value>) -> Option<Nee
 mod tests {
     use super::*;
     use crate::generate::target::spec::{parse_target, parse_targets};
+    use MetricValue::{Bool, Count, Number};
+
+    fn text(s: &str) -> MetricValue {
+        MetricValue::Text(s.to_string())
+    }
+
+    /// Values of these metrics (`None`: the model could not rate it).
+    fn m(pairs: &[(Metric, Option<MetricValue>)]) -> Values {
+        Values {
+            values: pairs.iter().cloned().collect(),
+            source: None,
+        }
+    }
 
     #[test]
     fn distances() {
-        let m = |k: &str, v: Value| BTreeMap::from([(k.to_string(), v)]);
+        let one = |k: Metric, v: MetricValue| m(&[(k, Some(v))]);
         let ge = parse_target("weights_score>=90").unwrap();
-        assert_eq!(
-            distance(
-                std::slice::from_ref(&ge),
-                &m("weights_score", Value::from(95))
-            ),
-            0.0
-        );
-        assert_eq!(
-            distance(
-                std::slice::from_ref(&ge),
-                &m("weights_score", Value::from(81))
-            ),
-            0.1
-        );
-        assert_eq!(distance(&[ge], &m("weights_score", Value::Null)), MISSING);
+        let d = |t: &Target, v: &Values| distance(std::slice::from_ref(t), v);
+        assert_eq!(d(&ge, &one(Metric::WeightsScore, Count(95))), 0.0);
+        assert_eq!(d(&ge, &one(Metric::WeightsScore, Count(81))), 0.1);
+        assert_eq!(d(&ge, &m(&[(Metric::WeightsScore, None)])), MISSING);
         let lt = parse_target("givens<25").unwrap();
-        assert!(distance(std::slice::from_ref(&lt), &m("givens", Value::from(25))) > 0.0);
-        assert_eq!(distance(&[lt], &m("givens", Value::from(24))), 0.0);
+        assert!(d(&lt, &one(Metric::Givens, Count(25))) > 0.0);
+        assert_eq!(d(&lt, &one(Metric::Givens, Count(24))), 0.0);
         let lvl = parse_target("oracle_level>=Challenging").unwrap();
-        assert_eq!(
-            distance(
-                std::slice::from_ref(&lvl),
-                &m("oracle_level", Value::from("Crazy"))
-            ),
-            0.0
-        );
-        assert_eq!(
-            distance(&[lvl], &m("oracle_level", Value::from("Cinch"))),
-            2.0
-        );
+        assert_eq!(d(&lvl, &one(Metric::OracleLevel, text("Crazy"))), 0.0);
+        assert_eq!(d(&lvl, &one(Metric::OracleLevel, text("Cinch"))), 2.0);
         let b = parse_target("solved_by_2!=true").unwrap();
-        assert_eq!(distance(&[b], &m("solved_by_2", Value::from(true))), 1.0);
+        assert_eq!(d(&b, &one(Metric::SolvedBy2, Bool(true))), 1.0);
     }
 
     #[test]
     fn missed_targets_say_which_way_to_move() {
         let t = |texts: &[&str]| parse_targets(texts).unwrap();
-        let m = |pairs: &[(&str, Value)]| {
-            pairs
+        let some = |pairs: &[(Metric, MetricValue)]| {
+            m(&pairs
                 .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect::<BTreeMap<_, _>>()
+                .map(|(k, v)| (*k, Some(v.clone())))
+                .collect::<Vec<_>>())
         };
         let hard = t(&["weights_level=Hard"]);
-        let easy = m(&[("weights_level", Value::from("Easy"))]);
-        let challenging = m(&[("weights_level", Value::from("Challenging"))]);
-        let reached = m(&[("weights_level", Value::from("Hard"))]);
+        let easy = some(&[(Metric::WeightsLevel, text("Easy"))]);
+        let challenging = some(&[(Metric::WeightsLevel, text("Challenging"))]);
+        let reached = some(&[(Metric::WeightsLevel, text("Hard"))]);
         assert_eq!(need(&hard, &easy), Some(Need::Harder));
         assert_eq!(need(&hard, &challenging), Some(Need::Easier));
         assert_eq!(need(&hard, &reached), None);
         // More givens is easier: a puzzle with too many must get harder.
         let few = t(&["givens<=22"]);
         assert_eq!(
-            need(&few, &m(&[("givens", Value::from(25))])),
+            need(&few, &some(&[(Metric::Givens, Count(25))])),
             Some(Need::Harder)
         );
         // SiSuS dependency: fewer possibilities per step is harder.
         let dep = t(&["sisus_dependency<=3"]);
-        let v = m(&[("sisus_dependency", Value::from(4.5))]);
+        let v = some(&[(Metric::SisusDependency, Number(4.5))]);
         assert_eq!(need(&dep, &v), Some(Need::Harder));
         // Targets pulling apart, or without a direction, leave it open.
         let both = t(&["weights_score>=90", "givens>=30"]);
-        let v = m(&[
-            ("weights_score", Value::from(80)),
-            ("givens", Value::from(24)),
+        let v = some(&[
+            (Metric::WeightsScore, Count(80)),
+            (Metric::Givens, Count(24)),
         ]);
         assert_eq!(need(&both, &v), None);
         let relax = t(&["mean_fixed<=12"]);
-        assert_eq!(need(&relax, &m(&[("mean_fixed", Value::from(20.0))])), None);
-        assert_eq!(need(&hard, &m(&[("weights_level", Value::Null)])), None);
+        assert_eq!(
+            need(&relax, &some(&[(Metric::MeanFixed, Number(20.0))])),
+            None
+        );
+        assert_eq!(need(&hard, &m(&[(Metric::WeightsLevel, None)])), None);
     }
 
     #[test]
     fn level_misses_are_measured_on_the_score_behind_them() {
         let with = |level: &str, score: f64| {
-            BTreeMap::from([
-                ("weights_level".to_string(), Value::from(level)),
-                ("weights_score".to_string(), Value::from(score)),
+            m(&[
+                (Metric::WeightsLevel, Some(text(level))),
+                (Metric::WeightsScore, Some(Number(score))),
             ])
         };
         let hard = parse_target("weights_level=Hard").unwrap();
@@ -310,19 +305,19 @@ mod tests {
         assert_eq!(d("Challenging", 122.0), 2.0);
         assert!(d("Easy", 60.0) > d("Intermediate", 80.0));
         // Without the score a miss counts in rank steps.
-        let rank_only = BTreeMap::from([("weights_level".to_string(), Value::from("Easy"))]);
+        let rank_only = m(&[(Metric::WeightsLevel, Some(text("Easy")))]);
         assert_eq!(distance(std::slice::from_ref(&hard), &rank_only), 2.0);
         // The oracle's cut points are exclusive upper ends: 0.6 is Challenging.
         let below = parse_target("oracle_level<=Confusing").unwrap();
-        let oracle = BTreeMap::from([
-            ("oracle_level".to_string(), Value::from("Challenging")),
-            ("oracle_score".to_string(), Value::from(0.6)),
+        let oracle = m(&[
+            (Metric::OracleLevel, Some(text("Challenging"))),
+            (Metric::OracleScore, Some(Number(0.6))),
         ]);
         assert!(distance(std::slice::from_ref(&below), &oracle) > 0.0);
         let ge = parse_target("oracle_level>=Challenging").unwrap();
-        let crazy = BTreeMap::from([
-            ("oracle_level".to_string(), Value::from("Cinch")),
-            ("oracle_score".to_string(), Value::from(0.1)),
+        let crazy = m(&[
+            (Metric::OracleLevel, Some(text("Cinch"))),
+            (Metric::OracleScore, Some(Number(0.1))),
         ]);
         assert!((distance(&[ge], &crazy) - 2.5).abs() < 1e-9);
     }

@@ -10,29 +10,71 @@ use crate::generate::bounded::{Capped, oracle_row, weights_capped, weights_row};
 use crate::generate::{Candidate, GenerateOptions, Method};
 use crate::grid::{Geometry, Puzzle, Solution};
 use crate::human::{Model, RateOptions, RateRow, rate};
-use crate::metrics::{self, Source};
+use crate::metrics::{Metric, MetricValue, Source};
 use crate::relax::{RelaxError, RelaxOptions, relax};
 use crate::score::{ScoreError, ScoreOptions};
-use serde_json::Value;
+use serde::Serialize;
+use serde::ser::SerializeMap;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The metrics of a candidate: its rating row, the target fields' values
 /// and the distance to the targets.
 pub type Rated = (Option<RateRow>, Values, f64);
 
-/// The value of every target and tracked field, by name.
-pub type Values = BTreeMap<String, Value>;
+/// The value of every target and tracked field.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Values {
+    /// Each field's value (`None`: its model could not rate the puzzle).
+    pub values: BTreeMap<Metric, Option<MetricValue>>,
+    /// The pseudo-generator's metric and its value on the source puzzle
+    /// (column `source_METRIC`).
+    pub source: Option<(Metric, f64)>,
+}
 
-/// The source of a target field (`None` for a name outside the registry).
-fn source_of(field: &str) -> Option<Source> {
-    metrics::registry::find(field).map(|m| m.source)
+impl Values {
+    /// A field's value (`None`: not measured, or no value).
+    pub fn get(&self, m: Metric) -> Option<&MetricValue> {
+        self.values.get(&m)?.as_ref()
+    }
+
+    /// A numeric field's value.
+    pub fn number(&self, m: Metric) -> Option<f64> {
+        self.get(m)?.as_f64()
+    }
+
+    /// A level or text field's value.
+    pub fn text(&self, m: Metric) -> Option<&str> {
+        self.get(m)?.as_text()
+    }
+}
+
+/// Every field by its column name, alphabetically (`source_METRIC` among
+/// them), as the generated rows print them.
+impl Serialize for Values {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let source = self
+            .source
+            .map(|(m, v)| (format!("source_{m}"), Some(MetricValue::Number(v))));
+        let mut entries: Vec<(String, Option<MetricValue>)> = self
+            .values
+            .iter()
+            .map(|(m, v)| (m.name().to_string(), v.clone()))
+            .chain(source)
+            .collect();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut map = s.serialize_map(Some(entries.len()))?;
+        for (k, v) in &entries {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
 }
 
 /// The model that computes a rating field (`None` for the givens, read off
 /// the puzzle, and for the relaxation and score fields).
-fn model_of(field: &str) -> Option<Model> {
-    match source_of(field)? {
-        Source::Rate(m) if field != metrics::registry::GIVENS => Some(m),
+fn model_of(field: Metric) -> Option<Model> {
+    match field.source() {
+        Source::Rate(m) if field != Metric::Givens => Some(m),
         _ => None,
     }
 }
@@ -42,7 +84,7 @@ fn model_of(field: &str) -> Option<Model> {
 pub struct Evaluator {
     pub(super) targets: Vec<Target>,
     /// Fields measured besides the targets' (the pseudo-generator's metric).
-    tracked: Vec<String>,
+    tracked: Vec<Metric>,
     method: Method,
     rate: Option<RateOptions>,
     relax: Option<RelaxOptions>,
@@ -60,17 +102,17 @@ pub struct Evaluator {
 fn weights_cap(targets: &[Target]) -> Option<u32> {
     let mut cap: Option<u32> = None;
     for t in targets {
-        let this = match (t.field.as_str(), &t.value) {
-            (metrics::registry::GIVENS, _) => None,
-            ("weights_score", TargetValue::Number(v)) => match t.op {
+        let this = match (t.field, &t.value) {
+            (Metric::Givens, _) => None,
+            (Metric::WeightsScore, TargetValue::Number(v)) => match t.op {
                 Op::Le | Op::Eq => Some(v.floor()),
                 Op::Lt => Some(v.ceil() - 1.0),
                 _ => None,
             }
             // Saturating: a negative bound caps at 0.
             .map(|c| c as u32),
-            ("weights_level", TargetValue::Level(want)) => {
-                let scale = level_scale("weights_level")?;
+            (Metric::WeightsLevel, TargetValue::Level(want)) => {
+                let scale = level_scale(Metric::WeightsLevel)?;
                 let accepted = (0..4usize).filter(|&r| match t.op {
                     Op::Eq => r == *want,
                     Op::Ne => r != *want,
@@ -97,17 +139,17 @@ impl Evaluator {
     /// The models and relaxation the targets and the method need.
     pub fn new(opts: &GenerateOptions, targets: &[Target]) -> Result<Evaluator, TargetError> {
         let tracked = if opts.method == Method::Pseudo {
-            numeric_field(&opts.pseudo.metric)?;
-            vec![opts.pseudo.metric.clone()]
+            numeric_field(opts.pseudo.metric.name())?;
+            vec![opts.pseudo.metric]
         } else {
             Vec::new()
         };
-        let fields: Vec<&str> = targets
+        let fields: Vec<Metric> = targets
             .iter()
-            .map(|t| t.field.as_str())
-            .chain(tracked.iter().map(String::as_str))
+            .map(|t| t.field)
+            .chain(tracked.iter().copied())
             .collect();
-        let mut models: BTreeSet<Model> = fields.iter().filter_map(|f| model_of(f)).collect();
+        let mut models: BTreeSet<Model> = fields.iter().filter_map(|&f| model_of(f)).collect();
         match opts.method {
             Method::Fletcher => models.insert(Model::Oracle),
             Method::Xu => models.insert(Model::Weights),
@@ -118,7 +160,7 @@ impl Evaluator {
             models,
             ..RateOptions::default()
         });
-        let relax = if fields.iter().any(|f| source_of(f) == Some(Source::Relax)) {
+        let relax = if fields.iter().any(|f| f.source() == Source::Relax) {
             let edges = Geometry::of(opts.order).edges().len();
             if opts.aim.relax_k == 0 || opts.aim.relax_k > edges || opts.aim.relax_samples == 0 {
                 return Err(TargetError::Relax {
@@ -136,7 +178,7 @@ impl Evaluator {
         } else {
             None
         };
-        let score = fields.iter().any(|f| source_of(f) == Some(Source::Score));
+        let score = fields.iter().any(|f| f.source() == Source::Score);
         if score && opts.order != 3 {
             return Err(TargetError::ScoreOrder(opts.order));
         }
@@ -210,47 +252,41 @@ impl Evaluator {
             },
             _ => rate(p, o),
         });
-        let row_value = row
-            .as_ref()
-            .and_then(|r| serde_json::to_value(r).ok())
-            .unwrap_or(Value::Null);
         // A puzzle the relaxation or the score refuses has no value (its
         // distance is MISSING); a disagreement is a bug and travels up.
-        let report_value = match self.relax.as_ref().map(|o| relax(p, o)) {
-            Some(Ok((r, _))) => serde_json::to_value(r).unwrap_or(Value::Null),
+        let summary = match self.relax.as_ref().map(|o| relax(p, o)) {
+            Some(Ok((r, _))) => Some(r.summary),
             Some(Err(RelaxError::Disagreement(d))) => return Err(d),
-            Some(Err(_)) | None => Value::Null,
+            Some(Err(_)) | None => None,
         };
-        let score_value = match self
+        let score = match self
             .score
             .then(|| crate::score::score(p, ScoreOptions::shipped()))
         {
-            Some(Ok(s)) => serde_json::to_value(s.score).unwrap_or(Value::Null),
+            Some(Ok(s)) => Some(s.score),
             Some(Err(ScoreError::Disagreement(d))) => return Err(d),
-            Some(Err(_)) | None => Value::Null,
+            Some(Err(_)) | None => None,
         };
-        let mut metrics = BTreeMap::new();
-        let fields = self.targets.iter().map(|t| &t.field).chain(&self.tracked);
-        for field in fields {
-            let from = match source_of(field) {
-                _ if field == metrics::registry::GIVENS => {
-                    metrics.insert(field.clone(), Value::from(p.givens()));
-                    continue;
-                }
-                Some(Source::Relax) => &report_value,
-                Some(Source::Score) => &score_value,
-                _ => &row_value,
-            };
-            let v = from.get(field).cloned().unwrap_or(Value::Null);
-            metrics.insert(field.clone(), v);
-        }
+        let value = |m: Metric| match m.source() {
+            _ if m == Metric::Givens => Some(MetricValue::Count(p.givens() as u64)),
+            Source::Relax => summary.as_ref()?.value(m),
+            Source::Score => score.as_ref()?.value(m),
+            Source::Rate(_) | Source::Clauses => row.as_ref()?.ratings.value(m),
+        };
+        let fields = self
+            .targets
+            .iter()
+            .map(|t| t.field)
+            .chain(self.tracked.iter().copied());
+        let metrics = Values {
+            values: fields.map(|f| (f, value(f))).collect(),
+            source: None,
+        };
         // The scores behind level targets measure their misses.
         let mut with_scores = metrics.clone();
         for t in &self.targets {
-            if let Some(l) = level_scale(&t.field)
-                && let Some(v) = row_value.get(l.field).or(score_value.get(l.field))
-            {
-                with_scores.insert(l.field.to_string(), v.clone());
+            if let Some(l) = level_scale(t.field) {
+                with_scores.values.insert(l.field, value(l.field));
             }
         }
         let d = distance(&self.targets, &with_scores);
@@ -264,9 +300,12 @@ impl Evaluator {
             return (None, None);
         };
         match self.method {
-            Method::Fletcher => (r.ratings.oracle_level.clone(), r.ratings.oracle_score),
+            Method::Fletcher => (
+                r.ratings.oracle_level.map(|l| l.name().to_string()),
+                r.ratings.oracle_score,
+            ),
             Method::Xu => (
-                r.ratings.weights_level.clone(),
+                r.ratings.weights_level.map(|l| l.name().to_string()),
                 r.ratings.weights_score.map(f64::from),
             ),
             Method::Pseudo => (None, r.ratings.hsolve),

@@ -2,7 +2,7 @@
 //!
 //! A target is `FIELD OP VALUE` with `OP` one of `= != < <= > >=`; several
 //! targets are ANDed. `FIELD` is a metric of the registry
-//! ([`crate::metrics::METRICS`]) computed by a human model (e.g.
+//! ([`crate::metrics::Metric`]) computed by a human model (e.g.
 //! `oracle_level`, `weights_score`, `nishio4`, `hsolve`, `givens`), by the
 //! relaxation (`mean_fixed`, `mean_solutions`, `median_solutions`,
 //! `mean_extra`, `p_unique`, `capped`, at `k` edges over a number of
@@ -60,7 +60,7 @@ pub mod search;
 pub mod spec;
 
 pub use distance::{MISSING, Need, distance, need, target_distance};
-pub use evaluator::Evaluator;
+pub use evaluator::{Evaluator, Values};
 pub use search::{Found, NOT_MINIMAL, mutate, search};
 pub use spec::{
     Op, Target, TargetError, TargetValue, known_fields, numeric_field, numeric_fields,

@@ -4,6 +4,7 @@
 
 use super::distance::{Need, need};
 use super::evaluator::Evaluator;
+use super::evaluator::Values;
 use crate::bitset::sudoku::Solver;
 use crate::engine::Disagreement;
 use crate::generate::minimal::{is_minimal, minimize};
@@ -15,8 +16,6 @@ use crate::human::RateRow;
 use crate::seed::SeededRng;
 use rand::Rng;
 use rand::SeedableRng;
-use serde_json::Value;
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Solutions a move enumerates after removing a given, to find the empty
@@ -38,7 +37,7 @@ pub struct Found {
     /// Its rating row (`None` when no model is needed).
     pub row: Option<RateRow>,
     /// The value of every target field, by field name.
-    pub metrics: BTreeMap<String, Value>,
+    pub metrics: Values,
     /// Its distance to the targets (0 when all are met; see [`super::distance()`]).
     pub distance: f64,
     /// Attempts made: fresh puzzles plus mutations, the first included.
@@ -54,7 +53,7 @@ struct Judged {
     candidate: Candidate,
     minimal_known: bool,
     row: Option<RateRow>,
-    metrics: BTreeMap<String, Value>,
+    metrics: Values,
     distance: f64,
     /// The row is the full one (not cut by [`Evaluator::screen`]).
     exact: bool,
@@ -83,7 +82,7 @@ pub fn search(
                     candidate,
                     minimal_known: false,
                     row: None,
-                    metrics: BTreeMap::new(),
+                    metrics: Values::default(),
                     distance: NOT_MINIMAL,
                     exact: true,
                 });

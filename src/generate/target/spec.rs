@@ -2,7 +2,7 @@
 //! ([`crate::metrics`]): which fields a target may name and what kind of
 //! value each takes.
 
-use crate::metrics::{self, Kind, METRICS, Role, Source};
+use crate::metrics::{self, Kind, Metric, Role, Source};
 use serde::Serialize;
 use std::fmt;
 
@@ -59,8 +59,8 @@ pub enum TargetValue {
 /// One `FIELD OP VALUE` target.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Target {
-    /// The field compared: a rating, relaxation or `givens` field name.
-    pub field: String,
+    /// The field compared: a rating, relaxation, score or `givens` metric.
+    pub field: Metric,
     /// The comparison.
     pub op: Op,
     /// The value the field is compared with.
@@ -139,35 +139,33 @@ pub enum TargetError {
 
 /// Whether a target may name this metric: a metric (or spread) of a human
 /// model, of the relaxation or of the score, with one value per puzzle.
-fn targetable(m: &metrics::Metric) -> bool {
-    m.role != Role::Parameter
-        && m.kind != Kind::List
-        && matches!(m.source, Source::Rate(_) | Source::Relax | Source::Score)
+fn targetable(m: Metric) -> bool {
+    m.role() != Role::Parameter
+        && m.kind() != Kind::List
+        && matches!(m.source(), Source::Rate(_) | Source::Relax | Source::Score)
 }
 
 /// Every field a target may name, sorted.
 pub fn known_fields() -> Vec<String> {
-    let mut out: Vec<String> = METRICS
+    let mut out: Vec<String> = Metric::ALL
         .iter()
-        .filter(|m| targetable(m))
-        .map(|m| m.name.to_string())
+        .filter(|m| targetable(**m))
+        .map(|m| m.name().to_string())
         .collect();
     out.sort();
     out
 }
 
-/// The kind of a field a target may name (`None` for any other name).
-pub(super) fn kind(field: &str) -> Option<Kind> {
-    metrics::registry::find(field)
-        .filter(|m| targetable(m))
-        .map(|m| m.kind)
+/// The field a target may name of this name (`None` for any other name).
+fn field(name: &str) -> Option<Metric> {
+    metrics::registry::find(name).filter(|&m| targetable(m))
 }
 
 /// Parses one `FIELD OP VALUE` target.
 pub fn parse_target(text: &str) -> Result<Target, TargetError> {
     let syntax = || TargetError::Syntax(text.to_string());
     let at = text.find(['=', '!', '<', '>']).ok_or_else(syntax)?;
-    let field = text[..at].trim().to_string();
+    let name = text[..at].trim().to_string();
     let rest = &text[at..];
     let (op, len) = [
         ("<=", Op::Le),
@@ -182,19 +180,20 @@ pub fn parse_target(text: &str) -> Result<Target, TargetError> {
     .map(|&(s, op)| (op, s.len()))
     .ok_or_else(syntax)?;
     let raw = rest[len..].trim();
-    if field.is_empty() || raw.is_empty() {
+    if name.is_empty() || raw.is_empty() {
         return Err(syntax());
     }
-    let Some(k) = kind(&field) else {
+    let Some(field) = field(&name) else {
         return Err(TargetError::UnknownField {
             target: text.to_string(),
-            field,
+            field: name,
             known: known_fields(),
         });
     };
+    let k = field.kind();
     let bad = |expected: &str| TargetError::Value {
         target: text.to_string(),
-        field: field.clone(),
+        field: name.clone(),
         expected: expected.to_string(),
         value: raw.to_string(),
     };
@@ -218,7 +217,7 @@ pub fn parse_target(text: &str) -> Result<Target, TargetError> {
     if matches!(k, Kind::Bool | Kind::Text) && !matches!(op, Op::Eq | Op::Ne) {
         return Err(TargetError::Order {
             target: text.to_string(),
-            field,
+            field: name,
         });
     }
     Ok(Target {
@@ -229,23 +228,22 @@ pub fn parse_target(text: &str) -> Result<Target, TargetError> {
     })
 }
 
-/// Checks that `field` is a numeric field a target may name (the
+/// The numeric field a target may name of this name (the
 /// pseudo-generator's `--metric`).
-pub fn numeric_field(field: &str) -> Result<(), TargetError> {
-    if kind(field) == Some(Kind::Number) {
-        return Ok(());
-    }
-    Err(TargetError::Metric {
-        field: field.to_string(),
-        known: numeric_fields(),
-    })
+pub fn numeric_field(name: &str) -> Result<Metric, TargetError> {
+    field(name)
+        .filter(|m| m.kind() == Kind::Number)
+        .ok_or_else(|| TargetError::Metric {
+            field: name.to_string(),
+            known: numeric_fields(),
+        })
 }
 
 /// The numeric fields a target may name, sorted.
 pub fn numeric_fields() -> Vec<String> {
     known_fields()
         .into_iter()
-        .filter(|k| kind(k) == Some(Kind::Number))
+        .filter(|k| field(k).is_some_and(|m| m.kind() == Kind::Number))
         .collect()
 }
 
@@ -261,7 +259,7 @@ mod tests {
     #[test]
     fn parses_targets() {
         let t = parse_target("weights_score>=90").unwrap();
-        assert_eq!((t.field.as_str(), t.op), ("weights_score", Op::Ge));
+        assert_eq!((t.field, t.op), (Metric::WeightsScore, Op::Ge));
         assert_eq!(t.value, TargetValue::Number(90.0));
         let t = parse_target(" oracle_level = challenging ").unwrap();
         assert_eq!(t.op, Op::Eq);
@@ -297,14 +295,14 @@ mod tests {
         let msg = err.to_string();
         assert!(msg.contains("unknown field \"difficulty\""), "{msg}");
         for f in [
-            "oracle_level",
-            "weights_score",
-            "nishio4",
-            "hsolve",
-            "mean_fixed",
-            "givens",
+            Metric::OracleLevel,
+            Metric::WeightsScore,
+            Metric::Nishio4,
+            Metric::Hsolve,
+            Metric::MeanFixed,
+            Metric::Givens,
         ] {
-            assert!(msg.contains(f), "{f} missing from {msg}");
+            assert!(msg.contains(f.name()), "{f} missing from {msg}");
         }
     }
 }

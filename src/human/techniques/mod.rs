@@ -49,6 +49,18 @@ use std::fmt;
 /// and the dispatch of [`find`] and [`possible_count`] to the family
 /// module's `find` and `possible_count`. Doc comments written before an entry
 /// document its variant.
+/// Serialises an optional technique by its name (`hidden single`), as the
+/// rows print it.
+pub(crate) fn serialize_name<S: serde::Serializer>(
+    t: &Option<Technique>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => s.serialize_str(t.name()),
+        None => s.serialize_none(),
+    }
+}
+
 macro_rules! catalogue {
     ($($(#[$attr:meta])* $technique:ident => $name:literal in $family:ident,)*) => {
         /// A solving technique.

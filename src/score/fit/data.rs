@@ -4,6 +4,7 @@
 //! rating and its level name ([`LabelFields`]).
 
 use crate::eval::{LabelSpec, ResultsTable};
+use crate::metrics::Metric;
 use std::collections::BTreeSet;
 
 /// One labelled puzzle of the fitting data.
@@ -27,7 +28,7 @@ pub struct FitRow {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FitData {
     /// Metric names.
-    pub metrics: Vec<String>,
+    pub metrics: Vec<Metric>,
     /// The puzzles.
     pub rows: Vec<FitRow>,
 }
@@ -61,10 +62,10 @@ pub struct LabelFields {
 
 impl FitData {
     /// The metric values of row `i` keyed by name.
-    pub(crate) fn values_of(&self, i: usize) -> std::collections::BTreeMap<String, Option<f64>> {
+    pub(crate) fn values_of(&self, i: usize) -> std::collections::BTreeMap<Metric, Option<f64>> {
         self.metrics
             .iter()
-            .cloned()
+            .copied()
             .zip(self.rows[i].values.iter().copied())
             .collect()
     }
@@ -87,7 +88,7 @@ impl FitData {
     /// and at least one metric value.
     pub fn from_table(
         table: &ResultsTable,
-        metrics: &[String],
+        metrics: &[Metric],
         fields: &LabelFields,
     ) -> Result<FitData, ScoreFitError> {
         let text = |spec: &LabelSpec| crate::eval::label::label_texts(table, spec);
@@ -115,7 +116,7 @@ impl FitData {
         };
         let columns: Vec<Vec<Option<f64>>> = metrics
             .iter()
-            .map(|m| table.numeric(m))
+            .map(|m| table.numeric(m.name()))
             .collect::<Result<_, _>>()?;
         let mut rows = Vec::new();
         for i in 0..table.len() {

@@ -48,6 +48,7 @@ pub use weights::scores;
 
 use super::time::{TimeModel, TimedRow, effort_terms, fit_time};
 use super::{LinearScore, SeCalibration, SiteLevels};
+use crate::metrics::Metric;
 use crate::stats::{BootstrapOptions, quantile_sorted};
 use calibration::{level_cuts, se_calibration};
 use rand::SeedableRng;
@@ -78,7 +79,7 @@ pub struct ScoreFitOptions {
     pub population: String,
     /// Metrics the backward elimination never drops (the modeller's choice,
     /// stated in the model's `about`).
-    pub keep: Vec<String>,
+    pub keep: Vec<Metric>,
 }
 
 impl Default for ScoreFitOptions {
@@ -167,7 +168,7 @@ pub(super) fn fit_time_model(
         .filter(|&i| data.rows[i].source == timed)
         .collect();
     let all = scores(data, score);
-    let values: Vec<BTreeMap<String, Option<f64>>> =
+    let values: Vec<BTreeMap<Metric, Option<f64>>> =
         idx.iter().map(|&i| data.values_of(i)).collect();
     let rows: Vec<TimedRow<'_>> = idx
         .iter()
@@ -341,7 +342,7 @@ mod tests {
             }
         }
         FitData {
-            metrics: vec!["a".into(), "b".into()],
+            metrics: vec![Metric::Hsolve, Metric::Givens],
             rows,
         }
     }
@@ -371,7 +372,7 @@ mod tests {
             [SeCalibration::BEYOND]
         );
         let held = validate_source(&data, "y", &[0, 1], &[1], &opts);
-        assert_eq!(held.kept, ["a"]);
+        assert_eq!(held.kept, [Metric::Hsolve]);
         let score_rho = held.rows[0].spearman.unwrap();
         assert!(score_rho > 0.9, "{score_rho}");
         assert!(held.se_within_1.unwrap() > 0.8);

@@ -8,6 +8,7 @@
 
 use super::weights::{fit_weights, raw_sum};
 use super::{FitData, ScoreFitOptions, time_scale};
+use crate::metrics::Metric;
 use crate::stats;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -67,11 +68,11 @@ pub const KEEP_MARGIN: f64 = 0.001;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SelectionStep {
     /// Metrics in the model at this step.
-    pub metrics: Vec<String>,
+    pub metrics: Vec<Metric>,
     /// Mean leave-one-source-out Spearman with them.
     pub mean_spearman: f64,
     /// The metric dropped next (none at the last step).
-    pub dropped: Option<String>,
+    pub dropped: Option<Metric>,
 }
 
 /// Backward elimination among `candidates` on the training rows: returns the
@@ -101,9 +102,9 @@ pub fn select_metrics(
             }
         }
         steps.push(SelectionStep {
-            metrics: kept.iter().map(|&m| data.metrics[m].clone()).collect(),
+            metrics: kept.iter().map(|&m| data.metrics[m]).collect(),
             mean_spearman: current,
-            dropped: best.map(|b| data.metrics[kept[b.0]].clone()),
+            dropped: best.map(|b| data.metrics[kept[b.0]]),
         });
         match best {
             Some((pos, v)) => {

@@ -10,6 +10,7 @@ use super::selection::{select_metrics, without};
 use super::weights::scores;
 use super::{FitData, FitRow, ScoreFitOptions, fit_score, time_scale};
 use crate::eval::{EvalRow, evaluate_pairs};
+use crate::metrics::Metric;
 use crate::stats::{self, BootstrapOptions};
 use serde::Serialize;
 
@@ -21,9 +22,9 @@ pub struct HeldOut {
     /// Puzzles of the source.
     pub n: usize,
     /// Metrics the selection kept without this source (full score).
-    pub kept: Vec<String>,
+    pub kept: Vec<Metric>,
     /// Metrics the selection kept for the fast score.
-    pub kept_fast: Vec<String>,
+    pub kept_fast: Vec<Metric>,
     /// Correlations with the label: `score`, `score_fast`, every single
     /// metric, and `se` (SE's rating) where known.
     pub rows: Vec<EvalRow>,
@@ -174,7 +175,7 @@ pub fn validate_source(
         for &i in fold {
             all_full[i] = a + b * s_full[i];
             all_fast[i] = a_fast + b_fast * s_fast[i];
-            se_eq[i] = full.se_equivalent(s_full[i], data.rows[i].hardest.as_deref());
+            se_eq[i] = full.se.at(s_full[i], data.rows[i].hardest.as_deref());
             if let Some(time) = &full.time {
                 ln_pred[i] = Some(time.ln_seconds(s_full[i], &data.values_of(i)));
                 band[i] = time.band;
@@ -206,7 +207,7 @@ pub fn validate_source(
         rows.push(evaluate_pairs(name, &x, &yy, &opts.bootstrap));
     };
     for (m, name) in data.metrics.iter().enumerate() {
-        column(name, &|r: &FitRow| r.values[m]);
+        column(name.name(), &|r: &FitRow| r.values[m]);
     }
     column("se", &|r: &FitRow| r.se);
     let diffs: Vec<f64> = test
@@ -231,8 +232,8 @@ pub fn validate_source(
     HeldOut {
         source: held.to_string(),
         n: test.len(),
-        kept: kept.iter().map(|&m| data.metrics[m].clone()).collect(),
-        kept_fast: kept_fast.iter().map(|&m| data.metrics[m].clone()).collect(),
+        kept: kept.iter().map(|&m| data.metrics[m]).collect(),
+        kept_fast: kept_fast.iter().map(|&m| data.metrics[m]).collect(),
         rows,
         n_se,
         se_within_1: (n_se > 0)

@@ -7,6 +7,7 @@
 
 use super::{FitData, FitRow, ScoreFitOptions};
 use crate::graph::derive_seed;
+use crate::metrics::Metric;
 use crate::score::{LinearScore, Term, Transform, features};
 use crate::seed::SeededRng;
 use crate::stats::solve;
@@ -21,13 +22,13 @@ fn gate_value(data: &FitData, gate: Option<usize>, i: usize) -> Option<f64> {
 
 /// The index of a metric's gate among the data's metrics.
 pub(super) fn gate_index(data: &FitData, m: usize) -> Option<usize> {
-    let gate = features::gate_of(&data.metrics[m])?;
-    data.metrics.iter().position(|n| n == gate)
+    let gate = features::gate_of(data.metrics[m])?;
+    data.metrics.iter().position(|&n| n == gate)
 }
 
 /// The standardisation of one metric over the training rows.
 pub(super) fn standardise(data: &FitData, m: usize, train: &[usize]) -> Term {
-    let name = &data.metrics[m];
+    let name = data.metrics[m];
     let transform = Transform::for_metric(name);
     let gate = gate_index(data, m);
     let present: Vec<f64> = train
@@ -39,9 +40,9 @@ pub(super) fn standardise(data: &FitData, m: usize, train: &[usize]) -> Term {
     let fill = present.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let fill = if fill.is_finite() { fill } else { 0.0 };
     let mut term = Term {
-        name: name.clone(),
+        name,
         transform,
-        gate: gate.map(|g| data.metrics[g].clone()),
+        gate: gate.map(|g| data.metrics[g]),
         fill,
         mean: 0.0,
         sd: 1.0,
@@ -183,11 +184,11 @@ pub(super) fn raw_sum(data: &FitData, terms: &[Term], metrics: &[usize], row: &F
 /// Score of every row under a fitted score (a metric the data lacks counts
 /// as undefined, as in [`LinearScore::score`]).
 pub fn scores(data: &FitData, s: &LinearScore) -> Vec<f64> {
-    let position = |name: &String| data.metrics.iter().position(|m| m == name);
+    let position = |name: Metric| data.metrics.iter().position(|&m| m == name);
     let index: Vec<(Option<usize>, Option<usize>)> = s
         .terms
         .iter()
-        .map(|t| (position(&t.name), t.gate.as_ref().and_then(position)))
+        .map(|t| (position(t.name), t.gate.and_then(position)))
         .collect();
     data.rows
         .iter()
