@@ -33,7 +33,7 @@
 //!
 //! ```
 //! use sudolab::grid::parse_puzzle;
-//! use sudolab::human::{RateOptions, rate};
+//! use sudolab::human::{RateOptions, Technique, rate};
 //! use sudolab::relax::{RelaxOptions, relax};
 //! use sudolab::score::{ScoreOptions, score};
 //!
@@ -46,9 +46,9 @@
 //! assert_eq!(samples.len(), 20);
 //! assert!(report.summary.mean_solutions >= 1.0);
 //! assert!(report.summary.mean_fixed <= 51.0);
-//! // Singles alone solve this one: its hardest technique is a single.
+//! // Singles alone solve this one: its hardest technique is a naked single.
 //! let row = rate(&p, &RateOptions::for_models("weights,baseline")?);
-//! assert!(row.ratings.hardest_technique.unwrap().contains("single"));
+//! assert_eq!(row.ratings.hardest_technique, Some(Technique::NakedSingle));
 //! // One score, its level and its Sukaku Explainer equivalent.
 //! let s = score(&p, ScoreOptions::shipped())?;
 //! assert_eq!(s.score.score_level, "Easy");

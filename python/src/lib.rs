@@ -336,17 +336,18 @@ fn analyze(
     rows.iter().map(json).collect()
 }
 
-fn enum_arg<T: clap::ValueEnum>(what: &str, s: &str) -> PyResult<T> {
-    T::from_str(s, true).map_err(|_| {
-        let names: Vec<String> = T::value_variants()
-            .iter()
-            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
-            .collect();
-        PyValueError::new_err(format!(
-            "{what} {s:?}: expected one of {}",
-            names.join(", ")
-        ))
-    })
+/// The variant of `all` named `s` (any case), as the command line names it.
+fn enum_arg<T: Copy + std::fmt::Display>(all: &[T], what: &str, s: &str) -> PyResult<T> {
+    all.iter()
+        .copied()
+        .find(|v| v.to_string().eq_ignore_ascii_case(s))
+        .ok_or_else(|| {
+            let names: Vec<String> = all.iter().map(|v| v.to_string()).collect();
+            PyValueError::new_err(format!(
+                "{what} {s:?}: expected one of {}",
+                names.join(", ")
+            ))
+        })
 }
 
 /// `sudolab generate` rows (JSON): `count` puzzles from `seed`.
@@ -365,8 +366,8 @@ fn generate_rows(
     level: Option<&str>,
 ) -> PyResult<Vec<String>> {
     let mut opts = GenerateOptions {
-        method: enum_arg::<Method>("method", method)?,
-        symmetry: enum_arg::<Symmetry>("symmetry", symmetry)?,
+        method: enum_arg(&Method::ALL, "method", method)?,
+        symmetry: enum_arg(&Symmetry::ALL, "symmetry", symmetry)?,
         order,
         minimal,
         ..GenerateOptions::default()
@@ -377,7 +378,9 @@ fn generate_rows(
         max_tries,
         ..opts.run.clone()
     };
-    opts.aim.level = level.map(|l| enum_arg::<Level>("level", l)).transpose()?;
+    opts.aim.level = level
+        .map(|l| enum_arg(&Level::ALL, "level", l))
+        .transpose()?;
     let rows = py
         .detach(|| generate::generate(&opts))
         .map_err(value_error)?;

@@ -142,6 +142,7 @@ pub(crate) fn percentile_of(q: &[f64], value: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::eval::TableFormat;
+    use crate::metrics::Metric;
 
     #[test]
     fn percentiles_interpolate_and_handle_ties() {
@@ -156,30 +157,32 @@ mod tests {
 
     #[test]
     fn reference_from_results_and_embedded() {
+        let h = Metric::Hsolve.name();
         let rows: String = (1..=11)
             .map(|i| {
-                format!(
-                    "{{\"line\":{i},\"params\":{{\"seed\":1}},\"hsolve\":{i},\"label\":\"x\"}}\n"
-                )
+                format!("{{\"line\":{i},\"params\":{{\"seed\":1}},\"{h}\":{i},\"label\":\"x\"}}\n")
             })
             .collect();
         let t = ResultsTable::parse(&rows, TableFormat::Jsonl).unwrap();
         let r = Reference::from_table(&t, "test").unwrap();
-        assert_eq!(r.metrics.keys().collect::<Vec<_>>(), vec!["hsolve"]);
-        assert_eq!(r.percentile("hsolve", 6.0), Some(50.0));
+        assert_eq!(r.metrics.keys().collect::<Vec<_>>(), vec![h]);
+        assert_eq!(r.percentile(h, 6.0), Some(50.0));
         let back = Reference::from_json(&serde_json::to_string(&r).unwrap()).unwrap();
-        let (a, b) = (&back.metrics["hsolve"].q, &r.metrics["hsolve"].q);
+        let (a, b) = (&back.metrics[h].q, &r.metrics[h].q);
         assert!(a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12));
         let e = Reference::embedded().unwrap();
         assert!(e.puzzles >= 100, "{}", e.puzzles);
         for m in [
-            "hsolve",
-            "nishio4",
-            "mean_fixed",
-            "short_pct",
-            "weights_score",
+            Metric::Hsolve,
+            Metric::Nishio4,
+            Metric::MeanFixed,
+            Metric::ShortPct,
+            Metric::WeightsScore,
         ] {
-            assert!(e.metrics.contains_key(m), "embedded reference lacks {m}");
+            assert!(
+                e.metrics.contains_key(m.name()),
+                "embedded reference lacks {m}"
+            );
         }
     }
 }

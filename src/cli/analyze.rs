@@ -8,6 +8,7 @@ use rayon::prelude::*;
 use resume::Lined;
 use sudolab::analyze::{AnalysisRow, AnalyzeOptions, analyze, parse_metric_groups};
 use sudolab::engine::Engines;
+use sudolab::metrics::Metric;
 use sudolab::relax::{self, RelaxOptions};
 
 #[derive(Debug, Args)]
@@ -161,10 +162,17 @@ fn text_table(rows: &[Lined<AnalysisRow>]) -> String {
         header.push("short_pct");
     }
     if relax {
-        header.extend(["mean_fixed", "p_unique", "mean_solutions"]);
+        header
+            .extend([Metric::MeanFixed, Metric::PUnique, Metric::MeanSolutions].map(Metric::name));
     }
     if rate {
-        header.extend(["sisus_ref", "oracle", "hsolve", "nishio4", "weights"]);
+        header.extend([
+            "sisus_ref",
+            "oracle",
+            Metric::Hsolve.name(),
+            "nishio4",
+            "weights",
+        ]);
     }
     if score {
         header.extend(["score", "level", "se_equiv"]);

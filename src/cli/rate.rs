@@ -9,6 +9,7 @@ use clap::Args;
 use rayon::prelude::*;
 use sudolab::analyze::{RatedRow, rate_row};
 use sudolab::human::{self, RateOptions};
+use sudolab::metrics::Metric;
 use sudolab::report::{Format, render_rows, text_table};
 
 #[derive(Debug, Args)]
@@ -195,7 +196,7 @@ pub fn run(args: RateArgs) -> Result<u8> {
                 "sisus_ref",
                 "sisus_dep",
                 "oracle",
-                "hsolve",
+                Metric::Hsolve.name(),
                 "nishio4",
                 "weights",
                 "hardest",

@@ -11,6 +11,7 @@ use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 use sudolab::engine::Engines;
+use sudolab::metrics::Metric;
 use sudolab::relax::{
     self, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, Verification,
     parse_sweep,
@@ -374,8 +375,8 @@ fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
                 "mean_solutions",
                 "mean_extra",
                 "median",
-                "p_unique",
-                "mean_fixed",
+                Metric::PUnique.name(),
+                Metric::MeanFixed.name(),
                 "capped",
                 "verified",
             ],

@@ -59,16 +59,15 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Which CNF encoding to build.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Encoding {
     /// The maximal encoding (Patti's "maximum encoding").
-    #[value(alias = "maximal")]
+    #[cfg_attr(feature = "cli", value(alias = "maximal"))]
     Max,
     /// The candidate-based minimal encoding (Patti's "minimum encoding").
-    #[value(alias = "minimal")]
+    #[cfg_attr(feature = "cli", value(alias = "minimal"))]
     Min,
     /// Lynce & Ouaknine's "minimal" encoding: cell ALO + unit AMO + givens.
     LoMin,

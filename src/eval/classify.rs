@@ -38,14 +38,15 @@ use std::str::FromStr;
 pub use crate::metrics::Direction;
 
 /// The paper's fixed cut points.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Preset {
     /// Nishio human cycles: 3.48 / 6.52, higher is harder.
-    #[value(alias = "patti", alias = "nishio")]
+    #[cfg_attr(feature = "cli", value(alias = "patti", alias = "nishio"))]
     PattiNishio,
     /// Short-clause percentage: 22.6 / 17.6, lower is harder.
-    #[value(alias = "short", alias = "short-clauses")]
+    #[cfg_attr(feature = "cli", value(alias = "short", alias = "short-clauses"))]
     PattiShort,
 }
 

@@ -66,7 +66,8 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// How puzzles are made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
     /// Random solution grid, then minimal removal checked by the bitset search.
@@ -83,6 +84,17 @@ pub enum Method {
     Chang,
 }
 
+impl Method {
+    /// Every variant, in declaration order.
+    pub const ALL: [Method; 5] = [
+        Method::Minimal,
+        Method::Fletcher,
+        Method::Xu,
+        Method::Pseudo,
+        Method::Chang,
+    ];
+}
+
 impl fmt::Display for Method {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -96,7 +108,8 @@ impl fmt::Display for Method {
 }
 
 /// Symmetry of the givens: cells are removed (and, for Xu, added) in orbits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Symmetry {
     /// No symmetry.
@@ -110,6 +123,17 @@ pub enum Symmetry {
     Diagonal,
     /// Reflection in the vertical centre line.
     Mirror,
+}
+
+impl Symmetry {
+    /// Every variant, in declaration order.
+    pub const ALL: [Symmetry; 5] = [
+        Symmetry::None,
+        Symmetry::Rot180,
+        Symmetry::Rot90,
+        Symmetry::Diagonal,
+        Symmetry::Mirror,
+    ];
 }
 
 impl fmt::Display for Symmetry {
@@ -172,7 +196,8 @@ impl Symmetry {
 
 /// A difficulty level of the oracle model (Fletcher), of the technique
 /// weights (Xu; `challenging` exists in both) or an hsolve quartile (Chang).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// Oracle level (Fletcher): singles suffice.
@@ -191,7 +216,10 @@ pub enum Level {
     Hard,
     /// Chang level 1: hsolve below the first quartile of the reference set
     /// ([`chang::QUARTILES`]).
-    #[value(help = "Chang level 1: hsolve below the first quartile of the reference set")]
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "Chang level 1: hsolve below the first quartile of the reference set")
+    )]
     Level1,
     /// Chang level 2: hsolve from the first quartile to below the median.
     Level2,
@@ -234,6 +262,23 @@ impl Level {
         };
         Some(vec![format!("{field}={value}")])
     }
+}
+
+impl Level {
+    /// Every level, in declaration order.
+    pub const ALL: [Level; 11] = [
+        Level::Cinch,
+        Level::Confusing,
+        Level::Challenging,
+        Level::Crazy,
+        Level::Easy,
+        Level::Intermediate,
+        Level::Hard,
+        Level::Level1,
+        Level::Level2,
+        Level::Level3,
+        Level::Level4,
+    ];
 }
 
 impl fmt::Display for Level {
@@ -719,6 +764,24 @@ pub(crate) fn make_traced(opts: &GenerateOptions, seed: u64) -> (Candidate, bool
 
 #[cfg(test)]
 mod tests {
+
+    /// The Python binding parses these by their displayed names, the
+    /// command line by clap's: the two agree.
+    #[cfg(feature = "cli")]
+    #[test]
+    fn displayed_names_are_the_command_line_names() {
+        use clap::ValueEnum;
+        fn check<T: ValueEnum + fmt::Display>(all: &[T]) {
+            assert_eq!(all.len(), T::value_variants().len());
+            for v in all {
+                let clap_name = v.to_possible_value().unwrap().get_name().to_string();
+                assert_eq!(v.to_string(), clap_name);
+            }
+        }
+        check(&Method::ALL);
+        check(&Symmetry::ALL);
+        check(&Level::ALL);
+    }
     use super::*;
 
     #[test]

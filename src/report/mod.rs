@@ -30,7 +30,8 @@ use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
 /// Output format of a subcommand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// A table or report for people to read.
     #[default]
