@@ -291,19 +291,52 @@ impl Board {
     /// removed from `cell`; `None` when givens clash or the forbidden
     /// value is given there (no solution).
     fn new(cells: &[u8], forbid: Option<(usize, u8)>) -> Option<Board> {
+        // The givens of each digit per band, then each digit's bands at
+        // once: its givens, and the cells that are neither given nor in a
+        // row, box or column of one of its givens.
+        let mut given = [0u32; 32];
+        for (cell, &v) in cells.iter().enumerate().take(81) {
+            if v != 0 {
+                given[(3 * (usize::from(v) - 1) + cell / 27) & 31] |= 1 << (cell % 27);
+            }
+        }
         let mut b = Board {
             cand: [BAND; 32],
             solved: [0; 3],
             dirty: (1 << 27) - 1,
             digits: 0x1ff,
         };
-        for (cell, &v) in cells.iter().enumerate().take(81) {
-            if v != 0 {
-                let (d, band, p) = (usize::from(v) - 1, cell / 27, cell % 27);
-                if b.cand[3 * d + band] >> p & 1 == 0 {
+        for d in 0..9 {
+            for band in 0..3 {
+                b.solved[band] |= given[3 * d + band];
+            }
+        }
+        for d in 0..9 {
+            let g = [given[3 * d], given[3 * d + 1], given[3 * d + 2]];
+            let columns = |a: u32| (a | a >> 9 | a >> 18) & 0x1ff;
+            let (c0, c1, c2) = (columns(g[0]), columns(g[1]), columns(g[2]));
+            if (c0 & c1) | (c2 & (c0 | c1)) != 0 {
+                return None;
+            }
+            let taken_columns = (c0 | c1 | c2) * COLUMN;
+            for (band, &g) in g.iter().enumerate() {
+                let (r0, r1, r2) = (g & 0x1ff, g >> 9 & 0x1ff, g >> 18);
+                let boxes = [g & BOX, g & BOX << 3, g & BOX << 6];
+                if single(r0) != r0
+                    || single(r1) != r1
+                    || single(r2) != r2
+                    || boxes.iter().any(|&x| single(x) != x)
+                {
                     return None;
                 }
-                b.place(d, band, p);
+                let rows = (((r0 + 0x1ff) >> 9) * 0x1ff)
+                    | (((r1 + 0x1ff) >> 9) * (0x1ff << 9))
+                    | (((r2 + 0x1ff) >> 9) * (0x1ff << 18));
+                let boxes = (u32::from(boxes[0] != 0) * BOX)
+                    | (u32::from(boxes[1] != 0) * (BOX << 3))
+                    | (u32::from(boxes[2] != 0) * (BOX << 6));
+                b.cand[3 * d + band] =
+                    g | (BAND & !b.solved[band] & !rows & !boxes & !taken_columns);
             }
         }
         if let Some((cell, v)) = forbid {

@@ -275,10 +275,10 @@ fn decode(n: usize, cand: &[u32]) -> Option<Solution> {
 
 /// A bitset search that keeps its buffers from one question to the next,
 /// for generators that ask thousands of them about one order. 9×9 questions
-/// without a random digit order go to the 9×9 searches: whether a solution
-/// exists and how many there are to the band boards (`bitset::band9`),
-/// which solution comes first to the digit bitboards (`bitset::board9`),
-/// which find the same solutions in the same order as the cell masks.
+/// without a random digit order go to the 9×9 searches: counts to the band
+/// boards (`bitset::band9`), the others to the digit bitboards
+/// (`bitset::board9`), which find the same solutions in the same order as
+/// the cell masks.
 pub struct Solver {
     search: Search<'static>,
     scratch: Vec<u8>,
@@ -348,11 +348,10 @@ impl Solver {
         let side = self.search.t.n * self.search.t.n;
         let forbid = forbid.filter(|&(_, v)| (1..=side).contains(&usize::from(v)));
         if self.board9 {
-            if digits {
-                super::board9::search_forbidding(values, forbid, |cells| visit(cells));
-            } else {
-                super::band9::search(values, forbid, |_| visit(&[]));
-            }
+            // The generators' questions are about nearly full grids, which
+            // singles alone settle: the digit bitboards answer them faster
+            // than the band boards, whose deductions pay off on hard grids.
+            super::board9::search_forbidding(values, forbid, |cells| visit(cells));
             return;
         }
         self.search.rng = 0;
