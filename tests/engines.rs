@@ -180,3 +180,76 @@ fn generator_solver_9x9_fast_path_matches_the_cell_mask_search() {
         }
     }
 }
+
+/// The 9×9 counting search on band boards (what `check`, `count` and the
+/// generators' existence questions use) against the digit-bitboard count
+/// with locked candidates it replaced, the cell-mask search and Dancing
+/// Links: the same capped counts on thousands of partial grids (unique,
+/// multiple and without solution), and on every puzzle of the shared
+/// top1465, forum-hardest (both) and 17-clue sets.
+#[test]
+fn bitset_9x9_band_boards_match_the_other_searches() {
+    use sudolab::bitset::sudoku;
+    use sudolab::dlx::Dlx;
+    let base = common::fixture("unique.txt");
+    let mut rng = Rng(0xba9d);
+    let (mut n, mut kinds) = (0, [0usize; 3]);
+    for p in base.iter().cycle().take(12 * base.len()) {
+        let sol = sudolab::sat::Sat.solve(p).expect("solvable");
+        // In turn: the puzzle with some of its solution's cells added
+        // (unique), a random subset of the solution (mostly multiple), and
+        // a larger subset with one wrong digit (mostly none).
+        let (mut q, added) = match n % 3 {
+            0 => (p.clone(), rng.below(10)),
+            1 => (Puzzle::empty(3), 15 + rng.below(25)),
+            _ => (Puzzle::empty(3), 35 + rng.below(25)),
+        };
+        for _ in 0..added {
+            let c = rng.below(81);
+            q.set(c, sol.get(c));
+        }
+        if n % 3 == 2 {
+            let c = rng.below(81);
+            q.set(c, sol.get(c) % 9 + 1);
+        }
+        for cap in [2, 50, 5000] {
+            let band = sudoku::count(&q, cap);
+            assert_eq!(
+                band,
+                sudoku::count_digit_boards(&q, cap),
+                "cap {cap}: {q:?}"
+            );
+            assert_eq!(band, sudoku::count_general(&q, cap), "cap {cap}: {q:?}");
+            if cap == 50 {
+                assert_eq!(band, Dlx.count(&q, cap), "cap {cap}: {q:?}");
+                kinds[Status::from_count(band.solutions) as usize] += 1;
+            }
+        }
+        n += 1;
+    }
+    assert!(n >= 4000, "{n}");
+    assert!(kinds.iter().all(|&k| k > 200), "{kinds:?}");
+    for file in [
+        "tdoku-benchmarks/tdoku-magictour-top1465.txt",
+        "tdoku-benchmarks/tdoku-forum-hardest-1106.txt",
+        "tdoku-benchmarks/tdoku-forum-hardest-1905-11plus.txt",
+        "tdoku-benchmarks/tdoku-17clue.txt",
+    ] {
+        let Some(text) = common::shared_data(file) else {
+            continue;
+        };
+        let puzzles: Vec<Puzzle> = sudolab::grid::read_puzzles(&text)
+            .into_iter()
+            .map(|r| r.expect("parses").1)
+            .collect();
+        assert!(puzzles.len() > 300, "{file}");
+        for (i, p) in puzzles.iter().enumerate() {
+            let band = sudoku::count(p, 2);
+            assert_eq!(band.solutions, 1, "{file}: {p:?}");
+            assert_eq!(band, sudoku::count_digit_boards(p, 2), "{file}: {p:?}");
+            if i % 25 == 0 {
+                assert_eq!(band, Dlx.count(p, 2), "{file}: {p:?}");
+            }
+        }
+    }
+}

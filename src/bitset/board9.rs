@@ -22,8 +22,9 @@
 //! cell-mask search, and so is their order (the tests compare the two on
 //! thousands of random grids).
 //!
-//! Counting ([`search_any_order`], which `count` and `check` use) also
-//! applies locked candidates (pointing and claiming) on the same folds: a
+//! Counting ([`search_any_order`], kept to test the band boards of
+//! [`super::band9`] against, which `count` and `check` use) also applies
+//! locked candidates (pointing and claiming) on the same folds: a
 //! digit confined to one row of a box leaves the rest of the row, one
 //! confined to one box of a row leaves the rest of the box. That prunes
 //! the tree (top1465 counted to 2: 60 search nodes a puzzle instead of

@@ -7,11 +7,13 @@
 //! instances), so every count and fixed-cell set is the same; the tests
 //! cross-check it against Dancing Links, SAT and brute force.
 //!
-//! * [`sudoku`]: solve, count and enumerate puzzles (9×9 grids on digit
+//! * [`sudoku`]: solve, count and enumerate puzzles (9×9 grids: counting
+//!   and existence on band boards, `band9.rs`; ordered solving on digit
 //!   bitboards, `board9.rs`).
 //! * [`relaxed`]: count, enumerate and find the fixed cells of relaxed
 //!   instances (Pelánek §3.2).
 
+mod band9;
 mod board9;
 pub mod relaxed;
 pub mod sudoku;
