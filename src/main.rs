@@ -44,7 +44,7 @@ enum Command {
     Fit(cli::eval::FitArgs),
     /// One difficulty score per puzzle, with its level and SE-equivalent.
     Score(cli::score::ScoreArgs),
-    /// Generate puzzles: minimal unique, Fletcher's Algorithm 2, Xu's no-brute-force, Chang's pseudo, or to targets.
+    /// Generate puzzles: minimal unique, Fletcher's Algorithm 2, Xu's no-brute-force, hsolve-levelled or pseudo (our designs after Chang), or to targets.
     Generate(cli::generate::GenerateArgs),
     /// Canonical form of puzzles under the Sudoku symmetries.
     Canon(cli::canon::CanonArgs),
