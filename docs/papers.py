@@ -356,4 +356,27 @@ p("|---|---:|---|---:|")
 for r in load("cloud.eval.json")["rows"]:
     p(f"| {r['metric']} | {r['n']} | {f3(r['spearman'])} [{f2(r['spearman_lo'])}, {f2(r['spearman_hi'])}] | {f3(r['kendall_tau_b'])} |")
 
+# 9. Pelánek Fig. 7.
+p("")
+p("## 9. Possibilities per step along the SiSuS path (Pelánek §3.1, Fig. 7)")
+p("")
+p("The paper plots, for three puzzles of different mean human solving time, the mean number of")
+p("possibilities for the next step at each step of 30 SiSuS runs: many at every step for the")
+p("easy puzzle, few for the hard one, and many for all in the second half. Ours: `sudolab order")
+p("FILE --samples 100` (field `possibilities`; the text output prints the curve under the")
+p("grids) on the Cloud Sudoku puzzles at the 5th, 50th and 95th percentile of the players' mean")
+p("time; means over blocks of 5 steps. The dependency metric is the mean of the first 25 steps.")
+f7 = rows("fig7.jsonl")
+p("")
+p("| steps | " + " | ".join(f"{float(field(r, 3)):.0f} s" for r in f7) + " |")
+p("|---|" + "---:|" * len(f7))
+longest = max(len(r["possibilities"]) for r in f7)
+for lo in range(0, longest, 5):
+    cells = []
+    for r in f7:
+        block = r["possibilities"][lo:lo + 5]
+        cells.append(f2(mean(block)) if block else "")
+    p(f"| {lo + 1}–{min(lo + 5, longest)} | " + " | ".join(cells) + " |")
+p("| first 25 (dependency) | " + " | ".join(f2(mean(r["possibilities"][:25])) for r in f7) + " |")
+
 print("\n".join(out))

@@ -37,6 +37,10 @@ $B rate "$W/krazydad.tsv" -m hsolve --no-score -f jsonl > "$W/krazydad.jsonl" 2>
 $B rate "$W/cloud.tsv" -m hsolve --no-score -f jsonl > "$W/cloud-hsolve.jsonl"
 $B analyze "$W/cloud.tsv" --metrics relax --samples 200 --seed 1 -f jsonl -o "$W/cloud-relax.jsonl" 2> /dev/null
 $B rate "$W/famous.txt" -m nishio --no-score -f jsonl > "$W/famous.jsonl"
+# Pelánek Fig. 7: the Cloud Sudoku puzzles at the 5th, 50th and 95th
+# percentile of the mean solving time.
+sort -t$'\t' -k4,4g "$W/cloud.tsv" | awk '{ l[NR] = $0 } END { print l[int(0.05 * NR) + 1]; print l[int(0.5 * NR) + 1]; print l[int(0.95 * NR) + 1] }' > "$W/fig7.tsv"
+$B order "$W/fig7.tsv" --samples 100 --keep-going -f jsonl > "$W/fig7.jsonl" 2> /dev/null || [ $? -eq 3 ]
 for site in Sudoku.org.uk Extreme_Sudoku Sudoku_of_the_Day; do
   grep -F "\"label\":\"$site\\t" "$W/patti.jsonl" > "$W/$site.jsonl" || true
   $B eval "$W/$site.jsonl" --label label:3 --metrics short_pct,nishio4,nishio2,hsolve --bootstrap 0 -f json > "$W/$site.eval.json"

@@ -49,7 +49,8 @@ enum Command {
     /// Canonical form of puzzles under the Sudoku symmetries.
     Canon(cli::canon::CanonArgs),
     /// The order in which cells are filled, as the SiSuS model and
-    /// relaxation fixedness predict it (Pelánek Fig. 6).
+    /// relaxation fixedness predict it (Pelánek Fig. 6), and the SiSuS
+    /// possibilities per step (Fig. 7).
     Order(cli::order::OrderArgs),
     /// Merge the JSON Lines outputs of `--shard I/N` runs into one file in input order.
     Merge(cli::shard::MergeArgs),
