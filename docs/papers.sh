@@ -48,6 +48,13 @@ done
 $B eval "$W/nyt.jsonl" --label label:2 --metrics short_pct,nishio4,nishio2,hsolve --bootstrap 0 -f json > "$W/nyt.eval.json"
 $B eval "$W/krazydad.jsonl" --label label:2 --metrics hsolve --bootstrap 0 -f json > "$W/krazydad.eval.json"
 $B eval "$W/cloud-relax.jsonl" --label label:3 --metrics mean_solutions,median_solutions,p_unique,mean_fixed --bootstrap 500 -f json > "$W/cloud.eval.json"
+# Serate beside Sukaku Explainer's own rating (ER) on the SE-rated sets.
+pick "$DATA/se-ratings-sukakuexplainer/se_ratings.tsv" > "$W/se-web.tsv"
+awk -v n="$SAMPLE" '!/^#/ && ++i % (20 * n) == 1' "$DATA/se-sudokuexchange/diabolical_se.tsv" > "$W/se-exchange.tsv"
+pick "$DATA/se-ratings-hard/top1465_se_train.tsv" > "$W/se-hard.tsv"
+for s in se-web se-exchange se-hard; do
+  $B rate "$W/$s.tsv" -m serate --no-score -f jsonl --keep-going > "$W/$s.jsonl" 2> /dev/null || [ $? -eq 3 ]
+done
 # Fletcher's Algorithm 2: 1,000 puzzles (seed 1) rated by the oracle model.
 $B generate -m fletcher -n $((1000 / SAMPLE)) --seed 1 > "$W/fletcher.txt"
 $B rate "$W/fletcher.txt" -m oracle --no-score -f jsonl > "$W/fletcher.jsonl"
