@@ -58,13 +58,16 @@ fn papers_script_writes_every_section() {
             "website-nyt/nyt.tsv",
             "website-krazydad/krazydad.tsv",
             "human-cloudsudoku-train/cloudsudoku_train.tsv",
+            "se-ratings-sukakuexplainer/se_ratings.tsv",
+            "se-sudokuexchange/diabolical_se.tsv",
+            "se-ratings-hard/top1465_se_train.tsv",
         ],
     ) else {
         return;
     };
     let md = read(&out, "papers.md");
     assert!(md.contains("**Sample run: every 40th puzzle only"), "{md}");
-    for section in 1..=9 {
+    for section in 1..=10 {
         assert!(
             md.contains(&format!("\n## {section}. ")),
             "section {section}:\n{md}"
