@@ -12,13 +12,19 @@
 # 3. Fits, selects and validates (`sudolab fit --score`), writing the model
 #    to src/score/model.json (shipped in the binary: rebuild afterwards).
 # The website-labelled sets are read at run time and never copied.
+#
+# tests/doc_scripts.rs runs it on a sample: SAMPLE=N keeps every N-th labelled
+# puzzle, DOCS_OUT=DIR puts the work files and the model in DIR (src/score/
+# is left alone), SUDOLAB_BIN names the binary (default: build it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${SUDOLAB_DATA:-../shared/data}
-W=target/score
+SAMPLE=${SAMPLE:-1}
+W=${DOCS_OUT:-target/score}
+MODEL_OUT=src/score/model.json
+[ -n "${DOCS_OUT:-}" ] && MODEL_OUT="$W/model.json"
 mkdir -p "$W"
-cargo build --release --quiet
-BIN=target/release/sudolab
+if [ -n "${SUDOLAB_BIN:-}" ]; then BIN=$SUDOLAB_BIN; else cargo build --release --quiet; BIN=target/release/sudolab; fi
 
 SE="$DATA/se-ratings-sukakuexplainer/se_ratings.tsv"
 awk -F'\t' -v OFS='\t' '
@@ -42,7 +48,8 @@ awk -F'\t' -v OFS='\t' '
 ' "$SE" "$DATA/website-nyt/nyt.tsv" "$DATA/website-projectpatti/patti.tsv" \
   "$DATA/website-krazydad/krazydad.tsv" "$DATA/qqwing-generated/qqwing_levels.tsv" \
   "$DATA/se-sudokuexchange/diabolical_se.tsv" \
-  "$DATA/human-cloudsudoku-train/cloudsudoku_train.tsv" > "$W/labelled.txt"
+  "$DATA/human-cloudsudoku-train/cloudsudoku_train.tsv" |
+  awk -v n="$SAMPLE" 'n == 1 || NR % n == 1' > "$W/labelled.txt"
 echo "labelled puzzles: $(wc -l < "$W/labelled.txt")" >&2
 
 # Non-unique puzzles (4 in Patti's sets) are reported and skipped (exit 3).
@@ -53,5 +60,5 @@ echo "labelled puzzles: $(wc -l < "$W/labelled.txt")" >&2
   --metrics hardest_weight,hsolve,sisus_refutation_sum,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach,weights_score,givens,short_pct,oracle_score,nishio4_heuristic,sisus_dependency,mean_fixed,p_unique \
   --keep hardest_weight,hsolve,sisus_refutation_sum,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach \
   --population "Cloud Sudoku players: mean time of the 10–43 players who completed each puzzle (human-cloudsudoku-train, 746 puzzles)" \
-  --bootstrap 500 --model-out src/score/model.json -o "$W/fit.txt"
+  --bootstrap 500 --model-out "$MODEL_OUT" -o "$W/fit.txt"
 cat "$W/fit.txt"

@@ -44,12 +44,13 @@ enum Command {
     Fit(cli::eval::FitArgs),
     /// One difficulty score per puzzle, with its level and SE-equivalent.
     Score(cli::score::ScoreArgs),
-    /// Generate puzzles: minimal unique, Fletcher's Algorithm 2, Xu's no-brute-force, Chang's pseudo, or to targets.
+    /// Generate puzzles: minimal unique, Fletcher's Algorithm 2, Xu's no-brute-force, hsolve-levelled or pseudo (our designs after Chang), or to targets.
     Generate(cli::generate::GenerateArgs),
     /// Canonical form of puzzles under the Sudoku symmetries.
     Canon(cli::canon::CanonArgs),
     /// The order in which cells are filled, as the SiSuS model and
-    /// relaxation fixedness predict it (Pelánek Fig. 6).
+    /// relaxation fixedness predict it (Pelánek Fig. 6), and the SiSuS
+    /// possibilities per step (Fig. 7).
     Order(cli::order::OrderArgs),
     /// Merge the JSON Lines outputs of `--shard I/N` runs into one file in input order.
     Merge(cli::shard::MergeArgs),

@@ -386,4 +386,9 @@ fn order_prints_both_fill_orders() {
     }
     let rho = rows[0]["spearman"].as_f64().unwrap();
     assert!(rho > 0.0 && rho <= 1.0, "{rho}");
+    // Fig. 7: one step per empty cell, the last cell the only one left.
+    let steps = rows[0]["possibilities"].as_array().unwrap();
+    assert_eq!(steps.len(), 51);
+    assert_eq!(steps[50].as_f64(), Some(1.0));
+    assert!(steps.iter().all(|v| v.as_f64().unwrap() >= 0.0));
 }

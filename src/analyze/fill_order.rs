@@ -8,6 +8,8 @@
 //! fill-order records are not among the shared data sets, so this compares
 //! the two predictions with each other: both as average ranks over the
 //! non-given cells (1 = filled first) and their Spearman correlation.
+//! The same SiSuS runs give Fig. 7's curve: the mean number of possibilities
+//! for the next step, step by step (§3.1, "dependency").
 
 use crate::grid::Puzzle;
 use crate::human::sisus::{SisusOptions, sisus};
@@ -45,6 +47,9 @@ pub struct FillOrderRow {
     /// Spearman correlation of the two orders over the non-given cells
     /// (`None` when either is constant).
     pub spearman: Option<f64>,
+    /// SiSuS: the mean number of possibilities for the next step at steps
+    /// 1, 2, … (Pelánek Fig. 7; one step per empty cell).
+    pub possibilities: Vec<f64>,
 }
 
 /// Why a fill order could not be computed.
@@ -95,6 +100,7 @@ pub fn fill_order(
         puzzle: report.puzzle,
         label: report.label,
         model_step: model.fill_order,
+        possibilities: model.possibilities,
         model_rank,
         fixedness,
         fixedness_rank,

@@ -1,6 +1,7 @@
 //! `sudolab order`: the order in which each puzzle's cells are filled, as
-//! the SiSuS model and relaxation fixedness predict it (Pelánek Fig. 6);
-//! computed by `sudolab::analyze::fill_order`.
+//! the SiSuS model and relaxation fixedness predict it (Pelánek Fig. 6), and
+//! the SiSuS possibilities per step (Fig. 7); computed by
+//! `sudolab::analyze::fill_order`.
 
 use super::{Common, load, progress};
 use anyhow::Result;
@@ -61,6 +62,12 @@ fn text(rows: &[FillOrderRow]) -> String {
             .zip(grid(&r.fixedness_rank, side))
         {
             s.push_str(&format!("{a}   {b}\n"));
+        }
+        s.push_str("SiSuS possibilities for the next step, steps 1, 2, … (Fig. 7):\n");
+        for chunk in r.possibilities.chunks(side) {
+            let line: Vec<String> = chunk.iter().map(|x| format!("{x:>5.1}")).collect();
+            s.push_str(&line.concat());
+            s.push('\n');
         }
         s.push('\n');
     }

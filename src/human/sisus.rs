@@ -18,7 +18,8 @@
 //! Metrics over the runs (30 by default, the paper's value):
 //! * **refutation sum**: mean over runs of the summed scores;
 //! * **dependency**: mean possibility count over the first `k = 25` steps
-//!   (fewer possibilities = harder; all steps when the puzzle has fewer);
+//!   (fewer possibilities = harder; all steps when the puzzle has fewer; the
+//!   paper finds k between 20 and 30 works, Table 2, and 25 is our default);
 //! * **fill order**: per cell, mean step at which a run filled it.
 //!
 //! If in some run every empty cell has an infinite score, the model reports
@@ -51,7 +52,8 @@ const MODEL_TAG: u64 = 0x5151_5355;
 pub struct SisusOptions {
     /// Randomized runs (paper: 30).
     pub runs: usize,
-    /// Steps averaged by the dependency metric (paper: k = 25).
+    /// Steps averaged by the dependency metric (default 25; the paper: k
+    /// between 20 and 30 works, Table 2).
     pub dependency_steps: usize,
     /// Whether the dependency is wanted (the default). When it is not,
     /// [`crate::human::rate`] calls [`sisus_refutation_sum`], which skips
@@ -82,6 +84,12 @@ pub struct SisusResult {
     pub fill_order: Vec<Option<f64>>,
     /// Mean number of steps that needed a refutation.
     pub refutation_steps: f64,
+    /// The curve of Pelánek's Fig. 7: at step `i + 1`, the mean over runs
+    /// of the number of possibilities for the next step (cells a single
+    /// fills; 0 where the step needs a refutation). Every step fills one
+    /// cell, so every run has as many steps as the puzzle has empty cells,
+    /// and the dependency is the mean of the first `k` entries.
+    pub possibilities: Vec<f64>,
 }
 
 struct Run {
@@ -89,6 +97,7 @@ struct Run {
     dependency: f64,
     order: Vec<usize>,
     refutation_steps: usize,
+    counts: Vec<usize>,
 }
 
 /// Distinct cells fillable by a single (first digit found per cell).
@@ -229,6 +238,7 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, k: usize, rng: &mut SeededRng)
         dependency,
         order,
         refutation_steps,
+        counts,
     })
 }
 
@@ -305,12 +315,17 @@ fn all_runs(
         })
         .collect();
     let refutation_steps = done.iter().map(|r| r.refutation_steps as f64).sum::<f64>() / n;
+    let steps = done.iter().map(|r| r.counts.len()).max().unwrap_or(0);
+    let possibilities = (0..steps)
+        .map(|i| done.iter().filter_map(|r| r.counts.get(i)).sum::<usize>() as f64 / n)
+        .collect();
     match (Summary::of(&refs), Summary::of(&deps)) {
         (Some(refutation_sum), Some(dependency)) => Ok(SisusResult {
             refutation_sum,
             dependency,
             fill_order,
             refutation_steps,
+            possibilities,
         }),
         _ => Err(Unfinished::new("no run finished")),
     }
@@ -365,5 +380,38 @@ mod tests {
             }
         }
         assert!(refuted >= 4, "{refuted}");
+    }
+
+    /// Fig. 7's curve: one entry per empty cell, its first `k` entries
+    /// average to the dependency, and the easy puzzle offers more
+    /// possibilities per step than the hard one, ending with its last cell.
+    #[test]
+    fn possibilities_per_step_are_the_dependency_curve() {
+        let easy =
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+        let hard =
+            "...4....2.2...9...8.5...4........734...2.485..5..76....6......81729...4....6521..";
+        let opts = SisusOptions::default();
+        let mut first_steps = Vec::new();
+        for line in [easy, hard] {
+            let p = parse_puzzle(line).unwrap();
+            let Solved::Unique(sol) = solve(&p) else {
+                panic!("{line} has not one solution")
+            };
+            let r = sisus(&p, &sol, &opts, 3).unwrap();
+            let empty = line.bytes().filter(|&b| b == b'.').count();
+            assert_eq!(r.possibilities.len(), empty, "{line}");
+            let k = opts.dependency_steps;
+            let head = r.possibilities[..k].iter().sum::<f64>() / k as f64;
+            assert!(
+                (head - r.dependency.mean).abs() < 1e-9,
+                "{head} {:?}",
+                r.dependency
+            );
+            // The last empty cell is the only one left to fill.
+            assert_eq!(r.possibilities.last(), Some(&1.0));
+            first_steps.push(head);
+        }
+        assert!(first_steps[0] > 2.0 * first_steps[1], "{first_steps:?}");
     }
 }

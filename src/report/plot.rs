@@ -4,9 +4,11 @@
 //! font), so a chart can be saved as a file (`relax --plot`) or inlined in
 //! the self-contained HTML report.
 //!
-//! * [`sweep_chart`]: Pelánek's Fig. 8 — mean solutions (log scale),
+//! * [`sweep_chart`]: Pelánek's Fig. 8 — the mean number of extra solutions
+//!   (the paper's quantity) with the paper's fit `c·e^{k/λ}`, beside the mean
+//!   number of solutions with its own fit (both log scale, fits dashed),
 //!   P(unique) and mean fixed cells against the number `k` of removed edges,
-//!   one line per puzzle, with the fit `c·e^{k/λ}` dashed on the first panel.
+//!   one line per puzzle.
 //! * [`fixedness_grid`]: the grid coloured by per-cell fixedness of a
 //!   relaxation (Pelánek §3.2), givens marked.
 //! * [`clause_histogram`]: ALO clause lengths of several encodings side by
@@ -15,7 +17,7 @@
 //! * [`histogram`] and [`scatter`]: a metric's distribution over a data set
 //!   and a metric against a label.
 
-use crate::relax::SweepReport;
+use crate::relax::{ExpFit, SweepReport};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -93,72 +95,120 @@ fn log_label(v: f64, decades: f64) -> String {
     }
 }
 
-/// Pelánek's Fig. 8 for one or several sweeps: three panels side by side
-/// and a legend naming each puzzle with its fit `c`, `λ`.
+/// One log-scale panel of a sweep chart: `value` of each point (points at
+/// or below 0 cannot be drawn on a log axis and are left out), hollow where
+/// some sample hit the cap (the mean is a lower bound), and `fit` dashed.
+fn log_panel(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    title: &str,
+    sweeps: &[SweepReport],
+    kmax: f64,
+    value: Measure,
+    fit: fn(&SweepReport) -> Option<&ExpFit>,
+) -> Result<(), PlotError> {
+    let fit_at = |s: &SweepReport, k: f64| fit(s).map(|f| f.c * (k / f.lambda).exp());
+    let mut lo: f64 = f64::INFINITY;
+    let mut hi: f64 = 10.0;
+    for s in sweeps {
+        for p in &s.points {
+            let v = value(p);
+            if v > 0.0 {
+                lo = lo.min(v / 2.0);
+                hi = hi.max(v * 2.0);
+            }
+        }
+        if let (Some(a), Some(b)) = (fit_at(s, 1.0), fit_at(s, kmax)) {
+            lo = lo.min(a.max(1e-3));
+            hi = hi.max(b.min(1e12) * 1.2);
+        }
+    }
+    let lo = if lo.is_finite() { lo.min(1.0) } else { 0.1 };
+    let decades = (hi / lo).log10();
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, (FONT, 17))
+        .margin(10)
+        .x_label_area_size(38)
+        .y_label_area_size(52)
+        .build_cartesian_2d(0f64..kmax, (lo..hi).log_scale())
+        .map_err(pe)?;
+    chart
+        .configure_mesh()
+        .x_desc("k (edges removed)")
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| log_label(*v, decades))
+        .label_style((FONT, 16))
+        .draw()
+        .map_err(pe)?;
+    for (i, s) in sweeps.iter().enumerate() {
+        let c = colour(i);
+        let pts: Vec<(f64, f64, bool)> = s
+            .points
+            .iter()
+            .filter(|p| value(p) > 0.0)
+            .map(|p| (p.summary.k as f64, value(p), p.summary.capped > 0))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|&(k, v, _)| (k, v)),
+                c.stroke_width(2),
+            ))
+            .map_err(pe)?;
+        chart
+            .draw_series(pts.iter().map(|&(k, v, capped)| {
+                let style = if capped {
+                    c.stroke_width(1)
+                } else {
+                    c.filled()
+                };
+                Circle::new((k, v), 3, style)
+            }))
+            .map_err(pe)?;
+        if fit(s).is_some() {
+            let curve: Vec<(f64, f64)> = (0..=60)
+                .map(|j| kmax * j as f64 / 60.0)
+                .filter_map(|k| fit_at(s, k).map(|y| (k, y.clamp(lo, hi))))
+                .collect();
+            chart
+                .draw_series(DashedLineSeries::new(curve, 6, 4, c.stroke_width(1)))
+                .map_err(pe)?;
+        }
+    }
+    Ok(())
+}
+
+/// Pelánek's Fig. 8 for one or several sweeps, four panels side by side: the
+/// paper's quantity, the mean number of extra solutions (other than the
+/// original), with its fit (`paper_fit`); ours beside it, the mean number of
+/// solutions with its fit (`fit`); P(unique); mean fixed cells. A legend
+/// names each puzzle with both fits' `c` and `λ`.
 pub fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
     let legend_h = 20 * sweeps.len() as u32 + 10;
-    let (w, h) = (1080u32, 300 + legend_h);
+    let (w, h) = (1440u32, 300 + legend_h);
     svg((w, h), |root| {
         let (plots, legend) = root.split_vertically(300);
-        let panels = plots.split_evenly((1, 3));
+        let panels = plots.split_evenly((1, 4));
         let kmax = sweeps
             .iter()
             .flat_map(|s| s.points.iter().map(|p| p.summary.k))
             .max()
             .unwrap_or(1)
             .max(1) as f64;
-        let fit_at = |s: &SweepReport, k: f64| s.fit.as_ref().map(|f| f.c * (k / f.lambda).exp());
-        // Mean solutions, log scale, with the fitted curve.
-        let mut lo: f64 = 1.0;
-        let mut hi: f64 = 10.0;
-        for s in sweeps {
-            for p in &s.points {
-                hi = hi.max(p.summary.mean_solutions * 2.0);
-            }
-            if let (Some(a), Some(b)) = (fit_at(s, 0.0), fit_at(s, kmax)) {
-                lo = lo.min(a.max(1e-3));
-                hi = hi.max(b.min(1e12) * 1.2);
-            }
-        }
-        let decades = (hi / lo).log10();
-        let mut chart = ChartBuilder::on(&panels[0])
-            .caption("mean solutions (log scale)", (FONT, 17))
-            .margin(10)
-            .x_label_area_size(38)
-            .y_label_area_size(52)
-            .build_cartesian_2d(0f64..kmax, (lo..hi).log_scale())
-            .map_err(pe)?;
-        chart
-            .configure_mesh()
-            .x_desc("k (edges removed)")
-            .x_label_formatter(&|v| format!("{v:.0}"))
-            .y_label_formatter(&|v| log_label(*v, decades))
-            .label_style((FONT, 16))
-            .draw()
-            .map_err(pe)?;
-        for (i, s) in sweeps.iter().enumerate() {
-            let c = colour(i);
-            let pts: Vec<(f64, f64)> = s
-                .points
-                .iter()
-                .map(|p| (p.summary.k as f64, p.summary.mean_solutions))
-                .collect();
-            chart
-                .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
-                .map_err(pe)?;
-            chart
-                .draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
-                .map_err(pe)?;
-            if s.fit.is_some() {
-                let curve: Vec<(f64, f64)> = (0..=60)
-                    .map(|j| kmax * j as f64 / 60.0)
-                    .filter_map(|k| fit_at(s, k).map(|y| (k, y.clamp(lo, hi))))
-                    .collect();
-                chart
-                    .draw_series(DashedLineSeries::new(curve, 6, 4, c.stroke_width(1)))
-                    .map_err(pe)?;
-            }
-        }
+        log_panel(
+            &panels[0],
+            "Fig. 8: mean extra solutions (log)",
+            sweeps,
+            kmax,
+            |p| p.summary.mean_extra,
+            |s| s.paper_fit.fit.as_ref(),
+        )?;
+        log_panel(
+            &panels[1],
+            "mean solutions (log)",
+            sweeps,
+            kmax,
+            |p| p.summary.mean_solutions,
+            |s| s.fit.as_ref(),
+        )?;
         // P(unique) and mean fixed cells, linear.
         let panels_lin: [(&str, Measure); 2] = [
             ("P(unique)", |p| p.summary.p_unique),
@@ -174,7 +224,7 @@ pub fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
                     .fold(1.0, f64::max)
                     * 1.05
             };
-            let mut chart = ChartBuilder::on(&panels[j + 1])
+            let mut chart = ChartBuilder::on(&panels[j + 2])
                 .caption(*title, (FONT, 17))
                 .margin(10)
                 .x_label_area_size(38)
@@ -210,14 +260,16 @@ pub fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
                 .draw(&PathElement::new(vec![(60, y), (90, y)], c.stroke_width(3)))
                 .map_err(pe)?;
             let name = s.label.clone().unwrap_or_else(|| s.puzzle.clone());
-            let fit = s.fit.as_ref().map_or_else(
-                || " — no exponential fit".to_string(),
-                |f| {
-                    format!(
-                        " — fit mean ≈ c·e^(k/λ): c = {:.3}, λ = {:.2} (R² = {:.3}, dashed)",
-                        f.c, f.lambda, f.r2
-                    )
-                },
+            let describe = |f: Option<&ExpFit>| {
+                f.map_or_else(
+                    || "no fit".to_string(),
+                    |f| format!("c = {:.3}, λ = {:.2}, R² = {:.3}", f.c, f.lambda, f.r2),
+                )
+            };
+            let fit = format!(
+                " — Fig. 8 fit of the extra solutions: {}; mean solutions: {} (dashed; hollow: capped)",
+                describe(s.paper_fit.fit.as_ref()),
+                describe(s.fit.as_ref())
             );
             legend
                 .draw(&Text::new(
@@ -605,6 +657,23 @@ mod tests {
                 "a chart refers to nothing outside itself"
             );
         }
+        // Fig. 8: the paper's quantity with its fit beside ours.
+        let puzzle = crate::grid::parse_puzzle(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        )
+        .unwrap();
+        let opts = crate::relax::RelaxOptions {
+            samples: 30,
+            seed: 1,
+            ..crate::relax::RelaxOptions::default()
+        };
+        let sweep = crate::relax::sweep(&puzzle, &[0, 20, 30, 40], &opts).unwrap();
+        let fig8 = sweep.paper_fit.fit.as_ref().expect("a Fig. 8 fit");
+        let chart = sweep_chart(std::slice::from_ref(&sweep)).unwrap();
+        assert!(chart.contains("Fig. 8: mean extra solutions (log)"));
+        assert!(chart.contains("mean solutions (log)") && chart.contains("P(unique)"));
+        assert!(chart.contains(&format!("extra solutions: c = {:.3}", fig8.c)));
+        assert!(!chart.contains("href"));
         assert_eq!(short(1200.0), "1200");
         assert_eq!(short(0.25), "0.25");
         assert_eq!(log_label(100.0, 4.0), "100");
