@@ -80,7 +80,8 @@ pub fn fill_order(
     opts: &FillOrderOptions,
 ) -> Result<FillOrderRow, FillOrderError> {
     let (report, _) = relax(puzzle, &opts.relax)?;
-    let solution = crate::bitset::sudoku::solve(puzzle).ok_or(RelaxError::NoSolution)?;
+    let engine = crate::engine::Engines::default().primary().implementation();
+    let solution = engine.solve(puzzle).ok_or(RelaxError::NoSolution)?;
     let model =
         sisus(puzzle, &solution, &opts.sisus, opts.seed).map_err(|e| FillOrderError::Model(e.0))?;
     let fixedness: Vec<Option<f64>> = (report.summary.fixedness.iter().enumerate())

@@ -438,6 +438,29 @@ pub enum RemovedEdgesError {
     SeveralSamples(usize),
 }
 
+/// A removed-edges JSON document: a list of pairs, or one line of `relax
+/// --emit-samples` (its `removed` list, `puzzle` and `sample`).
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum EdgesJson {
+    List(Vec<EdgeJson>),
+    Sample {
+        removed: Vec<EdgeJson>,
+        puzzle: Option<String>,
+        sample: Option<u64>,
+    },
+    Other(serde::de::IgnoredAny),
+}
+
+/// One element of the list: a pair of cells, or anything else (an error
+/// naming its position).
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum EdgeJson {
+    Pair(u64, u64),
+    Other(serde::de::IgnoredAny),
+}
+
 /// Parses a list of removed edges: a JSON array of `[a, b]` pairs, one JSON
 /// object with a `removed` field (one line of `relax --emit-samples`, whose
 /// `puzzle` and `sample` are kept), or text with one pair per line (`a b`,
@@ -451,25 +474,29 @@ pub fn parse_removed(text: &str) -> Result<RemovedEdges, RemovedEdgesError> {
         }
     }
     if t.starts_with('[') || t.starts_with('{') {
-        let v: serde_json::Value =
+        let doc: EdgesJson =
             serde_json::from_str(t).map_err(|e| RemovedEdgesError::Json(e.to_string()))?;
-        let list = if v.is_object() { &v["removed"] } else { &v };
-        let arr = list.as_array().ok_or(RemovedEdgesError::NotAList)?;
-        let edges = arr
-            .iter()
+        let (items, puzzle, sample) = match doc {
+            EdgesJson::List(items) => (items, None, None),
+            EdgesJson::Sample {
+                removed,
+                puzzle,
+                sample,
+            } => (removed, puzzle, sample),
+            EdgesJson::Other(_) => return Err(RemovedEdgesError::NotAList),
+        };
+        let edges = items
+            .into_iter()
             .enumerate()
-            .map(|(i, e)| match e.as_array().map(|p| p.as_slice()) {
-                Some([a, b]) => match (a.as_u64(), b.as_u64()) {
-                    (Some(a), Some(b)) => Ok((a as usize, b as usize)),
-                    _ => Err(RemovedEdgesError::BadPair(i + 1)),
-                },
-                _ => Err(RemovedEdgesError::BadPair(i + 1)),
+            .map(|(i, e)| match e {
+                EdgeJson::Pair(a, b) => Ok((a as usize, b as usize)),
+                EdgeJson::Other(_) => Err(RemovedEdgesError::BadPair(i + 1)),
             })
             .collect::<Result<_, _>>()?;
         return Ok(RemovedEdges {
             edges,
-            puzzle: v["puzzle"].as_str().map(str::to_string),
-            sample: v["sample"].as_u64(),
+            puzzle,
+            sample,
         });
     }
     let mut out = RemovedEdges::default();

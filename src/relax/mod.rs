@@ -282,7 +282,8 @@ pub fn check_puzzle(puzzle: &Puzzle) -> Result<(), RelaxError> {
     puzzle
         .check()
         .map_err(|c| RelaxError::Contradictory(c.to_string()))?;
-    match crate::bitset::sudoku::count(puzzle, 2).solutions {
+    let engine = crate::engine::Engines::default().primary().implementation();
+    match engine.count(puzzle, 2).solutions {
         0 => Err(RelaxError::NoSolution),
         1 => Ok(()),
         _ => Err(RelaxError::NotUnique),

@@ -18,6 +18,7 @@
 pub mod chart;
 pub mod html;
 pub mod plot;
+mod read;
 
 pub use crate::analyze::puzzle_report::Report;
 
