@@ -116,11 +116,10 @@ impl Default for RelaxOptions {
 /// The share of samples cross-checked when the caller does not choose: one
 /// in 500, rounded up, and at least one.
 ///
-/// A certificate check ([`Verification::Certificate`]) costs 1.6–2.9 ms of
-/// CPU a sample at k = 45, most of it in `varisat`'s search, 6–10 times the
-/// bitset search's own time on the QQwing puzzles (`docs/performance.md`,
-/// relaxation), and a re-analysis ([`Verification::Resolve`]) several times
-/// more than that; one sample in 500 keeps the default run's cross-check
+/// A certificate check ([`Verification::Certificate`]) costs several times
+/// the bitset search's own time on a sample, most of it in `varisat`'s
+/// search (`docs/performance.md`, relaxation), and a re-analysis
+/// ([`Verification::Resolve`]) several times more than that; one sample in 500 keeps the default run's cross-check
 /// within a few percent of its time, and the floor of one sample means every
 /// puzzle and every `k` is still checked by an independent engine.
 /// `sudolab relax` (without `--verify`) and `sudolab analyze` use it.

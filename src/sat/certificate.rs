@@ -35,12 +35,10 @@
 //! It also has the unit clauses of [`super::relaxed_unit_clauses`]: every
 //! solution satisfies them, so an unsatisfiable answer still proves what it
 //! proved without them, and a model still yields a solution by its cells'
-//! digits. On the pairwise constraints alone `varisat` proved some answers
-//! slowly (34 ms for one sample of 79 solutions of QQwing intermediate at
-//! k = 45, where the bitset search takes 0.4 ms, timed inside the process);
-//! with them (and the cell AMO clauses) the checks of 1000 samples of the
-//! QQwing and forum-hardest puzzles run 1.4–2.4× faster
-//! (`docs/performance.md`).
+//! digits. On the pairwise constraints alone `varisat` proves some answers
+//! far more slowly than the bitset search found them; with the unit clauses
+//! (and the cell AMO clauses) the checks run faster (figures in
+//! `docs/performance.md`, relaxation).
 
 use crate::answers::InstanceAnalysis;
 use crate::graph::RelaxedInstance;

@@ -14,8 +14,8 @@ impl<const W: usize> Search<W> {
     /// leads to solutions sooner), then to the most neighbours sharing a
     /// colour (which, in an exact count, splits components off sooner), then
     /// to the lowest index; among others, to the most neighbours sharing a
-    /// colour. (Measured: the first tie-break makes capped searches 1.05–1.2×
-    /// faster and exact counts of 10⁷–10⁹ solutions 1.2–1.3× slower.)
+    /// colour. (The first tie-break pays in capped searches and costs in
+    /// exact counts of many solutions: `docs/notes/performance-experiments.md`.)
     pub(super) fn best_cell(&self, depth: usize, within: &Bits<W>) -> Option<usize> {
         let base = depth * Self::STRIDE;
         let open = &self.open[depth];
@@ -133,9 +133,8 @@ impl<const W: usize> Search<W> {
     /// In a capped search, the colour of `rest` to try next at the branching
     /// cell `cell`: the one the most open neighbours share (it takes the
     /// colour from the most cells, so more is forced below), ties to the
-    /// lowest. Measured against the lowest first: forum-hardest 1.15× faster
-    /// at k = 45, the other puzzles within ±5 %; the other way round
-    /// (fewest neighbours first) gained half as much.
+    /// lowest; measured against the lowest first and against the fewest
+    /// neighbours first (`docs/notes/performance-experiments.md`).
     pub(super) fn most_shared(&self, depth: usize, cell: usize, rest: u32) -> u32 {
         if rest & (rest - 1) == 0 {
             return rest;

@@ -46,8 +46,8 @@
 //!   live constraints (edges whose ends still share a colour) form a forest
 //!   is counted by dynamic programming over its trees, without search
 //!   (`Search::forest_count`); every colour of its cells is then used by
-//!   some solution. At high k most of the search ends in such components:
-//!   an exact count at k = 90 runs 2.4× faster with them.
+//!   some solution. At high k most of the search ends in such components,
+//!   and exact counts there run much faster with them (`docs/performance.md`).
 //!
 //! * *Failed-literal probing* (`Search::probe`), once the search has gone
 //!   `PROBE_AFTER` nodes without finding a solution: a colour whose choice
@@ -91,11 +91,9 @@ const PLACED: u32 = 1;
 /// Nodes without a solution after which branches are probed (see
 /// [`Search::probe`]). Probing only removes colours that no solution uses, so
 /// the threshold affects the time, never the answers. A probe tries every
-/// colour of every open cell, so probing early costs more than it saves:
-/// measured on `tests/fixtures/unique.txt` (10 samples a puzzle, cap 300)
-/// against a threshold of 200, 5000 is 1.05–1.7× faster at every k from 30
-/// to 140 and forum-hardest at k = 45 4 % faster; without probing, k = 120
-/// runs 5.6× slower (see `docs/performance.md`).
+/// colour of every open cell, so probing early costs more than it saves,
+/// while never probing makes counts at high k far slower (the thresholds
+/// measured are in `docs/performance.md`, probing threshold).
 const PROBE_AFTER: u64 = 5000;
 
 /// Node limit of the first attempt of an existence search
