@@ -479,18 +479,7 @@ pub fn label_of(label: &Option<String>) -> String {
     label.clone().unwrap_or_default()
 }
 
-/// Ceiling of every samples flag (`relax`, `analyze`, `report --samples`
-/// and `--sweep-samples`, `generate`'s `--samples`): each sample keeps its
-/// removed edges and fixed cells until the summary, about 1 KB on a 9×9
-/// grid at k = 45, so this is about 100 MB.
-pub const MAX_SAMPLES: usize = 100_000;
-/// Ceiling of `rate --runs` and `report --runs` (runs of a randomised
-/// human model per puzzle).
-pub const MAX_RUNS: usize = 10_000;
-/// Ceiling of `generate -n` (puzzles held until written).
-pub const MAX_GENERATED: usize = 1_000_000;
-/// Ceiling of `eval`/`fit --bootstrap` (resamples held per statistic).
-pub const MAX_BOOTSTRAP: usize = 1_000_000;
+pub use sudolab::limits::{MAX_BOOTSTRAP, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES};
 
 /// Refuses a count flag above its documented ceiling, before any work.
 pub fn at_most(flag: &str, value: usize, max: usize) -> Result<()> {

@@ -9,13 +9,13 @@
 //! [`sudolab::analyze::results::merge_shards`]; this file parses the
 //! arguments and reports).
 
-use super::{EXIT_OK, OutputArgs, is_stdio};
+use super::{EXIT_OK, OutputArgs, is_stdio, refuse_input_as_output};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
-use sudolab::analyze::results::{input_identity, merge_shards};
+use sudolab::analyze::results::{RunRecord, input_identity, merge_shards};
 use sudolab::grid::PuzzleReader;
 
 /// Shard `index` (1-based) of `count`.
@@ -74,6 +74,24 @@ pub fn run(args: MergeArgs) -> Result<u8> {
         output: Some(args.out.clone()),
     };
     out.check()?;
+    for shard in &args.shards {
+        refuse_input_as_output("merge OUT", &args.out, shard)?;
+    }
+    if let Some(input) = &args.input {
+        refuse_input_as_output("merge OUT", &args.out, input)?;
+    }
+    // `merge s*.jsonl` makes the first shard the output: a merged file never
+    // has a shard in its run record, so an output that has one is a shard.
+    if let Some(path) = out.file()
+        && let Ok(Some(RunRecord {
+            shard: Some(shard), ..
+        })) = RunRecord::read(path)
+    {
+        bail!(
+            "merge OUT {}: this is the results file of shard {shard} (its run record says so): merging into it would destroy it; give the merged file's name first (merge OUT SHARD...)",
+            path.display()
+        );
+    }
     let mut merged = merge_shards(&args.shards)?;
     if let Some(input) = &args.input {
         if is_stdio(input) {

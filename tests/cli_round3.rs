@@ -1,0 +1,167 @@
+//! Nothing lost, round three (issue 37): one test per row of its table,
+//! each failing on the code before the fix.
+
+mod common;
+
+use common::{sudolab, sudolab_in};
+use std::fs;
+use std::path::Path;
+
+const EASY: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// Runs `sudolab` in `dir` with no stdin.
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    sudolab_in(dir, args, b"")
+}
+
+/// Three puzzles (EASY and two relabellings) in `dir/in.txt` and the two
+/// shards of an `analyze --metrics clauses` run over it.
+fn two_shards(dir: &Path) {
+    let swap = |a: char, b: char| -> String {
+        EASY.chars()
+            .map(|c| {
+                if c == a {
+                    b
+                } else if c == b {
+                    a
+                } else {
+                    c
+                }
+            })
+            .collect()
+    };
+    fs::write(
+        dir.join("in.txt"),
+        format!("{EASY}\n{}\n{}\n", swap('1', '2'), swap('3', '4')),
+    )
+    .unwrap();
+    for i in 1..=2 {
+        let (code, _, err) = run_in(
+            dir,
+            &[
+                "analyze",
+                "in.txt",
+                "--metrics",
+                "clauses",
+                "-f",
+                "jsonl",
+                "--shard",
+                &format!("{i}/2"),
+                "-o",
+                &format!("s{i}.jsonl"),
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+    }
+}
+
+/// Rows 1 and 2: `merge` refuses an output that is one of the shards or
+/// the `--input` file, and leaves it whole.
+#[test]
+fn merge_refuses_an_output_that_is_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    two_shards(d);
+    let s1 = fs::read(d.join("s1.jsonl")).unwrap();
+    let input = fs::read(d.join("in.txt")).unwrap();
+    // Row 1: `merge s*.jsonl` without OUT.
+    let (code, _, err) = run_in(d, &["merge", "s1.jsonl", "s2.jsonl"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("results file of shard 1/2"), "{err}");
+    let (code, _, err) = run_in(d, &["merge", "s1.jsonl", "s1.jsonl", "s2.jsonl"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("is the input file s1.jsonl"), "{err}");
+    assert_eq!(fs::read(d.join("s1.jsonl")).unwrap(), s1);
+    // Row 2: the output is the `--input` file.
+    let (code, _, err) = run_in(
+        d,
+        &[
+            "merge", "in.txt", "s1.jsonl", "s2.jsonl", "--input", "in.txt",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("is the input file in.txt"), "{err}");
+    assert_eq!(fs::read(d.join("in.txt")).unwrap(), input);
+    // A distinct output still merges.
+    let (code, _, err) = run_in(
+        d,
+        &[
+            "merge", "m.jsonl", "s1.jsonl", "s2.jsonl", "--input", "in.txt",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        fs::read_to_string(d.join("m.jsonl"))
+            .unwrap()
+            .lines()
+            .count(),
+        3
+    );
+}
+
+/// The shipped model with `edit` applied, written to `dir/name`.
+fn model_with(dir: &Path, name: &str, edit: impl FnOnce(&mut serde_json::Value)) {
+    let text = include_str!("../src/score/model.json");
+    let mut model: serde_json::Value = serde_json::from_str(text).unwrap();
+    edit(&mut model);
+    fs::write(dir.join(name), model.to_string()).unwrap();
+}
+
+/// Rows 3–6: a model file whose weights overflow, or whose parameters the
+/// flags would refuse, is an error about the model file naming the field;
+/// no panic, no level beside a missing score, never "line 1".
+#[test]
+fn score_model_files_are_checked_as_the_flags_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("in.txt"), format!("{EASY}\n")).unwrap();
+    model_with(d, "all.json", |m| {
+        for v in ["full", "fast"] {
+            for t in m[v]["terms"].as_array_mut().unwrap() {
+                t["weight"] = 1e308.into();
+            }
+        }
+    });
+    model_with(d, "one.json", |m| {
+        m["full"]["terms"][0]["weight"] = 1e308.into();
+    });
+    model_with(d, "samples.json", |m| {
+        m["params"]["samples"] = 100_000_000.into()
+    });
+    model_with(d, "k.json", |m| m["params"]["k"] = 100_000.into());
+    model_with(d, "zero.json", |m| m["params"]["samples"] = 0.into());
+    for (file, says) in [
+        ("all.json", "weight 1e308"),
+        ("one.json", "weight 1e308"),
+        (
+            "samples.json",
+            "params.samples 100000000: expected 1 to 100000",
+        ),
+        ("k.json", "params.k 100000"),
+        ("zero.json", "params.samples 0"),
+    ] {
+        for format in ["text", "jsonl"] {
+            let (code, out, err) = run_in(
+                d,
+                &[
+                    "score",
+                    "in.txt",
+                    "--model",
+                    file,
+                    "-f",
+                    format,
+                    "--keep-going",
+                ],
+            );
+            assert_eq!(code, 1, "{file}: {err}");
+            assert!(
+                err.contains(&format!("--model {file}")) && err.contains(says),
+                "{file}: {err}"
+            );
+            assert!(!err.contains("line 1"), "{file}: {err}");
+            assert!(!err.contains("panicked"), "{file}: {err}");
+            assert!(out.is_empty(), "{file}: {out}");
+        }
+    }
+}
