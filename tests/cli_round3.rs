@@ -165,3 +165,48 @@ fn score_model_files_are_checked_as_the_flags_are() {
         }
     }
 }
+
+/// Row 7: a results column holding ±1e308 gets finite, bounded histogram
+/// and scatter axes (the report is written, its numbers finite).
+#[test]
+fn report_draws_columns_near_the_largest_float() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let rows: String = [1e308, -1e308, 1.0, 2.0, 3.0, 1.7e308]
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            format!(
+                "{}\n",
+                serde_json::json!({"line": i + 1, "puzzle": EASY, "x": x, "y": i as f64})
+            )
+        })
+        .collect();
+    fs::write(d.join("big.jsonl"), rows).unwrap();
+    for extra in [&[][..], &["--label", "y"]] {
+        let mut args = vec!["report", "big.jsonl", "-o", "big.html"];
+        args.extend_from_slice(extra);
+        let (code, _, err) = run_in(d, &args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let html = fs::read_to_string(d.join("big.html")).unwrap();
+        assert!(html.contains("e308"), "{args:?}: the axis labels");
+        assert!(!html.contains("NaN"), "{args:?}");
+    }
+    let (code, out, err) = run_in(d, &["report", "big.jsonl", "-f", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let x = report["dataset"]["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == "x")
+        .unwrap_or_else(|| panic!("{out}"));
+    let bins: u64 = x["bins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_u64().unwrap())
+        .sum();
+    assert_eq!(bins, 6, "{x}");
+    assert!(x["mean"].as_f64().unwrap().is_finite(), "{x}");
+}
