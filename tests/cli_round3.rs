@@ -210,3 +210,23 @@ fn report_draws_columns_near_the_largest_float() {
     assert_eq!(bins, 6, "{x}");
     assert!(x["mean"].as_f64().unwrap().is_finite(), "{x}");
 }
+
+/// Row 10: CR-only line ends (old Mac files) end lines: three puzzles are
+/// three rows, each with its own label and line number.
+#[test]
+fn a_lone_carriage_return_ends_a_line() {
+    let text = format!("{EASY} a\r{EASY} b\r{EASY} c\r");
+    let (code, out, err) = sudolab(&["check", "-", "-f", "jsonl"], &text);
+    assert_eq!(code, 0, "{err}");
+    let labels: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["label"].to_string())
+        .collect();
+    assert_eq!(labels, ["\"a\"", "\"b\"", "\"c\""], "{out}");
+    // The line numbers count CR-ended lines.
+    let text = format!("{EASY} a\r{}\r{EASY} c\r", &EASY[..80]);
+    let (code, out, err) = sudolab(&["check", "-", "-f", "jsonl", "--keep-going"], &text);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(err.contains("line 2: expected"), "{err}");
+}
