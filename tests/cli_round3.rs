@@ -230,3 +230,33 @@ fn a_lone_carriage_return_ends_a_line() {
     assert_eq!(out.lines().count(), 2, "{out}");
     assert!(err.contains("line 2: expected"), "{err}");
 }
+
+/// Row 15: when standard error cannot be written (`2>/dev/full`), an error
+/// still exits 1 (a rejected line 3), quietly: no panic, no exit 101.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unwritable_standard_error_is_not_a_panic() {
+    use std::process::{Command, Stdio};
+    let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {
+        common::skip("/dev/full", "a Linux device");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("in.txt"), format!("{EASY}\nxyz\n{EASY}\n")).unwrap();
+    for (args, expected) in [
+        (&["check", "missing.txt"][..], 1),
+        (&["check", "in.txt"], 1),
+        (&["check", "in.txt", "--keep-going"], 3),
+        (&["check", "--no-such-flag"], 64),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(expected), "{args:?}");
+    }
+}

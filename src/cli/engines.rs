@@ -64,7 +64,7 @@ fn removed_edges(arg: &Option<String>) -> Result<RemovedEdges> {
         (Some(s), None) => format!(", sample {s}"),
         _ => String::new(),
     };
-    eprintln!(
+    note!(
         "sudolab: removing {} edge(s) given in {source}{origin}",
         removed.edges.len()
     );
@@ -88,7 +88,7 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
                 loaded.refuse(*line, e)?
             }
             Err(BackboneError::Disagreement(d)) => {
-                eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
+                note!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
                 return Ok(EXIT_DISAGREE);
             }
             Ok(row) => rows.push(row),
@@ -129,7 +129,7 @@ fn collect<T>(results: Vec<(usize, Result<T, Disagreement>)>) -> Result<Vec<T>, 
         match r {
             Ok(row) => rows.push(row),
             Err(d) => {
-                eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
+                note!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
                 failed = true;
             }
         }
@@ -189,7 +189,7 @@ pub fn count(args: CountArgs) -> Result<u8> {
                 // for hours: say so before starting it.
                 if CountRow::is_long(p, engines, args.cap)? {
                     pb.suspend(|| {
-                        eprintln!(
+                        note!(
                             "sudolab: line {line}: more than {LARGE_COUNT} solutions; the exact count may take very long (--cap N bounds it)"
                         )
                     });

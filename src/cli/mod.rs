@@ -253,12 +253,12 @@ impl Loaded {
             return EXIT_OK;
         }
         self.rejected.sort_by_key(|(line, _)| *line);
-        eprintln!("sudolab: {} input line(s) rejected:", self.rejected.len());
+        note!("sudolab: {} input line(s) rejected:", self.rejected.len());
         for (_, r) in self.rejected.iter().take(20) {
-            eprintln!("  {r}");
+            note!("  {r}");
         }
         if self.rejected.len() > 20 {
-            eprintln!("  ... and {} more", self.rejected.len() - 20);
+            note!("  ... and {} more", self.rejected.len() - 20);
         }
         EXIT_PARTIAL
     }
@@ -423,14 +423,14 @@ pub fn drop_equivalents(common: &Common, loaded: &mut Loaded) -> Result<()> {
         .puzzles
         .retain(|(line, _)| match first_line.get(line) {
             Some(first) => {
-                eprintln!("sudolab: --dedup: line {line} skipped: equivalent to line {first}");
+                note!("sudolab: --dedup: line {line} skipped: equivalent to line {first}");
                 false
             }
             None => true,
         });
     let skipped = before - loaded.puzzles.len();
     if skipped > 0 {
-        eprintln!("sudolab: --dedup: {skipped} puzzle(s) skipped as equivalent to an earlier line");
+        note!("sudolab: --dedup: {skipped} puzzle(s) skipped as equivalent to an earlier line");
     }
     Ok(())
 }

@@ -188,7 +188,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
                 Err(e) => match e.downcast::<RelaxError>() {
                     Ok(e @ RelaxError::Disagreement(_)) => {
                         pb.finish_and_clear();
-                        eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {e}");
+                        note!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {e}");
                         return Ok(Some(EXIT_DISAGREE));
                     }
                     Ok(e @ RelaxError::TooManyEdges { .. }) => {

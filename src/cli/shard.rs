@@ -111,15 +111,15 @@ pub fn run(args: MergeArgs) -> Result<u8> {
     }
     let problems = merged.problems();
     if !problems.is_empty() {
-        eprintln!(
+        note!(
             "sudolab: merge: {} problem(s); nothing written:",
             problems.len()
         );
         for p in problems.iter().take(20) {
-            eprintln!("  {p}");
+            note!("  {p}");
         }
         if problems.len() > 20 {
-            eprintln!("  ... and {} more", problems.len() - 20);
+            note!("  ... and {} more", problems.len() - 20);
         }
         return Ok(super::EXIT_PARTIAL);
     }
@@ -127,7 +127,7 @@ pub fn run(args: MergeArgs) -> Result<u8> {
     if let (Some(path), Some(record)) = (out.file(), merged.record()) {
         record.write(path)?;
     }
-    eprintln!(
+    note!(
         "sudolab: merged {} row(s) from {} shard file(s)",
         merged.len(),
         args.shards.len()
