@@ -10,6 +10,16 @@ use std::path::Path;
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
 /// Runs `sudolab` in `dir` with no stdin.
 fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     sudolab_in(dir, args, b"")
@@ -259,4 +269,77 @@ fn an_unwritable_standard_error_is_not_a_panic() {
             .unwrap();
         assert_eq!(out.status.code(), Some(expected), "{args:?}");
     }
+}
+
+/// EASY with a second 5 in row 1: contradictory as given (`-e min` refuses it).
+const TWO_FIVES: &str =
+    "535.7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// Row 18: `encode -o DIR/` keeps the `-o` promise: a run refused on its
+/// second puzzle leaves the earlier `line1.cnf` as it was and no temporary
+/// file; a complete run writes every file.
+#[test]
+fn encode_to_a_folder_writes_all_files_or_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::create_dir(d.join("out")).unwrap();
+    fs::write(d.join("out/line1.cnf"), "earlier\n").unwrap();
+    fs::write(d.join("in.txt"), format!("{EASY}\n{TWO_FIVES}\n")).unwrap();
+    let (code, _, err) = run_in(d, &["encode", "in.txt", "-o", "out/"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("line 2"), "{err}");
+    assert_eq!(
+        fs::read_to_string(d.join("out/line1.cnf")).unwrap(),
+        "earlier\n"
+    );
+    assert_eq!(names(&d.join("out")), ["line1.cnf"]);
+    fs::write(d.join("in.txt"), format!("{EASY}\n{EASY}\n")).unwrap();
+    let (code, _, err) = run_in(d, &["encode", "in.txt", "-o", "out/"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(names(&d.join("out")), ["line1.cnf", "line2.cnf"]);
+    assert!(
+        fs::read_to_string(d.join("out/line1.cnf"))
+            .unwrap()
+            .contains("p cnf")
+    );
+}
+
+/// Row 9: a write-protected output (mode 400) is refused before any work
+/// and left as it was, as the shell's `>` refuses it; a writable one keeps
+/// its mode (640 stays 640 whatever the umask).
+#[cfg(unix)]
+#[test]
+fn an_output_keeps_its_mode_or_is_refused_when_write_protected() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("in.txt"), format!("{EASY}\n")).unwrap();
+    let mode = |name: &str| fs::metadata(d.join(name)).unwrap().permissions().mode() & 0o777;
+    for (name, m) in [("keep.txt", 0o400), ("keep.jsonl", 0o444)] {
+        fs::write(d.join(name), "keep\n").unwrap();
+        fs::set_permissions(d.join(name), fs::Permissions::from_mode(m)).unwrap();
+        let format = if name.ends_with("jsonl") {
+            "jsonl"
+        } else {
+            "text"
+        };
+        let (code, _, err) = run_in(d, &["check", "in.txt", "-f", format, "-o", name]);
+        assert_eq!(code, 1, "{name}: {err}");
+        assert!(err.contains("write-protected"), "{err}");
+        assert_eq!(fs::read_to_string(d.join(name)).unwrap(), "keep\n");
+        assert_eq!(mode(name), m);
+    }
+    for m in [0o640, 0o600, 0o666] {
+        fs::write(d.join("out.txt"), "earlier\n").unwrap();
+        fs::set_permissions(d.join("out.txt"), fs::Permissions::from_mode(m)).unwrap();
+        let (code, _, err) = run_in(d, &["check", "in.txt", "-o", "out.txt"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            fs::read_to_string(d.join("out.txt"))
+                .unwrap()
+                .contains("unique")
+        );
+        assert_eq!(mode("out.txt"), m, "{m:o}");
+    }
+    assert_eq!(names(d), ["in.txt", "keep.jsonl", "keep.txt", "out.txt"]);
 }

@@ -95,6 +95,8 @@ pub fn check_target(flag: &str, path: &Path) -> Result<()> {
     let OutputTarget::File(file) = target else {
         return Ok(());
     };
+    sudolab::report::refuse_write_protected(&file)
+        .with_context(|| format!("{flag} {}", path.display()))?;
     let dir = file
         .parent()
         .filter(|p| !p.as_os_str().is_empty())

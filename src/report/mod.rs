@@ -226,10 +226,26 @@ fn folder_of(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
+/// Refuses to replace a write-protected file (no write permission for
+/// anyone, e.g. mode 400), as the shell's `>` and `cp` do: the protection
+/// is the user's word that the file must stay.
+pub fn refuse_write_protected(path: &Path) -> io::Result<()> {
+    match fs::metadata(path) {
+        Ok(m) if m.is_file() && m.permissions().readonly() => Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "the file is write-protected: it is left as it is (make it writable, or choose another output)",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// A temporary file beside `path` (`.NAME.XXXXXX.tmp`, by `tempfile`),
-/// removed when dropped unless persisted, with the permissions
-/// `File::create` would give.
+/// removed when dropped unless persisted. It gets the permissions of the
+/// file it will replace (a write-protected one is refused,
+/// [`refuse_write_protected`]), or for a new file those `File::create`
+/// would give.
 fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
+    refuse_write_protected(path)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -241,7 +257,51 @@ fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     // for any file the tool writes.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    builder.tempfile_in(folder_of(path))
+    let tmp = builder.tempfile_in(folder_of(path))?;
+    // Exactly the replaced file's mode, whatever the umask.
+    if let Ok(m) = fs::metadata(path)
+        && m.is_file()
+    {
+        tmp.as_file().set_permissions(m.permissions())?;
+    }
+    Ok(tmp)
+}
+
+/// Files written all or none: each is staged in a temporary file beside
+/// it ([`StagedFiles::stage`]) and only [`StagedFiles::commit`] renames
+/// them over their targets, so a run that fails on its 10th file leaves
+/// the earlier 9 targets as they were (`encode -o DIR/`). Dropped without
+/// `commit`, the temporary files are removed.
+#[derive(Default)]
+pub struct StagedFiles {
+    staged: Vec<(tempfile::TempPath, PathBuf)>,
+}
+
+impl StagedFiles {
+    /// Writes `bytes` to a temporary file beside `path` (closed: no file
+    /// descriptor is held per staged file). A device or FIFO is written
+    /// directly, as [`write_atomic`] does.
+    pub fn stage(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        match OutputTarget::of(path)? {
+            OutputTarget::Special(_) => write_atomic(path, bytes),
+            OutputTarget::File(p) => {
+                let mut tmp = temp_beside(&p)?;
+                tmp.write_all(bytes)?;
+                tmp.flush()?;
+                tmp.as_file().sync_all()?;
+                self.staged.push((tmp.into_temp_path(), p));
+                Ok(())
+            }
+        }
+    }
+
+    /// Renames every staged file over its target.
+    pub fn commit(self) -> io::Result<()> {
+        for (tmp, path) in self.staged {
+            tmp.persist(&path).map_err(|e| e.error)?;
+        }
+        Ok(())
+    }
 }
 
 /// Writes `bytes` to the output `path` by the [`OutputTarget`] policy: a
