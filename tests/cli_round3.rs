@@ -343,3 +343,86 @@ fn an_output_keeps_its_mode_or_is_refused_when_write_protected() {
     }
     assert_eq!(names(d), ["in.txt", "keep.jsonl", "keep.txt", "out.txt"]);
 }
+
+/// Spawns `sudolab args` with `stdin`, reads its standard error until a
+/// line contains `wanted` (or it ends), then stops it; returns that line.
+fn stderr_line_then_kill(args: &[&str], stdin: &str, wanted: &str) -> Option<String> {
+    use std::io::{BufRead, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let found = err
+        .lines()
+        .map_while(Result::ok)
+        .find(|l| l.contains(wanted));
+    let _ = child.kill();
+    let _ = child.wait();
+    found
+}
+
+/// Row 12: `--cap 0` where the counts are past a million says so before
+/// the long work, as `count` does (`backbone`, `relax`); a count that hits
+/// 2^64 − 1 is `saturated: true` (and capped) in `backbone` and `count`.
+#[test]
+fn uncapped_counts_warn_and_saturated_counts_say_so() {
+    let empty = ".".repeat(81);
+    for (args, input) in [
+        (&["backbone", "-", "--cap", "0"][..], &empty),
+        (
+            &["relax", "-", "--k", "400", "--cap", "0", "--samples", "3"][..],
+            &EASY.to_string(),
+        ),
+    ] {
+        let line = stderr_line_then_kill(args, &format!("{input}\n"), "more than 1000000");
+        let line = line.unwrap_or_else(|| panic!("{args:?}: no warning"));
+        assert!(line.contains("--cap N bounds it"), "{line}");
+    }
+    let edges: Vec<[usize; 2]> = sudolab::Geometry::of(3)
+        .edges()
+        .into_iter()
+        .map(|(a, b)| [a, b])
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("all.json"),
+        serde_json::to_string(&edges).unwrap(),
+    )
+    .unwrap();
+    let (code, out, err) = sudolab_in(
+        dir.path(),
+        &[
+            "backbone",
+            "-",
+            "--remove-edges",
+            "all.json",
+            "--cap",
+            "0",
+            "-f",
+            "jsonl",
+        ],
+        format!("{EASY}\n").as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let row: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(row["saturated"], true, "{}", &out[out.len() - 100..]);
+    assert_eq!(row["capped"], true);
+    // An exact count carries no flag.
+    let (code, out, err) = sudolab(
+        &["count", "-", "--cap", "0", "-f", "jsonl"],
+        &format!("{EASY}\n"),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("saturated"), "{out}");
+}

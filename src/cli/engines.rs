@@ -83,6 +83,13 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
     let mut rows = Vec::new();
     let puzzles = std::mem::take(&mut loaded.puzzles);
     for (line, p) in &puzzles {
+        // As `count` does: an exact count past a million solutions may run
+        // for hours, so say so before starting it.
+        if let Ok(true) = BackboneRow::is_long(p, &removed.edges, engines, args.cap) {
+            note!(
+                "sudolab: line {line}: more than {LARGE_COUNT} solutions; the exact count may take very long (--cap N bounds it)"
+            );
+        }
         match BackboneRow::of_removed(p, &removed, engines, args.cap) {
             Err(e @ (BackboneError::Edges(_) | BackboneError::SampledForAnother(_))) => {
                 loaded.refuse(*line, e)?

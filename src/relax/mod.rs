@@ -288,6 +288,25 @@ fn verified_samples(samples: usize, verify: usize) -> impl Fn(usize) -> bool {
     move |i| verify > 0 && (i * verify) % samples < verify
 }
 
+/// Whether the samples of `opts` are exact counts (`cap` 0) past
+/// [`LARGE_COUNT`](crate::answers::LARGE_COUNT) solutions, judged on the
+/// first sample (analysed with a count capped there, so it answers
+/// quickly): such a run may take very long.
+pub fn is_long(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<bool, Disagreement> {
+    let edges = puzzle.geometry().edges().len();
+    if opts.cap != 0 || opts.samples == 0 || opts.k > edges {
+        return Ok(false);
+    }
+    let mut removed = shuffled_edges(puzzle.order(), derive_seed(opts.seed, 0));
+    removed.truncate(opts.k);
+    removed.sort_unstable();
+    let r = RelaxedInstance::new(puzzle, &removed)
+        .unwrap_or_else(|e| unreachable!("sampled edges are graph edges: {e}"));
+    let a =
+        Engines::one(opts.engines.primary()).analyze_relaxed(&r, crate::answers::LARGE_COUNT)?;
+    Ok(a.count.capped)
+}
+
 /// Runs the samples of one puzzle at one `k`.
 pub(crate) fn run_samples(
     puzzle: &Puzzle,
