@@ -426,3 +426,56 @@ fn uncapped_counts_warn_and_saturated_counts_say_so() {
     assert_eq!(code, 0, "{err}");
     assert!(!out.contains("saturated"), "{out}");
 }
+
+/// Row 16: `--dedup` with `--shard`: the shards skip the lines the
+/// unsharded run skips, `merge --input` expects no row for them, and the
+/// merged file is the unsharded run's, byte for byte.
+#[test]
+fn dedup_shards_merge_to_the_unsharded_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let relabelled: String = EASY
+        .chars()
+        .map(|c| match c {
+            '1' => '2',
+            '2' => '1',
+            c => c,
+        })
+        .collect();
+    let other = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    fs::write(
+        d.join("in.txt"),
+        format!("{EASY}\n{relabelled}\n{other}\n{EASY}\n{other}\n"),
+    )
+    .unwrap();
+    let analyze = |extra: &[&str], out: &str| {
+        let mut args = vec![
+            "analyze",
+            "in.txt",
+            "--metrics",
+            "clauses",
+            "--dedup",
+            "-f",
+            "jsonl",
+            "-o",
+            out,
+        ];
+        args.extend_from_slice(extra);
+        let (code, _, err) = run_in(d, &args);
+        assert_eq!(code, 0, "{err}");
+    };
+    analyze(&[], "whole.jsonl");
+    for i in 1..=2 {
+        analyze(&["--shard", &format!("{i}/2")], &format!("s{i}.jsonl"));
+    }
+    let (code, _, err) = run_in(
+        d,
+        &[
+            "merge", "m.jsonl", "s1.jsonl", "s2.jsonl", "--input", "in.txt",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let merged = fs::read_to_string(d.join("m.jsonl")).unwrap();
+    assert_eq!(merged, fs::read_to_string(d.join("whole.jsonl")).unwrap());
+    assert_eq!(merged.lines().count(), 2, "{merged}");
+}

@@ -102,11 +102,25 @@ pub fn run(args: MergeArgs) -> Result<u8> {
         };
         let identity =
             input_identity(open()?).with_context(|| format!("cannot read {}", input.display()))?;
-        merged.check_input(
-            &identity,
+        let mut lines: Vec<(usize, sudolab::Puzzle)> =
             PuzzleReader::new(std::io::BufReader::new(open()?))
                 .filter_map(Result::ok)
-                .map(|(line, p)| (line, p.to_line())),
+                .collect();
+        // A `--dedup` run has no row for a line equivalent to an earlier one,
+        // in whichever shard that line falls: those lines are not expected.
+        let dedup = merged
+            .record()
+            .is_some_and(|r| r.params.get("dedup") == Some(&serde_json::Value::Bool(true)));
+        if dedup {
+            let refs: Vec<&sudolab::Puzzle> = lines.iter().map(|(_, p)| p).collect();
+            let earlier = sudolab::grid::canon::earlier_equivalents(&refs)
+                .map_err(|(i, e)| anyhow::anyhow!("--input: line {}: {e}", lines[i].0))?;
+            let mut first = earlier.iter().map(Option::is_none);
+            lines.retain(|_| first.next().unwrap_or(true));
+        }
+        merged.check_input(
+            &identity,
+            lines.into_iter().map(|(line, p)| (line, p.to_line())),
         );
     }
     let problems = merged.problems();
