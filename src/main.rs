@@ -109,6 +109,7 @@ fn main() -> ExitCode {
         note!("sudolab: {why}");
         return ExitCode::from(cli::EXIT_ERROR);
     }
+    cli::signals::install();
     // A negative number for a numeric flag is an invalid value, not a flag
     // to quote with `--`.
     let command = Cli::command().mut_subcommands(|s| s.allow_negative_numbers(true));

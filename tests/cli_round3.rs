@@ -479,3 +479,57 @@ fn dedup_shards_merge_to_the_unsharded_run() {
     assert_eq!(merged, fs::read_to_string(d.join("whole.jsonl")).unwrap());
     assert_eq!(merged.lines().count(), 2, "{merged}");
 }
+
+/// Row 11: SIGINT or SIGTERM while a streamed run replaces an existing
+/// file through a temporary one: the temporary is removed, the earlier file
+/// is intact, and the process ends by the signal.
+#[cfg(unix)]
+#[test]
+fn a_signal_leaves_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A first window of quick rows, then a long second one.
+    let mut input = format!("{EASY}\n").repeat(256);
+    input.push_str(&format!("{EASY} slow\n").repeat(2000));
+    fs::write(d.join("in.txt"), input).unwrap();
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        fs::write(d.join("out.jsonl"), "{\"earlier\":1}\n").unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+            .args([
+                "analyze",
+                "in.txt",
+                "--metrics",
+                "clauses,relax",
+                "--samples",
+                "5",
+                "-f",
+                "jsonl",
+                "-o",
+                "out.jsonl",
+            ])
+            .current_dir(d)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let temporary = || names(d).into_iter().any(|n| n.ends_with(".tmp"));
+        while !temporary() {
+            if let Some(status) = child.try_wait().unwrap() {
+                panic!("finished before a temporary file was seen: {status}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        // SAFETY: signals our own child process.
+        unsafe { libc::kill(child.id() as libc::pid_t, sig) };
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(sig), "{status}");
+        assert_eq!(names(d), ["in.txt", "out.jsonl"], "signal {sig}");
+        assert_eq!(
+            fs::read_to_string(d.join("out.jsonl")).unwrap(),
+            "{\"earlier\":1}\n"
+        );
+    }
+}

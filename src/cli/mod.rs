@@ -18,6 +18,7 @@ pub mod report;
 pub mod resume;
 pub mod score;
 pub mod shard;
+pub mod signals;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;

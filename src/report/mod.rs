@@ -239,6 +239,32 @@ pub fn refuse_write_protected(path: &Path) -> io::Result<()> {
     }
 }
 
+/// The temporary files of this process not yet renamed over their
+/// targets: what [`remove_temporaries`] removes.
+static TEMPORARIES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    TEMPORARIES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Removes every temporary output file of this process that is not yet
+/// renamed over its target (`.FILE.XXXXXX.tmp`): what a program interrupted
+/// by a signal calls before it ends, so that no temporary file is left and
+/// every target keeps its earlier contents.
+pub fn remove_temporaries() {
+    for path in temporaries().drain(..) {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// A temporary file leaves the list once renamed over its target or
+/// removed.
+fn forget_temporary(path: &Path) {
+    temporaries().retain(|p| p != path);
+}
+
 /// A temporary file beside `path` (`.NAME.XXXXXX.tmp`, by `tempfile`),
 /// removed when dropped unless persisted. It gets the permissions of the
 /// file it will replace (a write-protected one is refused,
@@ -258,6 +284,7 @@ fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     let tmp = builder.tempfile_in(folder_of(path))?;
+    temporaries().push(tmp.path().to_path_buf());
     // Exactly the replaced file's mode, whatever the umask.
     if let Ok(m) = fs::metadata(path)
         && m.is_file()
@@ -296,9 +323,12 @@ impl StagedFiles {
     }
 
     /// Renames every staged file over its target.
-    pub fn commit(self) -> io::Result<()> {
-        for (tmp, path) in self.staged {
-            tmp.persist(&path).map_err(|e| e.error)?;
+    pub fn commit(mut self) -> io::Result<()> {
+        for (tmp, path) in std::mem::take(&mut self.staged) {
+            let temporary = tmp.to_path_buf();
+            let done = tmp.persist(&path).map_err(|e| e.error);
+            forget_temporary(&temporary);
+            done?;
         }
         Ok(())
     }
@@ -393,8 +423,27 @@ impl OutputStream {
                 let OutputTarget::File(path) = &self.target else {
                     unreachable!("only a regular file is written through a temporary file")
                 };
-                tmp.persist(path).map(drop).map_err(|e| e.error)
+                let temporary = tmp.path().to_path_buf();
+                let done = tmp.persist(path).map(drop).map_err(|e| e.error);
+                forget_temporary(&temporary);
+                done
             }
+        }
+    }
+}
+
+impl Drop for OutputStream {
+    fn drop(&mut self) {
+        if let StreamState::Temp(tmp) = &self.state {
+            forget_temporary(tmp.path());
+        }
+    }
+}
+
+impl Drop for StagedFiles {
+    fn drop(&mut self) {
+        for (tmp, _) in &self.staged {
+            forget_temporary(tmp);
         }
     }
 }
