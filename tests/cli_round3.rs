@@ -533,3 +533,37 @@ fn a_signal_leaves_no_temporary_file() {
         );
     }
 }
+
+/// A 25×25 puzzle with 260 givens (several solutions) on which the bitset
+/// search runs for minutes and SAT answers at once.
+const HARD_25: &str = "91....H....8.BE.F.O.J..P.....D.8.L.291.73H....C....N.......1DM.IJ..E.6A...H8..B..FC.N.H..A.MJDP7G219.KA34..I...FNC5...21..L....9P....B........F3.M.C..2..1G...3A...........P..DO...C8.1G....P9.L.BEF..A.4.......IJ..5....8..H..E.LEH.B....5....FPD..J81G72......J2..M....L7....4.3...PD..7L....G2.4E.H3..FC...K.HP..M.F.C....1.....B7JG1...E4H..7.L.OA.FC.DMI....L...OF...34.D5P....9.J...71O.........5.D.M2J...I.2J....6H..8.L...K..5...BH4.6DC....3FA.J...9.....3..A.2..P..C.5D7G.1..E.......NL..1...9J..B..H..KF..DI.5B.87...2.G.6...C..O..O.....9J25.DMI..B..3...6...9..6H.471..BF.C..IM.D.....E..M....OFC...J2.87L.....7.K..O...H.MNI.D..J.P";
+
+/// Row 8: `check` with the default engine answers a 25×25 puzzle (SAT is
+/// the default at that size); the guard only ends a hang.
+#[test]
+fn the_default_engine_answers_a_25x25_puzzle() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("p.txt"), format!("{HARD_25}\n")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(["check", "p.txt", "-f", "jsonl"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut waited = 0;
+    while child.try_wait().unwrap().is_none() {
+        waited += 1;
+        if waited > 3000 {
+            let _ = child.kill();
+            panic!("check with the default engine did not answer a 25×25 puzzle");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let row: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(row["status"], "multiple", "{row}");
+}
