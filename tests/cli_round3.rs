@@ -567,3 +567,37 @@ fn the_default_engine_answers_a_25x25_puzzle() {
     let row: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(row["status"], "multiple", "{row}");
 }
+
+/// Row 14: the bootstrap's ceiling bounds the work (resamples × rows), not
+/// only the flag: refused before any work, naming the largest value that fits.
+#[test]
+fn the_bootstrap_ceiling_bounds_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: String = (0..3000)
+        .map(|i| format!("{},{}\n", i % 7, (i * 13) % 11))
+        .collect();
+    fs::write(dir.path().join("t.csv"), format!("x,y\n{rows}")).unwrap();
+    let (code, _, err) = run_in(
+        dir.path(),
+        &["eval", "t.csv", "--label", "y", "--bootstrap", "1000000"],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("--bootstrap 1000000 on 3000 rows") && err.contains("--bootstrap 666666"),
+        "{err}"
+    );
+    let (code, _, err) = run_in(
+        dir.path(),
+        &[
+            "eval",
+            "t.csv",
+            "--label",
+            "y",
+            "--bootstrap",
+            "100",
+            "-f",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+}

@@ -482,12 +482,28 @@ pub fn label_of(label: &Option<String>) -> String {
     label.clone().unwrap_or_default()
 }
 
-pub use sudolab::limits::{MAX_BOOTSTRAP, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES};
+pub use sudolab::limits::{
+    MAX_BOOTSTRAP, MAX_BOOTSTRAP_PAIRS, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES,
+};
 
 /// Refuses a count flag above its documented ceiling, before any work.
 pub fn at_most(flag: &str, value: usize, max: usize) -> Result<()> {
     if value > max {
         bail!("{flag} {value}: at most {max} (the documented ceiling of {flag})");
+    }
+    Ok(())
+}
+
+/// Refuses a `--bootstrap` whose work (resamples × rows) passes
+/// [`MAX_BOOTSTRAP_PAIRS`], naming both numbers and the largest value that
+/// fits.
+pub fn bootstrap_fits(replicates: usize, rows: usize) -> Result<()> {
+    let pairs = replicates.saturating_mul(rows);
+    if pairs > MAX_BOOTSTRAP_PAIRS {
+        bail!(
+            "--bootstrap {replicates} on {rows} rows: {pairs} resampled pairs per statistic, at most {MAX_BOOTSTRAP_PAIRS} (use --bootstrap {} or less, or 0 for none)",
+            MAX_BOOTSTRAP_PAIRS / rows.max(1)
+        );
     }
     Ok(())
 }
