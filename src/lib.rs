@@ -69,6 +69,7 @@ pub mod generate;
 pub mod graph;
 pub mod grid;
 pub mod human;
+pub mod limits;
 pub mod metrics;
 pub mod relax;
 pub mod report;

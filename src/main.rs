@@ -1,5 +1,15 @@
 //! The `sudolab` command line: a thin layer over the library.
 
+/// A line on standard error that never fails: `eprintln!` panics when
+/// stderr cannot be written (`2>/dev/full`, a closed terminal); a note that
+/// cannot be shown is dropped and the exit code still says what happened.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod cli;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -97,9 +107,10 @@ fn message(e: &anyhow::Error) -> String {
 
 fn main() -> ExitCode {
     if let Err(why) = sudolab::cpu_check() {
-        eprintln!("sudolab: {why}");
+        note!("sudolab: {why}");
         return ExitCode::from(cli::EXIT_ERROR);
     }
+    cli::signals::install();
     // A negative number for a numeric flag is an invalid value, not a flag
     // to quote with `--`.
     let command = Cli::command().mut_subcommands(|s| s.allow_negative_numbers(true));
@@ -157,11 +168,11 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(e) if is_broken_pipe(&e) => ExitCode::from(cli::EXIT_OK),
         Err(e) if is_disagreement(&e) => {
-            eprintln!("sudolab: ENGINE DISAGREEMENT (bug): {}", message(&e));
+            note!("sudolab: ENGINE DISAGREEMENT (bug): {}", message(&e));
             ExitCode::from(cli::EXIT_DISAGREE)
         }
         Err(e) => {
-            eprintln!("sudolab: error: {}", message(&e));
+            note!("sudolab: error: {}", message(&e));
             ExitCode::from(cli::EXIT_ERROR)
         }
     }

@@ -384,3 +384,33 @@ proptest! {
         }
     }
 }
+
+/// Issue 37 row 13: Pearson (and Spearman through it) centres and scales
+/// before squaring: a value of 1e200 among small ones neither overflows
+/// nor hides the others, values near 1e-200 are not "constant".
+#[test]
+fn pearson_is_stable_at_extreme_magnitudes() {
+    let mut spike = X;
+    spike[9] = 1e200;
+    let mut unit = [0.0; 10];
+    unit[9] = 1.0;
+    let expected = pearson(&unit, &Y).unwrap();
+    assert!(expected > 0.5, "{expected}");
+    assert_close!(pearson(&spike, &Y).unwrap(), expected, 1e-9);
+    assert_close!(pearson(&Y, &spike).unwrap(), expected, 1e-9);
+    let tiny: Vec<f64> = X.iter().map(|x| x * 1e-200).collect();
+    assert_close!(pearson(&tiny, &Y).unwrap(), pearson(&X, &Y).unwrap(), 1e-12);
+    let huge: Vec<f64> = X.iter().map(|x| x * 1e300).collect();
+    assert_close!(pearson(&huge, &Y).unwrap(), pearson(&X, &Y).unwrap(), 1e-12);
+    let near_max: Vec<f64> = X.iter().map(|x| (x - 4.0) * 4e307).collect();
+    assert_close!(
+        pearson(&near_max, &Y).unwrap(),
+        pearson(&X, &Y).unwrap(),
+        1e-12
+    );
+    assert_close!(
+        spearman(&tiny, &Y).unwrap(),
+        spearman(&X, &Y).unwrap(),
+        1e-12
+    );
+}

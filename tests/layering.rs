@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// independent peers (the three engines, the relaxation and the human
 /// models, the generators and the report).
 const LAYERS: &[&[&str]] = &[
-    &["util", "seed", "data"],
+    &["util", "seed", "data", "limits"],
     &["grid"],
     &["cnf", "graph", "examples"],
     &["answers"],

@@ -23,6 +23,19 @@ fn target_dir() -> PathBuf {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
 }
 
+/// How to provide the interpreter: the venv under this run's target
+/// directory (`CARGO_TARGET_DIR` honoured), or `SUDOLAB_PYTHON`. The test
+/// harness still lists a skipped test as `ok`: this note says it was not.
+fn how_to_get_python() -> String {
+    let venv = target_dir().join("pyenv");
+    let v = venv.display();
+    format!(
+        "the Python suite did NOT run; set SUDOLAB_PYTHON to an interpreter that has them, or \
+         python3 -m venv {v} && {v}/bin/pip install maturin pytest numpy pandas \
+         'dask[distributed]' pyarrow (.ci/run does this)"
+    )
+}
+
 /// An interpreter that imports every module of [`MODULES`].
 fn python() -> Option<PathBuf> {
     let venv = target_dir().join("pyenv").join("bin").join("python");
@@ -39,12 +52,18 @@ fn python() -> Option<PathBuf> {
             return Some(python);
         }
     }
-    common::skip(
-        &format!("a Python 3 with {MODULES}"),
-        "python3 -m venv target/pyenv && target/pyenv/bin/pip install maturin pytest numpy \
-         pandas 'dask[distributed]' pyarrow; .ci/run does this",
-    );
+    common::skip(&format!("a Python 3 with {MODULES}"), &how_to_get_python());
     None
+}
+
+#[test]
+fn the_skip_note_names_the_target_directory_and_sudolab_python() {
+    let how = how_to_get_python();
+    assert!(how.contains("SUDOLAB_PYTHON"), "{how}");
+    assert!(
+        how.contains(&target_dir().join("pyenv").display().to_string()),
+        "{how}"
+    );
 }
 
 #[test]

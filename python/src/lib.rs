@@ -10,7 +10,13 @@
 //! `analyze`, `rate` and `score`.
 //!
 //! Errors: a puzzle the library refuses raises `ValueError` with the
-//! library's message; an engine [`Disagreement`] (always a bug) raises
+//! library's message, naming the puzzle by its line: the `lines` given, else
+//! its 1-based position in the batch (`line 1` for a single puzzle), as the
+//! CLI names input lines; a count parameter above the CLI's ceiling
+//! ([`sudolab::limits`]) raises `ValueError` naming the parameter. A Ctrl-C
+//! during a native call raises `KeyboardInterrupt` within a fraction of a
+//! second (signals are checked while the work runs, which stops between
+//! samples or puzzles); an engine [`Disagreement`] (always a bug) raises
 //! `sudolab.EngineDisagreement` (a `RuntimeError`) carrying the reproducible
 //! case, never a missing value.
 
@@ -18,6 +24,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
 use sudolab::analyze::results::Lined;
 use sudolab::analyze::{AnalyzeOptions, analyze as analyze_one, rate_row};
 use sudolab::cnf::{self, ClassCuts, Encoding, clause_row};
@@ -25,10 +32,69 @@ use sudolab::engine::{Disagreement, Engines};
 use sudolab::generate::{self, GenerateOptions, Level, Method, RunOptions, Symmetry};
 use sudolab::grid::{Puzzle, canon::canonical, parse_puzzle};
 use sudolab::human::RateOptions;
+use sudolab::limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES};
 use sudolab::metrics::parse_metric_groups;
 use sudolab::relax::{self, RelaxError, RelaxOptions};
 use sudolab::report::{jsonl_line, plot};
 use sudolab::score::{self, ScoreError, ScoreModel, ScoreOptions, ScoreRow};
+
+/// Refuses a count parameter above its ceiling, naming it as the CLI does.
+fn at_most(name: &str, value: usize, max: usize) -> PyResult<()> {
+    if value > max {
+        return Err(PyValueError::new_err(format!(
+            "{name}={value}: at most {max} (the ceiling of the CLI's --{name})"
+        )));
+    }
+    Ok(())
+}
+
+/// Runs `work` with the GIL released on another thread while this one
+/// checks for signals every 50 ms: on a Ctrl-C (`KeyboardInterrupt`, or
+/// whatever a Python signal handler raises) `stop` is raised, the work
+/// stops at its next check, and the signal's exception is returned.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&AtomicBool) -> T + Send,
+) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    let mut interrupt: Option<PyErr> = None;
+    let done = py.detach(|| {
+        std::thread::scope(|s| {
+            let handle = s.spawn(|| work(&stop));
+            while !handle.is_finished() {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                if interrupt.is_none()
+                    && let Err(e) = Python::attach(|py| py.check_signals())
+                {
+                    interrupt = Some(e);
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            handle.join()
+        })
+    });
+    if let Some(e) = interrupt {
+        return Err(e);
+    }
+    done.map_err(|_| PyRuntimeError::new_err("a native worker thread panicked"))
+}
+
+/// Why a batch stopped: the engines disagreed at an input line, or the
+/// caller was interrupted.
+enum Stopped {
+    Disagreement(usize, Disagreement),
+    Interrupted,
+}
+
+fn stopped_error(s: Stopped) -> PyErr {
+    match s {
+        Stopped::Disagreement(line, d) => disagreement(&d, Some(line)),
+        // `interruptible` returns the signal's own exception first.
+        Stopped::Interrupted => {
+            PyErr::new::<pyo3::exceptions::PyKeyboardInterrupt, _>("interrupted")
+        }
+    }
+}
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -67,13 +133,14 @@ fn parse(text: &str) -> PyResult<Puzzle> {
     parse_puzzle(text).map_err(value_error)
 }
 
-/// Parses every puzzle of a batch, naming the position of a bad one.
-fn parse_all(puzzles: &[String]) -> PyResult<Vec<Puzzle>> {
+/// Parses every puzzle of a batch, naming the line of a bad one (see the
+/// module's error convention).
+fn parse_all(puzzles: &[String], lines: &[usize]) -> PyResult<Vec<Puzzle>> {
     puzzles
         .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            parse_puzzle(t).map_err(|e| PyValueError::new_err(format!("puzzle {i}: {e}")))
+        .zip(lines)
+        .map(|(t, line)| {
+            parse_puzzle(t).map_err(|e| PyValueError::new_err(format!("line {line}: {e}")))
         })
         .collect()
 }
@@ -171,11 +238,12 @@ fn relax_report(
     verify: Option<usize>,
     with_samples: bool,
 ) -> PyResult<(String, Option<String>)> {
-    let p = parse(puzzle)?;
+    let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
     let engines: Engines = engine.parse().map_err(value_error)?;
     if samples == 0 {
         return Err(value_error(RelaxError::NoSamples));
     }
+    at_most("samples", samples, MAX_SAMPLES)?;
     let opts = RelaxOptions {
         k,
         samples,
@@ -185,10 +253,12 @@ fn relax_report(
         engines,
         verify_by: Default::default(),
     };
-    let (report, drawn) = py.detach(|| relax::relax(&p, &opts)).map_err(|e| match e {
-        RelaxError::Disagreement(d) => disagreement(&d, None),
-        e => value_error(e),
-    })?;
+    let (report, drawn) =
+        interruptible(py, |stop| relax::relax_until(&p, &opts, stop))?.map_err(|e| match e {
+            RelaxError::Disagreement(d) => disagreement(&d, None),
+            RelaxError::Interrupted => stopped_error(Stopped::Interrupted),
+            e => value_error(format!("line 1: {e}")),
+        })?;
     let samples_json = if with_samples {
         Some(serde_json::to_string(&drawn).map_err(value_error)?)
     } else {
@@ -214,21 +284,28 @@ fn rate(
     runs: Option<usize>,
     with_score: bool,
 ) -> PyResult<Vec<String>> {
-    let parsed = parse_all(&puzzles)?;
+    let lines = lines_of(None, puzzles.len())?;
+    let parsed = parse_all(&puzzles, &lines)?;
     let mut opts = RateOptions::for_models(models).map_err(value_error)?;
     opts.seed = seed;
     if let Some(r) = runs {
+        at_most("runs", r, MAX_RUNS)?;
         opts.set_runs(r);
     }
     opts.check().map_err(value_error)?;
-    let rows = py.detach(|| {
+    let rows = interruptible(py, |stop| {
         parsed
             .par_iter()
-            .enumerate()
-            .map(|(i, p)| rate_row(p, &opts, with_score).map_err(|d| (i, d)))
+            .zip(lines.par_iter())
+            .map(|(p, &line)| {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(Stopped::Interrupted);
+                }
+                rate_row(p, &opts, with_score).map_err(|d| Stopped::Disagreement(line, d))
+            })
             .collect::<Result<Vec<_>, _>>()
-    });
-    let rows = rows.map_err(|(i, d)| disagreement(&d, Some(i + 1)))?;
+    })?;
+    let rows = rows.map_err(stopped_error)?;
     rows.iter().map(json).collect()
 }
 
@@ -250,8 +327,8 @@ fn score_rows(
             "scale {scale}: expected 2 to 10 levels"
         )));
     }
-    let parsed = parse_all(&puzzles)?;
-    let lines = lines_of(lines, parsed.len())?;
+    let lines = lines_of(lines, puzzles.len())?;
+    let parsed = parse_all(&puzzles, &lines)?;
     let mut model = ScoreModel::shipped().clone();
     if let Some(seed) = seed {
         model.params.seed = seed;
@@ -262,7 +339,20 @@ fn score_rows(
         scale,
         all_metrics,
     };
-    let results: Vec<_> = py.detach(|| parsed.par_iter().map(|p| score::score(p, &opts)).collect());
+    let results: Vec<_> = interruptible(py, |stop| {
+        parsed
+            .par_iter()
+            .map(|p| {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                Some(score::score(p, &opts))
+            })
+            .collect()
+    })?;
+    let Some(results) = results.into_iter().collect::<Option<Vec<_>>>() else {
+        return Err(stopped_error(Stopped::Interrupted));
+    };
     let mut out = Vec::with_capacity(results.len());
     for ((p, line), r) in parsed.iter().zip(lines).zip(results) {
         match r {
@@ -319,20 +409,37 @@ fn analyze(
     };
     opts.check()
         .map_err(|e| PyValueError::new_err(format!("samples: {e}")))?;
-    let parsed = parse_all(&puzzles)?;
-    let lines = lines_of(lines, parsed.len())?;
-    let rows = py.detach(|| {
+    at_most("samples", samples, MAX_SAMPLES)?;
+    let lines = lines_of(lines, puzzles.len())?;
+    let parsed = parse_all(&puzzles, &lines)?;
+    // As the CLI and `relax` do: a k beyond the graph is the caller's
+    // mistake, refused before any work, not an `errors` column per row.
+    if opts.groups.contains(&sudolab::metrics::MetricGroup::Relax) {
+        for (p, line) in parsed.iter().zip(&lines) {
+            let edges = p.geometry().edges().len();
+            if k > edges {
+                return Err(PyValueError::new_err(format!(
+                    "k={k}: exceeds the {edges} edges of the {side}×{side} Sudoku graph (line {line})",
+                    side = p.side()
+                )));
+            }
+        }
+    }
+    let rows = interruptible(py, |stop| {
         parsed
             .par_iter()
             .zip(lines.par_iter())
             .map(|(p, &line)| {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(Stopped::Interrupted);
+                }
                 analyze_one(p, &opts)
                     .map(|row| Lined { line, row })
-                    .map_err(|d| (line, d))
+                    .map_err(|d| Stopped::Disagreement(line, d))
             })
             .collect::<Result<Vec<_>, _>>()
-    });
-    let rows = rows.map_err(|(line, d)| disagreement(&d, Some(line)))?;
+    })?;
+    let rows = rows.map_err(stopped_error)?;
     rows.iter().map(json).collect()
 }
 
@@ -365,6 +472,7 @@ fn generate_rows(
     max_tries: usize,
     level: Option<&str>,
 ) -> PyResult<Vec<String>> {
+    at_most("count", count, MAX_GENERATED)?;
     let mut opts = GenerateOptions {
         method: enum_arg(&Method::ALL, "method", method)?,
         symmetry: enum_arg(&Symmetry::ALL, "symmetry", symmetry)?,
@@ -432,6 +540,11 @@ fn clause_histogram_svg(series: Vec<(String, Vec<u64>)>) -> PyResult<String> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sudolab::cpu_check().map_err(pyo3::exceptions::PyImportError::new_err)?;
+    // The CLI's ceilings, one definition: the Python layer checks its
+    // arguments against them before calling in.
+    m.add("MAX_SAMPLES", MAX_SAMPLES)?;
+    m.add("MAX_RUNS", MAX_RUNS)?;
+    m.add("MAX_GENERATED", MAX_GENERATED)?;
     m.add_function(wrap_pyfunction!(parse_line, m)?)?;
     m.add_function(wrap_pyfunction!(line_from_cells, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;

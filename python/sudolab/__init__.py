@@ -13,14 +13,24 @@ the CLI writes, so the same seeds give the same numbers as ``sudolab``.
 A puzzle is a line (``"53..7....6..195...."``, ``0`` or ``.`` for a blank,
 an optional label after whitespace), a list of cell values (flat or nested,
 ``0`` for a blank), a numpy array, or a :class:`Puzzle`. A bad puzzle raises
-``ValueError`` naming what is wrong; an engine disagreement (always a bug)
-raises :class:`EngineDisagreement` with the reproducible case.
+``ValueError`` naming what is wrong and the puzzle's line (the ``lines``
+given to a batch, else its 1-based position: ``line 1`` for a single
+puzzle, as the CLI numbers input lines); an engine disagreement (always a
+bug) raises :class:`EngineDisagreement` with the reproducible case.
+
+Count parameters are checked before any work, against the CLI's ceilings
+(``samples`` at most ``MAX_SAMPLES`` = 100000, ``runs`` at most
+``MAX_RUNS``, ``count`` at most ``MAX_GENERATED``): a value out of range
+raises ``ValueError`` naming the parameter, a value that is not an integer
+``TypeError``. Ctrl-C interrupts a native call within a fraction of a
+second (``KeyboardInterrupt``).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+import numbers
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
 import numpy as np
@@ -47,6 +57,29 @@ __all__ = [
     "score_batch",
     "rate_batch",
 ]
+
+
+MAX_SAMPLES: int = _native.MAX_SAMPLES
+MAX_RUNS: int = _native.MAX_RUNS
+MAX_GENERATED: int = _native.MAX_GENERATED
+_U64 = 2**64 - 1
+# Larger than any graph's edges (25×25: 21000); the library names the
+# graph's own limit.
+_MAX_K = 10**6
+
+
+def _int(name: str, value: Any, low: int, high: int) -> int:
+    """``value`` as an int in ``low..=high``, else an error naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__} ({value!r})")
+    value = int(value)
+    if not low <= value <= high:
+        raise ValueError(f"{name}={value}: expected {low} to {high}")
+    return value
+
+
+def _opt_int(name: str, value: Any, low: int, high: int) -> Optional[int]:
+    return None if value is None else _int(name, value, low, high)
 
 
 class EngineDisagreement(RuntimeError):
@@ -99,7 +132,20 @@ def _line(puzzle: PuzzleLike) -> str:
         return str(puzzle)
     if isinstance(puzzle, str):
         return puzzle
-    cells = np.asarray(puzzle)
+    if puzzle is None:
+        raise TypeError("puzzle is None: expected a puzzle line, cell values (flat or nested), a numpy array or a Puzzle")
+    try:
+        cells = np.asarray(puzzle)
+    except ValueError as e:  # ragged nested lists
+        raise ValueError(f"cell values do not form a grid: {e}") from None
+    if cells.dtype.kind == "O":
+        raise TypeError(f"cannot read a puzzle from {type(puzzle).__name__}: expected a puzzle line, cell values, a numpy array or a Puzzle")
+    sides = (4, 9, 16, 25)
+    if not (cells.ndim == 1 or (cells.ndim == 2 and cells.shape[0] == cells.shape[1] and cells.shape[0] in sides)):
+        raise ValueError(
+            f"cell values of shape {cells.shape}: expected a flat list of 16, 81, 256 or 625 cells "
+            "or a square grid (4×4, 9×9, 16×16 or 25×25)"
+        )
     if cells.dtype.kind not in "iu":
         if cells.dtype.kind == "f" and np.all(np.isfinite(cells)) and np.all(cells == np.round(cells)):
             cells = cells.astype(np.int64)
@@ -237,6 +283,11 @@ def relax(
     (contradictory, no solution or several, ``k`` above the edge count) and
     :class:`EngineDisagreement` when engines disagree.
     """
+    k = _int("k", k, 0, _MAX_K)
+    samples = _int("samples", samples, 1, MAX_SAMPLES)
+    seed = _int("seed", seed, 0, _U64)
+    cap = _int("cap", cap, 0, _U64)
+    verify = _opt_int("verify", verify, 0, MAX_SAMPLES)
     report, drawn = _native.relax_report(_line(puzzle), k, samples, seed, cap, engine, verify, with_samples)
     row = json.loads(report)
     row.pop("line", None)
@@ -258,6 +309,8 @@ def rate(
     annealing, harmony``, or ``default`` (every model but the costly annealing
     and harmony search, as the CLI) or ``all``; with the difficulty score unless
     ``with_score=False``."""
+    seed = _int("seed", seed, 0, _U64)
+    runs = _opt_int("runs", runs, 1, MAX_RUNS)
     return _Row(json.loads(_native.rate([_line(puzzle)], models, seed, runs, with_score)[0]))
 
 
@@ -272,6 +325,8 @@ def score(
     ``score_level``, ``se_equivalent``, ``minutes`` (with ``minutes_low`` and
     ``minutes_high``, when the score gives them) and ``hardest_technique``.
     Raises ``ValueError`` for a puzzle without a score."""
+    scale = _int("scale", scale, 2, 10)
+    seed = _opt_int("seed", seed, 0, _U64)
     row = json.loads(_native.score_rows([_line(puzzle)], None, fast, scale, seed, all_metrics)[0])
     row.pop("line", None)
     return _Row(row)
@@ -294,6 +349,21 @@ class Analysis(_Row):
 _ANALYZE_DEFAULTS = dict(metrics="clauses,relax,score", k=45, samples=200, seed=1, cap=1000, fixedness=False)
 
 
+def _analyze_ints(k: Any, samples: Any, seed: Any, cap: Any) -> tuple:
+    return (
+        _int("k", k, 0, _MAX_K),
+        _int("samples", samples, 1, MAX_SAMPLES),
+        _int("seed", seed, 0, _U64),
+        _int("cap", cap, 0, _U64),
+    )
+
+
+def _lines_arg(lines: Optional[Sequence[int]]) -> Optional[List[int]]:
+    if lines is None:
+        return None
+    return [_int("lines", line, 1, _U64) for line in lines]
+
+
 def analyze(
     puzzle: PuzzleLike,
     metrics: str = "clauses,relax,score",
@@ -307,6 +377,7 @@ def analyze(
     groups ``clauses``, ``relax``, ``rate-all``, ``rate:MODELS``, ``score``).
     With ``fixedness`` (default here, for the notebook heatmap) the row holds
     the per-cell fixedness map."""
+    k, samples, seed, cap = _analyze_ints(k, samples, seed, cap)
     row = json.loads(_native.analyze([_line(puzzle)], None, metrics, k, samples, seed, cap, fixedness)[0])
     row.pop("line", None)
     return Analysis(row)
@@ -337,7 +408,8 @@ def analyze_batch(
     ``sudolab analyze --format jsonl`` (``line`` = ``lines`` or the 1-based
     position; a Series keeps its index). Same defaults as the CLI."""
     index = _batch_index(puzzles)
-    rows = _native.analyze(_lines(puzzles), None if lines is None else list(lines), metrics, k, samples, seed, cap, fixedness)
+    k, samples, seed, cap = _analyze_ints(k, samples, seed, cap)
+    rows = _native.analyze(_lines(puzzles), _lines_arg(lines), metrics, k, samples, seed, cap, fixedness)
     return _frame(rows, index)
 
 
@@ -352,7 +424,9 @@ def score_batch(
     """:func:`score` over many puzzles on every core: the rows of
     ``sudolab score --format jsonl``."""
     index = _batch_index(puzzles)
-    rows = _native.score_rows(_lines(puzzles), None if lines is None else list(lines), fast, scale, seed, all_metrics)
+    scale = _int("scale", scale, 2, 10)
+    seed = _opt_int("seed", seed, 0, _U64)
+    rows = _native.score_rows(_lines(puzzles), _lines_arg(lines), fast, scale, seed, all_metrics)
     return _frame(rows, index)
 
 
@@ -366,6 +440,8 @@ def rate_batch(
     """:func:`rate` over many puzzles on every core: the rows of
     ``sudolab rate --format jsonl``."""
     index = _batch_index(puzzles)
+    seed = _int("seed", seed, 0, _U64)
+    runs = _opt_int("runs", runs, 1, MAX_RUNS)
     return _frame(_native.rate(_lines(puzzles), models, seed, runs, with_score), index)
 
 
@@ -381,6 +457,10 @@ def generate(
 ) -> pd.DataFrame:
     """``count`` puzzles from ``seed`` (``sudolab generate``, same methods,
     symmetries and levels): one row per puzzle, the CLI's JSONL columns."""
+    count = _int("count", count, 1, MAX_GENERATED)
+    seed = _int("seed", seed, 0, _U64)
+    order = _int("order", order, 2, 5)
+    max_tries = _int("max_tries", max_tries, 1, _U64)
     return _frame(_native.generate_rows(method, count, seed, order, symmetry, minimal, max_tries, level))
 
 

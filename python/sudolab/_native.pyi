@@ -8,6 +8,10 @@ raises ``ValueError`` for a bad puzzle or parameter and
 
 from typing import List, Optional, Sequence, Tuple
 
+MAX_SAMPLES: int
+MAX_RUNS: int
+MAX_GENERATED: int
+
 def parse_line(text: str) -> Tuple[str, Optional[str], int, List[int]]:
     """(line, label, side, row-major cells with 0 for a blank)."""
 

@@ -32,9 +32,16 @@ from . import _native, _frame
 __all__ = ["read_puzzles", "analyze", "analyze_to_parquet"]
 
 
-def read_puzzles(path: Union[str, List[str]], blocksize: Union[int, str, None] = "1MiB") -> db.Bag:
+#: Bytes per partition of :func:`read_puzzles` by default: about 100 lines
+#: of 9×9 puzzles (82 bytes each), so a file of a few hundred puzzles is
+#: spread over every worker and a lost worker costs a few seconds of rerun.
+DEFAULT_BLOCKSIZE = 100 * 83
+
+
+def read_puzzles(path: Union[str, List[str]], blocksize: Union[int, str, None] = DEFAULT_BLOCKSIZE) -> db.Bag:
     """The lines of one puzzle file (or several, analysed one after the other)
-    as a Dask bag, ``blocksize`` bytes per partition."""
+    as a Dask bag, ``blocksize`` bytes per partition (default
+    :data:`DEFAULT_BLOCKSIZE`, about 100 puzzles)."""
     return db.read_text(path, blocksize=blocksize)
 
 

@@ -51,7 +51,7 @@ def test_analyze_equals_the_cli(cli, radcliffe200):
     assert frame["line"].tolist() == list(range(1, 201))
 
 
-def test_a_bad_puzzle_in_a_batch_names_its_position(radcliffe200):
+def test_a_bad_puzzle_in_a_batch_names_its_line(radcliffe200):
     puzzles, _ = radcliffe200
-    with pytest.raises(ValueError, match="puzzle 2"):
+    with pytest.raises(ValueError, match="^line 3: "):
         sudolab.score_batch(puzzles[:2] + ["12345"] + puzzles[2:4])

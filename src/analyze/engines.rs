@@ -49,9 +49,7 @@ impl CheckRow {
     }
 }
 
-/// Above this many solutions an exact count (`cap` 0) is announced as long:
-/// a puzzle with billions of solutions takes hours to count.
-pub const LARGE_COUNT: u64 = 1_000_000;
+pub use crate::answers::LARGE_COUNT;
 
 /// Result of `sudolab count`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -62,8 +60,12 @@ pub struct CountRow {
     pub label: Option<String>,
     /// Solutions found (the cap when `capped`).
     pub solutions: u64,
-    /// True when counting stopped at the cap.
+    /// True when counting stopped at the cap (or saturated).
     pub capped: bool,
+    /// True when the count passed 2^64 − 1 and stopped there (`solutions`
+    /// is then a lower bound, not a count); absent otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub saturated: bool,
 }
 
 impl CountRow {
@@ -74,7 +76,8 @@ impl CountRow {
             puzzle: puzzle.to_line(),
             label: puzzle.label.clone(),
             solutions: c.solutions,
-            capped: c.capped,
+            capped: c.capped || c.saturated(),
+            saturated: c.saturated(),
         })
     }
 
@@ -137,8 +140,12 @@ pub struct BackboneRow {
     pub removed: Vec<[usize; 2]>,
     /// Solutions found (the cap when `capped`).
     pub solutions: u64,
-    /// True when counting stopped at the cap.
+    /// True when counting stopped at the cap (or saturated).
     pub capped: bool,
+    /// True when the count passed 2^64 − 1 and stopped there; absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub saturated: bool,
     /// 0-based indices of the non-given fixed cells.
     pub fixed: Vec<usize>,
 }
@@ -172,6 +179,24 @@ impl BackboneRow {
         BackboneRow::new(puzzle, &removed.edges, engines, cap)
     }
 
+    /// Whether analysing with `cap` is an exact count past [`LARGE_COUNT`]
+    /// solutions (asked with a count capped there, so it answers quickly).
+    pub fn is_long(
+        puzzle: &Puzzle,
+        removed: &[(usize, usize)],
+        engines: &Engines,
+        cap: u64,
+    ) -> Result<bool, BackboneError> {
+        if cap != 0 {
+            return Ok(false);
+        }
+        let r = RelaxedInstance::new(puzzle, removed)?;
+        Ok(Engines::one(engines.primary())
+            .analyze_relaxed(&r, LARGE_COUNT)?
+            .count
+            .capped)
+    }
+
     /// Analyzes a puzzle with `removed` edges taken out of its graph.
     pub fn new(
         puzzle: &Puzzle,
@@ -186,7 +211,8 @@ impl BackboneRow {
             label: puzzle.label.clone(),
             removed: r.removed().iter().map(|&(a, b)| [a, b]).collect(),
             solutions: a.count.solutions,
-            capped: a.count.capped,
+            capped: a.count.capped || a.count.saturated(),
+            saturated: a.count.saturated(),
             fixed: a.fixed,
         })
     }

@@ -112,7 +112,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
                     Ok(row) => row,
                     Err(d) => {
                         pb.finish_and_clear();
-                        eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
+                        note!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
                         return Ok(Some(EXIT_DISAGREE));
                     }
                 };

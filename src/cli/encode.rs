@@ -6,7 +6,7 @@ use clap::Args;
 use std::path::PathBuf;
 use sudolab::cnf::{self, Encoding};
 use sudolab::grid::Alphabet;
-use sudolab::report::write_atomic;
+use sudolab::report::StagedFiles;
 
 #[derive(Debug, Args)]
 pub struct EncodeArgs {
@@ -54,18 +54,25 @@ pub fn run(args: EncodeArgs) -> Result<u8> {
     if let Some(dir) = dir {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create directory {}", dir.display()))?;
+        // All files or none: a refused puzzle or a failed write leaves every
+        // earlier `line<N>.cnf` as it was, as `-o FILE` does.
+        let mut staged = StagedFiles::default();
         let mut text = Vec::new();
         for (line, p) in &puzzles {
             text.clear();
             match cnf::write_dimacs(p, args.encoding, &mut text) {
                 Ok(()) => {
                     let path = dir.join(format!("line{line}.cnf"));
-                    write_atomic(&path, &text)
+                    staged
+                        .stage(&path, &text)
                         .with_context(|| format!("cannot write {}", path.display()))?;
                 }
                 Err(e) => loaded.refuse(*line, e)?,
             }
         }
+        staged
+            .commit()
+            .with_context(|| format!("cannot write in {}", dir.display()))?;
     } else if puzzles.len() > 1 {
         bail!(
             "{} puzzles: give -o DIR/ (an existing directory or a path ending in /) to write one .cnf file per puzzle",

@@ -18,9 +18,19 @@ pub struct EngineArgs {
     pub common: Common,
     /// Engine: bitset (bitset search, the fastest), dlx (Dancing Links), sat
     /// (varisat), a comma-separated list such as `sat,dlx` (every answer
-    /// compared), or `all`.
-    #[arg(long, default_value = "bitset")]
-    pub engine: Engines,
+    /// compared), or `all`. Default: bitset, and sat for 25×25 puzzles
+    /// (where the bitset search can run for hours).
+    #[arg(long)]
+    pub engine: Option<Engines>,
+}
+
+impl EngineArgs {
+    /// The engines chosen, or the default for the puzzle's size.
+    fn engines_for(&self, p: &sudolab::Puzzle) -> Engines {
+        self.engine
+            .clone()
+            .unwrap_or_else(|| Engines::default_for(p))
+    }
 }
 
 #[derive(Debug, Args)]
@@ -64,7 +74,7 @@ fn removed_edges(arg: &Option<String>) -> Result<RemovedEdges> {
         (Some(s), None) => format!(", sample {s}"),
         _ => String::new(),
     };
-    eprintln!(
+    note!(
         "sudolab: removing {} edge(s) given in {source}{origin}",
         removed.edges.len()
     );
@@ -79,16 +89,23 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
     }
     let mut loaded = load(&args.engine.common)?;
     let removed = removed_edges(&args.remove_edges)?;
-    let engines = &args.engine.engine;
     let mut rows = Vec::new();
     let puzzles = std::mem::take(&mut loaded.puzzles);
     for (line, p) in &puzzles {
+        let engines = &args.engine.engines_for(p);
+        // As `count` does: an exact count past a million solutions may run
+        // for hours, so say so before starting it.
+        if let Ok(true) = BackboneRow::is_long(p, &removed.edges, engines, args.cap) {
+            note!(
+                "sudolab: line {line}: more than {LARGE_COUNT} solutions; the exact count may take very long (--cap N bounds it)"
+            );
+        }
         match BackboneRow::of_removed(p, &removed, engines, args.cap) {
             Err(e @ (BackboneError::Edges(_) | BackboneError::SampledForAnother(_))) => {
                 loaded.refuse(*line, e)?
             }
             Err(BackboneError::Disagreement(d)) => {
-                eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
+                note!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
                 return Ok(EXIT_DISAGREE);
             }
             Ok(row) => rows.push(row),
@@ -129,7 +146,7 @@ fn collect<T>(results: Vec<(usize, Result<T, Disagreement>)>) -> Result<Vec<T>, 
         match r {
             Ok(row) => rows.push(row),
             Err(d) => {
-                eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
+                note!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
                 failed = true;
             }
         }
@@ -142,7 +159,7 @@ pub fn check(args: EngineArgs) -> Result<u8> {
     let streamed = resume::to_stdout(&args.common.out);
     let mut rows = Vec::new();
     let (mut loaded, stopped) = load_windows(&args.common, |_, window| {
-        match collect(par_map(&window, |p| CheckRow::new(p, &args.engine))) {
+        match collect(par_map(&window, |p| CheckRow::new(p, &args.engines_for(p)))) {
             Ok(r) if streamed => resume::write_rows(&r)?,
             Ok(r) => rows.extend(r),
             Err(code) => return Ok(Some(code)),
@@ -178,18 +195,18 @@ pub fn count(args: CountArgs) -> Result<u8> {
     }
     args.engine.common.out.check()?;
     let mut loaded = load(&args.engine.common)?;
-    let engines = &args.engine.engine;
     let pb = progress::bar(loaded.puzzles.len() as u64, "puzzles counted");
     let results = loaded
         .puzzles
         .par_iter()
         .map(|(line, p)| {
+            let engines = &args.engine.engines_for(p);
             let count = || {
                 // An exact count of a puzzle with billions of solutions runs
                 // for hours: say so before starting it.
                 if CountRow::is_long(p, engines, args.cap)? {
                     pb.suspend(|| {
-                        eprintln!(
+                        note!(
                             "sudolab: line {line}: more than {LARGE_COUNT} solutions; the exact count may take very long (--cap N bounds it)"
                         )
                     });
@@ -222,7 +239,9 @@ pub fn count(args: CountArgs) -> Result<u8> {
 pub fn solve(args: EngineArgs) -> Result<u8> {
     args.common.out.check()?;
     let mut loaded = load(&args.common)?;
-    let rows = match collect(par_map(&loaded.puzzles, |p| SolveRow::new(p, &args.engine))) {
+    let rows = match collect(par_map(&loaded.puzzles, |p| {
+        SolveRow::new(p, &args.engines_for(p))
+    })) {
         Ok(r) => r,
         Err(code) => return Ok(code),
     };

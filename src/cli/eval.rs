@@ -55,6 +55,7 @@ pub fn run_eval(args: EvalArgs) -> Result<u8> {
     args.out.check()?;
     super::at_most("--bootstrap", args.bootstrap, super::MAX_BOOTSTRAP)?;
     let table = load_table(&args.results)?;
+    super::bootstrap_fits(args.bootstrap, table.len())?;
     let label = LabelSpec::parse(&args.label)?;
     let mut opts = EvalOptions {
         ordinal: args.ordinal.as_deref().map(Ordinal::parse).transpose()?,

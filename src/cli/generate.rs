@@ -143,7 +143,7 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
         } else {
             ""
         };
-        eprintln!(
+        note!(
             "sudolab: {} of {} puzzle(s) found before the tries or the time ran out{why}",
             rows.len(),
             opts.run.count
@@ -154,15 +154,18 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
     if missed.is_empty() {
         return Ok(EXIT_OK);
     }
-    eprintln!(
+    note!(
         "sudolab: {} of {} puzzle(s) missed the level/targets; the closest found is printed:",
         missed.len(),
         rows.len()
     );
     for r in missed.iter().take(20) {
-        eprintln!(
+        note!(
             "  #{} after {} attempts: distance {:.3} ({})",
-            r.index, r.attempts, r.distance, r.puzzle
+            r.index,
+            r.attempts,
+            r.distance,
+            r.puzzle
         );
     }
     Ok(EXIT_PARTIAL)

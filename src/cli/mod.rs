@@ -18,6 +18,7 @@ pub mod report;
 pub mod resume;
 pub mod score;
 pub mod shard;
+pub mod signals;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -95,6 +96,8 @@ pub fn check_target(flag: &str, path: &Path) -> Result<()> {
     let OutputTarget::File(file) = target else {
         return Ok(());
     };
+    sudolab::report::refuse_write_protected(&file)
+        .with_context(|| format!("{flag} {}", path.display()))?;
     let dir = file
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -253,12 +256,12 @@ impl Loaded {
             return EXIT_OK;
         }
         self.rejected.sort_by_key(|(line, _)| *line);
-        eprintln!("sudolab: {} input line(s) rejected:", self.rejected.len());
+        note!("sudolab: {} input line(s) rejected:", self.rejected.len());
         for (_, r) in self.rejected.iter().take(20) {
-            eprintln!("  {r}");
+            note!("  {r}");
         }
         if self.rejected.len() > 20 {
-            eprintln!("  ... and {} more", self.rejected.len() - 20);
+            note!("  ... and {} more", self.rejected.len() - 20);
         }
         EXIT_PARTIAL
     }
@@ -423,14 +426,14 @@ pub fn drop_equivalents(common: &Common, loaded: &mut Loaded) -> Result<()> {
         .puzzles
         .retain(|(line, _)| match first_line.get(line) {
             Some(first) => {
-                eprintln!("sudolab: --dedup: line {line} skipped: equivalent to line {first}");
+                note!("sudolab: --dedup: line {line} skipped: equivalent to line {first}");
                 false
             }
             None => true,
         });
     let skipped = before - loaded.puzzles.len();
     if skipped > 0 {
-        eprintln!("sudolab: --dedup: {skipped} puzzle(s) skipped as equivalent to an earlier line");
+        note!("sudolab: --dedup: {skipped} puzzle(s) skipped as equivalent to an earlier line");
     }
     Ok(())
 }
@@ -479,23 +482,28 @@ pub fn label_of(label: &Option<String>) -> String {
     label.clone().unwrap_or_default()
 }
 
-/// Ceiling of every samples flag (`relax`, `analyze`, `report --samples`
-/// and `--sweep-samples`, `generate`'s `--samples`): each sample keeps its
-/// removed edges and fixed cells until the summary, about 1 KB on a 9×9
-/// grid at k = 45, so this is about 100 MB.
-pub const MAX_SAMPLES: usize = 100_000;
-/// Ceiling of `rate --runs` and `report --runs` (runs of a randomised
-/// human model per puzzle).
-pub const MAX_RUNS: usize = 10_000;
-/// Ceiling of `generate -n` (puzzles held until written).
-pub const MAX_GENERATED: usize = 1_000_000;
-/// Ceiling of `eval`/`fit --bootstrap` (resamples held per statistic).
-pub const MAX_BOOTSTRAP: usize = 1_000_000;
+pub use sudolab::limits::{
+    MAX_BOOTSTRAP, MAX_BOOTSTRAP_PAIRS, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES,
+};
 
 /// Refuses a count flag above its documented ceiling, before any work.
 pub fn at_most(flag: &str, value: usize, max: usize) -> Result<()> {
     if value > max {
         bail!("{flag} {value}: at most {max} (the documented ceiling of {flag})");
+    }
+    Ok(())
+}
+
+/// Refuses a `--bootstrap` whose work (resamples × rows) passes
+/// [`MAX_BOOTSTRAP_PAIRS`], naming both numbers and the largest value that
+/// fits.
+pub fn bootstrap_fits(replicates: usize, rows: usize) -> Result<()> {
+    let pairs = replicates.saturating_mul(rows);
+    if pairs > MAX_BOOTSTRAP_PAIRS {
+        bail!(
+            "--bootstrap {replicates} on {rows} rows: {pairs} resampled pairs per statistic, at most {MAX_BOOTSTRAP_PAIRS} (use --bootstrap {} or less, or 0 for none)",
+            MAX_BOOTSTRAP_PAIRS / rows.max(1)
+        );
     }
     Ok(())
 }

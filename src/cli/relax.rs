@@ -10,6 +10,7 @@ use resume::Lined;
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
+use sudolab::analyze::engines::LARGE_COUNT;
 use sudolab::engine::Engines;
 use sudolab::metrics::Metric;
 use sudolab::relax::{
@@ -151,6 +152,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     } else {
         "--k"
     };
+    let mut warned_long = false;
     let (mut loaded, stopped) = load_windows(&args.common, |loaded, puzzles| {
         check_k_fits(k_flag, &ks, &puzzles)?;
         pb.inc_length((puzzles.len() * ks.len()) as u64);
@@ -163,6 +165,22 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
                 }
             }
             pb.inc((ks.len() - todo.len()) as u64);
+            // As `count` does, once per run: exact counts past a million
+            // solutions per sample may run for hours.
+            if !warned_long {
+                for &k in &todo {
+                    let at_k = RelaxOptions { k, ..opts.clone() };
+                    if let Ok(true) = relax::is_long(p, &at_k) {
+                        pb.suspend(|| {
+                            note!(
+                                "sudolab: line {line}, k = {k}: more than {LARGE_COUNT} solutions in a sample; --cap 0 counts them exactly, which may take very long (--cap N bounds it)"
+                            )
+                        });
+                        warned_long = true;
+                        break;
+                    }
+                }
+            }
             let swept = relax::sweep_each(p, &todo, &opts, |report, samples| {
                 pb.inc(1);
                 if let Some(w) = samples_out.as_mut() {
@@ -189,7 +207,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
                 Err(e) => match e.downcast::<RelaxError>() {
                     Ok(e @ RelaxError::Disagreement(_)) => {
                         pb.finish_and_clear();
-                        eprintln!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {e}");
+                        note!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {e}");
                         return Ok(Some(EXIT_DISAGREE));
                     }
                     Ok(e @ RelaxError::TooManyEdges { .. }) => {

@@ -210,7 +210,7 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         pb = Some(progress::bar(puzzles.len() as u64, "puzzles"));
         if args.dataset || puzzles.len() > args.max_puzzles {
             if !args.dataset {
-                eprintln!(
+                note!(
                     "sudolab: {} puzzles (more than --max-puzzles {}): writing a data-set report",
                     puzzles.len(),
                     args.max_puzzles
@@ -241,7 +241,7 @@ pub fn run(args: ReportArgs) -> Result<u8> {
     }) {
         Ok(report) => report,
         Err(ReportError::Disagreement(d)) => {
-            eprintln!("sudolab: ENGINE DISAGREEMENT (bug): {d}");
+            note!("sudolab: ENGINE DISAGREEMENT (bug): {d}");
             return Ok(EXIT_DISAGREE);
         }
         Err(e) => return Err(e.into()),

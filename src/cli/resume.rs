@@ -221,7 +221,7 @@ pub fn open(
     }
     if results.torn_bytes() > 0 {
         results.drop_torn_line()?;
-        eprintln!(
+        note!(
             "sudolab: {}: dropped an incomplete last line ({} bytes, left by an interrupted run); its puzzle is computed again",
             path.display(),
             results.torn_bytes()
@@ -230,7 +230,7 @@ pub fn open(
     let done = DoneRows::read(&results, spec)?;
     // A grown sweep: the record now names every k of the file.
     record.write(path)?;
-    eprintln!(
+    note!(
         "sudolab: {}: {} row(s) already done, appending the others",
         path.display(),
         done.len()

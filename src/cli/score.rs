@@ -105,6 +105,12 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
                 }),
                 // A disagreement is a bug, not a bad puzzle: it exits 2.
                 Err(ScoreError::Disagreement(d)) => return Err(d.into()),
+                // A model whose numbers overflow fails on every puzzle: the
+                // model file is at fault, not the puzzle.
+                Err(e @ ScoreError::NotFinite(_)) => {
+                    let model = args.model.as_ref().map(|p| p.display().to_string());
+                    bail!("--model {}: {e}", model.as_deref().unwrap_or("(shipped)"))
+                }
                 Err(e) => refused.push((line, e)),
             }
         }

@@ -9,13 +9,13 @@
 //! [`sudolab::analyze::results::merge_shards`]; this file parses the
 //! arguments and reports).
 
-use super::{EXIT_OK, OutputArgs, is_stdio};
+use super::{EXIT_OK, OutputArgs, is_stdio, refuse_input_as_output};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
-use sudolab::analyze::results::{input_identity, merge_shards};
+use sudolab::analyze::results::{RunRecord, input_identity, merge_shards};
 use sudolab::grid::PuzzleReader;
 
 /// Shard `index` (1-based) of `count`.
@@ -74,6 +74,24 @@ pub fn run(args: MergeArgs) -> Result<u8> {
         output: Some(args.out.clone()),
     };
     out.check()?;
+    for shard in &args.shards {
+        refuse_input_as_output("merge OUT", &args.out, shard)?;
+    }
+    if let Some(input) = &args.input {
+        refuse_input_as_output("merge OUT", &args.out, input)?;
+    }
+    // `merge s*.jsonl` makes the first shard the output: a merged file never
+    // has a shard in its run record, so an output that has one is a shard.
+    if let Some(path) = out.file()
+        && let Ok(Some(RunRecord {
+            shard: Some(shard), ..
+        })) = RunRecord::read(path)
+    {
+        bail!(
+            "merge OUT {}: this is the results file of shard {shard} (its run record says so): merging into it would destroy it; give the merged file's name first (merge OUT SHARD...)",
+            path.display()
+        );
+    }
     let mut merged = merge_shards(&args.shards)?;
     if let Some(input) = &args.input {
         if is_stdio(input) {
@@ -84,24 +102,38 @@ pub fn run(args: MergeArgs) -> Result<u8> {
         };
         let identity =
             input_identity(open()?).with_context(|| format!("cannot read {}", input.display()))?;
-        merged.check_input(
-            &identity,
+        let mut lines: Vec<(usize, sudolab::Puzzle)> =
             PuzzleReader::new(std::io::BufReader::new(open()?))
                 .filter_map(Result::ok)
-                .map(|(line, p)| (line, p.to_line())),
+                .collect();
+        // A `--dedup` run has no row for a line equivalent to an earlier one,
+        // in whichever shard that line falls: those lines are not expected.
+        let dedup = merged
+            .record()
+            .is_some_and(|r| r.params.get("dedup") == Some(&serde_json::Value::Bool(true)));
+        if dedup {
+            let refs: Vec<&sudolab::Puzzle> = lines.iter().map(|(_, p)| p).collect();
+            let earlier = sudolab::grid::canon::earlier_equivalents(&refs)
+                .map_err(|(i, e)| anyhow::anyhow!("--input: line {}: {e}", lines[i].0))?;
+            let mut first = earlier.iter().map(Option::is_none);
+            lines.retain(|_| first.next().unwrap_or(true));
+        }
+        merged.check_input(
+            &identity,
+            lines.into_iter().map(|(line, p)| (line, p.to_line())),
         );
     }
     let problems = merged.problems();
     if !problems.is_empty() {
-        eprintln!(
+        note!(
             "sudolab: merge: {} problem(s); nothing written:",
             problems.len()
         );
         for p in problems.iter().take(20) {
-            eprintln!("  {p}");
+            note!("  {p}");
         }
         if problems.len() > 20 {
-            eprintln!("  ... and {} more", problems.len() - 20);
+            note!("  ... and {} more", problems.len() - 20);
         }
         return Ok(super::EXIT_PARTIAL);
     }
@@ -109,7 +141,7 @@ pub fn run(args: MergeArgs) -> Result<u8> {
     if let (Some(path), Some(record)) = (out.file(), merged.record()) {
         record.write(path)?;
     }
-    eprintln!(
+    note!(
         "sudolab: merged {} row(s) from {} shard file(s)",
         merged.len(),
         args.shards.len()

@@ -113,6 +113,18 @@ impl Engines {
         (!v.is_empty()).then_some(Engines(v))
     }
 
+    /// The engine that answers a puzzle of this size in bounded time when
+    /// none is chosen: the bitset search up to 16×16; SAT (varisat, whose
+    /// clause learning does not get lost in the 625 cells) for 25×25, where
+    /// the bitset search can run for hours on a puzzle SAT answers at once.
+    pub fn default_for(puzzle: &Puzzle) -> Engines {
+        if puzzle.order() >= 5 {
+            Engines::one(Engine::Sat)
+        } else {
+            Engines::default()
+        }
+    }
+
     /// All three engines, compared.
     pub fn all() -> Engines {
         Engines(Engine::ALL.to_vec())

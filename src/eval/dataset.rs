@@ -165,8 +165,10 @@ pub(crate) fn dataset_report(
         }
         let nbins = 20;
         let mut bins = vec![0; nbins];
+        // Halved, so that the span of values near ±f64::MAX stays finite.
+        let span = max / 2.0 - min / 2.0;
         for &x in &v {
-            let i = (((x - min) / (max - min)) * nbins as f64).floor() as usize;
+            let i = (((x / 2.0 - min / 2.0) / span) * nbins as f64).floor() as usize;
             bins[i.min(nbins - 1)] += 1;
         }
         metrics.push(MetricDistribution {
@@ -174,7 +176,7 @@ pub(crate) fn dataset_report(
             n: v.len(),
             min,
             max,
-            mean: v.iter().sum::<f64>() / v.len() as f64,
+            mean: crate::stats::mean(&v).unwrap_or(min),
             median: crate::stats::quantile_sorted(&v, 0.5).unwrap_or(min),
             bins,
         });

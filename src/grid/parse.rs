@@ -6,6 +6,8 @@
 //! * The block layout: `N` lines of `N` cells each, with optional spaces and
 //!   `|` separators, and separator lines made of `-`, `+` and `|`.
 //! * Lines starting with `#` and blank lines are skipped.
+//! * A line ends at `\n`, `\r\n` or a lone `\r` (files saved by old Mac
+//!   editors), so line numbers are the ones an editor shows.
 //!
 //! The order is detected from the length (16, 81, 256 or 625 cells). Errors
 //! name the 1-based line (and column for a bad character). A line longer
@@ -15,7 +17,7 @@
 
 use super::{MAX_ORDER, MIN_ORDER, Puzzle};
 use std::fmt;
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 
 /// What was wrong with an input line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -271,6 +273,59 @@ fn looks_like_block_row(line: &str) -> bool {
         }
 }
 
+/// Reads one line into `buf`, at most `limit` bytes of it: a line ends at
+/// `\n`, `\r\n` or a lone `\r` (old Mac files), the end kept in `buf`.
+/// Returns the bytes consumed and whether the line end was reached.
+fn read_line(
+    input: &mut impl BufRead,
+    limit: usize,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<(usize, bool)> {
+    let mut consumed = 0;
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok((consumed, false));
+        }
+        let window = &avail[..avail.len().min(limit - buf.len())];
+        if let Some(i) = window.iter().position(|&b| b == b'\n' || b == b'\r') {
+            let cr = window[i] == b'\r';
+            buf.extend_from_slice(&window[..=i]);
+            input.consume(i + 1);
+            consumed += i + 1;
+            if cr {
+                // `\r\n` is one line end, even when split between reads.
+                loop {
+                    match input.fill_buf() {
+                        Ok(next) => {
+                            if next.first() == Some(&b'\n') {
+                                input.consume(1);
+                                consumed += 1;
+                                buf.push(b'\n');
+                            }
+                            break;
+                        }
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                        Err(e) => return Err(e),
+                    }
+                }
+            }
+            return Ok((consumed, true));
+        }
+        let n = window.len();
+        buf.extend_from_slice(window);
+        input.consume(n);
+        consumed += n;
+        if buf.len() >= limit {
+            return Ok((consumed, false));
+        }
+    }
+}
+
 /// Streams puzzles from a reader, yielding `(line number, puzzle)` or an error
 /// per rejected line; after an error, reading continues with the next line.
 pub struct PuzzleReader<R: BufRead> {
@@ -301,10 +356,9 @@ impl<R: BufRead> PuzzleReader<R> {
     fn next_line(&mut self) -> Option<Result<String, ParseError>> {
         const BOM: &[u8] = "\u{feff}".as_bytes();
         let mut buf = Vec::new();
-        let limit = MAX_LINE_BYTES as u64 + 1;
-        match (&mut self.input).take(limit).read_until(b'\n', &mut buf) {
-            Ok(0) => None,
-            Ok(n) if n > MAX_LINE_BYTES && !buf.ends_with(b"\n") => {
+        match read_line(&mut self.input, MAX_LINE_BYTES + 1, &mut buf) {
+            Ok((0, _)) => None,
+            Ok((n, ended)) if n > MAX_LINE_BYTES && !ended => {
                 self.line_no += 1;
                 self.done = true;
                 Some(Err(ParseError {
@@ -446,6 +500,30 @@ mod tests {
 
     const P: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn cr_crlf_and_lf_all_end_a_line() {
+        let text = format!("{P} a\r{P} b\r\n{P} c\n\r{P} d\r");
+        let read: Vec<(usize, Option<String>)> = read_puzzles(&text)
+            .into_iter()
+            .map(|r| r.map(|(line, p)| (line, p.label)).unwrap())
+            .collect();
+        let label = |s: &str| Some(s.to_string());
+        assert_eq!(
+            read,
+            [
+                (1, label("a")),
+                (2, label("b")),
+                (3, label("c")),
+                (5, label("d"))
+            ]
+        );
+        // A `\r\n` split between two reads of the buffer is one line end.
+        let bytes = format!("{P} a\r\n{P} b\n").into_bytes();
+        let reader = std::io::BufReader::with_capacity(P.len() + 3, &bytes[..]);
+        let lines: Vec<usize> = PuzzleReader::new(reader).map(|r| r.unwrap().0).collect();
+        assert_eq!(lines, [1, 2]);
+    }
 
     /// A 16×16 grid written with 0–F: row `r` holds digits shifted by `r`,
     /// first cell blank.

@@ -45,6 +45,7 @@ use crate::graph::{RelaxedInstance, derive_seed, shuffled_edges};
 use crate::grid::Puzzle;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Parameters of a relaxation experiment.
 #[derive(Debug, Clone, Serialize)]
@@ -172,6 +173,9 @@ pub enum RelaxError {
     /// Two engines gave different answers on a sample (a bug).
     #[error("{0}")]
     Disagreement(#[from] Disagreement),
+    /// The caller's stop flag was raised ([`relax_until`]): no report.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// One relaxed instance, as `--emit-samples` writes it.
@@ -295,10 +299,38 @@ fn verified_samples(samples: usize, verify: usize) -> impl Fn(usize) -> bool {
     move |i| verify > 0 && (i * verify) % samples < verify
 }
 
+/// Whether the samples of `opts` are exact counts (`cap` 0) past
+/// [`LARGE_COUNT`](crate::answers::LARGE_COUNT) solutions, judged on the
+/// first sample (analysed with a count capped there, so it answers
+/// quickly): such a run may take very long.
+pub fn is_long(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<bool, Disagreement> {
+    let edges = puzzle.geometry().edges().len();
+    if opts.cap != 0 || opts.samples == 0 || opts.k > edges {
+        return Ok(false);
+    }
+    let mut removed = shuffled_edges(puzzle.order(), derive_seed(opts.seed, 0));
+    removed.truncate(opts.k);
+    removed.sort_unstable();
+    let r = RelaxedInstance::new(puzzle, &removed)
+        .unwrap_or_else(|e| unreachable!("sampled edges are graph edges: {e}"));
+    let a =
+        Engines::one(opts.engines.primary()).analyze_relaxed(&r, crate::answers::LARGE_COUNT)?;
+    Ok(a.count.capped)
+}
+
 /// Runs the samples of one puzzle at one `k`.
 pub(crate) fn run_samples(
     puzzle: &Puzzle,
     opts: &RelaxOptions,
+) -> Result<(Vec<SampleResult>, usize), RelaxError> {
+    run_samples_until(puzzle, opts, &AtomicBool::new(false))
+}
+
+/// [`run_samples`], checking `stop` before each sample.
+fn run_samples_until(
+    puzzle: &Puzzle,
+    opts: &RelaxOptions,
+    stop: &AtomicBool,
 ) -> Result<(Vec<SampleResult>, usize), RelaxError> {
     if opts.samples == 0 {
         return Err(RelaxError::NoSamples);
@@ -314,6 +346,9 @@ pub(crate) fn run_samples(
     let results: Vec<Result<(SampleResult, bool), RelaxError>> = (0..opts.samples)
         .into_par_iter()
         .map(|i| {
+            if stop.load(Ordering::Relaxed) {
+                return Err(RelaxError::Interrupted);
+            }
             let mut removed = shuffled_edges(puzzle.order(), derive_seed(opts.seed, i as u64));
             removed.truncate(opts.k);
             removed.sort_unstable();
@@ -418,8 +453,19 @@ pub fn relax(
     puzzle: &Puzzle,
     opts: &RelaxOptions,
 ) -> Result<(RelaxReport, Vec<SampleResult>), RelaxError> {
+    relax_until(puzzle, opts, &AtomicBool::new(false))
+}
+
+/// [`relax`], checked against `stop` before each sample: once another
+/// thread raises it (a Ctrl-C seen by the caller), the remaining samples
+/// are skipped and the result is [`RelaxError::Interrupted`].
+pub fn relax_until(
+    puzzle: &Puzzle,
+    opts: &RelaxOptions,
+    stop: &AtomicBool,
+) -> Result<(RelaxReport, Vec<SampleResult>), RelaxError> {
     check_puzzle(puzzle)?;
-    let (samples, verified) = run_samples(puzzle, opts)?;
+    let (samples, verified) = run_samples_until(puzzle, opts, stop)?;
     Ok((summarise(puzzle, opts, &samples, verified), samples))
 }
 

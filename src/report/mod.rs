@@ -228,10 +228,52 @@ fn folder_of(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
+/// Refuses to replace a write-protected file (no write permission for
+/// anyone, e.g. mode 400), as the shell's `>` and `cp` do: the protection
+/// is the user's word that the file must stay.
+pub fn refuse_write_protected(path: &Path) -> io::Result<()> {
+    match fs::metadata(path) {
+        Ok(m) if m.is_file() && m.permissions().readonly() => Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "the file is write-protected: it is left as it is (make it writable, or choose another output)",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The temporary files of this process not yet renamed over their
+/// targets: what [`remove_temporaries`] removes.
+static TEMPORARIES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    TEMPORARIES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Removes every temporary output file of this process that is not yet
+/// renamed over its target (`.FILE.XXXXXX.tmp`): what a program interrupted
+/// by a signal calls before it ends, so that no temporary file is left and
+/// every target keeps its earlier contents.
+pub fn remove_temporaries() {
+    for path in temporaries().drain(..) {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// A temporary file leaves the list once renamed over its target or
+/// removed.
+fn forget_temporary(path: &Path) {
+    temporaries().retain(|p| p != path);
+}
+
 /// A temporary file beside `path` (`.NAME.XXXXXX.tmp`, by `tempfile`),
-/// removed when dropped unless persisted, with the permissions
-/// `File::create` would give.
+/// removed when dropped unless persisted. It gets the permissions of the
+/// file it will replace (a write-protected one is refused,
+/// [`refuse_write_protected`]), or for a new file those `File::create`
+/// would give.
 fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
+    refuse_write_protected(path)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -243,7 +285,55 @@ fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     // for any file the tool writes.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    builder.tempfile_in(folder_of(path))
+    let tmp = builder.tempfile_in(folder_of(path))?;
+    temporaries().push(tmp.path().to_path_buf());
+    // Exactly the replaced file's mode, whatever the umask.
+    if let Ok(m) = fs::metadata(path)
+        && m.is_file()
+    {
+        tmp.as_file().set_permissions(m.permissions())?;
+    }
+    Ok(tmp)
+}
+
+/// Files written all or none: each is staged in a temporary file beside
+/// it ([`StagedFiles::stage`]) and only [`StagedFiles::commit`] renames
+/// them over their targets, so a run that fails on its 10th file leaves
+/// the earlier 9 targets as they were (`encode -o DIR/`). Dropped without
+/// `commit`, the temporary files are removed.
+#[derive(Default)]
+pub struct StagedFiles {
+    staged: Vec<(tempfile::TempPath, PathBuf)>,
+}
+
+impl StagedFiles {
+    /// Writes `bytes` to a temporary file beside `path` (closed: no file
+    /// descriptor is held per staged file). A device or FIFO is written
+    /// directly, as [`write_atomic`] does.
+    pub fn stage(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        match OutputTarget::of(path)? {
+            OutputTarget::Special(_) => write_atomic(path, bytes),
+            OutputTarget::File(p) => {
+                let mut tmp = temp_beside(&p)?;
+                tmp.write_all(bytes)?;
+                tmp.flush()?;
+                tmp.as_file().sync_all()?;
+                self.staged.push((tmp.into_temp_path(), p));
+                Ok(())
+            }
+        }
+    }
+
+    /// Renames every staged file over its target.
+    pub fn commit(mut self) -> io::Result<()> {
+        for (tmp, path) in std::mem::take(&mut self.staged) {
+            let temporary = tmp.to_path_buf();
+            let done = tmp.persist(&path).map_err(|e| e.error);
+            forget_temporary(&temporary);
+            done?;
+        }
+        Ok(())
+    }
 }
 
 /// Writes `bytes` to the output `path` by the [`OutputTarget`] policy: a
@@ -335,8 +425,27 @@ impl OutputStream {
                 let OutputTarget::File(path) = &self.target else {
                     unreachable!("only a regular file is written through a temporary file")
                 };
-                tmp.persist(path).map(drop).map_err(|e| e.error)
+                let temporary = tmp.path().to_path_buf();
+                let done = tmp.persist(path).map(drop).map_err(|e| e.error);
+                forget_temporary(&temporary);
+                done
             }
+        }
+    }
+}
+
+impl Drop for OutputStream {
+    fn drop(&mut self) {
+        if let StreamState::Temp(tmp) = &self.state {
+            forget_temporary(tmp.path());
+        }
+    }
+}
+
+impl Drop for StagedFiles {
+    fn drop(&mut self) {
+        for (tmp, _) in &self.staged {
+            forget_temporary(tmp);
         }
     }
 }

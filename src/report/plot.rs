@@ -545,11 +545,78 @@ pub fn percentile_bars(rows: &[(String, Option<f64>)]) -> Result<String, PlotErr
     })
 }
 
+/// The coordinates of one axis from `lo` to `hi` (finite, `lo < hi`). A
+/// range whose width overflows (values near ±`f64::MAX`) or that plotters
+/// cannot step through in `f64` is drawn in unit coordinates (0 at `lo`, 1
+/// at `hi`) with the labels mapped back, so every axis is finite and its
+/// ticks are computed in a bounded number of steps.
+#[derive(Clone, Copy)]
+struct Axis {
+    lo: f64,
+    hi: f64,
+    unit: bool,
+}
+
+impl Axis {
+    /// Largest magnitude drawn in the values' own coordinates.
+    const PLAIN: f64 = 1e300;
+
+    fn new(lo: f64, hi: f64) -> Axis {
+        let plain = (hi - lo).is_finite() && lo.abs() < Self::PLAIN && hi.abs() < Self::PLAIN;
+        Axis {
+            lo,
+            hi,
+            unit: !plain,
+        }
+    }
+
+    /// The drawn range.
+    fn range(self) -> std::ops::Range<f64> {
+        if self.unit {
+            0.0..1.0
+        } else {
+            self.lo..self.hi
+        }
+    }
+
+    /// The drawn coordinate of a value.
+    fn at(self, x: f64) -> f64 {
+        if self.unit {
+            (x / 2.0 - self.lo / 2.0) / (self.hi / 2.0 - self.lo / 2.0)
+        } else {
+            x
+        }
+    }
+
+    /// The drawn coordinate of the point `t` of the way from `lo` to `hi`.
+    fn share(self, t: f64) -> f64 {
+        if self.unit {
+            t
+        } else {
+            self.lo * (1.0 - t) + self.hi * t
+        }
+    }
+
+    /// The value at a drawn coordinate.
+    fn value(self, v: f64) -> f64 {
+        if self.unit {
+            self.lo * (1.0 - v) + self.hi * v
+        } else {
+            v
+        }
+    }
+}
+
 /// A histogram of `counts` over equal-width bins from `lo` to `hi`.
 pub fn histogram(title: &str, lo: f64, hi: f64, counts: &[usize]) -> Result<String, PlotError> {
     let top = counts.iter().copied().max().unwrap_or(1).max(1) as f64 * 1.1;
-    let hi = if hi > lo { hi } else { lo + 1.0 };
-    let width = (hi - lo) / counts.len().max(1) as f64;
+    let (lo, hi) = match (lo.is_finite(), hi.is_finite()) {
+        (true, true) if hi > lo => (lo, hi),
+        (true, _) => (lo, lo + 1.0),
+        _ => (0.0, 1.0),
+    };
+    let axis = Axis::new(lo, hi);
+    let n = counts.len().max(1) as f64;
     svg((360, 220), |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(title, (FONT, 16))
@@ -557,22 +624,23 @@ pub fn histogram(title: &str, lo: f64, hi: f64, counts: &[usize]) -> Result<Stri
             .margin_right(20)
             .x_label_area_size(26)
             .y_label_area_size(40)
-            .build_cartesian_2d(lo..hi, 0f64..top)
+            .build_cartesian_2d(axis.range(), 0f64..top)
             .map_err(pe)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
             .x_labels(5)
             .y_labels(4)
-            .x_label_formatter(&|v| short(*v))
+            .x_label_formatter(&|v| short(axis.value(*v)))
             .y_label_formatter(&|v| format!("{v:.0}"))
             .label_style((FONT, 13))
             .draw()
             .map_err(pe)?;
         chart
             .draw_series(counts.iter().enumerate().map(|(i, &c)| {
-                let x0 = lo + i as f64 * width;
-                Rectangle::new([(x0, 0.0), (x0 + width, c as f64)], colour(0).filled())
+                let x0 = axis.share(i as f64 / n);
+                let x1 = axis.share((i + 1) as f64 / n);
+                Rectangle::new([(x0, 0.0), (x1, c as f64)], colour(0).filled())
             }))
             .map_err(pe)?;
         Ok(())
@@ -593,17 +661,22 @@ pub fn scatter(
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
                 (a.min(v), b.max(v))
             });
-        if !lo.is_finite() {
-            (0.0, 1.0)
+        if !lo.is_finite() || !hi.is_finite() {
+            Axis::new(0.0, 1.0)
         } else if hi > lo {
-            let pad = (hi - lo) * 0.05;
-            (lo - pad, hi + pad)
+            let pad = (hi / 2.0 - lo / 2.0) * 0.1;
+            Axis::new((lo - pad).max(f64::MIN), (hi + pad).min(f64::MAX))
         } else {
-            (lo - 0.5, lo + 0.5)
+            Axis::new(lo - 0.5, lo + 0.5)
         }
     };
-    let (x0, x1) = range(|p| p.0);
-    let (y0, y1) = range(|p| p.1);
+    let points: Vec<(f64, f64)> = points
+        .iter()
+        .copied()
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+        .collect();
+    let xa = range(|p| p.0);
+    let ya = range(|p| p.1);
     svg((360, 260), |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(title, (FONT, 16))
@@ -611,14 +684,14 @@ pub fn scatter(
             .margin_right(20)
             .x_label_area_size(36)
             .y_label_area_size(44)
-            .build_cartesian_2d(x0..x1, y0..y1)
+            .build_cartesian_2d(xa.range(), ya.range())
             .map_err(pe)?;
         chart
             .configure_mesh()
             .x_labels(5)
             .y_labels(5)
-            .x_label_formatter(&|v| short(*v))
-            .y_label_formatter(&|v| short(*v))
+            .x_label_formatter(&|v| short(xa.value(*v)))
+            .y_label_formatter(&|v| short(ya.value(*v)))
             .x_desc(x_desc)
             .y_desc(y_desc)
             .label_style((FONT, 13))
@@ -626,9 +699,9 @@ pub fn scatter(
             .map_err(pe)?;
         chart
             .draw_series(
-                points
-                    .iter()
-                    .map(|&p| Circle::new(p, 2, colour(0).mix(0.5).filled())),
+                points.iter().map(|&(x, y)| {
+                    Circle::new((xa.at(x), ya.at(y)), 2, colour(0).mix(0.5).filled())
+                }),
             )
             .map_err(pe)?;
         Ok(())

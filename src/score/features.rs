@@ -50,6 +50,30 @@ pub struct FeatureParams {
     pub cap: u64,
 }
 
+impl FeatureParams {
+    /// Refuses parameters the command line would refuse as flags: samples
+    /// outside `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES), a `k`
+    /// beyond the edges of the 9×9 Sudoku graph. The error names the field
+    /// (`params.samples`, `params.k`) and its value.
+    pub fn check(&self) -> Result<(), String> {
+        let max = crate::limits::MAX_SAMPLES;
+        if self.samples == 0 || self.samples > max {
+            return Err(format!(
+                "params.samples {}: expected 1 to {max} (the ceiling of every samples parameter)",
+                self.samples
+            ));
+        }
+        let edges = crate::grid::Geometry::of(3).edges().len();
+        if self.k > edges {
+            return Err(format!(
+                "params.k {}: exceeds the {edges} edges of the 9×9 Sudoku graph",
+                self.k
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl Default for FeatureParams {
     fn default() -> Self {
         FeatureParams {

@@ -194,6 +194,38 @@ impl LinearScore {
         self.scaled(raw)
     }
 
+    /// [`LinearScore::score`], refused when it is not finite (weights near
+    /// the largest `f64` overflow): the error names the term with the
+    /// largest contribution, its weight and its `z`.
+    pub(crate) fn finite_score(
+        &self,
+        values: &BTreeMap<Metric, Option<f64>>,
+    ) -> Result<f64, String> {
+        let s = self.score(values);
+        if s.is_finite() {
+            return Ok(s);
+        }
+        let worst = self.terms.iter().max_by(|a, b| {
+            let size = |t: &Term| {
+                let c = t.contribution(values).abs();
+                if c.is_nan() { f64::INFINITY } else { c }
+            };
+            size(a).total_cmp(&size(b))
+        });
+        Err(match worst {
+            Some(t) => format!(
+                "score {s}: term {}: weight {:e} × z {} = {:e} (low {}, high {})",
+                t.name,
+                t.weight,
+                t.z(values),
+                t.contribution(values),
+                self.low,
+                self.high
+            ),
+            None => format!("score {s}"),
+        })
+    }
+
     /// Raw weighted sum → 0–10 scale.
     pub fn scaled(&self, raw: f64) -> f64 {
         10.0 * (raw - self.low) / (self.high - self.low)
@@ -250,6 +282,9 @@ impl SeCalibration {
 
 /// Linear interpolation in ascending `(x, y)` knots, flat beyond the ends.
 fn interpolate(knots: &[(f64, f64)], x: f64) -> Option<f64> {
+    if !x.is_finite() {
+        return None;
+    }
     let first = knots.first()?;
     let last = knots.last()?;
     if x <= first.0 {
@@ -306,11 +341,13 @@ impl ScoreModel {
         Ok(model)
     }
 
-    /// Refuses a model no score can be computed with: a term with a zero or
-    /// non-finite spread, an empty or unordered curve, level cuts that do not
+    /// Refuses a model no score can be computed with: parameters the
+    /// command line would refuse ([`FeatureParams::check`]), a term with a
+    /// zero or non-finite spread, an empty or unordered curve, level cuts that do not
     /// fit their levels.
     pub fn check(&self) -> Result<(), ModelError> {
         let bad = |what: String| Err(ModelError::Invalid(what));
+        self.params.check().map_err(ModelError::Invalid)?;
         for (variant, s) in [("full", &self.full), ("fast", &self.fast)] {
             if s.terms.is_empty() {
                 return bad(format!("{variant}: no term"));
@@ -406,6 +443,10 @@ pub enum ScoreError {
     /// The puzzle is contradictory, has no solution or several.
     #[error("the score is defined for puzzles with exactly one solution: {0}")]
     NotUnique(String),
+    /// The model's numbers give no finite score for this puzzle (a model
+    /// file whose weights overflow): names the variant and the term.
+    #[error("the score model gives no finite score: {0}")]
+    NotFinite(String),
     /// The engines disagreed on a relaxation (a bug, with the case).
     #[error("{0}")]
     Disagreement(#[from] crate::engine::Disagreement),
@@ -543,7 +584,10 @@ pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError>
         linear.metrics()
     };
     let metrics = feature_values(puzzle, &names, &opts.model.params)?;
-    let s = linear.score(&metrics.values);
+    let s = linear.finite_score(&metrics.values).map_err(|e| {
+        let variant = if opts.fast { "fast" } else { "full" };
+        ScoreError::NotFinite(format!("{variant}: {e}"))
+    })?;
     let scale = opts.scale.max(1);
     let names = scale_names(scale);
     let level = names[linear.level_index(s, scale) - 1].clone();

@@ -16,29 +16,42 @@ use super::{StatError, check_pairs};
 /// Pearson's product-moment correlation.
 pub fn pearson(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
     check_pairs(x, y)?;
-    let n = x.len() as f64;
-    let mx = x.iter().sum::<f64>() / n;
-    let my = y.iter().sum::<f64>() / n;
+    let dx = standardised(x, "x")?;
+    let dy = standardised(y, "y")?;
     let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
-    for (&a, &b) in x.iter().zip(y) {
-        let (dx, dy) = (a - mx, b - my);
-        sxy += dx * dy;
-        sxx += dx * dx;
-        syy += dy * dy;
-    }
-    if sxx <= 0.0 {
-        return Err(StatError::Constant {
-            which: "x",
-            value: mx,
-        });
-    }
-    if syy <= 0.0 {
-        return Err(StatError::Constant {
-            which: "y",
-            value: my,
-        });
+    for (&a, &b) in dx.iter().zip(&dy) {
+        sxy += a * b;
+        sxx += a * a;
+        syy += b * b;
     }
     Ok((sxy / (sxx.sqrt() * syy.sqrt())).clamp(-1.0, 1.0))
+}
+
+/// The deviations of `v` from its mean, scaled into [−1, 1]: the values are
+/// first divided by their largest magnitude, the deviations then by theirs,
+/// so neither squares of 1e200 overflow nor squares of 1e-200 underflow to
+/// zero (a side is constant only when its values are all equal).
+fn standardised(v: &[f64], which: &'static str) -> Result<Vec<f64>, StatError> {
+    if let Some(&first) = v.first()
+        && v.iter().all(|&a| a == first)
+    {
+        return Err(StatError::Constant {
+            which,
+            value: first,
+        });
+    }
+    let scale = v.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+    let unit: Vec<f64> = v.iter().map(|a| a / scale).collect();
+    let mean = unit.iter().sum::<f64>() / unit.len() as f64;
+    let dev: Vec<f64> = unit.iter().map(|a| a - mean).collect();
+    let spread = dev.iter().fold(0.0f64, |m, d| m.max(d.abs()));
+    if spread == 0.0 {
+        return Err(StatError::Constant {
+            which,
+            value: mean * scale,
+        });
+    }
+    Ok(dev.into_iter().map(|d| d / spread).collect())
 }
 
 /// 1-based ranks, ties sharing the average of the ranks they span.

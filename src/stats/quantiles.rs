@@ -14,7 +14,12 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
     let h = (sorted.len() - 1) as f64 * q.clamp(0.0, 1.0);
     let lo = h.floor() as usize;
     let hi = (lo + 1).min(sorted.len() - 1);
-    Some(sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo]))
+    let t = h - lo as f64;
+    if t == 0.0 {
+        return Some(sorted[lo]);
+    }
+    // Weighted, not `a + t·(b − a)`: `b − a` overflows for values near ±f64::MAX.
+    Some(sorted[lo] * (1.0 - t) + sorted[hi] * t)
 }
 
 /// Edges of `bins` equal-count bins of `values` (any order, finite).

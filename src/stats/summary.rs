@@ -11,7 +11,17 @@ use serde::Serialize;
 
 /// Arithmetic mean of `xs`; `None` when empty.
 pub fn mean(xs: &[f64]) -> Option<f64> {
-    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+    if xs.is_empty() {
+        return None;
+    }
+    let n = xs.len() as f64;
+    let sum = xs.iter().sum::<f64>();
+    // A sum of values near ±f64::MAX overflows where their mean does not.
+    Some(if sum.is_finite() {
+        sum / n
+    } else {
+        xs.iter().map(|x| x / n).sum()
+    })
 }
 
 /// `Σ (x − mean)²`: divided by `n` it is the population variance, by

@@ -1,0 +1,130 @@
+"""Issue 37, from Python: parameters checked as the CLI checks its flags
+(``ValueError`` naming the parameter, the CLI's ceilings from one
+definition), Ctrl-C during a native call, one error-position convention,
+and puzzles of the wrong type or shape refused."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import sudolab
+
+WIKI = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+
+def test_the_ceilings_are_the_cli_ones():
+    assert (sudolab.MAX_SAMPLES, sudolab.MAX_RUNS, sudolab.MAX_GENERATED) == (100_000, 10_000, 1_000_000)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: sudolab.relax(WIKI, samples=10**9), "samples"),
+        (lambda: sudolab.relax(WIKI, samples=10**6), "samples"),
+        (lambda: sudolab.relax(WIKI, samples=-1), "samples"),
+        (lambda: sudolab.relax(WIKI, samples=0), "samples"),
+        (lambda: sudolab.relax(WIKI, k=-1), "k"),
+        (lambda: sudolab.relax(WIKI, k=10**30), "k"),
+        (lambda: sudolab.relax(WIKI, seed=-1), "seed"),
+        (lambda: sudolab.relax(WIKI, cap=2**64), "cap"),
+        (lambda: sudolab.analyze_batch([WIKI], samples=10**6), "samples"),
+        (lambda: sudolab.analyze_batch([WIKI], k=10**9), "k"),
+        (lambda: sudolab.analyze(WIKI, seed=-1), "seed"),
+        (lambda: sudolab.rate(WIKI, runs=10**5), "runs"),
+        (lambda: sudolab.rate_batch([WIKI], seed=-5), "seed"),
+        (lambda: sudolab.score(WIKI, scale=11), "scale"),
+        (lambda: sudolab.generate(count=10**7), "count"),
+    ],
+)
+def test_a_parameter_out_of_range_raises_value_error_naming_it(call, name):
+    with pytest.raises(ValueError) as e:
+        call()
+    assert str(e.value).startswith(f"{name}="), str(e.value)
+
+
+def test_analyze_batch_refuses_a_k_beyond_the_graph_in_the_library_too():
+    # Below the Python layer's generic bound, above the 9×9 graph's 810 edges.
+    with pytest.raises(ValueError, match="810 edges"):
+        sudolab.analyze_batch([WIKI], k=5000)
+
+
+def test_a_parameter_of_another_type_raises_type_error_naming_it():
+    with pytest.raises(TypeError, match="samples"):
+        sudolab.relax(WIKI, samples=2.5)
+    with pytest.raises(TypeError, match="k must be an integer"):
+        sudolab.relax(WIKI, k=True)
+
+
+def test_errors_name_the_line_one_based_everywhere():
+    bad = WIKI[:80]
+
+    for call in (
+        lambda: sudolab.score_batch([WIKI, bad]),
+        lambda: sudolab.analyze_batch([WIKI, bad], metrics="clauses"),
+        lambda: sudolab.rate_batch([WIKI, bad]),
+    ):
+        with pytest.raises(ValueError, match=r"^line 2: "):
+            call()
+    with pytest.raises(ValueError, match=r"^line 7: "):
+        sudolab.score_batch([WIKI, bad], lines=[3, 7])
+    several = "." * 81
+    with pytest.raises(ValueError, match=r"^line 2: "):
+        sudolab.score_batch([WIKI, several])
+    with pytest.raises(ValueError, match=r"^line 1: "):
+        sudolab.score(several)
+    with pytest.raises(ValueError, match=r"^line 1: "):
+        sudolab.relax(several)
+
+
+
+def test_none_and_wrong_shapes_are_refused():
+    with pytest.raises(TypeError, match="None"):
+        sudolab.parse(None)
+    with pytest.raises(TypeError, match="object"):
+        sudolab.parse(object())
+    for shape in [(3, 27), (9, 9, 1), (81, 1), (27, 3)]:
+        with pytest.raises(ValueError, match="shape"):
+            sudolab.parse(np.zeros(shape, dtype=int))
+    assert sudolab.parse(np.zeros(81, dtype=int)).side == 9
+    assert sudolab.parse(np.zeros((4, 4), dtype=int)).side == 4
+
+
+def test_ctrl_c_interrupts_a_native_call():
+    # The call would run for minutes; SIGINT once it has started must raise
+    # KeyboardInterrupt from inside it (the guard below only ends a hang).
+    code = textwrap.dedent(
+        f"""
+        import sys, sudolab
+        print("started", flush=True)
+        try:
+            sudolab.relax({WIKI!r}, samples=sudolab.MAX_SAMPLES)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+        """
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "started"
+    import time
+
+    time.sleep(0.5)
+    child.send_signal(subprocess.signal.SIGINT)
+    try:
+        out, _ = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        pytest.fail("the native call did not stop on SIGINT")
+    assert out.strip() == "interrupted"
+
+
+def test_read_puzzles_spreads_a_few_hundred_puzzles_over_partitions(tmp_path):
+    sd = pytest.importorskip("sudolab.dask")
+    path = tmp_path / "p.txt"
+    path.write_text((WIKI + "\n") * 400)
+    # 400 puzzles: about 100 per partition by default (block ends round down).
+    assert sd.read_puzzles(str(path)).npartitions >= 3

@@ -1,0 +1,67 @@
+//! SIGINT, SIGTERM and SIGHUP end the program without leaving a temporary
+//! output file behind: the handler only writes the signal's number to a
+//! pipe (async-signal-safe); a thread waiting on that pipe removes the
+//! temporary files ([`sudolab::report::remove_temporaries`]), then restores
+//! the default action and raises the signal again, so the caller sees the
+//! program killed by it, as before.
+
+#[cfg(unix)]
+mod imp {
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    /// Write end of the pipe the handler writes to (-1 before `install`).
+    static PIPE: AtomicI32 = AtomicI32::new(-1);
+
+    extern "C" fn on_signal(sig: libc::c_int) {
+        let fd = PIPE.load(Ordering::Relaxed);
+        let byte = sig as u8;
+        // SAFETY: write(2) is async-signal-safe; the buffer is one byte on
+        // this stack frame.
+        unsafe {
+            libc::write(fd, (&byte as *const u8).cast(), 1);
+        }
+    }
+
+    pub fn install() {
+        let mut fds = [0 as libc::c_int; 2];
+        // SAFETY: pipe(2) fills the two descriptors of a valid array.
+        if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+            return;
+        }
+        let [read_end, write_end] = fds;
+        PIPE.store(write_end, Ordering::Relaxed);
+        let spawned = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                let mut byte = 0u8;
+                // SAFETY: reads one byte into a local from our own pipe.
+                let n = unsafe { libc::read(read_end, (&mut byte as *mut u8).cast(), 1) };
+                if n != 1 {
+                    return;
+                }
+                sudolab::report::remove_temporaries();
+                let sig = libc::c_int::from(byte);
+                // SAFETY: restoring the default action and raising the
+                // signal ends the process as the signal would have.
+                unsafe {
+                    libc::signal(sig, libc::SIG_DFL);
+                    libc::raise(sig);
+                }
+            });
+        if spawned.is_err() {
+            return;
+        }
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: the handler only loads an atomic and calls write(2).
+            unsafe {
+                libc::signal(sig, on_signal as *const () as libc::sighandler_t);
+            }
+        }
+    }
+}
+
+/// Installs the handlers (Unix; elsewhere nothing).
+pub fn install() {
+    #[cfg(unix)]
+    imp::install();
+}
