@@ -254,7 +254,7 @@ def rate(
     with_score: bool = True,
 ) -> dict:
     """Human-model ratings (``sudolab rate``): ``models`` is a comma list of
-    ``sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler,
+    ``sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler, trial,
     annealing, harmony``, or ``default`` (every model but the costly annealing
     and harmony search, as the CLI) or ``all``; with the difficulty score unless
     ``with_score=False``."""

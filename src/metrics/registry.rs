@@ -166,12 +166,13 @@ const BASE: Source = Source::Rate(Model::Baseline);
 const SINGLES: Source = Source::Rate(Model::Singles);
 const SERATE: Source = Source::Rate(Model::Serate);
 const FOWLER: Source = Source::Rate(Model::Fowler);
+const TRIAL: Source = Source::Rate(Model::Trial);
 const SA: Source = Source::Rate(Model::Annealing);
 const HARMONY: Source = Source::Rate(Model::Harmony);
 const SC: Source = Source::Score;
 
 /// Every metric column, in the order an `analyze` row holds them.
-pub const METRICS: [Metric; 59] = [
+pub const METRICS: [Metric; 63] = [
     m(
         "variables",
         CL,
@@ -604,6 +605,42 @@ pub const METRICS: [Metric; 59] = [
         Up,
         "SE",
         "Fowler-like: sum of the Sudoku Explainer ratings of every step of that path",
+    ),
+    m(
+        "trial_depth",
+        TRIAL,
+        Number,
+        M,
+        Up,
+        "levels",
+        "deepest nesting of assumptions singles needed: 0 none, 1 single, 2 nested, 3 deeper",
+    ),
+    m(
+        "trial_steps",
+        TRIAL,
+        Number,
+        M,
+        Up,
+        "steps",
+        "largest fewest-step count of a refutation at the trial depth",
+    ),
+    m(
+        "trial_rating",
+        TRIAL,
+        Number,
+        M,
+        Up,
+        "",
+        "trial depth and steps in one number: depth + steps/(steps + 8)",
+    ),
+    m(
+        "trial_eliminations",
+        TRIAL,
+        Number,
+        M,
+        Up,
+        "candidates",
+        "candidates eliminated by assumptions over the solve",
     ),
     costly(m(
         "sa_steps",
