@@ -172,7 +172,7 @@ const HARMONY: Source = Source::Rate(Model::Harmony);
 const SC: Source = Source::Score;
 
 /// Every metric column, in the order an `analyze` row holds them.
-pub const METRICS: [Metric; 63] = [
+pub const METRICS: [Metric; 65] = [
     m(
         "variables",
         CL,
@@ -678,7 +678,15 @@ pub const METRICS: [Metric; 63] = [
         "steps",
         "harmony search steps until a solution (unfinished runs count as the cap)",
     )),
-    m("score", SC, Number, M, Up, "", "the difficulty score"),
+    m(
+        "score",
+        SC,
+        Number,
+        M,
+        Up,
+        "",
+        "the difficulty score: 0 and 10 are the 1st and 99th percentiles of the fitting puzzles; the hardest known reach about 11",
+    ),
     m(
         "score_level",
         SC,
@@ -695,7 +703,16 @@ pub const METRICS: [Metric; 63] = [
         M,
         Up,
         "SE",
-        "Sukaku Explainer rating equivalent of the score",
+        "Sukaku Explainer rating equivalent (1.0–11.9): by the score, and by the trial depth for forcing-chain puzzles",
+    ),
+    m(
+        "extrapolated",
+        SC,
+        Bool,
+        M,
+        Up,
+        "",
+        "the puzzle is above everything the model was fitted on: score and SE-equivalent are extrapolations",
     ),
     m(
         "minutes",
@@ -704,7 +721,7 @@ pub const METRICS: [Metric; 63] = [
         M,
         Up,
         "min",
-        "expected mean solving time of the time model's population",
+        "expected mean solving time of the time model's population (Cloud Sudoku players, puzzles up to SE 8.2)",
     ),
     m(
         "minutes_low",
@@ -723,6 +740,15 @@ pub const METRICS: [Metric; 63] = [
         Up,
         "min",
         "75 % end of the band of solving times",
+    ),
+    m(
+        "minutes_extrapolated",
+        SC,
+        Bool,
+        S,
+        Up,
+        "",
+        "the score is above every puzzle of the time model's population: minutes is an extrapolation",
     ),
 ];
 

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Every metric a score may use (their groups are in [`crate::metrics`]).
-pub(crate) const CANDIDATES: [&str; 15] = [
+pub(crate) const CANDIDATES: [&str; 16] = [
     "weights_score",
     "hardest_weight",
     "hsolve",
@@ -34,6 +34,7 @@ pub(crate) const CANDIDATES: [&str; 15] = [
     "short_pct",
     "mean_fixed",
     "p_unique",
+    "trial_rating",
 ];
 
 /// Parameters of the randomised metrics, fixed in the model so a puzzle's
@@ -76,9 +77,10 @@ fn metric_options(names: &[String], p: &FeatureParams) -> MetricOptions {
         }
     }
     // The uniqueness check of `rate` says why a puzzle has no score; the
-    // hardest technique places the SE-equivalent.
+    // hardest technique and the trial depth place the SE-equivalent.
     models.insert(Model::Baseline);
     models.insert(Model::Weights);
+    models.insert(Model::Trial);
     let mut groups = vec![MetricGroup::Rate(models)];
     if clauses {
         groups.push(MetricGroup::Clauses);
@@ -112,6 +114,9 @@ pub struct Features {
     /// The hardest technique of the technique-weight path (`None`: nothing to
     /// fill, or the catalogue cannot finish).
     pub hardest_technique: Option<String>,
+    /// The trial rating (`docs/methods.md` §3.9), which places the
+    /// SE-equivalent of the hardest puzzles.
+    pub trial_rating: Option<f64>,
 }
 
 /// The named metrics of a 9×9 puzzle with exactly one solution, computed on
@@ -158,6 +163,7 @@ pub fn feature_values(
             .iter()
             .map(|n| (n.clone(), json.get(n).and_then(serde_json::Value::as_f64)))
             .collect(),
+        trial_rating: row.rate.as_ref().and_then(|r| r.trial_rating),
         hardest_technique: row.rate.and_then(|r| r.hardest_technique),
     })
 }

@@ -6,7 +6,8 @@
 //! ascending.
 
 use super::FitData;
-use crate::score::SeCalibration;
+use crate::human::Technique;
+use crate::score::{SeCalibration, TrialCalibration};
 use crate::stats::quantile_sorted;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -97,7 +98,44 @@ pub(super) fn se_calibration(
     SeCalibration {
         by_technique,
         pooled: isotonic_knots(&pooled, 64),
+        trial: trial_calibration(data, train),
     }
+}
+
+/// Share of the trial placement in the SE-equivalent of a puzzle single
+/// assumptions solve (`docs/score.md`: the mean of the two placements ranks
+/// top1465 best).
+const TRIAL_WEIGHT: f64 = 0.5;
+
+/// The trial curve: the isotonic regression of SE's rating on the trial
+/// rating over the SE-rated training rows whose hardest technique is a
+/// forcing chain or beyond the catalogue, and the anchors; `None` without
+/// 20 such points.
+fn trial_calibration(data: &FitData, train: &[usize]) -> Option<TrialCalibration> {
+    let techniques = [
+        Technique::ForcingChain.name().to_string(),
+        SeCalibration::BEYOND.to_string(),
+    ];
+    let mut points: Vec<(f64, f64)> = train
+        .iter()
+        .map(|&i| &data.rows[i])
+        .filter(|r| {
+            let key = r.hardest.as_deref().unwrap_or(SeCalibration::BEYOND);
+            techniques.iter().any(|t| t == key)
+        })
+        .filter_map(|r| Some((r.trial?, r.se?)))
+        .collect();
+    points.extend(data.anchors.iter().copied());
+    if points.len() < 20 {
+        return None;
+    }
+    let max_rating = points.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
+    Some(TrialCalibration {
+        techniques: techniques.to_vec(),
+        knots: isotonic_knots(&points, 64),
+        weight: TRIAL_WEIGHT,
+        max_rating,
+    })
 }
 
 /// Level cuts of one source: per boundary the threshold with the fewest

@@ -336,6 +336,7 @@ mod tests {
                     se: Some(1.0 + 2.0 * h),
                     level: Some(format!("L{}", h.floor() as u32 + 1)),
                     hardest: None,
+                    trial: None,
                     values: vec![Some(a), Some(b)],
                 });
             }
@@ -343,6 +344,7 @@ mod tests {
         FitData {
             metrics: vec!["a".into(), "b".into()],
             rows,
+            anchors: Vec::new(),
         }
     }
 
