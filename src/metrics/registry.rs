@@ -706,15 +706,6 @@ pub const METRICS: [Metric; 65] = [
         "Sukaku Explainer rating equivalent (1.0–11.9): by the score, and by the trial depth for forcing-chain puzzles",
     ),
     m(
-        "extrapolated",
-        SC,
-        Bool,
-        M,
-        Up,
-        "",
-        "the puzzle is above everything the model was fitted on: score and SE-equivalent are extrapolations",
-    ),
-    m(
         "minutes",
         SC,
         Number,
@@ -740,6 +731,15 @@ pub const METRICS: [Metric; 65] = [
         Up,
         "min",
         "75 % end of the band of solving times",
+    ),
+    m(
+        "extrapolated",
+        SC,
+        Bool,
+        M,
+        Up,
+        "",
+        "the puzzle is above everything the model was fitted on: score and SE-equivalent are extrapolations",
     ),
     m(
         "minutes_extrapolated",
