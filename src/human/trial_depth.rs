@@ -48,11 +48,14 @@ fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
         let mut units = [[0u8; 9]; 27];
-        for i in 0..9 {
-            for j in 0..9 {
-                units[i][j] = (9 * i + j) as u8;
-                units[9 + i][j] = (9 * j + i) as u8;
-                units[18 + i][j] = (27 * (i / 3) + 3 * (i % 3) + 9 * (j / 3) + j % 3) as u8;
+        for (u, unit) in units.iter_mut().enumerate() {
+            let i = u % 9;
+            for (j, cell) in unit.iter_mut().enumerate() {
+                *cell = match u / 9 {
+                    0 => 9 * i + j,
+                    1 => 9 * j + i,
+                    _ => 27 * (i / 3) + 3 * (i % 3) + 9 * (j / 3) + j % 3,
+                } as u8;
             }
         }
         let mut peers = [[0u8; 20]; CELLS];
