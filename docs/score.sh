@@ -74,7 +74,7 @@ for min in 0 7 8.5; do
   jq -c --argjson m "$min" 'select((.label | tonumber) >= $m) | {label: (.label | tonumber), se_equivalent, score}' \
     "$W/top1465.jsonl" > "$W/top1465-$min.jsonl"
   echo "top1465 (SE-rated half), SE >= $min:"
-  "$BIN" eval "$W/top1465-$min.jsonl" --label label --metrics se_equivalent,score --bootstrap 0
+  "$BIN" eval "$W/top1465-$min.jsonl" --label label --metrics se_equivalent,score --bootstrap 0 | awk 'NR <= 4'
 done
 jq -s '"top1465: median |se_equivalent - SE| \([.[] | (.se_equivalent - (.label | tonumber)) | fabs] | sort | .[length / 2 | floor] * 1000 | round / 1000), extrapolated \([.[] | select(.extrapolated)] | length) of \(length)"' -r "$W/top1465.jsonl"
 jq -s '"forum SE >= 11.0 sample: median se_equivalent \([.[].se_equivalent] | sort | .[length / 2 | floor] * 1000 | round / 1000), min \([.[].se_equivalent] | min * 1000 | round / 1000), extrapolated \([.[] | select(.extrapolated)] | length), minutes extrapolated \([.[] | select(.minutes_extrapolated)] | length) of \(length)"' -r "$W/forum11.jsonl"
