@@ -269,8 +269,10 @@ def score(
     all_metrics: bool = False,
 ) -> dict:
     """The calibrated difficulty score (``sudolab score``): ``score``,
-    ``score_level``, ``se_equivalent``, ``minutes`` (with ``minutes_low`` and
-    ``minutes_high``, when the score gives them) and ``hardest_technique``.
+    ``score_level``, ``se_equivalent`` (SE's scale, 1.0–11.9), ``minutes`` (with
+    ``minutes_low`` and ``minutes_high``, when the score gives them),
+    ``extrapolated`` and ``minutes_extrapolated`` (the puzzle is above everything
+    the model, or the time model, was fitted on) and ``hardest_technique``.
     Raises ``ValueError`` for a puzzle without a score."""
     row = json.loads(_native.score_rows([_line(puzzle)], None, fast, scale, seed, all_metrics)[0])
     row.pop("line", None)
