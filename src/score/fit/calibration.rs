@@ -183,6 +183,48 @@ mod tests {
     }
 
     #[test]
+    fn the_trial_curve_takes_chain_puzzles_and_anchors_only() {
+        use crate::score::fit::{FitData, FitRow};
+        let row = |hardest: Option<&str>, trial: f64, se: f64| FitRow {
+            source: "s".into(),
+            rank: se,
+            se: Some(se),
+            level: None,
+            hardest: hardest.map(str::to_string),
+            trial: Some(trial),
+            values: vec![Some(0.0)],
+        };
+        let mut rows: Vec<FitRow> = (0..30)
+            .map(|i| {
+                row(
+                    Some("forcing chain"),
+                    1.2 + 0.01 * f64::from(i),
+                    6.0 + 0.1 * f64::from(i),
+                )
+            })
+            .collect();
+        // A pointing puzzle is placed by the score, never by the trial curve.
+        rows.push(row(Some("pointing"), 1.9, 2.6));
+        rows.push(row(Some("forum"), 2.5, 11.0));
+        rows[31].source = "forum".into();
+        let data = FitData {
+            metrics: vec!["m".into()],
+            rows,
+            anchors: Vec::new(),
+        }
+        .split_anchors("forum");
+        assert_eq!(data.rows.len(), 31);
+        assert_eq!(data.anchors, vec![(2.5, 11.0)]);
+        let train: Vec<usize> = (0..data.rows.len()).collect();
+        let cal = trial_calibration(&data, &train).unwrap();
+        assert_eq!(cal.max_rating, 2.5);
+        assert_eq!(cal.knots.last(), Some(&(2.5, 11.0)));
+        assert_eq!(cal.knots.len(), 31);
+        assert!(cal.knots.iter().all(|k| k.1 >= 6.0));
+        assert_eq!(cal.weight, TRIAL_WEIGHT);
+    }
+
+    #[test]
     fn level_cuts_separate_clean_levels() {
         let pts = [(1.0, 1.0), (2.0, 1.0), (5.0, 2.0), (6.0, 2.0), (9.0, 3.0)];
         assert_eq!(level_cuts(&pts), vec![3.5, 7.5]);
