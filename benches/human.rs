@@ -1,7 +1,8 @@
 //! Speed of the human models: every model with its default run count on one
 //! typical puzzle (QQWing "Intermediate": needs pairs or intersections), plus
 //! each model alone (the two costly solvers, annealing and harmony search,
-//! through `rate` with only that model) and a singles-only puzzle.
+//! through `rate` with only that model) and a singles-only puzzle; the trial
+//! depth also on a top1465 puzzle that needs nested assumptions.
 //!
 //! `cargo bench --bench human`
 
@@ -13,11 +14,15 @@ use sudolab::human::nishio::{NishioOptions, nishio_heuristic, nishio_random};
 use sudolab::human::oracle::{OracleOptions, oracle};
 use sudolab::human::sisus::{SisusOptions, sisus};
 use sudolab::human::solver::{Solved, solve};
+use sudolab::human::trial_depth::trial_depth;
 use sudolab::human::weights::weights;
 use sudolab::human::{Model, RateOptions, explain, rate};
 
 const TYPICAL: &str =
     "..5..........9........1.53.....3..7..68......3..85.1.2.....36.9..958..2.23.16....";
+/// top1465, SE 9.6: nested assumptions (trial depth 2).
+const NESTED: &str =
+    "7.8...3.....6.1...5.........4.....263...8.......1...9..9.2....4....7.5...........";
 const SINGLES: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 
@@ -51,6 +56,13 @@ fn bench(c: &mut Criterion) {
     });
     c.bench_function("weights", |b| b.iter(|| weights(black_box(&typical))));
     c.bench_function("explain", |b| b.iter(|| explain(black_box(&typical))));
+    c.bench_function("trial_depth", |b| {
+        b.iter(|| trial_depth(black_box(&typical)))
+    });
+    let nested = parse_puzzle(NESTED).expect("bench puzzle parses");
+    c.bench_function("trial_depth_nested", |b| {
+        b.iter(|| trial_depth(black_box(&nested)))
+    });
     for (name, model) in [
         ("annealing_5", Model::Annealing),
         ("harmony_5", Model::Harmony),

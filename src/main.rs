@@ -52,7 +52,16 @@ enum Command {
     Classify(cli::eval::ClassifyArgs),
     /// Least-squares combination of metrics, trained on one half, tested on the other; with --score, fit and validate the difficulty score.
     Fit(cli::eval::FitArgs),
-    /// One difficulty score per puzzle, with its level and SE-equivalent.
+    /// One difficulty score per puzzle, with its level, SE-equivalent and predicted minutes.
+    ///
+    /// `score`: 0 and 10 are the 1st and 99th percentiles of the puzzles the model was
+    /// fitted on (0: newspaper puzzles singles solve; 10: about SE 9); the forum's hardest
+    /// puzzles reach about 11. `se_equivalent` is on Sukaku Explainer's scale, 1.0–11.9;
+    /// the hardest puzzles are placed by their trial depth (nested assumptions: SE 10.5
+    /// and up). `extrapolated: true` marks a puzzle above everything the model was fitted
+    /// on. `minutes` is the mean time of Cloud Sudoku players (fitted on puzzles up to
+    /// SE 8.2); `minutes_extrapolated: true` marks a score above every puzzle of that
+    /// population, where the time is a guess (docs/score.md).
     Score(cli::score::ScoreArgs),
     /// Generate puzzles: minimal unique, Fletcher's Algorithm 2, Xu's no-brute-force, hsolve-levelled or pseudo (our designs after Chang), or to targets.
     Generate(cli::generate::GenerateArgs),

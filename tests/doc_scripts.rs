@@ -7,7 +7,7 @@
 //! rerun in full and its output committed.
 //!
 //! The scripts read `../shared/data` (never copied into the repository) and
-//! need `bash` and `python3`: without them a test prints a note and passes,
+//! need `bash`, `python3` and `jq`: without them a test prints a note and passes,
 //! unless `CI` is set (see `common::skip`).
 
 mod common;
@@ -17,7 +17,10 @@ use std::process::Command;
 
 /// Runs `docs/SCRIPT` on every `sample`-th puzzle; returns the output directory.
 fn run_script(script: &str, sample: u32, data: &[&str]) -> Option<tempfile::TempDir> {
-    if !common::external_tool("bash") || !common::external_tool("python3") {
+    if !common::external_tool("bash")
+        || !common::external_tool("python3")
+        || !common::external_tool("jq")
+    {
         return None;
     }
     for rel in data {

@@ -202,6 +202,8 @@ fn rate_row_fields_are_stable() {
         "hardest_technique",
         "serate",
         "fowler",
+        "trial_depth",
+        "trial_rating",
         "status",
     ] {
         assert!(obj.contains_key(key), "missing {key}");
@@ -212,6 +214,7 @@ fn rate_row_fields_are_stable() {
     assert_eq!(obj["oracle_level"], "Cinch");
     assert_eq!(obj["weights_level"], "Easy");
     assert_eq!(obj["hardest_technique"], "naked single");
+    assert_eq!(obj["trial_depth"], 0);
     assert!(obj["backtracks"].as_u64().unwrap() > 0);
 }
 
@@ -251,9 +254,9 @@ fn rate_only_requested_models_and_bad_puzzles() {
 
 #[test]
 fn parse_model_lists() {
-    assert_eq!(parse_models("all").unwrap().len(), 11);
+    assert_eq!(parse_models("all").unwrap().len(), 12);
     let default = parse_models("default").unwrap();
-    assert_eq!(default.len(), 9);
+    assert_eq!(default.len(), 10);
     assert!(!default.contains(&Model::Annealing) && !default.contains(&Model::Harmony));
     let s = parse_models("sisus, Oracle,sisus").unwrap();
     assert_eq!(

@@ -305,7 +305,7 @@ def rate(
     with_score: bool = True,
 ) -> dict:
     """Human-model ratings (``sudolab rate``): ``models`` is a comma list of
-    ``sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler,
+    ``sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler, trial,
     annealing, harmony``, or ``default`` (every model but the costly annealing
     and harmony search, as the CLI) or ``all``; with the difficulty score unless
     ``with_score=False``."""
@@ -322,8 +322,10 @@ def score(
     all_metrics: bool = False,
 ) -> dict:
     """The calibrated difficulty score (``sudolab score``): ``score``,
-    ``score_level``, ``se_equivalent``, ``minutes`` (with ``minutes_low`` and
-    ``minutes_high``, when the score gives them) and ``hardest_technique``.
+    ``score_level``, ``se_equivalent`` (SE's scale, 1.0–11.9), ``minutes`` (with
+    ``minutes_low`` and ``minutes_high``, when the score gives them),
+    ``extrapolated`` and ``minutes_extrapolated`` (the puzzle is above everything
+    the model, or the time model, was fitted on) and ``hardest_technique``.
     Raises ``ValueError`` for a puzzle without a score."""
     scale = _int("scale", scale, 2, 10)
     seed = _opt_int("seed", seed, 0, _U64)

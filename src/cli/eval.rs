@@ -288,6 +288,12 @@ pub struct FitArgs {
     /// source whose label is SE's rating itself).
     #[arg(long)]
     pub train_only: Option<String>,
+    /// With --score: a source whose rows fit only the trial curve of the
+    /// SE-equivalent, their SE label a rating they are known to reach (e.g.
+    /// a sample of the forum's list of puzzles rated 11.0 or more); they
+    /// change nothing else of the model and are not validated.
+    #[arg(long)]
+    pub se_anchor: Option<String>,
     /// With --score: the source whose label is a mean solving time in
     /// seconds (human times): its pairs must differ by 10 % or more, it is
     /// validated by 5-fold cross-validation, and the time model behind
@@ -418,6 +424,12 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
             anyhow::bail!("--timed {timed}: no row has this source");
         }
         data = data.with_timed(timed);
+    }
+    if let Some(anchor) = &args.se_anchor {
+        if !data.sources().contains(anchor) {
+            anyhow::bail!("--se-anchor {anchor}: no row has this source");
+        }
+        data = data.split_anchors(anchor);
     }
     let train_only = split_list(&args.train_only).unwrap_or_default();
     let held_out: Vec<String> = data

@@ -17,7 +17,7 @@ pub struct RateArgs {
     #[command(flatten)]
     pub common: Common,
     /// Models: comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles,
-    /// serate, fowler, annealing, harmony; `default` is every model but the costly
+    /// serate, fowler, trial, annealing, harmony; `default` is every model but the costly
     /// annealing and harmony search, `all` every model.
     #[arg(long, short = 'm', default_value = "default")]
     pub model: String,

@@ -40,6 +40,11 @@ pub struct ScoreArgs {
     pub all_metrics: bool,
 }
 
+/// The mark of a value outside the data its model was fitted on.
+fn extrapolated(flag: bool) -> &'static str {
+    if flag { " extrapolated" } else { "" }
+}
+
 pub fn run(args: ScoreArgs) -> Result<u8> {
     let out = &args.common.out;
     out.check()?;
@@ -136,10 +141,13 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
                     r.score.score_level.clone(),
                     r.score
                         .se_equivalent
-                        .map(|x| format!("{x:.1}"))
+                        .map(|x| format!("{x:.1}{}", extrapolated(r.score.extrapolated)))
                         .unwrap_or_else(|| "-".into()),
                     match (r.score.minutes, r.score.minutes_low, r.score.minutes_high) {
-                        (Some(m), Some(lo), Some(hi)) => format!("{m:.1} ({lo:.1}–{hi:.1})"),
+                        (Some(m), Some(lo), Some(hi)) => format!(
+                            "{m:.1} ({lo:.1}–{hi:.1}){}",
+                            extrapolated(r.score.minutes_extrapolated == Some(true))
+                        ),
                         _ => "-".into(),
                     },
                 ];

@@ -16,6 +16,8 @@
 //! * `baseline`: givens and plain-DFS backtracks (Pelánek, Table 3);
 //! * [`serate`]: Serate-like and Fowler-like ratings on Sudoku Explainer's
 //!   technique ratings (Pelánek, Tables 1 and 3);
+//! * [`trial_depth`]: how deeply assumptions must nest before singles
+//!   refute them (the forum's trial-and-error depth);
 //! * [`annealing`], [`harmony`]: simulated annealing and harmony search as
 //!   solvers, their steps and final cost (Pelánek, Table 3; costly).
 //!
@@ -42,6 +44,7 @@ pub mod singles;
 pub mod sisus;
 pub mod solver;
 pub mod techniques;
+pub mod trial_depth;
 pub mod weights;
 
 pub use crate::stats::Summary;

@@ -18,6 +18,7 @@ use super::serate::serate;
 use super::singles::{SinglesOptions, singles};
 use super::sisus::{SisusOptions, sisus, sisus_refutation_sum};
 use super::solver::{Solved, solve};
+use super::trial_depth::trial_depth;
 use super::weights::weights;
 use crate::grid::Puzzle;
 use serde::Serialize;
@@ -50,6 +51,9 @@ pub enum Model {
     /// Fowler-like rating: the sum of the ratings along that path (Pelánek
     /// Table 3's "Fowler's" row, our expression).
     Fowler,
+    /// Trial depth: how deeply assumptions must nest before singles refute
+    /// them, and the fewest steps at that depth (§3.9).
+    Trial,
     /// Steps of simulated annealing as a solver (Pelánek Table 3); costly.
     Annealing,
     /// Harmony search as a solver (Pelánek Table 3); costly.
@@ -59,7 +63,7 @@ pub enum Model {
 impl Model {
     /// Every model; what `all` selects in a model list. The costly solvers
     /// come last, so that [`Model::DEFAULT`] is the list without them.
-    pub const ALL: [Model; 11] = [
+    pub const ALL: [Model; 12] = [
         Model::Sisus,
         Model::Oracle,
         Model::Hsolve,
@@ -69,6 +73,7 @@ impl Model {
         Model::Singles,
         Model::Serate,
         Model::Fowler,
+        Model::Trial,
         Model::Annealing,
         Model::Harmony,
     ];
@@ -76,8 +81,8 @@ impl Model {
     /// The models [`RateOptions::default`] runs: every model but the
     /// costly solvers (annealing, harmony search), which `all` or their
     /// names select.
-    pub const DEFAULT: [Model; 9] = {
-        let mut out = [Model::Sisus; 9];
+    pub const DEFAULT: [Model; 10] = {
+        let mut out = [Model::Sisus; 10];
         let mut i = 0;
         while i < out.len() {
             out[i] = Model::ALL[i];
@@ -98,6 +103,7 @@ impl Model {
             Model::Singles => "singles",
             Model::Serate => "serate",
             Model::Fowler => "fowler",
+            Model::Trial => "trial",
             Model::Annealing => "annealing",
             Model::Harmony => "harmony",
         }
@@ -114,7 +120,7 @@ impl fmt::Display for Model {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RateError {
     #[error(
-        "unknown model {0:?} (expected a comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler, annealing, harmony, default, or all)"
+        "unknown model {0:?} (expected a comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler, trial, annealing, harmony, default, or all)"
     )]
     /// A name in the list that is no model.
     UnknownModel(String),
@@ -357,6 +363,14 @@ pub struct Ratings {
     /// Fowler-like rating: the sum of the ratings of every step of that
     /// path; null when the catalogue cannot finish.
     pub fowler: Option<f64>,
+    /// Trial depth: deepest nesting of assumptions singles needed (0–3).
+    pub trial_depth: Option<u8>,
+    /// Trial depth: the largest fewest-step refutation count at that depth.
+    pub trial_steps: Option<u32>,
+    /// Trial depth and steps in one number, `depth + steps/(steps + 8)`.
+    pub trial_rating: Option<f64>,
+    /// Trial depth: candidates eliminated by assumptions over the solve.
+    pub trial_eliminations: Option<u32>,
     /// Simulated annealing moves until a solution, mean over the runs (a run
     /// that hits the cap counts as the cap).
     pub sa_steps: Option<f64>,
@@ -540,6 +554,17 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
                     }
                 }
             }
+        }
+    }
+    if wants(Model::Trial) {
+        match trial_depth(puzzle) {
+            Ok(r) => {
+                row.ratings.trial_depth = Some(r.depth);
+                row.ratings.trial_steps = Some(r.steps);
+                row.ratings.trial_rating = Some(r.rating());
+                row.ratings.trial_eliminations = Some(r.eliminations);
+            }
+            Err(e) => fail(&mut row, Model::Trial, e.to_string()),
         }
     }
     if wants(Model::Annealing) {

@@ -151,6 +151,7 @@ const BASE: Source = Source::Rate(Model::Baseline);
 const SINGLES: Source = Source::Rate(Model::Singles);
 const SERATE: Source = Source::Rate(Model::Serate);
 const FOWLER: Source = Source::Rate(Model::Fowler);
+const TRIAL: Source = Source::Rate(Model::Trial);
 const SA: Source = Source::Rate(Model::Annealing);
 const HARMONY: Source = Source::Rate(Model::Harmony);
 const SC: Source = Source::Score;
@@ -293,6 +294,14 @@ metric_table! {
         "Serate-like: highest Sudoku Explainer rating along the lowest-rating-first path";
     Fowler = "fowler", FOWLER, Number, M, Up, false, "SE",
         "Fowler-like: sum of the Sudoku Explainer ratings of every step of that path";
+    TrialDepth = "trial_depth", TRIAL, Number, M, Up, false, "levels",
+        "deepest nesting of assumptions singles needed: 0 none, 1 single, 2 nested, 3 deeper";
+    TrialSteps = "trial_steps", TRIAL, Number, M, Up, false, "steps",
+        "largest fewest-step count of a refutation at the trial depth";
+    TrialRating = "trial_rating", TRIAL, Number, M, Up, false, "",
+        "trial depth and steps in one number: depth + steps/(steps + 8)";
+    TrialEliminations = "trial_eliminations", TRIAL, Number, M, Up, false, "candidates",
+        "candidates eliminated by assumptions over the solve";
     SaSteps = "sa_steps", SA, Number, M, Up, true, "moves",
         "simulated annealing moves until a solution (capped runs count as the cap)";
     SaSolved = "sa_solved", SA, Number, S, Down, true, "",
@@ -302,17 +311,21 @@ metric_table! {
     HarmonySteps = "harmony_steps", HARMONY, Number, M, Up, true, "steps",
         "harmony search steps until a solution (unfinished runs count as the cap)";
     Score = "score", SC, Number, M, Up, false, "",
-        "the difficulty score";
+        "the difficulty score: 0 and 10 are the 1st and 99th percentiles of the fitting puzzles; the hardest known reach about 11";
     ScoreLevel = "score_level", SC, Kind::Levels(&SCORE_LEVELS), M, Up, false, "",
         "the score's level";
     SeEquivalent = "se_equivalent", SC, Number, M, Up, false, "SE",
-        "Sukaku Explainer rating equivalent of the score";
+        "Sukaku Explainer rating equivalent (1.0–11.9): by the score, and by the trial depth for forcing-chain puzzles";
     Minutes = "minutes", SC, Number, M, Up, false, "min",
-        "expected mean solving time of the time model's population";
+        "expected mean solving time of the time model's population (Cloud Sudoku players, puzzles up to SE 8.2)";
     MinutesLow = "minutes_low", SC, Number, S, Up, false, "min",
         "25 % end of the band of solving times";
     MinutesHigh = "minutes_high", SC, Number, S, Up, false, "min",
         "75 % end of the band of solving times";
+    Extrapolated = "extrapolated", SC, Bool, M, Up, false, "",
+        "the puzzle is above everything the model was fitted on: score and SE-equivalent are extrapolations";
+    MinutesExtrapolated = "minutes_extrapolated", SC, Bool, S, Up, false, "",
+        "the score is above every puzzle of the time model's population: minutes is an extrapolation";
 }
 
 impl Metric {

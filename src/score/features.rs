@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Every metric a score may use (their groups are in [`crate::metrics`]).
-pub(crate) const CANDIDATES: [Metric; 15] = [
+pub(crate) const CANDIDATES: [Metric; 16] = [
     Metric::WeightsScore,
     Metric::HardestWeight,
     Metric::Hsolve,
@@ -34,6 +34,7 @@ pub(crate) const CANDIDATES: [Metric; 15] = [
     Metric::ShortPct,
     Metric::MeanFixed,
     Metric::PUnique,
+    Metric::TrialRating,
 ];
 
 /// Parameters of the randomised metrics, fixed in the model so a puzzle's
@@ -100,9 +101,10 @@ fn metric_options(names: &[Metric], p: &FeatureParams) -> MetricOptions {
         }
     }
     // The uniqueness check of `rate` says why a puzzle has no score; the
-    // hardest technique places the SE-equivalent.
+    // hardest technique and the trial depth place the SE-equivalent.
     models.insert(Model::Baseline);
     models.insert(Model::Weights);
+    models.insert(Model::Trial);
     let mut groups = vec![MetricGroup::Rate(models)];
     if clauses {
         groups.push(MetricGroup::Clauses);
@@ -138,6 +140,9 @@ pub struct Features {
     /// The hardest technique of the technique-weight path (`None`: nothing to
     /// fill, or the catalogue cannot finish).
     pub hardest_technique: Option<Technique>,
+    /// The trial rating (`docs/methods.md` §3.9), which places the
+    /// SE-equivalent of the hardest puzzles.
+    pub trial_rating: Option<f64>,
 }
 
 /// The metrics of a 9×9 puzzle with exactly one solution, computed on
@@ -176,6 +181,7 @@ pub fn feature_values(
                 )
             })
             .collect(),
+        trial_rating: row.rate.as_ref().and_then(|r| r.trial_rating),
         hardest_technique: row.rate.and_then(|r| r.hardest_technique),
     })
 }

@@ -231,9 +231,24 @@ impl LinearScore {
         10.0 * (raw - self.low) / (self.high - self.low)
     }
 
-    /// SE-equivalent rating of a score and hardest technique.
-    pub fn se_equivalent(&self, score: f64, hardest: Option<Technique>) -> Option<f64> {
-        self.se.at(score, hardest.map(Technique::name))
+    /// SE-equivalent rating of a score, hardest technique and trial rating.
+    pub fn se_equivalent(
+        &self,
+        score: f64,
+        hardest: Option<Technique>,
+        trial: Option<f64>,
+    ) -> Option<f64> {
+        self.se.at(score, hardest.map(Technique::name), trial)
+    }
+
+    /// Whether a puzzle lies above everything the model was fitted on: for
+    /// a puzzle the trial curve places, a trial rating above every puzzle of
+    /// that curve; for the others, a score above the hardest fitting
+    /// puzzle's.
+    pub fn extrapolates(&self, score: f64, hardest: Option<Technique>, trial: Option<f64>) -> bool {
+        self.se
+            .trial_extrapolates(hardest.map(Technique::name), trial)
+            .unwrap_or_else(|| self.reference.last().is_some_and(|&top| score > top))
     }
 
     /// Level `1..=n` of a score on an `n`-level scale: the cuts are the
@@ -264,18 +279,74 @@ pub struct SeCalibration {
     pub by_technique: BTreeMap<String, Vec<(f64, f64)>>,
     /// Knots of every fitting puzzle, for a technique too rare in the fit.
     pub pooled: Vec<(f64, f64)>,
+    /// The placement of the hardest puzzles by their trial depth (absent in a
+    /// model fitted without `trial_rating`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial: Option<TrialCalibration>,
+}
+
+/// SE's rating of the puzzles the technique catalogue finishes only with
+/// forcing chains, or not at all, placed by their trial rating
+/// (`docs/methods.md` §3.9, §6.3): the isotonic regression of SE's rating
+/// on `trial_rating` over the SE-rated fitting puzzles of those tiers and
+/// the anchor puzzles known to be at least a given rating.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrialCalibration {
+    /// The hardest techniques (keys of [`SeCalibration::by_technique`])
+    /// whose puzzles it places.
+    pub techniques: Vec<String>,
+    /// `(trial_rating, SE rating)` knots, ascending.
+    pub knots: Vec<(f64, f64)>,
+    /// Share of the trial placement in the SE-equivalent of a puzzle that
+    /// single assumptions solve; the rest is the score's placement. A puzzle
+    /// that needs nested assumptions is placed by its trial rating alone.
+    pub weight: f64,
+    /// The largest trial rating among the fitting puzzles: above it the
+    /// SE-equivalent is an extrapolation.
+    pub max_rating: f64,
+}
+
+impl TrialCalibration {
+    /// The trial rating from which assumptions nest (depth 2).
+    pub const NESTED: f64 = 2.0;
 }
 
 impl SeCalibration {
     /// Key of the puzzles no technique of the catalogue finishes.
     pub const BEYOND: &'static str = "beyond the catalogue";
 
-    /// The SE-equivalent of a score with this hardest technique.
-    pub fn at(&self, score: f64, hardest: Option<&str>) -> Option<f64> {
+    /// The SE-equivalent of a score with this hardest technique and trial
+    /// rating.
+    pub fn at(&self, score: f64, hardest: Option<&str>, trial: Option<f64>) -> Option<f64> {
         let key = hardest.unwrap_or(Self::BEYOND);
-        match self.by_technique.get(key) {
+        let by_score = match self.by_technique.get(key) {
             Some(knots) => interpolate(knots, score),
             None => interpolate(&self.pooled, score),
+        };
+        let (Some(cal), Some(t)) = (&self.trial, trial) else {
+            return by_score;
+        };
+        if !cal.techniques.iter().any(|k| k == key) {
+            return by_score;
+        }
+        let by_trial = interpolate(&cal.knots, t);
+        match (by_score, by_trial) {
+            (_, Some(b)) if t >= TrialCalibration::NESTED => Some(b),
+            (Some(a), Some(b)) => Some(cal.weight * b + (1.0 - cal.weight) * a),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Whether the trial curve places a puzzle with this hardest technique
+    /// and trial rating, and if so whether the rating is above every
+    /// fitting puzzle's (`Some(true)`: an extrapolation).
+    pub fn trial_extrapolates(&self, hardest: Option<&str>, trial: Option<f64>) -> Option<bool> {
+        let key = hardest.unwrap_or(Self::BEYOND);
+        match (&self.trial, trial) {
+            (Some(cal), Some(t)) if cal.techniques.iter().any(|k| k == key) => {
+                Some(t > cal.max_rating)
+            }
+            _ => None,
         }
     }
 }
@@ -484,6 +555,13 @@ pub struct Score {
     pub minutes_low: Option<f64>,
     /// 75 % end of the band.
     pub minutes_high: Option<f64>,
+    /// The puzzle is above everything the model was fitted on (a score
+    /// above the hardest fitting puzzle's, or a trial rating above every
+    /// fitting puzzle's): the score and SE-equivalent are extrapolations.
+    pub extrapolated: bool,
+    /// The score is above every puzzle of the time model's population:
+    /// `minutes` is an extrapolation (`null` without a time model).
+    pub minutes_extrapolated: Option<bool>,
 }
 
 /// What `score` computes and how it is shown.
@@ -534,6 +612,8 @@ impl Score {
             Metric::Minutes => n(self.minutes),
             Metric::MinutesLow => n(self.minutes_low),
             Metric::MinutesHigh => n(self.minutes_high),
+            Metric::Extrapolated => Some(MetricValue::Bool(self.extrapolated)),
+            Metric::MinutesExtrapolated => self.minutes_extrapolated.map(MetricValue::Bool),
             _ => None,
         }
     }
@@ -596,10 +676,12 @@ pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError>
         score: Score {
             score: s,
             score_level: level,
-            se_equivalent: linear.se_equivalent(s, metrics.hardest_technique),
+            se_equivalent: linear.se_equivalent(s, metrics.hardest_technique, metrics.trial_rating),
             minutes: minutes.map(|m| m.expected),
             minutes_low: minutes.map(|m| m.low),
             minutes_high: minutes.map(|m| m.high),
+            extrapolated: linear.extrapolates(s, metrics.hardest_technique, metrics.trial_rating),
+            minutes_extrapolated: minutes.map(|m| m.extrapolated),
         },
         hardest_technique: metrics.hardest_technique,
         metrics: metrics.values,
@@ -618,6 +700,39 @@ mod tests {
         assert_eq!(interpolate(&k, 3.0), Some(3.0));
         assert_eq!(interpolate(&k, 9.0), Some(3.0));
         assert_eq!(interpolate(&[], 1.0), None);
+    }
+
+    #[test]
+    fn the_trial_curve_places_chain_puzzles_and_says_where_its_data_ends() {
+        let cal = SeCalibration {
+            by_technique: [
+                ("forcing chain".to_string(), vec![(5.0, 7.0), (9.0, 9.0)]),
+                ("pointing".to_string(), vec![(3.0, 2.6)]),
+            ]
+            .into_iter()
+            .collect(),
+            pooled: vec![(0.0, 1.0), (10.0, 9.0)],
+            trial: Some(TrialCalibration {
+                techniques: vec!["forcing chain".into(), SeCalibration::BEYOND.into()],
+                knots: vec![(1.0, 3.0), (1.5, 9.0), (2.5, 11.0)],
+                weight: 0.5,
+                max_rating: 2.8,
+            }),
+        };
+        // Single assumptions: the mean of the score's and the trial placement.
+        assert_eq!(cal.at(5.0, Some("forcing chain"), Some(1.5)), Some(8.0));
+        // Nested assumptions: the trial placement alone.
+        assert_eq!(cal.at(5.0, None, Some(2.5)), Some(11.0));
+        assert_eq!(cal.at(5.0, None, Some(3.5)), Some(11.0));
+        // Other techniques, or no trial rating: the score's placement.
+        assert_eq!(cal.at(3.0, Some("pointing"), Some(2.5)), Some(2.6));
+        assert_eq!(cal.at(5.0, Some("forcing chain"), None), Some(7.0));
+        assert_eq!(cal.trial_extrapolates(None, Some(3.5)), Some(true));
+        assert_eq!(cal.trial_extrapolates(None, Some(2.5)), Some(false));
+        assert_eq!(cal.trial_extrapolates(Some("pointing"), Some(3.5)), None);
+        let old = SeCalibration { trial: None, ..cal };
+        assert_eq!(old.at(5.0, None, Some(2.5)), Some(5.0));
+        assert_eq!(old.trial_extrapolates(None, Some(3.5)), None);
     }
 
     #[test]
@@ -772,8 +887,11 @@ mod tests {
                 s.minutes_high.unwrap(),
             );
             assert!(lo < m && m < hi, "{lo} {m} {hi}");
-            // An easy newspaper puzzle: a few minutes, not seconds or hours.
+            // An easy newspaper puzzle: a few minutes, not seconds or hours,
+            // inside the population and the fitting data.
             assert!((2.0..20.0).contains(&m), "{m}");
+            assert_eq!(s.minutes_extrapolated, Some(false));
+            assert!(!s.extrapolated);
         }
     }
 }

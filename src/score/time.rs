@@ -34,6 +34,11 @@ pub struct TimeModel {
     /// 25th and 75th percentiles of the residuals ln(time) − prediction over
     /// the fitting puzzles.
     pub band: (f64, f64),
+    /// The largest score among the fitting puzzles: above it `minutes` is an
+    /// extrapolation (absent in a model fitted before it was recorded, which
+    /// then never flags).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_score: Option<f64>,
 }
 
 /// A predicted solving time with its band, in minutes.
@@ -45,6 +50,9 @@ pub struct Minutes {
     pub low: f64,
     /// The 75 % end of the band.
     pub high: f64,
+    /// The score is above every puzzle the time model was fitted on: the
+    /// time is an extrapolation outside its population.
+    pub extrapolated: bool,
 }
 
 impl TimeModel {
@@ -67,6 +75,7 @@ impl TimeModel {
             expected: minutes(ln),
             low: minutes(ln + self.band.0),
             high: minutes(ln + self.band.1),
+            extrapolated: self.max_score.is_some_and(|m| score > m),
         }
     }
 
@@ -171,6 +180,7 @@ pub(crate) fn fit_time(
         score_weight: coef[1],
         terms,
         band: (0.0, 0.0),
+        max_score: rows.iter().map(|r| r.score).reduce(f64::max),
     };
     let mut residuals: Vec<f64> = rows
         .iter()

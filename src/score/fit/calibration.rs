@@ -6,7 +6,8 @@
 //! ascending.
 
 use super::FitData;
-use crate::score::SeCalibration;
+use crate::human::Technique;
+use crate::score::{SeCalibration, TrialCalibration};
 use crate::stats::quantile_sorted;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -97,7 +98,44 @@ pub(super) fn se_calibration(
     SeCalibration {
         by_technique,
         pooled: isotonic_knots(&pooled, 64),
+        trial: trial_calibration(data, train),
     }
+}
+
+/// Share of the trial placement in the SE-equivalent of a puzzle single
+/// assumptions solve (`docs/score.md`: the mean of the two placements ranks
+/// top1465 best).
+const TRIAL_WEIGHT: f64 = 0.5;
+
+/// The trial curve: the isotonic regression of SE's rating on the trial
+/// rating over the SE-rated training rows whose hardest technique is a
+/// forcing chain or beyond the catalogue, and the anchors; `None` without
+/// 20 such points.
+fn trial_calibration(data: &FitData, train: &[usize]) -> Option<TrialCalibration> {
+    let techniques = [
+        Technique::ForcingChain.name().to_string(),
+        SeCalibration::BEYOND.to_string(),
+    ];
+    let mut points: Vec<(f64, f64)> = train
+        .iter()
+        .map(|&i| &data.rows[i])
+        .filter(|r| {
+            let key = r.hardest.as_deref().unwrap_or(SeCalibration::BEYOND);
+            techniques.iter().any(|t| t == key)
+        })
+        .filter_map(|r| Some((r.trial?, r.se?)))
+        .collect();
+    points.extend(data.anchors.iter().copied());
+    if points.len() < 20 {
+        return None;
+    }
+    let max_rating = points.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
+    Some(TrialCalibration {
+        techniques: techniques.to_vec(),
+        knots: isotonic_knots(&points, 64),
+        weight: TRIAL_WEIGHT,
+        max_rating,
+    })
 }
 
 /// Level cuts of one source: per boundary the threshold with the fewest
@@ -142,6 +180,48 @@ mod tests {
         // Equal scores pool first, whatever their order.
         let k = isotonic_knots(&[(1.0, 4.0), (1.0, 2.0), (2.0, 3.5)], 64);
         assert_eq!(k, vec![(1.0, 3.0), (2.0, 3.5)]);
+    }
+
+    #[test]
+    fn the_trial_curve_takes_chain_puzzles_and_anchors_only() {
+        use crate::score::fit::{FitData, FitRow};
+        let row = |hardest: Option<&str>, trial: f64, se: f64| FitRow {
+            source: "s".into(),
+            rank: se,
+            se: Some(se),
+            level: None,
+            hardest: hardest.map(str::to_string),
+            trial: Some(trial),
+            values: vec![Some(0.0)],
+        };
+        let mut rows: Vec<FitRow> = (0..30)
+            .map(|i| {
+                row(
+                    Some("forcing chain"),
+                    1.2 + 0.01 * f64::from(i),
+                    6.0 + 0.1 * f64::from(i),
+                )
+            })
+            .collect();
+        // A pointing puzzle is placed by the score, never by the trial curve.
+        rows.push(row(Some("pointing"), 1.9, 2.6));
+        rows.push(row(Some("forum"), 2.5, 11.0));
+        rows[31].source = "forum".into();
+        let data = FitData {
+            metrics: vec![crate::metrics::Metric::Hsolve],
+            rows,
+            anchors: Vec::new(),
+        }
+        .split_anchors("forum");
+        assert_eq!(data.rows.len(), 31);
+        assert_eq!(data.anchors, vec![(2.5, 11.0)]);
+        let train: Vec<usize> = (0..data.rows.len()).collect();
+        let cal = trial_calibration(&data, &train).unwrap();
+        assert_eq!(cal.max_rating, 2.5);
+        assert_eq!(cal.knots.last(), Some(&(2.5, 11.0)));
+        assert_eq!(cal.knots.len(), 31);
+        assert!(cal.knots.iter().all(|k| k.1 >= 6.0));
+        assert_eq!(cal.weight, TRIAL_WEIGHT);
     }
 
     #[test]

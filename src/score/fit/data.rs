@@ -20,6 +20,9 @@ pub struct FitRow {
     pub level: Option<String>,
     /// The hardest technique (column `hardest_technique`), if known.
     pub hardest: Option<String>,
+    /// The trial rating (column `trial_rating`), if known: it places the
+    /// SE-equivalent of the hardest puzzles.
+    pub trial: Option<f64>,
     /// The metric values, in [`FitData::metrics`] order.
     pub values: Vec<Option<f64>>,
 }
@@ -31,6 +34,9 @@ pub struct FitData {
     pub metrics: Vec<Metric>,
     /// The puzzles.
     pub rows: Vec<FitRow>,
+    /// `(trial rating, SE rating)` of anchor puzzles: they fit only the trial
+    /// curve of the SE-equivalent ([`FitData::split_anchors`]).
+    pub anchors: Vec<(f64, f64)>,
 }
 
 /// Why fitting data could not be read.
@@ -84,6 +90,19 @@ impl FitData {
         self
     }
 
+    /// Takes the rows of `source` out of the fit: they become anchors of
+    /// the SE-equivalent's trial curve only (their SE label, e.g. a lower
+    /// bound known for a list of puzzles, beside their trial rating) and
+    /// change nothing else. Rows without both values are dropped.
+    pub fn split_anchors(mut self, source: &str) -> FitData {
+        let (anchors, rows): (Vec<FitRow>, Vec<FitRow>) =
+            self.rows.into_iter().partition(|r| r.source == source);
+        self.rows = rows;
+        self.anchors
+            .extend(anchors.iter().filter_map(|r| Some((r.trial?, r.se?))));
+        self
+    }
+
     /// Reads the rows of a results table that have a source, a numeric label
     /// and at least one metric value.
     pub fn from_table(
@@ -114,6 +133,11 @@ impl FitData {
         } else {
             vec![None; table.len()]
         };
+        let trial = if table.has_column("trial_rating") {
+            table.numeric("trial_rating")?
+        } else {
+            vec![None; table.len()]
+        };
         let columns: Vec<Vec<Option<f64>>> = metrics
             .iter()
             .map(|m| table.numeric(m.name()))
@@ -133,6 +157,7 @@ impl FitData {
                 se: se[i],
                 level: levels[i].clone().filter(|l| l != "-"),
                 hardest: hardest[i].clone(),
+                trial: trial[i],
                 values,
             });
         }
@@ -144,6 +169,7 @@ impl FitData {
         Ok(FitData {
             metrics: metrics.to_vec(),
             rows,
+            anchors: Vec::new(),
         })
     }
 

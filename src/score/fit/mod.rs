@@ -337,6 +337,7 @@ mod tests {
                     se: Some(1.0 + 2.0 * h),
                     level: Some(format!("L{}", h.floor() as u32 + 1)),
                     hardest: None,
+                    trial: None,
                     values: vec![Some(a), Some(b)],
                 });
             }
@@ -344,6 +345,7 @@ mod tests {
         FitData {
             metrics: vec![Metric::Hsolve, Metric::Givens],
             rows,
+            anchors: Vec::new(),
         }
     }
 

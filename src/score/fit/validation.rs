@@ -175,7 +175,11 @@ pub fn validate_source(
         for &i in fold {
             all_full[i] = a + b * s_full[i];
             all_fast[i] = a_fast + b_fast * s_fast[i];
-            se_eq[i] = full.se.at(s_full[i], data.rows[i].hardest.as_deref());
+            se_eq[i] = full.se.at(
+                s_full[i],
+                data.rows[i].hardest.as_deref(),
+                data.rows[i].trial,
+            );
             if let Some(time) = &full.time {
                 ln_pred[i] = Some(time.ln_seconds(s_full[i], &data.values_of(i)));
                 band[i] = time.band;
