@@ -332,6 +332,16 @@ pub fn puzzle_report(
         "",
         scalar_fields(&serde_json::to_value(&rated.ratings)?, &[]),
     );
+    // The score with its SE-equivalent, minutes and extrapolation flags
+    // (`docs/score.md`, "The top of the scale").
+    match crate::score::score(puzzle, crate::score::ScoreOptions::shipped()) {
+        Ok(s) => push(
+            "score",
+            scalar_fields(&serde_json::to_value(&s.score)?, &[]),
+        ),
+        Err(crate::score::ScoreError::Disagreement(d)) => return Err(d.into()),
+        Err(e) => notes.push(format!("score: {e}")),
+    }
     if let Some(r) = &relax {
         push(
             "relax",
