@@ -163,6 +163,22 @@ fn puzzle_report_in_chromium() {
         .expect("an hsolve rating");
     let pct = hsolve["percentile"].as_f64().expect("a percentile");
     assert!((0.0..=100.0).contains(&pct));
+    // The score's rows, with the flag of a puzzle inside the fitting data.
+    let score_row = |metric: &str| {
+        p["ratings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["model"] == "score" && r["metric"] == metric)
+            .unwrap_or_else(|| panic!("a score row {metric}"))
+            .clone()
+    };
+    assert_eq!(score_row("extrapolated")["value"], 0.0);
+    assert!(score_row("se_equivalent")["value"].as_f64().unwrap() < 3.0);
+    assert!(
+        html.contains("1.0–11.9"),
+        "the page says what the SE scale is"
+    );
     assert_eq!(p["path_status"], "solved by the techniques alone");
     let steps = p["path"].as_array().unwrap().len();
     assert_eq!(steps, 81 - 30, "one placement per empty cell");

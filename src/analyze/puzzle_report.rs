@@ -337,6 +337,17 @@ pub fn puzzle_report(
         |m| rated.ratings.value(m),
         &[],
     ));
+    // The score with its SE-equivalent, minutes and extrapolation flags
+    // (`docs/score.md`, "The top of the scale").
+    match crate::score::score(puzzle, crate::score::ScoreOptions::shipped()) {
+        Ok(s) => push(scalar_fields(
+            |src| src == Source::Score,
+            |m| s.score.value(m),
+            &[],
+        )),
+        Err(crate::score::ScoreError::Disagreement(d)) => return Err(d.into()),
+        Err(e) => notes.push(format!("score: {e}")),
+    }
     if let Some(r) = &relax {
         push(scalar_fields(
             |s| s == Source::Relax,

@@ -230,6 +230,13 @@ fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
                 }
             } @else { p.note { "No sweep for this puzzle." } }
             h3 { "Ratings and reference percentiles" }
+            p.note {
+                "score: 0 and 10 are the 1st and 99th percentiles of the puzzles the score was fitted on; "
+                "the hardest known puzzles reach about 11. se_equivalent: Sukaku Explainer's scale, 1.0–11.9 "
+                "(forcing-chain puzzles and harder placed by their trial depth). extrapolated = 1: above "
+                "everything the model was fitted on; minutes_extrapolated = 1: above every puzzle of the "
+                "time model's players (Cloud Sudoku, puzzles up to SE 8.2), the time is a guess."
+            }
             div.row {
                 table {
                     tr { th { "model" } th { "metric" } th { "value" } th { "harder when" } th { "percentile" } }
