@@ -136,7 +136,7 @@ impl Ratings {
             Metric::HardestWeight => self.hardest_weight.map(count),
             Metric::Serate => n(self.serate),
             Metric::Fowler => n(self.fowler),
-            Metric::TrialDepth => self.trial_depth.map(|d| count(d)),
+            Metric::TrialDepth => self.trial_depth.map(count),
             Metric::TrialSteps => self.trial_steps.map(count),
             Metric::TrialRating => n(self.trial_rating),
             Metric::TrialEliminations => self.trial_eliminations.map(count),
