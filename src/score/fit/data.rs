@@ -133,8 +133,8 @@ impl FitData {
         } else {
             vec![None; table.len()]
         };
-        let trial = if table.has_column("trial_rating") {
-            table.numeric("trial_rating")?
+        let trial = if table.has_column(Metric::TrialRating.name()) {
+            table.numeric(Metric::TrialRating.name())?
         } else {
             vec![None; table.len()]
         };
