@@ -388,10 +388,11 @@ pub struct Ratings {
 }
 
 impl Ratings {
-    /// The oracle model's fields.
-    pub(crate) fn set_oracle(&mut self, r: &super::oracle::OracleResult) {
+    /// The oracle model's fields; the level only for a 9×9 puzzle (`order`
+    /// 3), the only size Fletcher et al.'s cut points are defined for.
+    pub(crate) fn set_oracle(&mut self, r: &super::oracle::OracleResult, order: usize) {
         self.oracle_score = Some(r.score);
-        self.oracle_level = Some(r.level);
+        self.oracle_level = (order == 3).then_some(r.level);
         self.oracle_visits = Some(r.visits.mean);
         self.oracle_visits_sd = Some(r.visits.sd);
     }
@@ -481,8 +482,16 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
         row.ratings.singles_hidden_reach = Some(r.hidden_reach);
     }
     if wants(Model::Oracle) {
-        row.ratings
-            .set_oracle(&oracle(puzzle, &solution, &opts.oracle, seed));
+        row.ratings.set_oracle(
+            &oracle(puzzle, &solution, &opts.oracle, seed),
+            puzzle.order(),
+        );
+        if puzzle.order() != 3 {
+            row.ratings.status.insert(
+                "oracle_level".into(),
+                "levels are defined for 9×9 only".into(),
+            );
+        }
     }
     if wants(Model::Hsolve) {
         match hsolve(puzzle, &opts.hsolve, seed) {
@@ -600,6 +609,26 @@ const HARMONY_TAG: u64 = 0x4841_524d;
 #[cfg(test)]
 mod tests {
     use super::Model;
+
+    /// Fletcher et al.'s cut points are for 9×9 puzzles: a 4×4 or 16×16
+    /// puzzle gets the oracle's score but no level, and the status says why.
+    #[test]
+    fn oracle_levels_only_for_nine_by_nine() {
+        use super::{RateOptions, rate};
+        let oracle = RateOptions::for_models("oracle").unwrap();
+        let small = crate::grid::parse_puzzle("1..2.......1..4.").unwrap();
+        let r = rate(&small, &oracle).ratings;
+        assert!(r.oracle_score.is_some());
+        assert_eq!(r.oracle_level, None);
+        assert_eq!(r.status["oracle_level"], "levels are defined for 9×9 only");
+        let p = crate::grid::parse_puzzle(
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        )
+        .unwrap();
+        let r = rate(&p, &oracle).ratings;
+        assert!(r.oracle_level.is_some());
+        assert!(!r.status.contains_key("oracle_level"));
+    }
 
     #[test]
     fn the_default_models_are_all_but_the_costly_solvers() {
