@@ -58,6 +58,7 @@
 
 pub mod analyze;
 pub mod answers;
+pub mod batch;
 pub mod bitset;
 pub mod cnf;
 pub mod data;

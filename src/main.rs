@@ -177,7 +177,10 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(e) if is_broken_pipe(&e) => ExitCode::from(cli::EXIT_OK),
         Err(e) if is_disagreement(&e) => {
-            note!("sudolab: ENGINE DISAGREEMENT (bug): {}", message(&e));
+            match e.downcast_ref::<sudolab::batch::BatchError>() {
+                Some(at_line) => note!("sudolab: ENGINE DISAGREEMENT (bug) {at_line}"),
+                None => note!("sudolab: ENGINE DISAGREEMENT (bug): {}", message(&e)),
+            }
             ExitCode::from(cli::EXIT_DISAGREE)
         }
         Err(e) => {

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules, lowest first; modules of one layer are
 /// independent peers (the three engines, the relaxation and the human
-/// models, the generators and the report).
+/// models, the generators and the report); the batch driver runs any of
+/// them.
 const LAYERS: &[&[&str]] = &[
     &["util", "seed", "data", "limits"],
     &["grid"],
@@ -26,6 +27,7 @@ const LAYERS: &[&[&str]] = &[
     &["score"],
     &["analyze"],
     &["generate", "report"],
+    &["batch"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

@@ -266,6 +266,17 @@ pub enum ResultsError {
         #[source]
         source: std::io::Error,
     },
+    /// The file cannot be written (or, `append`, appended to).
+    #[error("cannot {} {}", if *append { "append to" } else { "write" }, path.display())]
+    Write {
+        /// The results file.
+        path: PathBuf,
+        /// Whether rows were to be appended.
+        append: bool,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
     /// The cut-off last line cannot be removed.
     #[error("cannot repair {}", path.display())]
     Repair {

@@ -1,15 +1,15 @@
 //! `sudolab analyze`: every requested metric for every puzzle of a data set
 //! in one streaming, resumable, parallel run ([`sudolab::analyze`]).
 
-use super::{Common, EXIT_DISAGREE, drop_equivalents, load, load_windows, progress, resume};
+use super::{Common, drop_equivalents, finish, load, progress, resume, run_batch};
 use anyhow::Result;
 use clap::Args;
-use rayon::prelude::*;
 use resume::Lined;
-use sudolab::analyze::{AnalysisRow, AnalyzeOptions, analyze, parse_metric_groups};
+use sudolab::analyze::{AnalyzeOptions, analyze, parse_metric_groups};
+use sudolab::batch::{Driver, JobError, Source};
 use sudolab::engine::Engines;
-use sudolab::metrics::Metric;
 use sudolab::relax::{self, RelaxOptions};
+use sudolab::report::text;
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
@@ -70,176 +70,57 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     let out = &args.common.out;
     out.check()?;
     let spec = resume::RowSpec::analyze(&opts.params())?;
-    let streaming = resume::streams(out);
-    let (mut writer, done) = if streaming {
-        let params = match serde_json::to_value(opts.params())? {
-            serde_json::Value::Object(params) => params,
-            _ => serde_json::Map::new(),
-        };
-        let record = resume::record("analyze", params, &args.common)?;
-        let (w, d) = resume::open(out, args.resume, &spec, &record)?;
-        (Some(w), d)
-    } else if args.resume {
-        anyhow::bail!("--resume needs -o FILE with --format jsonl");
-    } else {
-        (None, resume::DoneRows::default())
+    let params = match serde_json::to_value(opts.params())? {
+        serde_json::Value::Object(params) => params,
+        _ => serde_json::Map::new(),
     };
-    let pb = progress::bar(0, "puzzles");
-    let mut rows = Vec::new();
-    let mut window = |puzzles: Vec<(usize, sudolab::grid::Puzzle)>| -> Result<Option<u8>> {
-        if opts.groups.contains(&sudolab::metrics::MetricGroup::Relax) {
-            super::check_k_fits("--k", &[args.k], &puzzles)?;
-        }
-        let mut todo = Vec::with_capacity(puzzles.len());
-        for (line, p) in puzzles {
-            if !done.contains(&resume::RowKey::new(line, &[]), &p.to_line())? {
-                todo.push((line, p));
-            }
-        }
-        pb.inc_length(todo.len() as u64);
-        // Chunks of 64 stream results in input order.
-        for chunk in todo.chunks(64) {
-            let results: Vec<_> = chunk
-                .par_iter()
-                .map(|(line, p)| {
-                    let r = analyze(p, &opts);
-                    pb.inc(1);
-                    (*line, r)
-                })
-                .collect();
-            for (line, r) in results {
-                let row = match r {
-                    Ok(row) => row,
-                    Err(d) => {
-                        pb.finish_and_clear();
-                        note!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
-                        return Ok(Some(EXIT_DISAGREE));
-                    }
-                };
-                match writer.as_mut() {
-                    Some(w) => w.write(line, &row)?,
-                    None => rows.push(Lined { line, row }),
-                }
-            }
-        }
-        Ok(None)
-    };
+    let (mut writer, done) =
+        resume::open_rows("analyze", params, &args.common, args.resume, &spec)?;
     // --dedup needs every canonical form, so it reads the whole input first;
     // otherwise the input is read a window at a time.
-    let (mut loaded, stopped) = if args.dedup {
+    let (input, mut rejected) = if args.dedup {
         let mut loaded = load(&args.common)?;
         drop_equivalents(&args.common, &mut loaded)?;
         let puzzles = std::mem::take(&mut loaded.puzzles);
-        let stopped = window(puzzles)?;
-        (loaded, stopped)
+        (
+            args.common.input_from(Source::Parsed(puzzles)),
+            loaded.rejected,
+        )
     } else {
-        load_windows(&args.common, |_, puzzles| window(puzzles))?
+        (args.common.input()?, Vec::new())
     };
-    if let Some(code) = stopped {
-        return Ok(code);
-    }
-    pb.finish_and_clear();
+    let pb = progress::Bar::new("puzzles");
+    let mut rows = Vec::new();
+    let check_k = |puzzles: &[(usize, sudolab::Puzzle)]| {
+        if opts.groups.contains(&sudolab::metrics::MetricGroup::Relax) {
+            super::check_k_fits("--k", &[args.k], puzzles).map_err(JobError::fatal)?;
+        }
+        Ok(())
+    };
+    // Windows of 64 stream results in input order.
+    let driver = Driver::new()
+        .window(64)
+        .progress(&pb)
+        .resume(&done)
+        .check_windows(&check_k);
+    let summary = run_batch(
+        input,
+        driver,
+        |_, p| Ok(analyze(p, &opts)?),
+        |done| match writer.as_mut() {
+            Some(w) => Ok(w.write(&done)?),
+            None => {
+                rows.extend(done.into_iter().map(|(line, row)| Lined { line, row }));
+                Ok(())
+            }
+        },
+    )?;
+    drop(pb);
     match writer {
         Some(w) => w.finish()?,
-        None => out.emit(&rows, text_table)?,
+        None => out.emit(&rows, text::analyze_table)?,
     }
-    Ok(loaded.finish())
-}
-
-/// The headline metrics of each group as a table (every field is in
-/// `--format jsonl|json|csv`).
-fn text_table(rows: &[Lined<AnalysisRow>]) -> String {
-    let f = |x: Option<f64>| x.map_or_else(|| "-".into(), |x| format!("{x:.2}"));
-    let mut header = vec!["line", "puzzle"];
-    let has = |pick: fn(&AnalysisRow) -> bool| rows.iter().any(|r| pick(&r.row));
-    let (clauses, relax, rate, score) = (
-        has(|r| r.clauses.is_some()),
-        has(|r| r.relax.is_some()),
-        has(|r| r.rate.is_some()),
-        has(|r| r.score.is_some()),
-    );
-    if clauses {
-        header.push("short_pct");
-    }
-    if relax {
-        header
-            .extend([Metric::MeanFixed, Metric::PUnique, Metric::MeanSolutions].map(Metric::name));
-    }
-    if rate {
-        header.extend([
-            "sisus_ref",
-            "oracle",
-            Metric::Hsolve.name(),
-            "nishio4",
-            "weights",
-        ]);
-    }
-    if score {
-        header.extend(["score", "level", "se_equiv"]);
-    }
-    header.push("errors");
-    let table: Vec<Vec<String>> = rows
-        .iter()
-        .map(|Lined { line, row }| {
-            let mut cells = vec![
-                line.to_string(),
-                row.label.clone().unwrap_or_else(|| row.puzzle.clone()),
-            ];
-            if clauses {
-                cells.push(f(row.clauses.as_ref().map(|c| c.short_pct)));
-            }
-            if relax {
-                let r = row.relax.as_ref();
-                cells.push(f(r.map(|r| r.mean_fixed)));
-                cells.push(f(r.map(|r| r.p_unique)));
-                cells.push(r.map_or_else(
-                    || "-".into(),
-                    |r| {
-                        format!(
-                            "{}{:.2}",
-                            if r.capped > 0 { ">=" } else { "" },
-                            r.mean_solutions
-                        )
-                    },
-                ));
-            }
-            if rate {
-                let r = row.rate.as_ref();
-                cells.push(f(r.and_then(|r| r.sisus_refutation_sum)));
-                cells.push(
-                    r.and_then(|r| r.oracle_level)
-                        .map_or_else(|| "-".into(), |l| l.to_string()),
-                );
-                cells.push(f(r.and_then(|r| r.hsolve)));
-                cells.push(f(r.and_then(|r| r.nishio4)));
-                cells.push(
-                    r.and_then(|r| r.weights_score)
-                        .map_or_else(|| "-".into(), |w| w.to_string()),
-                );
-            }
-            if score {
-                let s = row.score.as_ref();
-                cells.push(f(s.map(|s| s.score)));
-                cells.push(s.map_or_else(|| "-".into(), |s| s.score_level.clone()));
-                cells.push(
-                    s.and_then(|s| s.se_equivalent)
-                        .map_or_else(|| "-".into(), |x| format!("{x:.1}")),
-                );
-            }
-            let errors: Vec<String> = row
-                .errors
-                .iter()
-                .map(|(group, why)| format!("{group}: {why}"))
-                .chain(
-                    row.rate
-                        .iter()
-                        .flat_map(|r| &r.status)
-                        .map(|(model, why)| format!("{model}: {why}")),
-                )
-                .collect();
-            cells.push(errors.join("; "));
-            cells
-        })
-        .collect();
-    sudolab::report::text_table(&header, &table)
+    rejected.extend(summary.rejected);
+    rejected.sort_by_key(|(line, _)| *line);
+    Ok(finish(&rejected))
 }

@@ -1,16 +1,15 @@
 //! `solve`, `count`, `check` and `backbone`: the engine subcommands.
 
-use super::{Common, EXIT_DISAGREE, label_of, load, load_windows, par_map, progress, resume};
+use super::{Common, finish, progress, resume, run_batch};
 use anyhow::Result;
 use clap::Args;
-use rayon::prelude::*;
-use sudolab::Status;
 use sudolab::analyze::engines::{
     BackboneError, BackboneRow, CheckRow, CountRow, LARGE_COUNT, SolveRow,
 };
-use sudolab::engine::{Disagreement, Engines};
+use sudolab::batch::{Driver, JobError};
+use sudolab::engine::Engines;
 use sudolab::graph::{RelaxedInstance, RemovedEdges};
-use sudolab::report::{text_table, write_atomic};
+use sudolab::report::{text, write_atomic};
 
 #[derive(Debug, Args)]
 pub struct EngineArgs {
@@ -87,188 +86,113 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
     if let Some(path) = &args.emit_graph {
         super::check_target("--emit-graph", path)?;
     }
-    let mut loaded = load(&args.engine.common)?;
+    let input = args.engine.common.input()?;
     let removed = removed_edges(&args.remove_edges)?;
     let mut rows = Vec::new();
-    let puzzles = std::mem::take(&mut loaded.puzzles);
-    for (line, p) in &puzzles {
-        let engines = &args.engine.engines_for(p);
-        // As `count` does: an exact count past a million solutions may run
-        // for hours, so say so before starting it.
-        if let Ok(true) = BackboneRow::is_long(p, &removed.edges, engines, args.cap) {
-            note!(
-                "sudolab: line {line}: more than {LARGE_COUNT} solutions; the exact count may take very long (--cap N bounds it)"
-            );
-        }
-        match BackboneRow::of_removed(p, &removed, engines, args.cap) {
-            Err(e @ (BackboneError::Edges(_) | BackboneError::SampledForAnother(_))) => {
-                loaded.refuse(*line, e)?
+    let mut first = None;
+    // One puzzle after the other, so that the note on a long count comes
+    // before its work.
+    let summary = run_batch(
+        input,
+        Driver::new().sequential(),
+        |line, p| {
+            let engines = &args.engine.engines_for(p);
+            // As `count` does: an exact count past a million solutions may
+            // run for hours, so say so before starting it.
+            if let Ok(true) = BackboneRow::is_long(p, &removed.edges, engines, args.cap) {
+                note!(
+                    "sudolab: line {line}: more than {LARGE_COUNT} solutions; the exact count may take very long (--cap N bounds it)"
+                );
             }
-            Err(BackboneError::Disagreement(d)) => {
-                note!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
-                return Ok(EXIT_DISAGREE);
+            let row =
+                BackboneRow::of_removed(p, &removed, engines, args.cap).map_err(|e| match e {
+                    BackboneError::Disagreement(d) => d.into(),
+                    e => JobError::refused(e),
+                })?;
+            Ok((p.clone(), row))
+        },
+        |done| {
+            for (_, (p, row)) in done {
+                first.get_or_insert(p);
+                rows.push(row);
             }
-            Ok(row) => rows.push(row),
-        }
-    }
-    if let (Some(path), Some((_, first))) = (&args.emit_graph, puzzles.first()) {
+            Ok(())
+        },
+    )?;
+    if let (Some(path), Some(first)) = (&args.emit_graph, &first) {
         let r = RelaxedInstance::new(first, &removed.edges)?;
         write_atomic(path, r.to_dot().as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
-    args.engine.common.out.emit(&rows, |rows| {
-        let table: Vec<Vec<String>> = rows
-            .iter()
-            .map(|r| {
-                let n = count_cell(r.solutions, r.capped);
-                vec![
-                    r.puzzle.clone(),
-                    r.removed.len().to_string(),
-                    n,
-                    r.fixed.len().to_string(),
-                    label_of(&r.label),
-                ]
-            })
-            .collect();
-        text_table(
-            &["puzzle", "removed", "solutions", "fixed", "label"],
-            &table,
-        )
-    })?;
-    Ok(loaded.finish())
+    args.engine.common.out.emit(&rows, text::backbone_table)?;
+    Ok(finish(&summary.rejected))
 }
 
-/// Collects rows; on a disagreement prints it loudly and returns its exit code.
-fn collect<T>(results: Vec<(usize, Result<T, Disagreement>)>) -> Result<Vec<T>, u8> {
-    let mut rows = Vec::with_capacity(results.len());
-    let mut failed = false;
-    for (line, r) in results {
-        match r {
-            Ok(row) => rows.push(row),
-            Err(d) => {
-                note!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {d}");
-                failed = true;
-            }
-        }
+/// Runs `job` over the input of `common` on every core and writes the rows
+/// (text by `render`, whose first line is a header when `header`), window
+/// by window to stdout, else at the end; returns the exit code.
+fn engine_rows<R: serde::Serialize + Send>(
+    common: &Common,
+    unit: &str,
+    header: bool,
+    render: impl Fn(&[R]) -> String,
+    job: impl Fn(usize, &sudolab::Puzzle) -> Result<R, JobError> + Sync,
+) -> Result<u8> {
+    let pb = progress::Bar::new(unit);
+    let mut rows = resume::WindowRows::text(&common.out, header, &render);
+    let summary = run_batch(common.input()?, Driver::new().progress(&pb), job, |done| {
+        rows.push(done.into_iter().map(|(_, row)| row).collect())
+    })?;
+    drop(pb);
+    if !rows.streamed() {
+        common.out.emit(&rows.into_kept(), &render)?;
     }
-    if failed { Err(EXIT_DISAGREE) } else { Ok(rows) }
+    Ok(finish(&summary.rejected))
 }
 
 pub fn check(args: EngineArgs) -> Result<u8> {
     args.common.out.check()?;
-    let streamed = resume::to_stdout(&args.common.out);
-    let mut rows = Vec::new();
-    let (mut loaded, stopped) = load_windows(&args.common, |_, window| {
-        match collect(par_map(&window, |p| CheckRow::new(p, &args.engines_for(p)))) {
-            Ok(r) if streamed => resume::write_rows(&r)?,
-            Ok(r) => rows.extend(r),
-            Err(code) => return Ok(Some(code)),
-        }
-        Ok(None)
-    })?;
-    if let Some(code) = stopped {
-        return Ok(code);
-    }
-    if streamed {
-        return Ok(loaded.finish());
-    }
-    args.common.out.emit(&rows, |rows| {
-        let table: Vec<Vec<String>> = rows
-            .iter()
-            .map(|r| {
-                vec![
-                    r.puzzle.clone(),
-                    r.status.to_string(),
-                    r.reason.clone().unwrap_or_default(),
-                    label_of(&r.label),
-                ]
-            })
-            .collect();
-        text_table(&["puzzle", "status", "reason", "label"], &table)
-    })?;
-    Ok(loaded.finish())
+    engine_rows(
+        &args.common,
+        "puzzles checked",
+        true,
+        text::check_table,
+        |_, p| Ok(CheckRow::new(p, &args.engines_for(p))?),
+    )
 }
 
 pub fn count(args: CountArgs) -> Result<u8> {
     if args.remove_edges.is_some() {
         return backbone(args);
     }
-    args.engine.common.out.check()?;
-    let mut loaded = load(&args.engine.common)?;
-    let pb = progress::bar(loaded.puzzles.len() as u64, "puzzles counted");
-    let results = loaded
-        .puzzles
-        .par_iter()
-        .map(|(line, p)| {
+    let common = &args.engine.common;
+    common.out.check()?;
+    engine_rows(
+        common,
+        "puzzles counted",
+        true,
+        text::count_table,
+        |line, p| {
             let engines = &args.engine.engines_for(p);
-            let count = || {
-                // An exact count of a puzzle with billions of solutions runs
-                // for hours: say so before starting it.
-                if CountRow::is_long(p, engines, args.cap)? {
-                    pb.suspend(|| {
-                        note!(
-                            "sudolab: line {line}: more than {LARGE_COUNT} solutions; the exact count may take very long (--cap N bounds it)"
-                        )
-                    });
-                }
-                CountRow::new(p, engines, args.cap)
-            };
-            let row = count();
-            pb.inc(1);
-            (*line, row)
-        })
-        .collect();
-    pb.finish_and_clear();
-    let rows = match collect(results) {
-        Ok(r) => r,
-        Err(code) => return Ok(code),
-    };
-    args.engine.common.out.emit(&rows, |rows| {
-        let table: Vec<Vec<String>> = rows
-            .iter()
-            .map(|r| {
-                let n = count_cell(r.solutions, r.capped);
-                vec![r.puzzle.clone(), n, label_of(&r.label)]
-            })
-            .collect();
-        text_table(&["puzzle", "solutions", "label"], &table)
-    })?;
-    Ok(loaded.finish())
+            // An exact count of a puzzle with billions of solutions runs for
+            // hours: say so before starting it.
+            if CountRow::is_long(p, engines, args.cap)? {
+                note!(
+                    "sudolab: line {line}: more than {LARGE_COUNT} solutions; the exact count may take very long (--cap N bounds it)"
+                );
+            }
+            Ok(CountRow::new(p, engines, args.cap)?)
+        },
+    )
 }
 
 pub fn solve(args: EngineArgs) -> Result<u8> {
     args.common.out.check()?;
-    let mut loaded = load(&args.common)?;
-    let rows = match collect(par_map(&loaded.puzzles, |p| {
-        SolveRow::new(p, &args.engines_for(p))
-    })) {
-        Ok(r) => r,
-        Err(code) => return Ok(code),
-    };
-    args.common.out.emit(&rows, |rows| {
-        let mut s = String::new();
-        for r in rows {
-            let sol = match (&r.solution, r.status) {
-                (Some(sol), Status::Multiple) => format!("{sol}  (one of several solutions)"),
-                (Some(sol), _) => sol.clone(),
-                (None, _) => "no solution".into(),
-            };
-            s.push_str(&format!("{}  {}", r.puzzle, sol));
-            if let Some(l) = &r.label {
-                s.push_str(&format!("  {l}"));
-            }
-            s.push('\n');
-        }
-        s
-    })?;
-    Ok(loaded.finish())
-}
-
-/// A solution count as a table cell: `>=N` when the count stopped at its cap.
-fn count_cell(solutions: u64, capped: bool) -> String {
-    if capped {
-        format!(">={solutions}")
-    } else {
-        solutions.to_string()
-    }
+    engine_rows(
+        &args.common,
+        "puzzles solved",
+        false,
+        text::solve_text,
+        |_, p| Ok(SolveRow::new(p, &args.engines_for(p))?),
+    )
 }

@@ -22,11 +22,11 @@ pub mod signals;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use rayon::prelude::*;
 use serde::Serialize;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use sudolab::grid::{Alphabet, ParseError, ParseErrorKind, Puzzle, PuzzleReader};
+use sudolab::batch::{self, BatchError, Driver, Input, JobError, Source};
+use sudolab::grid::{Alphabet, ParseErrorKind, Puzzle};
 use sudolab::report::{Format, OutputTarget, render_rows, write_atomic};
 
 /// Exit codes: documented in the README and the user guide.
@@ -252,19 +252,25 @@ impl Loaded {
     /// Prints the summary of rejected lines (in input order) and returns the
     /// exit code.
     pub fn finish(&mut self) -> u8 {
-        if self.rejected.is_empty() {
-            return EXIT_OK;
-        }
         self.rejected.sort_by_key(|(line, _)| *line);
-        note!("sudolab: {} input line(s) rejected:", self.rejected.len());
-        for (_, r) in self.rejected.iter().take(20) {
-            note!("  {r}");
-        }
-        if self.rejected.len() > 20 {
-            note!("  ... and {} more", self.rejected.len() - 20);
-        }
-        EXIT_PARTIAL
+        finish(&self.rejected)
     }
+}
+
+/// Prints the rejected lines of a batch (in input order) and returns the
+/// exit code: [`EXIT_PARTIAL`] when there are any.
+pub fn finish(rejected: &[(usize, String)]) -> u8 {
+    if rejected.is_empty() {
+        return EXIT_OK;
+    }
+    note!("sudolab: {} input line(s) rejected:", rejected.len());
+    for (_, r) in rejected.iter().take(20) {
+        note!("  {r}");
+    }
+    if rejected.len() > 20 {
+        note!("  ... and {} more", rejected.len() - 20);
+    }
+    EXIT_PARTIAL
 }
 
 /// Opens a puzzle input: a file, or stdin for `-`.
@@ -279,117 +285,93 @@ pub fn open_input(path: &Path) -> Result<Box<dyn std::io::BufRead>> {
     Ok(Box::new(BufReader::new(f)))
 }
 
+impl Common {
+    /// The batch input of this command: the input file (`-`: stdin) or the
+    /// embedded examples, with the shard, alphabet and `--keep-going`. An
+    /// output that is the input file is refused.
+    pub fn input(&self) -> Result<Input> {
+        match &self.input {
+            None => Ok(self.input_from(Source::Examples)),
+            Some(path) => {
+                let reader = open_input(path)?;
+                self.text_input(reader, path)
+            }
+        }
+    }
+
+    /// [`Common::input`] from `path` already opened as `reader`.
+    pub fn text_input(&self, reader: Box<dyn std::io::BufRead>, path: &Path) -> Result<Input> {
+        if let Some(output) = self.out.file() {
+            refuse_input_as_output("-o", output, path)?;
+        }
+        Ok(self.input_from(Source::Text {
+            reader,
+            name: path.display().to_string(),
+        }))
+    }
+
+    /// The batch input of `source` with the shard, alphabet and
+    /// `--keep-going` of this command.
+    pub fn input_from(&self, source: Source) -> Input {
+        Input {
+            source,
+            alphabet: self.alphabet,
+            shard: self.shard,
+            keep_going: self.keep_going,
+        }
+    }
+}
+
+/// Reads every puzzle of `input` at once (for the commands that need them
+/// all, and small inputs).
+pub fn load_input(input: Input) -> Result<Loaded> {
+    let keep_going = input.keep_going;
+    let (puzzles, summary) = batch::read_all(input).map_err(batch_error)?;
+    Ok(Loaded {
+        puzzles,
+        rejected: summary.rejected,
+        keep_going,
+    })
+}
+
 /// Reads the puzzles of the input (or the embedded examples).
 pub fn load(common: &Common) -> Result<Loaded> {
-    match &common.input {
-        None => load_from(common, None::<(&[u8], &Path)>),
-        Some(path) => load_from(common, Some((open_input(path)?, path))),
-    }
+    load_input(common.input()?)
 }
 
-/// [`load`] from an input already opened (`None`: the embedded examples),
-/// with the shard, alphabet and `--keep-going` of `common`.
-pub fn load_from(common: &Common, input: Option<(impl std::io::BufRead, &Path)>) -> Result<Loaded> {
-    let mut loaded = Loaded {
-        puzzles: Vec::new(),
-        rejected: Vec::new(),
-        keep_going: common.keep_going,
-    };
-    let mine = |line: usize| common.shard.is_none_or(|s| s.owns(line));
-    if let (Some((_, path)), Some(output)) = (&input, common.out.file()) {
-        refuse_input_as_output("-o", output, path)?;
-    }
-    let Some((reader, path)) = input else {
-        loaded.puzzles = sudolab::examples::embedded()
-            .into_iter()
-            .enumerate()
-            .map(|(i, p)| (i + 1, p))
-            .filter(|(line, _)| mine(*line))
-            .collect();
-        return Ok(loaded);
-    };
-    let mut read = 0;
-    for item in PuzzleReader::new(reader).with_alphabet(common.alphabet) {
-        read += 1;
-        match item {
-            Ok(p) if mine(p.0) => loaded.puzzles.push(p),
-            Err(e)
-                if mine(e.line)
-                    || matches!(e.kind, ParseErrorKind::Io(_) | ParseErrorKind::LineTooLong) =>
-            {
-                reject(&mut loaded, e)?
-            }
-            _ => {}
-        }
-    }
-    if read == 0 {
-        bail!("no puzzle found in {}", path.display());
-    }
-    Ok(loaded)
+/// Runs a batch over `input` with `driver` (the library's batch driver):
+/// `job` per puzzle, each window's rows to `sink`. A reader of standard
+/// output that went away stops it (`sudolab rate | head -1`), as a closed
+/// pipe does.
+pub fn run_batch<R: Send>(
+    input: Input,
+    driver: Driver<'_>,
+    job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync,
+    mut sink: impl FnMut(Vec<(usize, R)>) -> Result<()>,
+) -> Result<batch::Summary> {
+    let reader_gone = signals::stdout_reader_gone;
+    driver
+        .stop_when(&reader_gone)
+        .run(input, job, |rows| sink(rows).map_err(Into::into))
+        .map_err(batch_error)
 }
 
-/// Puzzles per window of a streamed command: read, computed in parallel and
-/// written before the next window is read, so memory does not grow with the
-/// input.
-pub const WINDOW: usize = 256;
-
-/// Reads the input a window of at most [`WINDOW`] puzzles at a time (with
-/// the shard, alphabet and `--keep-going` of `common`, as [`load`]) and hands
-/// each window, in input order, to `each`; stops early when `each` returns
-/// an exit code. Returns what was rejected (`puzzles` stays empty) and that
-/// exit code.
-pub fn load_windows(
-    common: &Common,
-    mut each: impl FnMut(&mut Loaded, Vec<(usize, Puzzle)>) -> Result<Option<u8>>,
-) -> Result<(Loaded, Option<u8>)> {
-    let mut loaded = Loaded {
-        puzzles: Vec::new(),
-        rejected: Vec::new(),
-        keep_going: common.keep_going,
-    };
-    let mine = |line: usize| common.shard.is_none_or(|s| s.owns(line));
-    let Some(path) = &common.input else {
-        let examples: Vec<(usize, Puzzle)> = sudolab::examples::embedded()
-            .into_iter()
-            .enumerate()
-            .map(|(i, p)| (i + 1, p))
-            .filter(|(line, _)| mine(*line))
-            .collect();
-        let code = each(&mut loaded, examples)?;
-        return Ok((loaded, code));
-    };
-    if let Some(output) = common.out.file() {
-        refuse_input_as_output("-o", output, path)?;
-    }
-    let mut read = 0;
-    let mut window = Vec::with_capacity(WINDOW);
-    for item in PuzzleReader::new(open_input(path)?).with_alphabet(common.alphabet) {
-        read += 1;
-        match item {
-            Ok(p) if mine(p.0) => window.push(p),
-            Err(e)
-                if mine(e.line)
-                    || matches!(e.kind, ParseErrorKind::Io(_) | ParseErrorKind::LineTooLong) =>
-            {
-                reject(&mut loaded, e)?
-            }
-            _ => {}
+/// The command line's words for a batch that stopped: hints for the bad
+/// lines `--keep-going` would skip; a reader that went away is a closed
+/// pipe, which ends the run quietly.
+pub fn batch_error(e: BatchError) -> anyhow::Error {
+    match e {
+        BatchError::BadLine(p) => anyhow::anyhow!("{p}\n(use --keep-going to skip bad lines)"),
+        BatchError::Refused { .. } => {
+            anyhow::anyhow!("{e}\n(use --keep-going to skip such puzzles)")
         }
-        if window.len() == WINDOW
-            && let Some(code) = each(&mut loaded, std::mem::take(&mut window))?
-        {
-            return Ok((loaded, Some(code)));
+        BatchError::Input(p) if matches!(p.kind, ParseErrorKind::Io(_)) => {
+            anyhow::anyhow!("cannot read the input: {p}")
         }
+        BatchError::Stopped => std::io::Error::from(std::io::ErrorKind::BrokenPipe).into(),
+        BatchError::Job(b) | BatchError::Sink(b) => anyhow::Error::from_boxed(b),
+        e => e.into(),
     }
-    if read == 0 {
-        bail!("no puzzle found in {}", path.display());
-    }
-    let code = if window.is_empty() {
-        None
-    } else {
-        each(&mut loaded, window)?
-    };
-    Ok((loaded, code))
 }
 
 /// `--dedup`: drops every puzzle equivalent (same canonical form) to one on
@@ -438,19 +420,6 @@ pub fn drop_equivalents(common: &Common, loaded: &mut Loaded) -> Result<()> {
     Ok(())
 }
 
-fn reject(loaded: &mut Loaded, e: ParseError) -> Result<()> {
-    match e.kind {
-        ParseErrorKind::Io(_) => bail!("cannot read the input: {e}"),
-        ParseErrorKind::LineTooLong => bail!("{e}"),
-        _ => {}
-    }
-    if !loaded.keep_going {
-        bail!("{e}\n(use --keep-going to skip bad lines)");
-    }
-    loaded.rejected.push((e.line, e.to_string()));
-    Ok(())
-}
-
 /// Reads a whole text input (file or `-`).
 pub fn read_text(path: &Path) -> Result<String> {
     let mut s = String::new();
@@ -467,19 +436,6 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
         .read_to_end(&mut b)
         .with_context(|| format!("cannot read {}", path.display()))?;
     Ok(b)
-}
-
-/// Runs `f` on every puzzle in parallel, keeping input order.
-pub fn par_map<T: Send, E: Send>(
-    puzzles: &[(usize, Puzzle)],
-    f: impl Fn(&Puzzle) -> Result<T, E> + Sync + Send,
-) -> Vec<(usize, Result<T, E>)> {
-    puzzles.par_iter().map(|(line, p)| (*line, f(p))).collect()
-}
-
-/// Label for text output.
-pub fn label_of(label: &Option<String>) -> String {
-    label.clone().unwrap_or_default()
 }
 
 pub use sudolab::limits::{

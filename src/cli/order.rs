@@ -3,12 +3,12 @@
 //! the SiSuS possibilities per step (Fig. 7); computed by
 //! `sudolab::analyze::fill_order`.
 
-use super::{Common, load, progress};
+use super::{Common, finish, progress, run_batch};
 use anyhow::Result;
 use clap::Args;
-use rayon::prelude::*;
-use sudolab::analyze::fill_order::{FillOrderOptions, FillOrderRow, fill_order};
-use sudolab::relax::RelaxOptions;
+use sudolab::analyze::fill_order::{FillOrderError, FillOrderOptions, FillOrderRow, fill_order};
+use sudolab::batch::{Driver, JobError};
+use sudolab::relax::{RelaxError, RelaxOptions};
 
 #[derive(Debug, Args)]
 pub struct OrderArgs {
@@ -89,30 +89,27 @@ pub fn run(args: OrderArgs) -> Result<u8> {
         ..FillOrderOptions::default()
     };
     opts.sisus.runs = args.runs;
-    let mut loaded = load(&args.common)?;
-    super::check_k_fits("--k", &[args.k], &loaded.puzzles)?;
-    let puzzles = std::mem::take(&mut loaded.puzzles);
-    let pb = progress::bar(puzzles.len() as u64, "puzzles");
-    let results: Vec<_> = puzzles
-        .par_iter()
-        .map(|(line, p)| {
-            let r = fill_order(p, &opts);
-            pb.inc(1);
-            (*line, r)
-        })
-        .collect();
-    pb.finish_and_clear();
+    let pb = progress::Bar::new("puzzles");
+    let check_k = |puzzles: &[(usize, sudolab::Puzzle)]| {
+        super::check_k_fits("--k", &[args.k], puzzles).map_err(JobError::fatal)
+    };
     let mut rows = Vec::new();
-    for (line, r) in results {
-        match r {
-            Ok(row) => rows.push(row),
-            // A disagreement is a bug, not a bad puzzle: it exits 2.
-            Err(sudolab::analyze::fill_order::FillOrderError::Relax(
-                sudolab::relax::RelaxError::Disagreement(d),
-            )) => return Err(d.into()),
-            Err(e) => loaded.refuse(line, e)?,
-        }
-    }
+    let summary = run_batch(
+        args.common.input()?,
+        Driver::new().progress(&pb).check_windows(&check_k),
+        |_, p| {
+            fill_order(p, &opts).map_err(|e| match e {
+                // A disagreement is a bug, not a bad puzzle: it exits 2.
+                FillOrderError::Relax(RelaxError::Disagreement(d)) => d.into(),
+                e => JobError::refused(e),
+            })
+        },
+        |done| {
+            rows.extend(done.into_iter().map(|(_, row)| row));
+            Ok(())
+        },
+    )?;
+    drop(pb);
     args.common.out.emit(&rows, text)?;
-    Ok(loaded.finish())
+    Ok(finish(&summary.rejected))
 }

@@ -17,3 +17,31 @@ pub fn bar(len: u64, unit: &str) -> ProgressBar {
     }
     pb
 }
+
+/// A bar as the batch driver's progress display.
+pub struct Bar(pub ProgressBar);
+
+impl Bar {
+    /// A bar counting `unit`s, hidden unless stderr is a terminal.
+    pub fn new(unit: &str) -> Self {
+        Bar(bar(0, unit))
+    }
+}
+
+impl sudolab::batch::Progress for Bar {
+    fn queued(&self, n: u64) {
+        self.0.inc_length(n);
+    }
+    fn finished(&self, n: u64) {
+        self.0.inc(n);
+    }
+    fn pause(&self, f: &mut dyn FnMut()) {
+        self.0.suspend(f);
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}

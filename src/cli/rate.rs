@@ -3,14 +3,13 @@
 //! ratings, annealing and harmony search), and `--explain` for
 //! the solving path.
 
-use super::{Common, load, load_windows, progress, resume};
+use super::{Common, finish, load, progress, resume, run_batch};
 use anyhow::Result;
 use clap::Args;
-use rayon::prelude::*;
-use sudolab::analyze::{RatedRow, rate_row};
+use sudolab::analyze::rate_row;
+use sudolab::batch::Driver;
 use sudolab::human::{self, RateOptions};
-use sudolab::metrics::Metric;
-use sudolab::report::{Format, render_rows, text_table};
+use sudolab::report::{Format, render_rows, text};
 
 #[derive(Debug, Args)]
 pub struct RateArgs {
@@ -67,10 +66,6 @@ pub struct RateArgs {
     pub oracle_b: Option<f64>,
 }
 
-fn fmt(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into())
-}
-
 pub fn run(args: RateArgs) -> Result<u8> {
     let out = &args.common.out;
     out.check()?;
@@ -123,88 +118,19 @@ pub fn run(args: RateArgs) -> Result<u8> {
     opts.check()?;
     // The input is read a window at a time; `-f jsonl` to stdout streams
     // each window's rows, other outputs keep them for the end.
-    let pb = progress::bar(0, "puzzles");
-    let mut rows = resume::WindowRows::<RatedRow>::new(out);
-    let (mut loaded, _) = load_windows(&args.common, |_, window| {
-        pb.inc_length(window.len() as u64);
-        let done: Vec<RatedRow> = window
-            .par_iter()
-            .map(|(_, p)| {
-                let r = rate_row(p, &opts, !args.no_score);
-                pb.inc(1);
-                r
-            })
-            .collect::<Result<_, _>>()?;
-        rows.push(&pb, done)?;
-        Ok(None)
-    })?;
-    pb.finish_and_clear();
+    let pb = progress::Bar::new("puzzles");
+    let render = text::rate_table;
+    let mut rows = resume::WindowRows::text(out, true, &render);
+    let summary = run_batch(
+        args.common.input()?,
+        Driver::new().progress(&pb),
+        |_, p| Ok(rate_row(p, &opts, !args.no_score)?),
+        |done| rows.push(done.into_iter().map(|(_, row)| row).collect()),
+    )?;
+    drop(pb);
     if rows.streamed() {
-        return Ok(loaded.finish());
+        return Ok(finish(&summary.rejected));
     }
-    let rows = rows.into_kept();
-    out.emit(&rows, |rows| {
-        let table: Vec<Vec<String>> = rows
-            .iter()
-            .map(|RatedRow { rate: r, score }| {
-                vec![
-                    r.label.clone().unwrap_or_else(|| r.puzzle.clone()),
-                    r.ratings
-                        .givens
-                        .map(|g| g.to_string())
-                        .unwrap_or_else(|| "-".into()),
-                    r.ratings
-                        .backtracks
-                        .map(|g| g.to_string())
-                        .unwrap_or_else(|| "-".into()),
-                    fmt(r.ratings.sisus_refutation_sum),
-                    fmt(r.ratings.sisus_dependency),
-                    match (&r.ratings.oracle_score, &r.ratings.oracle_level) {
-                        (Some(s), Some(l)) => format!("{s:.2} {l}"),
-                        _ => "-".into(),
-                    },
-                    fmt(r.ratings.hsolve),
-                    fmt(r.ratings.nishio4),
-                    r.ratings
-                        .weights_score
-                        .map(|w| {
-                            format!("{w} {}", r.ratings.weights_level.map_or("", |l| l.name()))
-                        })
-                        .unwrap_or_else(|| "-".into()),
-                    r.ratings
-                        .hardest_technique
-                        .map_or("-", |t| t.name())
-                        .to_string(),
-                    score
-                        .as_ref()
-                        .map(|s| format!("{:.2} {}", s.score, s.score_level))
-                        .unwrap_or_else(|| "-".into()),
-                    r.ratings
-                        .status
-                        .iter()
-                        .map(|(k, v)| format!("{k}: {v}"))
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                ]
-            })
-            .collect();
-        text_table(
-            &[
-                "puzzle",
-                "givens",
-                "backtracks",
-                "sisus_ref",
-                "sisus_dep",
-                "oracle",
-                Metric::Hsolve.name(),
-                "nishio4",
-                "weights",
-                "hardest",
-                "score",
-                "status",
-            ],
-            &table,
-        )
-    })?;
-    Ok(loaded.finish())
+    out.emit(&rows.into_kept(), render)?;
+    Ok(finish(&summary.rejected))
 }

@@ -1,8 +1,8 @@
 //! `sudolab relax`: the constraint-relaxation experiment (Pelánek §3.2).
 
 use super::{
-    Common, EXIT_DISAGREE, check_k_fits, check_target, load_windows, progress,
-    refuse_input_as_output, resume,
+    Common, check_k_fits, check_target, finish, progress, refuse_input_as_output, resume,
+    run_batch, write_stdout,
 };
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -10,16 +10,15 @@ use resume::Lined;
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use sudolab::analyze::engines::LARGE_COUNT;
+use sudolab::batch::{Driver, JobError};
 use sudolab::engine::Engines;
-use sudolab::metrics::Metric;
 use sudolab::relax::{
     self, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, Verification,
     parse_sweep,
 };
-use sudolab::report::{
-    Format, OutputStream, chart::shade, jsonl_line, render_rows, text_table, write_atomic,
-};
+use sudolab::report::{Format, OutputStream, jsonl_line, render_rows, text, write_atomic};
 
 #[derive(Debug, Args)]
 pub struct RelaxArgs {
@@ -112,32 +111,21 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     }
     let streaming = resume::streams(out);
     let spec = resume::RowSpec::relax(&opts);
-    let (mut stream, done) = if streaming {
-        let record = resume::record(
-            "relax",
-            run_params(args.sweep.is_some(), args.k, &ks, &opts),
-            &args.common,
-        )?;
-        let (w, d) = resume::open(out, args.resume, &spec, &record)?;
-        if !d.is_empty() {
-            for (flag, given) in [
-                ("--emit-samples", args.emit_samples.is_some()),
-                ("--plot", args.plot.is_some()),
-            ] {
-                if given {
-                    bail!(
-                        "{flag} with --resume: the {} row(s) already in the output are kept, not computed again, so {flag} would miss them; run without --resume or into a new file",
-                        d.len()
-                    );
-                }
+    let params = run_params(args.sweep.is_some(), args.k, &ks, &opts);
+    let (mut stream, done) = resume::open_rows("relax", params, &args.common, args.resume, &spec)?;
+    if !done.is_empty() {
+        for (flag, given) in [
+            ("--emit-samples", args.emit_samples.is_some()),
+            ("--plot", args.plot.is_some()),
+        ] {
+            if given {
+                bail!(
+                    "{flag} with --resume: the {} row(s) already in the output are kept, not computed again, so {flag} would miss them; run without --resume or into a new file",
+                    done.len()
+                );
             }
         }
-        (Some(w), d)
-    } else if args.resume {
-        bail!("--resume needs -o FILE with --format jsonl");
-    } else {
-        (None, resume::DoneRows::default())
-    };
+    }
     let mut samples_out = match &args.emit_samples {
         Some(path) => Some(std::io::BufWriter::new(
             OutputStream::new(path, false)
@@ -145,92 +133,114 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         )),
         None => None,
     };
-    let pb = progress::bar(0, "puzzles×k");
+    let pb = progress::Bar::new("puzzles×k");
     let mut sweeps: Vec<(usize, SweepReport)> = Vec::new();
     let k_flag = if args.sweep.is_some() {
         "--sweep"
     } else {
         "--k"
     };
-    let mut warned_long = false;
-    let (mut loaded, stopped) = load_windows(&args.common, |loaded, puzzles| {
-        check_k_fits(k_flag, &ks, &puzzles)?;
-        pb.inc_length((puzzles.len() * ks.len()) as u64);
-        for (line, p) in &puzzles {
-            let puzzle = p.to_line();
-            let mut todo = Vec::with_capacity(ks.len());
-            for &k in &ks {
-                if !done.contains(&resume::RowKey::new(*line, &[k as u64]), &puzzle)? {
-                    todo.push(k);
+    let check_k = |puzzles: &[(usize, sudolab::Puzzle)]| {
+        check_k_fits(k_flag, &ks, puzzles).map_err(JobError::fatal)
+    };
+    let warned_long = AtomicBool::new(false);
+    let keep_samples = args.emit_samples.is_some();
+    // One puzzle after the other: the samples of each are drawn in parallel.
+    let job = |line: usize, p: &sudolab::Puzzle| {
+        let puzzle = p.to_line();
+        let mut todo = Vec::with_capacity(ks.len());
+        for &k in &ks {
+            let key = resume::RowKey::new(line, &[k as u64]);
+            if !done.contains(&key, &puzzle).map_err(JobError::fatal)? {
+                todo.push(k);
+            }
+        }
+        pb.0.inc_length(ks.len() as u64);
+        pb.0.inc((ks.len() - todo.len()) as u64);
+        // As `count` does, once per run: exact counts past a million
+        // solutions per sample may run for hours.
+        if !warned_long.load(Ordering::Relaxed) {
+            for &k in &todo {
+                let at_k = RelaxOptions { k, ..opts.clone() };
+                if let Ok(true) = relax::is_long(p, &at_k) {
+                    pb.0.suspend(|| {
+                        note!(
+                            "sudolab: line {line}, k = {k}: more than {LARGE_COUNT} solutions in a sample; --cap 0 counts them exactly, which may take very long (--cap N bounds it)"
+                        )
+                    });
+                    warned_long.store(true, Ordering::Relaxed);
+                    break;
                 }
             }
-            pb.inc((ks.len() - todo.len()) as u64);
-            // As `count` does, once per run: exact counts past a million
-            // solutions per sample may run for hours.
-            if !warned_long {
-                for &k in &todo {
-                    let at_k = RelaxOptions { k, ..opts.clone() };
-                    if let Ok(true) = relax::is_long(p, &at_k) {
-                        pb.suspend(|| {
-                            note!(
-                                "sudolab: line {line}, k = {k}: more than {LARGE_COUNT} solutions in a sample; --cap 0 counts them exactly, which may take very long (--cap N bounds it)"
-                            )
-                        });
-                        warned_long = true;
-                        break;
-                    }
-                }
+        }
+        let mut samples = Vec::new();
+        let sweep = relax::sweep_each(p, &todo, &opts, |report, drawn| {
+            pb.0.inc(1);
+            if keep_samples {
+                samples.push((report.summary.k, drawn.to_vec()));
             }
-            let swept = relax::sweep_each(p, &todo, &opts, |report, samples| {
-                pb.inc(1);
+            Ok::<(), RelaxError>(())
+        })
+        .map_err(|e| match e {
+            RelaxError::Disagreement(d) => JobError::from(d),
+            e @ RelaxError::TooManyEdges { .. } => JobError::fatal(format!(
+                "--k: {e} ({}×{} grid, input line {line})",
+                p.side(),
+                p.side()
+            )),
+            e => JobError::refused(e),
+        })?;
+        Ok((puzzle, sweep, samples))
+    };
+    // Text to stdout goes out puzzle by puzzle, as JSON Lines do.
+    let sweep_mode = args.sweep.is_some();
+    let render = |rows: &[(usize, SweepReport)]| -> String {
+        if sweep_mode {
+            text::sweep_text(rows)
+        } else {
+            rows.iter()
+                .flat_map(|(_, s)| &s.points)
+                .map(text::relax_text)
+                .collect()
+        }
+    };
+    let text_now = out.format == Format::Text && out.file().is_none();
+    let summary = run_batch(
+        args.common.input()?,
+        Driver::new().sequential().window(1).check_windows(&check_k),
+        job,
+        |rows| {
+            for (line, (puzzle, sweep, samples)) in rows {
                 if let Some(w) = samples_out.as_mut() {
-                    for sample in samples {
-                        let row = SampleLine {
-                            puzzle: &puzzle,
-                            k: report.summary.k,
-                            sample,
-                        };
-                        writeln!(w, "{}", jsonl_line(&Lined { line: *line, row })?)?;
+                    for (k, drawn) in &samples {
+                        for sample in drawn {
+                            let row = SampleLine {
+                                puzzle: &puzzle,
+                                k: *k,
+                                sample,
+                            };
+                            writeln!(w, "{}", jsonl_line(&Lined { line, row })?)?;
+                        }
                     }
                 }
                 if let Some(w) = stream.as_mut() {
-                    w.write(*line, report)?;
+                    let points: Vec<(usize, &RelaxReport)> =
+                        sweep.points.iter().map(|r| (line, r)).collect();
+                    w.write(&points)?;
                 }
-                Ok::<(), anyhow::Error>(())
-            });
-            match swept {
-                Ok(sweep) => {
-                    if !streaming || args.plot.is_some() {
-                        sweeps.push((*line, sweep));
-                    }
+                let item = (line, sweep);
+                if text_now {
+                    let text = render(std::slice::from_ref(&item));
+                    pb.0.suspend(|| write_stdout(text.as_bytes()))?;
                 }
-                Err(e) => match e.downcast::<RelaxError>() {
-                    Ok(e @ RelaxError::Disagreement(_)) => {
-                        pb.finish_and_clear();
-                        note!("sudolab: ENGINE DISAGREEMENT (bug) at input line {line}: {e}");
-                        return Ok(Some(EXIT_DISAGREE));
-                    }
-                    Ok(e @ RelaxError::TooManyEdges { .. }) => {
-                        pb.finish_and_clear();
-                        bail!(
-                            "--k: {e} ({}×{} grid, input line {line})",
-                            p.side(),
-                            p.side()
-                        );
-                    }
-                    Ok(e) => {
-                        pb.suspend(|| loaded.refuse(*line, e))?;
-                    }
-                    Err(io) => return Err(io),
-                },
+                if (!streaming && !text_now) || args.plot.is_some() {
+                    sweeps.push(item);
+                }
             }
-        }
-        Ok(None)
-    })?;
-    if let Some(code) = stopped {
-        return Ok(code);
-    }
-    pb.finish_and_clear();
+            Ok(())
+        },
+    )?;
+    drop(pb);
     if let (Some(w), Some(path)) = (samples_out, &args.emit_samples) {
         w.into_inner()
             .map_err(|e| e.into_error())
@@ -248,14 +258,9 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         )
         .with_context(|| format!("cannot write {}", plot.display()))?;
     }
-    if !streaming {
+    if !streaming && !text_now {
         let text = match out.format {
-            Format::Text if args.sweep.is_some() => sweep_text(&sweeps),
-            Format::Text => sweeps
-                .iter()
-                .flat_map(|(_, s)| &s.points)
-                .map(report_text)
-                .collect(),
+            Format::Text => render(&sweeps),
             Format::Json if args.sweep.is_some() => {
                 let rows: Vec<Lined<&SweepReport>> = sweeps
                     .iter()
@@ -273,7 +278,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         };
         out.write(&text)?;
     }
-    Ok(loaded.finish())
+    Ok(finish(&summary.rejected))
 }
 
 /// Every parameter that changes a relax row, for the run record: the k
@@ -297,148 +302,4 @@ fn run_params(
     params.insert("engine".into(), opts.engines.to_string().into());
     params.insert("verify".into(), opts.verify.into());
     params
-}
-
-fn report_text(r: &RelaxReport) -> String {
-    let mut s = String::new();
-    let name = r.label.clone().unwrap_or_default();
-    s.push_str(&format!("{}  {}\n", r.puzzle, name));
-    let by: Vec<String> = r.verified_by.iter().map(|e| e.to_string()).collect();
-    s.push_str(&format!(
-        "k = {}, {} samples, seed {}, cap {}, engine {} ({} samples re-checked by {}, all agree)\n",
-        r.summary.k,
-        r.summary.samples,
-        r.seed,
-        r.summary.cap,
-        r.engine,
-        r.verified,
-        by.join(" and ")
-    ));
-    let sm = &r.summary;
-    let empty = r.puzzle.chars().filter(|&c| c == '.').count();
-    s.push_str(&format!(
-        "mean solutions {:.3}{}  median {}  mean extra {:.3}  P(unique) {:.3}  mean fixed {:.1} of {} empty cells  capped {}{}\n",
-        sm.mean_solutions,
-        if sm.capped > 0 { " (lower bound)" } else { "" },
-        sm.median_solutions,
-        sm.mean_extra,
-        sm.p_unique,
-        sm.mean_fixed,
-        empty,
-        sm.capped,
-        if sm.saturated > 0 {
-            format!(
-                " ({} past 2^64 - 1: counts saturated, not exact)",
-                sm.saturated
-            )
-        } else {
-            String::new()
-        }
-    ));
-    s.push_str("fixedness, % of samples in which the cell is fixed ([d] = given d):\n");
-    let side = (sm.fixedness.len() as f64).sqrt().round() as usize;
-    let n = (side as f64).sqrt().round() as usize;
-    let chars: Vec<char> = r.puzzle.chars().collect();
-    for row in 0..side {
-        if row > 0 && row % n == 0 {
-            s.push_str(&format!("  {}\n", vec!["-".repeat(5 * n); n].join("+")));
-        }
-        s.push_str("  ");
-        for col in 0..side {
-            if col > 0 && col % n == 0 {
-                s.push('|');
-            }
-            let c = row * side + col;
-            if chars.get(c).is_some_and(|&ch| ch != '.') {
-                s.push_str(&format!(" [{}] ", chars[c]));
-            } else {
-                let f = sm.fixedness[c];
-                s.push_str(&format!("{}{:>3}%", shade(f), (f * 100.0).round() as u32));
-            }
-        }
-        s.push('\n');
-    }
-    s.push('\n');
-    s
-}
-
-fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
-    let mut s = String::new();
-    for (_, sw) in sweeps {
-        s.push_str(&format!(
-            "{}  {}\n",
-            sw.puzzle,
-            sw.label.clone().unwrap_or_default()
-        ));
-        let rows: Vec<Vec<String>> = sw
-            .points
-            .iter()
-            .map(|p| {
-                let sm = &p.summary;
-                vec![
-                    sm.k.to_string(),
-                    format!("{:.3}", sm.mean_solutions),
-                    format!("{:.3}", sm.mean_extra),
-                    format!("{}", sm.median_solutions),
-                    format!("{:.3}", sm.p_unique),
-                    format!("{:.2}", sm.mean_fixed),
-                    sm.capped.to_string(),
-                    p.verified.to_string(),
-                ]
-            })
-            .collect();
-        s.push_str(&text_table(
-            &[
-                "k",
-                "mean_solutions",
-                "mean_extra",
-                "median",
-                Metric::PUnique.name(),
-                Metric::MeanFixed.name(),
-                "capped",
-                "verified",
-            ],
-            &rows,
-        ));
-        let ks = |ks: &[usize]| {
-            ks.iter()
-                .map(|k| k.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        let pf = &sw.paper_fit;
-        let capped = if pf.capped_k.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; k = {} left out: capped samples make their mean a lower bound",
-                ks(&pf.capped_k)
-            )
-        };
-        match &pf.fit {
-            Some(f) => s.push_str(&format!(
-                "Fig. 8 fit: mean extra ≈ {:.4}·e^(k/{:.2})  (R² of ln fit {:.3}, k = {}{})\n",
-                f.c,
-                f.lambda,
-                f.r2,
-                ks(&pf.fitted_k),
-                capped
-            )),
-            None => s.push_str(&format!(
-                "Fig. 8 fit: none (needs two exact points with extra solutions, has k = {}{})\n",
-                ks(&pf.fitted_k),
-                capped
-            )),
-        }
-        match &sw.fit {
-            Some(f) => s.push_str(&format!(
-                "fit of mean_solutions, original and every k included: mean ≈ {:.4}·e^(k/{:.2})  (R² of ln fit {:.3}, {} points)\n\n",
-                f.c, f.lambda, f.r2, f.points
-            )),
-            None => s.push_str(
-                "fit of mean_solutions, original and every k included: none (the mean does not grow over this range)\n\n",
-            ),
-        }
-    }
-    s
 }

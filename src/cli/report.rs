@@ -6,7 +6,7 @@
 //! JSON object with the report's fields: drawn again as it is, nothing is
 //! computed), or nothing for the embedded examples.
 
-use super::{Common, EXIT_DISAGREE, is_stdio, load_from, progress, read_bytes};
+use super::{Common, is_stdio, load_input, progress, read_bytes};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::Path;
@@ -14,6 +14,7 @@ use sudolab::analyze::puzzle_report::{
     Report, ReportError, ReportOptions, ReportRequest, ReportSubject, compute_report,
 };
 use sudolab::analyze::reference::Reference;
+use sudolab::batch::Source;
 use sudolab::eval::{LabelSpec, Ordinal, ResultsTable, TableFormat};
 use sudolab::grid::Puzzle;
 use sudolab::relax::parse_sweep;
@@ -196,9 +197,12 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         let format = TableFormat::detect(input, text);
         ReportSubject::Rows(ResultsTable::parse(text, format)?)
     } else {
-        let read = match (bytes.as_deref(), input) {
-            (Some(b), Some(path)) => load_from(&args.common, Some((b, path)))?,
-            _ => load_from(&args.common, None::<(&[u8], &Path)>)?,
+        let read = match (bytes, input) {
+            (Some(b), Some(path)) => load_input(
+                args.common
+                    .text_input(Box::new(std::io::Cursor::new(b)), path)?,
+            )?,
+            _ => load_input(args.common.input_from(Source::Examples))?,
         };
         super::check_k_fits("--k", &[args.k], &read.puzzles)?;
         super::check_k_fits("--sweep", &opts.sweep, &read.puzzles)?;
@@ -240,10 +244,8 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         }
     }) {
         Ok(report) => report,
-        Err(ReportError::Disagreement(d)) => {
-            note!("sudolab: ENGINE DISAGREEMENT (bug): {d}");
-            return Ok(EXIT_DISAGREE);
-        }
+        // A disagreement exits 2, from `main`.
+        Err(ReportError::Disagreement(d)) => return Err(d.into()),
         Err(e) => return Err(e.into()),
     };
     if let Some(pb) = &pb {

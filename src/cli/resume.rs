@@ -1,77 +1,29 @@
-//! Streamed JSON Lines outputs and resuming them.
-//!
-//! A long run (`analyze`, `relax`) with `--format jsonl` writes each row as
-//! soon as it is done, with the input `line` its puzzle came from. With
-//! `--resume` the existing file is read back first by the library's results
-//! reader ([`sudolab::analyze::results`]):
-//!
-//! * rows are keyed by input line (and `k` for sweeps), not by puzzle text,
-//!   so a data set with the same puzzle twice keeps both rows;
-//! * every row must carry the parameters of this run (the spec's `params`);
-//!   a file written with other parameters is refused with a message naming
-//!   the parameter, never silently mixed;
-//! * a row whose line holds another puzzle than this input's line means the
-//!   file belongs to another input: refused;
-//! * the run record beside the file (`FILE.run.json`: command, every
-//!   parameter that changes a row, the input's identity, the shard) must be
-//!   this run's; a difference is refused with a message naming it (a sweep
-//!   may grow: its k values must include the file's);
-//! * a last line cut short by an interrupted run is dropped (and said so)
-//!   before appending, so no record is corrupted; any other line that is not
-//!   a JSON object is an error.
-//!
-//! This file opens the output and says what it found; the reading and
-//! checking is library work.
+//! Streamed JSON Lines outputs and resuming them: the command line's side
+//! of [`sudolab::batch::sink`], which opens, checks and writes the file.
+//! Here: the run record of a command's arguments, and what the opened file
+//! held, said on stderr.
 
 use super::{Common, OutputArgs, is_stdio, open_input, write_stdout};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::io::Write;
-use std::path::PathBuf;
 pub use sudolab::analyze::results::{DoneRows, Lined, RowKey, RowSpec, RunRecord};
-use sudolab::analyze::results::{ResultsError, ResultsFile, STDIN_INPUT, input_identity};
-use sudolab::report::{Format, OutputStream, jsonl_line};
+use sudolab::analyze::results::{STDIN_INPUT, input_identity};
+pub use sudolab::batch::sink::RowWriter;
+use sudolab::batch::sink::open_file;
+use sudolab::report::{Format, jsonl_line};
 
-/// Where streamed rows go.
-pub enum RowWriter {
-    /// Written to a file (appended with `--resume`), flushed after every
-    /// row; opened at the first row, so a bad input leaves an earlier file
-    /// as it was (see [`OutputStream`]). A file that replaces an earlier
-    /// one gets its run record (the second field) only once complete.
-    File(OutputStream, Option<Box<(RunRecord, PathBuf)>>),
-    /// Written to stdout as they come.
-    Stdout,
-}
+/// Standard output as a row stream: a stream closed from the start is an
+/// error (see [`write_stdout`]).
+struct Stdout;
 
-impl RowWriter {
-    /// Writes one row with its input line.
-    pub fn write<T: Serialize>(&mut self, line: usize, row: &T) -> Result<()> {
-        let mut text = jsonl_line(&Lined { line, row }).context("cannot serialise a row")?;
-        text.push('\n');
-        match self {
-            RowWriter::File(f, _) => f
-                .write_all(text.as_bytes())
-                .and_then(|()| f.flush())
-                .context("cannot write the output file"),
-            RowWriter::Stdout => write_stdout(text.as_bytes()),
-        }
+impl std::io::Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        write_stdout(buf).map_err(std::io::Error::other)?;
+        Ok(buf.len())
     }
-
-    /// Completes the output (a file that replaces an earlier one is renamed
-    /// over it only now).
-    pub fn finish(self) -> Result<()> {
-        match self {
-            RowWriter::File(f, pending) => {
-                f.finish().context("cannot write the output file")?;
-                if let Some(pending) = pending {
-                    let (record, path) = *pending;
-                    record.write(&path)?;
-                }
-                Ok(())
-            }
-            RowWriter::Stdout => Ok(()),
-        }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -83,34 +35,74 @@ pub fn to_stdout(out: &OutputArgs) -> bool {
 }
 
 /// The finished rows of a command that reads its input a window at a time:
-/// written to stdout window by window when they stream ([`to_stdout`]), else
-/// kept to be rendered at the end.
-pub struct WindowRows<T> {
-    streamed: bool,
+/// written to stdout window by window when they stream (JSON Lines
+/// ([`to_stdout`]), or text with a renderer), else kept to be rendered at the
+/// end.
+pub struct WindowRows<'a, T> {
+    stream: Stream<'a, T>,
     kept: Vec<T>,
+    windows: usize,
 }
 
-impl<T: Serialize> WindowRows<T> {
-    /// Rows for the output `out`.
+/// How a window's rows go to stdout.
+enum Stream<'a, T> {
+    Kept,
+    Jsonl,
+    Text {
+        render: &'a dyn Fn(&[T]) -> String,
+        header: bool,
+    },
+}
+
+impl<'a, T: Serialize> WindowRows<'a, T> {
+    /// Rows for the output `out`: streamed as JSON Lines to stdout.
     pub fn new(out: &OutputArgs) -> Self {
         WindowRows {
-            streamed: to_stdout(out),
+            stream: if to_stdout(out) {
+                Stream::Jsonl
+            } else {
+                Stream::Kept
+            },
             kept: Vec::new(),
+            windows: 0,
         }
+    }
+
+    /// [`WindowRows::new`], and text to stdout rendered by `render` window
+    /// by window, so a reader sees rows as they come and one that goes away
+    /// (`| head`) stops the run; a table's header (its first line, when
+    /// `header`) is written once. Columns are as wide as the first window
+    /// needs, wider for a later window that needs more.
+    pub fn text(out: &OutputArgs, header: bool, render: &'a dyn Fn(&[T]) -> String) -> Self {
+        let mut rows = Self::new(out);
+        if out.format == Format::Text && out.file().is_none() {
+            rows.stream = Stream::Text { render, header };
+        }
+        rows
     }
 
     /// Whether the rows went to stdout as they came.
     pub fn streamed(&self) -> bool {
-        self.streamed
+        !matches!(self.stream, Stream::Kept)
     }
 
-    /// Hands on one window's rows (around the progress bar `pb`).
-    pub fn push(&mut self, pb: &indicatif::ProgressBar, done: Vec<T>) -> Result<()> {
-        if self.streamed {
-            pb.suspend(|| write_rows(&done))
-        } else {
-            self.kept.extend(done);
-            Ok(())
+    /// Hands on one window's rows.
+    pub fn push(&mut self, done: Vec<T>) -> Result<()> {
+        self.windows += 1;
+        match &self.stream {
+            Stream::Kept => {
+                self.kept.extend(done);
+                Ok(())
+            }
+            Stream::Jsonl => write_rows(&done),
+            Stream::Text { render, header } => {
+                let text = render(&done);
+                let text = match text.split_once('\n') {
+                    Some((_, rest)) if *header && self.windows > 1 => rest,
+                    _ => &text,
+                };
+                write_stdout(text.as_bytes())
+            }
         }
     }
 
@@ -178,73 +170,52 @@ pub fn open(
         if resume {
             bail!("--resume needs -o FILE with --format jsonl");
         }
-        return Ok((RowWriter::Stdout, DoneRows::default()));
+        return Ok((RowWriter::Stream(Box::new(Stdout)), DoneRows::default()));
     };
-    if !resume || !path.exists() {
-        let f = OutputStream::new(path, true)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        // A new file is written in place (so an interrupted run resumes): its
-        // record goes beside it now. One that replaces an earlier file gets
-        // its record when it is complete, so a failed run leaves both as
-        // they were.
-        // A device or FIFO (`-o /dev/stdout`) gets no record: it cannot be
-        // resumed, and no file is made beside it.
-        let pending = match std::fs::metadata(path) {
-            Ok(m) if m.is_file() => Some(Box::new((record.clone(), path.to_path_buf()))),
-            Ok(_) => None,
-            Err(_) => {
-                record.write(path)?;
-                None
-            }
-        };
-        return Ok((RowWriter::File(f, pending), DoneRows::default()));
-    }
-    let results = ResultsFile::read(path)?;
-    let has_rows = results.rows(&RowSpec::default()).next().is_some();
-    match RunRecord::read(path)? {
-        Some(found) => {
-            if let Some(difference) = found.difference(record, true) {
-                return Err(ResultsError::OtherRun {
-                    path: path.to_path_buf(),
-                    difference: Box::new(difference),
-                }
-                .into());
-            }
-        }
-        None if has_rows => {
-            return Err(ResultsError::NoRecord {
-                path: path.to_path_buf(),
-            }
-            .into());
-        }
-        None => {}
-    }
-    if results.torn_bytes() > 0 {
-        results.drop_torn_line()?;
+    let resumed = resume && path.exists();
+    let opened = open_file(path, resume, spec, record)?;
+    if opened.dropped_bytes > 0 {
         note!(
             "sudolab: {}: dropped an incomplete last line ({} bytes, left by an interrupted run); its puzzle is computed again",
             path.display(),
-            results.torn_bytes()
+            opened.dropped_bytes
         );
     }
-    let done = DoneRows::read(&results, spec)?;
-    // A grown sweep: the record now names every k of the file.
-    record.write(path)?;
-    note!(
-        "sudolab: {}: {} row(s) already done, appending the others",
-        path.display(),
-        done.len()
-    );
-    let f = OutputStream::append(path)
-        .with_context(|| format!("cannot append to {}", path.display()))?;
-    Ok((RowWriter::File(f, None), done))
+    if resumed {
+        note!(
+            "sudolab: {}: {} row(s) already done, appending the others",
+            path.display(),
+            opened.done.len()
+        );
+    }
+    Ok((opened.writer, opened.done))
+}
+
+/// The row stream of `command` with `params` over the input of `common`
+/// when its output streams (`-f jsonl`), with the rows a resumed file holds;
+/// `None` (and no rows) otherwise, where `--resume` is refused.
+pub fn open_rows(
+    command: &str,
+    params: Map<String, Value>,
+    common: &Common,
+    resume: bool,
+    spec: &RowSpec,
+) -> Result<(Option<RowWriter>, DoneRows)> {
+    if streams(&common.out) {
+        let record = record(command, params, common)?;
+        let (w, done) = open(&common.out, resume, spec, &record)?;
+        Ok((Some(w), done))
+    } else if resume {
+        bail!("--resume needs -o FILE with --format jsonl");
+    } else {
+        Ok((None, DoneRows::default()))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-    use std::path::Path;
 
     /// The row spec of `relax --k 45 --samples 10 --seed 1 --cap 1000`.
     fn spec() -> RowSpec {
@@ -269,59 +240,6 @@ mod tests {
         }
     }
 
-    fn out(path: &Path) -> OutputArgs {
-        OutputArgs {
-            format: Format::Jsonl,
-            output: Some(path.to_path_buf()),
-        }
-    }
-
-    const ROW: &str = r#"{"line":3,"puzzle":"1.","k":45,"samples":10,"seed":1,"cap":1000}"#;
-
-    #[test]
-    fn resume_keys_by_line_and_drops_a_cut_off_record() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("out.jsonl");
-        std::fs::write(&path, format!("{ROW}\n{}", &ROW[..30])).unwrap();
-        record().write(&path).unwrap();
-        let (mut w, done) = open(&out(&path), true, &spec(), &record()).unwrap();
-        // Which rows count as done is the library's test (analyze::results);
-        // here: the kept row is found and the cut-off one is gone.
-        assert_eq!(done.len(), 1);
-        assert!(done.contains(&RowKey::new(3, &[45]), "1.").unwrap());
-        w.write(4, &json!({"puzzle": "2."})).unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(text, format!("{ROW}\n{{\"line\":4,\"puzzle\":\"2.\"}}\n"));
-    }
-
-    #[test]
-    fn resume_refuses_other_parameters_and_foreign_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("out.jsonl");
-        std::fs::write(&path, ROW.replace("\"seed\":1", "\"seed\":2") + "\n").unwrap();
-        record().write(&path).unwrap();
-        let e = open(&out(&path), true, &spec(), &record())
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(e.contains("seed = 2, this run has 1"), "{e}");
-        std::fs::write(&path, "not json\n").unwrap();
-        record().write(&path).unwrap();
-        let e = open(&out(&path), true, &spec(), &record())
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(e.contains("line 1: not a JSON record"), "{e}");
-        let old = r#"{"puzzle":"1.","k":45,"samples":10,"seed":1,"cap":1000}"#;
-        std::fs::write(&path, format!("{old}\n")).unwrap();
-        record().write(&path).unwrap();
-        let e = open(&out(&path), true, &spec(), &record())
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(e.contains("no `line`"), "{e}");
-    }
-
     #[test]
     fn resume_needs_a_jsonl_file() {
         let stdout = OutputArgs {
@@ -331,7 +249,7 @@ mod tests {
         assert!(open(&stdout, true, &spec(), &record()).is_err());
         assert!(matches!(
             open(&stdout, false, &spec(), &record()).unwrap().0,
-            RowWriter::Stdout
+            RowWriter::Stream(_)
         ));
     }
 }

@@ -1,12 +1,12 @@
 //! `sudolab score`: one difficulty score per puzzle with its level and
 //! calibrated equivalents ([`sudolab::score`]).
 
-use super::{Common, load_windows, progress, resume};
+use super::{Common, finish, progress, resume, run_batch};
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use rayon::prelude::*;
 use std::path::PathBuf;
-use sudolab::report::text_table;
+use sudolab::batch::{Driver, JobError};
+use sudolab::report::text;
 use sudolab::score::{self, ScoreError, ScoreModel, ScoreOptions, ScoreRow};
 
 #[derive(Debug, Args)]
@@ -38,11 +38,6 @@ pub struct ScoreArgs {
     /// input of `sudolab fit --score`).
     #[arg(long)]
     pub all_metrics: bool,
-}
-
-/// The mark of a value outside the data its model was fitted on.
-fn extrapolated(flag: bool) -> &'static str {
-    if flag { " extrapolated" } else { "" }
 }
 
 pub fn run(args: ScoreArgs) -> Result<u8> {
@@ -79,90 +74,37 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
         scale: args.scale as usize,
         all_metrics: args.all_metrics,
     };
-    let pb = progress::bar(0, "puzzles");
-    let mut rows = resume::WindowRows::new(out);
-    let (mut loaded, _) = load_windows(&args.common, |loaded, window| {
-        pb.inc_length(window.len() as u64);
-        let results: Vec<_> = window
-            .par_iter()
-            .map(|(line, p)| {
-                let r = score::score(p, &opts);
-                pb.inc(1);
-                (*line, p, r)
-            })
-            .collect();
-        let mut done = Vec::new();
-        let mut refused = Vec::new();
-        for (line, p, r) in results {
-            match r {
-                Ok(s) => done.push(ScoreRow {
-                    line,
-                    puzzle: p.to_line(),
-                    label: p.label.clone(),
-                    calibrated_level: site.as_ref().map(|c| c.level(s.score.score).to_string()),
-                    score: s.score,
-                    hardest_technique: s.hardest_technique,
-                    metrics: if args.all_metrics {
-                        s.metrics
-                    } else {
-                        Default::default()
-                    },
-                }),
-                // A disagreement is a bug, not a bad puzzle: it exits 2.
-                Err(ScoreError::Disagreement(d)) => return Err(d.into()),
+    let pb = progress::Bar::new("puzzles");
+    let render = |rows: &[ScoreRow]| text::score_table(rows, &args.calibrate, site.is_some());
+    let mut rows = resume::WindowRows::text(out, true, &render);
+    let model_name = args.model.as_ref().map(|p| p.display().to_string());
+    let summary = run_batch(
+        args.common.input()?,
+        Driver::new().progress(&pb),
+        |line, p| {
+            let scored = score::score(p, &opts).map_err(|e| match e {
                 // A model whose numbers overflow fails on every puzzle: the
                 // model file is at fault, not the puzzle.
-                Err(e @ ScoreError::NotFinite(_)) => {
-                    let model = args.model.as_ref().map(|p| p.display().to_string());
-                    bail!("--model {}: {e}", model.as_deref().unwrap_or("(shipped)"))
-                }
-                Err(e) => refused.push((line, e)),
-            }
-        }
-        for (line, e) in refused {
-            pb.suspend(|| loaded.refuse(line, e))?;
-        }
-        rows.push(&pb, done)?;
-        Ok(None)
-    })?;
-    pb.finish_and_clear();
+                e @ ScoreError::NotFinite(_) => JobError::fatal(format!(
+                    "--model {}: {e}",
+                    model_name.as_deref().unwrap_or("(shipped)")
+                )),
+                e => e.into(),
+            })?;
+            Ok(ScoreRow::new(
+                line,
+                p,
+                scored,
+                site.as_ref(),
+                args.all_metrics,
+            ))
+        },
+        |done| rows.push(done.into_iter().map(|(_, row)| row).collect()),
+    )?;
+    drop(pb);
     if rows.streamed() {
-        return Ok(loaded.finish());
+        return Ok(finish(&summary.rejected));
     }
-    let rows = rows.into_kept();
-    let calibrated = args.calibrate.clone();
-    out.emit(&rows, |rows| {
-        let table: Vec<Vec<String>> = rows
-            .iter()
-            .map(|r| {
-                let mut cells = vec![
-                    r.label.clone().unwrap_or_else(|| r.puzzle.clone()),
-                    format!("{:.2}", r.score.score),
-                    r.score.score_level.clone(),
-                    r.score
-                        .se_equivalent
-                        .map(|x| format!("{x:.1}{}", extrapolated(r.score.extrapolated)))
-                        .unwrap_or_else(|| "-".into()),
-                    match (r.score.minutes, r.score.minutes_low, r.score.minutes_high) {
-                        (Some(m), Some(lo), Some(hi)) => format!(
-                            "{m:.1} ({lo:.1}–{hi:.1}){}",
-                            extrapolated(r.score.minutes_extrapolated == Some(true))
-                        ),
-                        _ => "-".into(),
-                    },
-                ];
-                if let Some(l) = &r.calibrated_level {
-                    cells.push(l.clone());
-                }
-                cells
-            })
-            .collect();
-        let level_col = format!("{calibrated} level");
-        let mut header = vec!["puzzle", "score", "level", "se_equivalent", "minutes"];
-        if site.is_some() {
-            header.push(&level_col);
-        }
-        text_table(&header, &table)
-    })?;
-    Ok(loaded.finish())
+    out.emit(&rows.into_kept(), render)?;
+    Ok(finish(&summary.rejected))
 }

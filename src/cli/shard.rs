@@ -12,45 +12,11 @@
 use super::{EXIT_OK, OutputArgs, is_stdio, refuse_input_as_output};
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use std::fmt;
 use std::path::PathBuf;
-use std::str::FromStr;
 use sudolab::analyze::results::{RunRecord, input_identity, merge_shards};
 use sudolab::grid::PuzzleReader;
 
-/// Shard `index` (1-based) of `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    index: usize,
-    count: usize,
-}
-
-impl Shard {
-    /// Whether the puzzle starting on input `line` (1-based) is this shard's.
-    pub fn owns(self, line: usize) -> bool {
-        (line - 1) % self.count == self.index - 1
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("{s:?}: expected I/N with 1 <= I <= N, e.g. 2/8");
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let index: usize = i.trim().parse().map_err(|_| bad())?;
-        let count: usize = n.trim().parse().map_err(|_| bad())?;
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
+pub use sudolab::batch::Shard;
 
 /// `sudolab merge`.
 #[derive(Debug, Args)]

@@ -65,3 +65,26 @@ pub fn install() {
     #[cfg(unix)]
     imp::install();
 }
+
+/// True when standard output is a pipe whose reader has gone (`sudolab rate
+/// | head -1` after `head` exits): a batch then stops at once instead of
+/// computing rows that nothing will read. Linux reports it as `POLLERR` on
+/// the pipe's write end, without writing; elsewhere this says no and the
+/// first write fails instead.
+pub fn stdout_reader_gone() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let mut fd = libc::pollfd {
+            fd: 1,
+            events: 0,
+            revents: 0,
+        };
+        // SAFETY: poll(2) on one valid pollfd, without waiting.
+        let n = unsafe { libc::poll(&mut fd, 1, 0) };
+        n == 1 && fd.revents & libc::POLLERR != 0
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
+    }
+}

@@ -19,6 +19,7 @@ pub mod chart;
 pub mod html;
 pub mod plot;
 mod read;
+pub mod text;
 
 pub use crate::analyze::puzzle_report::Report;
 

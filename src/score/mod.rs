@@ -655,6 +655,33 @@ pub struct ScoreRow {
     pub metrics: BTreeMap<Metric, Option<f64>>,
 }
 
+impl ScoreRow {
+    /// The row of the puzzle of input `line` scored as `scored`: with its
+    /// level on `site`'s scale when one is named, and the metric values
+    /// when `all_metrics`.
+    pub fn new(
+        line: usize,
+        puzzle: &Puzzle,
+        scored: Scored,
+        site: Option<&SiteLevels>,
+        all_metrics: bool,
+    ) -> ScoreRow {
+        ScoreRow {
+            line,
+            puzzle: puzzle.to_line(),
+            label: puzzle.label.clone(),
+            calibrated_level: site.map(|c| c.level(scored.score.score).to_string()),
+            score: scored.score,
+            hardest_technique: scored.hardest_technique,
+            metrics: if all_metrics {
+                scored.metrics
+            } else {
+                BTreeMap::new()
+            },
+        }
+    }
+}
+
 /// Scores one puzzle.
 pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError> {
     let linear = opts.model.variant(opts.fast);

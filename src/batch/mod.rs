@@ -1,0 +1,663 @@
+//! The batch driver: every command that reads a data set, and the Python
+//! batch functions, run their puzzles through [`Driver::run`].
+//!
+//! A batch reads its [`Input`] (a puzzle file, the embedded examples or
+//! puzzles already parsed) a window of at most [`WINDOW`] puzzles at a time,
+//! keeps the puzzles of its [`Shard`], runs one job per puzzle (in parallel
+//! over the window, or one after the other when the job is parallel itself),
+//! and hands each window's rows, in input order, to a sink before the next
+//! window is read, so memory does not grow with the input. The policies are
+//! stated once, here:
+//!
+//! * **keep-going**: a bad input line or a puzzle the job refuses
+//!   ([`JobError::Refused`]) stops the batch, or with `keep_going` is
+//!   recorded in the [`Summary`] and skipped;
+//! * **resume**: puzzles whose rows a results file already holds
+//!   ([`DoneRows`]) are skipped (a line holding another puzzle than the
+//!   file's is an error);
+//! * **disagreement**: an engine [`Disagreement`] is a bug, never a bad
+//!   puzzle: the rows before it are written, then the batch stops with
+//!   [`BatchError::Disagreement`] naming the input line (the command line
+//!   exits 2 on it, Python raises `EngineDisagreement`);
+//! * **stop**: a caller's stop check (Ctrl-C in Python, a reader that went
+//!   away) is asked before every puzzle; the batch then ends with
+//!   [`BatchError::Stopped`].
+//!
+//! The run record and the resumable JSON Lines file are [`sink`]'s.
+
+pub mod sink;
+
+use crate::analyze::results::{DoneRows, ResultsError, RowKey};
+use crate::engine::Disagreement;
+use crate::grid::{Alphabet, ParseError, ParseErrorKind, Puzzle, PuzzleReader};
+use crate::score::ScoreError;
+use rayon::prelude::*;
+use std::error::Error;
+use std::fmt;
+use std::io::BufRead;
+use std::str::FromStr;
+
+/// Puzzles per window: read, computed and written before the next window
+/// is read.
+pub const WINDOW: usize = 256;
+
+/// An error of a job or a sink that is neither a refused puzzle nor a
+/// disagreement: it stops the batch as it is.
+pub type BoxError = Box<dyn Error + Send + Sync>;
+
+/// Shard `index` (1-based) of `count`: the puzzles whose input line is
+/// `index` modulo `count`, so `count` jobs cover an input exactly once and
+/// sorted data is spread evenly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    index: usize,
+    count: usize,
+}
+
+impl Shard {
+    /// Whether the puzzle starting on input `line` (1-based) is this shard's.
+    pub fn owns(self, line: usize) -> bool {
+        (line - 1) % self.count == self.index - 1
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("{s:?}: expected I/N with 1 <= I <= N, e.g. 2/8");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Where a batch's puzzles come from.
+pub enum Source {
+    /// The embedded example puzzles, numbered from line 1.
+    Examples,
+    /// Puzzle text read line by line (or as grid blocks); `name` names it in
+    /// messages (a path, `-`).
+    Text {
+        /// The text.
+        reader: Box<dyn BufRead>,
+        /// Its name in messages.
+        name: String,
+    },
+    /// Puzzles already parsed, with their 1-based line numbers.
+    Parsed(Vec<(usize, Puzzle)>),
+}
+
+/// A batch's input: its source and how it is read.
+pub struct Input {
+    /// Where the puzzles come from.
+    pub source: Source,
+    /// The digits of the text (`None`: inferred, as [`PuzzleReader`] does).
+    pub alphabet: Option<Alphabet>,
+    /// Only this shard's puzzles.
+    pub shard: Option<Shard>,
+    /// Skip bad lines and refused puzzles (recorded in the [`Summary`])
+    /// instead of stopping.
+    pub keep_going: bool,
+}
+
+impl Input {
+    /// Every puzzle of `source`, unsharded, stopping at the first bad line.
+    pub fn of(source: Source) -> Input {
+        Input {
+            source,
+            alphabet: None,
+            shard: None,
+            keep_going: false,
+        }
+    }
+}
+
+/// Why a job did not give a row for one puzzle.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// The puzzle cannot be computed (contradictory, no score, …): the
+    /// batch stops, or skips it with `keep_going`.
+    #[error("{0}")]
+    Refused(String),
+    /// The engines disagreed: a bug; the batch stops.
+    #[error(transparent)]
+    Disagreement(#[from] Disagreement),
+    /// Anything else (a model whose numbers overflow, a parameter that does
+    /// not fit the puzzle): the batch stops with it.
+    #[error(transparent)]
+    Fatal(BoxError),
+}
+
+impl JobError {
+    /// A refusal with `why`.
+    pub fn refused(why: impl fmt::Display) -> JobError {
+        JobError::Refused(why.to_string())
+    }
+
+    /// A fatal error.
+    pub fn fatal(e: impl Into<BoxError>) -> JobError {
+        JobError::Fatal(e.into())
+    }
+}
+
+impl From<ScoreError> for JobError {
+    /// A disagreement stays one; a model whose numbers overflow fails every
+    /// puzzle (fatal); the other errors are this puzzle's.
+    fn from(e: ScoreError) -> Self {
+        match e {
+            ScoreError::Disagreement(d) => d.into(),
+            e @ ScoreError::NotFinite(_) => JobError::fatal(e),
+            e => JobError::refused(e),
+        }
+    }
+}
+
+/// Why a batch stopped before the end of its input.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// A bad input line (without `keep_going`).
+    #[error("{0}")]
+    BadLine(ParseError),
+    /// A puzzle the job refused (without `keep_going`).
+    #[error("line {line}: {why}")]
+    Refused {
+        /// Its input line.
+        line: usize,
+        /// Why.
+        why: String,
+    },
+    /// The input could not be read, or holds a line too long to be a
+    /// puzzle: no `keep_going` skips that.
+    #[error("{0}")]
+    Input(ParseError),
+    /// The input holds no puzzle at all.
+    #[error("no puzzle found in {0}")]
+    Empty(String),
+    /// The engines disagreed on the puzzle of input line `line`.
+    #[error("at input line {line}: {source}")]
+    Disagreement {
+        /// The input line.
+        line: usize,
+        /// The disagreement, with its reproducible case.
+        #[source]
+        source: Disagreement,
+    },
+    /// The results file being resumed does not fit this input.
+    #[error(transparent)]
+    Resume(#[from] ResultsError),
+    /// A job's fatal error.
+    #[error(transparent)]
+    Job(BoxError),
+    /// The sink could not take the rows.
+    #[error(transparent)]
+    Sink(BoxError),
+    /// The caller's stop check asked to stop.
+    #[error("stopped before the end of the input")]
+    Stopped,
+}
+
+/// What a finished batch did.
+#[derive(Debug, Default)]
+pub struct Summary {
+    /// Rejected input lines and refused puzzles (with `keep_going`): input
+    /// line and why, in input order.
+    pub rejected: Vec<(usize, String)>,
+    /// Puzzles computed (not counting those skipped as already done).
+    pub computed: usize,
+    /// Puzzles skipped because the resumed file already holds their rows.
+    pub resumed: usize,
+}
+
+/// How far a batch has come, for a progress display. Every method has a
+/// default that does nothing.
+pub trait Progress: Sync {
+    /// `n` more puzzles are queued.
+    fn queued(&self, _n: u64) {}
+    /// `n` more puzzles are done.
+    fn finished(&self, _n: u64) {}
+    /// Runs `f` (which writes to the terminal) with the display hidden.
+    fn pause(&self, f: &mut dyn FnMut()) {
+        f()
+    }
+}
+
+/// No progress display.
+pub struct NoProgress;
+
+impl Progress for NoProgress {}
+
+/// A window check: runs on every window before any of its puzzles.
+type WindowCheck<'a> = &'a (dyn Fn(&[(usize, Puzzle)]) -> Result<(), JobError> + Sync);
+
+/// The batch driver's settings; [`Driver::run`] runs a batch.
+pub struct Driver<'a> {
+    window: usize,
+    parallel: bool,
+    progress: &'a dyn Progress,
+    stop: Option<&'a (dyn Fn() -> bool + Sync)>,
+    done: Option<&'a DoneRows>,
+    check_window: Option<WindowCheck<'a>>,
+}
+
+impl Default for Driver<'_> {
+    fn default() -> Self {
+        Driver {
+            window: WINDOW,
+            parallel: true,
+            progress: &NoProgress,
+            stop: None,
+            done: None,
+            check_window: None,
+        }
+    }
+}
+
+impl<'a> Driver<'a> {
+    /// Windows of [`WINDOW`] puzzles, computed in parallel, no progress.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Windows of at most `n` puzzles (at least 1): smaller windows write
+    /// their rows sooner.
+    pub fn window(mut self, n: usize) -> Self {
+        self.window = n.max(1);
+        self
+    }
+
+    /// One puzzle after the other, for a job that is parallel itself.
+    pub fn sequential(mut self) -> Self {
+        self.parallel = false;
+        self
+    }
+
+    /// Reports progress to `p`.
+    pub fn progress(mut self, p: &'a dyn Progress) -> Self {
+        self.progress = p;
+        self
+    }
+
+    /// Asks `stop` before every puzzle; when it says so the batch ends with
+    /// [`BatchError::Stopped`].
+    pub fn stop_when(mut self, stop: &'a (dyn Fn() -> bool + Sync)) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Skips the puzzles whose rows `done` holds (keyed by input line).
+    pub fn resume(mut self, done: &'a DoneRows) -> Self {
+        self.done = Some(done);
+        self
+    }
+
+    /// Runs `check` on every window before its puzzles are computed (e.g. to
+    /// refuse a parameter that does not fit a puzzle before any work).
+    pub fn check_windows(mut self, check: WindowCheck<'a>) -> Self {
+        self.check_window = Some(check);
+        self
+    }
+
+    /// Runs `job` on every puzzle of `input` and hands each window's rows,
+    /// with their input lines and in input order, to `sink`.
+    pub fn run<R: Send>(
+        &self,
+        input: Input,
+        job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync,
+        mut sink: impl FnMut(Vec<(usize, R)>) -> Result<(), BoxError>,
+    ) -> Result<Summary, BatchError> {
+        let keep_going = input.keep_going;
+        let mut summary = Summary::default();
+        let mut each = |summary: &mut Summary, window: Vec<(usize, Puzzle)>| {
+            self.window_rows(window, &job, &mut sink, keep_going, summary)
+        };
+        read_windows(input, self.window, &mut summary, &mut each)?;
+        summary.rejected.sort_by_key(|(line, _)| *line);
+        Ok(summary)
+    }
+
+    /// Computes one window and hands its rows to `sink`.
+    fn window_rows<R: Send>(
+        &self,
+        window: Vec<(usize, Puzzle)>,
+        job: &(impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync),
+        sink: &mut impl FnMut(Vec<(usize, R)>) -> Result<(), BoxError>,
+        keep_going: bool,
+        summary: &mut Summary,
+    ) -> Result<(), BatchError> {
+        if let Some(check) = self.check_window {
+            check(&window).map_err(|e| fatal(0, e))?;
+        }
+        let mut todo = Vec::with_capacity(window.len());
+        for (line, p) in window {
+            let done = match self.done {
+                Some(done) => done.contains(&RowKey::new(line, &[]), &p.to_line())?,
+                None => false,
+            };
+            if done {
+                summary.resumed += 1;
+            } else {
+                todo.push((line, p));
+            }
+        }
+        self.progress.queued(todo.len() as u64);
+        let one = |(line, p): &(usize, Puzzle)| {
+            if self.stop.is_some_and(|stop| stop()) {
+                return (*line, None);
+            }
+            let r = job(*line, p);
+            self.progress.finished(1);
+            (*line, Some(r))
+        };
+        let results: Vec<(usize, Option<Result<R, JobError>>)> = if self.parallel {
+            todo.par_iter().map(one).collect()
+        } else {
+            let mut results = Vec::with_capacity(todo.len());
+            for item in &todo {
+                let r = one(item);
+                let stopped = r.1.is_none();
+                results.push(r);
+                if stopped {
+                    break;
+                }
+            }
+            results
+        };
+        let mut rows = Vec::with_capacity(results.len());
+        let mut stopped = None;
+        for (line, r) in results {
+            match r {
+                Some(Ok(row)) => rows.push((line, row)),
+                Some(Err(JobError::Refused(why))) if keep_going => {
+                    summary.rejected.push((line, format!("line {line}: {why}")));
+                }
+                Some(Err(e)) => {
+                    stopped = Some(fatal(line, e));
+                    break;
+                }
+                None => {
+                    stopped = Some(BatchError::Stopped);
+                    break;
+                }
+            }
+        }
+        summary.computed += rows.len();
+        // The rows before a disagreement or a stop are kept.
+        let written = if rows.is_empty() {
+            Ok(())
+        } else {
+            let mut sink_result = Ok(());
+            let mut rows = Some(rows);
+            self.progress.pause(&mut || {
+                if let Some(rows) = rows.take() {
+                    sink_result = sink(rows);
+                }
+            });
+            sink_result.map_err(BatchError::Sink)
+        };
+        match stopped {
+            Some(e) => Err(e),
+            None => written,
+        }
+    }
+}
+
+/// The batch error of a job error at input `line` (0: a window check).
+fn fatal(line: usize, e: JobError) -> BatchError {
+    match e {
+        JobError::Refused(why) => BatchError::Refused { line, why },
+        JobError::Disagreement(source) => BatchError::Disagreement { line, source },
+        JobError::Fatal(e) => BatchError::Job(e),
+    }
+}
+
+/// Every puzzle of `input` (its shard, without bad lines when
+/// `keep_going`), read at once, and what was rejected: for the commands
+/// that need the whole input (a deduplication, one graph of the first
+/// puzzle) and small inputs.
+pub fn read_all(input: Input) -> Result<(Vec<(usize, Puzzle)>, Summary), BatchError> {
+    let mut all = Vec::new();
+    let mut summary = Summary::default();
+    read_windows(input, usize::MAX, &mut summary, &mut |_, window| {
+        all.extend(window);
+        Ok(())
+    })?;
+    summary.rejected.sort_by_key(|(line, _)| *line);
+    Ok((all, summary))
+}
+
+/// What [`read_windows`] hands each window to.
+type EachWindow<'a> = dyn FnMut(&mut Summary, Vec<(usize, Puzzle)>) -> Result<(), BatchError> + 'a;
+
+/// Reads `input` a window of at most `size` puzzles at a time and hands each
+/// window, in input order, to `each`; bad lines stop the batch or, with
+/// `keep_going`, go to `summary.rejected`.
+fn read_windows(
+    input: Input,
+    size: usize,
+    summary: &mut Summary,
+    each: &mut EachWindow<'_>,
+) -> Result<(), BatchError> {
+    let mine = |line: usize| input.shard.is_none_or(|s| s.owns(line));
+    let chunked =
+        |puzzles: Vec<(usize, Puzzle)>,
+         summary: &mut Summary,
+         each: &mut EachWindow<'_>|
+         -> Result<(), BatchError> {
+            let mine: Vec<_> = puzzles.into_iter().filter(|(l, _)| mine(*l)).collect();
+            let mut rest = mine.into_iter().peekable();
+            while rest.peek().is_some() {
+                let window: Vec<_> = rest.by_ref().take(size).collect();
+                each(summary, window)?;
+            }
+            Ok(())
+        };
+    let (reader, name) = match input.source {
+        Source::Examples => {
+            let examples = crate::examples::embedded()
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| (i + 1, p))
+                .collect();
+            return chunked(examples, summary, each);
+        }
+        Source::Parsed(puzzles) => return chunked(puzzles, summary, each),
+        Source::Text { reader, name } => (reader, name),
+    };
+    let mut read = 0;
+    let mut window = Vec::new();
+    for item in PuzzleReader::new(reader).with_alphabet(input.alphabet) {
+        read += 1;
+        match item {
+            Ok(p) if mine(p.0) => window.push(p),
+            Err(e) if matches!(e.kind, ParseErrorKind::Io(_) | ParseErrorKind::LineTooLong) => {
+                return Err(BatchError::Input(e));
+            }
+            Err(e) if mine(e.line) => {
+                if !input.keep_going {
+                    return Err(BatchError::BadLine(e));
+                }
+                summary.rejected.push((e.line, e.to_string()));
+            }
+            _ => {}
+        }
+        if window.len() >= size {
+            each(summary, std::mem::take(&mut window))?;
+        }
+    }
+    if read == 0 {
+        return Err(BatchError::Empty(name));
+    }
+    if !window.is_empty() {
+        each(summary, window)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_puzzle;
+
+    const P: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    fn text(s: &str) -> Input {
+        Input::of(Source::Text {
+            reader: Box::new(std::io::Cursor::new(s.to_string())),
+            name: "test".into(),
+        })
+    }
+
+    fn lines(n: usize) -> String {
+        (0..n).map(|_| format!("{P}\n")).collect()
+    }
+
+    #[test]
+    fn rows_come_in_input_order_window_by_window() {
+        let mut windows = Vec::new();
+        let summary = Driver::new()
+            .window(3)
+            .run(
+                text(&lines(8)),
+                |line, p| Ok((line, p.givens())),
+                |rows| {
+                    windows.push(rows.iter().map(|(l, _)| *l).collect::<Vec<_>>());
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert_eq!(windows, [vec![1, 2, 3], vec![4, 5, 6], vec![7, 8]]);
+        assert_eq!(summary.computed, 8);
+    }
+
+    #[test]
+    fn shards_cover_the_input_once() {
+        let mut seen = Vec::new();
+        for i in 1..=3 {
+            let mut input = text(&lines(10));
+            input.shard = Some(format!("{i}/3").parse().unwrap());
+            Driver::new()
+                .run(
+                    input,
+                    |line, _| Ok(line),
+                    |rows| {
+                        seen.extend(rows.into_iter().map(|(l, _)| l));
+                        Ok(())
+                    },
+                )
+                .unwrap();
+        }
+        seen.sort();
+        assert_eq!(seen, (1..=10).collect::<Vec<_>>());
+        assert!("0/3".parse::<Shard>().is_err() && "4/3".parse::<Shard>().is_err());
+    }
+
+    #[test]
+    fn keep_going_records_bad_lines_and_refusals_in_order() {
+        let input = format!("{P}\n123\n{P}\n{P}\n");
+        let job = |line: usize, _: &Puzzle| {
+            if line == 4 {
+                Err(JobError::refused("no"))
+            } else {
+                Ok(line)
+            }
+        };
+        let e = Driver::new()
+            .run(text(&input), job, |_| Ok(()))
+            .unwrap_err();
+        assert!(
+            matches!(e, BatchError::BadLine(ref p) if p.line == 2),
+            "{e}"
+        );
+        let mut kept = text(&input);
+        kept.keep_going = true;
+        let mut rows = Vec::new();
+        let s = Driver::new()
+            .run(kept, job, |r| {
+                rows.extend(r);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(rows, [(1, 1), (3, 3)]);
+        assert_eq!(s.rejected.len(), 2);
+        assert_eq!(s.rejected[0].0, 2);
+        assert_eq!(s.rejected[1], (4, "line 4: no".to_string()));
+        let e = Driver::new()
+            .run(text(&format!("{P}\n{P}\n{P}\n{P}\n")), job, |_| Ok(()))
+            .unwrap_err();
+        assert_eq!(e.to_string(), "line 4: no");
+    }
+
+    #[test]
+    fn a_disagreement_keeps_the_rows_before_it_and_names_its_line() {
+        let d = Disagreement {
+            what: "count".into(),
+            puzzle: P.into(),
+            answers: Vec::new(),
+        };
+        let mut rows = Vec::new();
+        let e = Driver::new()
+            .run(
+                text(&lines(5)),
+                |line, _| {
+                    if line == 3 {
+                        Err(d.clone().into())
+                    } else {
+                        Ok(line)
+                    }
+                },
+                |r| {
+                    rows.extend(r);
+                    Ok(())
+                },
+            )
+            .unwrap_err();
+        assert_eq!(rows, [(1, 1), (2, 2)]);
+        assert!(matches!(e, BatchError::Disagreement { line: 3, .. }));
+        assert!(e.source().is_some_and(|s| s.is::<Disagreement>()));
+    }
+
+    #[test]
+    fn a_stop_check_ends_the_batch() {
+        let asked = std::sync::atomic::AtomicUsize::new(0);
+        let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 2;
+        let mut rows = Vec::new();
+        let e = Driver::new()
+            .sequential()
+            .stop_when(&stop)
+            .run(
+                text(&lines(5)),
+                |line, _| Ok(line),
+                |r| {
+                    rows.extend(r);
+                    Ok(())
+                },
+            )
+            .unwrap_err();
+        assert!(matches!(e, BatchError::Stopped));
+        assert_eq!(rows, [(1, 1), (2, 2)]);
+    }
+
+    #[test]
+    fn empty_inputs_and_parsed_puzzles() {
+        let e = Driver::new()
+            .run(text(""), |l, _| Ok(l), |_| Ok(()))
+            .unwrap_err();
+        assert_eq!(e.to_string(), "no puzzle found in test");
+        let p = parse_puzzle(P).unwrap();
+        let (all, _) = read_all(Input::of(Source::Parsed(vec![(7, p.clone()), (9, p)]))).unwrap();
+        assert_eq!(all.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [7, 9]);
+        let (examples, _) = read_all(Input::of(Source::Examples)).unwrap();
+        assert_eq!(examples.len(), crate::examples::embedded().len());
+    }
+}

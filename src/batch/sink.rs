@@ -1,0 +1,238 @@
+//! Where a batch's rows go as JSON Lines, and resuming them.
+//!
+//! A long run (`analyze`, `relax`) written as JSON Lines gets each row as
+//! soon as its window is done, with the input `line` its puzzle came from.
+//! Resuming reads the existing file back first ([`crate::analyze::results`]):
+//!
+//! * rows are keyed by input line (and `k` for sweeps), not by puzzle text,
+//!   so a data set with the same puzzle twice keeps both rows;
+//! * every row must carry the parameters of this run (the spec's `params`);
+//!   a file written with other parameters is refused with a message naming
+//!   the parameter, never silently mixed;
+//! * a row whose line holds another puzzle than this input's line means the
+//!   file belongs to another input: refused;
+//! * the run record beside the file (`FILE.run.json`: command, every
+//!   parameter that changes a row, the input's identity, the shard) must be
+//!   this run's; a difference is refused with a message naming it (a sweep
+//!   may grow: its k values must include the file's);
+//! * a last line cut short by an interrupted run is dropped (and said so)
+//!   before appending, so no record is corrupted; any other line that is not
+//!   a JSON object is an error.
+
+use crate::analyze::results::{DoneRows, Lined, ResultsError, ResultsFile, RowSpec, RunRecord};
+use crate::report::{OutputStream, jsonl_line};
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Where streamed rows go.
+pub enum RowWriter {
+    /// Written to a file (appended when resumed), flushed after every row;
+    /// opened at the first row, so a bad input leaves an earlier file as it
+    /// was (see [`OutputStream`]). A file that replaces an earlier one gets
+    /// its run record (the second field) only once complete.
+    File(OutputStream, Option<Box<(RunRecord, PathBuf)>>),
+    /// Written to a stream (standard output) as they come.
+    Stream(Box<dyn Write>),
+}
+
+/// A row that cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum SinkError {
+    /// The row does not serialise.
+    #[error("cannot serialise a row: {0}")]
+    Serialise(#[from] serde_json::Error),
+    /// The output cannot be written.
+    #[error("cannot write the output: {0}")]
+    Write(#[from] std::io::Error),
+    /// The run record cannot be written.
+    #[error(transparent)]
+    Record(#[from] ResultsError),
+}
+
+impl RowWriter {
+    /// Writes rows with their input lines, flushed once they are all out.
+    pub fn write<T: Serialize>(&mut self, rows: &[(usize, T)]) -> Result<(), SinkError> {
+        let mut text = String::new();
+        for (line, row) in rows {
+            text.push_str(&jsonl_line(&Lined { line: *line, row })?);
+            text.push('\n');
+        }
+        let out: &mut dyn Write = match self {
+            RowWriter::File(f, _) => f,
+            RowWriter::Stream(w) => w,
+        };
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+        Ok(())
+    }
+
+    /// Completes the output (a file that replaces an earlier one is renamed
+    /// over it only now, and gets its run record).
+    pub fn finish(self) -> Result<(), SinkError> {
+        match self {
+            RowWriter::File(f, pending) => {
+                f.finish()?;
+                if let Some(pending) = pending {
+                    let (record, path) = *pending;
+                    record.write(&path)?;
+                }
+                Ok(())
+            }
+            RowWriter::Stream(mut w) => Ok(w.flush()?),
+        }
+    }
+}
+
+/// A JSON Lines output opened for a batch.
+pub struct Opened {
+    /// Where the rows go.
+    pub writer: RowWriter,
+    /// The rows the resumed file already holds (empty for a new output).
+    pub done: DoneRows,
+    /// Bytes of a cut-off last line dropped from the resumed file (0: none).
+    pub dropped_bytes: usize,
+}
+
+/// Opens the JSON Lines output `path` of a run with the run record
+/// `record`: a new file (its record written beside it; one that replaces an
+/// earlier file gets it once complete), or with `resume` the existing file
+/// after checking its record against `record` and reading what it holds (a
+/// cut-off last line is dropped).
+pub fn open_file(
+    path: &Path,
+    resume: bool,
+    spec: &RowSpec,
+    record: &RunRecord,
+) -> Result<Opened, ResultsError> {
+    let cannot = |append: bool| {
+        move |source| ResultsError::Write {
+            path: path.to_path_buf(),
+            append,
+            source,
+        }
+    };
+    if !resume || !path.exists() {
+        let f = OutputStream::new(path, true).map_err(cannot(false))?;
+        // A new file is written in place (so an interrupted run resumes):
+        // its record goes beside it now. A device or FIFO (`-o /dev/stdout`)
+        // gets no record: it cannot be resumed.
+        let pending = match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => Some(Box::new((record.clone(), path.to_path_buf()))),
+            Ok(_) => None,
+            Err(_) => {
+                record.write(path)?;
+                None
+            }
+        };
+        return Ok(Opened {
+            writer: RowWriter::File(f, pending),
+            done: DoneRows::default(),
+            dropped_bytes: 0,
+        });
+    }
+    let results = ResultsFile::read(path)?;
+    let has_rows = results.rows(&RowSpec::default()).next().is_some();
+    match RunRecord::read(path)? {
+        Some(found) => {
+            if let Some(difference) = found.difference(record, true) {
+                return Err(ResultsError::OtherRun {
+                    path: path.to_path_buf(),
+                    difference: Box::new(difference),
+                });
+            }
+        }
+        None if has_rows => {
+            return Err(ResultsError::NoRecord {
+                path: path.to_path_buf(),
+            });
+        }
+        None => {}
+    }
+    let dropped_bytes = results.torn_bytes();
+    if dropped_bytes > 0 {
+        results.drop_torn_line()?;
+    }
+    let done = DoneRows::read(&results, spec)?;
+    // A grown sweep: the record now names every k of the file.
+    record.write(path)?;
+    let f = OutputStream::append(path).map_err(cannot(true))?;
+    Ok(Opened {
+        writer: RowWriter::File(f, None),
+        done,
+        dropped_bytes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::results::RowKey;
+    use serde_json::json;
+
+    /// The row spec of `relax --k 45 --samples 10 --seed 1 --cap 1000`.
+    fn spec() -> RowSpec {
+        RowSpec::relax(&crate::relax::RelaxOptions {
+            k: 45,
+            samples: 10,
+            seed: 1,
+            cap: 1000,
+            ..Default::default()
+        })
+    }
+
+    fn record() -> RunRecord {
+        RunRecord {
+            command: "relax".into(),
+            params: json!({"k": 45, "samples": 10, "seed": 1})
+                .as_object()
+                .cloned()
+                .unwrap(),
+            input: "stdin".into(),
+            shard: None,
+        }
+    }
+
+    const ROW: &str = r#"{"line":3,"puzzle":"1.","k":45,"samples":10,"seed":1,"cap":1000}"#;
+
+    #[test]
+    fn resume_keys_by_line_and_drops_a_cut_off_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.jsonl");
+        std::fs::write(&path, format!("{ROW}\n{}", &ROW[..30])).unwrap();
+        record().write(&path).unwrap();
+        let mut opened = open_file(&path, true, &spec(), &record()).unwrap();
+        // Which rows count as done is the library's test (analyze::results);
+        // here: the kept row is found and the cut-off one is gone.
+        assert_eq!(opened.done.len(), 1);
+        assert_eq!(opened.dropped_bytes, 30);
+        assert!(opened.done.contains(&RowKey::new(3, &[45]), "1.").unwrap());
+        opened
+            .writer
+            .write(&[(4, json!({"puzzle": "2."}))])
+            .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, format!("{ROW}\n{{\"line\":4,\"puzzle\":\"2.\"}}\n"));
+    }
+
+    #[test]
+    fn resume_refuses_other_parameters_and_foreign_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.jsonl");
+        let refused = |text: String| {
+            std::fs::write(&path, text).unwrap();
+            record().write(&path).unwrap();
+            open_file(&path, true, &spec(), &record())
+                .err()
+                .unwrap()
+                .to_string()
+        };
+        let e = refused(ROW.replace("\"seed\":1", "\"seed\":2") + "\n");
+        assert!(e.contains("seed = 2, this run has 1"), "{e}");
+        let e = refused("not json\n".into());
+        assert!(e.contains("line 1: not a JSON record"), "{e}");
+        let old = r#"{"puzzle":"1.","k":45,"samples":10,"seed":1,"cap":1000}"#;
+        let e = refused(format!("{old}\n"));
+        assert!(e.contains("no `line`"), "{e}");
+    }
+}

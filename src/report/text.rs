@@ -1,0 +1,448 @@
+//! The text renderings of the command line's rows: one function per row
+//! type, beside the JSON, JSON Lines and CSV that [`super::render_rows`]
+//! gives every row. Each returns the whole text (a table's first line is its
+//! header), so a command can render its rows window by window.
+
+use super::chart::shade;
+use super::text_table;
+use crate::Status;
+use crate::analyze::engines::{BackboneRow, CheckRow, CountRow, SolveRow};
+use crate::analyze::results::Lined;
+use crate::analyze::{AnalysisRow, RatedRow};
+use crate::metrics::Metric;
+use crate::relax::{RelaxReport, SweepReport};
+use crate::score::ScoreRow;
+
+/// A label for a table cell (empty when none).
+fn label_of(label: &Option<String>) -> String {
+    label.clone().unwrap_or_default()
+}
+
+/// A solution count as a table cell: `>=N` when the count stopped at its cap.
+fn count_cell(solutions: u64, capped: bool) -> String {
+    if capped {
+        format!(">={solutions}")
+    } else {
+        solutions.to_string()
+    }
+}
+
+/// `sudolab check`: status and reason per puzzle.
+pub fn check_table(rows: &[CheckRow]) -> String {
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.puzzle.clone(),
+                r.status.to_string(),
+                r.reason.clone().unwrap_or_default(),
+                label_of(&r.label),
+            ]
+        })
+        .collect();
+    text_table(&["puzzle", "status", "reason", "label"], &table)
+}
+
+/// `sudolab count`: solutions per puzzle.
+pub fn count_table(rows: &[CountRow]) -> String {
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let n = count_cell(r.solutions, r.capped);
+            vec![r.puzzle.clone(), n, label_of(&r.label)]
+        })
+        .collect();
+    text_table(&["puzzle", "solutions", "label"], &table)
+}
+
+/// `sudolab backbone`: solutions and fixed cells per (relaxed) puzzle.
+pub fn backbone_table(rows: &[BackboneRow]) -> String {
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let n = count_cell(r.solutions, r.capped);
+            vec![
+                r.puzzle.clone(),
+                r.removed.len().to_string(),
+                n,
+                r.fixed.len().to_string(),
+                label_of(&r.label),
+            ]
+        })
+        .collect();
+    text_table(
+        &["puzzle", "removed", "solutions", "fixed", "label"],
+        &table,
+    )
+}
+
+/// `sudolab solve`: each puzzle beside its solution, one line each.
+pub fn solve_text(rows: &[SolveRow]) -> String {
+    let mut s = String::new();
+    for r in rows {
+        let sol = match (&r.solution, r.status) {
+            (Some(sol), Status::Multiple) => format!("{sol}  (one of several solutions)"),
+            (Some(sol), _) => sol.clone(),
+            (None, _) => "no solution".into(),
+        };
+        s.push_str(&format!("{}  {}", r.puzzle, sol));
+        if let Some(l) = &r.label {
+            s.push_str(&format!("  {l}"));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// The mark of a value outside the data its model was fitted on.
+fn extrapolated(flag: bool) -> &'static str {
+    if flag { " extrapolated" } else { "" }
+}
+
+/// The text table of score rows; `calibrated` names the scale of the
+/// calibrated level column, given when `with_level`.
+pub fn score_table(rows: &[ScoreRow], calibrated: &str, with_level: bool) -> String {
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let mut cells = vec![
+                r.label.clone().unwrap_or_else(|| r.puzzle.clone()),
+                format!("{:.2}", r.score.score),
+                r.score.score_level.clone(),
+                r.score
+                    .se_equivalent
+                    .map(|x| format!("{x:.1}{}", extrapolated(r.score.extrapolated)))
+                    .unwrap_or_else(|| "-".into()),
+                match (r.score.minutes, r.score.minutes_low, r.score.minutes_high) {
+                    (Some(m), Some(lo), Some(hi)) => format!(
+                        "{m:.1} ({lo:.1}–{hi:.1}){}",
+                        extrapolated(r.score.minutes_extrapolated == Some(true))
+                    ),
+                    _ => "-".into(),
+                },
+            ];
+            if let Some(l) = &r.calibrated_level {
+                cells.push(l.clone());
+            }
+            cells
+        })
+        .collect();
+    let level_col = format!("{calibrated} level");
+    let mut header = vec!["puzzle", "score", "level", "se_equivalent", "minutes"];
+    if with_level {
+        header.push(&level_col);
+    }
+    text_table(&header, &table)
+}
+
+/// A rating with two decimals, `-` when missing.
+fn fmt(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into())
+}
+
+/// The text table of rated rows: the headline value of each model.
+pub fn rate_table(rows: &[RatedRow]) -> String {
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .map(|RatedRow { rate: r, score }| {
+            vec![
+                r.label.clone().unwrap_or_else(|| r.puzzle.clone()),
+                r.ratings
+                    .givens
+                    .map(|g| g.to_string())
+                    .unwrap_or_else(|| "-".into()),
+                r.ratings
+                    .backtracks
+                    .map(|g| g.to_string())
+                    .unwrap_or_else(|| "-".into()),
+                fmt(r.ratings.sisus_refutation_sum),
+                fmt(r.ratings.sisus_dependency),
+                match (&r.ratings.oracle_score, &r.ratings.oracle_level) {
+                    (Some(s), Some(l)) => format!("{s:.2} {l}"),
+                    _ => "-".into(),
+                },
+                fmt(r.ratings.hsolve),
+                fmt(r.ratings.nishio4),
+                r.ratings
+                    .weights_score
+                    .map(|w| format!("{w} {}", r.ratings.weights_level.map_or("", |l| l.name())))
+                    .unwrap_or_else(|| "-".into()),
+                r.ratings
+                    .hardest_technique
+                    .map_or("-", |t| t.name())
+                    .to_string(),
+                score
+                    .as_ref()
+                    .map(|s| format!("{:.2} {}", s.score, s.score_level))
+                    .unwrap_or_else(|| "-".into()),
+                r.ratings
+                    .status
+                    .iter()
+                    .map(|(k, v)| format!("{k}: {v}"))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ]
+        })
+        .collect();
+    text_table(
+        &[
+            "puzzle",
+            "givens",
+            "backtracks",
+            "sisus_ref",
+            "sisus_dep",
+            "oracle",
+            Metric::Hsolve.name(),
+            "nishio4",
+            "weights",
+            "hardest",
+            "score",
+            "status",
+        ],
+        &table,
+    )
+}
+
+/// The headline metrics of each group as a table (every field is in
+/// `--format jsonl|json|csv`).
+pub fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
+    let f = |x: Option<f64>| x.map_or_else(|| "-".into(), |x| format!("{x:.2}"));
+    let mut header = vec!["line", "puzzle"];
+    let has = |pick: fn(&AnalysisRow) -> bool| rows.iter().any(|r| pick(&r.row));
+    let (clauses, relax, rate, score) = (
+        has(|r| r.clauses.is_some()),
+        has(|r| r.relax.is_some()),
+        has(|r| r.rate.is_some()),
+        has(|r| r.score.is_some()),
+    );
+    if clauses {
+        header.push("short_pct");
+    }
+    if relax {
+        header
+            .extend([Metric::MeanFixed, Metric::PUnique, Metric::MeanSolutions].map(Metric::name));
+    }
+    if rate {
+        header.extend([
+            "sisus_ref",
+            "oracle",
+            Metric::Hsolve.name(),
+            "nishio4",
+            "weights",
+        ]);
+    }
+    if score {
+        header.extend(["score", "level", "se_equiv"]);
+    }
+    header.push("errors");
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .map(|Lined { line, row }| {
+            let mut cells = vec![
+                line.to_string(),
+                row.label.clone().unwrap_or_else(|| row.puzzle.clone()),
+            ];
+            if clauses {
+                cells.push(f(row.clauses.as_ref().map(|c| c.short_pct)));
+            }
+            if relax {
+                let r = row.relax.as_ref();
+                cells.push(f(r.map(|r| r.mean_fixed)));
+                cells.push(f(r.map(|r| r.p_unique)));
+                cells.push(r.map_or_else(
+                    || "-".into(),
+                    |r| {
+                        format!(
+                            "{}{:.2}",
+                            if r.capped > 0 { ">=" } else { "" },
+                            r.mean_solutions
+                        )
+                    },
+                ));
+            }
+            if rate {
+                let r = row.rate.as_ref();
+                cells.push(f(r.and_then(|r| r.sisus_refutation_sum)));
+                cells.push(
+                    r.and_then(|r| r.oracle_level)
+                        .map_or_else(|| "-".into(), |l| l.to_string()),
+                );
+                cells.push(f(r.and_then(|r| r.hsolve)));
+                cells.push(f(r.and_then(|r| r.nishio4)));
+                cells.push(
+                    r.and_then(|r| r.weights_score)
+                        .map_or_else(|| "-".into(), |w| w.to_string()),
+                );
+            }
+            if score {
+                let s = row.score.as_ref();
+                cells.push(f(s.map(|s| s.score)));
+                cells.push(s.map_or_else(|| "-".into(), |s| s.score_level.clone()));
+                cells.push(
+                    s.and_then(|s| s.se_equivalent)
+                        .map_or_else(|| "-".into(), |x| format!("{x:.1}")),
+                );
+            }
+            let errors: Vec<String> = row
+                .errors
+                .iter()
+                .map(|(group, why)| format!("{group}: {why}"))
+                .chain(
+                    row.rate
+                        .iter()
+                        .flat_map(|r| &r.status)
+                        .map(|(model, why)| format!("{model}: {why}")),
+                )
+                .collect();
+            cells.push(errors.join("; "));
+            cells
+        })
+        .collect();
+    text_table(&header, &table)
+}
+
+/// One relaxation as text: its summary and the fixedness map.
+pub fn relax_text(r: &RelaxReport) -> String {
+    let mut s = String::new();
+    let name = r.label.clone().unwrap_or_default();
+    s.push_str(&format!("{}  {}\n", r.puzzle, name));
+    let by: Vec<String> = r.verified_by.iter().map(|e| e.to_string()).collect();
+    s.push_str(&format!(
+        "k = {}, {} samples, seed {}, cap {}, engine {} ({} samples re-checked by {}, all agree)\n",
+        r.summary.k,
+        r.summary.samples,
+        r.seed,
+        r.summary.cap,
+        r.engine,
+        r.verified,
+        by.join(" and ")
+    ));
+    let sm = &r.summary;
+    let empty = r.puzzle.chars().filter(|&c| c == '.').count();
+    s.push_str(&format!(
+        "mean solutions {:.3}{}  median {}  mean extra {:.3}  P(unique) {:.3}  mean fixed {:.1} of {} empty cells  capped {}{}\n",
+        sm.mean_solutions,
+        if sm.capped > 0 { " (lower bound)" } else { "" },
+        sm.median_solutions,
+        sm.mean_extra,
+        sm.p_unique,
+        sm.mean_fixed,
+        empty,
+        sm.capped,
+        if sm.saturated > 0 {
+            format!(
+                " ({} past 2^64 - 1: counts saturated, not exact)",
+                sm.saturated
+            )
+        } else {
+            String::new()
+        }
+    ));
+    s.push_str("fixedness, % of samples in which the cell is fixed ([d] = given d):\n");
+    let side = (sm.fixedness.len() as f64).sqrt().round() as usize;
+    let n = (side as f64).sqrt().round() as usize;
+    let chars: Vec<char> = r.puzzle.chars().collect();
+    for row in 0..side {
+        if row > 0 && row % n == 0 {
+            s.push_str(&format!("  {}\n", vec!["-".repeat(5 * n); n].join("+")));
+        }
+        s.push_str("  ");
+        for col in 0..side {
+            if col > 0 && col % n == 0 {
+                s.push('|');
+            }
+            let c = row * side + col;
+            if chars.get(c).is_some_and(|&ch| ch != '.') {
+                s.push_str(&format!(" [{}] ", chars[c]));
+            } else {
+                let f = sm.fixedness[c];
+                s.push_str(&format!("{}{:>3}%", shade(f), (f * 100.0).round() as u32));
+            }
+        }
+        s.push('\n');
+    }
+    s.push('\n');
+    s
+}
+
+/// Sweeps as text: a table of the points and the fits of each puzzle.
+pub fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
+    let mut s = String::new();
+    for (_, sw) in sweeps {
+        s.push_str(&format!(
+            "{}  {}\n",
+            sw.puzzle,
+            sw.label.clone().unwrap_or_default()
+        ));
+        let rows: Vec<Vec<String>> = sw
+            .points
+            .iter()
+            .map(|p| {
+                let sm = &p.summary;
+                vec![
+                    sm.k.to_string(),
+                    format!("{:.3}", sm.mean_solutions),
+                    format!("{:.3}", sm.mean_extra),
+                    format!("{}", sm.median_solutions),
+                    format!("{:.3}", sm.p_unique),
+                    format!("{:.2}", sm.mean_fixed),
+                    sm.capped.to_string(),
+                    p.verified.to_string(),
+                ]
+            })
+            .collect();
+        s.push_str(&text_table(
+            &[
+                "k",
+                "mean_solutions",
+                "mean_extra",
+                "median",
+                Metric::PUnique.name(),
+                Metric::MeanFixed.name(),
+                "capped",
+                "verified",
+            ],
+            &rows,
+        ));
+        let ks = |ks: &[usize]| {
+            ks.iter()
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let pf = &sw.paper_fit;
+        let capped = if pf.capped_k.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; k = {} left out: capped samples make their mean a lower bound",
+                ks(&pf.capped_k)
+            )
+        };
+        match &pf.fit {
+            Some(f) => s.push_str(&format!(
+                "Fig. 8 fit: mean extra ≈ {:.4}·e^(k/{:.2})  (R² of ln fit {:.3}, k = {}{})\n",
+                f.c,
+                f.lambda,
+                f.r2,
+                ks(&pf.fitted_k),
+                capped
+            )),
+            None => s.push_str(&format!(
+                "Fig. 8 fit: none (needs two exact points with extra solutions, has k = {}{})\n",
+                ks(&pf.fitted_k),
+                capped
+            )),
+        }
+        match &sw.fit {
+            Some(f) => s.push_str(&format!(
+                "fit of mean_solutions, original and every k included: mean ≈ {:.4}·e^(k/{:.2})  (R² of ln fit {:.3}, {} points)\n\n",
+                f.c, f.lambda, f.r2, f.points
+            )),
+            None => s.push_str(
+                "fit of mean_solutions, original and every k included: none (the mean does not grow over this range)\n\n",
+            ),
+        }
+    }
+    s
+}
