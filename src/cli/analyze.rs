@@ -64,9 +64,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         fixedness: args.fixedness,
         dedup: args.dedup,
     };
-    opts.check()
-        .map_err(|e| anyhow::anyhow!("--samples: {e}"))?;
-    super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
+    opts.check()?;
     let out = &args.common.out;
     out.check()?;
     let spec = resume::RowSpec::analyze(&opts.params())?;

@@ -80,8 +80,6 @@ pub struct GenerateArgs {
 
 pub fn run(args: GenerateArgs) -> Result<u8> {
     args.out.check()?;
-    super::at_most("-n", args.count, super::MAX_GENERATED)?;
-    super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
     let time_limit = match args.time_limit {
         None => None,
         Some(s) => Some(
@@ -125,6 +123,7 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
             tolerance: args.tolerance,
         },
     };
+    opts.check()?;
     let rows: Vec<Generated> = match generate(&opts) {
         Ok(rows) => rows,
         Err(e @ GenerateError::Source(_)) => match &source {

@@ -482,16 +482,18 @@ pub fn label_of(label: &Option<String>) -> String {
     label.clone().unwrap_or_default()
 }
 
-pub use sudolab::limits::{
-    MAX_BOOTSTRAP, MAX_BOOTSTRAP_PAIRS, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES,
-};
+pub use sudolab::limits::{MAX_BOOTSTRAP, MAX_BOOTSTRAP_PAIRS, MAX_RUNS, MAX_SAMPLES};
 
-/// Refuses a count flag above its documented ceiling, before any work.
+/// Refuses a count flag above its documented ceiling, before any work, in
+/// the words of the options' own checks ([`sudolab::limits::at_most`]: the
+/// flag named without its dashes). Options structs check their fields with
+/// their `check()`; this is for the flags of commands without one.
 pub fn at_most(flag: &str, value: usize, max: usize) -> Result<()> {
-    if value > max {
-        bail!("{flag} {value}: at most {max} (the documented ceiling of {flag})");
-    }
-    Ok(())
+    Ok(sudolab::limits::at_most(
+        flag.trim_start_matches('-'),
+        value,
+        max,
+    )?)
 }
 
 /// Refuses a `--bootstrap` whose work (resamples × rows) passes

@@ -84,10 +84,6 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         Some(s) => parse_sweep(s).map_err(|e| anyhow::anyhow!("--sweep: {e}"))?,
         None => vec![args.k],
     };
-    if args.samples == 0 {
-        bail!("--samples: {}", RelaxError::NoSamples);
-    }
-    super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
     let opts = RelaxOptions {
         k: args.k,
         samples: args.samples,
@@ -97,6 +93,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         verify_by: args.verify_by,
         engines: args.engine,
     };
+    opts.check()?;
     let out = &args.common.out;
     out.check()?;
     for (flag, path) in [
