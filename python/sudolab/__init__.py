@@ -273,8 +273,7 @@ def relax(
     with_samples: bool = False,
 ) -> Relaxation:
     """Removes ``k`` random edges of the Sudoku graph ``samples`` times and
-    counts the solutions (``sudolab relax``, same defaults and seeds: k 45,
-    1000 samples, seed 1, cap 1000, engine bitset).
+    counts the solutions (``sudolab relax``, same defaults and seeds).
 
     ``engine`` is ``bitset``, ``dlx``, ``sat``, a list such as ``sat,dlx`` or
     ``all``; ``verify`` samples are cross-checked (default one in 500, at
@@ -311,8 +310,8 @@ def rate(
     """Human-model ratings (``sudolab rate``): ``models`` is a comma list of
     ``sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler, trial,
     annealing, harmony``, or ``default`` (every model but the costly annealing
-    and harmony search, the default as in the CLI) or ``all``; ``seed`` 0 and
-    each model's runs unless given; with the difficulty score unless
+    and harmony search, the CLI's default) or ``all``; ``seed`` and each
+    model's runs the CLI's unless given; with the difficulty score unless
     ``with_score=False``."""
     (row,) = _native.rate([_line(puzzle)], models, _int("seed", seed), _int("runs", runs), with_score)
     return _Row(row)
@@ -330,8 +329,8 @@ def score(
     ``minutes_low`` and ``minutes_high``, when the score gives them),
     ``extrapolated`` and ``minutes_extrapolated`` (the puzzle is above everything
     the model, or the time model, was fitted on) and ``hardest_technique``.
-    ``scale`` is the number of levels (2–10, default 4), ``seed`` the
-    model's unless given. Raises ``ValueError`` for a puzzle without a score."""
+    ``scale`` is the number of levels (2–10, the CLI's default unless
+    given), ``seed`` the model's unless given. Raises ``ValueError`` for a puzzle without a score."""
     (row,) = _native.score_rows([_line(puzzle)], None, fast, _int("scale", scale), _int("seed", seed), all_metrics)
     row.pop("line", None)
     return _Row(row)
@@ -420,9 +419,8 @@ def analyze_batch(
 ) -> pd.DataFrame:
     """:func:`analyze` over many puzzles on every core: the rows of
     ``sudolab analyze --format jsonl`` (``line`` = ``lines`` or the 1-based
-    position; a Series keeps its index). Same defaults as the CLI (groups
-    ``clauses,relax,score``, k 45, 200 samples, seed 1, cap 1000, no
-    fixedness map: :func:`analyze_options`)."""
+    position; a Series keeps its index). Same defaults as the CLI
+    (:func:`analyze_options` gives them)."""
     index = _batch_index(puzzles)
     rows = _native.analyze(
         _lines(puzzles),
@@ -476,7 +474,7 @@ def generate(
     level: Optional[str] = None,
 ) -> pd.DataFrame:
     """``count`` puzzles from ``seed`` (``sudolab generate``, same methods,
-    symmetries, levels and defaults: one minimal 9×9 puzzle from seed 0):
+    symmetries, levels and defaults):
     one row per puzzle, the CLI's JSONL columns."""
     rows = _native.generate_rows(
         method,
