@@ -222,12 +222,18 @@ fn line_from_cells(cells: Vec<i64>) -> PyResult<String> {
         .map_err(value_error)
 }
 
+/// An encoding by name, the library's default when `None`.
+fn encoding_of(name: Option<&str>) -> PyResult<Encoding> {
+    name.map_or(Ok(Encoding::default()), |e| e.parse().map_err(value_error))
+}
+
 /// DIMACS CNF text of a puzzle in `encoding` (min, max, lo-min, …), as
 /// `sudolab encode` writes it.
 #[pyfunction]
-fn encode(puzzle: &str, encoding: &str) -> PyResult<String> {
+#[pyo3(signature = (puzzle, encoding=None))]
+fn encode(puzzle: &str, encoding: Option<&str>) -> PyResult<String> {
     let p = parse(puzzle)?;
-    let encoding: Encoding = encoding.parse().map_err(value_error)?;
+    let encoding = encoding_of(encoding)?;
     let mut text = Vec::new();
     cnf::write_dimacs(&p, encoding, &mut text).map_err(value_error)?;
     String::from_utf8(text).map_err(value_error)
@@ -235,15 +241,15 @@ fn encode(puzzle: &str, encoding: &str) -> PyResult<String> {
 
 /// The clause-length histogram row of `sudolab clauses` (a dict).
 #[pyfunction]
-#[pyo3(signature = (puzzle, encoding, cuts=None))]
+#[pyo3(signature = (puzzle, encoding=None, cuts=None))]
 fn clauses<'py>(
     py: Python<'py>,
     puzzle: &str,
-    encoding: &str,
+    encoding: Option<&str>,
     cuts: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let p = parse(puzzle)?;
-    let encoding: Encoding = encoding.parse().map_err(value_error)?;
+    let encoding = encoding_of(encoding)?;
     let cuts = match cuts {
         Some(c) => ClassCuts::parse(c).map_err(value_error)?,
         None => ClassCuts::patti(p.side()),

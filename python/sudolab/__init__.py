@@ -170,9 +170,9 @@ def parse(puzzle: PuzzleLike) -> Puzzle:
     return Puzzle(line, label, side, np.array(list(cells), dtype=np.uint8).reshape(side, side))
 
 
-def encode(puzzle: PuzzleLike, encoding: str = "min") -> str:
+def encode(puzzle: PuzzleLike, encoding: Optional[str] = None) -> str:
     """DIMACS CNF text of the puzzle in ``encoding`` (``min``, ``max`` or
-    ``lo-min``, as ``sudolab encode --encoding``)."""
+    ``lo-min``, as ``sudolab encode --encoding``, and the same default)."""
     return _native.encode(_line(puzzle), encoding)
 
 
@@ -195,9 +195,10 @@ class Clauses(_Row):
         return _native.clause_histogram_svg([(f"{self['encoding']} encoding", self["alo_lengths"])])
 
 
-def clauses(puzzle: PuzzleLike, encoding: str = "min", cuts: Optional[str] = None) -> Clauses:
-    """Clause counts and ALO length histogram of the puzzle's CNF
-    (``cuts`` as ``sudolab clauses --cuts SHORT,MEDIUM``; default Patti's)."""
+def clauses(puzzle: PuzzleLike, encoding: Optional[str] = None, cuts: Optional[str] = None) -> Clauses:
+    """Clause counts and ALO length histogram of the puzzle's CNF in
+    ``encoding`` (the CLI's default unless given; ``cuts`` as ``sudolab
+    clauses --cuts SHORT,MEDIUM``, default Patti's)."""
     row = _native.clauses(_line(puzzle), encoding, cuts)
     counts = row.pop("counts", None)
     if counts is not None:

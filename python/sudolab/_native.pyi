@@ -221,10 +221,10 @@ def parse_line(text: str) -> Tuple[str, Optional[str], int, List[int]]:
 def line_from_cells(cells: Sequence[int]) -> str:
     """The puzzle line of row-major cell values (16, 81, 256 or 625 of them)."""
 
-def encode(puzzle: str, encoding: str) -> str:
+def encode(puzzle: str, encoding: Optional[str] = None) -> str:
     """DIMACS CNF text (``sudolab encode``)."""
 
-def clauses(puzzle: str, encoding: str, cuts: Optional[str] = None) -> ClausesRow:
+def clauses(puzzle: str, encoding: Optional[str] = None, cuts: Optional[str] = None) -> ClausesRow:
     """A ``sudolab clauses`` row."""
 
 def relax_report(

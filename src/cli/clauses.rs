@@ -14,7 +14,7 @@ pub struct ClausesArgs {
     #[command(flatten)]
     pub common: Common,
     /// Encoding whose ALO clauses are counted: min (candidate-based, Patti's histogram), max or lo-min.
-    #[arg(long, short = 'e', value_enum, default_value_t = Encoding::Min)]
+    #[arg(long, short = 'e', value_enum, default_value_t = Encoding::default())]
     pub encoding: Encoding,
     /// Upper bounds of the short and medium classes, e.g. 3,6 (default:
     /// Patti's 2,5 for 9×9, scaled for other orders).

@@ -26,16 +26,16 @@ pub struct RelaxArgs {
     #[command(flatten)]
     pub common: Common,
     /// Edges removed per sample.
-    #[arg(long, default_value_t = 45)]
+    #[arg(long, default_value_t = RelaxOptions::default().k)]
     pub k: usize,
     /// Samples (relaxations) per puzzle and k (at most 100000).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = RelaxOptions::default().samples)]
     pub samples: usize,
     /// Seed of the sample draws (per-sample seeds derive from it).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = RelaxOptions::default().seed)]
     pub seed: u64,
     /// Stop counting a sample's solutions at this many (0 = exact counts).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = RelaxOptions::default().cap)]
     pub cap: u64,
     /// Engine analysing every sample: bitset (default, fastest), dlx (Dancing
     /// Links) or sat (varisat); a comma-separated list such as `sat,dlx`, or
