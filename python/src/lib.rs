@@ -514,7 +514,7 @@ fn analyze<'py>(
     if opts.groups.contains(&MetricGroup::Relax) {
         for (p, line) in parsed.iter().zip(&lines) {
             check_k("k", opts.relax.k, p.order())
-                .map_err(|e| PyValueError::new_err(format!("{e} (line {line})")))?;
+                .map_err(|e| PyValueError::new_err(format!("{e} (input line {line})")))?;
         }
     }
     let rows = interruptible(py, |stop| {

@@ -511,21 +511,22 @@ pub fn bootstrap_fits(replicates: usize, rows: usize) -> Result<()> {
 }
 
 /// Refuses, before any work, a `k` (edges removed) larger than the
-/// Sudoku graph of a puzzle to be relaxed: `flag` names the parameter
-/// (`--k`, `--sweep`), the error the first input line of that order.
+/// Sudoku graph of a puzzle to be relaxed, in the library's words
+/// ([`sudolab::limits::check_k`], as the Python package): `flag` is the
+/// parameter (`--k`, or `--sweep`, which the message names first), the
+/// error names the first input line of that order.
 pub fn check_k_fits(flag: &str, ks: &[usize], puzzles: &[(usize, Puzzle)]) -> Result<()> {
     let Some(&k) = ks.iter().max() else {
         return Ok(());
     };
     let mut seen = std::collections::BTreeSet::new();
     for (line, p) in puzzles {
-        if seen.insert(p.order()) {
-            let edges = p.geometry().edges().len();
-            if k > edges {
-                bail!(
-                    "{flag}: k = {k} exceeds the {edges} edges of the {side}×{side} Sudoku graph (input line {line})",
-                    side = p.side()
-                );
+        if seen.insert(p.order())
+            && let Err(e) = sudolab::limits::check_k("k", k, p.order())
+        {
+            match flag.trim_start_matches('-') {
+                "k" => bail!("{e} (input line {line})"),
+                other => bail!("{other}: {e} (input line {line})"),
             }
         }
     }
