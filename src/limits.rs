@@ -138,6 +138,10 @@ pub fn check_samples(name: &str, samples: usize) -> Result<(), OptionError> {
 
 /// Refuses a `k` (edges removed per relaxation) beyond the edges of the
 /// Sudoku graph of order `order` (3 for 9×9).
+///
+/// # Panics
+/// On an order outside 2..=5, as [`Geometry::of`](crate::grid::Geometry::of):
+/// pass a parsed puzzle's order.
 pub fn check_k(name: &str, k: usize, order: usize) -> Result<(), OptionError> {
     let geometry = crate::grid::Geometry::of(order);
     let edges = geometry.edges().len();
