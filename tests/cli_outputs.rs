@@ -459,10 +459,17 @@ fn absurd_counts_are_refused_before_any_work() {
     ] {
         let (code, out, err) = sudolab(args, &format!("{EASY}\n"));
         assert_eq!(code, 1, "{args:?}: {err}");
+        // The parameter is named as the options' check names it, the same
+        // from Python: without dashes, `count` for `-n`.
+        let name = match flag {
+            "-n" => "count",
+            "--sweep-samples" => "sweep samples",
+            f => f.trim_start_matches('-'),
+        };
         assert_eq!(
             err.trim_end(),
             format!(
-                "sudolab: error: {flag} 1000000000: at most {} (the documented ceiling of {flag})",
+                "sudolab: error: {name} 1000000000: at most {} (the documented ceiling of {name})",
                 if flag.contains("runs") {
                     10_000
                 } else if flag == "-n" || flag == "--bootstrap" {

@@ -146,7 +146,7 @@ fn score_model_files_are_checked_as_the_flags_are() {
         ("one.json", "weight 1e308"),
         (
             "samples.json",
-            "params.samples 100000000: expected 1 to 100000",
+            "params.samples 100000000: at most 100000 (the documented ceiling of params.samples)",
         ),
         ("k.json", "params.k 100000"),
         ("zero.json", "params.samples 0"),

@@ -564,7 +564,13 @@ fn bad_requests_are_errors() {
             },
             ..base.clone()
         }),
-        Err(GenerateError::ZeroCount)
+        Err(GenerateError::Option(
+            sudolab::limits::OptionError::BelowMinimum {
+                name: "count".into(),
+                value: 0,
+                min: 1
+            }
+        ))
     );
     let err = parse_targets(&["nonsense>=3"]).unwrap_err();
     assert!(matches!(err, TargetError::UnknownField { .. }));

@@ -1,52 +1,62 @@
 //! `sudolab._native`: the PyO3 extension under the `sudolab` Python package.
 //!
 //! Each function calls one function of the `sudolab` library and hands its
-//! result to Python as the library's own serialised row (the JSON the CLI
-//! writes with `--format jsonl`, built from the same `Serialize` types), so
-//! the Python package (`python/sudolab/`) and the CLI can never drift apart:
-//! the same seeds give the same numbers. Batch functions parse every puzzle
-//! first (a bad one raises `ValueError` naming its position), then release
-//! the GIL and analyse on rayon's pool, one task per puzzle, like the CLI's
-//! `analyze`, `rate` and `score`.
+//! result to Python as the library's own row, converted by `pythonize` from
+//! the same `Serialize` types the CLI writes with `--format jsonl` (a dict
+//! per row, nested fields as dicts and lists), so the Python package
+//! (`python/sudolab/`) and the CLI can never drift apart: the same seeds give
+//! the same numbers. Batch functions parse every puzzle first (a bad one
+//! raises `ValueError` naming its position), then release the GIL and
+//! analyse on rayon's pool, one task per puzzle, like the CLI's `analyze`,
+//! `rate` and `score`.
+//!
+//! Defaults are the library's: a parameter left out (`None`) takes the value
+//! of the options' `Default` ([`RelaxOptions`], [`RateOptions`],
+//! [`ScoreOptions`], [`AnalyzeOptions`], [`GenerateOptions`]), the CLI's
+//! defaults, stated there once.
 //!
 //! Errors: a puzzle the library refuses raises `ValueError` with the
 //! library's message, naming the puzzle by its line: the `lines` given, else
 //! its 1-based position in the batch (`line 1` for a single puzzle), as the
-//! CLI names input lines; a count parameter above the CLI's ceiling
-//! ([`sudolab::limits`]) raises `ValueError` naming the parameter. A Ctrl-C
+//! CLI names input lines; options are checked before any work by their
+//! `check()` ([`sudolab::limits::OptionError`]), the check the CLI runs, and
+//! a refused value raises `ValueError` with the CLI's message. A Ctrl-C
 //! during a native call raises `KeyboardInterrupt` within a fraction of a
 //! second (signals are checked while the work runs, which stops between
 //! samples or puzzles); an engine [`Disagreement`] (always a bug) raises
-//! `sudolab.EngineDisagreement` (a `RuntimeError`) carrying the reproducible
-//! case, never a missing value.
+//! [`EngineDisagreement`] (a `RuntimeError`) carrying the reproducible case,
+//! never a missing value.
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use rayon::prelude::*;
+use pyo3::types::PyDict;
+use pythonize::pythonize;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use sudolab::analyze::results::Lined;
 use sudolab::analyze::{AnalyzeOptions, analyze as analyze_one, rate_row};
+use sudolab::batch::{BatchError, Driver, Input, JobError, Source};
 use sudolab::cnf::{self, ClassCuts, Encoding, clause_row};
 use sudolab::engine::{Disagreement, Engines};
-use sudolab::generate::{self, GenerateOptions, Level, Method, RunOptions, Symmetry};
+use sudolab::generate::{self, GenerateOptions, Level, Method, Symmetry};
 use sudolab::grid::{Puzzle, canon::canonical, parse_puzzle};
 use sudolab::human::RateOptions;
-use sudolab::limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES};
-use sudolab::metrics::parse_metric_groups;
+use sudolab::limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, OptionError, check_k};
+use sudolab::metrics::{MetricGroup, parse_metric_groups};
 use sudolab::relax::{self, RelaxError, RelaxOptions};
-use sudolab::report::{jsonl_line, plot};
-use sudolab::score::{self, ScoreError, ScoreModel, ScoreOptions, ScoreRow};
+use sudolab::report::plot;
+use sudolab::score::{self, ScoreModel, ScoreOptions, ScoreRow};
 
-/// Refuses a count parameter above its ceiling, naming it as the CLI does.
-fn at_most(name: &str, value: usize, max: usize) -> PyResult<()> {
-    if value > max {
-        return Err(PyValueError::new_err(format!(
-            "{name}={value}: at most {max} (the ceiling of the CLI's --{name})"
-        )));
-    }
-    Ok(())
-}
+pyo3::create_exception!(
+    sudolab,
+    EngineDisagreement,
+    pyo3::exceptions::PyRuntimeError,
+    "Two engines gave different answers: a bug in sudolab, never a bad puzzle.\n\n\
+     `args` is `(message, case)`; `case` holds everything needed to reproduce it: \
+     `what` (the question with its parameters: removed edges, sample, seed), `puzzle` \
+     (one line), `answers` (`[engine, answer]` pairs, the primary engine first) and \
+     `line` (the input line in a batch, else `None`). The CLI exits 2 on the same case."
+);
 
 /// Runs `work` with the GIL released on another thread while this one
 /// checks for signals every 50 ms: on a Ctrl-C (`KeyboardInterrupt`, or
@@ -79,54 +89,87 @@ fn interruptible<T: Send>(
     done.map_err(|_| PyRuntimeError::new_err("a native worker thread panicked"))
 }
 
-/// Why a batch stopped: the engines disagreed at an input line, or the
-/// caller was interrupted.
-enum Stopped {
-    Disagreement(usize, Disagreement),
-    Interrupted,
+/// The exception of a call stopped by a signal (`interruptible` returns
+/// the signal's own exception first).
+fn interrupted() -> PyErr {
+    PyErr::new::<pyo3::exceptions::PyKeyboardInterrupt, _>("interrupted")
 }
 
-fn stopped_error(s: Stopped) -> PyErr {
-    match s {
-        Stopped::Disagreement(line, d) => disagreement(&d, Some(line)),
-        // `interruptible` returns the signal's own exception first.
-        Stopped::Interrupted => {
-            PyErr::new::<pyo3::exceptions::PyKeyboardInterrupt, _>("interrupted")
-        }
-    }
+/// Runs `job` on `puzzles` (with their input `lines`) through the
+/// library's batch driver, on every core, with Ctrl-C checked before every
+/// puzzle; the rows come back in input order. A refused puzzle raises
+/// `ValueError` naming its line, a disagreement `EngineDisagreement`.
+fn run_batch<R: Send>(
+    py: Python<'_>,
+    puzzles: Vec<Puzzle>,
+    lines: Vec<usize>,
+    job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync + Send,
+) -> PyResult<Vec<R>> {
+    let parsed: Vec<(usize, Puzzle)> = lines.into_iter().zip(puzzles).collect();
+    let done = interruptible(py, |stop| {
+        let input = Input::of(Source::Parsed(parsed));
+        let stopped = || stop.load(Ordering::Relaxed);
+        let mut rows = Vec::new();
+        Driver::new()
+            .stop_when(&stopped)
+            .run(input, job, |done| {
+                rows.extend(done.into_iter().map(|(_, row)| row));
+                Ok(())
+            })
+            .map(|_| rows)
+    })?;
+    done.map_err(|e| match e {
+        BatchError::Disagreement { line, source } => disagreement(&source, Some(line)),
+        BatchError::Stopped => interrupted(),
+        e => value_error(e),
+    })
 }
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// `sudolab.EngineDisagreement(message, case)`: `case` holds the question,
-/// the puzzle, each engine's answer and the input line, enough to reproduce.
+/// A refused option: `ValueError` with the message the CLI prints.
+fn option_error(e: OptionError) -> PyErr {
+    value_error(e)
+}
+
+/// The reproducible case of a disagreement, as `EngineDisagreement.case`.
+#[derive(Serialize)]
+struct Case<'a> {
+    what: &'a str,
+    puzzle: &'a str,
+    answers: Vec<Vec<String>>,
+    line: Option<usize>,
+}
+
+/// `EngineDisagreement(message, case)`: `case` holds the question, the
+/// puzzle, each engine's answer and the input line, enough to reproduce.
 fn disagreement(d: &Disagreement, line: Option<usize>) -> PyErr {
     let message = match line {
         Some(line) => format!("ENGINE DISAGREEMENT (bug) at input line {line}: {d}"),
         None => format!("ENGINE DISAGREEMENT (bug): {d}"),
     };
-    let case = serde_json::json!({
-        "what": d.what,
-        "puzzle": d.puzzle,
-        "answers": d.answers.iter().map(|(e, a)| (e.to_string(), a.clone())).collect::<Vec<_>>(),
-        "line": line,
-    });
-    Python::attach(|py| {
-        let raised = py
-            .import("sudolab")
-            .and_then(|m| m.getattr("EngineDisagreement"))
-            .and_then(|cls| cls.call1((message.clone(), case.to_string())));
-        match raised {
-            Ok(exc) => PyErr::from_value(exc),
-            Err(_) => PyRuntimeError::new_err(message),
-        }
+    let case = Case {
+        what: &d.what,
+        puzzle: &d.puzzle,
+        answers: d
+            .answers
+            .iter()
+            .map(|(e, a)| vec![e.to_string(), a.clone()])
+            .collect(),
+        line,
+    };
+    Python::attach(|py| match pythonize(py, &case) {
+        Ok(case) => EngineDisagreement::new_err((message, case.unbind())),
+        Err(_) => EngineDisagreement::new_err((message,)),
     })
 }
 
-fn json<T: Serialize>(row: &T) -> PyResult<String> {
-    jsonl_line(row).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+/// A row (or a list of rows) as Python objects: the dicts and lists of the
+/// row's JSONL, without the JSON text.
+fn to_py<'py, T: Serialize + ?Sized>(py: Python<'py>, row: &T) -> PyResult<Bound<'py, PyAny>> {
+    pythonize(py, row).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
 fn parse(text: &str) -> PyResult<Puzzle> {
@@ -198,249 +241,269 @@ fn line_from_cells(cells: Vec<i64>) -> PyResult<String> {
         .map_err(value_error)
 }
 
+/// An encoding by name, the library's default when `None`.
+fn encoding_of(name: Option<&str>) -> PyResult<Encoding> {
+    name.map_or(Ok(Encoding::default()), |e| e.parse().map_err(value_error))
+}
+
 /// DIMACS CNF text of a puzzle in `encoding` (min, max, lo-min, …), as
 /// `sudolab encode` writes it.
 #[pyfunction]
-fn encode(puzzle: &str, encoding: &str) -> PyResult<String> {
+#[pyo3(signature = (puzzle, encoding=None))]
+fn encode(puzzle: &str, encoding: Option<&str>) -> PyResult<String> {
     let p = parse(puzzle)?;
-    let encoding: Encoding = encoding.parse().map_err(value_error)?;
+    let encoding = encoding_of(encoding)?;
     let mut text = Vec::new();
     cnf::write_dimacs(&p, encoding, &mut text).map_err(value_error)?;
     String::from_utf8(text).map_err(value_error)
 }
 
-/// The clause-length histogram row of `sudolab clauses` (JSON).
+/// The clause-length histogram row of `sudolab clauses` (a dict).
 #[pyfunction]
-#[pyo3(signature = (puzzle, encoding, cuts=None))]
-fn clauses(puzzle: &str, encoding: &str, cuts: Option<&str>) -> PyResult<String> {
+#[pyo3(signature = (puzzle, encoding=None, cuts=None))]
+fn clauses<'py>(
+    py: Python<'py>,
+    puzzle: &str,
+    encoding: Option<&str>,
+    cuts: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
     let p = parse(puzzle)?;
-    let encoding: Encoding = encoding.parse().map_err(value_error)?;
+    let encoding = encoding_of(encoding)?;
     let cuts = match cuts {
         Some(c) => ClassCuts::parse(c).map_err(value_error)?,
         None => ClassCuts::patti(p.side()),
     };
-    json(&clause_row(&p, encoding, cuts).map_err(value_error)?)
+    to_py(py, &clause_row(&p, encoding, cuts).map_err(value_error)?)
 }
 
-/// One relaxation (Pelánek §3.2) as `sudolab relax` computes it: the JSON
-/// report row (line 1) and, when asked, every sample as a JSON list.
-#[pyfunction]
-#[pyo3(signature = (puzzle, k, samples, seed, cap, engine, verify=None, with_samples=false))]
-#[allow(clippy::too_many_arguments)]
-fn relax_report(
-    py: Python<'_>,
-    puzzle: &str,
-    k: usize,
-    samples: usize,
-    seed: u64,
-    cap: u64,
-    engine: &str,
+/// The relaxation options of the given parameters, the library's defaults
+/// for the others, checked as the CLI checks them.
+fn relax_options(
+    k: Option<usize>,
+    samples: Option<usize>,
+    seed: Option<u64>,
+    cap: Option<u64>,
+    engine: Option<&str>,
     verify: Option<usize>,
-    with_samples: bool,
-) -> PyResult<(String, Option<String>)> {
-    let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
-    let engines: Engines = engine.parse().map_err(value_error)?;
-    if samples == 0 {
-        return Err(value_error(RelaxError::NoSamples));
-    }
-    at_most("samples", samples, MAX_SAMPLES)?;
+) -> PyResult<RelaxOptions> {
+    let d = RelaxOptions::default();
+    let engines: Engines = match engine {
+        Some(e) => e.parse().map_err(value_error)?,
+        None => d.engines.clone(),
+    };
+    let samples = samples.unwrap_or(d.samples);
     let opts = RelaxOptions {
-        k,
+        k: k.unwrap_or(d.k),
         samples,
-        seed,
-        cap,
+        seed: seed.unwrap_or(d.seed),
+        cap: cap.unwrap_or(d.cap),
         verify: RelaxOptions::verify_for(&engines, samples, verify),
         engines,
-        verify_by: Default::default(),
+        verify_by: d.verify_by,
     };
+    opts.check().map_err(option_error)?;
+    Ok(opts)
+}
+
+/// One relaxation (Pelánek §3.2) as `sudolab relax` computes it: the report
+/// row (a dict, without `line`) and, when asked, every sample (a list of
+/// dicts). Parameters left out take the library's defaults.
+#[pyfunction]
+#[pyo3(signature = (puzzle, k=None, samples=None, seed=None, cap=None, engine=None, verify=None, with_samples=false))]
+#[allow(clippy::too_many_arguments)]
+fn relax_report<'py>(
+    py: Python<'py>,
+    puzzle: &str,
+    k: Option<usize>,
+    samples: Option<usize>,
+    seed: Option<u64>,
+    cap: Option<u64>,
+    engine: Option<&str>,
+    verify: Option<usize>,
+    with_samples: bool,
+) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
+    let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
+    let opts = relax_options(k, samples, seed, cap, engine, verify)?;
     let (report, drawn) =
         interruptible(py, |stop| relax::relax_until(&p, &opts, stop))?.map_err(|e| match e {
             RelaxError::Disagreement(d) => disagreement(&d, None),
-            RelaxError::Interrupted => stopped_error(Stopped::Interrupted),
+            RelaxError::Interrupted => interrupted(),
             e => value_error(format!("line 1: {e}")),
         })?;
-    let samples_json = if with_samples {
-        Some(serde_json::to_string(&drawn).map_err(value_error)?)
+    let samples = if with_samples {
+        // Through `serde_json::Value`: a removed edge `[a, b]` stays a
+        // list, as `--emit-samples` writes it (pythonize makes arrays
+        // tuples).
+        let value = serde_json::to_value(&drawn).map_err(value_error)?;
+        Some(to_py(py, &value)?)
     } else {
         None
     };
-    Ok((
-        json(&Lined {
-            line: 1,
-            row: &report,
-        })?,
-        samples_json,
-    ))
+    Ok((to_py(py, &report)?, samples))
 }
 
-/// `sudolab rate` rows (JSON) for a batch, on every core.
+/// `sudolab rate` rows (dicts) for a batch, on every core. Parameters left
+/// out take the library's defaults (`RateOptions`).
 #[pyfunction]
-#[pyo3(signature = (puzzles, models, seed, runs=None, with_score=true))]
-fn rate(
-    py: Python<'_>,
+#[pyo3(signature = (puzzles, models=None, seed=None, runs=None, with_score=true))]
+fn rate<'py>(
+    py: Python<'py>,
     puzzles: Vec<String>,
-    models: &str,
-    seed: u64,
+    models: Option<&str>,
+    seed: Option<u64>,
     runs: Option<usize>,
     with_score: bool,
-) -> PyResult<Vec<String>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let lines = lines_of(None, puzzles.len())?;
-    let parsed = parse_all(&puzzles, &lines)?;
-    let mut opts = RateOptions::for_models(models).map_err(value_error)?;
-    opts.seed = seed;
+    let mut opts = match models {
+        Some(m) => RateOptions::for_models(m).map_err(value_error)?,
+        None => RateOptions::default(),
+    };
+    if let Some(seed) = seed {
+        opts.seed = seed;
+    }
     if let Some(r) = runs {
-        at_most("runs", r, MAX_RUNS)?;
         opts.set_runs(r);
     }
-    opts.check().map_err(value_error)?;
-    let rows = interruptible(py, |stop| {
-        parsed
-            .par_iter()
-            .zip(lines.par_iter())
-            .map(|(p, &line)| {
-                if stop.load(Ordering::Relaxed) {
-                    return Err(Stopped::Interrupted);
-                }
-                rate_row(p, &opts, with_score).map_err(|d| Stopped::Disagreement(line, d))
-            })
-            .collect::<Result<Vec<_>, _>>()
+    opts.check().map_err(option_error)?;
+    let parsed = parse_all(&puzzles, &lines)?;
+    let rows = run_batch(py, parsed, lines, |_, p| {
+        Ok(rate_row(p, &opts, with_score)?)
     })?;
-    let rows = rows.map_err(stopped_error)?;
-    rows.iter().map(json).collect()
+    to_py(py, &rows)
 }
 
-/// `sudolab score` rows (JSON) for a batch, on every core; a puzzle without
-/// a score raises `ValueError` naming its line.
+/// `sudolab score` rows (dicts) for a batch, on every core; a puzzle
+/// without a score raises `ValueError` naming its line. Parameters left out
+/// take the library's defaults (`ScoreOptions`, the shipped model's seed).
 #[pyfunction]
-#[pyo3(signature = (puzzles, lines=None, fast=false, scale=4, seed=None, all_metrics=false))]
-fn score_rows(
-    py: Python<'_>,
+#[pyo3(signature = (puzzles, lines=None, fast=None, scale=None, seed=None, all_metrics=None))]
+fn score_rows<'py>(
+    py: Python<'py>,
     puzzles: Vec<String>,
     lines: Option<Vec<usize>>,
-    fast: bool,
-    scale: usize,
+    fast: Option<bool>,
+    scale: Option<usize>,
     seed: Option<u64>,
-    all_metrics: bool,
-) -> PyResult<Vec<String>> {
-    if !(2..=10).contains(&scale) {
-        return Err(PyValueError::new_err(format!(
-            "scale {scale}: expected 2 to 10 levels"
-        )));
-    }
-    let lines = lines_of(lines, puzzles.len())?;
-    let parsed = parse_all(&puzzles, &lines)?;
+    all_metrics: Option<bool>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let d = ScoreOptions::default();
     let mut model = ScoreModel::shipped().clone();
     if let Some(seed) = seed {
         model.params.seed = seed;
     }
     let opts = ScoreOptions {
         model,
-        fast,
-        scale,
-        all_metrics,
+        fast: fast.unwrap_or(d.fast),
+        scale: scale.unwrap_or(d.scale),
+        all_metrics: all_metrics.unwrap_or(d.all_metrics),
     };
-    let results: Vec<_> = interruptible(py, |stop| {
-        parsed
-            .par_iter()
-            .map(|p| {
-                if stop.load(Ordering::Relaxed) {
-                    return None;
-                }
-                Some(score::score(p, &opts))
-            })
-            .collect()
+    opts.check().map_err(option_error)?;
+    let lines = lines_of(lines, puzzles.len())?;
+    let parsed = parse_all(&puzzles, &lines)?;
+    let rows = run_batch(py, parsed, lines, |line, p| {
+        let scored = score::score(p, &opts)?;
+        Ok(ScoreRow::new(line, p, scored, None, opts.all_metrics))
     })?;
-    let Some(results) = results.into_iter().collect::<Option<Vec<_>>>() else {
-        return Err(stopped_error(Stopped::Interrupted));
+    to_py(py, &rows)
+}
+
+/// The analyze options of the given parameters, the library's defaults
+/// (`AnalyzeOptions`, the CLI's) for the others, checked as the CLI checks
+/// them.
+fn analyze_opts(
+    metrics: Option<&str>,
+    k: Option<usize>,
+    samples: Option<usize>,
+    seed: Option<u64>,
+    cap: Option<u64>,
+    fixedness: Option<bool>,
+) -> PyResult<AnalyzeOptions> {
+    let d = AnalyzeOptions::default();
+    let samples = samples.unwrap_or(d.relax.samples);
+    let seed = seed.unwrap_or(d.relax.seed);
+    let opts = AnalyzeOptions {
+        groups: match metrics {
+            Some(m) => parse_metric_groups(m).map_err(value_error)?,
+            None => d.groups,
+        },
+        relax: RelaxOptions {
+            k: k.unwrap_or(d.relax.k),
+            samples,
+            seed,
+            cap: cap.unwrap_or(d.relax.cap),
+            verify: relax::default_verify(samples),
+            ..d.relax
+        },
+        rate_seed: seed,
+        fixedness: fixedness.unwrap_or(d.fixedness),
+        dedup: d.dedup,
     };
-    let mut out = Vec::with_capacity(results.len());
-    for ((p, line), r) in parsed.iter().zip(lines).zip(results) {
-        match r {
-            Ok(s) => out.push(json(&ScoreRow {
-                line,
-                puzzle: p.to_line(),
-                label: p.label.clone(),
-                calibrated_level: None,
-                score: s.score,
-                hardest_technique: s.hardest_technique,
-                metrics: if all_metrics {
-                    s.metrics
-                } else {
-                    Default::default()
-                },
-            })?),
-            Err(ScoreError::Disagreement(d)) => return Err(disagreement(&d, Some(line))),
-            Err(e) => return Err(PyValueError::new_err(format!("line {line}: {e}"))),
-        }
-    }
+    opts.check().map_err(option_error)?;
+    Ok(opts)
+}
+
+/// The parameters of `sudolab analyze`, checked as the CLI checks them
+/// before any work (`AnalyzeOptions::check`) and completed with the
+/// defaults: a dict of `metrics`, `k`, `samples`, `seed`, `cap` and
+/// `fixedness` to pass to `analyze`. Raises `ValueError` for a value the
+/// CLI refuses, with its message.
+#[pyfunction]
+#[pyo3(signature = (metrics=None, k=None, samples=None, seed=None, cap=None, fixedness=None))]
+fn analyze_options<'py>(
+    py: Python<'py>,
+    metrics: Option<&str>,
+    k: Option<usize>,
+    samples: Option<usize>,
+    seed: Option<u64>,
+    cap: Option<u64>,
+    fixedness: Option<bool>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let opts = analyze_opts(metrics, k, samples, seed, cap, fixedness)?;
+    let out = PyDict::new(py);
+    out.set_item("metrics", opts.metrics())?;
+    out.set_item("k", opts.relax.k)?;
+    out.set_item("samples", opts.relax.samples)?;
+    out.set_item("seed", opts.relax.seed)?;
+    out.set_item("cap", opts.relax.cap)?;
+    out.set_item("fixedness", opts.fixedness)?;
     Ok(out)
 }
 
-/// `sudolab analyze` JSONL rows for a batch (with their input `lines`), on
-/// every core, with the CLI's defaults and meaning for every parameter.
+/// `sudolab analyze` rows (dicts) for a batch (with their input `lines`),
+/// on every core, with the CLI's defaults and meaning for every parameter.
 #[pyfunction]
-#[pyo3(signature = (puzzles, lines=None, metrics="clauses,relax,score", k=45, samples=200, seed=1, cap=1000, fixedness=false))]
+#[pyo3(signature = (puzzles, lines=None, metrics=None, k=None, samples=None, seed=None, cap=None, fixedness=None))]
 #[allow(clippy::too_many_arguments)]
-fn analyze(
-    py: Python<'_>,
+fn analyze<'py>(
+    py: Python<'py>,
     puzzles: Vec<String>,
     lines: Option<Vec<usize>>,
-    metrics: &str,
-    k: usize,
-    samples: usize,
-    seed: u64,
-    cap: u64,
-    fixedness: bool,
-) -> PyResult<Vec<String>> {
-    let opts = AnalyzeOptions {
-        groups: parse_metric_groups(metrics).map_err(value_error)?,
-        relax: RelaxOptions {
-            k,
-            samples,
-            seed,
-            cap,
-            engines: Engines::default(),
-            verify: relax::default_verify(samples),
-            verify_by: Default::default(),
-        },
-        rate_seed: seed,
-        fixedness,
-        dedup: false,
-    };
-    opts.check()
-        .map_err(|e| PyValueError::new_err(format!("samples: {e}")))?;
-    at_most("samples", samples, MAX_SAMPLES)?;
+    metrics: Option<&str>,
+    k: Option<usize>,
+    samples: Option<usize>,
+    seed: Option<u64>,
+    cap: Option<u64>,
+    fixedness: Option<bool>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let opts = analyze_opts(metrics, k, samples, seed, cap, fixedness)?;
     let lines = lines_of(lines, puzzles.len())?;
     let parsed = parse_all(&puzzles, &lines)?;
     // As the CLI and `relax` do: a k beyond the graph is the caller's
     // mistake, refused before any work, not an `errors` column per row.
-    if opts.groups.contains(&sudolab::metrics::MetricGroup::Relax) {
+    if opts.groups.contains(&MetricGroup::Relax) {
         for (p, line) in parsed.iter().zip(&lines) {
-            let edges = p.geometry().edges().len();
-            if k > edges {
-                return Err(PyValueError::new_err(format!(
-                    "k={k}: exceeds the {edges} edges of the {side}×{side} Sudoku graph (line {line})",
-                    side = p.side()
-                )));
-            }
+            check_k("k", opts.relax.k, p.order())
+                .map_err(|e| PyValueError::new_err(format!("{e} (input line {line})")))?;
         }
     }
-    let rows = interruptible(py, |stop| {
-        parsed
-            .par_iter()
-            .zip(lines.par_iter())
-            .map(|(p, &line)| {
-                if stop.load(Ordering::Relaxed) {
-                    return Err(Stopped::Interrupted);
-                }
-                analyze_one(p, &opts)
-                    .map(|row| Lined { line, row })
-                    .map_err(|d| Stopped::Disagreement(line, d))
-            })
-            .collect::<Result<Vec<_>, _>>()
+    let rows = run_batch(py, parsed, lines, |line, p| {
+        Ok(Lined {
+            line,
+            row: analyze_one(p, &opts)?,
+        })
     })?;
-    let rows = rows.map_err(stopped_error)?;
-    rows.iter().map(json).collect()
+    to_py(py, &rows)
 }
 
 /// The variant of `all` named `s` (any case), as the command line names it.
@@ -457,42 +520,42 @@ fn enum_arg<T: Copy + std::fmt::Display>(all: &[T], what: &str, s: &str) -> PyRe
         })
 }
 
-/// `sudolab generate` rows (JSON): `count` puzzles from `seed`.
+/// `sudolab generate` rows (dicts): `count` puzzles from `seed`. Parameters
+/// left out take the library's defaults (`GenerateOptions`).
 #[pyfunction]
-#[pyo3(signature = (method="minimal", count=1, seed=0, order=3, symmetry="none", minimal=false, max_tries=1000, level=None))]
+#[pyo3(signature = (method=None, count=None, seed=None, order=None, symmetry=None, minimal=None, max_tries=None, level=None))]
 #[allow(clippy::too_many_arguments)]
-fn generate_rows(
-    py: Python<'_>,
-    method: &str,
-    count: usize,
-    seed: u64,
-    order: usize,
-    symmetry: &str,
-    minimal: bool,
-    max_tries: usize,
+fn generate_rows<'py>(
+    py: Python<'py>,
+    method: Option<&str>,
+    count: Option<usize>,
+    seed: Option<u64>,
+    order: Option<usize>,
+    symmetry: Option<&str>,
+    minimal: Option<bool>,
+    max_tries: Option<usize>,
     level: Option<&str>,
-) -> PyResult<Vec<String>> {
-    at_most("count", count, MAX_GENERATED)?;
-    let mut opts = GenerateOptions {
-        method: enum_arg(&Method::ALL, "method", method)?,
-        symmetry: enum_arg(&Symmetry::ALL, "symmetry", symmetry)?,
-        order,
-        minimal,
-        ..GenerateOptions::default()
-    };
-    opts.run = RunOptions {
-        count,
-        seed,
-        max_tries,
-        ..opts.run.clone()
-    };
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut opts = GenerateOptions::default();
+    if let Some(m) = method {
+        opts.method = enum_arg(&Method::ALL, "method", m)?;
+    }
+    if let Some(s) = symmetry {
+        opts.symmetry = enum_arg(&Symmetry::ALL, "symmetry", s)?;
+    }
+    opts.order = order.unwrap_or(opts.order);
+    opts.minimal = minimal.unwrap_or(opts.minimal);
+    opts.run.count = count.unwrap_or(opts.run.count);
+    opts.run.seed = seed.unwrap_or(opts.run.seed);
+    opts.run.max_tries = max_tries.unwrap_or(opts.run.max_tries);
     opts.aim.level = level
         .map(|l| enum_arg(&Level::ALL, "level", l))
         .transpose()?;
+    opts.check().map_err(option_error)?;
     let rows = py
         .detach(|| generate::generate(&opts))
         .map_err(value_error)?;
-    rows.iter().map(json).collect()
+    to_py(py, &rows)
 }
 
 /// The canonical form (`sudolab canon`) of a 4×4 or 9×9 puzzle.
@@ -540,11 +603,15 @@ fn clause_histogram_svg(series: Vec<(String, Vec<u64>)>) -> PyResult<String> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sudolab::cpu_check().map_err(pyo3::exceptions::PyImportError::new_err)?;
-    // The CLI's ceilings, one definition: the Python layer checks its
-    // arguments against them before calling in.
+    // The CLI's ceilings, one definition (`sudolab::limits`), for callers
+    // that size their requests; the options' `check()` enforces them.
     m.add("MAX_SAMPLES", MAX_SAMPLES)?;
     m.add("MAX_RUNS", MAX_RUNS)?;
     m.add("MAX_GENERATED", MAX_GENERATED)?;
+    m.add(
+        "EngineDisagreement",
+        m.py().get_type::<EngineDisagreement>(),
+    )?;
     m.add_function(wrap_pyfunction!(parse_line, m)?)?;
     m.add_function(wrap_pyfunction!(line_from_cells, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
@@ -552,6 +619,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(relax_report, m)?)?;
     m.add_function(wrap_pyfunction!(rate, m)?)?;
     m.add_function(wrap_pyfunction!(score_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze_options, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(generate_rows, m)?)?;
     m.add_function(wrap_pyfunction!(canon, m)?)?;

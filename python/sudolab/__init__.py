@@ -7,8 +7,10 @@ puzzle, :func:`encode` it as DIMACS CNF, count its :func:`clauses`,
 form. The batch forms (:func:`analyze_batch`, :func:`score_batch`,
 :func:`rate_batch`) take a sequence or a pandas Series, release the GIL, use
 every core, and return a pandas DataFrame with the columns of the CLI's JSONL.
-Every number comes from the library itself, serialised by the same row types
+Every number comes from the library itself, as dicts of the same row types
 the CLI writes, so the same seeds give the same numbers as ``sudolab``.
+A parameter left at ``None`` takes the library's default, the CLI's (stated
+once, in the library's options).
 
 A puzzle is a line (``"53..7....6..195...."``, ``0`` or ``.`` for a blank,
 an optional label after whitespace), a list of cell values (flat or nested,
@@ -18,28 +20,34 @@ given to a batch, else its 1-based position: ``line 1`` for a single
 puzzle, as the CLI numbers input lines); an engine disagreement (always a
 bug) raises :class:`EngineDisagreement` with the reproducible case.
 
-Count parameters are checked before any work, against the CLI's ceilings
-(``samples`` at most ``MAX_SAMPLES`` = 100000, ``runs`` at most
-``MAX_RUNS``, ``count`` at most ``MAX_GENERATED``): a value out of range
-raises ``ValueError`` naming the parameter, a value that is not an integer
-``TypeError``. Ctrl-C interrupts a native call within a fraction of a
+Parameters are checked before any work by the library's options checks,
+the ones the CLI runs (``samples`` 1 to ``MAX_SAMPLES`` = 100000, ``runs`` at
+most ``MAX_RUNS``, ``count`` at most ``MAX_GENERATED``, ``scale`` 2 to 10): a
+value out of range raises ``ValueError`` with the CLI's message (``samples
+1000000000: at most 100000 (the documented ceiling of samples)``); a value
+that is not an integer raises ``TypeError``, a negative one ``ValueError``,
+naming the parameter. Ctrl-C interrupts a native call within a fraction of a
 second (``KeyboardInterrupt``).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 import numbers
-from typing import Any, Iterable, List, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
 
 from . import _native
+from ._native import EngineDisagreement
+
+if TYPE_CHECKING:
+    from ._native import RateRow, ScoreRow
 
 __all__ = [
     "EngineDisagreement",
+    "analyze_options",
     "Puzzle",
     "Clauses",
     "Relaxation",
@@ -63,44 +71,36 @@ MAX_SAMPLES: int = _native.MAX_SAMPLES
 MAX_RUNS: int = _native.MAX_RUNS
 MAX_GENERATED: int = _native.MAX_GENERATED
 _U64 = 2**64 - 1
-# Larger than any graph's edges (25×25: 21000); the library names the
-# graph's own limit.
-_MAX_K = 10**6
 
 
-def _int(name: str, value: Any, low: int, high: int) -> int:
-    """``value`` as an int in ``low..=high``, else an error naming ``name``."""
+def _int(name: str, value: Any) -> Optional[int]:
+    """``value`` as a Python int the native layer takes (``None`` passes:
+    the library's default), else an error naming ``name``. The range of
+    each parameter is the library's check, not this."""
+    if value is None:
+        return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, not {type(value).__name__} ({value!r})")
     value = int(value)
-    if not low <= value <= high:
-        raise ValueError(f"{name}={value}: expected {low} to {high}")
+    if not 0 <= value <= _U64:
+        raise ValueError(f"{name} {value}: expected an integer from 0 to {_U64}")
     return value
 
 
-def _opt_int(name: str, value: Any, low: int, high: int) -> Optional[int]:
-    return None if value is None else _int(name, value, low, high)
+def _case(self: EngineDisagreement) -> Optional[dict]:
+    return self.args[1] if len(self.args) > 1 else None
 
 
-class EngineDisagreement(RuntimeError):
-    """Two engines gave different answers: a bug in sudolab, never a bad puzzle.
+def _message(self: EngineDisagreement) -> str:
+    return str(self.args[0]) if self.args else ""
 
-    ``case`` holds everything needed to reproduce it: ``what`` (the question
-    with its parameters: removed edges, sample, seed), ``puzzle`` (one line),
-    ``answers`` (``[engine, answer]`` pairs, the primary engine first) and
-    ``line`` (the input line in a batch, else ``None``). The CLI exits 2 on the
-    same case.
-    """
 
-    def __init__(self, message: str, case: Union[str, dict]):
-        if isinstance(case, str):
-            case = json.loads(case)
-        super().__init__(message, case)
-        self.message = message
-        self.case = case
-
-    def __str__(self) -> str:
-        return self.message
+# The class is the extension's (``create_exception!``), raised with
+# ``(message, case)``; these read its arguments by name. It pickles by its
+# arguments, as Dask sends it from a worker to the client.
+EngineDisagreement.case = property(_case, doc="The reproducible case: ``what``, ``puzzle``, ``answers``, ``line``.")
+EngineDisagreement.message = property(_message, doc="The message, as ``str()`` gives it.")
+EngineDisagreement.__str__ = _message
 
 
 PuzzleLike = Union[str, Sequence[int], Sequence[Sequence[int]], np.ndarray, "Puzzle"]
@@ -170,9 +170,9 @@ def parse(puzzle: PuzzleLike) -> Puzzle:
     return Puzzle(line, label, side, np.array(list(cells), dtype=np.uint8).reshape(side, side))
 
 
-def encode(puzzle: PuzzleLike, encoding: str = "min") -> str:
+def encode(puzzle: PuzzleLike, encoding: Optional[str] = None) -> str:
     """DIMACS CNF text of the puzzle in ``encoding`` (``min``, ``max`` or
-    ``lo-min``, as ``sudolab encode --encoding``)."""
+    ``lo-min``, as ``sudolab encode --encoding``, and the same default)."""
     return _native.encode(_line(puzzle), encoding)
 
 
@@ -195,10 +195,11 @@ class Clauses(_Row):
         return _native.clause_histogram_svg([(f"{self['encoding']} encoding", self["alo_lengths"])])
 
 
-def clauses(puzzle: PuzzleLike, encoding: str = "min", cuts: Optional[str] = None) -> Clauses:
-    """Clause counts and ALO length histogram of the puzzle's CNF
-    (``cuts`` as ``sudolab clauses --cuts SHORT,MEDIUM``; default Patti's)."""
-    row = json.loads(_native.clauses(_line(puzzle), encoding, cuts))
+def clauses(puzzle: PuzzleLike, encoding: Optional[str] = None, cuts: Optional[str] = None) -> Clauses:
+    """Clause counts and ALO length histogram of the puzzle's CNF in
+    ``encoding`` (the CLI's default unless given; ``cuts`` as ``sudolab
+    clauses --cuts SHORT,MEDIUM``, default Patti's)."""
+    row = _native.clauses(_line(puzzle), encoding, cuts)
     counts = row.pop("counts", None)
     if counts is not None:
         row.update(counts)
@@ -264,11 +265,11 @@ class Relaxation(_Row):
 
 def relax(
     puzzle: PuzzleLike,
-    k: int = 45,
-    samples: int = 1000,
-    seed: int = 1,
-    cap: int = 1000,
-    engine: str = "bitset",
+    k: Optional[int] = None,
+    samples: Optional[int] = None,
+    seed: Optional[int] = None,
+    cap: Optional[int] = None,
+    engine: Optional[str] = None,
     verify: Optional[int] = None,
     with_samples: bool = False,
 ) -> Relaxation:
@@ -280,56 +281,58 @@ def relax(
     least 1: with ``bitset``, SAT proves the count and fixed cells from the
     solutions the search found; with a list, every engine analyzes every
     sample). Raises ``ValueError`` for a puzzle that cannot be relaxed
-    (contradictory, no solution or several, ``k`` above the edge count) and
-    :class:`EngineDisagreement` when engines disagree.
+    (contradictory, no solution or several, ``k`` above the edge count) or a
+    parameter the CLI refuses, and :class:`EngineDisagreement` when engines
+    disagree.
     """
-    k = _int("k", k, 0, _MAX_K)
-    samples = _int("samples", samples, 1, MAX_SAMPLES)
-    seed = _int("seed", seed, 0, _U64)
-    cap = _int("cap", cap, 0, _U64)
-    verify = _opt_int("verify", verify, 0, MAX_SAMPLES)
-    report, drawn = _native.relax_report(_line(puzzle), k, samples, seed, cap, engine, verify, with_samples)
-    row = json.loads(report)
-    row.pop("line", None)
+    row, drawn = _native.relax_report(
+        _line(puzzle),
+        _int("k", k),
+        _int("samples", samples),
+        _int("seed", seed),
+        _int("cap", cap),
+        engine,
+        _int("verify", verify),
+        with_samples,
+    )
     r = Relaxation(row)
     if drawn is not None:
-        r.sample_rows = json.loads(drawn)
+        r.sample_rows = drawn
     return r
 
 
 def rate(
     puzzle: PuzzleLike,
-    models: str = "default",
-    seed: int = 0,
+    models: Optional[str] = None,
+    seed: Optional[int] = None,
     runs: Optional[int] = None,
     with_score: bool = True,
-) -> dict:
+) -> "RateRow":
     """Human-model ratings (``sudolab rate``): ``models`` is a comma list of
     ``sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler, trial,
     annealing, harmony``, or ``default`` (every model but the costly annealing
-    and harmony search, as the CLI) or ``all``; with the difficulty score unless
+    and harmony search, the CLI's default) or ``all``; ``seed`` and each
+    model's runs the CLI's unless given; with the difficulty score unless
     ``with_score=False``."""
-    seed = _int("seed", seed, 0, _U64)
-    runs = _opt_int("runs", runs, 1, MAX_RUNS)
-    return _Row(json.loads(_native.rate([_line(puzzle)], models, seed, runs, with_score)[0]))
+    (row,) = _native.rate([_line(puzzle)], models, _int("seed", seed), _int("runs", runs), with_score)
+    return _Row(row)
 
 
 def score(
     puzzle: PuzzleLike,
-    fast: bool = False,
-    scale: int = 4,
+    fast: Optional[bool] = None,
+    scale: Optional[int] = None,
     seed: Optional[int] = None,
-    all_metrics: bool = False,
-) -> dict:
+    all_metrics: Optional[bool] = None,
+) -> "ScoreRow":
     """The calibrated difficulty score (``sudolab score``): ``score``,
     ``score_level``, ``se_equivalent`` (SE's scale, 1.0–11.9), ``minutes`` (with
     ``minutes_low`` and ``minutes_high``, when the score gives them),
     ``extrapolated`` and ``minutes_extrapolated`` (the puzzle is above everything
     the model, or the time model, was fitted on) and ``hardest_technique``.
-    Raises ``ValueError`` for a puzzle without a score."""
-    scale = _int("scale", scale, 2, 10)
-    seed = _opt_int("seed", seed, 0, _U64)
-    row = json.loads(_native.score_rows([_line(puzzle)], None, fast, scale, seed, all_metrics)[0])
+    ``scale`` is the number of levels (2–10, the CLI's default unless
+    given), ``seed`` the model's unless given. Raises ``ValueError`` for a puzzle without a score."""
+    (row,) = _native.score_rows([_line(puzzle)], None, fast, _int("scale", scale), _int("seed", seed), all_metrics)
     row.pop("line", None)
     return _Row(row)
 
@@ -348,45 +351,54 @@ class Analysis(_Row):
         return _figures_html(self["puzzle"], fixedness, caption)
 
 
-_ANALYZE_DEFAULTS = dict(metrics="clauses,relax,score", k=45, samples=200, seed=1, cap=1000, fixedness=False)
-
-
-def _analyze_ints(k: Any, samples: Any, seed: Any, cap: Any) -> tuple:
-    return (
-        _int("k", k, 0, _MAX_K),
-        _int("samples", samples, 1, MAX_SAMPLES),
-        _int("seed", seed, 0, _U64),
-        _int("cap", cap, 0, _U64),
-    )
-
-
 def _lines_arg(lines: Optional[Sequence[int]]) -> Optional[List[int]]:
     if lines is None:
         return None
-    return [_int("lines", line, 1, _U64) for line in lines]
+    return [_int("lines", line) for line in lines]
+
+
+def analyze_options(
+    metrics: Optional[str] = None,
+    k: Optional[int] = None,
+    samples: Optional[int] = None,
+    seed: Optional[int] = None,
+    cap: Optional[int] = None,
+    fixedness: Optional[bool] = None,
+) -> dict:
+    """The parameters of :func:`analyze_batch` checked as ``sudolab
+    analyze`` checks its flags (the library's ``AnalyzeOptions.check``), the
+    ones left out filled with the CLI's defaults: a dict of ``metrics``,
+    ``k``, ``samples``, ``seed``, ``cap`` and ``fixedness`` to pass on (as
+    :mod:`sudolab.dask` does before it schedules anything). Raises
+    ``ValueError`` with the CLI's message for a value it refuses."""
+    return _native.analyze_options(
+        metrics, _int("k", k), _int("samples", samples), _int("seed", seed), _int("cap", cap), fixedness
+    )
 
 
 def analyze(
     puzzle: PuzzleLike,
-    metrics: str = "clauses,relax,score",
-    k: int = 45,
-    samples: int = 200,
-    seed: int = 1,
-    cap: int = 1000,
+    metrics: Optional[str] = None,
+    k: Optional[int] = None,
+    samples: Optional[int] = None,
+    seed: Optional[int] = None,
+    cap: Optional[int] = None,
     fixedness: bool = True,
 ) -> Analysis:
     """Every metric of ``metrics`` for one puzzle (``sudolab analyze``:
-    groups ``clauses``, ``relax``, ``rate-all``, ``rate:MODELS``, ``score``).
-    With ``fixedness`` (default here, for the notebook heatmap) the row holds
-    the per-cell fixedness map."""
-    k, samples, seed, cap = _analyze_ints(k, samples, seed, cap)
-    row = json.loads(_native.analyze([_line(puzzle)], None, metrics, k, samples, seed, cap, fixedness)[0])
+    groups ``clauses``, ``relax``, ``rate-all``, ``rate:MODELS``, ``score``;
+    the CLI's defaults, :func:`analyze_options` gives them). With
+    ``fixedness`` (default here, for the notebook heatmap) the row holds the
+    per-cell fixedness map."""
+    (row,) = _native.analyze(
+        [_line(puzzle)], None, metrics, _int("k", k), _int("samples", samples), _int("seed", seed), _int("cap", cap), fixedness
+    )
     row.pop("line", None)
     return Analysis(row)
 
 
-def _frame(rows: List[str], index: Optional[pd.Index] = None) -> pd.DataFrame:
-    frame = pd.DataFrame.from_records([json.loads(r) for r in rows])
+def _frame(rows: List[dict], index: Optional[pd.Index] = None) -> pd.DataFrame:
+    frame = pd.DataFrame.from_records(rows)
     if index is not None and len(index) == len(frame):
         frame.index = index
     return frame
@@ -398,72 +410,84 @@ def _batch_index(puzzles: Any) -> Optional[pd.Index]:
 
 def analyze_batch(
     puzzles: Union[Iterable[PuzzleLike], pd.Series],
-    metrics: str = "clauses,relax,score",
-    k: int = 45,
-    samples: int = 200,
-    seed: int = 1,
-    cap: int = 1000,
-    fixedness: bool = False,
+    metrics: Optional[str] = None,
+    k: Optional[int] = None,
+    samples: Optional[int] = None,
+    seed: Optional[int] = None,
+    cap: Optional[int] = None,
+    fixedness: Optional[bool] = None,
     lines: Optional[Sequence[int]] = None,
 ) -> pd.DataFrame:
     """:func:`analyze` over many puzzles on every core: the rows of
     ``sudolab analyze --format jsonl`` (``line`` = ``lines`` or the 1-based
-    position; a Series keeps its index). Same defaults as the CLI."""
+    position; a Series keeps its index). Same defaults as the CLI
+    (:func:`analyze_options` gives them)."""
     index = _batch_index(puzzles)
-    k, samples, seed, cap = _analyze_ints(k, samples, seed, cap)
-    rows = _native.analyze(_lines(puzzles), _lines_arg(lines), metrics, k, samples, seed, cap, fixedness)
+    rows = _native.analyze(
+        _lines(puzzles),
+        _lines_arg(lines),
+        metrics,
+        _int("k", k),
+        _int("samples", samples),
+        _int("seed", seed),
+        _int("cap", cap),
+        fixedness,
+    )
     return _frame(rows, index)
 
 
 def score_batch(
     puzzles: Union[Iterable[PuzzleLike], pd.Series],
-    fast: bool = False,
-    scale: int = 4,
+    fast: Optional[bool] = None,
+    scale: Optional[int] = None,
     seed: Optional[int] = None,
-    all_metrics: bool = False,
+    all_metrics: Optional[bool] = None,
     lines: Optional[Sequence[int]] = None,
 ) -> pd.DataFrame:
     """:func:`score` over many puzzles on every core: the rows of
     ``sudolab score --format jsonl``."""
     index = _batch_index(puzzles)
-    scale = _int("scale", scale, 2, 10)
-    seed = _opt_int("seed", seed, 0, _U64)
-    rows = _native.score_rows(_lines(puzzles), _lines_arg(lines), fast, scale, seed, all_metrics)
+    rows = _native.score_rows(_lines(puzzles), _lines_arg(lines), fast, _int("scale", scale), _int("seed", seed), all_metrics)
     return _frame(rows, index)
 
 
 def rate_batch(
     puzzles: Union[Iterable[PuzzleLike], pd.Series],
-    models: str = "default",
-    seed: int = 0,
+    models: Optional[str] = None,
+    seed: Optional[int] = None,
     runs: Optional[int] = None,
     with_score: bool = True,
 ) -> pd.DataFrame:
     """:func:`rate` over many puzzles on every core: the rows of
     ``sudolab rate --format jsonl``."""
     index = _batch_index(puzzles)
-    seed = _int("seed", seed, 0, _U64)
-    runs = _opt_int("runs", runs, 1, MAX_RUNS)
-    return _frame(_native.rate(_lines(puzzles), models, seed, runs, with_score), index)
+    return _frame(_native.rate(_lines(puzzles), models, _int("seed", seed), _int("runs", runs), with_score), index)
 
 
 def generate(
-    method: str = "minimal",
-    count: int = 1,
-    seed: int = 0,
-    order: int = 3,
-    symmetry: str = "none",
-    minimal: bool = False,
-    max_tries: int = 1000,
+    method: Optional[str] = None,
+    count: Optional[int] = None,
+    seed: Optional[int] = None,
+    order: Optional[int] = None,
+    symmetry: Optional[str] = None,
+    minimal: Optional[bool] = None,
+    max_tries: Optional[int] = None,
     level: Optional[str] = None,
 ) -> pd.DataFrame:
     """``count`` puzzles from ``seed`` (``sudolab generate``, same methods,
-    symmetries and levels): one row per puzzle, the CLI's JSONL columns."""
-    count = _int("count", count, 1, MAX_GENERATED)
-    seed = _int("seed", seed, 0, _U64)
-    order = _int("order", order, 2, 5)
-    max_tries = _int("max_tries", max_tries, 1, _U64)
-    return _frame(_native.generate_rows(method, count, seed, order, symmetry, minimal, max_tries, level))
+    symmetries, levels and defaults):
+    one row per puzzle, the CLI's JSONL columns."""
+    rows = _native.generate_rows(
+        method,
+        _int("count", count),
+        _int("seed", seed),
+        _int("order", order),
+        symmetry,
+        minimal,
+        _int("max_tries", max_tries),
+        level,
+    )
+    return _frame(rows)
 
 
 def canon(puzzle: PuzzleLike) -> str:

@@ -1,16 +1,219 @@
 """Type stubs of ``sudolab._native``, the PyO3 extension under ``sudolab``.
 
-Rows are JSON text of the library's row types (the CLI's ``--format jsonl``);
-the ``sudolab`` package turns them into dicts and DataFrames. Every function
-raises ``ValueError`` for a bad puzzle or parameter and
-``sudolab.EngineDisagreement`` when two engines disagree.
+Rows are dicts of the library's row types, converted from their ``Serialize``
+impls (``pythonize``): the fields of the CLI's ``--format jsonl``, nested
+fields as dicts and lists. A parameter left at ``None`` takes the library's
+default (its options' ``Default``, the CLI's). Every function raises
+``ValueError`` for a bad puzzle or a parameter the CLI refuses (the options'
+``check()``, with the CLI's message) and :class:`EngineDisagreement` when two
+engines disagree.
 """
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, TypedDict, Union
 
 MAX_SAMPLES: int
 MAX_RUNS: int
 MAX_GENERATED: int
+
+class DisagreementCase(TypedDict):
+    """What :attr:`EngineDisagreement.case` holds: enough to reproduce."""
+
+    what: str
+    puzzle: str
+    answers: List[List[str]]
+    line: Optional[int]
+
+class EngineDisagreement(RuntimeError):
+    """Two engines gave different answers: a bug in sudolab, never a bad
+    puzzle. ``args`` is ``(message, case)``."""
+
+    @property
+    def case(self) -> Optional[DisagreementCase]: ...
+    @property
+    def message(self) -> str: ...
+
+class ClausesRow(TypedDict):
+    """A ``sudolab clauses`` row."""
+
+    puzzle: str
+    label: Optional[str]
+    encoding: str
+    variables: int
+    clauses: int
+    alo_lengths: List[int]
+    short_pct: float
+    medium_pct: float
+    long_pct: float
+
+class RelaxRow(TypedDict, total=False):
+    """A ``sudolab relax`` row (without ``line``)."""
+
+    puzzle: str
+    label: Optional[str]
+    seed: int
+    engine: str
+    verified: int
+    verified_by: List[str]
+    k: int
+    samples: int
+    cap: int
+    mean_solutions: float
+    median_solutions: float
+    mean_extra: float
+    p_unique: float
+    mean_fixed: float
+    capped: int
+    fixedness: List[float]
+
+class SampleRow(TypedDict, total=False):
+    """One relaxation sample (``sudolab relax --emit-samples``)."""
+
+    sample: int
+    removed: List[List[int]]
+    solutions: int
+    capped: bool
+    saturated: bool
+    fixed: List[int]
+
+class ScoreFields(TypedDict, total=False):
+    """The difficulty score's fields, in ``score``, ``rate`` and ``analyze`` rows."""
+
+    score: float
+    score_level: str
+    se_equivalent: Optional[float]
+    minutes: Optional[float]
+    minutes_low: Optional[float]
+    minutes_high: Optional[float]
+    extrapolated: bool
+    minutes_extrapolated: Optional[bool]
+
+class ScoreRow(ScoreFields, total=False):
+    """A ``sudolab score`` row; with ``all_metrics`` every candidate metric too
+    (``givens``, ``hsolve``, ``mean_fixed``, … as floats)."""
+
+    line: int
+    puzzle: str
+    label: Optional[str]
+    calibrated_level: str
+    hardest_technique: Optional[str]
+
+class RatingFields(TypedDict, total=False):
+    """The human models' fields, in ``rate`` and ``analyze`` rows (a model not
+    run leaves its fields ``None`` or out)."""
+
+    givens: int
+    backtracks: Optional[int]
+    sisus_refutation_sum: Optional[float]
+    sisus_refutation_sum_sd: Optional[float]
+    sisus_dependency: Optional[float]
+    sisus_dependency_sd: Optional[float]
+    singles_dependency: Optional[float]
+    singles_dependency_sd: Optional[float]
+    singles_box_reach: Optional[float]
+    singles_hidden_reach: Optional[float]
+    oracle_score: Optional[float]
+    oracle_level: Optional[str]
+    oracle_visits: Optional[float]
+    oracle_visits_sd: Optional[float]
+    hsolve: Optional[float]
+    hsolve_sd: Optional[float]
+    hsolve_median: Optional[float]
+    nishio2: Optional[float]
+    nishio3: Optional[float]
+    nishio4: Optional[float]
+    nishio4_sd: Optional[float]
+    nishio4_median: Optional[float]
+    nishio4_heuristic: Optional[float]
+    solved_by_2: Optional[bool]
+    solved_by_3: Optional[bool]
+    solved_by_4: Optional[bool]
+    weights_score: Optional[int]
+    weights_level: Optional[str]
+    hardest_technique: Optional[str]
+    hardest_weight: Optional[int]
+    serate: Optional[float]
+    fowler: Optional[float]
+    trial_depth: Optional[int]
+    trial_steps: Optional[int]
+    trial_rating: Optional[float]
+    trial_eliminations: Optional[int]
+    sa_steps: Optional[float]
+    sa_solved: Optional[float]
+    harmony_cost: Optional[float]
+    harmony_steps: Optional[float]
+    status: Dict[str, str]
+
+class RateRow(RatingFields, ScoreFields, total=False):
+    """A ``sudolab rate`` row (the score's fields unless ``with_score=False``)."""
+
+    puzzle: str
+    label: Optional[str]
+
+class AnalyzeParams(TypedDict):
+    """How an ``analyze`` row was computed (its ``params``)."""
+
+    metrics: str
+    seed: int
+    k: Optional[int]
+    samples: Optional[int]
+    cap: Optional[int]
+    fixedness: bool
+    dedup: bool
+
+class AnalysisRow(RatingFields, ScoreFields, total=False):
+    """A ``sudolab analyze`` row: the fields of each requested group
+    (clauses, relax, rate, score); a group the puzzle refuses is left out and
+    says why in ``errors``."""
+
+    line: int
+    puzzle: str
+    label: Optional[str]
+    params: AnalyzeParams
+    variables: int
+    clauses: int
+    alo_lengths: List[int]
+    short_pct: float
+    medium_pct: float
+    long_pct: float
+    k: int
+    samples: int
+    cap: int
+    mean_solutions: float
+    median_solutions: float
+    mean_extra: float
+    p_unique: float
+    mean_fixed: float
+    capped: int
+    fixedness: List[float]
+    errors: Dict[str, str]
+
+class GeneratedRow(TypedDict):
+    """A ``sudolab generate`` row."""
+
+    puzzle: str
+    method: str
+    seed: int
+    index: int
+    givens: int
+    minimal: bool
+    symmetry: str
+    attempts: int
+    millis: float
+    reached: bool
+    distance: float
+    acceptance: Optional[float]
+    method_level: Optional[str]
+    method_score: Optional[float]
+
+class AnalyzeOptions(TypedDict):
+    """:func:`analyze_options`: ``analyze``'s parameters, checked, defaults filled."""
+
+    metrics: str
+    k: int
+    samples: int
+    seed: int
+    cap: int
+    fixedness: bool
 
 def parse_line(text: str) -> Tuple[str, Optional[str], int, List[int]]:
     """(line, label, side, row-major cells with 0 for a blank)."""
@@ -18,62 +221,76 @@ def parse_line(text: str) -> Tuple[str, Optional[str], int, List[int]]:
 def line_from_cells(cells: Sequence[int]) -> str:
     """The puzzle line of row-major cell values (16, 81, 256 or 625 of them)."""
 
-def encode(puzzle: str, encoding: str) -> str:
+def encode(puzzle: str, encoding: Optional[str] = None) -> str:
     """DIMACS CNF text (``sudolab encode``)."""
 
-def clauses(puzzle: str, encoding: str, cuts: Optional[str] = None) -> str:
-    """A ``sudolab clauses`` JSON row."""
+def clauses(puzzle: str, encoding: Optional[str] = None, cuts: Optional[str] = None) -> ClausesRow:
+    """A ``sudolab clauses`` row."""
 
 def relax_report(
     puzzle: str,
-    k: int,
-    samples: int,
-    seed: int,
-    cap: int,
-    engine: str,
+    k: Optional[int] = None,
+    samples: Optional[int] = None,
+    seed: Optional[int] = None,
+    cap: Optional[int] = None,
+    engine: Optional[str] = None,
     verify: Optional[int] = None,
     with_samples: bool = False,
-) -> Tuple[str, Optional[str]]:
-    """A ``sudolab relax`` JSON row (line 1) and, when asked, the samples as a JSON list."""
+) -> Tuple[RelaxRow, Optional[List[SampleRow]]]:
+    """A ``sudolab relax`` row and, when asked, the samples."""
 
 def rate(
-    puzzles: Sequence[str], models: str, seed: int, runs: Optional[int] = None, with_score: bool = True
-) -> List[str]:
-    """``sudolab rate`` JSON rows, computed on every core without the GIL."""
+    puzzles: Sequence[str],
+    models: Optional[str] = None,
+    seed: Optional[int] = None,
+    runs: Optional[int] = None,
+    with_score: bool = True,
+) -> List[RateRow]:
+    """``sudolab rate`` rows, computed on every core without the GIL."""
 
 def score_rows(
     puzzles: Sequence[str],
     lines: Optional[Sequence[int]] = None,
-    fast: bool = False,
-    scale: int = 4,
+    fast: Optional[bool] = None,
+    scale: Optional[int] = None,
     seed: Optional[int] = None,
-    all_metrics: bool = False,
-) -> List[str]:
-    """``sudolab score`` JSON rows, computed on every core without the GIL."""
+    all_metrics: Optional[bool] = None,
+) -> List[ScoreRow]:
+    """``sudolab score`` rows, computed on every core without the GIL."""
+
+def analyze_options(
+    metrics: Optional[str] = None,
+    k: Optional[int] = None,
+    samples: Optional[int] = None,
+    seed: Optional[int] = None,
+    cap: Optional[int] = None,
+    fixedness: Optional[bool] = None,
+) -> AnalyzeOptions:
+    """``analyze``'s parameters checked as the CLI checks them, defaults filled."""
 
 def analyze(
     puzzles: Sequence[str],
     lines: Optional[Sequence[int]] = None,
-    metrics: str = "clauses,relax,score",
-    k: int = 45,
-    samples: int = 200,
-    seed: int = 1,
-    cap: int = 1000,
-    fixedness: bool = False,
-) -> List[str]:
-    """``sudolab analyze`` JSONL rows, computed on every core without the GIL."""
+    metrics: Optional[str] = None,
+    k: Optional[int] = None,
+    samples: Optional[int] = None,
+    seed: Optional[int] = None,
+    cap: Optional[int] = None,
+    fixedness: Optional[bool] = None,
+) -> List[AnalysisRow]:
+    """``sudolab analyze`` rows, computed on every core without the GIL."""
 
 def generate_rows(
-    method: str = "minimal",
-    count: int = 1,
-    seed: int = 0,
-    order: int = 3,
-    symmetry: str = "none",
-    minimal: bool = False,
-    max_tries: int = 1000,
+    method: Optional[str] = None,
+    count: Optional[int] = None,
+    seed: Optional[int] = None,
+    order: Optional[int] = None,
+    symmetry: Optional[str] = None,
+    minimal: Optional[bool] = None,
+    max_tries: Optional[int] = None,
     level: Optional[str] = None,
-) -> List[str]:
-    """``sudolab generate`` JSON rows."""
+) -> List[GeneratedRow]:
+    """``sudolab generate`` rows."""
 
 def canon(puzzle: str) -> str:
     """The canonical form of a 4×4 or 9×9 puzzle."""
@@ -81,5 +298,5 @@ def canon(puzzle: str) -> str:
 def fixedness_svg(puzzle: str, fixedness: Sequence[float]) -> str:
     """The HTML report's fixedness heatmap (SVG)."""
 
-def clause_histogram_svg(series: Sequence[Tuple[str, Sequence[int]]]) -> str:
+def clause_histogram_svg(series: Sequence[Tuple[str, Sequence[Union[int, float]]]]) -> str:
     """The HTML report's clause-length histogram (SVG)."""

@@ -2,7 +2,8 @@
 
 Each partition of a Dask DataFrame (a column of puzzle lines) or Dask bag
 (puzzle lines, e.g. from :func:`read_puzzles`) is analysed by one task with
-:func:`sudolab.analyze_batch`, on every core of the worker that runs it, with
+:func:`sudolab.analyze_batch` (the parameters checked first, on the client,
+by :func:`sudolab.analyze_options`), on every core of the worker that runs it, with
 the metric groups, parameters and seeds of ``sudolab analyze``. Rows carry the
 1-based input line of their puzzle (blank and ``#`` lines count, as in the
 CLI), so the gathered result equals ``sudolab analyze --format jsonl`` on the
@@ -27,7 +28,7 @@ import dask.bag as db
 import dask.dataframe as dd
 import pandas as pd
 
-from . import _native, _frame
+from . import analyze_batch, analyze_options
 
 __all__ = ["read_puzzles", "analyze", "analyze_to_parquet"]
 
@@ -59,17 +60,8 @@ def _analyze_partition(items, params: dict) -> Tuple[int, pd.DataFrame]:
     picked = [(i + 1, t) for i, t in enumerate(texts) if _is_puzzle(t)]
     if not picked:
         return len(texts), pd.DataFrame()
-    rows = _native.analyze(
-        [t for _, t in picked],
-        [line for line, _ in picked],
-        params["metrics"],
-        params["k"],
-        params["samples"],
-        params["seed"],
-        params["cap"],
-        params["fixedness"],
-    )
-    return len(texts), _frame(rows)
+    frame = analyze_batch([t for _, t in picked], lines=[line for line, _ in picked], **params)
+    return len(texts), frame
 
 
 def _partitions(collection, column: str):
@@ -82,27 +74,23 @@ def _partitions(collection, column: str):
     raise TypeError(f"expected a Dask DataFrame, Series or bag of puzzle lines, not {type(collection).__name__}")
 
 
-def _params(metrics: str, k: int, samples: int, seed: int, cap: int, fixedness: bool) -> dict:
-    # The same checks as the CLI, before anything is scheduled.
-    _native.analyze([], None, metrics, k, samples, seed, cap, fixedness)
-    return dict(metrics=metrics, k=k, samples=samples, seed=seed, cap=cap, fixedness=fixedness)
-
-
 def analyze(
     collection,
-    metrics: str = "clauses,relax,score",
-    k: int = 45,
-    samples: int = 200,
-    seed: int = 1,
-    cap: int = 1000,
-    fixedness: bool = False,
+    metrics: Optional[str] = None,
+    k: Optional[int] = None,
+    samples: Optional[int] = None,
+    seed: Optional[int] = None,
+    cap: Optional[int] = None,
+    fixedness: Optional[bool] = None,
     column: str = "puzzle",
 ) -> pd.DataFrame:
     """Analyses every puzzle of ``collection`` (a Dask bag of lines, or the
     ``column`` of a Dask DataFrame), partition by partition on the cluster,
     and gathers one pandas DataFrame: the rows of ``sudolab analyze --format
-    jsonl`` in input order, ``line`` counted over the whole collection."""
-    params = _params(metrics, k, samples, seed, cap, fixedness)
+    jsonl`` in input order, ``line`` counted over the whole collection. The
+    parameters are :func:`sudolab.analyze_batch`'s, with the CLI's defaults,
+    checked before anything is scheduled (:func:`sudolab.analyze_options`)."""
+    params = analyze_options(metrics=metrics, k=k, samples=samples, seed=seed, cap=cap, fixedness=fixedness)
     tasks = [dask.delayed(_analyze_partition)(part, params) for part in _partitions(collection, column)]
     results = dask.compute(*tasks)
     frames = []
@@ -133,12 +121,12 @@ def _write_partition(items, offset: int, params: dict, path: str, number: int) -
 def analyze_to_parquet(
     collection,
     path: str,
-    metrics: str = "clauses,relax,score",
-    k: int = 45,
-    samples: int = 200,
-    seed: int = 1,
-    cap: int = 1000,
-    fixedness: bool = False,
+    metrics: Optional[str] = None,
+    k: Optional[int] = None,
+    samples: Optional[int] = None,
+    seed: Optional[int] = None,
+    cap: Optional[int] = None,
+    fixedness: Optional[bool] = None,
     column: str = "puzzle",
 ) -> int:
     """Like :func:`analyze`, but each worker writes its partition's rows to
@@ -147,7 +135,7 @@ def analyze_to_parquet(
     ``alo_lengths`` stay lists, the nested ``params`` and ``errors`` are JSON
     text). Returns the number of rows written. The line offsets are counted
     first (one pass that reads the partitions' lengths)."""
-    params = _params(metrics, k, samples, seed, cap, fixedness)
+    params = analyze_options(metrics=metrics, k=k, samples=samples, seed=seed, cap=cap, fixedness=fixedness)
     os.makedirs(path, exist_ok=True)
     parts = _partitions(collection, column)
     counts = dask.compute(*[dask.delayed(len)(p) for p in parts])

@@ -110,8 +110,34 @@ def test_generate_and_canon_equal_the_cli(cli):
 
 def test_engine_disagreement_is_a_runtime_error_carrying_its_case():
     case = {"what": "count", "puzzle": WIKI, "answers": [["sat", "1"], ["dlx", "2"]], "line": 3}
-    e = sudolab.EngineDisagreement("engines disagree", '{"what": "count", "puzzle": "%s", "answers": [["sat", "1"], ["dlx", "2"]], "line": 3}' % WIKI)
+    e = sudolab.EngineDisagreement("engines disagree", case)
     assert isinstance(e, RuntimeError) and e.case == case
+    # The extension's class (create_exception!), the one native calls raise.
+    assert sudolab.EngineDisagreement is sudolab._native.EngineDisagreement
+    assert e.message == "engines disagree"
     # It survives pickling, as Dask sends it from a worker to the client.
     back = pickle.loads(pickle.dumps(e))
     assert back.case == case and str(back) == "engines disagree"
+
+
+def test_rows_cross_as_python_objects_not_json_text():
+    (row,) = sudolab._native.rate([WIKI], "weights")
+    assert isinstance(row, dict) and isinstance(row["status"], dict)
+    relax_row, samples = sudolab._native.relax_report(WIKI, samples=3, with_samples=True)
+    assert isinstance(relax_row, dict) and isinstance(relax_row["fixedness"], list)
+    assert len(samples) == 3 and all(isinstance(e, list) for s in samples for e in s["removed"])
+    (analysis,) = sudolab._native.analyze([WIKI], metrics="clauses,relax", samples=3)
+    assert analysis["params"] == {
+        "metrics": "clauses,relax", "seed": 1, "k": 45, "samples": 3, "cap": 1000, "fixedness": False, "dedup": False
+    }
+
+
+def test_defaults_are_the_library_ones():
+    # Stated once, in the library's options; the CLI has the same.
+    r = sudolab.relax(WIKI, samples=4)
+    assert (r.k, r.seed, r.cap, r.engine) == (45, 1, 1000, "bitset")
+    a = sudolab.analyze(WIKI, samples=4)
+    assert a.params == {
+        "metrics": "clauses,relax,score", "seed": 1, "k": 45, "samples": 4, "cap": 1000, "fixedness": True, "dedup": False
+    }
+    assert sudolab.analyze_batch([WIKI], metrics="clauses")["params"][0]["seed"] == 1

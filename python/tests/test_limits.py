@@ -44,13 +44,60 @@ def test_the_ceilings_are_the_cli_ones():
 def test_a_parameter_out_of_range_raises_value_error_naming_it(call, name):
     with pytest.raises(ValueError) as e:
         call()
-    assert str(e.value).startswith(f"{name}="), str(e.value)
+    assert str(e.value).startswith(f"{name} "), str(e.value)
+
+
+@pytest.mark.parametrize(
+    "call, cli_args",
+    [
+        (lambda: sudolab.relax(WIKI, samples=10**9), ["relax", "-", "--samples", "1000000000"]),
+        (lambda: sudolab.analyze_batch([WIKI], samples=10**9), ["analyze", "-", "--samples", "1000000000"]),
+        (lambda: sudolab.score(WIKI, scale=1), ["score", "-", "--scale", "1"]),
+        (lambda: sudolab.score_batch([WIKI], scale=11), ["score", "-", "--scale", "11"]),
+        (lambda: sudolab.rate(WIKI, runs=10**9), ["rate", "-", "--runs", "1000000000"]),
+        (lambda: sudolab.rate(WIKI, runs=0), ["rate", "-", "--runs", "0"]),
+        (lambda: sudolab.relax(WIKI, samples=0), ["relax", "-", "--samples", "0"]),
+        (lambda: sudolab.generate(count=10**9), ["generate", "--count", "1000000000"]),
+        (lambda: sudolab.analyze_batch([WIKI], k=5000), ["analyze", "-", "--k", "5000"]),
+    ],
+)
+def test_python_refuses_a_value_with_the_cli_message(cli, call, cli_args):
+    # Both run the library options' check(): one message, word for word.
+    out = subprocess.run([str(cli), *cli_args], input=WIKI + "\n", capture_output=True, text=True)
+    assert out.returncode == 1, out.stderr
+    with pytest.raises(ValueError) as e:
+        call()
+    assert out.stderr.strip() == f"sudolab: error: {e.value}"
+
+
+def test_the_bar_messages_of_samples_and_scale():
+    with pytest.raises(ValueError) as e:
+        sudolab.relax(WIKI, samples=10**9)
+    assert str(e.value) == "samples 1000000000: at most 100000 (the documented ceiling of samples)"
+    with pytest.raises(ValueError) as e:
+        sudolab.score(WIKI, scale=1)
+    assert str(e.value) == "scale 1: expected 2 to 10"
+
+
+def test_analyze_options_checks_and_fills_the_cli_defaults():
+    assert sudolab.analyze_options() == dict(
+        metrics="clauses,relax,score", k=45, samples=200, seed=1, cap=1000, fixedness=False
+    )
+    assert sudolab.analyze_options(metrics="clauses", samples=7)["samples"] == 7
+    with pytest.raises(ValueError, match=r"^samples 0: at least 1$"):
+        sudolab.analyze_options(samples=0)
+    with pytest.raises(ValueError, match="^samples 1000000: at most 100000"):
+        sudolab.analyze_options(metrics="clauses", samples=10**6)
+    with pytest.raises(ValueError, match="^k -1"):
+        sudolab.analyze_options(k=-1)
 
 
 def test_analyze_batch_refuses_a_k_beyond_the_graph_in_the_library_too():
     # Below the Python layer's generic bound, above the 9×9 graph's 810 edges.
-    with pytest.raises(ValueError, match="810 edges"):
+    with pytest.raises(ValueError) as e:
         sudolab.analyze_batch([WIKI], k=5000)
+    # The CLI's words (the library's check_k): `sudolab analyze --k 5000`.
+    assert str(e.value) == "k 5000: exceeds the 810 edges of the 9×9 Sudoku graph (input line 1)"
 
 
 def test_a_parameter_of_another_type_raises_type_error_naming_it():
@@ -128,3 +175,14 @@ def test_read_puzzles_spreads_a_few_hundred_puzzles_over_partitions(tmp_path):
     path.write_text((WIKI + "\n") * 400)
     # 400 puzzles: about 100 per partition by default (block ends round down).
     assert sd.read_puzzles(str(path)).npartitions >= 3
+
+
+def test_dask_checks_through_the_public_api_before_scheduling():
+    sd = pytest.importorskip("sudolab.dask")
+    # No private helper of the package: the public analyze_options and analyze_batch.
+    assert not any(name in vars(sd) for name in ("_native", "_frame", "_params"))
+    import dask.bag as db
+
+    bag = db.from_sequence([WIKI], npartitions=1)
+    with pytest.raises(ValueError, match="^samples 1000000000: at most 100000"):
+        sd.analyze(bag, samples=10**9)

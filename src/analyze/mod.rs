@@ -29,9 +29,10 @@ use crate::cnf::ClauseCounts;
 use crate::engine::Disagreement;
 use crate::grid::Puzzle;
 use crate::human::{self, RateOptions, RateRow, Ratings};
+use crate::limits::OptionError;
 use crate::metrics::{self, MetricOptions};
 pub use crate::metrics::{MetricGroup, MetricsError, parse_metric_groups};
-use crate::relax::{RelaxError, RelaxOptions, RelaxSummary};
+use crate::relax::{RelaxOptions, RelaxSummary};
 use crate::score::{self, Score, ScoreError, ScoreOptions};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -50,6 +51,26 @@ pub struct AnalyzeOptions {
     /// The caller skips input puzzles equivalent to an earlier one (recorded
     /// in the parameters only: it decides which rows exist, not their values).
     pub dedup: bool,
+}
+
+impl Default for AnalyzeOptions {
+    /// `sudolab analyze`'s defaults (the Python package's too): the groups
+    /// `clauses,relax,score`, 200 relaxation samples removing k = 45 edges
+    /// with seed 1 and cap 1000, no fixedness map.
+    fn default() -> Self {
+        let samples = 200;
+        AnalyzeOptions {
+            groups: vec![MetricGroup::Clauses, MetricGroup::Relax, MetricGroup::Score],
+            relax: RelaxOptions {
+                samples,
+                verify: crate::relax::default_verify(samples),
+                ..RelaxOptions::default()
+            },
+            rate_seed: 1,
+            fixedness: false,
+            dedup: false,
+        }
+    }
 }
 
 /// The parameters a row was computed with: a resumed run must use the same.
@@ -72,12 +93,17 @@ pub struct AnalyzeParams {
 }
 
 impl AnalyzeOptions {
+    /// The metric groups as `--metrics` names them (`clauses,relax,score`).
+    pub fn metrics(&self) -> String {
+        let names: Vec<String> = self.groups.iter().map(|g| g.to_string()).collect();
+        names.join(",")
+    }
+
     /// The parameters every row of this run carries.
     pub fn params(&self) -> AnalyzeParams {
         let relax = self.groups.contains(&MetricGroup::Relax);
-        let names: Vec<String> = self.groups.iter().map(|g| g.to_string()).collect();
         AnalyzeParams {
-            metrics: names.join(","),
+            metrics: self.metrics(),
             seed: self.relax.seed,
             k: relax.then_some(self.relax.k),
             samples: relax.then_some(self.relax.samples),
@@ -98,12 +124,15 @@ impl AnalyzeOptions {
         }
     }
 
-    /// Checks the parameters before any puzzle is read.
-    pub fn check(&self) -> Result<(), RelaxError> {
-        if self.groups.contains(&MetricGroup::Relax) && self.relax.samples == 0 {
-            return Err(RelaxError::NoSamples);
+    /// Checks the parameters before any puzzle is read: the relaxation's
+    /// ([`RelaxOptions::check`]) when the relax group is asked for, else the
+    /// ceiling of `samples` alone.
+    pub fn check(&self) -> Result<(), OptionError> {
+        if self.groups.contains(&MetricGroup::Relax) {
+            self.relax.check()
+        } else {
+            crate::limits::at_most("samples", self.relax.samples, crate::limits::MAX_SAMPLES)
         }
-        Ok(())
     }
 }
 

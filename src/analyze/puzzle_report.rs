@@ -26,6 +26,7 @@ use crate::eval::dataset::{DatasetError, DatasetReport, dataset_report};
 use crate::eval::{Direction, LabelSpec, Ordinal, ResultsTable, TableError, TableFormat};
 use crate::grid::Puzzle;
 use crate::human::{self, Explanation, Model, RateOptions};
+use crate::limits::{self, OptionError};
 use crate::metrics::{Kind, Metric, MetricValue, Source};
 use crate::relax::{self, RelaxError, RelaxOptions, RelaxReport, SweepReport};
 use crate::{Count, Status};
@@ -92,12 +93,15 @@ impl ReportOptions {
         o
     }
 
-    /// Refuses options that cannot give a report (no samples, no runs).
+    /// Refuses options that cannot give a report: samples outside
+    /// `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES), a `verify` above
+    /// it, runs the human models refuse ([`RateOptions::check`]).
     pub fn check(&self) -> Result<(), ReportError> {
-        if self.samples == 0 || self.sweep_samples == 0 {
-            return Err(ReportError::Relax(RelaxError::NoSamples));
-        }
-        self.rate().check().map_err(ReportError::Rate)
+        limits::check_samples("samples", self.samples)?;
+        limits::check_samples("sweep samples", self.sweep_samples)?;
+        limits::at_most("verify", self.verify, limits::MAX_SAMPLES)?;
+        self.rate().check()?;
+        Ok(())
     }
 }
 
@@ -110,9 +114,9 @@ pub enum ReportError {
     /// A relaxation parameter is unusable.
     #[error(transparent)]
     Relax(RelaxError),
-    /// A rating parameter is unusable.
+    /// A parameter is out of its range ([`ReportOptions::check`]).
     #[error(transparent)]
-    Rate(human::RateError),
+    Option(#[from] OptionError),
     /// The data-set section could not be made (an empty table, an
     /// unusable label).
     #[error(transparent)]

@@ -448,19 +448,18 @@ fn read_windows(
     each: &mut EachWindow<'_>,
 ) -> Result<(), BatchError> {
     let mine = |line: usize| input.shard.is_none_or(|s| s.owns(line));
-    let chunked =
-        |puzzles: Vec<(usize, Puzzle)>,
-         summary: &mut Summary,
-         each: &mut EachWindow<'_>|
-         -> Result<(), BatchError> {
-            let mine: Vec<_> = puzzles.into_iter().filter(|(l, _)| mine(*l)).collect();
-            let mut rest = mine.into_iter().peekable();
-            while rest.peek().is_some() {
-                let window: Vec<_> = rest.by_ref().take(size).collect();
-                each(summary, window)?;
-            }
-            Ok(())
-        };
+    let chunked = |puzzles: Vec<(usize, Puzzle)>,
+                   summary: &mut Summary,
+                   each: &mut EachWindow<'_>|
+     -> Result<(), BatchError> {
+        let mine: Vec<_> = puzzles.into_iter().filter(|(l, _)| mine(*l)).collect();
+        let mut rest = mine.into_iter().peekable();
+        while rest.peek().is_some() {
+            let window: Vec<_> = rest.by_ref().take(size).collect();
+            each(summary, window)?;
+        }
+        Ok(())
+    };
     let (reader, name) = match input.source {
         Source::Examples => {
             let examples = crate::examples::embedded()

@@ -19,19 +19,19 @@ pub struct AnalyzeArgs {
     /// (e.g. rate:nishio,weights; models: sisus, oracle, hsolve, nishio,
     /// weights, baseline, singles) or score (the difficulty score, its level,
     /// SE-equivalent and predicted minutes).
-    #[arg(long, default_value = "clauses,relax,score")]
+    #[arg(long, default_value_t = AnalyzeOptions::default().metrics())]
     pub metrics: String,
     /// Relaxation: edges removed.
-    #[arg(long, default_value_t = 45)]
+    #[arg(long, default_value_t = AnalyzeOptions::default().relax.k)]
     pub k: usize,
     /// Relaxation: samples per puzzle (at most 100000).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = AnalyzeOptions::default().relax.samples)]
     pub samples: usize,
     /// Seed of every randomized metric.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = AnalyzeOptions::default().relax.seed)]
     pub seed: u64,
     /// Relaxation: solution cap.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = AnalyzeOptions::default().relax.cap)]
     pub cap: u64,
     /// With -o FILE and --format jsonl: keep the rows already in FILE (same
     /// parameters, same input) and append the others.
@@ -64,9 +64,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         fixedness: args.fixedness,
         dedup: args.dedup,
     };
-    opts.check()
-        .map_err(|e| anyhow::anyhow!("--samples: {e}"))?;
-    super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
+    opts.check()?;
     let out = &args.common.out;
     out.check()?;
     let spec = resume::RowSpec::analyze(&opts.params())?;

@@ -13,7 +13,7 @@ pub struct EncodeArgs {
     /// Puzzle file; `-` reads stdin; none = the embedded examples.
     pub input: Option<PathBuf>,
     /// max (maximal), min (candidate-based minimal) or lo-min (Lynce & Ouaknine).
-    #[arg(long, short = 'e', value_enum, default_value_t = Encoding::Min)]
+    #[arg(long, short = 'e', value_enum, default_value_t = Encoding::default())]
     pub encoding: Encoding,
     /// Output file for one puzzle (`-` = stdout, the default), or for several
     /// puzzles a directory (an existing one, or a path ending in `/`) that

@@ -16,7 +16,7 @@ use sudolab::grid::{Puzzle, PuzzleReader, parse_puzzle};
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// Generator.
-    #[arg(long, short = 'm', value_enum, default_value_t = Method::Minimal)]
+    #[arg(long, short = 'm', value_enum, default_value_t = GenerateOptions::default().method)]
     pub method: Method,
     /// Level to retry for: oracle level with fletcher, weights level with xu,
     /// hsolve quartile level1..level4 with chang (see docs/generation.md).
@@ -27,35 +27,35 @@ pub struct GenerateArgs {
     #[arg(long = "target", short = 't', long_help = target_help())]
     pub targets: Vec<String>,
     /// Puzzles to generate (at most 1000000).
-    #[arg(long, short = 'n', default_value_t = 1)]
+    #[arg(long, short = 'n', default_value_t = GenerateOptions::default().run.count)]
     pub count: usize,
     /// Run seed: puzzle i depends only on (seed, i).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = GenerateOptions::default().run.seed)]
     pub seed: u64,
     /// Symmetry of the givens.
-    #[arg(long, value_enum, default_value_t = Symmetry::None)]
+    #[arg(long, value_enum, default_value_t = GenerateOptions::default().symmetry)]
     pub symmetry: Symmetry,
     /// Box side: 2 (4×4), 3 (9×9) or 4 (16×16).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = GenerateOptions::default().order)]
     pub order: usize,
     /// Print minimal puzzles only (every given needed for uniqueness):
     /// non-minimal candidates (symmetric, Xu's, mutants) are refused.
     #[arg(long)]
     pub minimal: bool,
     /// Attempts per puzzle when a level or target is asked for.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = GenerateOptions::default().run.max_tries)]
     pub max_tries: usize,
     /// Stop searching after this many seconds and return the closest puzzles.
     #[arg(long)]
     pub time_limit: Option<f64>,
     /// Edges removed per relaxation, for relaxation targets.
-    #[arg(long, default_value_t = 45)]
+    #[arg(long, default_value_t = GenerateOptions::default().aim.relax_k)]
     pub k: usize,
     /// Relaxations per puzzle, for relaxation targets (at most 100000).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = GenerateOptions::default().aim.relax_samples)]
     pub samples: usize,
     /// Fletcher: Dancing Links completions to pick the solution grid from.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = GenerateOptions::default().fletcher.completions)]
     pub completions: usize,
     /// Pseudo: the puzzle to mutate, as a puzzle line or a file whose first
     /// puzzle is used (`-` reads stdin); its order is used.
@@ -64,10 +64,10 @@ pub struct GenerateArgs {
     /// Pseudo: the metric mutants must keep near the source's value: any
     /// numeric field a target may name (hsolve, sisus_refutation_sum,
     /// oracle_score, nishio4, backtracks, mean_fixed, givens, ...).
-    #[arg(long, default_value = sudolab::metrics::Metric::Hsolve.name(), value_name = "FIELD", long_help = metric_help())]
+    #[arg(long, default_value = GenerateOptions::default().pseudo.metric.name(), value_name = "FIELD", long_help = metric_help())]
     pub metric: String,
     /// Pseudo: keep mutants whose metric is within this fraction of the source's.
-    #[arg(long, default_value_t = 0.2)]
+    #[arg(long, default_value_t = GenerateOptions::default().pseudo.tolerance)]
     pub tolerance: f64,
     /// Keep generating until --count pairwise inequivalent puzzles exist
     /// (canonical form; 4×4 and 9×9): an index whose puzzle is equivalent to
@@ -80,8 +80,6 @@ pub struct GenerateArgs {
 
 pub fn run(args: GenerateArgs) -> Result<u8> {
     args.out.check()?;
-    super::at_most("-n", args.count, super::MAX_GENERATED)?;
-    super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
     let time_limit = match args.time_limit {
         None => None,
         Some(s) => Some(
@@ -125,6 +123,7 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
             tolerance: args.tolerance,
         },
     };
+    opts.check()?;
     let rows: Vec<Generated> = match generate(&opts) {
         Ok(rows) => rows,
         Err(e @ GenerateError::Source(_)) => match &source {

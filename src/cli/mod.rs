@@ -438,16 +438,18 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     Ok(b)
 }
 
-pub use sudolab::limits::{
-    MAX_BOOTSTRAP, MAX_BOOTSTRAP_PAIRS, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES,
-};
+pub use sudolab::limits::{MAX_BOOTSTRAP, MAX_BOOTSTRAP_PAIRS, MAX_RUNS, MAX_SAMPLES};
 
-/// Refuses a count flag above its documented ceiling, before any work.
+/// Refuses a count flag above its documented ceiling, before any work, in
+/// the words of the options' own checks ([`sudolab::limits::at_most`]: the
+/// flag named without its dashes). Options structs check their fields with
+/// their `check()`; this is for the flags of commands without one.
 pub fn at_most(flag: &str, value: usize, max: usize) -> Result<()> {
-    if value > max {
-        bail!("{flag} {value}: at most {max} (the documented ceiling of {flag})");
-    }
-    Ok(())
+    Ok(sudolab::limits::at_most(
+        flag.trim_start_matches('-'),
+        value,
+        max,
+    )?)
 }
 
 /// Refuses a `--bootstrap` whose work (resamples × rows) passes
@@ -465,21 +467,22 @@ pub fn bootstrap_fits(replicates: usize, rows: usize) -> Result<()> {
 }
 
 /// Refuses, before any work, a `k` (edges removed) larger than the
-/// Sudoku graph of a puzzle to be relaxed: `flag` names the parameter
-/// (`--k`, `--sweep`), the error the first input line of that order.
+/// Sudoku graph of a puzzle to be relaxed, in the library's words
+/// ([`sudolab::limits::check_k`], as the Python package): `flag` is the
+/// parameter (`--k`, or `--sweep`, which the message names first), the
+/// error names the first input line of that order.
 pub fn check_k_fits(flag: &str, ks: &[usize], puzzles: &[(usize, Puzzle)]) -> Result<()> {
     let Some(&k) = ks.iter().max() else {
         return Ok(());
     };
     let mut seen = std::collections::BTreeSet::new();
     for (line, p) in puzzles {
-        if seen.insert(p.order()) {
-            let edges = p.geometry().edges().len();
-            if k > edges {
-                bail!(
-                    "{flag}: k = {k} exceeds the {edges} edges of the {side}×{side} Sudoku graph (input line {line})",
-                    side = p.side()
-                );
+        if seen.insert(p.order())
+            && let Err(e) = sudolab::limits::check_k("k", k, p.order())
+        {
+            match flag.trim_start_matches('-') {
+                "k" => bail!("{e} (input line {line})"),
+                other => bail!("{other}: {e} (input line {line})"),
             }
         }
     }

@@ -6,9 +6,10 @@
 use super::{Common, finish, progress, run_batch};
 use anyhow::Result;
 use clap::Args;
-use sudolab::analyze::fill_order::{FillOrderError, FillOrderOptions, FillOrderRow, fill_order};
+use sudolab::analyze::fill_order::{FillOrderError, FillOrderOptions, fill_order};
 use sudolab::batch::{Driver, JobError};
 use sudolab::relax::{RelaxError, RelaxOptions};
+use sudolab::report::text;
 
 #[derive(Debug, Args)]
 pub struct OrderArgs {
@@ -26,52 +27,6 @@ pub struct OrderArgs {
     /// Seed of the relaxation and the SiSuS runs.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-}
-
-/// One grid of ranks as text, `.` on the givens.
-fn grid(ranks: &[Option<f64>], side: usize) -> Vec<String> {
-    ranks
-        .chunks(side)
-        .map(|row| {
-            row.iter()
-                .map(|r| match r {
-                    Some(r) => format!("{r:>5.1}"),
-                    None => format!("{:>5}", "."),
-                })
-                .collect()
-        })
-        .collect()
-}
-
-fn text(rows: &[FillOrderRow]) -> String {
-    let mut s = String::new();
-    for r in rows {
-        let side = (r.model_rank.len() as f64).sqrt().round() as usize;
-        let rho = r.spearman.map_or("-".into(), |x| format!("{x:.3}"));
-        s.push_str(&format!(
-            "{}  Spearman {rho}\n",
-            r.label.as_deref().unwrap_or(&r.puzzle)
-        ));
-        let width = side * 5;
-        s.push_str(&format!(
-            "{:<width$}   {}\n",
-            "SiSuS order (rank)", "fixedness order (rank)"
-        ));
-        for (a, b) in grid(&r.model_rank, side)
-            .into_iter()
-            .zip(grid(&r.fixedness_rank, side))
-        {
-            s.push_str(&format!("{a}   {b}\n"));
-        }
-        s.push_str("SiSuS possibilities for the next step, steps 1, 2, … (Fig. 7):\n");
-        for chunk in r.possibilities.chunks(side) {
-            let line: Vec<String> = chunk.iter().map(|x| format!("{x:>5.1}")).collect();
-            s.push_str(&line.concat());
-            s.push('\n');
-        }
-        s.push('\n');
-    }
-    s
 }
 
 pub fn run(args: OrderArgs) -> Result<u8> {
@@ -110,6 +65,6 @@ pub fn run(args: OrderArgs) -> Result<u8> {
         },
     )?;
     drop(pb);
-    args.common.out.emit(&rows, text)?;
+    args.common.out.emit(&rows, text::order_text)?;
     Ok(finish(&summary.rejected))
 }

@@ -26,7 +26,7 @@ pub struct RateArgs {
     #[arg(long)]
     pub runs: Option<usize>,
     /// Seed of every randomized model (each run derives its own seed from it).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = RateOptions::default().seed)]
     pub seed: u64,
     /// Print the technique engine's step-by-step solving path instead of ratings.
     #[arg(long)]
@@ -69,9 +69,6 @@ pub struct RateArgs {
 pub fn run(args: RateArgs) -> Result<u8> {
     let out = &args.common.out;
     out.check()?;
-    if let Some(runs) = args.runs {
-        super::at_most("--runs", runs, super::MAX_RUNS)?;
-    }
     if args.explain {
         let mut loaded = load(&args.common)?;
         let mut s = String::new();

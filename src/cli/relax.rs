@@ -25,16 +25,16 @@ pub struct RelaxArgs {
     #[command(flatten)]
     pub common: Common,
     /// Edges removed per sample.
-    #[arg(long, default_value_t = 45)]
+    #[arg(long, default_value_t = RelaxOptions::default().k)]
     pub k: usize,
     /// Samples (relaxations) per puzzle and k (at most 100000).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = RelaxOptions::default().samples)]
     pub samples: usize,
     /// Seed of the sample draws (per-sample seeds derive from it).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = RelaxOptions::default().seed)]
     pub seed: u64,
     /// Stop counting a sample's solutions at this many (0 = exact counts).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = RelaxOptions::default().cap)]
     pub cap: u64,
     /// Engine analysing every sample: bitset (default, fastest), dlx (Dancing
     /// Links) or sat (varisat); a comma-separated list such as `sat,dlx`, or
@@ -83,10 +83,6 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         Some(s) => parse_sweep(s).map_err(|e| anyhow::anyhow!("--sweep: {e}"))?,
         None => vec![args.k],
     };
-    if args.samples == 0 {
-        bail!("--samples: {}", RelaxError::NoSamples);
-    }
-    super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
     let opts = RelaxOptions {
         k: args.k,
         samples: args.samples,
@@ -96,6 +92,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
         verify_by: args.verify_by,
         engines: args.engine,
     };
+    opts.check()?;
     let out = &args.common.out;
     out.check()?;
     for (flag, path) in [

@@ -19,8 +19,8 @@ pub struct ScoreArgs {
     pub fast: bool,
     /// Number of levels of the level scale (2–10): the cuts are equal shares
     /// of the reference puzzles the model was fitted on.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=10))]
-    pub scale: u8,
+    #[arg(long, default_value_t = ScoreOptions::default().scale)]
+    pub scale: usize,
     /// Also give the level on a labelled source's scale: se (the
     /// SE-equivalent, always given), qqwing, nyt, krazydad, patti-org-uk,
     /// patti-sotd, patti-extreme.
@@ -71,9 +71,10 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
     let opts = ScoreOptions {
         model,
         fast: args.fast,
-        scale: args.scale as usize,
+        scale: args.scale,
         all_metrics: args.all_metrics,
     };
+    opts.check()?;
     let pb = progress::Bar::new("puzzles");
     let render = |rows: &[ScoreRow]| text::score_table(rows, &args.calibrate, site.is_some());
     let mut rows = resume::WindowRows::text(out, true, &render);

@@ -58,8 +58,8 @@ use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
 
-/// Which CNF encoding to build.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+/// Which CNF encoding to build (default the minimal one, Patti's).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Encoding {
@@ -68,6 +68,7 @@ pub enum Encoding {
     Max,
     /// The candidate-based minimal encoding (Patti's "minimum encoding").
     #[cfg_attr(feature = "cli", value(alias = "minimal"))]
+    #[default]
     Min,
     /// Lynce & Ouaknine's "minimal" encoding: cell ALO + unit AMO + givens.
     LoMin,

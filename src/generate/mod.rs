@@ -55,6 +55,7 @@ pub use target::{Op, Target, TargetError, known_fields, parse_target, parse_targ
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;
 use crate::grid::{Puzzle, Solution};
+use crate::limits::{self, OptionError};
 use crate::metrics::Metric;
 use crate::seed::SeededRng;
 use rand::SeedableRng;
@@ -308,12 +309,9 @@ pub enum GenerateError {
     /// The requested order (box side) is not 2, 3 or 4.
     #[error("order {0} is not supported by the generators (expected 2, 3 or 4)")]
     Order(usize),
-    /// `run.count` is 0.
-    #[error("count must be at least 1")]
-    ZeroCount,
-    /// `run.max_tries` is 0.
-    #[error("max tries must be at least 1")]
-    ZeroTries,
+    /// A count out of its range ([`GenerateOptions::check`]).
+    #[error(transparent)]
+    Option(#[from] OptionError),
     /// A level the method does not define (e.g. `easy` with Fletcher's
     /// oracle levels).
     #[error(
@@ -397,6 +395,20 @@ impl Default for GenerateOptions {
             fletcher: FletcherOptions::default(),
             pseudo: PseudoOptions::default(),
         }
+    }
+}
+
+impl GenerateOptions {
+    /// Refuses counts no run takes: `run.count` outside
+    /// `1..=`[`MAX_GENERATED`](crate::limits::MAX_GENERATED) (named
+    /// `count`), no attempt (`max tries`), relaxation samples for targets
+    /// above [`MAX_SAMPLES`](crate::limits::MAX_SAMPLES) (`samples`).
+    /// [`validate`] checks the rest of a request.
+    pub fn check(&self) -> Result<(), OptionError> {
+        limits::at_least("count", self.run.count, 1)?;
+        limits::at_most("count", self.run.count, limits::MAX_GENERATED)?;
+        limits::at_least("max tries", self.run.max_tries, 1)?;
+        limits::at_most("samples", self.aim.relax_samples, limits::MAX_SAMPLES)
     }
 }
 
@@ -554,12 +566,7 @@ pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
     if !(2..=4).contains(&opts.order) {
         return Err(GenerateError::Order(opts.order));
     }
-    if opts.run.count == 0 {
-        return Err(GenerateError::ZeroCount);
-    }
-    if opts.run.max_tries == 0 {
-        return Err(GenerateError::ZeroTries);
-    }
+    opts.check()?;
     match (&opts.pseudo.source, opts.method) {
         (None, Method::Pseudo) => return Err(GenerateError::NoSource),
         (Some(p), Method::Pseudo) if p.order() != opts.order => {
@@ -853,7 +860,14 @@ mod tests {
             },
             ..base.clone()
         };
-        assert_eq!(validate(&none), Err(GenerateError::ZeroCount));
+        assert_eq!(
+            validate(&none),
+            Err(GenerateError::Option(OptionError::BelowMinimum {
+                name: "count".into(),
+                value: 0,
+                min: 1
+            }))
+        );
         let wrong = GenerateOptions {
             method: Method::Fletcher,
             aim: AimOptions {

@@ -21,6 +21,7 @@ use super::solver::{Solved, solve};
 use super::trial_depth::trial_depth;
 use super::weights::weights;
 use crate::grid::Puzzle;
+use crate::limits::{self, OptionError};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -127,17 +128,6 @@ pub enum RateError {
     #[error("empty model list")]
     /// The list names no model.
     Empty,
-    /// A randomized model asked to average no run.
-    #[error("runs must be at least 1")]
-    NoRuns,
-    /// A model parameter that is NaN or infinite.
-    #[error("oracle parameter {name} = {value} is not a finite number")]
-    NotFinite {
-        /// Parameter name as in the paper (`alpha`, `beta`, `G`, …).
-        name: &'static str,
-        /// The offending value.
-        value: f64,
-    },
 }
 
 impl FromStr for Model {
@@ -222,10 +212,12 @@ impl RateOptions {
         })
     }
 
-    /// Refuses options no model can run with: zero runs, a parameter that is
+    /// Refuses options no model can run with: runs of a randomized model
+    /// outside `1..=`[`MAX_RUNS`](crate::limits::MAX_RUNS) (named `runs`,
+    /// the flag and keyword that set them all), an oracle parameter that is
     /// not a finite number.
-    pub fn check(&self) -> Result<(), RateError> {
-        if [
+    pub fn check(&self) -> Result<(), OptionError> {
+        for runs in [
             self.sisus.runs,
             self.singles.runs,
             self.oracle.trials,
@@ -233,10 +225,9 @@ impl RateOptions {
             self.nishio.runs,
             self.annealing.runs,
             self.harmony.runs,
-        ]
-        .contains(&0)
-        {
-            return Err(RateError::NoRuns);
+        ] {
+            limits::at_least("runs", runs, 1)?;
+            limits::at_most("runs", runs, limits::MAX_RUNS)?;
         }
         let o = &self.oracle;
         for (name, value) in [
@@ -249,7 +240,10 @@ impl RateOptions {
             ("B", o.b),
         ] {
             if !value.is_finite() {
-                return Err(RateError::NotFinite { name, value });
+                return Err(OptionError::NotFinite {
+                    name: format!("oracle parameter {name}"),
+                    value,
+                });
             }
         }
         Ok(())

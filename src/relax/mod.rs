@@ -129,6 +129,13 @@ pub fn default_verify(samples: usize) -> usize {
 }
 
 impl RelaxOptions {
+    /// Refuses options no relaxation run takes: `samples` outside
+    /// `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES). (`k` is checked
+    /// against each puzzle's graph: [`crate::limits::check_k`].)
+    pub fn check(&self) -> Result<(), crate::limits::OptionError> {
+        crate::limits::check_samples("samples", self.samples)
+    }
+
     /// The `verify` of a run with `engines`: every sample when several
     /// engines are listed (each analyzes every sample, and they are
     /// compared), else `requested` or, when nothing is requested,

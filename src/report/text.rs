@@ -3,12 +3,14 @@
 //! gives every row. Each returns the whole text (a table's first line is its
 //! header), so a command can render its rows window by window.
 
-use super::chart::shade;
+use super::chart::{bar, shade};
 use super::text_table;
 use crate::Status;
 use crate::analyze::engines::{BackboneRow, CheckRow, CountRow, SolveRow};
+use crate::analyze::fill_order::FillOrderRow;
 use crate::analyze::results::Lined;
 use crate::analyze::{AnalysisRow, RatedRow};
+use crate::cnf::{ClauseRow, MeanDistribution};
 use crate::metrics::Metric;
 use crate::relax::{RelaxReport, SweepReport};
 use crate::score::ScoreRow;
@@ -443,6 +445,111 @@ pub fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
                 "fit of mean_solutions, original and every k included: none (the mean does not grow over this range)\n\n",
             ),
         }
+    }
+    s
+}
+
+/// `sudolab clauses`: each puzzle's ALO clause lengths as bars, and the
+/// mean distribution over them when given.
+pub fn clauses_text(rows: &[ClauseRow], mean: Option<&MeanDistribution>) -> String {
+    let mut s = String::new();
+    for r in rows {
+        let c = &r.counts;
+        let total: u64 = c.alo_lengths.iter().sum();
+        s.push_str(&format!(
+            "{}{}\n  encoding {}: {} variables, {} clauses, {} ALO clauses\n",
+            r.puzzle,
+            r.label
+                .as_ref()
+                .map(|l| format!("  {l}"))
+                .unwrap_or_default(),
+            r.encoding,
+            c.variables,
+            c.clauses,
+            total
+        ));
+        let max = c.alo_lengths.iter().copied().max().unwrap_or(0).max(1);
+        for (i, &n) in c.alo_lengths.iter().enumerate() {
+            let pct = if total > 0 {
+                100.0 * n as f64 / total as f64
+            } else {
+                0.0
+            };
+            s.push_str(&format!(
+                "  len {:>2} {:>5} {:>5.1}% {}\n",
+                i + 1,
+                n,
+                pct,
+                bar(n as f64 / max as f64, 40)
+            ));
+        }
+        s.push_str(&format!(
+            "  short {:.1}%  medium {:.1}%  long {:.1}%\n\n",
+            c.short_pct, c.medium_pct, c.long_pct
+        ));
+    }
+    if let Some(m) = mean {
+        s.push_str(&format!("mean over {} puzzles:\n", m.puzzles));
+        for (i, p) in m.mean_length_pct.iter().enumerate() {
+            s.push_str(&format!(
+                "  len {:>2} {:>5.1}% {}\n",
+                i + 1,
+                p,
+                bar(p / 100.0, 40)
+            ));
+        }
+        s.push_str(&format!(
+            "  short {:.1}%  medium {:.1}%  long {:.1}%\n",
+            m.short_pct, m.medium_pct, m.long_pct
+        ));
+    }
+    s
+}
+
+/// One grid of ranks as text, `.` on the givens.
+fn grid(ranks: &[Option<f64>], side: usize) -> Vec<String> {
+    ranks
+        .chunks(side)
+        .map(|row| {
+            row.iter()
+                .map(|r| match r {
+                    Some(r) => format!("{r:>5.1}"),
+                    None => format!("{:>5}", "."),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// `sudolab order`: the two fill orders side by side and the SiSuS
+/// possibilities per step, per puzzle.
+pub fn order_text(rows: &[FillOrderRow]) -> String {
+    let mut s = String::new();
+    for r in rows {
+        let side = (r.model_rank.len() as f64).sqrt().round() as usize;
+        let rho = r.spearman.map_or("-".into(), |x| format!("{x:.3}"));
+        s.push_str(&format!(
+            "{}  Spearman {rho}\n",
+            r.label.as_deref().unwrap_or(&r.puzzle)
+        ));
+        let width = side * 5;
+        s.push_str(&format!(
+            "{:<width$}   {}\n",
+            "SiSuS order (rank)", "fixedness order (rank)"
+        ));
+        for (a, b) in grid(&r.model_rank, side)
+            .into_iter()
+            .zip(grid(&r.fixedness_rank, side))
+        {
+            s.push_str(&format!("{a}   {b}\n"));
+        }
+        s.push_str("SiSuS possibilities for the next step, steps 1, 2, … (Fig. 7):\n");
+        for chunk in r.possibilities.chunks(side) {
+            let line: Vec<String> = chunk.iter().map(|x| format!("{x:>5.1}")).collect();
+            s.push_str(&line.concat());
+            s.push('\n');
+        }
+        s.push('\n');
     }
     s
 }

@@ -52,26 +52,21 @@ pub struct FeatureParams {
 }
 
 impl FeatureParams {
-    /// Refuses parameters the command line would refuse as flags: samples
-    /// outside `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES), a `k`
+    /// Refuses parameters the command line would refuse as flags, with the
+    /// same check: the relaxation's ([`RelaxOptions::check`]: samples
+    /// outside `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES)) and a `k`
     /// beyond the edges of the 9×9 Sudoku graph. The error names the field
     /// (`params.samples`, `params.k`) and its value.
-    pub fn check(&self) -> Result<(), String> {
-        let max = crate::limits::MAX_SAMPLES;
-        if self.samples == 0 || self.samples > max {
-            return Err(format!(
-                "params.samples {}: expected 1 to {max} (the ceiling of every samples parameter)",
-                self.samples
-            ));
-        }
-        let edges = crate::grid::Geometry::of(3).edges().len();
-        if self.k > edges {
-            return Err(format!(
-                "params.k {}: exceeds the {edges} edges of the 9×9 Sudoku graph",
-                self.k
-            ));
-        }
-        Ok(())
+    pub fn check(&self) -> Result<(), crate::limits::OptionError> {
+        let relax = RelaxOptions {
+            k: self.k,
+            samples: self.samples,
+            seed: self.seed,
+            cap: self.cap,
+            ..RelaxOptions::default()
+        };
+        relax.check().map_err(|e| e.within("params"))?;
+        crate::limits::check_k("params.k", self.k, 3)
     }
 }
 

@@ -418,7 +418,9 @@ impl ScoreModel {
     /// fit their levels.
     pub fn check(&self) -> Result<(), ModelError> {
         let bad = |what: String| Err(ModelError::Invalid(what));
-        self.params.check().map_err(ModelError::Invalid)?;
+        self.params
+            .check()
+            .map_err(|e| ModelError::Invalid(e.to_string()))?;
         for (variant, s) in [("full", &self.full), ("fast", &self.fast)] {
             if s.terms.is_empty() {
                 return bad(format!("{variant}: no term"));
@@ -590,6 +592,21 @@ impl Default for ScoreOptions {
 }
 
 impl ScoreOptions {
+    /// Refuses options no score is computed with: a `scale` outside 2 to
+    /// 10 levels, model parameters the command line would refuse
+    /// ([`FeatureParams::check`]).
+    pub fn check(&self) -> Result<(), crate::limits::OptionError> {
+        if !(2..=10).contains(&self.scale) {
+            return Err(crate::limits::OptionError::OutOfRange {
+                name: "scale".into(),
+                value: self.scale,
+                min: 2,
+                max: 10,
+            });
+        }
+        self.model.params.check()
+    }
+
     /// The default options (shipped model), built once: what `analyze` and
     /// `rate` use for every puzzle.
     pub fn shipped() -> &'static ScoreOptions {
