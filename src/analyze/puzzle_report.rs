@@ -75,6 +75,7 @@ impl ReportOptions {
         RelaxOptions {
             k,
             samples,
+            precision: None,
             seed: self.seed,
             cap: self.cap,
             engines,
@@ -358,6 +359,15 @@ pub fn puzzle_report(
                 Metric::Cap,
                 Metric::Capped,
                 Metric::MedianSolutions,
+                // Shown with the heatmap, not as ratings.
+                Metric::PUniqueLow,
+                Metric::PUniqueHigh,
+                Metric::MeanFixedSe,
+                Metric::MeanFixedLow,
+                Metric::MeanFixedHigh,
+                Metric::PNothing,
+                Metric::SawNothing,
+                Metric::RelaxationOnsetK,
             ],
         ));
     }

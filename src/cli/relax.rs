@@ -14,8 +14,8 @@ use sudolab::analyze::engines::LARGE_COUNT;
 use sudolab::engine::Engines;
 use sudolab::metrics::Metric;
 use sudolab::relax::{
-    self, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, Verification,
-    parse_sweep,
+    self, KChoice, RelaxError, RelaxOptions, RelaxReport, RelaxSummary, SampleResult, SweepReport,
+    Verification, parse_sweep,
 };
 use sudolab::report::{
     Format, OutputStream, chart::shade, jsonl_line, render_rows, text_table, write_atomic,
@@ -25,12 +25,19 @@ use sudolab::report::{
 pub struct RelaxArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Edges removed per sample.
-    #[arg(long, default_value_t = 45)]
-    pub k: usize,
-    /// Samples (relaxations) per puzzle and k (at most 100000).
+    /// Edges removed per sample, or `auto`: where this puzzle's relaxation
+    /// begins (P(unique) falls through one half over 100 samples).
+    #[arg(long, default_value = "45")]
+    pub k: KChoice,
+    /// Samples (relaxations) per puzzle and k (at most 100000); with
+    /// --precision, the most that are drawn.
     #[arg(long, default_value_t = 1000)]
     pub samples: usize,
+    /// Draw samples until the 95 % interval of mean_fixed is within ± E
+    /// cells (at least 30, then blocks of 10, at most --samples); the row's
+    /// samples says how many it needed.
+    #[arg(long, value_name = "E")]
+    pub precision: Option<f64>,
     /// Seed of the sample draws (per-sample seeds derive from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -80,17 +87,31 @@ struct SampleLine<'a> {
 }
 
 pub fn run(args: RelaxArgs) -> Result<u8> {
-    let ks = match &args.sweep {
-        Some(s) => parse_sweep(s).map_err(|e| anyhow::anyhow!("--sweep: {e}"))?,
-        None => vec![args.k],
+    let auto = args.k == KChoice::Auto;
+    let ks = match (&args.sweep, args.k) {
+        (Some(_), KChoice::Auto) => {
+            bail!("--k auto chooses one k per puzzle; it cannot go with --sweep")
+        }
+        (Some(s), _) => parse_sweep(s).map_err(|e| anyhow::anyhow!("--sweep: {e}"))?,
+        (None, KChoice::At(k)) => vec![k],
+        // Each puzzle's onset, found below.
+        (None, KChoice::Auto) => Vec::new(),
+    };
+    let k = match args.k {
+        KChoice::At(k) => k,
+        KChoice::Auto => 0,
     };
     if args.samples == 0 {
         bail!("--samples: {}", RelaxError::NoSamples);
     }
     super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
+    if let Some(e) = args.precision.filter(|e| !(e.is_finite() && *e > 0.0)) {
+        bail!("--precision: {}", RelaxError::BadPrecision(e));
+    }
     let opts = RelaxOptions {
-        k: args.k,
+        k,
         samples: args.samples,
+        precision: args.precision,
         seed: args.seed,
         cap: args.cap,
         verify: RelaxOptions::verify_for(&args.engine, args.samples, args.verify),
@@ -155,9 +176,21 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     let mut warned_long = false;
     let (mut loaded, stopped) = load_windows(&args.common, |loaded, puzzles| {
         check_k_fits(k_flag, &ks, &puzzles)?;
-        pb.inc_length((puzzles.len() * ks.len()) as u64);
+        pb.inc_length((puzzles.len() * ks.len().max(1)) as u64);
         for (line, p) in &puzzles {
             let puzzle = p.to_line();
+            let (ks, onset) = if auto {
+                match KChoice::Auto.resolve(p, &opts) {
+                    Ok(k) => (vec![k], Some(k)),
+                    Err(e) => {
+                        pb.inc(1);
+                        pb.suspend(|| loaded.refuse(*line, e))?;
+                        continue;
+                    }
+                }
+            } else {
+                (ks.clone(), None)
+            };
             let mut todo = Vec::with_capacity(ks.len());
             for &k in &ks {
                 if !done.contains(&resume::RowKey::new(*line, &[k as u64]), &puzzle)? {
@@ -181,7 +214,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
                     }
                 }
             }
-            let swept = relax::sweep_each(p, &todo, &opts, |report, samples| {
+            let swept = relax::sweep_each_with_onset(p, &todo, &opts, onset, |report, samples| {
                 pb.inc(1);
                 if let Some(w) = samples_out.as_mut() {
                     for sample in samples {
@@ -281,17 +314,20 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
 /// verified samples.
 fn run_params(
     sweep: bool,
-    k: usize,
+    k: KChoice,
     ks: &[usize],
     opts: &RelaxOptions,
 ) -> serde_json::Map<String, serde_json::Value> {
     let mut params = serde_json::Map::new();
-    if sweep {
-        params.insert("sweep".into(), ks.into());
-    } else {
-        params.insert("k".into(), k.into());
-    }
+    match (sweep, k) {
+        (true, _) => params.insert("sweep".into(), ks.into()),
+        (false, KChoice::At(k)) => params.insert("k".into(), k.into()),
+        (false, KChoice::Auto) => params.insert("k".into(), "auto".into()),
+    };
     params.insert("samples".into(), opts.samples.into());
+    if let Some(e) = opts.precision {
+        params.insert("precision".into(), e.into());
+    }
     params.insert("seed".into(), opts.seed.into());
     params.insert("cap".into(), opts.cap.into());
     params.insert("engine".into(), opts.engines.to_string().into());
@@ -305,9 +341,12 @@ fn report_text(r: &RelaxReport) -> String {
     s.push_str(&format!("{}  {}\n", r.puzzle, name));
     let by: Vec<String> = r.verified_by.iter().map(|e| e.to_string()).collect();
     s.push_str(&format!(
-        "k = {}, {} samples, seed {}, cap {}, engine {} ({} samples re-checked by {}, all agree)\n",
+        "k = {}, {} samples{}, seed {}, cap {}, engine {} ({} samples re-checked by {}, all agree)\n",
         r.summary.k,
         r.summary.samples,
+        r.precision
+            .map(|e| format!(" (to ±{e} fixed cells)"))
+            .unwrap_or_default(),
         r.seed,
         r.summary.cap,
         r.engine,
@@ -317,13 +356,19 @@ fn report_text(r: &RelaxReport) -> String {
     let sm = &r.summary;
     let empty = r.puzzle.chars().filter(|&c| c == '.').count();
     s.push_str(&format!(
-        "mean solutions {:.3}{}  median {}  mean extra {:.3}  P(unique) {:.3}  mean fixed {:.1} of {} empty cells  capped {}{}\n",
+        "mean solutions {:.3}{}  median {}  mean extra {:.3}  P(unique) {:.3} [{:.3}, {:.3}]  mean fixed {:.1}{} of {} empty cells  capped {}{}\n",
         sm.mean_solutions,
         if sm.capped > 0 { " (lower bound)" } else { "" },
         sm.median_solutions,
         sm.mean_extra,
         sm.p_unique,
+        sm.p_unique_low,
+        sm.p_unique_high,
         sm.mean_fixed,
+        match (sm.mean_fixed_low, sm.mean_fixed_high) {
+            (Some(lo), Some(hi)) => format!(" [{lo:.1}, {hi:.1}]"),
+            _ => String::new(),
+        },
         empty,
         sm.capped,
         if sm.saturated > 0 {
@@ -358,8 +403,31 @@ fn report_text(r: &RelaxReport) -> String {
         }
         s.push('\n');
     }
+    s.push_str("(95 % intervals in brackets: Wilson for P(unique), Student's t for mean fixed)\n");
+    if let Some(note) = saw_nothing_note(sm) {
+        s.push_str(&note);
+    }
     s.push('\n');
     s
+}
+
+/// The note under a row that saw nothing: most samples capped or fixing no
+/// cell, so its 0 % are saturation, with the `k` where relaxation begins.
+fn saw_nothing_note(sm: &RelaxSummary) -> Option<String> {
+    if !sm.saw_nothing {
+        return None;
+    }
+    let onset = match sm.relaxation_onset_k {
+        Some(k0) => format!(
+            " This puzzle's relaxation begins at k = {k0} (where P(unique) falls through one half); relax there with --k auto."
+        ),
+        None => String::new(),
+    };
+    Some(format!(
+        "NOTE: {:.0} % of the samples are capped or fix no cell: k = {} relaxes this puzzle past what the method can show, so the map shows saturation, not a finding.{onset}\n",
+        sm.p_nothing * 100.0,
+        sm.k
+    ))
 }
 
 fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
@@ -429,6 +497,23 @@ fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
                 ks(&pf.fitted_k),
                 capped
             )),
+        }
+        let blind: Vec<usize> = sw
+            .points
+            .iter()
+            .filter(|p| p.summary.saw_nothing)
+            .map(|p| p.summary.k)
+            .collect();
+        if let Some(first) = sw.points.iter().find(|p| p.summary.saw_nothing) {
+            s.push_str(&format!(
+                "NOTE: at k = {} most samples are capped or fix no cell (saturation, not a finding){}\n",
+                ks(&blind),
+                first
+                    .summary
+                    .relaxation_onset_k
+                    .map(|k0| format!("; this puzzle's relaxation begins at k = {k0}"))
+                    .unwrap_or_default()
+            ));
         }
         match &sw.fit {
             Some(f) => s.push_str(&format!(
