@@ -223,9 +223,11 @@ fn clauses(puzzle: &str, encoding: &str, cuts: Option<&str>) -> PyResult<String>
 }
 
 /// One relaxation (Pelánek §3.2) as `sudolab relax` computes it: the JSON
-/// report row (line 1) and, when asked, every sample as a JSON list.
+/// report row (line 1) and, when asked, every sample as a JSON list. With
+/// `precision` E, samples are drawn until the 95 % interval of `mean_fixed`
+/// is within ± E cells (at most `samples`).
 #[pyfunction]
-#[pyo3(signature = (puzzle, k, samples, seed, cap, engine, verify=None, with_samples=false))]
+#[pyo3(signature = (puzzle, k, samples, seed, cap, engine, verify=None, with_samples=false, precision=None))]
 #[allow(clippy::too_many_arguments)]
 fn relax_report(
     py: Python<'_>,
@@ -237,6 +239,7 @@ fn relax_report(
     engine: &str,
     verify: Option<usize>,
     with_samples: bool,
+    precision: Option<f64>,
 ) -> PyResult<(String, Option<String>)> {
     let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
     let engines: Engines = engine.parse().map_err(value_error)?;
@@ -247,6 +250,7 @@ fn relax_report(
     let opts = RelaxOptions {
         k,
         samples,
+        precision,
         seed,
         cap,
         verify: RelaxOptions::verify_for(&engines, samples, verify),
@@ -397,6 +401,7 @@ fn analyze(
         relax: RelaxOptions {
             k,
             samples,
+            precision: None,
             seed,
             cap,
             engines: Engines::default(),

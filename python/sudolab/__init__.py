@@ -271,6 +271,7 @@ def relax(
     engine: str = "bitset",
     verify: Optional[int] = None,
     with_samples: bool = False,
+    precision: Optional[float] = None,
 ) -> Relaxation:
     """Removes ``k`` random edges of the Sudoku graph ``samples`` times and
     counts the solutions (``sudolab relax``, same defaults and seeds).
@@ -279,7 +280,12 @@ def relax(
     ``all``; ``verify`` samples are cross-checked (default one in 500, at
     least 1: with ``bitset``, SAT proves the count and fixed cells from the
     solutions the search found; with a list, every engine analyzes every
-    sample). Raises ``ValueError`` for a puzzle that cannot be relaxed
+    sample). With ``precision`` E, samples are drawn until the 95 % interval
+    of ``mean_fixed`` is within ± E cells (at least 30, at most ``samples``;
+    the row's ``samples`` says how many). Every row carries the intervals
+    (``mean_fixed_low``/``_high``, ``p_unique_low``/``_high``) and
+    ``saw_nothing`` with ``relaxation_onset_k`` when most samples were capped
+    or fixed nothing. Raises ``ValueError`` for a puzzle that cannot be relaxed
     (contradictory, no solution or several, ``k`` above the edge count) and
     :class:`EngineDisagreement` when engines disagree.
     """
@@ -288,7 +294,13 @@ def relax(
     seed = _int("seed", seed, 0, _U64)
     cap = _int("cap", cap, 0, _U64)
     verify = _opt_int("verify", verify, 0, MAX_SAMPLES)
-    report, drawn = _native.relax_report(_line(puzzle), k, samples, seed, cap, engine, verify, with_samples)
+    if precision is not None:
+        precision = float(precision)
+        if not (precision > 0 and precision != float("inf")):
+            raise ValueError(f"precision {precision}: expected a positive number of cells, e.g. 1")
+    report, drawn = _native.relax_report(
+        _line(puzzle), k, samples, seed, cap, engine, verify, with_samples, precision
+    )
     row = json.loads(report)
     row.pop("line", None)
     r = Relaxation(row)

@@ -345,7 +345,7 @@ fn report_text(r: &RelaxReport) -> String {
         r.summary.k,
         r.summary.samples,
         r.precision
-            .map(|e| format!(" (to ±{e} fixed cells)"))
+            .map(|e| format!(" (mean fixed to ±{e} cells)"))
             .unwrap_or_default(),
         r.seed,
         r.summary.cap,

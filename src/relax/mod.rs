@@ -402,10 +402,8 @@ fn run_samples_until(
     if opts.samples == 0 {
         return Err(RelaxError::NoSamples);
     }
-    if let Some(e) = opts.precision {
-        if !(e.is_finite() && e > 0.0) {
-            return Err(RelaxError::BadPrecision(e));
-        }
+    if let Some(e) = opts.precision.filter(|e| !(e.is_finite() && *e > 0.0)) {
+        return Err(RelaxError::BadPrecision(e));
     }
     let edges = puzzle.geometry().edges().len();
     if opts.k > edges {
