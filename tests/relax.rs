@@ -1,6 +1,7 @@
 //! Constraint relaxation: hand-computed small cases, SAT vs Dancing Links on
 //! 10,000 random relaxations of real puzzles across k = 0..=120, k = 0, nested
-//! samples and seed reproducibility across thread counts.
+//! samples and seed reproducibility across thread counts; intervals, relaxation
+//! to a precision (the same rows at one and two threads), the onset and k = auto.
 
 mod common;
 

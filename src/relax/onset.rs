@@ -1,4 +1,4 @@
-//! Where a puzzle's relaxation begins (issue 39; `docs/methods.md` §2.6):
+//! Where a puzzle's relaxation begins (`docs/methods.md` §2.5, on Pelánek §3.2):
 //! the smallest `k` at which P(unique) falls to one half.
 //!
 //! The samples of a relaxation are nested across `k` (sample `i` removes a

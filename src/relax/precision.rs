@@ -1,4 +1,4 @@
-//! Relaxation to a stated precision (issue 39; `docs/methods.md` §2.5):
+//! Relaxation to a stated precision (`docs/methods.md` §2.5, beside Pelánek §3.2):
 //! draw samples until the 95 % t interval of `mean_fixed` is within ± E
 //! cells. Samples are drawn in blocks in index order, the first of
 //! [`PRECISION_MIN_SAMPLES`] and then of [`PRECISION_BLOCK`], and the
