@@ -448,7 +448,12 @@ fn k_auto_on_ai_escargot_gives_a_map_that_sees_something() {
         samples: 200,
         ..Default::default()
     };
-    let (at45, _) = relax::relax(&p, &opts).unwrap();
+    let (mut at45, _) = relax::relax(&p, &opts).unwrap();
+    assert_eq!(
+        at45.summary.relaxation_onset_k, None,
+        "relax alone does not look"
+    );
+    relax::name_onset(&p, &opts, &mut at45).unwrap();
     let s = &at45.summary;
     assert!(s.saw_nothing && s.p_nothing > 0.5, "{s:?}");
     let k0 = s.relaxation_onset_k.unwrap();

@@ -257,12 +257,16 @@ fn relax_report(
         engines,
         verify_by: Default::default(),
     };
-    let (report, drawn) =
-        interruptible(py, |stop| relax::relax_until(&p, &opts, stop))?.map_err(|e| match e {
-            RelaxError::Disagreement(d) => disagreement(&d, None),
-            RelaxError::Interrupted => stopped_error(Stopped::Interrupted),
-            e => value_error(format!("line 1: {e}")),
-        })?;
+    let (report, drawn) = interruptible(py, |stop| {
+        relax::relax_until(&p, &opts, stop).and_then(|(mut report, drawn)| {
+            relax::name_onset(&p, &opts, &mut report).map(|()| (report, drawn))
+        })
+    })?
+    .map_err(|e| match e {
+        RelaxError::Disagreement(d) => disagreement(&d, None),
+        RelaxError::Interrupted => stopped_error(Stopped::Interrupted),
+        e => value_error(format!("line 1: {e}")),
+    })?;
     let samples_json = if with_samples {
         Some(serde_json::to_string(&drawn).map_err(value_error)?)
     } else {

@@ -300,8 +300,10 @@ pub fn puzzle_report(
     }
 
     let heat_opts = opts.relax(opts.k, opts.samples, Engines::all(), opts.verify);
-    let relax = match relax::relax(puzzle, &heat_opts) {
-        Ok((r, _)) => Some(r),
+    let relax = match relax::relax(puzzle, &heat_opts)
+        .and_then(|(mut r, _)| relax::name_onset(puzzle, &heat_opts, &mut r).map(|()| r))
+    {
+        Ok(r) => Some(r),
         Err(e) => {
             notes.push(format!("relaxation: {}", relax_note(e)?));
             None

@@ -246,7 +246,7 @@ metric_table! {
     SawNothing = "saw_nothing", RX, Bool, M, Up, true, "",
         "p_nothing > 1/2: k relaxes the puzzle past what the method can show (saturation, not a finding)";
     RelaxationOnsetK = "relaxation_onset_k", RX, Number, M, Down, true, "edges",
-        "k where P(unique) over 100 nested samples falls to 1/2 (null unless the row saw nothing or k = auto)";
+        "k where P(unique) over 100 nested samples falls to 1/2 (named by relax and report where the row saw nothing, and by relax --k auto; null elsewhere)";
     Givens = "givens", BASE, Number, M, Down, false, "cells",
         "number of givens";
     Backtracks = "backtracks", BASE, Number, M, Up, false, "backtracks",

@@ -53,9 +53,10 @@
 //! **When a row saw nothing.** Past a puzzle's range (k = 45 on the hardest
 //! puzzles) most samples are capped or fix no cell, and the fixedness map is
 //! 0 % everywhere: saturation, not a finding. A row where more than half of
-//! the samples are so ([`RelaxSummary::saw_nothing`]) names the `k` where the
-//! puzzle's relaxation begins, its onset: where P(unique) falls through one
-//! half ([`onset`]); `relax --k auto` relaxes at that `k`.
+//! the samples are so says so ([`RelaxSummary::saw_nothing`]); `relax` and the
+//! puzzle report name the `k` where the puzzle's relaxation begins, its
+//! onset: where P(unique) falls through one half ([`onset`], [`name_onset`],
+//! [`sweep_each_with_onset`]); `relax --k auto` relaxes at that `k`.
 
 use crate::engine::{Disagreement, Engine, Engines, analyze_relaxed_certified};
 use crate::graph::{RelaxedInstance, derive_seed, shuffled_edges};
@@ -308,8 +309,9 @@ pub struct RelaxSummary {
     pub saw_nothing: bool,
     /// The `k` where this puzzle's relaxation begins: where P(unique) over
     /// [`ONSET_SAMPLES`] nested samples falls to one half ([`onset`]). Looked
-    /// for only where a row saw nothing or with `k = auto` (`null`
-    /// elsewhere, and wherever the puzzle has no empty cell).
+    /// for by `relax` and the puzzle report where a row saw nothing, and by
+    /// `relax --k auto` ([`name_onset`], [`sweep_each_with_onset`]); `null`
+    /// elsewhere (`analyze`, `score`) and where the puzzle has no empty cell.
     pub relaxation_onset_k: Option<usize>,
     /// Per-cell fraction of samples in which the cell is fixed (N², row-major;
     /// givens 1.0). Left out of the output when empty (`analyze` without
@@ -572,11 +574,25 @@ pub fn relax_until(
 ) -> Result<(RelaxReport, Vec<SampleResult>), RelaxError> {
     check_puzzle(puzzle)?;
     let (samples, verified) = run_samples_until(puzzle, opts, stop)?;
-    let mut report = summarise(puzzle, opts, &samples, verified);
-    if report.summary.saw_nothing {
+    Ok((summarise(puzzle, opts, &samples, verified), samples))
+}
+
+/// Names the [`onset`] in a report that saw nothing, as `relax` and the
+/// puzzle report print it. [`relax`] leaves it out (`None`): the
+/// relaxations of `analyze`, `score` and the generators are many and short,
+/// and the search would cost them more than their samples.
+///
+/// # Errors
+/// What [`onset`] returns.
+pub fn name_onset(
+    puzzle: &Puzzle,
+    opts: &RelaxOptions,
+    report: &mut RelaxReport,
+) -> Result<(), RelaxError> {
+    if report.summary.saw_nothing && report.summary.relaxation_onset_k.is_none() {
         report.summary.relaxation_onset_k = onset(puzzle, opts)?;
     }
-    Ok((report, samples))
+    Ok(())
 }
 
 /// Least-squares fit of `mean ≈ c·e^{k/λ}` on `ln(mean)`.
@@ -698,29 +714,62 @@ pub fn sweep_each<E: From<RelaxError>>(
     opts: &RelaxOptions,
     each: impl FnMut(&RelaxReport, &[SampleResult]) -> Result<(), E>,
 ) -> Result<SweepReport, E> {
-    sweep_each_with_onset(puzzle, ks, opts, None, each)
+    sweep_points(puzzle, ks, opts, OnsetPolicy::Skip, each)
 }
 
-/// [`sweep_each`] where the puzzle's [`onset`] is already known (`relax --k
-/// auto` found it to choose `k`): every point carries it, not only those
-/// that saw nothing.
+/// [`sweep_each`] as `relax` runs it: the points that saw nothing name the
+/// puzzle's [`onset`] (looked for once), and with `known_onset` (`relax --k
+/// auto` found it to choose `k`) every point carries it.
 pub fn sweep_each_with_onset<E: From<RelaxError>>(
     puzzle: &Puzzle,
     ks: &[usize],
     opts: &RelaxOptions,
     known_onset: Option<usize>,
+    each: impl FnMut(&RelaxReport, &[SampleResult]) -> Result<(), E>,
+) -> Result<SweepReport, E> {
+    let policy = match known_onset {
+        Some(k0) => OnsetPolicy::Known(k0),
+        None => OnsetPolicy::WhereNothingSeen,
+    };
+    sweep_points(puzzle, ks, opts, policy, each)
+}
+
+/// Which points of a sweep carry the onset.
+#[derive(Clone, Copy, PartialEq)]
+enum OnsetPolicy {
+    /// None.
+    Skip,
+    /// Those that saw nothing.
+    WhereNothingSeen,
+    /// Every point, with this onset.
+    Known(usize),
+}
+
+fn sweep_points<E: From<RelaxError>>(
+    puzzle: &Puzzle,
+    ks: &[usize],
+    opts: &RelaxOptions,
+    policy: OnsetPolicy,
     mut each: impl FnMut(&RelaxReport, &[SampleResult]) -> Result<(), E>,
 ) -> Result<SweepReport, E> {
     check_puzzle(puzzle)?;
     let mut points = Vec::with_capacity(ks.len());
     // One onset per puzzle and seed, looked for at the first point that
-    // saw nothing (its samples do not depend on `k`).
-    let mut found: Option<Option<usize>> = known_onset.map(Some);
+    // saw nothing (it does not depend on `k`).
+    let mut found: Option<Option<usize>> = match policy {
+        OnsetPolicy::Known(k0) => Some(Some(k0)),
+        _ => None,
+    };
     for &k in ks {
         let o = RelaxOptions { k, ..opts.clone() };
         let (samples, verified) = run_samples(puzzle, &o)?;
         let mut point = summarise(puzzle, &o, &samples, verified);
-        if point.summary.saw_nothing || known_onset.is_some() {
+        let named = match policy {
+            OnsetPolicy::Skip => false,
+            OnsetPolicy::WhereNothingSeen => point.summary.saw_nothing,
+            OnsetPolicy::Known(_) => true,
+        };
+        if named {
             let k0 = match found {
                 Some(k0) => k0,
                 None => *found.insert(onset(puzzle, opts)?),
