@@ -261,7 +261,9 @@ pub struct RelaxReport {
     pub summary: RelaxSummary,
 }
 
-/// The relaxation metrics of one puzzle at one `k`.
+/// The relaxation metrics of one puzzle at one `k`. The intervals and the
+/// saw-nothing columns read as 0, false or null from a report written
+/// without them.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct RelaxSummary {
     /// Edges removed per sample.
@@ -280,19 +282,24 @@ pub struct RelaxSummary {
     /// Share of samples with exactly one solution.
     pub p_unique: f64,
     /// Lower end of the 95 % Wilson interval of `p_unique`.
+    #[serde(default)]
     pub p_unique_low: f64,
     /// Upper end of the 95 % Wilson interval of `p_unique`.
+    #[serde(default)]
     pub p_unique_high: f64,
     /// Mean number of fixed non-given cells.
     pub mean_fixed: f64,
     /// Standard error of `mean_fixed` (sample sd / √samples); `None` with
     /// one sample.
+    #[serde(default)]
     pub mean_fixed_se: Option<f64>,
     /// Lower end of the 95 % t interval of `mean_fixed` (n − 1 degrees of
     /// freedom), clipped to 0; `None` with one sample.
+    #[serde(default)]
     pub mean_fixed_low: Option<f64>,
     /// Upper end of the 95 % t interval of `mean_fixed`, clipped to the
     /// empty cells; `None` with one sample.
+    #[serde(default)]
     pub mean_fixed_high: Option<f64>,
     /// Samples whose count hit the cap (or saturated).
     pub capped: usize,
@@ -302,16 +309,19 @@ pub struct RelaxSummary {
     pub saturated: usize,
     /// Share of samples that show nothing: capped, or with several
     /// solutions and no fixed cell.
+    #[serde(default)]
     pub p_nothing: f64,
     /// Whether most samples showed nothing (`p_nothing > 1/2`): `k` relaxes
     /// this puzzle past what the method can show, and the fixedness map is
     /// saturation, not a finding.
+    #[serde(default)]
     pub saw_nothing: bool,
     /// The `k` where this puzzle's relaxation begins: where P(unique) over
     /// [`ONSET_SAMPLES`] nested samples falls to one half ([`onset`]). Looked
     /// for by `relax` and the puzzle report where a row saw nothing, and by
     /// `relax --k auto` ([`name_onset`], [`sweep_each_with_onset`]); `null`
     /// elsewhere (`analyze`, `score`) and where the puzzle has no empty cell.
+    #[serde(default)]
     pub relaxation_onset_k: Option<usize>,
     /// Per-cell fraction of samples in which the cell is fixed (N², row-major;
     /// givens 1.0). Left out of the output when empty (`analyze` without

@@ -166,7 +166,10 @@ fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
                         " [" (num(lo)) ", " (num(hi)) "]"
                     }
                     ", P(unique) " (num(r.summary.p_unique))
-                    " [" (num(r.summary.p_unique_low)) ", " (num(r.summary.p_unique_high)) "]"
+                    // A report written before the intervals has none (upper end 0).
+                    @if r.summary.p_unique_high > 0.0 {
+                        " [" (num(r.summary.p_unique_low)) ", " (num(r.summary.p_unique_high)) "]"
+                    }
                     ", mean solutions " @if r.summary.capped > 0 { "≥ " } (num(r.summary.mean_solutions))
                     " (95 % intervals in brackets: Student's t, Wilson)."
                 }
