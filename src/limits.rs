@@ -76,6 +76,14 @@ pub enum OptionError {
         /// The value given.
         value: f64,
     },
+    /// A number that must be positive and finite (a precision in cells).
+    #[error("{name} {value}: expected a positive number of cells, e.g. 1")]
+    NotPositive {
+        /// The parameter (`precision`).
+        name: String,
+        /// The value given.
+        value: f64,
+    },
     /// More edges to remove than the Sudoku graph of the puzzles has.
     #[error("{name} {value}: exceeds the {edges} edges of the {side}×{side} Sudoku graph")]
     TooManyEdges {
@@ -99,6 +107,7 @@ impl OptionError {
             | OptionError::BelowMinimum { name, .. }
             | OptionError::OutOfRange { name, .. }
             | OptionError::NotFinite { name, .. }
+            | OptionError::NotPositive { name, .. }
             | OptionError::TooManyEdges { name, .. } => name,
         };
         *name = format!("{field}.{name}");

@@ -197,8 +197,16 @@ fn relax_fields_samples_and_resume() {
         "median_solutions",
         "mean_extra",
         "p_unique",
+        "p_unique_low",
+        "p_unique_high",
         "mean_fixed",
+        "mean_fixed_se",
+        "mean_fixed_low",
+        "mean_fixed_high",
         "capped",
+        "p_nothing",
+        "saw_nothing",
+        "relaxation_onset_k",
         "verified",
         "fixedness",
     ] {
@@ -391,4 +399,68 @@ fn order_prints_both_fill_orders() {
     assert_eq!(steps.len(), 51);
     assert_eq!(steps[50].as_f64(), Some(1.0));
     assert!(steps.iter().all(|v| v.as_f64().unwrap() >= 0.0));
+}
+
+/// Issue 39 on the command line: at k = 45 AI Escargot's row says it saw
+/// nothing (a note under the map, `saw_nothing` and the onset in JSON);
+/// `--k auto` relaxes at that onset and the note is gone; `--precision`
+/// stops early and says so; `--k auto` with `--sweep` and a precision of 0
+/// are refused.
+#[test]
+fn relax_says_when_it_saw_nothing_and_k_auto_relaxes_at_the_onset() {
+    let escargot =
+        "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..\n";
+    let (code, out, err) = sudolab(&["relax", "-", "--samples", "100"], escargot);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("relaxes this puzzle past what the method can show"),
+        "{out}"
+    );
+    let (code, out, err) = sudolab(&["relax", "-", "--samples", "100", "-f", "jsonl"], escargot);
+    assert_eq!(code, 0, "{err}");
+    let at45: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(at45["saw_nothing"], true, "{at45}");
+    let k0 = at45["relaxation_onset_k"].as_u64().unwrap();
+    let (code, out, err) = sudolab(
+        &[
+            "relax",
+            "-",
+            "--k",
+            "auto",
+            "--samples",
+            "100",
+            "-f",
+            "jsonl",
+        ],
+        escargot,
+    );
+    assert_eq!(code, 0, "{err}");
+    let auto: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(auto["k"], k0, "{auto}");
+    assert_eq!(auto["relaxation_onset_k"], k0, "{auto}");
+    assert_eq!(auto["saw_nothing"], false, "{auto}");
+    let (code, out, err) = sudolab(&["relax", "-", "--k", "auto", "--samples", "100"], escargot);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("k = {k0}, 100 samples")), "{out}");
+    assert!(!out.contains("NOTE"), "{out}");
+    let (code, out, err) = sudolab(&["relax", "-", "--precision", "1", "-f", "jsonl"], escargot);
+    assert_eq!(code, 0, "{err}");
+    let row: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(row["precision"], 1.0);
+    assert_eq!(row["samples"], 30, "{row}");
+    let (code, _, err) = sudolab(
+        &["relax", "-", "--k", "auto", "--sweep", "0:10:5"],
+        escargot,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot go with --sweep"), "{err}");
+    let (code, _, err) = sudolab(&["relax", "-", "--precision", "0"], escargot);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("--precision: precision 0: expected a positive number"),
+        "{err}"
+    );
+    let (code, _, err) = sudolab(&["relax", "-", "--k", "many"], escargot);
+    assert_ne!(code, 0);
+    assert!(err.contains("expected a number of edges or auto"), "{err}");
 }

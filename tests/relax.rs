@@ -1,6 +1,7 @@
 //! Constraint relaxation: hand-computed small cases, SAT vs Dancing Links on
 //! 10,000 random relaxations of real puzzles across k = 0..=120, k = 0, nested
-//! samples and seed reproducibility across thread counts.
+//! samples and seed reproducibility across thread counts; intervals, relaxation
+//! to a precision (the same rows at one and two threads), the onset and k = auto.
 
 mod common;
 
@@ -255,4 +256,217 @@ fn refuses_contradictory_and_too_large_k() {
         e.to_string(),
         "k = 811 exceeds the 810 edges of the Sudoku graph"
     );
+}
+
+fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+/// `--precision`: the samples and the row are the same on one and two
+/// threads, the run stops at a block end once the interval is narrow enough
+/// (and not at the one before), and its samples are the first samples of a
+/// fixed run with the same seed.
+#[test]
+fn precision_rows_are_the_same_at_one_and_two_threads() {
+    let p = sudolab::examples::by_name("Confusing").unwrap();
+    let e = 2.0;
+    let opts = RelaxOptions {
+        k: 30,
+        samples: 1000,
+        precision: Some(e),
+        seed: 7,
+        ..Default::default()
+    };
+    let (a, sa) = in_pool(1, || relax::relax(&p, &opts).unwrap());
+    let (b, sb) = in_pool(2, || relax::relax(&p, &opts).unwrap());
+    assert_eq!(a, b);
+    assert_eq!(sa, sb);
+    let n = a.summary.samples;
+    assert_eq!(a.precision, Some(e));
+    assert!(n > relax::PRECISION_MIN_SAMPLES && n < 1000, "{n}");
+    assert_eq!(
+        (n - relax::PRECISION_MIN_SAMPLES) % relax::PRECISION_BLOCK,
+        0
+    );
+    let half =
+        |s: &relax::RelaxSummary| (s.mean_fixed_high.unwrap() - s.mean_fixed_low.unwrap()) / 2.0;
+    assert!(half(&a.summary) <= e, "{:?}", a.summary);
+    // One block fewer is not precise enough.
+    let fixed = RelaxOptions {
+        samples: n - relax::PRECISION_BLOCK,
+        precision: None,
+        ..opts.clone()
+    };
+    let (shorter, s_shorter) = relax::relax(&p, &fixed).unwrap();
+    assert!(half(&shorter.summary) > e, "{:?}", shorter.summary);
+    assert_eq!(s_shorter[..], sa[..n - relax::PRECISION_BLOCK]);
+    // The same samples as a fixed run of n: the same summary.
+    let (same, _) = relax::relax(
+        &p,
+        &RelaxOptions {
+            samples: n,
+            precision: None,
+            ..opts.clone()
+        },
+    )
+    .unwrap();
+    assert_eq!(same.summary, a.summary);
+    let bad = RelaxOptions {
+        precision: Some(0.0),
+        ..opts
+    };
+    assert_eq!(
+        relax::relax(&p, &bad).unwrap_err().to_string(),
+        "precision 0: expected a positive number of cells, e.g. 1"
+    );
+}
+
+/// Issue 39's bar: `relax --precision 1` stops within 100 samples on a
+/// forum-hardest puzzle (nearly every sample fixes nothing, so the
+/// interval is narrow from the first block).
+#[test]
+fn precision_one_stops_within_100_samples_on_forum_hardest() {
+    let Some(text) = common::shared_data("tdoku-benchmarks/tdoku-forum-hardest-1106.txt") else {
+        return;
+    };
+    let p = text
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| parse_puzzle(l.trim()).unwrap())
+        .unwrap();
+    let opts = RelaxOptions {
+        precision: Some(1.0),
+        ..Default::default()
+    };
+    let (r, _) = relax::relax(&p, &opts).unwrap();
+    assert!(r.summary.samples <= 100, "{:?}", r.summary);
+    assert!(r.summary.mean_fixed < 1.0);
+    assert!(r.summary.saw_nothing, "{:?}", r.summary);
+}
+
+/// The intervals of a fixed run: they hold their estimate, Wilson's stays
+/// inside [0, 1], the t interval is the mean ± t·se clipped to the possible
+/// range, and one sample has no spread.
+#[test]
+fn every_row_carries_the_intervals_of_mean_fixed_and_p_unique() {
+    let p = sudolab::examples::by_name("Cinch").unwrap();
+    for k in [0, 20, 45] {
+        let (r, samples) = relax::relax(
+            &p,
+            &RelaxOptions {
+                k,
+                samples: 200,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let s = &r.summary;
+        assert!(
+            s.p_unique_low <= s.p_unique && s.p_unique <= s.p_unique_high,
+            "{s:?}"
+        );
+        assert!(0.0 <= s.p_unique_low && s.p_unique_high <= 1.0);
+        let (lo, hi, se) = (
+            s.mean_fixed_low.unwrap(),
+            s.mean_fixed_high.unwrap(),
+            s.mean_fixed_se.unwrap(),
+        );
+        assert!(lo <= s.mean_fixed && s.mean_fixed <= hi, "{s:?}");
+        let fixed: Vec<f64> = samples.iter().map(|x| x.fixed.len() as f64).collect();
+        let sd = sudolab::stats::Summary::of(&fixed).unwrap().sd;
+        assert!((se - sd / 200f64.sqrt()).abs() < 1e-12);
+        let t = sudolab::stats::t95(199.0);
+        let empty = (81 - p.givens()) as f64;
+        assert!((hi - (s.mean_fixed + t * se).min(empty)).abs() < 1e-12);
+        assert!((lo - (s.mean_fixed - t * se).max(0.0)).abs() < 1e-12);
+        if k == 0 {
+            // Every sample unique and fully fixed: zero width, Wilson's
+            // upper end at 1 and lower end below it.
+            assert_eq!((lo, hi, se), (empty, empty, 0.0));
+            assert_eq!(s.p_unique_high, 1.0);
+            assert!(s.p_unique_low < 1.0 && s.p_unique_low > 0.98);
+        }
+    }
+    let (one, _) = relax::relax(
+        &p,
+        &RelaxOptions {
+            samples: 1,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(one.summary.mean_fixed_se, None);
+    assert_eq!(one.summary.mean_fixed_low, None);
+}
+
+/// The onset is where P(unique) of the first 100 nested samples falls to
+/// one half: at the onset it is at most 1/2, one edge before it is above.
+#[test]
+fn onset_is_where_p_unique_falls_through_one_half() {
+    let p = sudolab::examples::by_name("AI Escargot").unwrap();
+    let opts = RelaxOptions {
+        samples: relax::ONSET_SAMPLES,
+        seed: 3,
+        ..Default::default()
+    };
+    let k0 = relax::onset(&p, &opts).unwrap().unwrap();
+    let at = |k: usize| {
+        relax::relax(&p, &RelaxOptions { k, ..opts.clone() })
+            .unwrap()
+            .0
+            .summary
+            .p_unique
+    };
+    assert!(at(k0) <= 0.5, "k0 = {k0}: {}", at(k0));
+    assert!(at(k0 - 1) > 0.5, "k0 = {k0}: {}", at(k0 - 1));
+    // The same at any thread count.
+    assert_eq!(in_pool(1, || relax::onset(&p, &opts).unwrap()), Some(k0));
+    // A full grid never relaxes.
+    let full = parse_puzzle(
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+    )
+    .unwrap();
+    assert_eq!(relax::onset(&full, &opts).unwrap(), None);
+    assert_eq!(
+        relax::KChoice::Auto.resolve(&full, &opts).unwrap_err(),
+        relax::RelaxError::NoOnset
+    );
+}
+
+/// Issue 39's bar: at k = 45 AI Escargot's map is saturation (most samples
+/// capped or fixing nothing) and the row says so and names the onset;
+/// `--k auto` relaxes there and gives a map that is neither all 0 % nor
+/// all capped.
+#[test]
+fn k_auto_on_ai_escargot_gives_a_map_that_sees_something() {
+    let p = sudolab::examples::by_name("AI Escargot").unwrap();
+    let opts = RelaxOptions {
+        samples: 200,
+        ..Default::default()
+    };
+    let (mut at45, _) = relax::relax(&p, &opts).unwrap();
+    assert_eq!(
+        at45.summary.relaxation_onset_k, None,
+        "relax alone does not look"
+    );
+    relax::name_onset(&p, &opts, &mut at45).unwrap();
+    let s = &at45.summary;
+    assert!(s.saw_nothing && s.p_nothing > 0.5, "{s:?}");
+    let k0 = s.relaxation_onset_k.unwrap();
+    assert!((5..45).contains(&k0), "{k0}");
+    assert_eq!(relax::KChoice::Auto.resolve(&p, &opts).unwrap(), k0);
+    let (auto, _) = relax::relax(&p, &RelaxOptions { k: k0, ..opts }).unwrap();
+    let a = &auto.summary;
+    assert!(!a.saw_nothing, "{a:?}");
+    assert!(a.capped < a.samples / 2, "{a:?}");
+    let open: Vec<f64> = (0..81)
+        .filter(|&c| !p.is_given(c))
+        .map(|c| a.fixedness[c])
+        .collect();
+    assert!(open.iter().any(|&f| f > 0.0) && open.iter().any(|&f| f < 1.0));
+    assert!(a.mean_fixed > 1.0, "{a:?}");
 }

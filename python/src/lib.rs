@@ -285,6 +285,7 @@ fn relax_options(
     cap: Option<u64>,
     engine: Option<&str>,
     verify: Option<usize>,
+    precision: Option<f64>,
 ) -> PyResult<RelaxOptions> {
     let d = RelaxOptions::default();
     let engines: Engines = match engine {
@@ -295,6 +296,7 @@ fn relax_options(
     let opts = RelaxOptions {
         k: k.unwrap_or(d.k),
         samples,
+        precision,
         seed: seed.unwrap_or(d.seed),
         cap: cap.unwrap_or(d.cap),
         verify: RelaxOptions::verify_for(&engines, samples, verify),
@@ -309,7 +311,7 @@ fn relax_options(
 /// row (a dict, without `line`) and, when asked, every sample (a list of
 /// dicts). Parameters left out take the library's defaults.
 #[pyfunction]
-#[pyo3(signature = (puzzle, k=None, samples=None, seed=None, cap=None, engine=None, verify=None, with_samples=false))]
+#[pyo3(signature = (puzzle, k=None, samples=None, seed=None, cap=None, engine=None, verify=None, with_samples=false, precision=None))]
 #[allow(clippy::too_many_arguments)]
 fn relax_report<'py>(
     py: Python<'py>,
@@ -321,15 +323,20 @@ fn relax_report<'py>(
     engine: Option<&str>,
     verify: Option<usize>,
     with_samples: bool,
+    precision: Option<f64>,
 ) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
     let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
-    let opts = relax_options(k, samples, seed, cap, engine, verify)?;
-    let (report, drawn) =
-        interruptible(py, |stop| relax::relax_until(&p, &opts, stop))?.map_err(|e| match e {
-            RelaxError::Disagreement(d) => disagreement(&d, None),
-            RelaxError::Interrupted => interrupted(),
-            e => value_error(format!("line 1: {e}")),
-        })?;
+    let opts = relax_options(k, samples, seed, cap, engine, verify, precision)?;
+    let (report, drawn) = interruptible(py, |stop| {
+        relax::relax_until(&p, &opts, stop).and_then(|(mut report, drawn)| {
+            relax::name_onset(&p, &opts, &mut report).map(|()| (report, drawn))
+        })
+    })?
+    .map_err(|e| match e {
+        RelaxError::Disagreement(d) => disagreement(&d, None),
+        RelaxError::Interrupted => interrupted(),
+        e => value_error(format!("line 1: {e}")),
+    })?;
     let samples = if with_samples {
         // Through `serde_json::Value`: a removed edge `[a, b]` stays a
         // list, as `--emit-samples` writes it (pythonize makes arrays

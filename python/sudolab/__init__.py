@@ -272,6 +272,7 @@ def relax(
     engine: Optional[str] = None,
     verify: Optional[int] = None,
     with_samples: bool = False,
+    precision: Optional[float] = None,
 ) -> Relaxation:
     """Removes ``k`` random edges of the Sudoku graph ``samples`` times and
     counts the solutions (``sudolab relax``, same defaults and seeds).
@@ -280,7 +281,12 @@ def relax(
     ``all``; ``verify`` samples are cross-checked (default one in 500, at
     least 1: with ``bitset``, SAT proves the count and fixed cells from the
     solutions the search found; with a list, every engine analyzes every
-    sample). Raises ``ValueError`` for a puzzle that cannot be relaxed
+    sample). With ``precision`` E, samples are drawn until the 95 % interval
+    of ``mean_fixed`` is within ± E cells (at least 30, at most ``samples``;
+    the row's ``samples`` says how many). Every row carries the intervals
+    (``mean_fixed_low``/``_high``, ``p_unique_low``/``_high``) and
+    ``saw_nothing`` with ``relaxation_onset_k`` when most samples were capped
+    or fixed nothing. Raises ``ValueError`` for a puzzle that cannot be relaxed
     (contradictory, no solution or several, ``k`` above the edge count) or a
     parameter the CLI refuses, and :class:`EngineDisagreement` when engines
     disagree.
@@ -294,6 +300,7 @@ def relax(
         engine,
         _int("verify", verify),
         with_samples,
+        None if precision is None else float(precision),
     )
     r = Relaxation(row)
     if drawn is not None:

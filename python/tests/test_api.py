@@ -82,6 +82,21 @@ def test_relax_fixedness_map_and_figures():
         sudolab.relax(WIKI, samples=0)
 
 
+def test_relax_to_a_precision_carries_its_intervals():
+    r = sudolab.relax(WIKI, k=45, samples=1000, seed=1, precision=2)
+    assert r.precision == 2.0
+    assert 30 <= r.samples <= 1000 and (r.samples - 30) % 10 == 0
+    assert (r.mean_fixed_high - r.mean_fixed_low) / 2 <= 2.0
+    assert r.p_unique_low <= r.p_unique <= r.p_unique_high
+    # The same samples as a fixed run of that many.
+    fixed = dict(sudolab.relax(WIKI, k=45, samples=r.samples, seed=1))
+    ours = dict(r)
+    ours.pop("precision")
+    assert ours == fixed
+    with pytest.raises(ValueError, match="precision"):
+        sudolab.relax(WIKI, precision=0)
+
+
 def test_rate_and_score_follow_the_library_doc_example():
     row = sudolab.rate(WIKI, models="weights,baseline")
     assert "single" in row["hardest_technique"]

@@ -76,6 +76,7 @@ impl ReportOptions {
         RelaxOptions {
             k,
             samples,
+            precision: None,
             seed: self.seed,
             cap: self.cap,
             engines,
@@ -303,8 +304,10 @@ pub fn puzzle_report(
     }
 
     let heat_opts = opts.relax(opts.k, opts.samples, Engines::all(), opts.verify);
-    let relax = match relax::relax(puzzle, &heat_opts) {
-        Ok((r, _)) => Some(r),
+    let relax = match relax::relax(puzzle, &heat_opts)
+        .and_then(|(mut r, _)| relax::name_onset(puzzle, &heat_opts, &mut r).map(|()| r))
+    {
+        Ok(r) => Some(r),
         Err(e) => {
             notes.push(format!("relaxation: {}", relax_note(e)?));
             None
@@ -362,6 +365,15 @@ pub fn puzzle_report(
                 Metric::Cap,
                 Metric::Capped,
                 Metric::MedianSolutions,
+                // Shown with the heatmap, not as ratings.
+                Metric::PUniqueLow,
+                Metric::PUniqueHigh,
+                Metric::MeanFixedSe,
+                Metric::MeanFixedLow,
+                Metric::MeanFixedHigh,
+                Metric::PNothing,
+                Metric::SawNothing,
+                Metric::RelaxationOnsetK,
             ],
         ));
     }

@@ -105,12 +105,16 @@ impl RowSpec {
     }
 
     /// The rows of `sudolab relax`: one per input line and `k`, each carrying
-    /// the `samples`, `seed` and `cap` of `opts`.
+    /// the `samples` (or with a precision, the `precision`: `samples` is then
+    /// what each row needed), `seed` and `cap` of `opts`.
     pub fn relax(opts: &RelaxOptions) -> RowSpec {
         RowSpec {
             key: &["k"],
             params: vec![
-                ("/samples".into(), Value::from(opts.samples)),
+                match opts.precision {
+                    Some(e) => ("/precision".into(), Value::from(e)),
+                    None => ("/samples".into(), Value::from(opts.samples)),
+                },
                 ("/seed".into(), Value::from(opts.seed)),
                 ("/cap".into(), Value::from(opts.cap)),
             ],
@@ -576,8 +580,9 @@ impl DoneRows {
 const SHARD_KEY: &[&str] = &["k"];
 
 /// Fields that hold a row's parameters: every row of the shards of one run
-/// must agree on them.
-const PARAMETER_FIELDS: [&str; 4] = ["params", "samples", "seed", "cap"];
+/// must agree on them (`samples` only without a `precision`, where it is
+/// what each row needed).
+const PARAMETER_FIELDS: [&str; 5] = ["params", "samples", "precision", "seed", "cap"];
 
 /// A reason the shards cannot be merged.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -798,8 +803,10 @@ pub fn merge_shards(paths: &[PathBuf]) -> Result<MergedRows, ResultsError> {
         }
         for row in file.rows(&spec) {
             let row = row?;
+            let to_precision = row.value.get("precision").is_some_and(|p| !p.is_null());
             let row_params: Value = PARAMETER_FIELDS
                 .iter()
+                .filter(|f| !(to_precision && **f == "samples"))
                 .map(|f| {
                     (
                         f.to_string(),

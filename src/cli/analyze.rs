@@ -54,6 +54,7 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
         relax: RelaxOptions {
             k: args.k,
             samples: args.samples,
+            precision: None,
             seed: args.seed,
             cap: args.cap,
             engines: Engines::default(),

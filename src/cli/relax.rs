@@ -15,7 +15,7 @@ use sudolab::analyze::engines::LARGE_COUNT;
 use sudolab::batch::{Driver, JobError};
 use sudolab::engine::Engines;
 use sudolab::relax::{
-    self, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, Verification,
+    self, KChoice, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, Verification,
     parse_sweep,
 };
 use sudolab::report::{Format, OutputStream, jsonl_line, render_rows, text, write_atomic};
@@ -24,12 +24,19 @@ use sudolab::report::{Format, OutputStream, jsonl_line, render_rows, text, write
 pub struct RelaxArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Edges removed per sample.
-    #[arg(long, default_value_t = RelaxOptions::default().k)]
-    pub k: usize,
-    /// Samples (relaxations) per puzzle and k (at most 100000).
-    #[arg(long, default_value_t = RelaxOptions::default().samples)]
+    /// Edges removed per sample, or `auto`: where this puzzle's relaxation
+    /// begins (P(unique) falls through one half over 100 samples).
+    #[arg(long, default_value = "45")]
+    pub k: KChoice,
+    /// Samples (relaxations) per puzzle and k (at most 100000); with
+    /// --precision, the most that are drawn.
+    #[arg(long, default_value_t = 1000)]
     pub samples: usize,
+    /// Draw samples until the 95 % interval of mean_fixed is within ± E
+    /// cells (at least 30, then blocks of 10, at most --samples); the row's
+    /// samples says how many it needed.
+    #[arg(long, value_name = "E")]
+    pub precision: Option<f64>,
     /// Seed of the sample draws (per-sample seeds derive from it).
     #[arg(long, default_value_t = RelaxOptions::default().seed)]
     pub seed: u64,
@@ -79,13 +86,24 @@ struct SampleLine<'a> {
 }
 
 pub fn run(args: RelaxArgs) -> Result<u8> {
-    let ks = match &args.sweep {
-        Some(s) => parse_sweep(s).map_err(|e| anyhow::anyhow!("--sweep: {e}"))?,
-        None => vec![args.k],
+    let auto = args.k == KChoice::Auto;
+    let ks = match (&args.sweep, args.k) {
+        (Some(_), KChoice::Auto) => {
+            bail!("--k auto chooses one k per puzzle; it cannot go with --sweep")
+        }
+        (Some(s), _) => parse_sweep(s).map_err(|e| anyhow::anyhow!("--sweep: {e}"))?,
+        (None, KChoice::At(k)) => vec![k],
+        // Each puzzle's onset, found below.
+        (None, KChoice::Auto) => Vec::new(),
+    };
+    let k = match args.k {
+        KChoice::At(k) => k,
+        KChoice::Auto => 0,
     };
     let opts = RelaxOptions {
-        k: args.k,
+        k,
         samples: args.samples,
+        precision: args.precision,
         seed: args.seed,
         cap: args.cap,
         verify: RelaxOptions::verify_for(&args.engine, args.samples, args.verify),
@@ -145,6 +163,15 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     // One puzzle after the other: the samples of each are drawn in parallel.
     let job = |line: usize, p: &sudolab::Puzzle| {
         let puzzle = p.to_line();
+        let (ks, onset) = if auto {
+            let k = KChoice::Auto.resolve(p, &opts).map_err(|e| match e {
+                RelaxError::Disagreement(d) => JobError::from(d),
+                e => JobError::refused(e),
+            })?;
+            (vec![k], Some(k))
+        } else {
+            (ks.clone(), None)
+        };
         let mut todo = Vec::with_capacity(ks.len());
         for &k in &ks {
             let key = resume::RowKey::new(line, &[k as u64]);
@@ -171,7 +198,7 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
             }
         }
         let mut samples = Vec::new();
-        let sweep = relax::sweep_each(p, &todo, &opts, |report, drawn| {
+        let sweep = relax::sweep_each_with_onset(p, &todo, &opts, onset, |report, drawn| {
             pb.0.inc(1);
             if keep_samples {
                 samples.push((report.summary.k, drawn.to_vec()));
@@ -283,17 +310,20 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
 /// verified samples.
 fn run_params(
     sweep: bool,
-    k: usize,
+    k: KChoice,
     ks: &[usize],
     opts: &RelaxOptions,
 ) -> serde_json::Map<String, serde_json::Value> {
     let mut params = serde_json::Map::new();
-    if sweep {
-        params.insert("sweep".into(), ks.into());
-    } else {
-        params.insert("k".into(), k.into());
-    }
+    match (sweep, k) {
+        (true, _) => params.insert("sweep".into(), ks.into()),
+        (false, KChoice::At(k)) => params.insert("k".into(), k.into()),
+        (false, KChoice::Auto) => params.insert("k".into(), "auto".into()),
+    };
     params.insert("samples".into(), opts.samples.into());
+    if let Some(e) = opts.precision {
+        params.insert("precision".into(), e.into());
+    }
     params.insert("seed".into(), opts.seed.into());
     params.insert("cap".into(), opts.cap.into());
     params.insert("engine".into(), opts.engines.to_string().into());

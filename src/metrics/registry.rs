@@ -81,8 +81,9 @@ pub enum Kind {
 pub enum Role {
     /// A measurement of the puzzle.
     Metric,
-    /// The spread (standard deviation) or median of a randomised metric over
-    /// its runs: how stable the metric is, not how hard the puzzle is.
+    /// The spread (standard deviation), standard error, interval bound or
+    /// median of a randomised metric over its runs or samples: how stable
+    /// the metric is, not how hard the puzzle is.
     Spread,
     /// A parameter the row was computed with (`k`, `samples`, `cap`), not a
     /// property of the puzzle.
@@ -213,7 +214,7 @@ metric_table! {
     K = "k", RX, Number, P, Up, false, "edges",
         "edges removed per relaxation sample";
     Samples = "samples", RX, Number, P, Up, false, "samples",
-        "relaxation samples drawn";
+        "relaxation samples drawn (with --precision, the samples it needed)";
     Cap = "cap", RX, Number, P, Up, false, "solutions",
         "solution cap of each sample's count (0 = exact)";
     MeanSolutions = "mean_solutions", RX, Number, M, Up, true, "solutions",
@@ -224,12 +225,28 @@ metric_table! {
         "mean solutions other than the original one";
     PUnique = "p_unique", RX, Number, M, Down, true, "share",
         "share of relaxed samples with exactly one solution";
+    PUniqueLow = "p_unique_low", RX, Number, S, Down, true, "share",
+        "lower end of the 95 % Wilson score interval of p_unique";
+    PUniqueHigh = "p_unique_high", RX, Number, S, Down, true, "share",
+        "upper end of the 95 % Wilson score interval of p_unique";
     MeanFixed = "mean_fixed", RX, Number, M, Down, true, "cells",
         "mean fixed non-given cells per relaxed sample";
+    MeanFixedSe = "mean_fixed_se", RX, Number, S, Down, true, "cells",
+        "standard error of mean_fixed: sample standard deviation / sqrt(samples) (null with one sample)";
+    MeanFixedLow = "mean_fixed_low", RX, Number, S, Down, true, "cells",
+        "lower end of the 95 % Student's t interval of mean_fixed (samples - 1 degrees of freedom), clipped to 0";
+    MeanFixedHigh = "mean_fixed_high", RX, Number, S, Down, true, "cells",
+        "upper end of the 95 % Student's t interval of mean_fixed, clipped to the empty cells";
     Capped = "capped", RX, Number, M, Up, false, "samples",
         "samples whose count hit the cap";
     Saturated = "saturated", RX, Number, M, Up, false, "samples",
         "samples whose exact count passed 2^64 - 1 (a lower bound; also in capped; absent when 0)";
+    PNothing = "p_nothing", RX, Number, M, Up, true, "share",
+        "share of relaxed samples that show nothing: capped, or several solutions and no fixed cell";
+    SawNothing = "saw_nothing", RX, Bool, M, Up, true, "",
+        "p_nothing > 1/2: k relaxes the puzzle past what the method can show (saturation, not a finding)";
+    RelaxationOnsetK = "relaxation_onset_k", RX, Number, M, Down, true, "edges",
+        "k where P(unique) over 100 nested samples falls to 1/2 (named by relax and report where the row saw nothing, and by relax --k auto; null elsewhere)";
     Givens = "givens", BASE, Number, M, Down, false, "cells",
         "number of givens";
     Backtracks = "backtracks", BASE, Number, M, Up, false, "backtracks",

@@ -87,11 +87,19 @@ impl RelaxSummary {
             Metric::MedianSolutions => number(self.median_solutions),
             Metric::MeanExtra => number(self.mean_extra),
             Metric::PUnique => number(self.p_unique),
+            Metric::PUniqueLow => number(self.p_unique_low),
+            Metric::PUniqueHigh => number(self.p_unique_high),
             Metric::MeanFixed => number(self.mean_fixed),
+            Metric::MeanFixedSe => number(self.mean_fixed_se?),
+            Metric::MeanFixedLow => number(self.mean_fixed_low?),
+            Metric::MeanFixedHigh => number(self.mean_fixed_high?),
             Metric::Capped => count(self.capped as u64),
             // Absent when no count saturated, as in the rows.
             Metric::Saturated if self.saturated == 0 => return None,
             Metric::Saturated => count(self.saturated as u64),
+            Metric::PNothing => number(self.p_nothing),
+            Metric::SawNothing => MetricValue::Bool(self.saw_nothing),
+            Metric::RelaxationOnsetK => count(self.relaxation_onset_k? as u64),
             _ => return None,
         })
     }

@@ -39,6 +39,24 @@
 //! and listed (run with `cap = 0`, or a cap no sample reaches, to fit every
 //! point). The older fit of `mean_solutions` (original included) over every
 //! point, capped or not, is kept beside it as `fit` for comparison.
+//!
+//! **How sure a row is.** Every row carries the standard error of
+//! `mean_fixed` and its 95 % t interval, and the 95 % Wilson interval of
+//! `p_unique` ([`crate::stats::mean_interval`], [`crate::stats::wilson95`]).
+//! With [`RelaxOptions::precision`] set, samples are drawn until the
+//! interval of `mean_fixed` is within ± that many cells: at least
+//! [`PRECISION_MIN_SAMPLES`], then blocks of [`PRECISION_BLOCK`] in index
+//! order, the rule tested only at block ends on the samples in index order,
+//! at most `samples`. The samples are those of a fixed run, so the same
+//! seed and precision give the same rows at any thread count.
+//!
+//! **When a row saw nothing.** Past a puzzle's range (k = 45 on the hardest
+//! puzzles) most samples are capped or fix no cell, and the fixedness map is
+//! 0 % everywhere: saturation, not a finding. A row where more than half of
+//! the samples are so says so ([`RelaxSummary::saw_nothing`]); `relax` and the
+//! puzzle report name the `k` where the puzzle's relaxation begins, its
+//! onset: where P(unique) falls through one half ([`onset`], [`name_onset`],
+//! [`sweep_each_with_onset`]); `relax --k auto` relaxes at that `k`.
 
 use crate::engine::{Disagreement, Engine, Engines, analyze_relaxed_certified};
 use crate::graph::{RelaxedInstance, derive_seed, shuffled_edges};
@@ -47,13 +65,24 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod onset;
+mod precision;
+
+pub use onset::{BadK, KChoice, ONSET_SAMPLES, onset};
+pub use precision::{PRECISION_BLOCK, PRECISION_MIN_SAMPLES};
+
 /// Parameters of a relaxation experiment.
 #[derive(Debug, Clone, Serialize)]
 pub struct RelaxOptions {
     /// Edges removed per sample.
     pub k: usize,
-    /// Relaxations drawn per puzzle and `k`.
+    /// Relaxations drawn per puzzle and `k`; with `precision`, the most
+    /// that are drawn.
     pub samples: usize,
+    /// Draw samples until the 95 % interval of `mean_fixed` is within ±
+    /// this many cells (at least [`PRECISION_MIN_SAMPLES`], at most
+    /// `samples`); `None` draws exactly `samples`.
+    pub precision: Option<f64>,
     /// Base seed; sample `i` draws its edge order from `derive_seed(seed, i)`
     /// (default 1).
     pub seed: u64,
@@ -105,6 +134,7 @@ impl Default for RelaxOptions {
         RelaxOptions {
             k: 45,
             samples,
+            precision: None,
             seed: 1,
             cap: 1000,
             engines: Engines::default(),
@@ -133,7 +163,16 @@ impl RelaxOptions {
     /// `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES). (`k` is checked
     /// against each puzzle's graph: [`crate::limits::check_k`].)
     pub fn check(&self) -> Result<(), crate::limits::OptionError> {
-        crate::limits::check_samples("samples", self.samples)
+        crate::limits::check_samples("samples", self.samples)?;
+        match self.precision {
+            Some(value) if !(value.is_finite() && value > 0.0) => {
+                Err(crate::limits::OptionError::NotPositive {
+                    name: "precision".into(),
+                    value,
+                })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The `verify` of a run with `engines`: every sample when several
@@ -177,6 +216,13 @@ pub enum RelaxError {
     /// `samples` is 0.
     #[error("samples must be at least 1 (a report of no relaxation says nothing)")]
     NoSamples,
+    /// A precision that is not a positive number of cells.
+    #[error("precision {0}: expected a positive number of cells, e.g. 1")]
+    BadPrecision(f64),
+    /// `k = auto` on a puzzle whose relaxations stay unique up to every
+    /// edge removed (it has no empty cell): there is no onset.
+    #[error("k = auto: the puzzle has no empty cell, so its relaxation never begins")]
+    NoOnset,
     /// Two engines gave different answers on a sample (a bug).
     #[error("{0}")]
     Disagreement(#[from] Disagreement),
@@ -221,18 +267,25 @@ pub struct RelaxReport {
     pub verified: usize,
     /// The engines that re-checked the verified samples.
     pub verified_by: Vec<Engine>,
+    /// The precision asked for (± cells of `mean_fixed`'s 95 % interval):
+    /// `samples` then says how many were needed. Written only when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<f64>,
     /// Samples, fixedness and solution statistics at this `k`, flattened into the
     /// row.
     #[serde(flatten)]
     pub summary: RelaxSummary,
 }
 
-/// The relaxation metrics of one puzzle at one `k`.
+/// The relaxation metrics of one puzzle at one `k`. The intervals and the
+/// saw-nothing columns read as 0, false or null from a report written
+/// without them.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct RelaxSummary {
     /// Edges removed per sample.
     pub k: usize,
-    /// Samples drawn.
+    /// Samples drawn and summarised (with a precision, the samples it
+    /// needed).
     pub samples: usize,
     /// Solution cap of each sample's count (0 = exact).
     pub cap: u64,
@@ -244,14 +297,48 @@ pub struct RelaxSummary {
     pub mean_extra: f64,
     /// Share of samples with exactly one solution.
     pub p_unique: f64,
+    /// Lower end of the 95 % Wilson interval of `p_unique`.
+    #[serde(default)]
+    pub p_unique_low: f64,
+    /// Upper end of the 95 % Wilson interval of `p_unique`.
+    #[serde(default)]
+    pub p_unique_high: f64,
     /// Mean number of fixed non-given cells.
     pub mean_fixed: f64,
+    /// Standard error of `mean_fixed` (sample sd / √samples); `None` with
+    /// one sample.
+    #[serde(default)]
+    pub mean_fixed_se: Option<f64>,
+    /// Lower end of the 95 % t interval of `mean_fixed` (n − 1 degrees of
+    /// freedom), clipped to 0; `None` with one sample.
+    #[serde(default)]
+    pub mean_fixed_low: Option<f64>,
+    /// Upper end of the 95 % t interval of `mean_fixed`, clipped to the
+    /// empty cells; `None` with one sample.
+    #[serde(default)]
+    pub mean_fixed_high: Option<f64>,
     /// Samples whose count hit the cap (or saturated).
     pub capped: usize,
     /// Samples whose count passed 2⁶⁴ − 1 (counted in `capped` too): their
     /// `solutions` is a lower bound, not exact. Written only when not 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub saturated: usize,
+    /// Share of samples that show nothing: capped, or with several
+    /// solutions and no fixed cell.
+    #[serde(default)]
+    pub p_nothing: f64,
+    /// Whether most samples showed nothing (`p_nothing > 1/2`): `k` relaxes
+    /// this puzzle past what the method can show, and the fixedness map is
+    /// saturation, not a finding.
+    #[serde(default)]
+    pub saw_nothing: bool,
+    /// The `k` where this puzzle's relaxation begins: where P(unique) over
+    /// [`ONSET_SAMPLES`] nested samples falls to one half ([`onset`]). Looked
+    /// for by `relax` and the puzzle report where a row saw nothing, and by
+    /// `relax --k auto` ([`name_onset`], [`sweep_each_with_onset`]); `null`
+    /// elsewhere (`analyze`, `score`) and where the puzzle has no empty cell.
+    #[serde(default)]
+    pub relaxation_onset_k: Option<usize>,
     /// Per-cell fraction of samples in which the cell is fixed (N², row-major;
     /// givens 1.0). Left out of the output when empty (`analyze` without
     /// `--fixedness`).
@@ -333,7 +420,8 @@ pub(crate) fn run_samples(
     run_samples_until(puzzle, opts, &AtomicBool::new(false))
 }
 
-/// [`run_samples`], checking `stop` before each sample.
+/// [`run_samples`], checking `stop` before each sample: exactly `samples`
+/// samples, or with a precision as many as its stopping rule needs.
 fn run_samples_until(
     puzzle: &Puzzle,
     opts: &RelaxOptions,
@@ -342,15 +430,41 @@ fn run_samples_until(
     if opts.samples == 0 {
         return Err(RelaxError::NoSamples);
     }
+    if let Some(e) = opts.precision.filter(|e| !(e.is_finite() && *e > 0.0)) {
+        return Err(RelaxError::BadPrecision(e));
+    }
     let edges = puzzle.geometry().edges().len();
     if opts.k > edges {
         return Err(RelaxError::TooManyEdges { k: opts.k, edges });
     }
+    let mut out = Vec::new();
+    let mut verified = 0;
+    for block in precision::blocks(opts.samples, opts.precision.is_some()) {
+        for r in analyze_samples(puzzle, opts, block, stop) {
+            let (s, checked) = r?;
+            verified += checked as usize;
+            out.push(s);
+        }
+        if opts.precision.is_some_and(|e| precision::reached(&out, e)) {
+            break;
+        }
+    }
+    Ok((out, verified))
+}
+
+/// Analyzes the samples of `range` in parallel, returned in index order,
+/// each with whether it was cross-checked.
+fn analyze_samples(
+    puzzle: &Puzzle,
+    opts: &RelaxOptions,
+    range: std::ops::Range<usize>,
+    stop: &AtomicBool,
+) -> Vec<Result<(SampleResult, bool), RelaxError>> {
     let is_verified = verified_samples(opts.samples, opts.verify);
     let primary = Engines::one(opts.engines.primary());
     let checked_engines = opts.checked_engines();
     let certified = opts.certifies();
-    let results: Vec<Result<(SampleResult, bool), RelaxError>> = (0..opts.samples)
+    range
         .into_par_iter()
         .map(|i| {
             if stop.load(Ordering::Relaxed) {
@@ -387,15 +501,13 @@ fn run_samples_until(
                 checked,
             ))
         })
-        .collect();
-    let mut out = Vec::with_capacity(opts.samples);
-    let mut verified = 0;
-    for r in results {
-        let (s, checked) = r?;
-        verified += checked as usize;
-        out.push(s);
-    }
-    Ok((out, verified))
+        .collect()
+}
+
+/// Whether a sample shows nothing: its count hit the cap, or it has several
+/// solutions and no fixed cell.
+fn shows_nothing(s: &SampleResult) -> bool {
+    s.capped || (s.solutions > 1 && s.fixed.is_empty())
 }
 
 /// Summarises samples into a report.
@@ -406,6 +518,16 @@ pub(crate) fn summarise(
     verified: usize,
 ) -> RelaxReport {
     let n = samples.len().max(1) as f64;
+    let empty = (puzzle.geometry().cells - puzzle.givens()) as f64;
+    let fixed: Vec<f64> = samples.iter().map(|s| s.fixed.len() as f64).collect();
+    let fixed_interval = crate::stats::mean_interval(&fixed);
+    let unique = samples
+        .iter()
+        .filter(|s| s.solutions == 1 && !s.capped)
+        .count();
+    let (p_unique_low, p_unique_high) =
+        crate::stats::wilson95(unique, samples.len()).unwrap_or((0.0, 1.0));
+    let nothing = samples.iter().filter(|s| shows_nothing(s)).count() as f64 / n;
     let mut counts: Vec<f64> = samples.iter().map(|s| s.solutions as f64).collect();
     counts.sort_by(f64::total_cmp);
     let median = crate::stats::median_sorted(&counts).unwrap_or(0.0);
@@ -435,6 +557,7 @@ pub(crate) fn summarise(
         engine: opts.engines.primary(),
         verified,
         verified_by: opts.checked_engines().checkers().to_vec(),
+        precision: opts.precision,
         summary: RelaxSummary {
             k: opts.k,
             samples: samples.len(),
@@ -442,14 +565,18 @@ pub(crate) fn summarise(
             mean_solutions: mean,
             median_solutions: median,
             mean_extra: mean - 1.0,
-            p_unique: samples
-                .iter()
-                .filter(|s| s.solutions == 1 && !s.capped)
-                .count() as f64
-                / n,
-            mean_fixed: samples.iter().map(|s| s.fixed.len() as f64).sum::<f64>() / n,
+            p_unique: unique as f64 / n,
+            p_unique_low,
+            p_unique_high,
+            mean_fixed: fixed.iter().sum::<f64>() / n,
+            mean_fixed_se: fixed_interval.map(|m| m.se),
+            mean_fixed_low: fixed_interval.map(|m| m.low.max(0.0)),
+            mean_fixed_high: fixed_interval.map(|m| m.high.min(empty)),
             capped: samples.iter().filter(|s| s.capped).count(),
             saturated: samples.iter().filter(|s| s.saturated).count(),
+            p_nothing: nothing,
+            saw_nothing: nothing > 0.5,
+            relaxation_onset_k: None,
             fixedness,
         },
     }
@@ -474,6 +601,24 @@ pub fn relax_until(
     check_puzzle(puzzle)?;
     let (samples, verified) = run_samples_until(puzzle, opts, stop)?;
     Ok((summarise(puzzle, opts, &samples, verified), samples))
+}
+
+/// Names the [`onset`] in a report that saw nothing, as `relax` and the
+/// puzzle report print it. [`relax`] leaves it out (`None`): the
+/// relaxations of `analyze`, `score` and the generators are many and short,
+/// and the search would cost them more than their samples.
+///
+/// # Errors
+/// What [`onset`] returns.
+pub fn name_onset(
+    puzzle: &Puzzle,
+    opts: &RelaxOptions,
+    report: &mut RelaxReport,
+) -> Result<(), RelaxError> {
+    if report.summary.saw_nothing && report.summary.relaxation_onset_k.is_none() {
+        report.summary.relaxation_onset_k = onset(puzzle, opts)?;
+    }
+    Ok(())
 }
 
 /// Least-squares fit of `mean ≈ c·e^{k/λ}` on `ln(mean)`.
@@ -593,14 +738,70 @@ pub fn sweep_each<E: From<RelaxError>>(
     puzzle: &Puzzle,
     ks: &[usize],
     opts: &RelaxOptions,
+    each: impl FnMut(&RelaxReport, &[SampleResult]) -> Result<(), E>,
+) -> Result<SweepReport, E> {
+    sweep_points(puzzle, ks, opts, OnsetPolicy::Skip, each)
+}
+
+/// [`sweep_each`] as `relax` runs it: the points that saw nothing name the
+/// puzzle's [`onset`] (looked for once), and with `known_onset` (`relax --k
+/// auto` found it to choose `k`) every point carries it.
+pub fn sweep_each_with_onset<E: From<RelaxError>>(
+    puzzle: &Puzzle,
+    ks: &[usize],
+    opts: &RelaxOptions,
+    known_onset: Option<usize>,
+    each: impl FnMut(&RelaxReport, &[SampleResult]) -> Result<(), E>,
+) -> Result<SweepReport, E> {
+    let policy = match known_onset {
+        Some(k0) => OnsetPolicy::Known(k0),
+        None => OnsetPolicy::WhereNothingSeen,
+    };
+    sweep_points(puzzle, ks, opts, policy, each)
+}
+
+/// Which points of a sweep carry the onset.
+#[derive(Clone, Copy, PartialEq)]
+enum OnsetPolicy {
+    /// None.
+    Skip,
+    /// Those that saw nothing.
+    WhereNothingSeen,
+    /// Every point, with this onset.
+    Known(usize),
+}
+
+fn sweep_points<E: From<RelaxError>>(
+    puzzle: &Puzzle,
+    ks: &[usize],
+    opts: &RelaxOptions,
+    policy: OnsetPolicy,
     mut each: impl FnMut(&RelaxReport, &[SampleResult]) -> Result<(), E>,
 ) -> Result<SweepReport, E> {
     check_puzzle(puzzle)?;
     let mut points = Vec::with_capacity(ks.len());
+    // One onset per puzzle and seed, looked for at the first point that
+    // saw nothing (it does not depend on `k`).
+    let mut found: Option<Option<usize>> = match policy {
+        OnsetPolicy::Known(k0) => Some(Some(k0)),
+        _ => None,
+    };
     for &k in ks {
         let o = RelaxOptions { k, ..opts.clone() };
         let (samples, verified) = run_samples(puzzle, &o)?;
-        let point = summarise(puzzle, &o, &samples, verified);
+        let mut point = summarise(puzzle, &o, &samples, verified);
+        let named = match policy {
+            OnsetPolicy::Skip => false,
+            OnsetPolicy::WhereNothingSeen => point.summary.saw_nothing,
+            OnsetPolicy::Known(_) => true,
+        };
+        if named {
+            let k0 = match found {
+                Some(k0) => k0,
+                None => *found.insert(onset(puzzle, opts)?),
+            };
+            point.summary.relaxation_onset_k = k0;
+        }
         each(&point, &samples)?;
         points.push(point);
     }
@@ -673,9 +874,17 @@ mod tests {
             median_solutions: 1.0,
             mean_extra,
             p_unique: 0.5,
+            p_unique_low: 0.4,
+            p_unique_high: 0.6,
             mean_fixed: 0.0,
+            mean_fixed_se: Some(0.0),
+            mean_fixed_low: Some(0.0),
+            mean_fixed_high: Some(0.0),
             capped,
             saturated: 0,
+            p_nothing: 0.0,
+            saw_nothing: false,
+            relaxation_onset_k: None,
             fixedness: Vec::new(),
         }
     }

@@ -31,6 +31,7 @@ th { background: #f0f4f8; }
 .chart svg { max-width: 100%; height: auto; }
 .small { display: flex; flex-wrap: wrap; gap: 8px; }
 .note { color: #8a4b00; }
+.saw-nothing { border-left: 4px solid #c65b00; padding: .4em .8em; background: #fff4e5; }
 .ok { color: #1a7f37; font-weight: bold; } .bad { color: #b00; font-weight: bold; }
 ol.path { columns: 2; font-size: 13px; column-gap: 32px; }
 table.corr { font-size: 11px; }
@@ -160,8 +161,29 @@ fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
                     "Share of " (r.summary.samples) " relaxations removing k = " (r.summary.k)
                     " random edges in which each cell keeps its value in every solution "
                     "(Pelánek §3.2). Mean fixed non-given cells "
-                    (num(r.summary.mean_fixed)) ", P(unique) " (num(r.summary.p_unique))
-                    ", mean solutions " @if r.summary.capped > 0 { "≥ " } (num(r.summary.mean_solutions)) "."
+                    (num(r.summary.mean_fixed))
+                    @if let (Some(lo), Some(hi)) = (r.summary.mean_fixed_low, r.summary.mean_fixed_high) {
+                        " [" (num(lo)) ", " (num(hi)) "]"
+                    }
+                    ", P(unique) " (num(r.summary.p_unique))
+                    // A report written before the intervals has none (upper end 0).
+                    @if r.summary.p_unique_high > 0.0 {
+                        " [" (num(r.summary.p_unique_low)) ", " (num(r.summary.p_unique_high)) "]"
+                    }
+                    ", mean solutions " @if r.summary.capped > 0 { "≥ " } (num(r.summary.mean_solutions))
+                    " (95 % intervals in brackets: Student's t, Wilson)."
+                }
+                @if r.summary.saw_nothing {
+                    p.note.saw-nothing {
+                        strong { "This map shows saturation, not a finding. " }
+                        (format!("{:.0}", r.summary.p_nothing * 100.0)) " % of the samples are capped or fix no cell: "
+                        "k = " (r.summary.k) " relaxes this puzzle past what the method can show."
+                        @if let Some(k0) = r.summary.relaxation_onset_k {
+                            " Its relaxation begins at k = " (k0)
+                            " (where P(unique) falls through one half); "
+                            code { "sudolab relax --k auto" } " relaxes there."
+                        }
+                    }
                 }
                 (svg(h))
             } @else { p.note { "No relaxation for this puzzle." } }

@@ -12,7 +12,7 @@ use crate::analyze::results::Lined;
 use crate::analyze::{AnalysisRow, RatedRow};
 use crate::cnf::{ClauseRow, MeanDistribution};
 use crate::metrics::Metric;
-use crate::relax::{RelaxReport, SweepReport};
+use crate::relax::{RelaxReport, RelaxSummary, SweepReport};
 use crate::score::ScoreRow;
 
 /// A label for a table cell (empty when none).
@@ -310,9 +310,12 @@ pub fn relax_text(r: &RelaxReport) -> String {
     s.push_str(&format!("{}  {}\n", r.puzzle, name));
     let by: Vec<String> = r.verified_by.iter().map(|e| e.to_string()).collect();
     s.push_str(&format!(
-        "k = {}, {} samples, seed {}, cap {}, engine {} ({} samples re-checked by {}, all agree)\n",
+        "k = {}, {} samples{}, seed {}, cap {}, engine {} ({} samples re-checked by {}, all agree)\n",
         r.summary.k,
         r.summary.samples,
+        r.precision
+            .map(|e| format!(" (mean fixed to ±{e} cells)"))
+            .unwrap_or_default(),
         r.seed,
         r.summary.cap,
         r.engine,
@@ -322,13 +325,19 @@ pub fn relax_text(r: &RelaxReport) -> String {
     let sm = &r.summary;
     let empty = r.puzzle.chars().filter(|&c| c == '.').count();
     s.push_str(&format!(
-        "mean solutions {:.3}{}  median {}  mean extra {:.3}  P(unique) {:.3}  mean fixed {:.1} of {} empty cells  capped {}{}\n",
+        "mean solutions {:.3}{}  median {}  mean extra {:.3}  P(unique) {:.3} [{:.3}, {:.3}]  mean fixed {:.1}{} of {} empty cells  capped {}{}\n",
         sm.mean_solutions,
         if sm.capped > 0 { " (lower bound)" } else { "" },
         sm.median_solutions,
         sm.mean_extra,
         sm.p_unique,
+        sm.p_unique_low,
+        sm.p_unique_high,
         sm.mean_fixed,
+        match (sm.mean_fixed_low, sm.mean_fixed_high) {
+            (Some(lo), Some(hi)) => format!(" [{lo:.1}, {hi:.1}]"),
+            _ => String::new(),
+        },
         empty,
         sm.capped,
         if sm.saturated > 0 {
@@ -363,8 +372,31 @@ pub fn relax_text(r: &RelaxReport) -> String {
         }
         s.push('\n');
     }
+    s.push_str("(95 % intervals in brackets: Wilson for P(unique), Student's t for mean fixed)\n");
+    if let Some(note) = saw_nothing_note(sm) {
+        s.push_str(&note);
+    }
     s.push('\n');
     s
+}
+
+/// The note under a row that saw nothing: most samples capped or fixing no
+/// cell, so its 0 % are saturation, with the `k` where relaxation begins.
+fn saw_nothing_note(sm: &RelaxSummary) -> Option<String> {
+    if !sm.saw_nothing {
+        return None;
+    }
+    let onset = match sm.relaxation_onset_k {
+        Some(k0) => format!(
+            " This puzzle's relaxation begins at k = {k0} (where P(unique) falls through one half); relax there with --k auto."
+        ),
+        None => String::new(),
+    };
+    Some(format!(
+        "NOTE: {:.0} % of the samples are capped or fix no cell: k = {} relaxes this puzzle past what the method can show, so the map shows saturation, not a finding.{onset}\n",
+        sm.p_nothing * 100.0,
+        sm.k
+    ))
 }
 
 /// Sweeps as text: a table of the points and the fits of each puzzle.
@@ -435,6 +467,23 @@ pub fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
                 ks(&pf.fitted_k),
                 capped
             )),
+        }
+        let blind: Vec<usize> = sw
+            .points
+            .iter()
+            .filter(|p| p.summary.saw_nothing)
+            .map(|p| p.summary.k)
+            .collect();
+        if let Some(first) = sw.points.iter().find(|p| p.summary.saw_nothing) {
+            s.push_str(&format!(
+                "NOTE: at k = {} most samples are capped or fix no cell (saturation, not a finding){}\n",
+                ks(&blind),
+                first
+                    .summary
+                    .relaxation_onset_k
+                    .map(|k0| format!("; this puzzle's relaxation begins at k = {k0}"))
+                    .unwrap_or_default()
+            ));
         }
         match &sw.fit {
             Some(f) => s.push_str(&format!(

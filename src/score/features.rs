@@ -112,6 +112,7 @@ fn metric_options(names: &[Metric], p: &FeatureParams) -> MetricOptions {
         relax: RelaxOptions {
             k: p.k,
             samples: p.samples,
+            precision: None,
             seed: p.seed,
             cap: p.cap,
             engines: Engines::default(),

@@ -18,6 +18,8 @@
 //! * `contingency.rs` — contingency tables and the χ² test of independence.
 //! * `distributions.rs` — the χ² p-value: ln Γ and the regularized upper
 //!   incomplete gamma function (Numerical Recipes §6.2).
+//! * `interval.rs` — 95 % intervals of a mean (Student's t) and of a
+//!   proportion (Wilson's score interval), for the relaxation summaries.
 //! * `quantiles.rs` — quantiles and equal-count bins.
 //! * `bootstrap.rs` — seeded percentile bootstrap intervals.
 //! * `paired_sample.rs` — the four coefficients of a reweighted sample
@@ -33,6 +35,7 @@ mod concordance;
 mod contingency;
 mod correlation;
 mod distributions;
+mod interval;
 mod paired_sample;
 mod quantiles;
 mod regression;
@@ -43,6 +46,7 @@ pub use concordance::{PairCounts, gamma_from_table, pair_counts};
 pub use contingency::{ChiSquare, chi_square, contingency_counts};
 pub use correlation::{average_ranks, correlations, gk_gamma, kendall_tau_b, pearson, spearman};
 pub use distributions::{chi2_sf, gamma_q, ln_gamma};
+pub use interval::{MeanInterval, Z95, mean_interval, t95, wilson95};
 pub use paired_sample::PairedSample;
 pub use quantiles::{bin_of, equal_count_edges, quantile_sorted};
 pub(crate) use regression::solve;

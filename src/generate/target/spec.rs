@@ -139,9 +139,12 @@ pub enum TargetError {
 
 /// Whether a target may name this metric: a metric (or spread) of a human
 /// model, of the relaxation or of the score, with one value per puzzle.
+/// The relaxation's onset is left out: the generators' relaxations do not
+/// look for it (`relax::name_onset`), so it would never be met.
 fn targetable(m: Metric) -> bool {
     m.role() != Role::Parameter
         && m.kind() != Kind::List
+        && m != Metric::RelaxationOnsetK
         && matches!(m.source(), Source::Rate(_) | Source::Relax | Source::Score)
 }
 

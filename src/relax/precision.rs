@@ -1,0 +1,73 @@
+//! Relaxation to a stated precision (`docs/methods.md` §2.5, beside Pelánek §3.2):
+//! draw samples until the 95 % t interval of `mean_fixed` is within ± E
+//! cells. Samples are drawn in blocks in index order, the first of
+//! [`PRECISION_MIN_SAMPLES`] and then of [`PRECISION_BLOCK`], and the
+//! stopping rule is tested only at the end of a block, on the samples
+//! `0..n` in index order. Sample `i` is the sample `i` of a fixed run, so
+//! the samples a run stops at, and its row, are the same at any thread
+//! count.
+
+use super::SampleResult;
+use std::ops::Range;
+
+/// The fewest samples a run to a precision draws before it may stop: a
+/// standard deviation from fewer is too unsure to stop on.
+pub const PRECISION_MIN_SAMPLES: usize = 30;
+
+/// Samples drawn between two tests of the stopping rule.
+pub const PRECISION_BLOCK: usize = 10;
+
+/// The blocks of sample indices of a run of at most `max` samples: one
+/// block of all of them without a precision, else the first
+/// [`PRECISION_MIN_SAMPLES`] and then blocks of [`PRECISION_BLOCK`].
+pub(super) fn blocks(max: usize, precision: bool) -> impl Iterator<Item = Range<usize>> {
+    let first = if precision {
+        PRECISION_MIN_SAMPLES.min(max)
+    } else {
+        max
+    };
+    std::iter::successors(Some(0..first), move |r| {
+        (r.end < max).then(|| r.end..(r.end + PRECISION_BLOCK).min(max))
+    })
+}
+
+/// Whether the 95 % interval of the mean fixed cells of `samples` (in index
+/// order) is within ± `e` cells.
+pub(super) fn reached(samples: &[SampleResult], e: f64) -> bool {
+    let fixed: Vec<f64> = samples.iter().map(|s| s.fixed.len() as f64).collect();
+    crate::stats::mean_interval(&fixed).is_some_and(|m| m.half_width() <= e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_cover_the_samples_in_index_order() {
+        let b: Vec<Range<usize>> = blocks(55, true).collect();
+        assert_eq!(b, vec![0..30, 30..40, 40..50, 50..55]);
+        assert_eq!(blocks(55, false).collect::<Vec<_>>(), vec![0..55]);
+        assert_eq!(blocks(12, true).collect::<Vec<_>>(), vec![0..12]);
+    }
+
+    fn sample(i: usize, fixed: usize) -> SampleResult {
+        SampleResult {
+            sample: i,
+            removed: Vec::new(),
+            solutions: 2,
+            capped: false,
+            saturated: false,
+            fixed: (0..fixed).collect(),
+        }
+    }
+
+    #[test]
+    fn the_rule_is_the_half_width_of_the_t_interval() {
+        // Fixed counts 0, 2, 0, 2, …: s = 1.017 over 30, half-width
+        // 2.045 · 1.017 / √30 = 0.380.
+        let s: Vec<SampleResult> = (0..30).map(|i| sample(i, 2 * (i % 2))).collect();
+        assert!(reached(&s, 0.39));
+        assert!(!reached(&s, 0.37));
+        assert!(!reached(&s[..1], 100.0), "one sample has no spread");
+    }
+}
