@@ -379,7 +379,7 @@ fn score_rows(
 /// `sudolab analyze` JSONL rows for a batch (with their input `lines`), on
 /// every core, with the CLI's defaults and meaning for every parameter.
 #[pyfunction]
-#[pyo3(signature = (puzzles, lines=None, metrics="clauses,relax,score", k=45, samples=200, seed=1, cap=1000, fixedness=false))]
+#[pyo3(signature = (puzzles, lines=None, metrics="clauses,relax,score", k=45, samples=200, seed=sudolab::seed::DEFAULT_SEED, cap=1000, fixedness=false))]
 #[allow(clippy::too_many_arguments)]
 fn analyze(
     py: Python<'_>,
@@ -545,6 +545,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_SAMPLES", MAX_SAMPLES)?;
     m.add("MAX_RUNS", MAX_RUNS)?;
     m.add("MAX_GENERATED", MAX_GENERATED)?;
+    // The default rating seed of every command, so Python's defaults are
+    // the CLI's.
+    m.add("DEFAULT_SEED", sudolab::seed::DEFAULT_SEED)?;
     m.add_function(wrap_pyfunction!(parse_line, m)?)?;
     m.add_function(wrap_pyfunction!(line_from_cells, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;

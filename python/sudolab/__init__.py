@@ -61,6 +61,8 @@ __all__ = [
 
 MAX_SAMPLES: int = _native.MAX_SAMPLES
 MAX_RUNS: int = _native.MAX_RUNS
+#: The default rating seed of every function and every ``sudolab`` command.
+DEFAULT_SEED: int = _native.DEFAULT_SEED
 MAX_GENERATED: int = _native.MAX_GENERATED
 _U64 = 2**64 - 1
 # Larger than any graph's edges (25×25: 21000); the library names the
@@ -266,7 +268,7 @@ def relax(
     puzzle: PuzzleLike,
     k: int = 45,
     samples: int = 1000,
-    seed: int = 1,
+    seed: int = DEFAULT_SEED,
     cap: int = 1000,
     engine: str = "bitset",
     verify: Optional[int] = None,
@@ -300,7 +302,7 @@ def relax(
 def rate(
     puzzle: PuzzleLike,
     models: str = "default",
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     runs: Optional[int] = None,
     with_score: bool = True,
 ) -> dict:
@@ -348,7 +350,7 @@ class Analysis(_Row):
         return _figures_html(self["puzzle"], fixedness, caption)
 
 
-_ANALYZE_DEFAULTS = dict(metrics="clauses,relax,score", k=45, samples=200, seed=1, cap=1000, fixedness=False)
+_ANALYZE_DEFAULTS = dict(metrics="clauses,relax,score", k=45, samples=200, seed=DEFAULT_SEED, cap=1000, fixedness=False)
 
 
 def _analyze_ints(k: Any, samples: Any, seed: Any, cap: Any) -> tuple:
@@ -371,7 +373,7 @@ def analyze(
     metrics: str = "clauses,relax,score",
     k: int = 45,
     samples: int = 200,
-    seed: int = 1,
+    seed: int = DEFAULT_SEED,
     cap: int = 1000,
     fixedness: bool = True,
 ) -> Analysis:
@@ -401,7 +403,7 @@ def analyze_batch(
     metrics: str = "clauses,relax,score",
     k: int = 45,
     samples: int = 200,
-    seed: int = 1,
+    seed: int = DEFAULT_SEED,
     cap: int = 1000,
     fixedness: bool = False,
     lines: Optional[Sequence[int]] = None,
@@ -435,7 +437,7 @@ def score_batch(
 def rate_batch(
     puzzles: Union[Iterable[PuzzleLike], pd.Series],
     models: str = "default",
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     runs: Optional[int] = None,
     with_score: bool = True,
 ) -> pd.DataFrame:

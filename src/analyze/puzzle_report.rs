@@ -26,7 +26,7 @@ use crate::eval::dataset::{DatasetError, DatasetReport, dataset_report};
 use crate::eval::{Direction, LabelSpec, Ordinal, ResultsTable, TableError, TableFormat};
 use crate::grid::Puzzle;
 use crate::human::{self, Explanation, Model, RateOptions};
-use crate::metrics::{Kind, Metric, MetricValue, Source};
+use crate::metrics::{Kind, Metric, MetricValue, Role, Source};
 use crate::relax::{self, RelaxError, RelaxOptions, RelaxReport, SweepReport};
 use crate::{Count, Status};
 use rayon::prelude::*;
@@ -65,7 +65,7 @@ impl Default for ReportOptions {
             cap: 1000,
             verify: 3,
             runs: 5,
-            seed: 1,
+            seed: crate::seed::DEFAULT_SEED,
         }
     }
 }
@@ -232,8 +232,8 @@ fn model_of(metric: Metric) -> &'static str {
 /// One value of a report's ratings table: its metric, number and text.
 type Field = (Metric, Option<f64>, Option<String>);
 
-/// The one-number metrics of a source (spreads `_sd` and `skip` left
-/// out), with their values: numbers and flags as numbers, levels and
+/// The one-number metrics of a source (spreads `_sd`, standard errors,
+/// confidences and `skip` left out), with their values: numbers and flags as numbers, levels and
 /// techniques as text, `None` where the model gave no value. The
 /// relaxation's `saturated` appears only when a count saturated.
 fn scalar_fields(
@@ -246,6 +246,7 @@ fn scalar_fields(
         .copied()
         .filter(|m| source(m.source()) && m.kind() != Kind::List)
         .filter(|m| !skip.contains(m) && !m.name().ends_with("_sd"))
+        .filter(|m| m.role() != Role::Uncertainty)
         .filter_map(|m| match value(m) {
             None if m == Metric::Saturated => None,
             Some(MetricValue::Bool(b)) => Some((m, Some(f64::from(u8::from(b))), None)),

@@ -28,7 +28,7 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 200)]
     pub samples: usize,
     /// Seed of every randomized metric.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = sudolab::seed::DEFAULT_SEED)]
     pub seed: u64,
     /// Relaxation: solution cap.
     #[arg(long, default_value_t = 1000)]

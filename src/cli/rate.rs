@@ -27,7 +27,7 @@ pub struct RateArgs {
     #[arg(long)]
     pub runs: Option<usize>,
     /// Seed of every randomized model (each run derives its own seed from it).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = sudolab::seed::DEFAULT_SEED)]
     pub seed: u64,
     /// Print the technique engine's step-by-step solving path instead of ratings.
     #[arg(long)]

@@ -32,7 +32,7 @@ pub struct RelaxArgs {
     #[arg(long, default_value_t = 1000)]
     pub samples: usize,
     /// Seed of the sample draws (per-sample seeds derive from it).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = sudolab::seed::DEFAULT_SEED)]
     pub seed: u64,
     /// Stop counting a sample's solutions at this many (0 = exact counts).
     #[arg(long, default_value_t = 1000)]

@@ -55,7 +55,7 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
     /// Seed of every randomised computation.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = sudolab::seed::DEFAULT_SEED)]
     pub seed: u64,
     /// Percentiles against this `analyze` results file (JSONL) instead of
     /// the embedded SE-rated reference.
