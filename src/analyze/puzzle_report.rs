@@ -49,9 +49,12 @@ pub struct ReportOptions {
     /// Samples re-checked by the other engines in the heatmap relaxation
     /// (default 3; each costs a SAT and a Dancing Links count up to the cap).
     pub verify: usize,
-    /// Runs of every randomised human model (default 5).
-    pub runs: usize,
-    /// Seed of every randomised computation (default 1).
+    /// Runs of every randomised human model; `None` (the default) keeps
+    /// each model's own default (SiSuS 30, oracle 100, hsolve 20, Nishio
+    /// 50), so the report's ratings are those of `rate` and `analyze`.
+    pub runs: Option<usize>,
+    /// Seed of every randomised computation (default
+    /// [`crate::seed::DEFAULT_SEED`]).
     pub seed: u64,
 }
 
@@ -64,7 +67,7 @@ impl Default for ReportOptions {
             sweep_samples: 100,
             cap: 1000,
             verify: 3,
-            runs: 5,
+            runs: None,
             seed: crate::seed::DEFAULT_SEED,
         }
     }
@@ -88,7 +91,9 @@ impl ReportOptions {
             seed: self.seed,
             ..RateOptions::default()
         };
-        o.set_runs(self.runs);
+        if let Some(runs) = self.runs {
+            o.set_runs(runs);
+        }
         o
     }
 

@@ -51,9 +51,10 @@ pub struct ReportArgs {
     /// hard puzzles: SAT and Dancing Links count up to the cap).
     #[arg(long, default_value_t = 3)]
     pub verify: usize,
-    /// Runs of every randomised human model (at most 10000).
-    #[arg(long, default_value_t = 5)]
-    pub runs: usize,
+    /// Runs of every randomised human model (at most 10000; default: each
+    /// model's own, as `rate` and `analyze`).
+    #[arg(long)]
+    pub runs: Option<usize>,
     /// Seed of every randomised computation.
     #[arg(long, default_value_t = sudolab::seed::DEFAULT_SEED)]
     pub seed: u64,
@@ -114,7 +115,7 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         ("--samples", args.samples, super::MAX_SAMPLES),
         ("--sweep-samples", args.sweep_samples, super::MAX_SAMPLES),
         ("--verify", args.verify, super::MAX_SAMPLES),
-        ("--runs", args.runs, super::MAX_RUNS),
+        ("--runs", args.runs.unwrap_or(1), super::MAX_RUNS),
     ] {
         super::at_most(flag, value, max)?;
     }
