@@ -35,7 +35,14 @@ fn rate_and_analyze_give_the_same_row_at_their_defaults() {
     assert_eq!(code, 0, "{err}");
     let models = "rate:sisus,oracle,hsolve,nishio,weights,baseline,singles,serate,fowler,trial";
     let (code, analyzed, err) = sudolab(
-        &["analyze", "-", "--metrics", &format!("{models},score"), "-f", "jsonl"],
+        &[
+            "analyze",
+            "-",
+            "--metrics",
+            &format!("{models},score"),
+            "-f",
+            "jsonl",
+        ],
         &input,
     );
     assert_eq!(code, 0, "{err}");
@@ -51,7 +58,13 @@ fn rate_and_analyze_give_the_same_row_at_their_defaults() {
         }
         // Every rate column is in the analyze row (which adds line and params).
         assert_eq!(shared, r.len());
-        for k in ["oracle_score", "oracle_score_se", "hsolve", "hsolve_se", "nishio4_se"] {
+        for k in [
+            "oracle_score",
+            "oracle_score_se",
+            "hsolve",
+            "hsolve_se",
+            "nishio4_se",
+        ] {
             assert!(r[k].is_number(), "{k}: {}", r[k]);
         }
     }

@@ -381,7 +381,11 @@ pub fn oracle(
     });
     let unscaled = opts.unscaled(n, h, visits.mean);
     let score = opts.scaled(unscaled);
-    let (sn, sh, so) = (ns.iter().sum::<f64>(), hs.iter().sum::<f64>(), os.iter().sum::<f64>());
+    let (sn, sh, so) = (
+        ns.iter().sum::<f64>(),
+        hs.iter().sum::<f64>(),
+        os.iter().sum::<f64>(),
+    );
     let rest = (trials.max(2) - 1) as f64;
     let score_se = crate::stats::jackknife_se(trials, |i| {
         opts.scaled(opts.unscaled(
@@ -464,7 +468,9 @@ mod tests {
         let o = OracleOptions::default();
         assert_eq!(o.level_range(OracleLevel::Challenging), (0.6, 0.8));
         let c = o.level_confidence(0.62, 0.02);
-        assert!((c - (crate::stats::normal_cdf(1.0) - crate::stats::normal_cdf(-9.0))).abs() < 1e-9);
+        assert!(
+            (c - (crate::stats::normal_cdf(1.0) - crate::stats::normal_cdf(-9.0))).abs() < 1e-9
+        );
         assert_eq!(o.level_confidence(0.9, 0.0), 1.0);
         // On a cut it is a coin toss.
         assert!((o.level_confidence(0.8, 0.01) - 0.5).abs() < 1e-9);

@@ -12,8 +12,8 @@ use crate::grid::{Geometry, Puzzle, Solution};
 use crate::human::{Model, RateOptions, RateRow, rate};
 use crate::metrics::{Metric, MetricValue, Source};
 use crate::relax::{RelaxError, RelaxOptions, SampleResult, relax};
-use crate::stats::Summary;
 use crate::score::{ScoreError, ScoreOptions};
+use crate::stats::Summary;
 use serde::Serialize;
 use serde::ser::SerializeMap;
 use std::collections::{BTreeMap, BTreeSet};
@@ -73,9 +73,12 @@ impl Serialize for Values {
             .se
             .iter()
             .map(|(m, se)| (format!("{m}_se"), Some(MetricValue::Number(*se))));
-        let confidence = self
-            .target_confidence
-            .map(|p| ("target_confidence".to_string(), Some(MetricValue::Number(p))));
+        let confidence = self.target_confidence.map(|p| {
+            (
+                "target_confidence".to_string(),
+                Some(MetricValue::Number(p)),
+            )
+        });
         let mut entries: Vec<(String, Option<MetricValue>)> = self
             .values
             .iter()
@@ -288,13 +291,13 @@ impl Evaluator {
         let mut d = distance(&self.targets, &with_scores);
         metrics.se = with_scores.se.clone();
         metrics.target_confidence = target_confidence(&self.targets, &with_scores);
-        if d == 0.0 && metrics.target_confidence.is_some() {
-            if let Some(c) = self.confidence {
-                let p_fresh = self.confirm(p, known, &with_scores)?;
-                metrics.target_confidence = Some(p_fresh);
-                if p_fresh < c {
-                    d = c - p_fresh;
-                }
+        if let Some(c) = self.confidence.filter(|_| d == 0.0)
+            && metrics.target_confidence.is_some()
+        {
+            let p_fresh = self.confirm(p, known, &with_scores)?;
+            metrics.target_confidence = Some(p_fresh);
+            if p_fresh < c {
+                d = c - p_fresh;
             }
         }
         Ok((row, metrics, d, exact))
