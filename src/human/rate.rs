@@ -6,6 +6,12 @@
 //! `status` under the model's name; a puzzle that is contradictory, has no
 //! solution or has several gets a `status.puzzle` entry and no model metric
 //! (except `givens`, when the baseline is requested).
+//!
+//! Every mean over random runs carries its standard error (`_se`, `sd/√n`;
+//! the oracle score's by the delete-one jackknife) and the oracle level the
+//! probability that it is the level of infinitely many trials
+//! (`oracle_level_confidence`), as `docs/methods.md` §3.10 defines them.
+//! The default seed is [`crate::seed::DEFAULT_SEED`], every command's.
 
 use super::annealing::{AnnealingOptions, anneal};
 use super::baseline::baseline;

@@ -1,7 +1,11 @@
 //! The metrics of a candidate puzzle for the targets: only the human
 //! models, relaxation and score the targets (and the method) need, with
 //! the technique-weight rating cut short once an upper bound is decided
-//! ([`crate::generate::bounded`]).
+//! ([`crate::generate::bounded`]), and the standard errors of the
+//! stochastic ones. A candidate that meets every target with the asked
+//! confidence is re-rated [`CONFIRMATIONS`] times with other seeds, and is
+//! a hit only when a fresh rating would meet the targets with that
+//! confidence too (`docs/methods.md` §3.10).
 
 use super::distance::{distance, level_scale, target_confidence};
 use super::spec::{Op, Target, TargetError, TargetValue, numeric_field};
