@@ -153,7 +153,7 @@ pub fn holds_probability(t: &Target, metrics: &Values) -> Option<f64> {
         }
         TargetValue::Level(want) => {
             let LevelScale { field, ranges, .. } = level_scale(t.field)?;
-            let score = metrics.number(field)?;
+            let score = metrics.number_or_score(field)?;
             let se = positive(field)?;
             let p: f64 = (0..4)
                 .filter(|&r| accepts(t.op, r, want))
@@ -221,7 +221,7 @@ fn inwards(t: &Target, metrics: &Values) -> Option<Need> {
         (Op::Le | Op::Lt, _) => false,
         (Op::Eq, TargetValue::Level(want)) => {
             let LevelScale { field, ranges, .. } = level_scale(t.field)?;
-            let score = metrics.number(field)?;
+            let score = metrics.number_or_score(field)?;
             let (lo, hi) = ranges[*want];
             score < (lo + hi) / 2.0
         }
@@ -378,6 +378,46 @@ mod tests {
             None
         );
         assert_eq!(need(&hard, &m(&[(Metric::WeightsLevel, None)])), None);
+    }
+
+    /// A bound met by less than 1.645 standard errors is not met at 95 %:
+    /// its distance is `0.95 − Φ((v − cut)/se)` and the puzzle must move
+    /// inwards; a level near its lower cut moves up, near its upper cut
+    /// down; without a confidence only the point value counts.
+    #[test]
+    fn targets_hold_with_the_asked_confidence() {
+        let sure = |v: f64, se: f64, confidence: Option<f64>| {
+            let mut values = m(&[(Metric::OracleScore, Some(Number(v)))]);
+            values.se.insert(Metric::OracleScore, se);
+            values.confidence = confidence;
+            values
+        };
+        let ge = parse_targets(&["oracle_score>=0.6"]).unwrap();
+        let phi = crate::stats::normal_cdf;
+        assert_eq!(distance(&ge, &sure(0.66, 0.03, Some(0.95))), 0.0);
+        let d = distance(&ge, &sure(0.65, 0.05, Some(0.95)));
+        assert!((d - (0.95 - phi(1.0))).abs() < 1e-9, "{d}");
+        assert_eq!(need(&ge, &sure(0.65, 0.05, Some(0.95))), Some(Need::Harder));
+        assert_eq!(distance(&ge, &sure(0.65, 0.05, None)), 0.0);
+        assert_eq!(need(&ge, &sure(0.65, 0.05, None)), None);
+        // A level: the normal mass of Challenging's [0.6, 0.8).
+        let level = parse_targets(&["oracle_level=Challenging"]).unwrap();
+        let near = |score: f64| {
+            let mut v = m(&[(Metric::OracleLevel, Some(text("Challenging")))]);
+            v.scores.insert(Metric::OracleScore, score);
+            v.se.insert(Metric::OracleScore, 0.02);
+            v.confidence = Some(0.95);
+            v
+        };
+        let p = holds_probability(&level[0], &near(0.62)).unwrap();
+        assert!((p - (phi(9.0) - phi(-1.0))).abs() < 1e-9, "{p}");
+        assert_eq!(need(&level, &near(0.62)), Some(Need::Harder));
+        assert_eq!(need(&level, &near(0.79)), Some(Need::Easier));
+        assert_eq!(need(&level, &near(0.70)), None);
+        assert_eq!(
+            target_confidence(&level, &near(0.70)),
+            holds_probability(&level[0], &near(0.70))
+        );
     }
 
     #[test]

@@ -43,6 +43,9 @@ pub struct Values {
     /// standard errors (`None`: on the point values alone;
     /// [`super::distance::holds_probability`]).
     pub confidence: Option<f64>,
+    /// The scores behind level targets (`oracle_score` for `oracle_level`),
+    /// which say how near a level's cut a puzzle is; not printed.
+    pub scores: BTreeMap<Metric, f64>,
     /// How sure the least sure target with a standard error is: the
     /// probability that it holds (column `target_confidence`; `None` when
     /// no target field is stochastic).
@@ -58,6 +61,11 @@ impl Values {
     /// A numeric field's value.
     pub fn number(&self, m: Metric) -> Option<f64> {
         self.get(m)?.as_f64()
+    }
+
+    /// A numeric field's value, or the score behind a level target.
+    pub fn number_or_score(&self, m: Metric) -> Option<f64> {
+        self.number(m).or_else(|| self.scores.get(&m).copied())
     }
 
     /// A level or text field's value.
@@ -294,6 +302,12 @@ impl Evaluator {
         let (row, mut metrics, with_scores, exact) = self.measure(p, known, None)?;
         let mut d = distance(&self.targets, &with_scores);
         metrics.se = with_scores.se.clone();
+        metrics.scores = with_scores
+            .values
+            .iter()
+            .filter(|(m, _)| !metrics.values.contains_key(m))
+            .filter_map(|(m, v)| Some((*m, v.as_ref()?.as_f64()?)))
+            .collect();
         metrics.target_confidence = target_confidence(&self.targets, &with_scores);
         if let Some(c) = self.confidence.filter(|_| d == 0.0)
             && metrics.target_confidence.is_some()
