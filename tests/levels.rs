@@ -98,7 +98,7 @@ fn kept_puzzles_pass_the_cut_by_their_standard_error() {
         assert!(se > 0.0);
         assert!(score - 1.645 * se >= 0.6, "{score} ± {se}");
         assert_eq!(r.metrics.se.get(&Metric::OracleScore), Some(&se));
-        // The four confirmations agree that a fresh rating passes.
+        // The confirmations agree that a fresh rating passes.
         assert!(r.metrics.target_confidence.unwrap() >= 0.95, "{r:?}");
     }
     for r in generate(&opts(None)).unwrap() {

@@ -110,7 +110,7 @@ impl Serialize for Values {
 
 /// Re-ratings of a hit with other seeds that confirm its stochastic targets
 /// ([`Evaluator`]'s `confirm`).
-pub const CONFIRMATIONS: usize = 4;
+pub const CONFIRMATIONS: usize = 8;
 
 /// Mixed into the seeds of the confirmations.
 const CONFIRMATION_TAG: u64 = 0x434f_4e46;

@@ -47,7 +47,7 @@
 //! A target on a stochastic field (a human model's mean over random runs,
 //! the oracle level, a relaxation mean) holds only with the asked
 //! confidence (`AimOptions::confidence`, default 0.95) under the field's
-//! standard error, on the candidate's rating and then on 4 re-ratings with
+//! standard error, on the candidate's rating and then on 8 re-ratings with
 //! other seeds that the search has not selected on
 //! ([`distance::holds_probability`], [`Evaluator`]; `docs/methods.md`
 //! §3.10): a puzzle on the edge of a cut, or one whose rating came out
