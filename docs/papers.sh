@@ -29,18 +29,19 @@ pick "$DATA/human-cloudsudoku-train/cloudsudoku_train.tsv" > "$W/cloud.tsv"
 awk -F'\t' -v n="$SAMPLE" '!/^#/ && ++c[$2] % (160 * n) == 1' "$DATA/website-krazydad/krazydad.tsv" > "$W/krazydad.tsv"
 grep -E "	(Golden Nugget|Platinum Blonde|Red Dwarf|tarx0134)$" examples/puzzles.txt > "$W/famous.txt"
 
-# Rating seed 0, as `sudolab rate` uses by default.
+# Rating seed 0 throughout (the figures were measured with it; the default
+# of every command is now seed::DEFAULT_SEED = 1).
 $B analyze "$W/patti.tsv" --metrics clauses,rate:nishio,hsolve --seed 0 -f jsonl -o "$W/patti.jsonl" --keep-going 2> /dev/null || [ $? -eq 3 ]
 $B analyze "$W/nyt.tsv" --metrics clauses,rate:nishio,hsolve --seed 0 -f jsonl -o "$W/nyt.jsonl" 2> /dev/null
-$B rate "$W/nyt.tsv" -m nishio --no-score --nishio-order strategies-first -f jsonl > "$W/nyt-sf.jsonl"
-$B rate "$W/krazydad.tsv" -m hsolve --no-score -f jsonl > "$W/krazydad.jsonl" 2> /dev/null || [ $? -eq 3 ]
-$B rate "$W/cloud.tsv" -m hsolve --no-score -f jsonl > "$W/cloud-hsolve.jsonl"
+$B rate "$W/nyt.tsv" -m nishio --no-score --seed 0 --nishio-order strategies-first -f jsonl > "$W/nyt-sf.jsonl"
+$B rate "$W/krazydad.tsv" -m hsolve --no-score --seed 0 -f jsonl > "$W/krazydad.jsonl" 2> /dev/null || [ $? -eq 3 ]
+$B rate "$W/cloud.tsv" -m hsolve --no-score --seed 0 -f jsonl > "$W/cloud-hsolve.jsonl"
 $B analyze "$W/cloud.tsv" --metrics relax --samples 200 --seed 1 -f jsonl -o "$W/cloud-relax.jsonl" 2> /dev/null
-$B rate "$W/famous.txt" -m nishio --no-score -f jsonl > "$W/famous.jsonl"
+$B rate "$W/famous.txt" -m nishio --no-score --seed 0 -f jsonl > "$W/famous.jsonl"
 # Pelánek Fig. 7: the Cloud Sudoku puzzles at the 5th, 50th and 95th
 # percentile of the mean solving time.
 sort -t$'\t' -k4,4g "$W/cloud.tsv" | awk '{ l[NR] = $0 } END { print l[int(0.05 * NR) + 1]; print l[int(0.5 * NR) + 1]; print l[int(0.95 * NR) + 1] }' > "$W/fig7.tsv"
-$B order "$W/fig7.tsv" --samples 100 --keep-going -f jsonl > "$W/fig7.jsonl" 2> /dev/null || [ $? -eq 3 ]
+$B order "$W/fig7.tsv" --samples 100 --seed 0 --keep-going -f jsonl > "$W/fig7.jsonl" 2> /dev/null || [ $? -eq 3 ]
 for site in Sudoku.org.uk Extreme_Sudoku Sudoku_of_the_Day; do
   grep -F "\"label\":\"$site\\t" "$W/patti.jsonl" > "$W/$site.jsonl" || true
   $B eval "$W/$site.jsonl" --label label:3 --metrics short_pct,nishio4,nishio2,hsolve --bootstrap 0 -f json > "$W/$site.eval.json"
@@ -57,6 +58,6 @@ for s in se-web se-exchange se-hard; do
 done
 # Fletcher's Algorithm 2: 1,000 puzzles (seed 1) rated by the oracle model.
 $B generate -m fletcher -n $((1000 / SAMPLE)) --seed 1 > "$W/fletcher.txt"
-$B rate "$W/fletcher.txt" -m oracle --no-score -f jsonl > "$W/fletcher.jsonl"
+$B rate "$W/fletcher.txt" -m oracle --no-score --seed 0 -f jsonl > "$W/fletcher.jsonl"
 
 python3 docs/papers.py "$W" "$SAMPLE" > "$OUT/papers.md"

@@ -25,6 +25,16 @@
 //! its inner loop to randomize its branching order, seeded from
 //! [`splitmix64`].
 
+/// The default seed of every randomized rating, in every command and in the
+/// Python binding: `rate`, `analyze`, `report`, `relax`, the ratings `generate`
+/// makes of its candidates, and Python's `rate`, `analyze` and `relax`. One
+/// constant, so the same puzzle gets the same numbers from each of them
+/// (issue 37). It is 1 because the relaxation, `analyze` and `report`
+/// always defaulted to 1; only `rate`'s and `generate`'s ratings moved (from 0).
+/// Generators' run seeds (`generate --seed`, `order --seed`) and bootstrap
+/// seeds are not ratings and keep their own defaults.
+pub const DEFAULT_SEED: u64 = 1;
+
 /// The seeded generator of the crate: ChaCha with 12 rounds, whose output
 /// for a seed is fixed forever (see the module docs). Build it with
 /// `rand::SeedableRng::seed_from_u64`.
@@ -99,6 +109,17 @@ mod tests {
         0x2484_3246_0F8B_BCCD,
     ];
     const SEED_0_DRAWS: [usize; 5] = [592, 626, 473, 212, 625];
+
+    /// Every library default that rates takes the one default seed.
+    #[test]
+    fn rating_defaults_use_the_default_seed() {
+        assert_eq!(crate::human::RateOptions::default().seed, DEFAULT_SEED);
+        assert_eq!(crate::relax::RelaxOptions::default().seed, DEFAULT_SEED);
+        assert_eq!(
+            crate::analyze::puzzle_report::ReportOptions::default().seed,
+            DEFAULT_SEED
+        );
+    }
 
     #[test]
     fn derivations_and_xorshift() {

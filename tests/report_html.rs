@@ -424,7 +424,7 @@ fn a_report_read_back_from_json_draws_the_same_page() {
                 samples: 60,
                 sweep: vec![0, 10, 20, 30, 40],
                 sweep_samples: 30,
-                runs: 2,
+                runs: Some(2),
                 ..ReportOptions::default()
             },
         },

@@ -619,6 +619,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "EngineDisagreement",
         m.py().get_type::<EngineDisagreement>(),
     )?;
+    // The default rating seed of every command, so Python's defaults are
+    // the CLI's.
+    m.add("DEFAULT_SEED", sudolab::seed::DEFAULT_SEED)?;
     m.add_function(wrap_pyfunction!(parse_line, m)?)?;
     m.add_function(wrap_pyfunction!(line_from_cells, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;

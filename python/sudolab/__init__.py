@@ -69,6 +69,8 @@ __all__ = [
 
 MAX_SAMPLES: int = _native.MAX_SAMPLES
 MAX_RUNS: int = _native.MAX_RUNS
+#: The default rating seed of every function and every ``sudolab`` command.
+DEFAULT_SEED: int = _native.DEFAULT_SEED
 MAX_GENERATED: int = _native.MAX_GENERATED
 _U64 = 2**64 - 1
 

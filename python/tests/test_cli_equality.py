@@ -55,3 +55,17 @@ def test_a_bad_puzzle_in_a_batch_names_its_line(radcliffe200):
     puzzles, _ = radcliffe200
     with pytest.raises(ValueError, match="^line 3: "):
         sudolab.score_batch(puzzles[:2] + ["12345"] + puzzles[2:4])
+
+
+def test_default_seeds_are_the_clis(cli, radcliffe200):
+    """No seed given: Python rates as every command does by default."""
+    puzzles, _ = radcliffe200
+    assert sudolab.DEFAULT_SEED == 1
+    few = puzzles[:5]
+    args = ["rate", "-m", "oracle,hsolve", "--no-score", "--format", "jsonl"]
+    rows = jsonl(run_cli(cli, args, stdin="\n".join(few) + "\n"))
+    assert len(rows) == 5
+    for p, row in zip(few, rows):
+        ours = dict(sudolab.rate(p, models="oracle,hsolve", with_score=False))
+        row.pop("line", None)
+        assert {k: ours.get(k) for k in row} == row

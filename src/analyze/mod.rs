@@ -66,7 +66,7 @@ impl Default for AnalyzeOptions {
                 verify: crate::relax::default_verify(samples),
                 ..RelaxOptions::default()
             },
-            rate_seed: 1,
+            rate_seed: crate::seed::DEFAULT_SEED,
             fixedness: false,
             dedup: false,
         }

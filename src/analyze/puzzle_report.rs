@@ -27,7 +27,7 @@ use crate::eval::{Direction, LabelSpec, Ordinal, ResultsTable, TableError, Table
 use crate::grid::Puzzle;
 use crate::human::{self, Explanation, Model, RateOptions};
 use crate::limits::{self, OptionError};
-use crate::metrics::{Kind, Metric, MetricValue, Source};
+use crate::metrics::{Kind, Metric, MetricValue, Role, Source};
 use crate::relax::{self, RelaxError, RelaxOptions, RelaxReport, SweepReport};
 use crate::{Count, Status};
 use rayon::prelude::*;
@@ -50,9 +50,12 @@ pub struct ReportOptions {
     /// Samples re-checked by the other engines in the heatmap relaxation
     /// (default 3; each costs a SAT and a Dancing Links count up to the cap).
     pub verify: usize,
-    /// Runs of every randomised human model (default 5).
-    pub runs: usize,
-    /// Seed of every randomised computation (default 1).
+    /// Runs of every randomised human model; `None` (the default) keeps
+    /// each model's own default (SiSuS 30, oracle 100, hsolve 20, Nishio
+    /// 50), so the report's ratings are those of `rate` and `analyze`.
+    pub runs: Option<usize>,
+    /// Seed of every randomised computation (default
+    /// [`crate::seed::DEFAULT_SEED`]).
     pub seed: u64,
 }
 
@@ -65,8 +68,8 @@ impl Default for ReportOptions {
             sweep_samples: 100,
             cap: 1000,
             verify: 3,
-            runs: 5,
-            seed: 1,
+            runs: None,
+            seed: crate::seed::DEFAULT_SEED,
         }
     }
 }
@@ -90,7 +93,9 @@ impl ReportOptions {
             seed: self.seed,
             ..RateOptions::default()
         };
-        o.set_runs(self.runs);
+        if let Some(runs) = self.runs {
+            o.set_runs(runs);
+        }
         o
     }
 
@@ -237,8 +242,8 @@ fn model_of(metric: Metric) -> &'static str {
 /// One value of a report's ratings table: its metric, number and text.
 type Field = (Metric, Option<f64>, Option<String>);
 
-/// The one-number metrics of a source (spreads `_sd` and `skip` left
-/// out), with their values: numbers and flags as numbers, levels and
+/// The one-number metrics of a source (spreads `_sd`, standard errors,
+/// confidences and `skip` left out), with their values: numbers and flags as numbers, levels and
 /// techniques as text, `None` where the model gave no value. The
 /// relaxation's `saturated` appears only when a count saturated.
 fn scalar_fields(
@@ -251,6 +256,7 @@ fn scalar_fields(
         .copied()
         .filter(|m| source(m.source()) && m.kind() != Kind::List)
         .filter(|m| !skip.contains(m) && !m.name().ends_with("_sd"))
+        .filter(|m| m.role() != Role::Uncertainty)
         .filter_map(|m| match value(m) {
             None if m == Metric::Saturated => None,
             Some(MetricValue::Bool(b)) => Some((m, Some(f64::from(u8::from(b))), None)),

@@ -54,6 +54,12 @@ pub struct GenerateArgs {
     /// Relaxations per puzzle, for relaxation targets (at most 100000).
     #[arg(long, default_value_t = GenerateOptions::default().aim.relax_samples)]
     pub samples: usize,
+    /// A target on a stochastic metric (human-model means, relaxation means,
+    /// the oracle level) holds only with this probability under the metric's
+    /// standard error, e.g. `oracle_score - 1.645*oracle_score_se >= cut` at
+    /// 0.95; 0 judges the point values alone (see docs/generation.md).
+    #[arg(long, default_value_t = sudolab::generate::DEFAULT_CONFIDENCE)]
+    pub confidence: f64,
     /// Fletcher: Dancing Links completions to pick the solution grid from.
     #[arg(long, default_value_t = GenerateOptions::default().fletcher.completions)]
     pub completions: usize,
@@ -113,6 +119,7 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
             targets: parse_targets(&args.targets)?,
             relax_k: args.k,
             relax_samples: args.samples,
+            confidence: (args.confidence != 0.0).then_some(args.confidence),
         },
         fletcher: FletcherOptions {
             completions: args.completions,

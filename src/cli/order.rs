@@ -25,7 +25,7 @@ pub struct OrderArgs {
     #[arg(long, default_value_t = 30)]
     pub runs: usize,
     /// Seed of the relaxation and the SiSuS runs.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = sudolab::seed::DEFAULT_SEED)]
     pub seed: u64,
 }
 

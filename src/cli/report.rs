@@ -52,11 +52,12 @@ pub struct ReportArgs {
     /// hard puzzles: SAT and Dancing Links count up to the cap).
     #[arg(long, default_value_t = 3)]
     pub verify: usize,
-    /// Runs of every randomised human model (at most 10000).
-    #[arg(long, default_value_t = 5)]
-    pub runs: usize,
+    /// Runs of every randomised human model (at most 10000; default: each
+    /// model's own, as `rate` and `analyze`).
+    #[arg(long)]
+    pub runs: Option<usize>,
     /// Seed of every randomised computation.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = sudolab::seed::DEFAULT_SEED)]
     pub seed: u64,
     /// Percentiles against this `analyze` results file (JSONL) instead of
     /// the embedded SE-rated reference.

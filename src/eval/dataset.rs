@@ -146,9 +146,12 @@ pub(crate) fn dataset_report(
     let mut constant = Vec::new();
     let mut columns: Vec<(String, Vec<Option<f64>>)> = Vec::new();
     for col in table.numeric_columns() {
-        // Spreads of randomised models describe the model's noise, not the puzzle.
+        // Spreads and standard errors of randomised models describe the
+        // model's noise, not the puzzle.
         if is_parameter_column(&col)
             || col.ends_with("_sd")
+            || crate::metrics::registry::find(&col)
+                .is_some_and(|m| m.role() == crate::metrics::Role::Uncertainty)
             || label_column.as_deref() == Some(col.as_str())
         {
             continue;

@@ -92,7 +92,7 @@ pub fn oracle_row(
         ..RateRow::default()
     };
     row.ratings
-        .set_oracle(&oracle(puzzle, solution, opts, seed), puzzle.order());
+        .set_oracle(&oracle(puzzle, solution, opts, seed), opts, puzzle.order());
     row
 }
 

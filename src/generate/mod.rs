@@ -345,6 +345,9 @@ pub enum GenerateError {
     /// The pseudo tolerance (`pseudo.tolerance`) is negative, infinite or NaN.
     #[error("tolerance must be a finite number >= 0, not {0}")]
     Tolerance(f64),
+    /// The target confidence (`aim.confidence`) is not in [0.5, 1).
+    #[error("confidence must be at least 0.5 and below 1 (or 0 for the point values), not {0}")]
+    Confidence(f64),
     /// `run.dedup` at an order without a canonical form (16×16); holds the order.
     #[error(
         "--dedup needs the canonical form, which exists for orders 2 and 3 (4×4, 9×9), not order {0}"
@@ -459,7 +462,17 @@ pub struct AimOptions {
     pub relax_k: usize,
     /// Relaxations per puzzle for relaxation targets (default 100).
     pub relax_samples: usize,
+    /// A target on a stochastic metric (a human model's mean over random
+    /// runs, a relaxation mean, the oracle level) holds only when it holds
+    /// with this probability under the metric's standard error (default
+    /// 0.95, one-sided for a bound: `value − 1.645·se` past the cut for
+    /// `>=`); `None` judges the point values alone, as the papers'
+    /// generate-and-test does (`docs/generation.md`).
+    pub confidence: Option<f64>,
 }
+
+/// The confidence targets on stochastic metrics hold with by default.
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 
 impl Default for AimOptions {
     fn default() -> Self {
@@ -468,6 +481,7 @@ impl Default for AimOptions {
             targets: Vec::new(),
             relax_k: 45,
             relax_samples: 100,
+            confidence: Some(DEFAULT_CONFIDENCE),
         }
     }
 }
@@ -585,6 +599,9 @@ pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
     }
     if !(opts.pseudo.tolerance.is_finite() && opts.pseudo.tolerance >= 0.0) {
         return Err(GenerateError::Tolerance(opts.pseudo.tolerance));
+    }
+    if let Some(c) = opts.aim.confidence.filter(|c| !(0.5..1.0).contains(c)) {
+        return Err(GenerateError::Confidence(c));
     }
     if opts.run.dedup && opts.order > 3 {
         return Err(GenerateError::DedupOrder(opts.order));

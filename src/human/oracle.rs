@@ -139,6 +139,10 @@ impl fmt::Display for OracleLevel {
 pub struct OracleResult {
     /// Scaled score in [0, 1].
     pub score: f64,
+    /// Standard error of the score over the trials: the delete-one
+    /// jackknife of the score as a function of the trial means `N̄`, `H̄`,
+    /// `Ō` ([`crate::stats::jackknife_se`]); `None` for a single trial.
+    pub score_se: Option<f64>,
     /// Level of [`score`](Self::score) under [`OracleOptions::level_cuts`].
     pub level: OracleLevel,
     /// Unscaled score `s`.
@@ -168,6 +172,27 @@ impl OracleOptions {
     /// Scaled score of an unscaled one.
     pub fn scaled(&self, s: f64) -> f64 {
         (1.0 + (self.a * (s - self.b)).tanh()) / 2.0
+    }
+
+    /// The scores of a level, `[lo, hi)` (the ends of Cinch and Crazy are
+    /// infinite).
+    pub fn level_range(&self, level: OracleLevel) -> (f64, f64) {
+        let [c1, c2, c3] = self.level_cuts;
+        match level {
+            OracleLevel::Cinch => (f64::NEG_INFINITY, c1),
+            OracleLevel::Confusing => (c1, c2),
+            OracleLevel::Challenging => (c2, c3),
+            OracleLevel::Crazy => (c3, f64::INFINITY),
+        }
+    }
+
+    /// How sure the level of `score` is: the probability, under the normal
+    /// approximation with the score's standard error `se`, that the score
+    /// of infinitely many trials lies in the level of `score`
+    /// ([`crate::stats::probability_in`]; 1 with no sampling error).
+    pub fn level_confidence(&self, score: f64, se: f64) -> f64 {
+        let (lo, hi) = self.level_range(self.level(score));
+        crate::stats::probability_in(score, se, lo, hi)
     }
 
     /// Level of a scaled score.
@@ -356,8 +381,22 @@ pub fn oracle(
     });
     let unscaled = opts.unscaled(n, h, visits.mean);
     let score = opts.scaled(unscaled);
+    let (sn, sh, so) = (
+        ns.iter().sum::<f64>(),
+        hs.iter().sum::<f64>(),
+        os.iter().sum::<f64>(),
+    );
+    let rest = (trials.max(2) - 1) as f64;
+    let score_se = crate::stats::jackknife_se(trials, |i| {
+        opts.scaled(opts.unscaled(
+            (sn - ns[i]) / rest,
+            (sh - hs[i]) / rest,
+            (so - os[i]) / rest,
+        ))
+    });
     OracleResult {
         score,
+        score_se,
         level: opts.level(score),
         unscaled,
         naked_per_scan: n,
@@ -404,6 +443,8 @@ mod tests {
             (3.0, 0.0, 1.0)
         );
         assert_eq!(r.visits.mean, 0.0);
+        // Singles solve it: every trial is the same walk, no sampling error.
+        assert_eq!(r.score_se, Some(0.0));
         assert!((r.unscaled - 0.3).abs() < 1e-12);
         let expected = (1.0 + (0.25f64 * (0.3 - 10.0)).tanh()) / 2.0;
         assert!((r.score - expected).abs() < 1e-12);
@@ -420,6 +461,21 @@ mod tests {
     /// `1 − e^{δ(Ō−σ)}` would give 15·(1 − e) ≈ −25.8 at Ō = 3: more visits,
     /// lower score.) The paper's dividing regions follow: no visit and few
     /// singles is Cinch, three visits reach Challenging.
+    /// A score one standard error inside Challenging's lower cut and far
+    /// from its upper one is Challenging with probability Φ(1).
+    #[test]
+    fn level_confidence_is_the_normal_mass_of_the_level() {
+        let o = OracleOptions::default();
+        assert_eq!(o.level_range(OracleLevel::Challenging), (0.6, 0.8));
+        let c = o.level_confidence(0.62, 0.02);
+        assert!(
+            (c - (crate::stats::normal_cdf(1.0) - crate::stats::normal_cdf(-9.0))).abs() < 1e-9
+        );
+        assert_eq!(o.level_confidence(0.9, 0.0), 1.0);
+        // On a cut it is a coin toss.
+        assert!((o.level_confidence(0.8, 0.01) - 0.5).abs() < 1e-9);
+    }
+
     #[test]
     fn equation_1_oracle_term_grows_and_saturates() {
         let o = OracleOptions::default();

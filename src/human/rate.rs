@@ -6,6 +6,12 @@
 //! `status` under the model's name; a puzzle that is contradictory, has no
 //! solution or has several gets a `status.puzzle` entry and no model metric
 //! (except `givens`, when the baseline is requested).
+//!
+//! Every mean over random runs carries its standard error (`_se`, `sd/√n`;
+//! the oracle score's by the delete-one jackknife) and the oracle level the
+//! probability that it is the level of infinitely many trials
+//! (`oracle_level_confidence`), as `docs/methods.md` §3.10 defines them.
+//! The default seed is [`crate::seed::DEFAULT_SEED`], every command's.
 
 use super::annealing::{AnnealingOptions, anneal};
 use super::baseline::baseline;
@@ -22,6 +28,7 @@ use super::trial_depth::trial_depth;
 use super::weights::weights;
 use crate::grid::Puzzle;
 use crate::limits::{self, OptionError};
+use crate::stats::Summary;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -165,7 +172,8 @@ pub fn parse_models(list: &str) -> Result<BTreeSet<Model>, RateError> {
 pub struct RateOptions {
     /// Models to run; default every model.
     pub models: BTreeSet<Model>,
-    /// Seed of every randomized model (each derives its own per-run seeds).
+    /// Seed of every randomized model (each derives its own per-run seeds);
+    /// [`crate::seed::DEFAULT_SEED`] by default.
     pub seed: u64,
     /// SiSuS parameters (30 runs, dependency over k = 25 steps by default).
     pub sisus: SisusOptions,
@@ -190,7 +198,7 @@ impl Default for RateOptions {
     fn default() -> Self {
         RateOptions {
             models: Model::DEFAULT.into_iter().collect(),
-            seed: 0,
+            seed: crate::seed::DEFAULT_SEED,
             sisus: SisusOptions::default(),
             singles: SinglesOptions::default(),
             oracle: OracleOptions::default(),
@@ -287,16 +295,25 @@ pub struct Ratings {
     pub sisus_refutation_sum: Option<f64>,
     /// Sample standard deviation of the refutation sum over the SiSuS runs.
     pub sisus_refutation_sum_sd: Option<f64>,
+    /// Standard error of the refutation sum over the SiSuS runs (`sd/√n`, `docs/methods.md`
+    /// §3.10); null for a single run.
+    pub sisus_refutation_sum_se: Option<f64>,
     /// SiSuS dependency: mean possibility count of the first `k` steps (default 25),
     /// averaged over the runs; lower is harder. Null as for the refutation sum.
     pub sisus_dependency: Option<f64>,
     /// Sample standard deviation of the dependency over the SiSuS runs.
     pub sisus_dependency_sd: Option<f64>,
+    /// Standard error of the dependency over the SiSuS runs (`sd/√n`, `docs/methods.md`
+    /// §3.10); null for a single run.
+    pub sisus_dependency_se: Option<f64>,
     /// Singles model: cells a hidden single can fill per step over the first
     /// 30 steps, mean over the runs; lower is harder. Null unless requested.
     pub singles_dependency: Option<f64>,
     /// Sample standard deviation of the hidden-single dependency over the runs.
     pub singles_dependency_sd: Option<f64>,
+    /// Standard error of the hidden-single dependency over the runs (`sd/√n`, `docs/methods.md`
+    /// §3.10); null for a single run.
+    pub singles_dependency_se: Option<f64>,
     /// Singles model: share of the empty cells hidden singles in boxes alone
     /// fill, in [0, 1]; lower is harder.
     pub singles_box_reach: Option<f64>,
@@ -304,29 +321,51 @@ pub struct Ratings {
     pub singles_hidden_reach: Option<f64>,
     /// Oracle score `(1 + tanh(A·(s − B)))/2`, in [0, 1]; null unless the oracle ran.
     pub oracle_score: Option<f64>,
+    /// Standard error of the oracle score over the trials (delete-one
+    /// jackknife, `docs/methods.md` §3.10); null for a single trial.
+    pub oracle_score_se: Option<f64>,
     /// Oracle level of the score: `Cinch`, `Confusing`, `Challenging` or `Crazy`.
     pub oracle_level: Option<super::oracle::OracleLevel>,
+    /// How sure the oracle level is: the probability, under the normal
+    /// approximation with `oracle_score_se`, that the score of infinitely
+    /// many trials is in the stated level, in [0, 1]; null with the level.
+    pub oracle_level_confidence: Option<f64>,
     /// Oracle visits per trial, mean over the trials (`Ō`).
     pub oracle_visits: Option<f64>,
     /// Sample standard deviation of the oracle visits over the trials.
     pub oracle_visits_sd: Option<f64>,
+    /// Standard error of the oracle visits over the trials (`sd/√n`, `docs/methods.md`
+    /// §3.10); null for a single run.
+    pub oracle_visits_se: Option<f64>,
     /// hsolve difficulty `d` (sum of expected checks `(p + 1)/(v + 1)`), mean over
     /// the runs; null when not requested or a run needs search.
     pub hsolve: Option<f64>,
     /// Sample standard deviation of the hsolve difficulty over the runs.
     pub hsolve_sd: Option<f64>,
+    /// Standard error of the hsolve difficulty over the runs (`sd/√n`, `docs/methods.md`
+    /// §3.10); null for a single run.
+    pub hsolve_se: Option<f64>,
     /// Median of the hsolve difficulty over the runs.
     pub hsolve_median: Option<f64>,
     /// Nishio cycles with 2 strategies (singles), mean over the random starts.
     pub nishio2: Option<f64>,
+    /// Standard error of the 2-strategy cycles over the random starts (`sd/√n`, `docs/methods.md`
+    /// §3.10); null for a single run.
+    pub nishio2_se: Option<f64>,
     /// Nishio cycles with 3 strategies (singles, naked pair), mean over the random
     /// starts.
     pub nishio3: Option<f64>,
+    /// Standard error of the 3-strategy cycles over the random starts (`sd/√n`, `docs/methods.md`
+    /// §3.10); null for a single run.
+    pub nishio3_se: Option<f64>,
     /// Nishio cycles with 4 strategies (singles, naked pair, X-wing), mean over
     /// the random starts; Patti's universal classes cut it at 3.48 and 6.52.
     pub nishio4: Option<f64>,
     /// Sample standard deviation of the 4-strategy cycles over the random starts.
     pub nishio4_sd: Option<f64>,
+    /// Standard error of the 4-strategy cycles over the random starts (`sd/√n`, `docs/methods.md`
+    /// §3.10); null for a single run.
+    pub nishio4_se: Option<f64>,
     /// Median of the 4-strategy cycles over the random starts.
     pub nishio4_median: Option<f64>,
     /// Nishio cycles with 4 strategies when each assumption follows Patti's
@@ -368,15 +407,27 @@ pub struct Ratings {
     /// Simulated annealing moves until a solution, mean over the runs (a run
     /// that hits the cap counts as the cap).
     pub sa_steps: Option<f64>,
+    /// Standard error of the annealing moves over the runs (`sd/√n`, `docs/methods.md`
+    /// §3.10); null for a single run.
+    pub sa_steps_se: Option<f64>,
     /// Share of the annealing runs that reached a solution, in [0, 1].
     pub sa_solved: Option<f64>,
+    /// Standard error of the share of solved annealing runs over the runs (`sd/√n`, `docs/methods.md`
+    /// §3.10); null for a single run.
+    pub sa_solved_se: Option<f64>,
     /// Harmony search: cost (digits missing from the units) of the best
     /// harmony after at most 10,000 steps, mean over the runs (Pelánek's
     /// metric).
     pub harmony_cost: Option<f64>,
+    /// Standard error of the harmony cost over the runs (`sd/√n`, `docs/methods.md`
+    /// §3.10); null for a single run.
+    pub harmony_cost_se: Option<f64>,
     /// Harmony search steps until a solution, mean over the runs (a run
     /// that does not finish counts as the cap).
     pub harmony_steps: Option<f64>,
+    /// Standard error of the harmony search steps over the runs (`sd/√n`, `docs/methods.md`
+    /// §3.10); null for a single run.
+    pub harmony_steps_se: Option<f64>,
     /// Model name (or `puzzle`) → why its metrics are null.
     pub status: BTreeMap<String, String>,
 }
@@ -384,11 +435,29 @@ pub struct Ratings {
 impl Ratings {
     /// The oracle model's fields; the level only for a 9×9 puzzle (`order`
     /// 3), the only size Fletcher et al.'s cut points are defined for.
-    pub(crate) fn set_oracle(&mut self, r: &super::oracle::OracleResult, order: usize) {
+    /// A 4×4 or 16×16 puzzle gets a status saying why its level is null.
+    pub(crate) fn set_oracle(
+        &mut self,
+        r: &super::oracle::OracleResult,
+        opts: &super::oracle::OracleOptions,
+        order: usize,
+    ) {
         self.oracle_score = Some(r.score);
+        self.oracle_score_se = r.score_se;
         self.oracle_level = (order == 3).then_some(r.level);
+        self.oracle_level_confidence = self
+            .oracle_level
+            .and(r.score_se)
+            .map(|se| opts.level_confidence(r.score, se));
         self.oracle_visits = Some(r.visits.mean);
         self.oracle_visits_sd = Some(r.visits.sd);
+        self.oracle_visits_se = r.visits.se();
+        if order != 3 {
+            self.status.insert(
+                "oracle_level".into(),
+                "levels are defined for 9×9 only".into(),
+            );
+        }
     }
 
     /// The technique-weight model's fields.
@@ -452,8 +521,10 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
             Ok((refutation_sum, dependency)) => {
                 row.ratings.sisus_refutation_sum = Some(refutation_sum.mean);
                 row.ratings.sisus_refutation_sum_sd = Some(refutation_sum.sd);
+                row.ratings.sisus_refutation_sum_se = refutation_sum.se();
                 row.ratings.sisus_dependency = dependency.map(|d| d.mean);
                 row.ratings.sisus_dependency_sd = dependency.map(|d| d.sd);
+                row.ratings.sisus_dependency_se = dependency.and_then(|d| d.se());
             }
             Err(e) => fail(&mut row, Model::Sisus, e.0),
         }
@@ -462,8 +533,10 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
             Ok(r) => {
                 row.ratings.sisus_refutation_sum = Some(r.refutation_sum.mean);
                 row.ratings.sisus_refutation_sum_sd = Some(r.refutation_sum.sd);
+                row.ratings.sisus_refutation_sum_se = r.refutation_sum.se();
                 row.ratings.sisus_dependency = Some(r.dependency.mean);
                 row.ratings.sisus_dependency_sd = Some(r.dependency.sd);
+                row.ratings.sisus_dependency_se = r.dependency.se();
             }
             Err(e) => fail(&mut row, Model::Sisus, e.0),
         }
@@ -472,26 +545,23 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
         let r = singles(puzzle, &solution, &opts.singles, seed);
         row.ratings.singles_dependency = Some(r.dependency.mean);
         row.ratings.singles_dependency_sd = Some(r.dependency.sd);
+        row.ratings.singles_dependency_se = r.dependency.se();
         row.ratings.singles_box_reach = Some(r.box_reach);
         row.ratings.singles_hidden_reach = Some(r.hidden_reach);
     }
     if wants(Model::Oracle) {
         row.ratings.set_oracle(
             &oracle(puzzle, &solution, &opts.oracle, seed),
+            &opts.oracle,
             puzzle.order(),
         );
-        if puzzle.order() != 3 {
-            row.ratings.status.insert(
-                "oracle_level".into(),
-                "levels are defined for 9×9 only".into(),
-            );
-        }
     }
     if wants(Model::Hsolve) {
         match hsolve(puzzle, &opts.hsolve, seed) {
             Ok(s) => {
                 row.ratings.hsolve = Some(s.mean);
                 row.ratings.hsolve_sd = Some(s.sd);
+                row.ratings.hsolve_se = s.se();
                 row.ratings.hsolve_median = Some(s.median);
             }
             Err(e) => fail(&mut row, Model::Hsolve, e.0),
@@ -503,17 +573,24 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
         row.ratings.solved_by_4 = Some(solved_by_strategies(puzzle, 4));
         let mut errors = Vec::new();
         match nishio_random(puzzle, 2, &opts.nishio, seed) {
-            Ok(s) => row.ratings.nishio2 = Some(s.mean),
+            Ok(s) => {
+                row.ratings.nishio2 = Some(s.mean);
+                row.ratings.nishio2_se = s.se();
+            }
             Err(e) => errors.push(format!("2 strategies: {e}")),
         }
         match nishio_random(puzzle, 3, &opts.nishio, seed) {
-            Ok(s) => row.ratings.nishio3 = Some(s.mean),
+            Ok(s) => {
+                row.ratings.nishio3 = Some(s.mean);
+                row.ratings.nishio3_se = s.se();
+            }
             Err(e) => errors.push(format!("3 strategies: {e}")),
         }
         match nishio_random(puzzle, 4, &opts.nishio, seed) {
             Ok(s) => {
                 row.ratings.nishio4 = Some(s.mean);
                 row.ratings.nishio4_sd = Some(s.sd);
+                row.ratings.nishio4_se = s.se();
                 row.ratings.nishio4_median = Some(s.median);
             }
             Err(e) => errors.push(format!("4 strategies: {e}")),
@@ -580,18 +657,33 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
                 )
             })
             .collect();
-        let n = runs.len().max(1) as f64;
-        row.ratings.sa_steps = Some(runs.iter().map(|r| r.steps as f64).sum::<f64>() / n);
-        row.ratings.sa_solved = Some(runs.iter().filter(|r| r.solved).count() as f64 / n);
+        let steps = Summary::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
+        let solved = Summary::of(
+            &runs
+                .iter()
+                .map(|r| f64::from(u8::from(r.solved)))
+                .collect::<Vec<_>>(),
+        );
+        row.ratings.sa_steps = steps.map(|s| s.mean);
+        row.ratings.sa_steps_se = steps.and_then(|s| s.se());
+        row.ratings.sa_solved = solved.map(|s| s.mean);
+        row.ratings.sa_solved_se = solved.and_then(|s| s.se());
     }
     if wants(Model::Harmony) {
         let runs: Vec<_> = (0..opts.harmony.runs as u64)
             .map(|i| harmony(puzzle, &opts.harmony, &mut run_rng(seed, HARMONY_TAG, i)))
             .collect();
-        let n = runs.len().max(1) as f64;
-        row.ratings.harmony_cost =
-            Some(runs.iter().map(|r| f64::from(r.best_cost)).sum::<f64>() / n);
-        row.ratings.harmony_steps = Some(runs.iter().map(|r| r.steps as f64).sum::<f64>() / n);
+        let cost = Summary::of(
+            &runs
+                .iter()
+                .map(|r| f64::from(r.best_cost))
+                .collect::<Vec<_>>(),
+        );
+        let steps = Summary::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
+        row.ratings.harmony_cost = cost.map(|s| s.mean);
+        row.ratings.harmony_cost_se = cost.and_then(|s| s.se());
+        row.ratings.harmony_steps = steps.map(|s| s.mean);
+        row.ratings.harmony_steps_se = steps.and_then(|s| s.se());
     }
     row
 }

@@ -88,6 +88,12 @@ pub enum Role {
     /// A parameter the row was computed with (`k`, `samples`, `cap`), not a
     /// property of the puzzle.
     Parameter,
+    /// How sure a stochastic metric is: its standard error over its runs
+    /// (`_se`, [`Metric::standard_error`]) or the confidence of a level
+    /// derived from one (`_confidence`, [`Metric::confidence`]); it
+    /// describes the model's sampling error, not the puzzle
+    /// (`docs/methods.md` §3.10).
+    Uncertainty,
 }
 
 /// What the registry says of one metric.
@@ -105,7 +111,7 @@ pub struct MetricInfo {
     pub source: Source,
     /// The kind of value.
     pub kind: Kind,
-    /// Metric, spread or parameter.
+    /// Metric, spread, parameter or uncertainty.
     pub role: Role,
     /// `score --fast` leaves it out: the relaxation samples and the
     /// randomised SiSuS and hsolve runs, which take most of a score's time
@@ -139,7 +145,7 @@ pub(crate) const SCORE_LEVELS: [&str; 4] = ["Easy", "Medium", "Hard", "Expert"];
 
 use Direction::{HigherIsHarder as Up, LowerIsHarder as Down};
 use Kind::{Bool, List, Number, Text};
-use Role::{Metric as M, Parameter as P, Spread as S};
+use Role::{Metric as M, Parameter as P, Spread as S, Uncertainty as U};
 
 const CL: Source = Source::Clauses;
 const RX: Source = Source::Relax;
@@ -231,7 +237,7 @@ metric_table! {
         "upper end of the 95 % Wilson score interval of p_unique";
     MeanFixed = "mean_fixed", RX, Number, M, Down, true, "cells",
         "mean fixed non-given cells per relaxed sample";
-    MeanFixedSe = "mean_fixed_se", RX, Number, S, Down, true, "cells",
+    MeanFixedSe = "mean_fixed_se", RX, Number, U, Down, true, "cells",
         "standard error of mean_fixed: sample standard deviation / sqrt(samples) (null with one sample)";
     MeanFixedLow = "mean_fixed_low", RX, Number, S, Down, true, "cells",
         "lower end of the 95 % Student's t interval of mean_fixed (samples - 1 degrees of freedom), clipped to 0";
@@ -255,40 +261,60 @@ metric_table! {
         "SiSuS refutation sum, mean over runs";
     SisusRefutationSumSd = "sisus_refutation_sum_sd", SISUS, Number, S, Up, true, "",
         "spread of the refutation sum over runs";
+    SisusRefutationSumSe = "sisus_refutation_sum_se", SISUS, Number, U, Up, true, "",
+        "standard error of the refutation sum over runs";
     SisusDependency = "sisus_dependency", SISUS, Number, M, Down, true, "possibilities",
         "SiSuS dependency: mean possibilities of the first k steps";
     SisusDependencySd = "sisus_dependency_sd", SISUS, Number, S, Up, true, "possibilities",
         "spread of the dependency over runs";
+    SisusDependencySe = "sisus_dependency_se", SISUS, Number, U, Up, true, "possibilities",
+        "standard error of the dependency over runs";
     SinglesDependency = "singles_dependency", SINGLES, Number, M, Down, false, "cells",
         "cells a hidden single can fill per step over the first 30 steps, mean over runs";
     SinglesDependencySd = "singles_dependency_sd", SINGLES, Number, S, Up, false, "cells",
         "spread of the hidden-single dependency over runs";
+    SinglesDependencySe = "singles_dependency_se", SINGLES, Number, U, Up, false, "cells",
+        "standard error of the hidden-single dependency over runs";
     SinglesBoxReach = "singles_box_reach", SINGLES, Number, M, Down, false, "share",
         "share of the empty cells hidden singles in boxes alone fill";
     SinglesHiddenReach = "singles_hidden_reach", SINGLES, Number, M, Down, false, "share",
         "share of the empty cells hidden singles alone fill";
     OracleScore = "oracle_score", ORACLE, Number, M, Up, false, "",
         "oracle model score (1 + tanh(A(s - B)))/2, in [0, 1]";
+    OracleScoreSe = "oracle_score_se", ORACLE, Number, U, Up, false, "",
+        "standard error of the oracle score over trials (delete-one jackknife)";
     OracleLevel = "oracle_level", ORACLE, Kind::Levels(&ORACLE_LEVELS), M, Up, false, "",
         "oracle level of the score";
+    OracleLevelConfidence = "oracle_level_confidence", ORACLE, Number, U, Up, false, "probability",
+        "probability that the score of infinitely many trials is in the stated level (normal approximation with oracle_score_se)";
     OracleVisits = "oracle_visits", ORACLE, Number, M, Up, false, "visits",
         "oracle visits per trial, mean";
     OracleVisitsSd = "oracle_visits_sd", ORACLE, Number, S, Up, false, "visits",
         "spread of the oracle visits over trials";
+    OracleVisitsSe = "oracle_visits_se", ORACLE, Number, U, Up, false, "visits",
+        "standard error of the oracle visits over trials";
     Hsolve = "hsolve", HSOLVE, Number, M, Up, true, "checks",
         "hsolve expected search time, mean over runs";
     HsolveSd = "hsolve_sd", HSOLVE, Number, S, Up, true, "checks",
         "spread of hsolve over runs";
+    HsolveSe = "hsolve_se", HSOLVE, Number, U, Up, true, "checks",
+        "standard error of hsolve over runs";
     HsolveMedian = "hsolve_median", HSOLVE, Number, S, Up, true, "checks",
         "median of hsolve over runs";
     Nishio2 = "nishio2", NISHIO, Number, M, Up, false, "cycles",
         "Nishio cycles with 2 strategies, mean";
+    Nishio2Se = "nishio2_se", NISHIO, Number, U, Up, false, "cycles",
+        "standard error of the 2-strategy cycles";
     Nishio3 = "nishio3", NISHIO, Number, M, Up, false, "cycles",
         "Nishio cycles with 3 strategies, mean";
+    Nishio3Se = "nishio3_se", NISHIO, Number, U, Up, false, "cycles",
+        "standard error of the 3-strategy cycles";
     Nishio4 = "nishio4", NISHIO, Number, M, Up, false, "cycles",
         "Nishio cycles with 4 strategies, mean";
     Nishio4Sd = "nishio4_sd", NISHIO, Number, S, Up, false, "cycles",
         "spread of the 4-strategy cycles";
+    Nishio4Se = "nishio4_se", NISHIO, Number, U, Up, false, "cycles",
+        "standard error of the 4-strategy cycles";
     Nishio4Median = "nishio4_median", NISHIO, Number, S, Up, false, "cycles",
         "median of the 4-strategy cycles";
     Nishio4Heuristic = "nishio4_heuristic", NISHIO, Number, M, Up, false, "cycles",
@@ -321,12 +347,20 @@ metric_table! {
         "candidates eliminated by assumptions over the solve";
     SaSteps = "sa_steps", SA, Number, M, Up, true, "moves",
         "simulated annealing moves until a solution (capped runs count as the cap)";
+    SaStepsSe = "sa_steps_se", SA, Number, U, Up, true, "moves",
+        "standard error of the annealing moves over runs";
     SaSolved = "sa_solved", SA, Number, S, Down, true, "",
         "share of the annealing runs that reached a solution";
+    SaSolvedSe = "sa_solved_se", SA, Number, U, Up, true, "",
+        "standard error of the share of solved annealing runs";
     HarmonyCost = "harmony_cost", HARMONY, Number, M, Up, true, "digits",
         "harmony search: digits missing from the units of the best harmony after 10,000 steps";
+    HarmonyCostSe = "harmony_cost_se", HARMONY, Number, U, Up, true, "digits",
+        "standard error of the harmony cost over runs";
     HarmonySteps = "harmony_steps", HARMONY, Number, M, Up, true, "steps",
         "harmony search steps until a solution (unfinished runs count as the cap)";
+    HarmonyStepsSe = "harmony_steps_se", HARMONY, Number, U, Up, true, "steps",
+        "standard error of the harmony search steps over runs";
     Score = "score", SC, Number, M, Up, false, "",
         "the difficulty score: 0 and 10 are the 1st and 99th percentiles of the fitting puzzles; the hardest known reach about 11";
     ScoreLevel = "score_level", SC, Kind::Levels(&SCORE_LEVELS), M, Up, false, "",
@@ -370,13 +404,48 @@ impl Metric {
     pub const fn kind(self) -> Kind {
         self.info().kind
     }
-    /// Metric, spread or parameter.
+    /// Metric, spread, parameter or uncertainty.
     pub const fn role(self) -> Role {
         self.info().role
     }
     /// Whether `score --fast` leaves it out.
     pub const fn costly(self) -> bool {
         self.info().costly
+    }
+
+    /// The column holding this metric's standard error over its runs, for a
+    /// stochastic metric (a mean over random runs of a human model); `None`
+    /// for a deterministic one. `generate --target` reads it to keep a
+    /// puzzle only when the target holds with the asked confidence.
+    pub const fn standard_error(self) -> Option<Metric> {
+        use Metric as X;
+        Some(match self {
+            X::MeanFixed => X::MeanFixedSe,
+            X::SisusRefutationSum => X::SisusRefutationSumSe,
+            X::SisusDependency => X::SisusDependencySe,
+            X::SinglesDependency => X::SinglesDependencySe,
+            X::OracleScore => X::OracleScoreSe,
+            X::OracleVisits => X::OracleVisitsSe,
+            X::Hsolve => X::HsolveSe,
+            X::Nishio2 => X::Nishio2Se,
+            X::Nishio3 => X::Nishio3Se,
+            X::Nishio4 => X::Nishio4Se,
+            X::SaSteps => X::SaStepsSe,
+            X::SaSolved => X::SaSolvedSe,
+            X::HarmonyCost => X::HarmonyCostSe,
+            X::HarmonySteps => X::HarmonyStepsSe,
+            _ => return None,
+        })
+    }
+
+    /// The column saying how sure a level derived from a stochastic metric
+    /// is (`oracle_level` → `oracle_level_confidence`); `None` for the
+    /// other metrics and for levels of deterministic scores.
+    pub const fn confidence(self) -> Option<Metric> {
+        match self {
+            Metric::OracleLevel => Some(Metric::OracleLevelConfidence),
+            _ => None,
+        }
     }
 }
 
@@ -505,6 +574,33 @@ mod tests {
         }
         for m in ["mean_fixed", "capped", "givens", "score"] {
             assert!(!is_parameter_column(m), "{m}");
+        }
+    }
+
+    /// Every `_se` and `_confidence` column belongs to one metric of its
+    /// source and is an uncertainty; every randomised mean has one.
+    #[test]
+    fn uncertainty_columns_name_their_metric() {
+        let mut linked = Vec::new();
+        for &m in Metric::ALL {
+            for u in [m.standard_error(), m.confidence()].into_iter().flatten() {
+                assert_eq!(u.role(), Role::Uncertainty, "{u}");
+                assert_eq!(u.source(), m.source(), "{u}");
+                assert!(u.name().starts_with(m.name()), "{u} of {m}");
+                linked.push(u);
+            }
+        }
+        let uncertain: Vec<Metric> = Metric::ALL
+            .iter()
+            .copied()
+            .filter(|m| m.role() == Role::Uncertainty)
+            .collect();
+        assert_eq!(linked, uncertain);
+        for m in ["oracle_score", "hsolve", "nishio4", "sisus_refutation_sum"] {
+            assert!(metric(m).unwrap().standard_error().is_some(), "{m}");
+        }
+        for m in ["weights_score", "givens", "trial_rating", "score"] {
+            assert_eq!(metric(m).unwrap().standard_error(), None, "{m}");
         }
     }
 

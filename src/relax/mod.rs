@@ -135,7 +135,7 @@ impl Default for RelaxOptions {
             k: 45,
             samples,
             precision: None,
-            seed: 1,
+            seed: crate::seed::DEFAULT_SEED,
             cap: 1000,
             engines: Engines::default(),
             verify: default_verify(samples),

@@ -22,6 +22,9 @@
 //!   proportion (Wilson's score interval), for the relaxation summaries.
 //! * `quantiles.rs` — quantiles and equal-count bins.
 //! * `bootstrap.rs` — seeded percentile bootstrap intervals.
+//! * `uncertainty.rs` — the standard error of a run mean, the jackknife
+//!   standard error, the normal distribution and the probability that a
+//!   measured value lies in a range (a level's confidence).
 //! * `paired_sample.rs` — the four coefficients of a reweighted sample
 //!   sorted once, the fast path of [`bootstrap_correlations`].
 //!
@@ -40,6 +43,7 @@ mod paired_sample;
 mod quantiles;
 mod regression;
 mod summary;
+mod uncertainty;
 
 pub use bootstrap::{BootstrapOptions, Interval, bootstrap_correlations, bootstrap_intervals};
 pub use concordance::{PairCounts, gamma_from_table, pair_counts};
@@ -52,6 +56,7 @@ pub use quantiles::{bin_of, equal_count_edges, quantile_sorted};
 pub(crate) use regression::solve;
 pub use regression::{FitError, least_squares, predict};
 pub use summary::{Summary, mean, median_sorted, sum_squared_deviations};
+pub use uncertainty::{jackknife_se, normal_cdf, normal_quantile, probability_in};
 
 use thiserror::Error;
 

@@ -106,19 +106,8 @@ fn level_gap(t: &Target, score: f64) -> Option<f64> {
         return None;
     };
     let LevelScale { ranges, unit, .. } = level_scale(t.field)?;
-    let accepts = |rank: usize| {
-        let (r, w) = (rank as f64, want as f64);
-        match t.op {
-            Op::Eq => r == w,
-            Op::Ne => r != w,
-            Op::Lt => r < w,
-            Op::Le => r <= w,
-            Op::Gt => r > w,
-            Op::Ge => r >= w,
-        }
-    };
     let gap = (0..4)
-        .filter(|&r| accepts(r))
+        .filter(|&r| accepts(t.op, r, want))
         .map(|r| {
             let (lo, hi) = ranges[r];
             (lo - score).max(score - hi).max(0.0)
@@ -129,10 +118,78 @@ fn level_gap(t: &Target, score: f64) -> Option<f64> {
     Some(if gap == 0.0 { 1e-3 } else { gap / unit })
 }
 
+/// Whether a level of rank `rank` meets `op want`.
+fn accepts(op: Op, rank: usize, want: usize) -> bool {
+    match op {
+        Op::Eq => rank == want,
+        Op::Ne => rank != want,
+        Op::Lt => rank < want,
+        Op::Le => rank <= want,
+        Op::Gt => rank > want,
+        Op::Ge => rank >= want,
+    }
+}
+
+/// The probability that target `t` holds when the value behind it (the
+/// field, or the score behind a level) is normal around the measured value
+/// with its standard error (`Values::se`; [`crate::stats::probability_in`]):
+/// `Φ((v − cut)/se)` for `>=` and `>`, the normal mass of the accepted
+/// levels' score ranges for a level. `None` for a deterministic field (no
+/// or a zero standard error), a missing value, and `=` or `!=` on a number.
+pub fn holds_probability(t: &Target, metrics: &Values) -> Option<f64> {
+    use crate::stats::probability_in;
+    const INF: f64 = f64::INFINITY;
+    let positive = |m: Metric| metrics.se.get(&m).copied().filter(|&e| e > 0.0);
+    match t.value {
+        TargetValue::Number(want) => {
+            let v = metrics.number(t.field)?;
+            let se = positive(t.field)?;
+            let (lo, hi) = match t.op {
+                Op::Ge | Op::Gt => (want, INF),
+                Op::Le | Op::Lt => (-INF, want),
+                Op::Eq | Op::Ne => return None,
+            };
+            Some(probability_in(v, se, lo, hi))
+        }
+        TargetValue::Level(want) => {
+            let LevelScale { field, ranges, .. } = level_scale(t.field)?;
+            let score = metrics.number_or_score(field)?;
+            let se = positive(field)?;
+            let p: f64 = (0..4)
+                .filter(|&r| accepts(t.op, r, want))
+                .map(|r| probability_in(score, se, ranges[r].0, ranges[r].1))
+                .sum();
+            Some(p.min(1.0))
+        }
+        TargetValue::Bool(_) | TargetValue::Text(_) => None,
+    }
+}
+
+/// How sure the least sure stochastic target is: the smallest
+/// [`holds_probability`] over the targets; `None` when no target has one.
+pub fn target_confidence(targets: &[Target], metrics: &Values) -> Option<f64> {
+    targets
+        .iter()
+        .filter_map(|t| holds_probability(t, metrics))
+        .reduce(f64::min)
+}
+
+/// Whether `t` holds on the point value but not with `metrics.confidence`.
+fn unsure(t: &Target, metrics: &Values) -> bool {
+    metrics
+        .confidence
+        .zip(holds_probability(t, metrics))
+        .is_some_and(|(c, p)| p < c)
+}
+
 /// Sum of the distances to every target. `metrics` holds the value of each
 /// target field; for a missed level target it may also hold the score
 /// behind the level (`weights_score`, `oracle_score`), which then measures
-/// the miss (`level_gap`); otherwise the miss counts in rank steps.
+/// the miss (`level_gap`); otherwise the miss counts in rank steps. With a
+/// confidence (`metrics.confidence`), a stochastic target that holds with
+/// probability `p` below it adds `confidence − p` ([`holds_probability`]),
+/// so a puzzle on the edge of a cut is not a hit and the search moves
+/// inwards.
 pub fn distance(targets: &[Target], metrics: &Values) -> f64 {
     targets
         .iter()
@@ -141,13 +198,40 @@ pub fn distance(targets: &[Target], metrics: &Values) -> f64 {
             let score = level_scale(t.field)
                 .and_then(|l| metrics.get(l.field))
                 .and_then(MetricValue::as_f64);
-            match score {
+            let d = match score {
                 Some(s) if d > 0.0 && d < MISSING => level_gap(t, s).unwrap_or(d),
                 _ => d,
-            }
+            };
+            let short = match (metrics.confidence, holds_probability(t, metrics)) {
+                (Some(c), Some(p)) if d < MISSING => (c - p).max(0.0),
+                _ => 0.0,
+            };
+            d + short
         })
         // `Sum` for floats starts at -0.0, which would print as "-0".
         .fold(0.0, |acc, d| acc + d)
+}
+
+/// Which way a target met too near its cut moves inwards: away from the
+/// bound of `>=` or `<=`, towards the middle of the level's score range for
+/// `=` on a level.
+fn inwards(t: &Target, metrics: &Values) -> Option<Need> {
+    let up = match (t.op, &t.value) {
+        (Op::Ge | Op::Gt, _) => true,
+        (Op::Le | Op::Lt, _) => false,
+        (Op::Eq, TargetValue::Level(want)) => {
+            let LevelScale { field, ranges, .. } = level_scale(t.field)?;
+            let score = metrics.number_or_score(field)?;
+            let (lo, hi) = ranges[*want];
+            score < (lo + hi) / 2.0
+        }
+        _ => return None,
+    };
+    Some(if up == higher_is_harder(t.field)? {
+        Need::Harder
+    } else {
+        Need::Easier
+    })
 }
 
 /// Which way a puzzle must move to meet the targets it misses.
@@ -182,6 +266,15 @@ pub fn need(targets: &[Target], metrics: &Values) -> Option<Need> {
     for t in targets {
         let actual = metrics.get(t.field);
         if target_distance(t, actual) == 0.0 {
+            if !unsure(t, metrics) {
+                continue;
+            }
+            // Met, but too near a cut: move into the accepted range.
+            let n = inwards(t, metrics)?;
+            if out.is_some_and(|o| o != n) {
+                return None;
+            }
+            out = Some(n);
             continue;
         }
         let (value, want) = match (&t.value, actual) {
@@ -224,7 +317,7 @@ mod tests {
     fn m(pairs: &[(Metric, Option<MetricValue>)]) -> Values {
         Values {
             values: pairs.iter().cloned().collect(),
-            source: None,
+            ..Values::default()
         }
     }
 
@@ -285,6 +378,46 @@ mod tests {
             None
         );
         assert_eq!(need(&hard, &m(&[(Metric::WeightsLevel, None)])), None);
+    }
+
+    /// A bound met by less than 1.645 standard errors is not met at 95 %:
+    /// its distance is `0.95 − Φ((v − cut)/se)` and the puzzle must move
+    /// inwards; a level near its lower cut moves up, near its upper cut
+    /// down; without a confidence only the point value counts.
+    #[test]
+    fn targets_hold_with_the_asked_confidence() {
+        let sure = |v: f64, se: f64, confidence: Option<f64>| {
+            let mut values = m(&[(Metric::OracleScore, Some(Number(v)))]);
+            values.se.insert(Metric::OracleScore, se);
+            values.confidence = confidence;
+            values
+        };
+        let ge = parse_targets(&["oracle_score>=0.6"]).unwrap();
+        let phi = crate::stats::normal_cdf;
+        assert_eq!(distance(&ge, &sure(0.66, 0.03, Some(0.95))), 0.0);
+        let d = distance(&ge, &sure(0.65, 0.05, Some(0.95)));
+        assert!((d - (0.95 - phi(1.0))).abs() < 1e-9, "{d}");
+        assert_eq!(need(&ge, &sure(0.65, 0.05, Some(0.95))), Some(Need::Harder));
+        assert_eq!(distance(&ge, &sure(0.65, 0.05, None)), 0.0);
+        assert_eq!(need(&ge, &sure(0.65, 0.05, None)), None);
+        // A level: the normal mass of Challenging's [0.6, 0.8).
+        let level = parse_targets(&["oracle_level=Challenging"]).unwrap();
+        let near = |score: f64| {
+            let mut v = m(&[(Metric::OracleLevel, Some(text("Challenging")))]);
+            v.scores.insert(Metric::OracleScore, score);
+            v.se.insert(Metric::OracleScore, 0.02);
+            v.confidence = Some(0.95);
+            v
+        };
+        let p = holds_probability(&level[0], &near(0.62)).unwrap();
+        assert!((p - (phi(9.0) - phi(-1.0))).abs() < 1e-9, "{p}");
+        assert_eq!(need(&level, &near(0.62)), Some(Need::Harder));
+        assert_eq!(need(&level, &near(0.79)), Some(Need::Easier));
+        assert_eq!(need(&level, &near(0.70)), None);
+        assert_eq!(
+            target_confidence(&level, &near(0.70)),
+            holds_probability(&level[0], &near(0.70))
+        );
     }
 
     #[test]

@@ -1,9 +1,13 @@
 //! The metrics of a candidate puzzle for the targets: only the human
 //! models, relaxation and score the targets (and the method) need, with
 //! the technique-weight rating cut short once an upper bound is decided
-//! ([`crate::generate::bounded`]).
+//! ([`crate::generate::bounded`]), and the standard errors of the
+//! stochastic ones. A candidate that meets every target with the asked
+//! confidence is re-rated [`CONFIRMATIONS`] times with other seeds, and is
+//! a hit only when a fresh rating would meet the targets with that
+//! confidence too (`docs/methods.md` §3.10).
 
-use super::distance::{distance, level_scale};
+use super::distance::{distance, level_scale, target_confidence};
 use super::spec::{Op, Target, TargetError, TargetValue, numeric_field};
 use crate::engine::Disagreement;
 use crate::generate::bounded::{Capped, oracle_row, weights_capped, weights_row};
@@ -11,8 +15,9 @@ use crate::generate::{Candidate, GenerateOptions, Method};
 use crate::grid::{Geometry, Puzzle, Solution};
 use crate::human::{Model, RateOptions, RateRow, rate};
 use crate::metrics::{Metric, MetricValue, Source};
-use crate::relax::{RelaxError, RelaxOptions, relax};
+use crate::relax::{RelaxError, RelaxOptions, SampleResult, relax};
 use crate::score::{ScoreError, ScoreOptions};
+use crate::stats::Summary;
 use serde::Serialize;
 use serde::ser::SerializeMap;
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,6 +34,22 @@ pub struct Values {
     /// The pseudo-generator's metric and its value on the source puzzle
     /// (column `source_METRIC`).
     pub source: Option<(Metric, f64)>,
+    /// The standard error of each stochastic field (a target field, or the
+    /// score behind a level target) over its model's runs or the
+    /// relaxation's samples (columns `FIELD_se`); a deterministic field has
+    /// none.
+    pub se: BTreeMap<Metric, f64>,
+    /// The confidence every target must hold with, under the fields'
+    /// standard errors (`None`: on the point values alone;
+    /// [`super::distance::holds_probability`]).
+    pub confidence: Option<f64>,
+    /// The scores behind level targets (`oracle_score` for `oracle_level`),
+    /// which say how near a level's cut a puzzle is; not printed.
+    pub scores: BTreeMap<Metric, f64>,
+    /// How sure the least sure target with a standard error is: the
+    /// probability that it holds (column `target_confidence`; `None` when
+    /// no target field is stochastic).
+    pub target_confidence: Option<f64>,
 }
 
 impl Values {
@@ -40,6 +61,11 @@ impl Values {
     /// A numeric field's value.
     pub fn number(&self, m: Metric) -> Option<f64> {
         self.get(m)?.as_f64()
+    }
+
+    /// A numeric field's value, or the score behind a level target.
+    pub fn number_or_score(&self, m: Metric) -> Option<f64> {
+        self.number(m).or_else(|| self.scores.get(&m).copied())
     }
 
     /// A level or text field's value.
@@ -55,11 +81,23 @@ impl Serialize for Values {
         let source = self
             .source
             .map(|(m, v)| (format!("source_{m}"), Some(MetricValue::Number(v))));
+        let se = self
+            .se
+            .iter()
+            .map(|(m, se)| (format!("{m}_se"), Some(MetricValue::Number(*se))));
+        let confidence = self.target_confidence.map(|p| {
+            (
+                "target_confidence".to_string(),
+                Some(MetricValue::Number(p)),
+            )
+        });
         let mut entries: Vec<(String, Option<MetricValue>)> = self
             .values
             .iter()
             .map(|(m, v)| (m.name().to_string(), v.clone()))
             .chain(source)
+            .chain(se)
+            .chain(confidence)
             .collect();
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         let mut map = s.serialize_map(Some(entries.len()))?;
@@ -68,6 +106,31 @@ impl Serialize for Values {
         }
         map.end()
     }
+}
+
+/// Re-ratings of a hit with other seeds that confirm its stochastic targets
+/// ([`Evaluator`]'s `confirm`).
+pub const CONFIRMATIONS: usize = 8;
+
+/// Mixed into the seeds of the confirmations.
+const CONFIRMATION_TAG: u64 = 0x434f_4e46;
+
+/// The standard error of a relaxation mean over its samples: `mean_fixed`,
+/// `mean_solutions`, `mean_extra` (counts up to the cap) and `p_unique` (a
+/// share); `None` for the other fields and for fewer than two samples.
+pub(crate) fn relax_se(m: Metric, samples: &[SampleResult]) -> Option<f64> {
+    let per_sample: Vec<f64> = match m {
+        Metric::MeanFixed => samples.iter().map(|s| s.fixed.len() as f64).collect(),
+        Metric::MeanSolutions | Metric::MeanExtra => {
+            samples.iter().map(|s| s.solutions as f64).collect()
+        }
+        Metric::PUnique => samples
+            .iter()
+            .map(|s| f64::from(u8::from(s.solutions == 1 && !s.capped)))
+            .collect(),
+        _ => return None,
+    };
+    Summary::of(&per_sample)?.se()
 }
 
 /// The model that computes a rating field (`None` for the givens, read off
@@ -94,6 +157,9 @@ pub struct Evaluator {
     /// weights model alone decides them: the rating may stop above it
     /// ([`crate::generate::bounded`]).
     weights_cap: Option<u32>,
+    /// The confidence each stochastic target must hold with
+    /// ([`crate::generate::AimOptions::confidence`]).
+    confidence: Option<f64>,
 }
 
 /// The largest `weights_score` every target accepts, when the targets name
@@ -196,6 +262,7 @@ impl Evaluator {
             relax,
             score,
             weights_cap,
+            confidence: opts.aim.confidence,
         })
     }
 
@@ -232,13 +299,107 @@ impl Evaluator {
         p: &Puzzle,
         known: Option<&Solution>,
     ) -> Result<(Option<RateRow>, Values, f64, bool), Disagreement> {
+        let (row, mut metrics, with_scores, exact) = self.measure(p, known, None)?;
+        let mut d = distance(&self.targets, &with_scores);
+        metrics.se = with_scores.se.clone();
+        metrics.scores = with_scores
+            .values
+            .iter()
+            .filter(|(m, _)| !metrics.values.contains_key(m))
+            .filter_map(|(m, v)| Some((*m, v.as_ref()?.as_f64()?)))
+            .collect();
+        metrics.target_confidence = target_confidence(&self.targets, &with_scores);
+        if let Some(c) = self.confidence.filter(|_| d == 0.0)
+            && metrics.target_confidence.is_some()
+        {
+            let p_fresh = self.confirm(p, known, &with_scores)?;
+            metrics.target_confidence = Some(p_fresh);
+            if p_fresh < c {
+                d = c - p_fresh;
+            }
+        }
+        Ok((row, metrics, d, exact))
+    }
+
+    /// The probability that a fresh rating with another seed meets every
+    /// stochastic target (the least of them): the candidate is re-rated
+    /// [`CONFIRMATIONS`] times with seeds derived from the default ones, so
+    /// that the estimate is free of the search's selection (the search
+    /// keeps the first candidate whose default rating passes, which favours
+    /// ratings that came out lucky). A fresh rating is normal around the
+    /// confirmations' mean `μ̂` with variance `se² + se²/R`, `se` being one
+    /// rating's standard error (their mean) and `R` the confirmations.
+    fn confirm(
+        &self,
+        p: &Puzzle,
+        known: Option<&Solution>,
+        first: &Values,
+    ) -> Result<f64, Disagreement> {
+        let fields: Vec<Metric> = first.se.keys().copied().collect();
+        let mut runs: BTreeMap<Metric, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+        for r in 1..=CONFIRMATIONS {
+            let (_, _, v, _) = self.measure(p, known, Some(r as u64))?;
+            for &f in &fields {
+                if let (Some(x), Some(&e)) = (v.number(f), v.se.get(&f)) {
+                    let (xs, es) = runs.entry(f).or_default();
+                    xs.push(x);
+                    es.push(e * e);
+                }
+            }
+        }
+        let mut pooled = Values {
+            confidence: self.confidence,
+            ..Values::default()
+        };
+        for (f, (xs, variances)) in runs {
+            let Some(spread) = Summary::of(&xs) else {
+                continue;
+            };
+            let n = xs.len() as f64;
+            // One rating's variance: the mean of the reported ones, or the
+            // confirmations' own spread when that is larger (a skewed
+            // metric's standard error varies with its value).
+            let var = (variances.iter().sum::<f64>() / n).max(spread.sd * spread.sd);
+            pooled
+                .values
+                .insert(f, Some(MetricValue::Number(spread.mean)));
+            pooled.se.insert(f, (var * (1.0 + 1.0 / n)).sqrt());
+        }
+        // Level targets read the score behind them; their own value is not
+        // needed to judge the probability.
+        Ok(target_confidence(&self.targets, &pooled).unwrap_or(0.0))
+    }
+
+    /// The rating row, the target and tracked fields' values, and those
+    /// values with the scores behind level targets and the standard errors
+    /// of the stochastic fields; with `confirmation` `r`, the ratings and
+    /// relaxation use seeds derived from theirs and `r` instead.
+    #[allow(clippy::type_complexity)]
+    fn measure(
+        &self,
+        p: &Puzzle,
+        known: Option<&Solution>,
+        confirmation: Option<u64>,
+    ) -> Result<(Option<RateRow>, Values, Values, bool), Disagreement> {
+        let reseed = |seed: u64| match confirmation {
+            Some(r) => crate::seed::derive_seed(seed ^ CONFIRMATION_TAG, r),
+            None => seed,
+        };
+        let rate_opts = self.rate.as_ref().map(|o| RateOptions {
+            seed: reseed(o.seed),
+            ..o.clone()
+        });
+        let relax_opts = self.relax.as_ref().map(|o| RelaxOptions {
+            seed: reseed(o.seed),
+            ..o.clone()
+        });
         let mut exact = true;
         let only = |m: Model| {
             self.rate
                 .as_ref()
                 .is_some_and(|r| r.models.len() == 1 && r.models.contains(&m))
         };
-        let row = self.rate.as_ref().map(|o| match (self.weights_cap, known) {
+        let row = rate_opts.as_ref().map(|o| match (self.weights_cap, known) {
             (_, Some(solution)) if only(Model::Oracle) => {
                 oracle_row(p, solution, &o.oracle, o.seed)
             }
@@ -254,13 +415,12 @@ impl Evaluator {
         });
         // A puzzle the relaxation or the score refuses has no value (its
         // distance is MISSING); a disagreement is a bug and travels up.
-        let summary = match self.relax.as_ref().map(|o| relax(p, o)) {
-            Some(Ok((r, _))) => Some(r.summary),
+        let (summary, samples) = match relax_opts.as_ref().map(|o| relax(p, o)) {
+            Some(Ok((r, samples))) => (Some(r.summary), samples),
             Some(Err(RelaxError::Disagreement(d))) => return Err(d),
-            Some(Err(_)) | None => None,
+            Some(Err(_)) | None => (None, Vec::new()),
         };
-        let score = match self
-            .score
+        let score = match (self.score && confirmation.is_none())
             .then(|| crate::score::score(p, ScoreOptions::shipped()))
         {
             Some(Ok(s)) => Some(s.score),
@@ -278,19 +438,32 @@ impl Evaluator {
             .iter()
             .map(|t| t.field)
             .chain(self.tracked.iter().copied());
+        // The standard error of a stochastic field: the registry's column
+        // for it, else (the relaxation's means) from the samples.
+        let se = |m: Metric| match m.standard_error() {
+            Some(e) => value(e)?.as_f64(),
+            None if m.source() == Source::Relax => relax_se(m, &samples),
+            None => None,
+        };
         let metrics = Values {
             values: fields.map(|f| (f, value(f))).collect(),
-            source: None,
+            confidence: self.confidence,
+            ..Values::default()
         };
         // The scores behind level targets measure their misses.
         let mut with_scores = metrics.clone();
         for t in &self.targets {
-            if let Some(l) = level_scale(t.field) {
-                with_scores.values.insert(l.field, value(l.field));
+            let behind = level_scale(t.field).map(|l| l.field);
+            if let Some(l) = behind {
+                with_scores.values.insert(l, value(l));
+            }
+            for f in [Some(t.field), behind].into_iter().flatten() {
+                if let Some(e) = se(f) {
+                    with_scores.se.insert(f, e);
+                }
             }
         }
-        let d = distance(&self.targets, &with_scores);
-        Ok((row, metrics, d, exact))
+        Ok((row, metrics, with_scores, exact))
     }
 
     /// The method's level and score from a rating row: the oracle model's

@@ -44,6 +44,15 @@
 //! above, the rating stops once the score is past them
 //! ([`super::bounded`]); such a miss is rated in full if it is returned.
 //!
+//! A target on a stochastic field (a human model's mean over random runs,
+//! the oracle level, a relaxation mean) holds only with the asked
+//! confidence (`AimOptions::confidence`, default 0.95) under the field's
+//! standard error, on the candidate's rating and then on 8 re-ratings with
+//! other seeds that the search has not selected on
+//! ([`distance::holds_probability`], [`Evaluator`]; `docs/methods.md`
+//! §3.10): a puzzle on the edge of a cut, or one whose rating came out
+//! lucky, is not a hit, so re-rating a kept puzzle with any seed agrees.
+//!
 //! A level alone is pure generate-and-test, as both papers describe. The
 //! search always ends: after `max_tries` attempts (fresh puzzles, mutations
 //! and walked-back puzzles), at the time limit, or on reaching the targets;
