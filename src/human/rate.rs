@@ -360,6 +360,10 @@ pub struct Ratings {
     /// Table 1) along the lowest-rating-first path; null when the catalogue
     /// cannot finish.
     pub serate: Option<f64>,
+    /// How many steps of that path used each Sukaku Explainer rule
+    /// (`rule:count` joined by `;`, in rating order); null when the
+    /// catalogue cannot finish.
+    pub serate_uses: Option<String>,
     /// Fowler-like rating: the sum of the ratings of every step of that
     /// path; null when the catalogue cannot finish.
     pub fowler: Option<f64>,
@@ -551,6 +555,7 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
             Ok(r) => {
                 if wants(Model::Serate) {
                     row.ratings.serate = Some(r.serate);
+                    row.ratings.serate_uses = Some(r.uses_text());
                 }
                 if wants(Model::Fowler) {
                     row.ratings.fowler = Some(r.fowler);
