@@ -453,11 +453,15 @@ fn chain_ratings_grow_with_length() {
         }
     }
     assert!(by_kind.len() >= 2, "{by_kind:?}");
+    let mut spread_kinds = 0;
     for chains in by_kind.values_mut() {
         chains.sort();
         assert!(chains.windows(2).all(|w| w[0].1 <= w[1].1));
         let (shortest, longest) = (chains[0], chains[chains.len() - 1]);
-        assert!(longest.0 > shortest.0 + 8, "{shortest:?} {longest:?}");
-        assert!(longest.1 > shortest.1);
+        if longest.0 > shortest.0 + 8 {
+            assert!(longest.1 > shortest.1, "{shortest:?} {longest:?}");
+            spread_kinds += 1;
+        }
     }
+    assert!(spread_kinds >= 1, "{by_kind:?}");
 }

@@ -18,7 +18,9 @@
 //!
 //! * **forcing X- or Y-chain, 6.6**: every placement of the ancestry follows
 //!   from one removal (a bivalue cell or a two-place digit, SE's "static"
-//!   links), and they are all hidden singles (X) or all naked singles (Y);
+//!   links), and they and the source's own link are all hidden singles and
+//!   two-place digits on one digit (X) or all naked singles and bivalue
+//!   cells (Y);
 //! * **forcing chain, 7.0**: static, with both kinds of link;
 //! * **Nishio, 7.5**: a contradiction whose ancestry needs a placement that
 //!   follows from several removals ("dynamic"), all on the assumed digit;
@@ -156,8 +158,11 @@ struct Branch {
 
 impl Branch {
     /// Propagates `cell = d` from `start`; `static_only` takes only the
-    /// singles that follow from one removal (SE's static links).
-    fn run(start: &Board, (cell, d): (usize, u8), static_only: bool) -> Branch {
+    /// singles that follow from one removal (SE's static links). `source_x`
+    /// tells the link between the source's two alternatives: a digit's two
+    /// places in a unit (X), or a cell's two candidates (Y); every conclusion
+    /// of the chain goes through it.
+    fn run(start: &Board, (cell, d): (usize, u8), static_only: bool, source_x: bool) -> Branch {
         let geo = start.geometry();
         let slots = geo.cells * (geo.side + 1);
         let mut br = Branch {
@@ -168,7 +173,7 @@ impl Branch {
             contradiction: None,
         };
         let words = (geo.cells * (geo.side + 1)).div_ceil(64) * 2;
-        let root = br.new_node(words, &[], true, (false, false), true);
+        let root = br.new_node(words, &[], true, (source_x, !source_x), true);
         br.place(start, cell, d, root, d);
         let mut found = Vec::new();
         while br.contradiction.is_none() {
@@ -373,10 +378,12 @@ impl Branch {
 /// `contradiction`).
 fn kind_of(a: &Ancestry, contradiction: bool) -> ChainKind {
     if a.stat {
-        if a.x && a.y {
-            ChainKind::Forcing
-        } else {
+        // SE's X-chains keep to one digit (no link inside a cell); its
+        // Y-chains reach placements through bivalue cells only.
+        if (a.y && !a.x) || (a.x && !a.y && a.one_digit) {
             ChainKind::XOrY
+        } else {
+            ChainKind::Forcing
         }
     } else if contradiction && a.one_digit {
         ChainKind::Nishio
@@ -402,8 +409,9 @@ pub fn rated_chains(board: &Board) -> Vec<RatedChain> {
     for src in chain_sources(board) {
         let [first, second] = src.alternatives();
         for static_only in [true, false] {
-            let b1 = Branch::run(board, first, static_only);
-            let b2 = Branch::run(board, second, static_only);
+            let source_x = matches!(src, ChainSource::Unit { .. });
+            let b1 = Branch::run(board, first, static_only, source_x);
+            let b2 = Branch::run(board, second, static_only, source_x);
             conclusions(board, src, (&b1, &b2), &mut out);
         }
     }

@@ -14,7 +14,9 @@
 //! * "direct" techniques, which SE rates as the single they directly yield:
 //!   a pointing whose removals leave a hidden single in another box 1.7, a
 //!   claiming whose removals leave one in another parallel line 1.9, a hidden
-//!   pair or triple whose removals leave one in its own unit 2.0 and 2.5;
+//!   pair or triple whose removals leave one in its own unit 2.0 and 2.5
+//!   (as in SE, the step places the single only; the removals wait for a
+//!   later step);
 //! * the other techniques of our catalogue at SE's base ratings: pointing
 //!   2.6, claiming 2.8, naked pair 3.0, X-wing 3.2, hidden pair 3.4, naked
 //!   triple 3.6, swordfish 3.8, hidden triple 4.0, XY-wing 4.2, XYZ-wing 4.4,
@@ -240,8 +242,8 @@ fn hidden_single_step(board: &mut Board, buf: &mut Vec<super::techniques::Single
     })
 }
 
-/// The first application of `t` whose removals leave a hidden single in a
-/// unit that `unit_ok` accepts (`board` has no hidden single), applied with
+/// The first application of `t` whose removals would leave a hidden single
+/// in a unit that `unit_ok` accepts (`board` has no hidden single): places
 /// that single.
 fn direct_step(
     board: &mut Board,
@@ -259,8 +261,9 @@ fn direct_step(
             .iter()
             .find(|s| s.unit.is_some_and(|u| unit_ok(board, &a, u)))
         {
-            after.place(s.cell, s.digit);
-            *board = after;
+            // As SE's direct hints do, only the single is applied: the
+            // removals stay for a later (non-direct) application.
+            board.place(s.cell, s.digit);
             return Some(Step {
                 rule,
                 tenths: rule.tenths(),
