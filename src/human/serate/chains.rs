@@ -172,7 +172,8 @@ impl Branch {
             anc: Vec::new(),
             contradiction: None,
         };
-        let words = (geo.cells * (geo.side + 1)).div_ceil(64) * 2;
+        // Nodes: at most one per placement and per removal, plus the root.
+        let words = (slots + 1).div_ceil(64);
         let root = br.new_node(words, &[], true, (source_x, !source_x), true);
         br.place(start, cell, d, root, d);
         let mut found = Vec::new();
