@@ -411,6 +411,12 @@ fn serate_gives_ses_rating_on_se_rated_puzzles() {
             ".......8.94...7.....5....1..1.2.8.4....6..7..7.......912.9..........5....741....6",
             2.8,
         ),
+        // A direct hidden pair places its single only, as SE's does: the
+        // pair's removals wait, and a plain hidden pair is needed later.
+        (
+            "..5...8...3.2.1.9.2...9...3.6.7.5.8...3...2...4.1.3.7.8...7...2.2.6.4.1...6...5..",
+            3.4,
+        ),
         // Forcing chain (SE: 7.0 plus two length steps).
         (
             "....6..2..2.7.5.3..58..49....7...6..5..1.6..2..3...8....14..76..4.5.7.8..7..1....",

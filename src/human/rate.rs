@@ -356,9 +356,10 @@ pub struct Ratings {
     pub hardest_technique: Option<super::Technique>,
     /// First-use weight (Xu & Xu Table 1) of the hardest technique.
     pub hardest_weight: Option<u32>,
-    /// Serate-like rating: the highest Sudoku Explainer rating (Pelánek
-    /// Table 1) along the lowest-rating-first path; null when the catalogue
-    /// cannot finish.
+    /// Serate-like rating: the highest Sukaku Explainer rating (its rating
+    /// table, of which Pelánek's Table 1 prints the simplest; chains by kind
+    /// and length) along the lowest-rating-first path; null when the
+    /// catalogue cannot finish.
     pub serate: Option<f64>,
     /// How many steps of that path used each Sukaku Explainer rule
     /// (`rule:count` joined by `;`, in rating order); null when the

@@ -30,16 +30,15 @@
 //! first application, else the lowest-rated chain conclusion (which alone is
 //! applied, as SE applies one chain hint).
 //!
-//! * **Serate** (the paper: "a maximal difficulty of a used logic
-//!   technique"): the highest rating along that path.
-//! * **Fowler-like**: Pelánek describes Fowler's metric only as "a (rather
-//!   complicated) expression over number of occurrences of each logic
-//!   technique (with ad hoc parameter values)" and gives neither the
-//!   expression nor the values. Ours is the simplest such expression: the sum
-//!   of the ratings of every step of the path (each placement or elimination
-//!   step counts once), so it grows with both how hard and how many the
-//!   steps are. It is our design, named after the paper's row it stands in
-//!   for.
+//! * **Serate** (Pelánek's definition: the difficulty of the hardest
+//!   technique used): the highest rating along that path.
+//! * **Fowler-like**: Pelánek describes Fowler's metric only as an
+//!   expression over how often each technique is used, with ad hoc
+//!   parameters, and gives neither the expression nor the values. Ours is
+//!   the simplest such expression: the sum of the ratings of every step of
+//!   the path (each placement or elimination step counts once), so it grows
+//!   with both how hard and how many the steps are. It is our design, named
+//!   after the paper's row it stands in for.
 //! * **Uses**: how many times each rule was used along the path, the data
 //!   Pelánek's "Serate LM" fits a linear model on (`docs/papers.md`).
 //!
