@@ -3,7 +3,7 @@
 # labelled sets of ../shared/data (read at run time; only aggregate numbers
 # are written).
 #
-#   bash docs/papers.sh                 # about 1–2 minutes on 2 cores
+#   bash docs/papers.sh                 # about 4 minutes on 2 cores
 #   SAMPLE=20 DOCS_OUT=/tmp bash docs/papers.sh   # every 20th puzzle, output elsewhere
 #
 # SUDOLAB_DATA overrides the data directory (default ../shared/data),
@@ -54,8 +54,10 @@ pick "$DATA/se-ratings-sukakuexplainer/se_ratings.tsv" > "$W/se-web.tsv"
 awk -v n="$SAMPLE" '!/^#/ && ++i % (20 * n) == 1' "$DATA/se-sudokuexchange/diabolical_se.tsv" > "$W/se-exchange.tsv"
 pick "$DATA/se-ratings-hard/top1465_se_train.tsv" > "$W/se-hard.tsv"
 for s in se-web se-exchange se-hard; do
-  $B rate "$W/$s.tsv" -m serate --no-score -f jsonl --keep-going > "$W/$s.jsonl" 2> /dev/null || [ $? -eq 3 ]
+  nice $B rate "$W/$s.tsv" -m serate --no-score -f jsonl --keep-going > "$W/$s.jsonl" 2> /dev/null || [ $? -eq 3 ]
 done
+# The Cloud Sudoku puzzles carry SE's ER too; their `serate_uses` feed the Serate LM.
+$B rate "$W/cloud.tsv" -m serate --no-score -f jsonl > "$W/cloud-serate.jsonl"
 # Fletcher's Algorithm 2: 1,000 puzzles (seed 1) rated by the oracle model.
 $B generate -m fletcher -n $((1000 / SAMPLE)) --seed 1 > "$W/fletcher.txt"
 $B rate "$W/fletcher.txt" -m oracle --no-score --seed 0 -f jsonl > "$W/fletcher.jsonl"

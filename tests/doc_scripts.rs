@@ -70,7 +70,7 @@ fn papers_script_writes_every_section() {
     };
     let md = read(&out, "papers.md");
     assert!(md.contains("**Sample run: every 40th puzzle only"), "{md}");
-    for section in 1..=10 {
+    for section in 1..=11 {
         assert!(
             md.contains(&format!("\n## {section}. ")),
             "section {section}:\n{md}"

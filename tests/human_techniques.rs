@@ -364,3 +364,110 @@ fn possible_counts_are_at_least_the_valid_ones() {
     }
     assert_eq!(possible_count(Technique::NakedSingle, &b), 81 - p.givens());
 }
+
+/// Sukaku Explainer's rating (ER) of puzzles of `se-ratings-sukakuexplainer`,
+/// each with the hardest technique SE named, beside ours.
+#[test]
+fn serate_gives_ses_rating_on_se_rated_puzzles() {
+    use sudolab::human::serate::serate;
+    let cases = [
+        // Hidden singles in boxes only.
+        (
+            "158....27..78254..2..371.....51..8.38..4.26.5.64.87.....3....62.7..14.3.6.1.9..5.",
+            1.2,
+        ),
+        // A hidden single in a row or column is needed.
+        (
+            "2...5..9..746...15....7....7.2..51..6.......3..91..6.7....4....39...648..8..2...6",
+            1.5,
+        ),
+        // Direct pointing.
+        (
+            "......8.4.72....1.51.7....3..3...2......19.8....35.1...4..9.....2.5..7......38...",
+            1.7,
+        ),
+        // Direct hidden pair.
+        (
+            ".39...1.2.......6.2.8..6.59.....2.....29....5....85..7..6.3.9.47......8....47....",
+            2.0,
+        ),
+        // Naked single.
+        (
+            "....5..3....7.4...1..3...49...49.281.3258.9...........965.................72.....",
+            2.3,
+        ),
+        // Direct hidden triplet.
+        (
+            ".3.8..64.........216...7...........5.2...81..4...5..3....9.2...9.....824...14...7",
+            2.5,
+        ),
+        // Pointing.
+        (
+            ".....38.7..38....9...9.1.....25.9...1.7..2..4.9.1....6......46...1.....874....2.1",
+            2.6,
+        ),
+        // Claiming.
+        (
+            ".......8.94...7.....5....1..1.2.8.4....6..7..7.......912.9..........5....741....6",
+            2.8,
+        ),
+        // A direct hidden pair places its single only, as SE's does: the
+        // pair's removals wait, and a plain hidden pair is needed later.
+        (
+            "..5...8...3.2.1.9.2...9...3.6.7.5.8...3...2...4.1.3.7.8...7...2.2.6.4.1...6...5..",
+            3.4,
+        ),
+        // Forcing chain (SE: 7.0 plus two length steps).
+        (
+            "....6..2..2.7.5.3..58..49....7...6..5..1.6..2..3...8....14..76..4.5.7.8..7..1....",
+            7.2,
+        ),
+    ];
+    for (line, se) in cases {
+        let r = serate(&parse_puzzle(line).unwrap()).unwrap();
+        assert_eq!(r.serate, se, "{line}: {}", r.uses_text());
+    }
+}
+
+/// Every chain conclusion is rated SE's base rating of its kind plus SE's
+/// length increment, so within a kind a longer chain never rates lower; the
+/// stuck boards of hard puzzles hold chains of several kinds and lengths.
+#[test]
+fn chain_ratings_grow_with_length() {
+    use std::collections::BTreeMap;
+    use sudolab::human::path::simplest_path;
+    use sudolab::human::serate::chains::{length_increment_tenths, rated_chains};
+    let hard = [
+        "....6..2..2.7.5.3..58..49....7...6..5..1.6..2..3...8....14..76..4.5.7.8..7..1....",
+        "3..56..7.96...........97..3..9..12...7.....5...52..9..4..13...........86.5..89..1",
+        ".237....68...6.59.9.....7......4.97.3.7.96..2.........5..47.........2....8.......",
+        ".....3...8..2..67..6.......51...2.4.......3..47.5....87..4..8....2.1....6..3..4.5",
+    ];
+    let before_chains: Vec<Technique> = Technique::ALL
+        .into_iter()
+        .filter(|&t| t != Technique::ForcingChain)
+        .collect();
+    let mut by_kind: BTreeMap<_, Vec<(usize, u32)>> = BTreeMap::new();
+    for line in hard {
+        let stuck = simplest_path(&parse_puzzle(line).unwrap(), &before_chains).end;
+        for c in rated_chains(&stuck) {
+            assert_eq!(
+                c.tenths,
+                c.kind.base_tenths() + length_increment_tenths(c.nodes)
+            );
+            by_kind.entry(c.kind).or_default().push((c.nodes, c.tenths));
+        }
+    }
+    assert!(by_kind.len() >= 2, "{by_kind:?}");
+    let mut spread_kinds = 0;
+    for chains in by_kind.values_mut() {
+        chains.sort();
+        assert!(chains.windows(2).all(|w| w[0].1 <= w[1].1));
+        let (shortest, longest) = (chains[0], chains[chains.len() - 1]);
+        if longest.0 > shortest.0 + 8 {
+            assert!(longest.1 > shortest.1, "{shortest:?} {longest:?}");
+            spread_kinds += 1;
+        }
+    }
+    assert!(spread_kinds >= 1, "{by_kind:?}");
+}

@@ -389,10 +389,15 @@ pub struct Ratings {
     pub hardest_technique: Option<super::Technique>,
     /// First-use weight (Xu & Xu Table 1) of the hardest technique.
     pub hardest_weight: Option<u32>,
-    /// Serate-like rating: the highest Sudoku Explainer rating (Pelánek
-    /// Table 1) along the lowest-rating-first path; null when the catalogue
-    /// cannot finish.
+    /// Serate-like rating: the highest Sukaku Explainer rating (its rating
+    /// table, of which Pelánek's Table 1 prints the simplest; chains by kind
+    /// and length) along the lowest-rating-first path; null when the
+    /// catalogue cannot finish.
     pub serate: Option<f64>,
+    /// How many steps of that path used each Sukaku Explainer rule
+    /// (`rule:count` joined by `;`, in rating order); null when the
+    /// catalogue cannot finish.
+    pub serate_uses: Option<String>,
     /// Fowler-like rating: the sum of the ratings of every step of that
     /// path; null when the catalogue cannot finish.
     pub fowler: Option<f64>,
@@ -622,6 +627,7 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
             Ok(r) => {
                 if wants(Model::Serate) {
                     row.ratings.serate = Some(r.serate);
+                    row.ratings.serate_uses = Some(r.uses_text());
                 }
                 if wants(Model::Fowler) {
                     row.ratings.fowler = Some(r.fowler);

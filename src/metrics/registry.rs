@@ -334,7 +334,9 @@ metric_table! {
     HardestWeight = "hardest_weight", WEIGHTS, Number, M, Up, false, "weight",
         "first-use weight of the hardest technique";
     Serate = "serate", SERATE, Number, M, Up, false, "SE",
-        "Serate-like: highest Sudoku Explainer rating along the lowest-rating-first path";
+        "Serate-like: highest Sukaku Explainer rating along the lowest-rating-first path (chains by kind and length)";
+    SerateUses = "serate_uses", SERATE, Text, M, Up, false, "",
+        "how many steps of that path used each Sukaku Explainer rule, `rule:count` joined by `;`";
     Fowler = "fowler", FOWLER, Number, M, Up, false, "SE",
         "Fowler-like: sum of the Sudoku Explainer ratings of every step of that path";
     TrialDepth = "trial_depth", TRIAL, Number, M, Up, false, "levels",

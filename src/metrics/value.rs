@@ -153,6 +153,7 @@ impl Ratings {
             Metric::HardestTechnique => self.hardest_technique.map(|t| text(t.name())),
             Metric::HardestWeight => self.hardest_weight.map(count),
             Metric::Serate => n(self.serate),
+            Metric::SerateUses => self.serate_uses.as_deref().map(text),
             Metric::Fowler => n(self.fowler),
             Metric::TrialDepth => self.trial_depth.map(count),
             Metric::TrialSteps => self.trial_steps.map(count),

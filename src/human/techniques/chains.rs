@@ -29,20 +29,43 @@ pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
 }
 
 /// A forcing-chain source: two alternatives, one of which must hold.
-#[derive(Debug, Clone, Copy)]
-enum Source {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
     /// A bivalue cell: `cell` is `a` or `b`.
-    Cell { cell: usize, a: u8, b: u8 },
+    Cell {
+        /// The cell.
+        cell: usize,
+        /// Its lower candidate.
+        a: u8,
+        /// Its higher candidate.
+        b: u8,
+    },
     /// Digit `d` has exactly two places in `unit`.
     Unit {
+        /// The unit (geometry index).
         unit: usize,
+        /// The digit.
         d: u8,
+        /// Its first place.
         a: usize,
+        /// Its second place.
         b: usize,
     },
 }
 
-fn chain_sources(board: &Board) -> Vec<Source> {
+impl Source {
+    /// The two alternatives as `(cell, digit)` placements, first and second.
+    pub(crate) fn alternatives(self) -> [(usize, u8); 2] {
+        match self {
+            Source::Cell { cell, a, b } => [(cell, a), (cell, b)],
+            Source::Unit { d, a, b, .. } => [(a, d), (b, d)],
+        }
+    }
+}
+
+/// The chain sources of `board`, in the order the finder tries them:
+/// bivalue cells by cell, then two-place digits by unit and digit.
+pub(crate) fn chain_sources(board: &Board) -> Vec<Source> {
     let geo = board.geometry();
     let mut out = Vec::new();
     for cell in 0..geo.cells {
@@ -78,10 +101,7 @@ fn forcing_chains(board: &Board, out: &mut Found) {
         if out.done() {
             return;
         }
-        let (first, second) = match src {
-            Source::Cell { cell, a, b } => ((cell, a), (cell, b)),
-            Source::Unit { d, a, b, .. } => ((a, d), (b, d)),
-        };
+        let [first, second] = src.alternatives();
         let branch = |(cell, d): (usize, u8)| {
             let mut b = board.clone();
             b.place(cell, d);

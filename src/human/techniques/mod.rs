@@ -37,6 +37,7 @@ mod singles;
 mod subsets;
 mod wings;
 
+pub(crate) use chains::{Source as ChainSource, chain_sources};
 pub use singles::{Single, hidden_singles, naked_singles, propagate_singles};
 
 use super::board::Board;
