@@ -146,20 +146,19 @@ pub fn check_samples(name: &str, samples: usize) -> Result<(), OptionError> {
 }
 
 /// Refuses a `k` (edges removed per relaxation) beyond the edges of the
-/// Sudoku graph of order `order` (3 for 9×9).
-///
-/// # Panics
-/// On an order outside 2..=5, as [`Geometry::of`](crate::grid::Geometry::of):
-/// pass a parsed puzzle's order.
+/// Sudoku graph of order `order` (3 for 9×9): each of its side² cells sees
+/// the others of its row and column (2·(side − 1)) and of its box outside
+/// them ((order − 1)²), so the graph has side²·(3·side − 2·order − 1)/2
+/// edges (810 for 9×9).
 pub fn check_k(name: &str, k: usize, order: usize) -> Result<(), OptionError> {
-    let geometry = crate::grid::Geometry::of(order);
-    let edges = geometry.edges().len();
+    let side = order * order;
+    let edges = side * side * (3 * side).saturating_sub(2 * order + 1) / 2;
     if k > edges {
         return Err(OptionError::TooManyEdges {
             name: name.to_string(),
             value: k,
             edges,
-            side: geometry.side,
+            side,
         });
     }
     Ok(())
@@ -194,5 +193,11 @@ mod tests {
             "k 811: exceeds the 810 edges of the 9×9 Sudoku graph"
         );
         assert_eq!(check_k("k", 810, 3), Ok(()));
+        // The graphs of the other orders, as `Geometry` builds them.
+        for order in 2..=5 {
+            let edges = crate::grid::Geometry::of(order).edges().len();
+            assert_eq!(check_k("k", edges, order), Ok(()), "order {order}");
+            assert!(check_k("k", edges + 1, order).is_err(), "order {order}");
+        }
     }
 }

@@ -457,7 +457,7 @@ fn relax_says_when_it_saw_nothing_and_k_auto_relaxes_at_the_onset() {
     let (code, _, err) = sudolab(&["relax", "-", "--precision", "0"], escargot);
     assert_eq!(code, 1);
     assert!(
-        err.contains("--precision: precision 0: expected a positive number"),
+        err.contains("precision 0: expected a positive number of cells"),
         "{err}"
     );
     let (code, _, err) = sudolab(&["relax", "-", "--k", "many"], escargot);

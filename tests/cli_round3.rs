@@ -601,3 +601,53 @@ fn the_bootstrap_ceiling_bounds_the_work() {
     );
     assert_eq!(code, 0, "{err}");
 }
+
+/// Row 17: text output into a reader that goes away (`| head -1`) stops
+/// the run, as JSON Lines do: rows go out window by window, and once the
+/// reader has gone no further puzzle is computed. The input would take
+/// a quarter of an hour or more to compute in full (20 000 puzzles rated by
+/// every model, or relaxed 5000 times each), its first rows seconds; the
+/// run must end, with success, soon after them (the wait below is a hang
+/// guard an eighth of the full run: it asserts no speed).
+#[test]
+fn text_output_stops_when_its_reader_goes_away() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("many.txt");
+    fs::write(&input, format!("{EASY}\n").repeat(20_000)).unwrap();
+    let path = input.to_str().unwrap();
+    for args in [
+        vec!["rate", "-m", "all", path],
+        vec!["relax", path, "--samples", "5000"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        // The reader (and with it the pipe's only read end) is gone here.
+        assert!(
+            first.starts_with(EASY) || first.starts_with("puzzle"),
+            "{args:?}: {first}"
+        );
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("{args:?} went on computing after its reader went away");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        };
+        assert!(status.success(), "{args:?}: {status}");
+    }
+}

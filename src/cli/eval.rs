@@ -64,7 +64,14 @@ pub fn run_eval(args: EvalArgs) -> Result<u8> {
     opts.bootstrap.replicates = args.bootstrap;
     opts.bootstrap.seed = args.seed;
     let metrics = split_list(&args.metrics);
-    let report = eval::evaluate(&table, &label, metrics.as_deref(), &opts)?;
+    let spin = super::progress::spinner(&format!(
+        "correlating {} rows ({} bootstrap resamples)",
+        table.len(),
+        args.bootstrap
+    ));
+    let report = eval::evaluate(&table, &label, metrics.as_deref(), &opts);
+    spin.finish_and_clear();
+    let report = report?;
     let text = match args.out.format {
         Format::Text => {
             let rows: Vec<Vec<String>> = report

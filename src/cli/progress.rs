@@ -15,6 +15,23 @@ pub fn bar(len: u64, unit: &str) -> ProgressBar {
     if let Ok(style) = ProgressStyle::with_template(&template) {
         pb.set_style(style);
     }
+    // The elapsed time moves during one long item too (a 25×25 puzzle).
+    pb.enable_steady_tick(std::time::Duration::from_millis(500));
+    pb
+}
+
+/// A spinner with the elapsed time for one long step named `what`
+/// (e.g. the bootstrap of `eval`), hidden unless stderr is a terminal.
+pub fn spinner(what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new_spinner();
+    let template = format!("{{spinner}} {what}  {{elapsed}}");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        pb.set_style(style);
+    }
+    pb.enable_steady_tick(std::time::Duration::from_millis(200));
     pb
 }
 
