@@ -214,8 +214,6 @@ pub struct Summary {
     pub rejected: Vec<(usize, String)>,
     /// Puzzles computed (not counting those skipped as already done).
     pub computed: usize,
-    /// Puzzles skipped because the resumed file already holds their rows.
-    pub resumed: usize,
 }
 
 /// How far a batch has come, for a progress display. Every method has a
@@ -343,9 +341,7 @@ impl<'a> Driver<'a> {
                 Some(done) => done.contains(&RowKey::new(line, &[]), &p.to_line())?,
                 None => false,
             };
-            if done {
-                summary.resumed += 1;
-            } else {
+            if !done {
                 todo.push((line, p));
             }
         }

@@ -1,6 +1,6 @@
 //! `solve`, `count`, `check` and `backbone`: the engine subcommands.
 
-use super::{Common, finish, progress, resume, run_batch};
+use super::{Common, batch_rows, finish, run_batch};
 use anyhow::Result;
 use clap::Args;
 use sudolab::analyze::engines::{
@@ -128,31 +128,9 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
     Ok(finish(&summary.rejected))
 }
 
-/// Runs `job` over the input of `common` on every core and writes the rows
-/// (text by `render`, whose first line is a header when `header`), window
-/// by window to stdout, else at the end; returns the exit code.
-fn engine_rows<R: serde::Serialize + Send>(
-    common: &Common,
-    unit: &str,
-    header: bool,
-    render: impl Fn(&[R]) -> String,
-    job: impl Fn(usize, &sudolab::Puzzle) -> Result<R, JobError> + Sync,
-) -> Result<u8> {
-    let pb = progress::Bar::new(unit);
-    let mut rows = resume::WindowRows::text(&common.out, header, &render);
-    let summary = run_batch(common.input()?, Driver::new().progress(&pb), job, |done| {
-        rows.push(done.into_iter().map(|(_, row)| row).collect())
-    })?;
-    drop(pb);
-    if !rows.streamed() {
-        common.out.emit(&rows.into_kept(), &render)?;
-    }
-    Ok(finish(&summary.rejected))
-}
-
 pub fn check(args: EngineArgs) -> Result<u8> {
     args.common.out.check()?;
-    engine_rows(
+    batch_rows(
         &args.common,
         "puzzles checked",
         true,
@@ -167,7 +145,7 @@ pub fn count(args: CountArgs) -> Result<u8> {
     }
     let common = &args.engine.common;
     common.out.check()?;
-    engine_rows(
+    batch_rows(
         common,
         "puzzles counted",
         true,
@@ -188,7 +166,7 @@ pub fn count(args: CountArgs) -> Result<u8> {
 
 pub fn solve(args: EngineArgs) -> Result<u8> {
     args.common.out.check()?;
-    engine_rows(
+    batch_rows(
         &args.common,
         "puzzles solved",
         false,

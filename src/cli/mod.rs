@@ -356,6 +356,28 @@ pub fn run_batch<R: Send>(
         .map_err(batch_error)
 }
 
+/// Runs `job` over the input of `common` on every core and writes the rows
+/// (text by `render`, whose first line is a header when `header`), window
+/// by window to stdout, else at the end; returns the exit code.
+pub fn batch_rows<R: serde::Serialize + Send>(
+    common: &Common,
+    unit: &str,
+    header: bool,
+    render: impl Fn(&[R]) -> String,
+    job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync,
+) -> Result<u8> {
+    let pb = progress::Bar::new(unit);
+    let mut rows = resume::WindowRows::text(&common.out, header, &render);
+    let summary = run_batch(common.input()?, Driver::new().progress(&pb), job, |done| {
+        rows.push(done.into_iter().map(|(_, row)| row).collect())
+    })?;
+    drop(pb);
+    if !rows.streamed() {
+        common.out.emit(&rows.into_kept(), &render)?;
+    }
+    Ok(finish(&summary.rejected))
+}
+
 /// The command line's words for a batch that stopped: hints for the bad
 /// lines `--keep-going` would skip; a reader that went away is a closed
 /// pipe, which ends the run quietly.

@@ -3,11 +3,10 @@
 //! ratings, annealing and harmony search), and `--explain` for
 //! the solving path.
 
-use super::{Common, finish, load, progress, resume, run_batch};
+use super::{Common, batch_rows, load};
 use anyhow::Result;
 use clap::Args;
 use sudolab::analyze::rate_row;
-use sudolab::batch::Driver;
 use sudolab::human::{self, RateOptions};
 use sudolab::report::{Format, render_rows, text};
 
@@ -113,21 +112,9 @@ pub fn run(args: RateArgs) -> Result<u8> {
         }
     }
     opts.check()?;
-    // The input is read a window at a time; `-f jsonl` to stdout streams
-    // each window's rows, other outputs keep them for the end.
-    let pb = progress::Bar::new("puzzles");
-    let render = text::rate_table;
-    let mut rows = resume::WindowRows::text(out, true, &render);
-    let summary = run_batch(
-        args.common.input()?,
-        Driver::new().progress(&pb),
-        |_, p| Ok(rate_row(p, &opts, !args.no_score)?),
-        |done| rows.push(done.into_iter().map(|(_, row)| row).collect()),
-    )?;
-    drop(pb);
-    if rows.streamed() {
-        return Ok(finish(&summary.rejected));
-    }
-    out.emit(&rows.into_kept(), render)?;
-    Ok(finish(&summary.rejected))
+    // The input is read a window at a time; `-f jsonl` and text to stdout
+    // stream each window's rows, other outputs keep them for the end.
+    batch_rows(&args.common, "puzzles", true, text::rate_table, |_, p| {
+        Ok(rate_row(p, &opts, !args.no_score)?)
+    })
 }

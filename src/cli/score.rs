@@ -1,11 +1,11 @@
 //! `sudolab score`: one difficulty score per puzzle with its level and
 //! calibrated equivalents ([`sudolab::score`]).
 
-use super::{Common, finish, progress, resume, run_batch};
+use super::{Common, batch_rows};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
-use sudolab::batch::{Driver, JobError};
+use sudolab::batch::JobError;
 use sudolab::report::text;
 use sudolab::score::{self, ScoreError, ScoreModel, ScoreOptions, ScoreRow};
 
@@ -75,37 +75,24 @@ pub fn run(args: ScoreArgs) -> Result<u8> {
         all_metrics: args.all_metrics,
     };
     opts.check()?;
-    let pb = progress::Bar::new("puzzles");
-    let render = |rows: &[ScoreRow]| text::score_table(rows, &args.calibrate, site.is_some());
-    let mut rows = resume::WindowRows::text(out, true, &render);
     let model_name = args.model.as_ref().map(|p| p.display().to_string());
-    let summary = run_batch(
-        args.common.input()?,
-        Driver::new().progress(&pb),
-        |line, p| {
-            let scored = score::score(p, &opts).map_err(|e| match e {
-                // A model whose numbers overflow fails on every puzzle: the
-                // model file is at fault, not the puzzle.
-                e @ ScoreError::NotFinite(_) => JobError::fatal(format!(
-                    "--model {}: {e}",
-                    model_name.as_deref().unwrap_or("(shipped)")
-                )),
-                e => e.into(),
-            })?;
-            Ok(ScoreRow::new(
-                line,
-                p,
-                scored,
-                site.as_ref(),
-                args.all_metrics,
-            ))
-        },
-        |done| rows.push(done.into_iter().map(|(_, row)| row).collect()),
-    )?;
-    drop(pb);
-    if rows.streamed() {
-        return Ok(finish(&summary.rejected));
-    }
-    out.emit(&rows.into_kept(), render)?;
-    Ok(finish(&summary.rejected))
+    let render = |rows: &[ScoreRow]| text::score_table(rows, &args.calibrate, site.is_some());
+    batch_rows(&args.common, "puzzles", true, render, |line, p| {
+        let scored = score::score(p, &opts).map_err(|e| match e {
+            // A model whose numbers overflow fails on every puzzle: the
+            // model file is at fault, not the puzzle.
+            e @ ScoreError::NotFinite(_) => JobError::fatal(format!(
+                "--model {}: {e}",
+                model_name.as_deref().unwrap_or("(shipped)")
+            )),
+            e => e.into(),
+        })?;
+        Ok(ScoreRow::new(
+            line,
+            p,
+            scored,
+            site.as_ref(),
+            args.all_metrics,
+        ))
+    })
 }

@@ -74,6 +74,16 @@ pub fn install() {
 pub fn stdout_reader_gone() -> bool {
     #[cfg(target_os = "linux")]
     {
+        // Only a pipe loses its reader: a file or a terminal is not asked
+        // again for every puzzle.
+        static IS_PIPE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let is_pipe = *IS_PIPE.get_or_init(|| {
+            use std::os::unix::fs::FileTypeExt;
+            std::fs::metadata("/proc/self/fd/1").is_ok_and(|m| m.file_type().is_fifo())
+        });
+        if !is_pipe {
+            return false;
+        }
         let mut fd = libc::pollfd {
             fd: 1,
             events: 0,
