@@ -205,6 +205,72 @@ fn analyze_resume_drops_a_cut_record_keys_by_line_and_refuses_other_parameters()
     assert!(err.contains("another input"), "{err}");
 }
 
+/// `analyze --precision E`: the relaxation stops once the 95 % interval of
+/// `mean_fixed` is within ± E cells (a 17-clue puzzle, nearly every sample
+/// capped, needs few samples), the parameters carry the precision, a resumed
+/// run must use the same, and a run without one has no `precision` key.
+#[test]
+fn analyze_to_a_precision_stops_early_and_resumes_only_with_the_same() {
+    const SEVENTEEN: &str =
+        ".................1.....2.3......425...6.......17....8.....7...64...6....9..8...1.";
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.jsonl");
+    let out_s = out.to_str().unwrap();
+    let input = format!("{SEVENTEEN}\n{EASY}\n");
+    let args = [
+        "analyze",
+        "-",
+        "--metrics",
+        "relax",
+        "--precision",
+        "1",
+        "-f",
+        "jsonl",
+        "-o",
+        out_s,
+    ];
+    let (code, _, err) = sudolab(&args, &input);
+    assert_eq!(code, 0, "{err}");
+    let full = std::fs::read_to_string(&out).unwrap();
+    let rows = jsonl(&full);
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert_eq!(r["params"]["precision"], 1.0);
+        assert_eq!(r["params"]["samples"], 200, "the ceiling");
+        let used = r["samples"].as_u64().unwrap();
+        assert!((30..=200).contains(&used), "{r}");
+        let width = r["mean_fixed_high"].as_f64().unwrap() - r["mean_fixed_low"].as_f64().unwrap();
+        assert!(used == 200 || width <= 2.0, "stopped before ±1 cell: {r}");
+    }
+    assert!(rows[0]["samples"].as_u64().unwrap() < 200, "{}", rows[0]);
+
+    let mut other = args.to_vec();
+    other[5] = "2";
+    other.push("--resume");
+    let (code, _, err) = sudolab(&other, &input);
+    assert_eq!(code, 1);
+    assert!(err.contains("precision"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), full);
+
+    let plain = [
+        "analyze",
+        "-",
+        "--metrics",
+        "relax",
+        "--samples",
+        "5",
+        "-f",
+        "jsonl",
+    ];
+    let (code, text, err) = sudolab(&plain, &input);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        jsonl(&text)
+            .iter()
+            .all(|r| r["params"].get("precision").is_none())
+    );
+}
+
 #[test]
 fn relax_resume_keeps_k_and_line() {
     let dir = tempfile::tempdir().unwrap();

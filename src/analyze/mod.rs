@@ -82,8 +82,12 @@ pub struct AnalyzeParams {
     pub seed: u64,
     /// Relaxation: edges removed (null without the relax group).
     pub k: Option<usize>,
-    /// Relaxation: samples per puzzle.
+    /// Relaxation: samples per puzzle (with a `precision`, the most drawn).
     pub samples: Option<usize>,
+    /// Relaxation to a precision: samples are drawn until the 95 % interval
+    /// of `mean_fixed` is within ± this many cells (absent without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision: Option<f64>,
     /// Relaxation: solution cap.
     pub cap: Option<u64>,
     /// Relaxation: the fixedness map is included.
@@ -107,6 +111,7 @@ impl AnalyzeOptions {
             seed: self.relax.seed,
             k: relax.then_some(self.relax.k),
             samples: relax.then_some(self.relax.samples),
+            precision: self.relax.precision.filter(|_| relax),
             cap: relax.then_some(self.relax.cap),
             fixedness: relax && self.fixedness,
             dedup: self.dedup,
