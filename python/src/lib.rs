@@ -425,6 +425,7 @@ fn analyze_opts(
     seed: Option<u64>,
     cap: Option<u64>,
     fixedness: Option<bool>,
+    precision: Option<f64>,
 ) -> PyResult<AnalyzeOptions> {
     let d = AnalyzeOptions::default();
     let samples = samples.unwrap_or(d.relax.samples);
@@ -439,6 +440,7 @@ fn analyze_opts(
             samples,
             seed,
             cap: cap.unwrap_or(d.relax.cap),
+            precision,
             verify: relax::default_verify(samples),
             ..d.relax
         },
@@ -452,11 +454,12 @@ fn analyze_opts(
 
 /// The parameters of `sudolab analyze`, checked as the CLI checks them
 /// before any work (`AnalyzeOptions::check`) and completed with the
-/// defaults: a dict of `metrics`, `k`, `samples`, `seed`, `cap` and
-/// `fixedness` to pass to `analyze`. Raises `ValueError` for a value the
+/// defaults: a dict of `metrics`, `k`, `samples`, `seed`, `cap`,
+/// `fixedness` and `precision` to pass to `analyze`. Raises `ValueError` for a value the
 /// CLI refuses, with its message.
 #[pyfunction]
-#[pyo3(signature = (metrics=None, k=None, samples=None, seed=None, cap=None, fixedness=None))]
+#[pyo3(signature = (metrics=None, k=None, samples=None, seed=None, cap=None, fixedness=None, precision=None))]
+#[allow(clippy::too_many_arguments)]
 fn analyze_options<'py>(
     py: Python<'py>,
     metrics: Option<&str>,
@@ -465,8 +468,9 @@ fn analyze_options<'py>(
     seed: Option<u64>,
     cap: Option<u64>,
     fixedness: Option<bool>,
+    precision: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let opts = analyze_opts(metrics, k, samples, seed, cap, fixedness)?;
+    let opts = analyze_opts(metrics, k, samples, seed, cap, fixedness, precision)?;
     let out = PyDict::new(py);
     out.set_item("metrics", opts.metrics())?;
     out.set_item("k", opts.relax.k)?;
@@ -474,13 +478,14 @@ fn analyze_options<'py>(
     out.set_item("seed", opts.relax.seed)?;
     out.set_item("cap", opts.relax.cap)?;
     out.set_item("fixedness", opts.fixedness)?;
+    out.set_item("precision", opts.relax.precision)?;
     Ok(out)
 }
 
 /// `sudolab analyze` rows (dicts) for a batch (with their input `lines`),
 /// on every core, with the CLI's defaults and meaning for every parameter.
 #[pyfunction]
-#[pyo3(signature = (puzzles, lines=None, metrics=None, k=None, samples=None, seed=None, cap=None, fixedness=None))]
+#[pyo3(signature = (puzzles, lines=None, metrics=None, k=None, samples=None, seed=None, cap=None, fixedness=None, precision=None))]
 #[allow(clippy::too_many_arguments)]
 fn analyze<'py>(
     py: Python<'py>,
@@ -492,8 +497,9 @@ fn analyze<'py>(
     seed: Option<u64>,
     cap: Option<u64>,
     fixedness: Option<bool>,
+    precision: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let opts = analyze_opts(metrics, k, samples, seed, cap, fixedness)?;
+    let opts = analyze_opts(metrics, k, samples, seed, cap, fixedness, precision)?;
     let lines = lines_of(lines, puzzles.len())?;
     let parsed = parse_all(&puzzles, &lines)?;
     // As the CLI and `relax` do: a k beyond the graph is the caller's

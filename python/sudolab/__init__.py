@@ -373,15 +373,17 @@ def analyze_options(
     seed: Optional[int] = None,
     cap: Optional[int] = None,
     fixedness: Optional[bool] = None,
+    precision: Optional[float] = None,
 ) -> dict:
     """The parameters of :func:`analyze_batch` checked as ``sudolab
     analyze`` checks its flags (the library's ``AnalyzeOptions.check``), the
     ones left out filled with the CLI's defaults: a dict of ``metrics``,
-    ``k``, ``samples``, ``seed``, ``cap`` and ``fixedness`` to pass on (as
+    ``k``, ``samples``, ``seed``, ``cap``, ``fixedness`` and ``precision``
+    to pass on (as
     :mod:`sudolab.dask` does before it schedules anything). Raises
     ``ValueError`` with the CLI's message for a value it refuses."""
     return _native.analyze_options(
-        metrics, _int("k", k), _int("samples", samples), _int("seed", seed), _int("cap", cap), fixedness
+        metrics, _int("k", k), _int("samples", samples), _int("seed", seed), _int("cap", cap), fixedness, precision
     )
 
 
@@ -393,14 +395,25 @@ def analyze(
     seed: Optional[int] = None,
     cap: Optional[int] = None,
     fixedness: bool = True,
+    precision: Optional[float] = None,
 ) -> Analysis:
     """Every metric of ``metrics`` for one puzzle (``sudolab analyze``:
     groups ``clauses``, ``relax``, ``rate-all``, ``rate:MODELS``, ``score``;
     the CLI's defaults, :func:`analyze_options` gives them). With
     ``fixedness`` (default here, for the notebook heatmap) the row holds the
-    per-cell fixedness map."""
+    per-cell fixedness map. With ``precision`` (cells) the relaxation draws
+    samples until the 95 % interval of ``mean_fixed`` is within ± that many
+    cells (at most ``samples``), as ``--precision`` does."""
     (row,) = _native.analyze(
-        [_line(puzzle)], None, metrics, _int("k", k), _int("samples", samples), _int("seed", seed), _int("cap", cap), fixedness
+        [_line(puzzle)],
+        None,
+        metrics,
+        _int("k", k),
+        _int("samples", samples),
+        _int("seed", seed),
+        _int("cap", cap),
+        fixedness,
+        precision,
     )
     row.pop("line", None)
     return Analysis(row)
@@ -426,6 +439,7 @@ def analyze_batch(
     cap: Optional[int] = None,
     fixedness: Optional[bool] = None,
     lines: Optional[Sequence[int]] = None,
+    precision: Optional[float] = None,
 ) -> pd.DataFrame:
     """:func:`analyze` over many puzzles on every core: the rows of
     ``sudolab analyze --format jsonl`` (``line`` = ``lines`` or the 1-based
@@ -441,6 +455,7 @@ def analyze_batch(
         _int("seed", seed),
         _int("cap", cap),
         fixedness,
+        precision,
     )
     return _frame(rows, index)
 

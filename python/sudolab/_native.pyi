@@ -149,7 +149,11 @@ class RateRow(RatingFields, ScoreFields, total=False):
     puzzle: str
     label: Optional[str]
 
-class AnalyzeParams(TypedDict):
+class _AnalyzePrecision(TypedDict, total=False):
+    precision: float
+    """Relaxation to a precision (± cells of ``mean_fixed``); absent without one."""
+
+class AnalyzeParams(_AnalyzePrecision):
     """How an ``analyze`` row was computed (its ``params``)."""
 
     metrics: str
@@ -214,6 +218,7 @@ class AnalyzeOptions(TypedDict):
     seed: int
     cap: int
     fixedness: bool
+    precision: Optional[float]
 
 def parse_line(text: str) -> Tuple[str, Optional[str], int, List[int]]:
     """(line, label, side, row-major cells with 0 for a blank)."""
@@ -265,6 +270,7 @@ def analyze_options(
     seed: Optional[int] = None,
     cap: Optional[int] = None,
     fixedness: Optional[bool] = None,
+    precision: Optional[float] = None,
 ) -> AnalyzeOptions:
     """``analyze``'s parameters checked as the CLI checks them, defaults filled."""
 
@@ -277,6 +283,7 @@ def analyze(
     seed: Optional[int] = None,
     cap: Optional[int] = None,
     fixedness: Optional[bool] = None,
+    precision: Optional[float] = None,
 ) -> List[AnalysisRow]:
     """``sudolab analyze`` rows, computed on every core without the GIL."""
 

@@ -83,6 +83,7 @@ def analyze(
     cap: Optional[int] = None,
     fixedness: Optional[bool] = None,
     column: str = "puzzle",
+    precision: Optional[float] = None,
 ) -> pd.DataFrame:
     """Analyses every puzzle of ``collection`` (a Dask bag of lines, or the
     ``column`` of a Dask DataFrame), partition by partition on the cluster,
@@ -90,7 +91,9 @@ def analyze(
     jsonl`` in input order, ``line`` counted over the whole collection. The
     parameters are :func:`sudolab.analyze_batch`'s, with the CLI's defaults,
     checked before anything is scheduled (:func:`sudolab.analyze_options`)."""
-    params = analyze_options(metrics=metrics, k=k, samples=samples, seed=seed, cap=cap, fixedness=fixedness)
+    params = analyze_options(
+        metrics=metrics, k=k, samples=samples, seed=seed, cap=cap, fixedness=fixedness, precision=precision
+    )
     tasks = [dask.delayed(_analyze_partition)(part, params) for part in _partitions(collection, column)]
     results = dask.compute(*tasks)
     frames = []
@@ -128,6 +131,7 @@ def analyze_to_parquet(
     cap: Optional[int] = None,
     fixedness: Optional[bool] = None,
     column: str = "puzzle",
+    precision: Optional[float] = None,
 ) -> int:
     """Like :func:`analyze`, but each worker writes its partition's rows to
     ``path/part.NNNNN.parquet`` (a directory ``pandas.read_parquet`` and
@@ -135,7 +139,9 @@ def analyze_to_parquet(
     ``alo_lengths`` stay lists, the nested ``params`` and ``errors`` are JSON
     text). Returns the number of rows written. The line offsets are counted
     first (one pass that reads the partitions' lengths)."""
-    params = analyze_options(metrics=metrics, k=k, samples=samples, seed=seed, cap=cap, fixedness=fixedness)
+    params = analyze_options(
+        metrics=metrics, k=k, samples=samples, seed=seed, cap=cap, fixedness=fixedness, precision=precision
+    )
     os.makedirs(path, exist_ok=True)
     parts = _partitions(collection, column)
     counts = dask.compute(*[dask.delayed(len)(p) for p in parts])

@@ -51,6 +51,17 @@ def test_analyze_equals_the_cli(cli, radcliffe200):
     assert frame["line"].tolist() == list(range(1, 201))
 
 
+def test_analyze_to_a_precision_equals_the_cli(cli, radcliffe200):
+    puzzles, path = radcliffe200
+    few = puzzles[:20]
+    args = ["analyze", "--metrics", "relax", "--precision", "1.5", "--seed", "3", "--format", "jsonl"]
+    rows = jsonl(run_cli(cli, args, stdin="\n".join(few) + "\n"))
+    frame = sudolab.analyze_batch(few, metrics="relax", precision=1.5, seed=3)
+    assert frame.to_dict("records") == pd.DataFrame.from_records(rows).to_dict("records")
+    assert all(r["params"]["precision"] == 1.5 for r in rows)
+    assert any(r["samples"] < 200 for r in rows)
+
+
 def test_a_bad_puzzle_in_a_batch_names_its_line(radcliffe200):
     puzzles, _ = radcliffe200
     with pytest.raises(ValueError, match="^line 3: "):

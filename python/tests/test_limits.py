@@ -81,7 +81,7 @@ def test_the_bar_messages_of_samples_and_scale():
 
 def test_analyze_options_checks_and_fills_the_cli_defaults():
     assert sudolab.analyze_options() == dict(
-        metrics="clauses,relax,score", k=45, samples=200, seed=1, cap=1000, fixedness=False
+        metrics="clauses,relax,score", k=45, samples=200, seed=1, cap=1000, fixedness=False, precision=None
     )
     assert sudolab.analyze_options(metrics="clauses", samples=7)["samples"] == 7
     with pytest.raises(ValueError, match=r"^samples 0: at least 1$"):
@@ -90,6 +90,8 @@ def test_analyze_options_checks_and_fills_the_cli_defaults():
         sudolab.analyze_options(metrics="clauses", samples=10**6)
     with pytest.raises(ValueError, match="^k -1"):
         sudolab.analyze_options(k=-1)
+    with pytest.raises(ValueError, match="^precision 0: expected a positive number of cells"):
+        sudolab.analyze_options(precision=0)
 
 
 def test_analyze_batch_refuses_a_k_beyond_the_graph_in_the_library_too():
