@@ -42,6 +42,8 @@ const UNBOUNDED: u32 = u32::MAX / 4;
 struct Tables {
     peers: [[u8; 20]; CELLS],
     units: [[u8; 9]; 27],
+    /// The three units of each cell, as a bit set of unit indices.
+    unit_mask: [u32; CELLS],
 }
 
 fn tables() -> &'static Tables {
@@ -71,7 +73,17 @@ fn tables() -> &'static Tables {
                 }
             }
         }
-        Tables { peers, units }
+        let mut unit_mask = [0u32; CELLS];
+        for (u, unit) in units.iter().enumerate() {
+            for &c in unit {
+                unit_mask[c as usize] |= 1 << u;
+            }
+        }
+        Tables {
+            peers,
+            units,
+            unit_mask,
+        }
     })
 }
 
@@ -87,12 +99,22 @@ enum Outcome {
 }
 
 /// A 9×9 candidate grid small enough to copy for every assumption.
+///
+/// The cells and units changed since singles last looked at them are kept
+/// as bit sets: a cell or unit outside them holds no single and no
+/// contradiction, so a round scans only what changed and finds exactly what
+/// a scan of the whole board would.
 #[derive(Clone, Copy)]
 struct Grid {
     cand: [u16; CELLS],
     val: [u8; CELLS],
     empty: u8,
+    dirty_cells: u128,
+    dirty_units: u32,
 }
+
+const ALL_CELLS: u128 = (1 << CELLS) - 1;
+const ALL_UNITS: u32 = (1 << 27) - 1;
 
 impl Grid {
     fn new(cells: &[u8]) -> Option<Grid> {
@@ -101,6 +123,8 @@ impl Grid {
             cand: [ALL; CELLS],
             val: [0; CELLS],
             empty: CELLS as u8,
+            dirty_cells: ALL_CELLS,
+            dirty_units: ALL_UNITS,
         };
         for (c, &d) in cells.iter().enumerate() {
             if d != 0 && !g.place(t, c, d) {
@@ -120,8 +144,91 @@ impl Grid {
         self.val[cell] = d;
         self.cand[cell] = 0;
         self.empty -= 1;
+        self.dirty_units |= t.unit_mask[cell];
         for &p in &t.peers[cell] {
-            self.cand[p as usize] &= !bit;
+            let p = p as usize;
+            if self.cand[p] & bit != 0 {
+                self.cand[p] &= !bit;
+                self.dirty_cells |= 1 << p;
+                self.dirty_units |= t.unit_mask[p];
+            }
+        }
+        true
+    }
+
+    /// Removes candidate `d` from `cell`.
+    #[inline]
+    fn eliminate(&mut self, t: &Tables, cell: usize, d: u8) {
+        let bit = 1u16 << d;
+        if self.cand[cell] & bit != 0 {
+            self.cand[cell] &= !bit;
+            self.dirty_cells |= 1 << cell;
+            self.dirty_units |= t.unit_mask[cell];
+        }
+    }
+
+    /// Finds every single of the board into `buf`; false on a
+    /// contradiction (a cell without candidates, a unit without a place for
+    /// a digit). Looks only at the cells and units changed since the last
+    /// scan that found nothing.
+    fn scan(&self, t: &Tables, buf: &mut Vec<(u8, u8)>) -> bool {
+        buf.clear();
+        let (cells, units) = (self.dirty_cells, self.dirty_units);
+        let mut m = cells;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if self.val[c] == 0 {
+                let m = self.cand[c];
+                if m == 0 {
+                    return false;
+                }
+                if m & (m - 1) == 0 {
+                    buf.push((c as u8, m.trailing_zeros() as u8));
+                }
+            }
+        }
+        let mut um = units;
+        while um != 0 {
+            let unit = &t.units[um.trailing_zeros() as usize];
+            um &= um - 1;
+            let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
+            for &c in unit {
+                let m = self.cand[c as usize];
+                twice |= once & m;
+                once |= m;
+                placed |= (1u16 << self.val[c as usize]) & ALL;
+            }
+            if ALL & !(once | placed) != 0 {
+                return false;
+            }
+            let mut alone = once & !twice;
+            while alone != 0 {
+                let d = alone.trailing_zeros() as u8;
+                alone &= alone - 1;
+                if let Some(&c) = unit
+                    .iter()
+                    .find(|&&c| self.cand[c as usize] & (1 << d) != 0)
+                {
+                    buf.push((c, d));
+                }
+            }
+        }
+        true
+    }
+
+    /// Places the singles of one round; false when two of them conflict.
+    fn apply(&mut self, t: &Tables, buf: &[(u8, u8)]) -> bool {
+        self.dirty_cells = 0;
+        self.dirty_units = 0;
+        for &(c, d) in buf {
+            let c = c as usize;
+            if self.val[c] == d {
+                continue;
+            }
+            if self.val[c] != 0 || !self.place(t, c, d) {
+                return false;
+            }
         }
         true
     }
@@ -133,53 +240,20 @@ impl Grid {
             if self.empty == 0 {
                 return Outcome::Solved;
             }
-            buf.clear();
-            for c in 0..CELLS {
-                if self.val[c] == 0 {
-                    let m = self.cand[c];
-                    if m == 0 {
-                        return Outcome::Contradiction(rounds);
-                    }
-                    if m & (m - 1) == 0 {
-                        buf.push((c as u8, m.trailing_zeros() as u8));
-                    }
-                }
+            if !self.scan(t, buf) {
+                return Outcome::Contradiction(rounds);
             }
-            for unit in &t.units {
-                let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
-                for &c in unit {
-                    let m = self.cand[c as usize];
-                    twice |= once & m;
-                    once |= m;
-                    placed |= (1u16 << self.val[c as usize]) & ALL;
-                }
-                if ALL & !(once | placed) != 0 {
-                    return Outcome::Contradiction(rounds);
-                }
-                let mut alone = once & !twice;
-                while alone != 0 {
-                    let d = alone.trailing_zeros() as u8;
-                    alone &= alone - 1;
-                    if let Some(&c) = unit
-                        .iter()
-                        .find(|&&c| self.cand[c as usize] & (1 << d) != 0)
-                    {
-                        buf.push((c, d));
-                    }
-                }
+            if buf.is_empty() {
+                self.dirty_cells = 0;
+                self.dirty_units = 0;
+                return Outcome::Stalled(rounds);
             }
-            if buf.is_empty() || rounds >= limit {
+            if rounds >= limit {
                 return Outcome::Stalled(rounds);
             }
             rounds += 1;
-            for &(c, d) in buf.iter() {
-                let c = c as usize;
-                if self.val[c] == d {
-                    continue;
-                }
-                if self.val[c] != 0 || !self.place(t, c, d) {
-                    return Outcome::Contradiction(rounds);
-                }
+            if !self.apply(t, buf) {
+                return Outcome::Contradiction(rounds);
             }
         }
     }
@@ -190,6 +264,25 @@ impl Grid {
 struct Search {
     buf: Vec<(u8, u8)>,
     probes: u64,
+    /// The boards of the single assumptions followed round by round.
+    lanes: Vec<Lane>,
+    /// Per nesting level, each candidate's step count (or the bound it
+    /// exceeded) at the last search of that level: the order of the next.
+    last: [[u32; 9 * CELLS]; MAX_LEVEL as usize],
+    /// A solution of the puzzle (0 where none is known): an assumption it
+    /// holds is never refuted on a board that keeps it, so the search of
+    /// the top board skips those.
+    solution: [u8; CELLS],
+}
+
+/// One single assumption followed round by round ([`Search::fewest_singles`]).
+#[derive(Clone, Copy)]
+struct Lane {
+    grid: Grid,
+    cell: u8,
+    digit: u8,
+    /// Two singles of the last round conflicted: refuted at this round.
+    conflict: bool,
 }
 
 impl Search {
@@ -206,10 +299,10 @@ impl Search {
             if level == 0 || cost >= bound {
                 return None;
             }
-            let (steps, refuted) = self.fewest(t, g, level - 1, bound - cost)?;
+            let (steps, refuted) = self.fewest(t, g, level - 1, bound - cost, false)?;
             cost += steps;
             for (c, d) in refuted {
-                g.cand[c as usize] &= !(1 << d);
+                g.eliminate(t, c as usize, d);
             }
         }
     }
@@ -222,29 +315,122 @@ impl Search {
         g: &Grid,
         level: u8,
         bound: u32,
+        top: bool,
     ) -> Option<(u32, Vec<(u8, u8)>)> {
-        let mut best = bound;
-        let mut refuted = Vec::new();
+        if level == 0 {
+            return self.fewest_singles(t, g, bound, top);
+        }
+        // Candidates in the order of their counts at the last search of
+        // this level (fewest first), so the bound tightens early; the result
+        // does not depend on the order.
+        let mut order: Vec<(u32, u8, u8)> = Vec::with_capacity(4 * CELLS);
         for c in 0..CELLS {
             let mut m = g.cand[c];
             while m != 0 {
                 let d = m.trailing_zeros() as u8;
                 m &= m - 1;
-                self.probes += 1;
-                let mut h = *g;
-                h.place(t, c, d);
-                let Some(r) = self.refute(t, &mut h, level, best - 1) else {
+                if top && self.solution[c] == d {
                     continue;
-                };
-                let steps = r + 1;
-                if steps < best {
-                    best = steps;
-                    refuted.clear();
                 }
-                refuted.push((c as u8, d));
+                order.push((self.last[level as usize][9 * c + d as usize - 1], c as u8, d));
             }
         }
+        order.sort_unstable();
+        let mut best = bound;
+        let mut refuted = Vec::new();
+        for (_, c, d) in order {
+            self.probes += 1;
+            let mut h = *g;
+            h.place(t, c as usize, d);
+            let r = self.refute(t, &mut h, level, best - 1);
+            let last = &mut self.last[level as usize][9 * c as usize + d as usize - 1];
+            let Some(r) = r else {
+                // Not refuted within the bound: at least one more step.
+                *last = best;
+                continue;
+            };
+            let steps = r + 1;
+            *last = steps;
+            if steps < best {
+                best = steps;
+                refuted.clear();
+            }
+            refuted.push((c, d));
+        }
         (!refuted.is_empty()).then_some((best, refuted))
+    }
+
+    /// [`Search::fewest`] at level 0, with every assumption followed one
+    /// round at a time, side by side: the first round at which some are
+    /// refuted is the fewest steps, and no assumption is followed beyond it.
+    /// The same candidates and count as probing each in turn.
+    fn fewest_singles(
+        &mut self,
+        t: &Tables,
+        g: &Grid,
+        bound: u32,
+        top: bool,
+    ) -> Option<(u32, Vec<(u8, u8)>)> {
+        // An assumption refuted after `r` rounds takes `r + 1` steps: at
+        // most `limit` rounds fit the bound.
+        let limit = bound.checked_sub(1)?;
+        let mut lanes = std::mem::take(&mut self.lanes);
+        lanes.clear();
+        for c in 0..CELLS {
+            let mut m = g.cand[c];
+            while m != 0 {
+                let d = m.trailing_zeros() as u8;
+                m &= m - 1;
+                if top && self.solution[c] == d {
+                    continue;
+                }
+                self.probes += 1;
+                let mut grid = *g;
+                grid.place(t, c, d);
+                lanes.push(Lane {
+                    grid,
+                    cell: c as u8,
+                    digit: d,
+                    conflict: false,
+                });
+            }
+        }
+        let mut refuted = Vec::new();
+        let mut round = 0;
+        let found = loop {
+            let mut i = 0;
+            while i < lanes.len() {
+                let lane = &mut lanes[i];
+                let keep = if lane.conflict {
+                    refuted.push((lane.cell, lane.digit));
+                    false
+                } else if lane.grid.empty == 0 {
+                    false
+                } else if !lane.grid.scan(t, &mut self.buf) {
+                    refuted.push((lane.cell, lane.digit));
+                    false
+                } else if self.buf.is_empty() || round >= limit {
+                    false
+                } else {
+                    lane.conflict = !lane.grid.apply(t, &self.buf);
+                    true
+                };
+                if keep {
+                    i += 1;
+                } else {
+                    lanes.swap_remove(i);
+                }
+            }
+            if !refuted.is_empty() {
+                break Some((round + 1, refuted));
+            }
+            if lanes.is_empty() {
+                break None;
+            }
+            round += 1;
+        };
+        self.lanes = lanes;
+        found
     }
 }
 
@@ -304,7 +490,13 @@ pub fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
     let mut search = Search {
         buf: Vec::with_capacity(2 * CELLS),
         probes: 0,
+        lanes: Vec::with_capacity(4 * CELLS),
+        last: [[UNBOUNDED; 9 * CELLS]; MAX_LEVEL as usize],
+        solution: [0; CELLS],
     };
+    if let Some(s) = crate::bitset::sudoku::solve(puzzle) {
+        search.solution.copy_from_slice(s.cells());
+    }
     let mut out = TrialDepth {
         depth: 0,
         steps: 0,
@@ -322,7 +514,7 @@ pub fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
         }
         let found = (1..=MAX_LEVEL).find_map(|level| {
             search
-                .fewest(t, &g, level - 1, UNBOUNDED)
+                .fewest(t, &g, level - 1, UNBOUNDED, true)
                 .map(|(steps, refuted)| (level, steps, refuted))
         });
         let Some((level, steps, refuted)) = found else {
@@ -339,7 +531,7 @@ pub fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
         }
         out.eliminations += refuted.len() as u32;
         for (c, d) in refuted {
-            g.cand[c as usize] &= !(1 << d);
+            g.eliminate(t, c as usize, d);
         }
     }
     out.probes = search.probes;
