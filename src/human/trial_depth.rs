@@ -40,10 +40,12 @@ pub const MAX_LEVEL: u8 = 2;
 const UNBOUNDED: u32 = u32::MAX / 4;
 
 struct Tables {
-    peers: [[u8; 20]; CELLS],
-    units: [[u8; 9]; 27],
     /// The three units of each cell, as a bit set of unit indices.
     unit_mask: [u32; CELLS],
+    /// The cells of each unit, as a bit set of cell indices.
+    unit_cells: [u128; 27],
+    /// The peers of each cell, as a bit set of cell indices.
+    peer_cells: [u128; CELLS],
 }
 
 fn tables() -> &'static Tables {
@@ -60,29 +62,27 @@ fn tables() -> &'static Tables {
                 } as u8;
             }
         }
-        let mut peers = [[0u8; 20]; CELLS];
-        for (c, row) in peers.iter_mut().enumerate() {
-            let mut k = 0;
-            for p in 0..CELLS {
-                let same = p / 9 == c / 9
-                    || p % 9 == c % 9
-                    || (p / 27 == c / 27 && (p % 9) / 3 == (c % 9) / 3);
-                if same && p != c {
-                    row[k] = p as u8;
-                    k += 1;
-                }
-            }
-        }
         let mut unit_mask = [0u32; CELLS];
+        let mut unit_cells = [0u128; 27];
         for (u, unit) in units.iter().enumerate() {
             for &c in unit {
                 unit_mask[c as usize] |= 1 << u;
+                unit_cells[u] |= 1 << c;
             }
         }
+        let mut peer_cells = [0u128; CELLS];
+        for (c, peers) in peer_cells.iter_mut().enumerate() {
+            let mut u = unit_mask[c];
+            while u != 0 {
+                *peers |= unit_cells[u.trailing_zeros() as usize];
+                u &= u - 1;
+            }
+            *peers &= !(1 << c);
+        }
         Tables {
-            peers,
-            units,
             unit_mask,
+            unit_cells,
+            peer_cells,
         }
     })
 }
@@ -100,17 +100,22 @@ enum Outcome {
 
 /// A 9×9 candidate grid small enough to copy for every assumption.
 ///
-/// The cells and units changed since singles last looked at them are kept
-/// as bit sets: a cell or unit outside them holds no single and no
-/// contradiction, so a round scans only what changed and finds exactly what
-/// a scan of the whole board would.
+/// Besides each cell's candidates it keeps, for each digit, the cells where
+/// it is a candidate (`plane`) and the units where it is placed
+/// (`placed`). The cells, and for each digit the units, changed since
+/// singles last looked at them are kept as bit sets: a cell or a unit's
+/// digit outside them holds no single and no contradiction, so a round
+/// looks only at what changed and finds exactly what a scan of the whole
+/// board would.
 #[derive(Clone, Copy)]
 struct Grid {
     cand: [u16; CELLS],
     val: [u8; CELLS],
     empty: u8,
+    plane: [u128; 9],
+    placed: [u16; 27],
     dirty_cells: u128,
-    dirty_units: u32,
+    dirty_units: [u32; 9],
 }
 
 const ALL_CELLS: u128 = (1 << CELLS) - 1;
@@ -123,8 +128,10 @@ impl Grid {
             cand: [ALL; CELLS],
             val: [0; CELLS],
             empty: CELLS as u8,
+            plane: [ALL_CELLS; 9],
+            placed: [0; 27],
             dirty_cells: ALL_CELLS,
-            dirty_units: ALL_UNITS,
+            dirty_units: [ALL_UNITS; 9],
         };
         for (c, &d) in cells.iter().enumerate() {
             if d != 0 && !g.place(t, c, d) {
@@ -138,20 +145,36 @@ impl Grid {
     #[inline]
     fn place(&mut self, t: &Tables, cell: usize, d: u8) -> bool {
         let bit = 1u16 << d;
-        if self.cand[cell] & bit == 0 {
+        let old = self.cand[cell];
+        if old & bit == 0 {
             return false;
         }
         self.val[cell] = d;
         self.cand[cell] = 0;
         self.empty -= 1;
-        self.dirty_units |= t.unit_mask[cell];
-        for &p in &t.peers[cell] {
-            let p = p as usize;
-            if self.cand[p] & bit != 0 {
-                self.cand[p] &= !bit;
-                self.dirty_cells |= 1 << p;
-                self.dirty_units |= t.unit_mask[p];
-            }
+        let units = t.unit_mask[cell];
+        let mut m = old;
+        while m != 0 {
+            let e = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.plane[e - 1] &= !(1 << cell);
+            self.dirty_units[e - 1] |= units;
+        }
+        let mut u = units;
+        while u != 0 {
+            self.placed[u.trailing_zeros() as usize] |= bit;
+            u &= u - 1;
+        }
+        let di = d as usize - 1;
+        let hit = self.plane[di] & t.peer_cells[cell];
+        self.plane[di] &= !hit;
+        self.dirty_cells |= hit;
+        let mut m = hit;
+        while m != 0 {
+            let p = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.cand[p] &= !bit;
+            self.dirty_units[di] |= t.unit_mask[p];
         }
         true
     }
@@ -161,20 +184,21 @@ impl Grid {
     fn eliminate(&mut self, t: &Tables, cell: usize, d: u8) {
         let bit = 1u16 << d;
         if self.cand[cell] & bit != 0 {
+            let di = d as usize - 1;
             self.cand[cell] &= !bit;
+            self.plane[di] &= !(1 << cell);
             self.dirty_cells |= 1 << cell;
-            self.dirty_units |= t.unit_mask[cell];
+            self.dirty_units[di] |= t.unit_mask[cell];
         }
     }
 
     /// Finds every single of the board into `buf`; false on a
     /// contradiction (a cell without candidates, a unit without a place for
-    /// a digit). Looks only at the cells and units changed since the last
-    /// scan that found nothing.
+    /// a digit). Looks only at the cells and units' digits changed since
+    /// the last scan that found nothing.
     fn scan(&self, t: &Tables, buf: &mut Vec<(u8, u8)>) -> bool {
         buf.clear();
-        let (cells, units) = (self.dirty_cells, self.dirty_units);
-        let mut m = cells;
+        let mut m = self.dirty_cells;
         while m != 0 {
             let c = m.trailing_zeros() as usize;
             m &= m - 1;
@@ -188,29 +212,22 @@ impl Grid {
                 }
             }
         }
-        let mut um = units;
-        while um != 0 {
-            let unit = &t.units[um.trailing_zeros() as usize];
-            um &= um - 1;
-            let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
-            for &c in unit {
-                let m = self.cand[c as usize];
-                twice |= once & m;
-                once |= m;
-                placed |= (1u16 << self.val[c as usize]) & ALL;
-            }
-            if ALL & !(once | placed) != 0 {
-                return false;
-            }
-            let mut alone = once & !twice;
-            while alone != 0 {
-                let d = alone.trailing_zeros() as u8;
-                alone &= alone - 1;
-                if let Some(&c) = unit
-                    .iter()
-                    .find(|&&c| self.cand[c as usize] & (1 << d) != 0)
-                {
-                    buf.push((c, d));
+        for (di, &units) in self.dirty_units.iter().enumerate() {
+            let bit = 1u16 << (di + 1);
+            let plane = self.plane[di];
+            let mut um = units;
+            while um != 0 {
+                let u = um.trailing_zeros() as usize;
+                um &= um - 1;
+                if self.placed[u] & bit != 0 {
+                    continue;
+                }
+                let here = plane & t.unit_cells[u];
+                if here == 0 {
+                    return false;
+                }
+                if here & (here - 1) == 0 {
+                    buf.push((here.trailing_zeros() as u8, di as u8 + 1));
                 }
             }
         }
@@ -220,7 +237,7 @@ impl Grid {
     /// Places the singles of one round; false when two of them conflict.
     fn apply(&mut self, t: &Tables, buf: &[(u8, u8)]) -> bool {
         self.dirty_cells = 0;
-        self.dirty_units = 0;
+        self.dirty_units = [0; 9];
         for &(c, d) in buf {
             let c = c as usize;
             if self.val[c] == d {
@@ -245,7 +262,7 @@ impl Grid {
             }
             if buf.is_empty() {
                 self.dirty_cells = 0;
-                self.dirty_units = 0;
+                self.dirty_units = [0; 9];
                 return Outcome::Stalled(rounds);
             }
             if rounds >= limit {
@@ -332,7 +349,11 @@ impl Search {
                 if top && self.solution[c] == d {
                     continue;
                 }
-                order.push((self.last[level as usize][9 * c + d as usize - 1], c as u8, d));
+                order.push((
+                    self.last[level as usize][9 * c + d as usize - 1],
+                    c as u8,
+                    d,
+                ));
             }
         }
         order.sort_unstable();
@@ -614,18 +635,17 @@ mod tests {
     fn tables_hold_20_peers_and_27_units() {
         let t = tables();
         for c in 0..CELLS {
-            let mut p = t.peers[c].to_vec();
-            p.sort_unstable();
-            p.dedup();
-            assert_eq!(p.len(), 20);
-            assert!(!p.contains(&(c as u8)));
-        }
-        let mut seen = [0; CELLS];
-        for u in &t.units {
-            for &c in u {
-                seen[c as usize] += 1;
+            assert_eq!(t.peer_cells[c].count_ones(), 20);
+            assert_eq!(t.peer_cells[c] & (1 << c), 0);
+            assert_eq!(t.unit_mask[c].count_ones(), 3);
+            let (row, col) = (c / 9, c % 9);
+            for p in 0..CELLS {
+                let (r, k) = (p / 9, p % 9);
+                let peer = p != c && (r == row || k == col || (r / 3, k / 3) == (row / 3, col / 3));
+                assert_eq!(t.peer_cells[c] >> p & 1 == 1, peer, "{c} {p}");
             }
         }
-        assert!(seen.iter().all(|&n| n == 3));
+        assert!(t.unit_cells.iter().all(|u| u.count_ones() == 9));
+        assert_eq!(t.unit_cells.iter().fold(0, |a, u| a | u), ALL_CELLS);
     }
 }
