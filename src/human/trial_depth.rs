@@ -632,6 +632,25 @@ mod tests {
     }
 
     #[test]
+    fn the_search_finds_what_the_plain_search_finds() {
+        // Fletcher's four (Cinch … Crazy), and the two of top1465.
+        let mut puzzles: Vec<Puzzle> = crate::examples::embedded().into_iter().take(4).collect();
+        puzzles.extend([TOP_SE34, TOP_SE96].map(|l| parse_puzzle(l).unwrap()));
+        let mut depths = Vec::new();
+        for p in &puzzles {
+            let r = trial_depth(p).unwrap();
+            assert_eq!(
+                (r.depth, r.steps, r.eliminations),
+                reference::plain(p),
+                "{}",
+                p.to_line()
+            );
+            depths.push(r.depth);
+        }
+        assert!(depths.contains(&1) && depths.contains(&2), "{depths:?}");
+    }
+
+    #[test]
     fn tables_hold_20_peers_and_27_units() {
         let t = tables();
         for c in 0..CELLS {
@@ -647,5 +666,267 @@ mod tests {
         }
         assert!(t.unit_cells.iter().all(|u| u.count_ones() == 9));
         assert_eq!(t.unit_cells.iter().fold(0, |a, u| a | u), ALL_CELLS);
+    }
+
+    /// The search as first written, to check the faster one against: every
+    /// round scans the whole board; each assumption is followed on its own, in
+    /// cell order, with the solution's candidates tried too.
+    #[allow(clippy::needless_range_loop)]
+    mod reference {
+        use super::super::{MAX_LEVEL, UNBOUNDED};
+        use crate::grid::Puzzle;
+        const CELLS: usize = 81;
+        const ALL: u16 = 0b11_1111_1110;
+        struct Tables {
+            peers: [[u8; 20]; CELLS],
+            units: [[u8; 9]; 27],
+        }
+
+        fn tables() -> Tables {
+            {
+                let mut units = [[0u8; 9]; 27];
+                for (u, unit) in units.iter_mut().enumerate() {
+                    let i = u % 9;
+                    for (j, cell) in unit.iter_mut().enumerate() {
+                        *cell = match u / 9 {
+                            0 => 9 * i + j,
+                            1 => 9 * j + i,
+                            _ => 27 * (i / 3) + 3 * (i % 3) + 9 * (j / 3) + j % 3,
+                        } as u8;
+                    }
+                }
+                let mut peers = [[0u8; 20]; CELLS];
+                for (c, row) in peers.iter_mut().enumerate() {
+                    let mut k = 0;
+                    for p in 0..CELLS {
+                        let same = p / 9 == c / 9
+                            || p % 9 == c % 9
+                            || (p / 27 == c / 27 && (p % 9) / 3 == (c % 9) / 3);
+                        if same && p != c {
+                            row[k] = p as u8;
+                            k += 1;
+                        }
+                    }
+                }
+                Tables { peers, units }
+            }
+        }
+
+        /// What singles did to a board.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        enum Outcome {
+            /// A contradiction showed after this many rounds.
+            Contradiction(u32),
+            /// Every cell is filled.
+            Solved,
+            /// No single applies (or the round limit was reached).
+            Stalled(u32),
+        }
+
+        /// A 9×9 candidate grid small enough to copy for every assumption.
+        #[derive(Clone, Copy)]
+        struct Grid {
+            cand: [u16; CELLS],
+            val: [u8; CELLS],
+            empty: u8,
+        }
+
+        impl Grid {
+            fn new(cells: &[u8]) -> Option<Grid> {
+                let t = &tables();
+                let mut g = Grid {
+                    cand: [ALL; CELLS],
+                    val: [0; CELLS],
+                    empty: CELLS as u8,
+                };
+                for (c, &d) in cells.iter().enumerate() {
+                    if d != 0 && !g.place(t, c, d) {
+                        return None;
+                    }
+                }
+                Some(g)
+            }
+
+            /// Places `d` at an empty cell; false when `d` is no longer a candidate.
+            #[inline]
+            fn place(&mut self, t: &Tables, cell: usize, d: u8) -> bool {
+                let bit = 1u16 << d;
+                if self.cand[cell] & bit == 0 {
+                    return false;
+                }
+                self.val[cell] = d;
+                self.cand[cell] = 0;
+                self.empty -= 1;
+                for &p in &t.peers[cell] {
+                    self.cand[p as usize] &= !bit;
+                }
+                true
+            }
+
+            /// Applies singles in rounds, at most `limit` rounds.
+            fn singles(&mut self, t: &Tables, limit: u32, buf: &mut Vec<(u8, u8)>) -> Outcome {
+                let mut rounds = 0;
+                loop {
+                    if self.empty == 0 {
+                        return Outcome::Solved;
+                    }
+                    buf.clear();
+                    for c in 0..CELLS {
+                        if self.val[c] == 0 {
+                            let m = self.cand[c];
+                            if m == 0 {
+                                return Outcome::Contradiction(rounds);
+                            }
+                            if m & (m - 1) == 0 {
+                                buf.push((c as u8, m.trailing_zeros() as u8));
+                            }
+                        }
+                    }
+                    for unit in &t.units {
+                        let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
+                        for &c in unit {
+                            let m = self.cand[c as usize];
+                            twice |= once & m;
+                            once |= m;
+                            placed |= (1u16 << self.val[c as usize]) & ALL;
+                        }
+                        if ALL & !(once | placed) != 0 {
+                            return Outcome::Contradiction(rounds);
+                        }
+                        let mut alone = once & !twice;
+                        while alone != 0 {
+                            let d = alone.trailing_zeros() as u8;
+                            alone &= alone - 1;
+                            if let Some(&c) = unit
+                                .iter()
+                                .find(|&&c| self.cand[c as usize] & (1 << d) != 0)
+                            {
+                                buf.push((c, d));
+                            }
+                        }
+                    }
+                    if buf.is_empty() || rounds >= limit {
+                        return Outcome::Stalled(rounds);
+                    }
+                    rounds += 1;
+                    for &(c, d) in buf.iter() {
+                        let c = c as usize;
+                        if self.val[c] == d {
+                            continue;
+                        }
+                        if self.val[c] != 0 || !self.place(t, c, d) {
+                            return Outcome::Contradiction(rounds);
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Search state shared by the nested refutations: the singles buffer and the
+        /// number of assumptions tried.
+        struct Search {
+            buf: Vec<(u8, u8)>,
+            probes: u64,
+        }
+
+        impl Search {
+            /// Whether singles with at most `level` nested assumptions refute the
+            /// board in at most `bound` steps; the steps if so.
+            fn refute(&mut self, t: &Tables, g: &mut Grid, level: u8, bound: u32) -> Option<u32> {
+                let mut cost = 0;
+                loop {
+                    match g.singles(t, bound - cost, &mut self.buf) {
+                        Outcome::Contradiction(r) => return Some(cost + r),
+                        Outcome::Solved => return None,
+                        Outcome::Stalled(r) => cost += r,
+                    }
+                    if level == 0 || cost >= bound {
+                        return None;
+                    }
+                    let (steps, refuted) = self.fewest(t, g, level - 1, bound - cost)?;
+                    cost += steps;
+                    for (c, d) in refuted {
+                        g.cand[c as usize] &= !(1 << d);
+                    }
+                }
+            }
+
+            /// The candidates of `g` whose assumption is refuted at nesting `level`
+            /// in the fewest steps (at most `bound`), and that count.
+            fn fewest(
+                &mut self,
+                t: &Tables,
+                g: &Grid,
+                level: u8,
+                bound: u32,
+            ) -> Option<(u32, Vec<(u8, u8)>)> {
+                let mut best = bound;
+                let mut refuted = Vec::new();
+                for c in 0..CELLS {
+                    let mut m = g.cand[c];
+                    while m != 0 {
+                        let d = m.trailing_zeros() as u8;
+                        m &= m - 1;
+                        self.probes += 1;
+                        let mut h = *g;
+                        h.place(t, c, d);
+                        let Some(r) = self.refute(t, &mut h, level, best - 1) else {
+                            continue;
+                        };
+                        let steps = r + 1;
+                        if steps < best {
+                            best = steps;
+                            refuted.clear();
+                        }
+                        refuted.push((c as u8, d));
+                    }
+                }
+                (!refuted.is_empty()).then_some((best, refuted))
+            }
+        }
+
+        /// Depth, steps and eliminations of the plain search.
+        pub(super) fn plain(puzzle: &Puzzle) -> (u8, u32, u32) {
+            let (depth, steps, eliminations) = (0u8, 0u32, 0u32);
+            let mut out = (depth, steps, eliminations);
+            let t = &tables();
+            let mut g = Grid::new(puzzle.cells()).expect("a consistent puzzle");
+            let mut search = Search {
+                buf: Vec::with_capacity(2 * CELLS),
+                probes: 0,
+            };
+            loop {
+                let mut buf = std::mem::take(&mut search.buf);
+                let outcome = g.singles(t, UNBOUNDED, &mut buf);
+                search.buf = buf;
+                match outcome {
+                    Outcome::Solved => break,
+                    Outcome::Contradiction(_) => panic!("a consistent puzzle"),
+                    Outcome::Stalled(_) => {}
+                }
+                let found = (1..=MAX_LEVEL).find_map(|level| {
+                    search
+                        .fewest(t, &g, level - 1, UNBOUNDED)
+                        .map(|(steps, refuted)| (level, steps, refuted))
+                });
+                let Some((level, steps, refuted)) = found else {
+                    out.0 = MAX_LEVEL + 1;
+                    out.1 = 0;
+                    break;
+                };
+                if level > out.0 {
+                    out.0 = level;
+                    out.1 = 0;
+                }
+                if level == out.0 {
+                    out.1 = out.1.max(steps);
+                }
+                out.2 += refuted.len() as u32;
+                for (c, d) in refuted {
+                    g.cand[c as usize] &= !(1 << d);
+                }
+            }
+            out
+        }
     }
 }
