@@ -516,3 +516,66 @@ fn report_draws_its_own_json_again_without_computing() {
     assert_eq!(code, 1);
     assert!(err.contains("bad.json"), "{err}");
 }
+
+/// The first puzzle of the forum's list rated SE 11.0 or more (its time is
+/// above every Cloud Sudoku puzzle's).
+const FORUM_11: &str =
+    "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6";
+
+#[test]
+fn score_flags_are_words_on_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("p.txt"),
+        format!("{EASY}\tWikipedia example\n{FORUM_11}\tforum SE 11+\n"),
+    )
+    .unwrap();
+    let mut args = vec!["report", "p.txt", "-f", "json", "-o", "p.json"];
+    args.extend(FAST);
+    let (code, _, err) = sudolab_in(dir.path(), &args, b"");
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = sudolab_in(dir.path(), &["report", "p.json", "-o", "p.html"], b"");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("p.json")).unwrap()).unwrap();
+    let html = std::fs::read_to_string(dir.path().join("p.html")).unwrap();
+    let sections: Vec<&str> = html.split("id=\"puzzle-").skip(1).collect();
+    assert_eq!(sections.len(), 2);
+    let flag = |i: usize, metric: &str| -> f64 {
+        v["puzzles"][i]["ratings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["model"] == "score" && r["metric"] == metric)
+            .and_then(|r| r["value"].as_f64())
+            .unwrap_or_else(|| panic!("puzzle {i}: a value of {metric}"))
+    };
+    // The numbers keep 1/0; the page says yes/no, each as the numbers say.
+    assert_eq!(flag(0, "extrapolated"), 0.0);
+    assert_eq!(flag(0, "minutes_extrapolated"), 0.0);
+    assert_eq!(flag(1, "minutes_extrapolated"), 1.0);
+    for (i, section) in sections.iter().enumerate() {
+        for metric in ["extrapolated", "minutes_extrapolated"] {
+            let word = if flag(i, metric) == 1.0 { "yes" } else { "no" };
+            let cell =
+                format!("<td>{metric}</td><td><span class=\"flag {word}\">{word}</span></td>");
+            assert!(
+                section.contains(&cell),
+                "puzzle {i}: {metric} is not {word:?}"
+            );
+            let number = format!("<td>{metric}</td><td class=\"num\">");
+            assert!(
+                !section.contains(&number),
+                "puzzle {i}: {metric} as a number"
+            );
+        }
+    }
+    check_in_browser(
+        &dir.path().join("p.html"),
+        "score-flags",
+        &[
+            "<span class=\"flag yes\">yes</span>",
+            "<span class=\"flag no\">no</span>",
+        ],
+    );
+}

@@ -40,8 +40,12 @@ pub const MAX_LEVEL: u8 = 2;
 const UNBOUNDED: u32 = u32::MAX / 4;
 
 struct Tables {
-    peers: [[u8; 20]; CELLS],
-    units: [[u8; 9]; 27],
+    /// The three units of each cell, as a bit set of unit indices.
+    unit_mask: [u32; CELLS],
+    /// The cells of each unit, as a bit set of cell indices.
+    unit_cells: [u128; 27],
+    /// The peers of each cell, as a bit set of cell indices.
+    peer_cells: [u128; CELLS],
 }
 
 fn tables() -> &'static Tables {
@@ -58,20 +62,28 @@ fn tables() -> &'static Tables {
                 } as u8;
             }
         }
-        let mut peers = [[0u8; 20]; CELLS];
-        for (c, row) in peers.iter_mut().enumerate() {
-            let mut k = 0;
-            for p in 0..CELLS {
-                let same = p / 9 == c / 9
-                    || p % 9 == c % 9
-                    || (p / 27 == c / 27 && (p % 9) / 3 == (c % 9) / 3);
-                if same && p != c {
-                    row[k] = p as u8;
-                    k += 1;
-                }
+        let mut unit_mask = [0u32; CELLS];
+        let mut unit_cells = [0u128; 27];
+        for (u, unit) in units.iter().enumerate() {
+            for &c in unit {
+                unit_mask[c as usize] |= 1 << u;
+                unit_cells[u] |= 1 << c;
             }
         }
-        Tables { peers, units }
+        let mut peer_cells = [0u128; CELLS];
+        for (c, peers) in peer_cells.iter_mut().enumerate() {
+            let mut u = unit_mask[c];
+            while u != 0 {
+                *peers |= unit_cells[u.trailing_zeros() as usize];
+                u &= u - 1;
+            }
+            *peers &= !(1 << c);
+        }
+        Tables {
+            unit_mask,
+            unit_cells,
+            peer_cells,
+        }
     })
 }
 
@@ -87,12 +99,27 @@ enum Outcome {
 }
 
 /// A 9×9 candidate grid small enough to copy for every assumption.
+///
+/// Besides each cell's candidates it keeps, for each digit, the cells where
+/// it is a candidate (`plane`) and the units where it is placed
+/// (`placed`). The cells, and for each digit the units, changed since
+/// singles last looked at them are kept as bit sets: a cell or a unit's
+/// digit outside them holds no single and no contradiction, so a round
+/// looks only at what changed and finds exactly what a scan of the whole
+/// board would.
 #[derive(Clone, Copy)]
 struct Grid {
     cand: [u16; CELLS],
     val: [u8; CELLS],
     empty: u8,
+    plane: [u128; 9],
+    placed: [u16; 27],
+    dirty_cells: u128,
+    dirty_units: [u32; 9],
 }
+
+const ALL_CELLS: u128 = (1 << CELLS) - 1;
+const ALL_UNITS: u32 = (1 << 27) - 1;
 
 impl Grid {
     fn new(cells: &[u8]) -> Option<Grid> {
@@ -101,6 +128,10 @@ impl Grid {
             cand: [ALL; CELLS],
             val: [0; CELLS],
             empty: CELLS as u8,
+            plane: [ALL_CELLS; 9],
+            placed: [0; 27],
+            dirty_cells: ALL_CELLS,
+            dirty_units: [ALL_UNITS; 9],
         };
         for (c, &d) in cells.iter().enumerate() {
             if d != 0 && !g.place(t, c, d) {
@@ -114,14 +145,107 @@ impl Grid {
     #[inline]
     fn place(&mut self, t: &Tables, cell: usize, d: u8) -> bool {
         let bit = 1u16 << d;
-        if self.cand[cell] & bit == 0 {
+        let old = self.cand[cell];
+        if old & bit == 0 {
             return false;
         }
         self.val[cell] = d;
         self.cand[cell] = 0;
         self.empty -= 1;
-        for &p in &t.peers[cell] {
-            self.cand[p as usize] &= !bit;
+        let units = t.unit_mask[cell];
+        let mut m = old;
+        while m != 0 {
+            let e = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.plane[e - 1] &= !(1 << cell);
+            self.dirty_units[e - 1] |= units;
+        }
+        let mut u = units;
+        while u != 0 {
+            self.placed[u.trailing_zeros() as usize] |= bit;
+            u &= u - 1;
+        }
+        let di = d as usize - 1;
+        let hit = self.plane[di] & t.peer_cells[cell];
+        self.plane[di] &= !hit;
+        self.dirty_cells |= hit;
+        let mut m = hit;
+        while m != 0 {
+            let p = m.trailing_zeros() as usize;
+            m &= m - 1;
+            self.cand[p] &= !bit;
+            self.dirty_units[di] |= t.unit_mask[p];
+        }
+        true
+    }
+
+    /// Removes candidate `d` from `cell`.
+    #[inline]
+    fn eliminate(&mut self, t: &Tables, cell: usize, d: u8) {
+        let bit = 1u16 << d;
+        if self.cand[cell] & bit != 0 {
+            let di = d as usize - 1;
+            self.cand[cell] &= !bit;
+            self.plane[di] &= !(1 << cell);
+            self.dirty_cells |= 1 << cell;
+            self.dirty_units[di] |= t.unit_mask[cell];
+        }
+    }
+
+    /// Finds every single of the board into `buf`; false on a
+    /// contradiction (a cell without candidates, a unit without a place for
+    /// a digit). Looks only at the cells and units' digits changed since
+    /// the last scan that found nothing.
+    fn scan(&self, t: &Tables, buf: &mut Vec<(u8, u8)>) -> bool {
+        buf.clear();
+        let mut m = self.dirty_cells;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if self.val[c] == 0 {
+                let m = self.cand[c];
+                if m == 0 {
+                    return false;
+                }
+                if m & (m - 1) == 0 {
+                    buf.push((c as u8, m.trailing_zeros() as u8));
+                }
+            }
+        }
+        for (di, &units) in self.dirty_units.iter().enumerate() {
+            let bit = 1u16 << (di + 1);
+            let plane = self.plane[di];
+            let mut um = units;
+            while um != 0 {
+                let u = um.trailing_zeros() as usize;
+                um &= um - 1;
+                if self.placed[u] & bit != 0 {
+                    continue;
+                }
+                let here = plane & t.unit_cells[u];
+                if here == 0 {
+                    return false;
+                }
+                if here & (here - 1) == 0 {
+                    buf.push((here.trailing_zeros() as u8, di as u8 + 1));
+                }
+            }
+        }
+        true
+    }
+
+    /// Places the singles of one round; false when two of them conflict.
+    fn apply(&mut self, t: &Tables, buf: &[(u8, u8)]) -> bool {
+        self.dirty_cells = 0;
+        self.dirty_units = [0; 9];
+        for &(c, d) in buf {
+            let c = c as usize;
+            if self.val[c] == d {
+                continue;
+            }
+            if self.val[c] != 0 || !self.place(t, c, d) {
+                return false;
+            }
         }
         true
     }
@@ -133,53 +257,20 @@ impl Grid {
             if self.empty == 0 {
                 return Outcome::Solved;
             }
-            buf.clear();
-            for c in 0..CELLS {
-                if self.val[c] == 0 {
-                    let m = self.cand[c];
-                    if m == 0 {
-                        return Outcome::Contradiction(rounds);
-                    }
-                    if m & (m - 1) == 0 {
-                        buf.push((c as u8, m.trailing_zeros() as u8));
-                    }
-                }
+            if !self.scan(t, buf) {
+                return Outcome::Contradiction(rounds);
             }
-            for unit in &t.units {
-                let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
-                for &c in unit {
-                    let m = self.cand[c as usize];
-                    twice |= once & m;
-                    once |= m;
-                    placed |= (1u16 << self.val[c as usize]) & ALL;
-                }
-                if ALL & !(once | placed) != 0 {
-                    return Outcome::Contradiction(rounds);
-                }
-                let mut alone = once & !twice;
-                while alone != 0 {
-                    let d = alone.trailing_zeros() as u8;
-                    alone &= alone - 1;
-                    if let Some(&c) = unit
-                        .iter()
-                        .find(|&&c| self.cand[c as usize] & (1 << d) != 0)
-                    {
-                        buf.push((c, d));
-                    }
-                }
+            if buf.is_empty() {
+                self.dirty_cells = 0;
+                self.dirty_units = [0; 9];
+                return Outcome::Stalled(rounds);
             }
-            if buf.is_empty() || rounds >= limit {
+            if rounds >= limit {
                 return Outcome::Stalled(rounds);
             }
             rounds += 1;
-            for &(c, d) in buf.iter() {
-                let c = c as usize;
-                if self.val[c] == d {
-                    continue;
-                }
-                if self.val[c] != 0 || !self.place(t, c, d) {
-                    return Outcome::Contradiction(rounds);
-                }
+            if !self.apply(t, buf) {
+                return Outcome::Contradiction(rounds);
             }
         }
     }
@@ -190,6 +281,25 @@ impl Grid {
 struct Search {
     buf: Vec<(u8, u8)>,
     probes: u64,
+    /// The boards of the single assumptions followed round by round.
+    lanes: Vec<Lane>,
+    /// Per nesting level, each candidate's step count (or the bound it
+    /// exceeded) at the last search of that level: the order of the next.
+    last: [[u32; 9 * CELLS]; MAX_LEVEL as usize],
+    /// A solution of the puzzle (0 where none is known): an assumption it
+    /// holds is never refuted on a board that keeps it, so the search of
+    /// the top board skips those.
+    solution: [u8; CELLS],
+}
+
+/// One single assumption followed round by round ([`Search::fewest_singles`]).
+#[derive(Clone, Copy)]
+struct Lane {
+    grid: Grid,
+    cell: u8,
+    digit: u8,
+    /// Two singles of the last round conflicted: refuted at this round.
+    conflict: bool,
 }
 
 impl Search {
@@ -206,10 +316,10 @@ impl Search {
             if level == 0 || cost >= bound {
                 return None;
             }
-            let (steps, refuted) = self.fewest(t, g, level - 1, bound - cost)?;
+            let (steps, refuted) = self.fewest(t, g, level - 1, bound - cost, false)?;
             cost += steps;
             for (c, d) in refuted {
-                g.cand[c as usize] &= !(1 << d);
+                g.eliminate(t, c as usize, d);
             }
         }
     }
@@ -222,29 +332,126 @@ impl Search {
         g: &Grid,
         level: u8,
         bound: u32,
+        top: bool,
     ) -> Option<(u32, Vec<(u8, u8)>)> {
-        let mut best = bound;
-        let mut refuted = Vec::new();
+        if level == 0 {
+            return self.fewest_singles(t, g, bound, top);
+        }
+        // Candidates in the order of their counts at the last search of
+        // this level (fewest first), so the bound tightens early; the result
+        // does not depend on the order.
+        let mut order: Vec<(u32, u8, u8)> = Vec::with_capacity(4 * CELLS);
         for c in 0..CELLS {
             let mut m = g.cand[c];
             while m != 0 {
                 let d = m.trailing_zeros() as u8;
                 m &= m - 1;
-                self.probes += 1;
-                let mut h = *g;
-                h.place(t, c, d);
-                let Some(r) = self.refute(t, &mut h, level, best - 1) else {
+                if top && self.solution[c] == d {
                     continue;
-                };
-                let steps = r + 1;
-                if steps < best {
-                    best = steps;
-                    refuted.clear();
                 }
-                refuted.push((c as u8, d));
+                order.push((
+                    self.last[level as usize][9 * c + d as usize - 1],
+                    c as u8,
+                    d,
+                ));
             }
         }
+        order.sort_unstable();
+        let mut best = bound;
+        let mut refuted = Vec::new();
+        for (_, c, d) in order {
+            self.probes += 1;
+            let mut h = *g;
+            h.place(t, c as usize, d);
+            let r = self.refute(t, &mut h, level, best - 1);
+            let last = &mut self.last[level as usize][9 * c as usize + d as usize - 1];
+            let Some(r) = r else {
+                // Not refuted within the bound: at least one more step.
+                *last = best;
+                continue;
+            };
+            let steps = r + 1;
+            *last = steps;
+            if steps < best {
+                best = steps;
+                refuted.clear();
+            }
+            refuted.push((c, d));
+        }
         (!refuted.is_empty()).then_some((best, refuted))
+    }
+
+    /// [`Search::fewest`] at level 0, with every assumption followed one
+    /// round at a time, side by side: the first round at which some are
+    /// refuted is the fewest steps, and no assumption is followed beyond it.
+    /// The same candidates and count as probing each in turn.
+    fn fewest_singles(
+        &mut self,
+        t: &Tables,
+        g: &Grid,
+        bound: u32,
+        top: bool,
+    ) -> Option<(u32, Vec<(u8, u8)>)> {
+        // An assumption refuted after `r` rounds takes `r + 1` steps: at
+        // most `limit` rounds fit the bound.
+        let limit = bound.checked_sub(1)?;
+        let mut lanes = std::mem::take(&mut self.lanes);
+        lanes.clear();
+        for c in 0..CELLS {
+            let mut m = g.cand[c];
+            while m != 0 {
+                let d = m.trailing_zeros() as u8;
+                m &= m - 1;
+                if top && self.solution[c] == d {
+                    continue;
+                }
+                self.probes += 1;
+                let mut grid = *g;
+                grid.place(t, c, d);
+                lanes.push(Lane {
+                    grid,
+                    cell: c as u8,
+                    digit: d,
+                    conflict: false,
+                });
+            }
+        }
+        let mut refuted = Vec::new();
+        let mut round = 0;
+        let found = loop {
+            let mut i = 0;
+            while i < lanes.len() {
+                let lane = &mut lanes[i];
+                let keep = if lane.conflict {
+                    refuted.push((lane.cell, lane.digit));
+                    false
+                } else if lane.grid.empty == 0 {
+                    false
+                } else if !lane.grid.scan(t, &mut self.buf) {
+                    refuted.push((lane.cell, lane.digit));
+                    false
+                } else if self.buf.is_empty() || round >= limit {
+                    false
+                } else {
+                    lane.conflict = !lane.grid.apply(t, &self.buf);
+                    true
+                };
+                if keep {
+                    i += 1;
+                } else {
+                    lanes.swap_remove(i);
+                }
+            }
+            if !refuted.is_empty() {
+                break Some((round + 1, refuted));
+            }
+            if lanes.is_empty() {
+                break None;
+            }
+            round += 1;
+        };
+        self.lanes = lanes;
+        found
     }
 }
 
@@ -304,7 +511,13 @@ pub fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
     let mut search = Search {
         buf: Vec::with_capacity(2 * CELLS),
         probes: 0,
+        lanes: Vec::with_capacity(4 * CELLS),
+        last: [[UNBOUNDED; 9 * CELLS]; MAX_LEVEL as usize],
+        solution: [0; CELLS],
     };
+    if let Some(s) = crate::bitset::sudoku::solve(puzzle) {
+        search.solution.copy_from_slice(s.cells());
+    }
     let mut out = TrialDepth {
         depth: 0,
         steps: 0,
@@ -322,7 +535,7 @@ pub fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
         }
         let found = (1..=MAX_LEVEL).find_map(|level| {
             search
-                .fewest(t, &g, level - 1, UNBOUNDED)
+                .fewest(t, &g, level - 1, UNBOUNDED, true)
                 .map(|(steps, refuted)| (level, steps, refuted))
         });
         let Some((level, steps, refuted)) = found else {
@@ -339,7 +552,7 @@ pub fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
         }
         out.eliminations += refuted.len() as u32;
         for (c, d) in refuted {
-            g.cand[c as usize] &= !(1 << d);
+            g.eliminate(t, c as usize, d);
         }
     }
     out.probes = search.probes;
@@ -419,21 +632,301 @@ mod tests {
     }
 
     #[test]
+    fn the_search_finds_what_the_plain_search_finds() {
+        // Fletcher's four (Cinch … Crazy), and the two of top1465.
+        let mut puzzles: Vec<Puzzle> = crate::examples::embedded().into_iter().take(4).collect();
+        puzzles.extend([TOP_SE34, TOP_SE96].map(|l| parse_puzzle(l).unwrap()));
+        let mut depths = Vec::new();
+        for p in &puzzles {
+            let r = trial_depth(p).unwrap();
+            assert_eq!(
+                (r.depth, r.steps, r.eliminations),
+                reference::plain(p),
+                "{}",
+                p.to_line()
+            );
+            depths.push(r.depth);
+        }
+        assert!(depths.contains(&1) && depths.contains(&2), "{depths:?}");
+    }
+
+    #[test]
     fn tables_hold_20_peers_and_27_units() {
         let t = tables();
         for c in 0..CELLS {
-            let mut p = t.peers[c].to_vec();
-            p.sort_unstable();
-            p.dedup();
-            assert_eq!(p.len(), 20);
-            assert!(!p.contains(&(c as u8)));
-        }
-        let mut seen = [0; CELLS];
-        for u in &t.units {
-            for &c in u {
-                seen[c as usize] += 1;
+            assert_eq!(t.peer_cells[c].count_ones(), 20);
+            assert_eq!(t.peer_cells[c] & (1 << c), 0);
+            assert_eq!(t.unit_mask[c].count_ones(), 3);
+            let (row, col) = (c / 9, c % 9);
+            for p in 0..CELLS {
+                let (r, k) = (p / 9, p % 9);
+                let peer = p != c && (r == row || k == col || (r / 3, k / 3) == (row / 3, col / 3));
+                assert_eq!(t.peer_cells[c] >> p & 1 == 1, peer, "{c} {p}");
             }
         }
-        assert!(seen.iter().all(|&n| n == 3));
+        assert!(t.unit_cells.iter().all(|u| u.count_ones() == 9));
+        assert_eq!(t.unit_cells.iter().fold(0, |a, u| a | u), ALL_CELLS);
+    }
+
+    /// The search as first written, to check the faster one against: every
+    /// round scans the whole board; each assumption is followed on its own, in
+    /// cell order, with the solution's candidates tried too.
+    #[allow(clippy::needless_range_loop)]
+    mod reference {
+        use super::super::{MAX_LEVEL, UNBOUNDED};
+        use crate::grid::Puzzle;
+        const CELLS: usize = 81;
+        const ALL: u16 = 0b11_1111_1110;
+        struct Tables {
+            peers: [[u8; 20]; CELLS],
+            units: [[u8; 9]; 27],
+        }
+
+        fn tables() -> Tables {
+            {
+                let mut units = [[0u8; 9]; 27];
+                for (u, unit) in units.iter_mut().enumerate() {
+                    let i = u % 9;
+                    for (j, cell) in unit.iter_mut().enumerate() {
+                        *cell = match u / 9 {
+                            0 => 9 * i + j,
+                            1 => 9 * j + i,
+                            _ => 27 * (i / 3) + 3 * (i % 3) + 9 * (j / 3) + j % 3,
+                        } as u8;
+                    }
+                }
+                let mut peers = [[0u8; 20]; CELLS];
+                for (c, row) in peers.iter_mut().enumerate() {
+                    let mut k = 0;
+                    for p in 0..CELLS {
+                        let same = p / 9 == c / 9
+                            || p % 9 == c % 9
+                            || (p / 27 == c / 27 && (p % 9) / 3 == (c % 9) / 3);
+                        if same && p != c {
+                            row[k] = p as u8;
+                            k += 1;
+                        }
+                    }
+                }
+                Tables { peers, units }
+            }
+        }
+
+        /// What singles did to a board.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        enum Outcome {
+            /// A contradiction showed after this many rounds.
+            Contradiction(u32),
+            /// Every cell is filled.
+            Solved,
+            /// No single applies (or the round limit was reached).
+            Stalled(u32),
+        }
+
+        /// A 9×9 candidate grid small enough to copy for every assumption.
+        #[derive(Clone, Copy)]
+        struct Grid {
+            cand: [u16; CELLS],
+            val: [u8; CELLS],
+            empty: u8,
+        }
+
+        impl Grid {
+            fn new(cells: &[u8]) -> Option<Grid> {
+                let t = &tables();
+                let mut g = Grid {
+                    cand: [ALL; CELLS],
+                    val: [0; CELLS],
+                    empty: CELLS as u8,
+                };
+                for (c, &d) in cells.iter().enumerate() {
+                    if d != 0 && !g.place(t, c, d) {
+                        return None;
+                    }
+                }
+                Some(g)
+            }
+
+            /// Places `d` at an empty cell; false when `d` is no longer a candidate.
+            #[inline]
+            fn place(&mut self, t: &Tables, cell: usize, d: u8) -> bool {
+                let bit = 1u16 << d;
+                if self.cand[cell] & bit == 0 {
+                    return false;
+                }
+                self.val[cell] = d;
+                self.cand[cell] = 0;
+                self.empty -= 1;
+                for &p in &t.peers[cell] {
+                    self.cand[p as usize] &= !bit;
+                }
+                true
+            }
+
+            /// Applies singles in rounds, at most `limit` rounds.
+            fn singles(&mut self, t: &Tables, limit: u32, buf: &mut Vec<(u8, u8)>) -> Outcome {
+                let mut rounds = 0;
+                loop {
+                    if self.empty == 0 {
+                        return Outcome::Solved;
+                    }
+                    buf.clear();
+                    for c in 0..CELLS {
+                        if self.val[c] == 0 {
+                            let m = self.cand[c];
+                            if m == 0 {
+                                return Outcome::Contradiction(rounds);
+                            }
+                            if m & (m - 1) == 0 {
+                                buf.push((c as u8, m.trailing_zeros() as u8));
+                            }
+                        }
+                    }
+                    for unit in &t.units {
+                        let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
+                        for &c in unit {
+                            let m = self.cand[c as usize];
+                            twice |= once & m;
+                            once |= m;
+                            placed |= (1u16 << self.val[c as usize]) & ALL;
+                        }
+                        if ALL & !(once | placed) != 0 {
+                            return Outcome::Contradiction(rounds);
+                        }
+                        let mut alone = once & !twice;
+                        while alone != 0 {
+                            let d = alone.trailing_zeros() as u8;
+                            alone &= alone - 1;
+                            if let Some(&c) = unit
+                                .iter()
+                                .find(|&&c| self.cand[c as usize] & (1 << d) != 0)
+                            {
+                                buf.push((c, d));
+                            }
+                        }
+                    }
+                    if buf.is_empty() || rounds >= limit {
+                        return Outcome::Stalled(rounds);
+                    }
+                    rounds += 1;
+                    for &(c, d) in buf.iter() {
+                        let c = c as usize;
+                        if self.val[c] == d {
+                            continue;
+                        }
+                        if self.val[c] != 0 || !self.place(t, c, d) {
+                            return Outcome::Contradiction(rounds);
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Search state shared by the nested refutations: the singles buffer and the
+        /// number of assumptions tried.
+        struct Search {
+            buf: Vec<(u8, u8)>,
+            probes: u64,
+        }
+
+        impl Search {
+            /// Whether singles with at most `level` nested assumptions refute the
+            /// board in at most `bound` steps; the steps if so.
+            fn refute(&mut self, t: &Tables, g: &mut Grid, level: u8, bound: u32) -> Option<u32> {
+                let mut cost = 0;
+                loop {
+                    match g.singles(t, bound - cost, &mut self.buf) {
+                        Outcome::Contradiction(r) => return Some(cost + r),
+                        Outcome::Solved => return None,
+                        Outcome::Stalled(r) => cost += r,
+                    }
+                    if level == 0 || cost >= bound {
+                        return None;
+                    }
+                    let (steps, refuted) = self.fewest(t, g, level - 1, bound - cost)?;
+                    cost += steps;
+                    for (c, d) in refuted {
+                        g.cand[c as usize] &= !(1 << d);
+                    }
+                }
+            }
+
+            /// The candidates of `g` whose assumption is refuted at nesting `level`
+            /// in the fewest steps (at most `bound`), and that count.
+            fn fewest(
+                &mut self,
+                t: &Tables,
+                g: &Grid,
+                level: u8,
+                bound: u32,
+            ) -> Option<(u32, Vec<(u8, u8)>)> {
+                let mut best = bound;
+                let mut refuted = Vec::new();
+                for c in 0..CELLS {
+                    let mut m = g.cand[c];
+                    while m != 0 {
+                        let d = m.trailing_zeros() as u8;
+                        m &= m - 1;
+                        self.probes += 1;
+                        let mut h = *g;
+                        h.place(t, c, d);
+                        let Some(r) = self.refute(t, &mut h, level, best - 1) else {
+                            continue;
+                        };
+                        let steps = r + 1;
+                        if steps < best {
+                            best = steps;
+                            refuted.clear();
+                        }
+                        refuted.push((c as u8, d));
+                    }
+                }
+                (!refuted.is_empty()).then_some((best, refuted))
+            }
+        }
+
+        /// Depth, steps and eliminations of the plain search.
+        pub(super) fn plain(puzzle: &Puzzle) -> (u8, u32, u32) {
+            let (depth, steps, eliminations) = (0u8, 0u32, 0u32);
+            let mut out = (depth, steps, eliminations);
+            let t = &tables();
+            let mut g = Grid::new(puzzle.cells()).expect("a consistent puzzle");
+            let mut search = Search {
+                buf: Vec::with_capacity(2 * CELLS),
+                probes: 0,
+            };
+            loop {
+                let mut buf = std::mem::take(&mut search.buf);
+                let outcome = g.singles(t, UNBOUNDED, &mut buf);
+                search.buf = buf;
+                match outcome {
+                    Outcome::Solved => break,
+                    Outcome::Contradiction(_) => panic!("a consistent puzzle"),
+                    Outcome::Stalled(_) => {}
+                }
+                let found = (1..=MAX_LEVEL).find_map(|level| {
+                    search
+                        .fewest(t, &g, level - 1, UNBOUNDED)
+                        .map(|(steps, refuted)| (level, steps, refuted))
+                });
+                let Some((level, steps, refuted)) = found else {
+                    out.0 = MAX_LEVEL + 1;
+                    out.1 = 0;
+                    break;
+                };
+                if level > out.0 {
+                    out.0 = level;
+                    out.1 = 0;
+                }
+                if level == out.0 {
+                    out.1 = out.1.max(steps);
+                }
+                out.2 += refuted.len() as u32;
+                for (c, d) in refuted {
+                    g.cand[c as usize] &= !(1 << d);
+                }
+            }
+            out
+        }
     }
 }

@@ -15,6 +15,7 @@ use super::plot::{self, PlotError};
 use crate::analyze::puzzle_report::{PuzzleReport, Report};
 use crate::eval::Direction;
 use crate::eval::dataset::DatasetReport;
+use crate::metrics::{Kind, Metric};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 const CSS: &str = r#"
@@ -40,6 +41,8 @@ table.corr th { padding: 2px 4px; }
 table.corr th.rot { writing-mode: vertical-rl; transform: rotate(180deg); font-weight: normal; }
 nav a { margin-right: 12px; }
 .scroll { overflow-x: auto; max-width: 100%; }
+.flag { display: inline-block; padding: 0 8px; border-radius: 9px; font-size: 12px; font-weight: bold; }
+.flag.yes { background: #c65b00; color: #fff; } .flag.no { background: #e8e8e8; color: #555; }
 "#;
 
 fn num(v: f64) -> String {
@@ -57,6 +60,31 @@ fn harder(d: Direction) -> &'static str {
     match d {
         Direction::HigherIsHarder => "higher",
         Direction::LowerIsHarder => "lower",
+    }
+}
+
+/// Whether a rating row holds a yes/no flag (a metric of kind
+/// [`Kind::Bool`], written as 1 or 0 in the report's numbers).
+fn is_flag(metric: &str) -> bool {
+    metric
+        .parse::<Metric>()
+        .is_ok_and(|m| m.kind() == Kind::Bool)
+}
+
+/// A flag as a word in a badge.
+fn flag(value: f64) -> Markup {
+    if value != 0.0 {
+        html! { span.flag.yes { "yes" } }
+    } else {
+        html! { span.flag.no { "no" } }
+    }
+}
+
+/// "Harder when" of a flag: the word of the harder answer.
+fn harder_flag(d: Direction) -> &'static str {
+    match d {
+        Direction::HigherIsHarder => "yes",
+        Direction::LowerIsHarder => "no",
     }
 }
 
@@ -255,23 +283,30 @@ fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
             p.note {
                 "score: 0 and 10 are the 1st and 99th percentiles of the puzzles the score was fitted on; "
                 "the hardest known puzzles reach about 11. se_equivalent: Sukaku Explainer's scale, 1.0–11.9 "
-                "(forcing-chain puzzles and harder placed by their trial depth). extrapolated = 1: above "
-                "everything the model was fitted on; minutes_extrapolated = 1: above every puzzle of the "
+                "(forcing-chain puzzles and harder placed by their trial depth). extrapolated yes: above "
+                "everything the model was fitted on; minutes_extrapolated yes: above every puzzle of the "
                 "time model's players (Cloud Sudoku, puzzles up to SE 8.2), the time is a guess."
             }
             div.row {
                 table {
                     tr { th { "model" } th { "metric" } th { "value" } th { "harder when" } th { "percentile" } }
                     @for r in &p.ratings {
+                        @let is_flag = is_flag(&r.metric);
                         tr {
                             td { (r.model) } td { (r.metric) }
-                            td.num {
-                                @if let Some(v) = r.value { (num(v)) }
-                                @else if let Some(t) = &r.text { (t) }
-                                @else { "–" }
+                            @if let (true, Some(v)) = (is_flag, r.value) {
+                                td { (flag(v)) }
+                                td { (harder_flag(r.harder)) }
+                                td.num { "–" }
+                            } @else {
+                                td.num {
+                                    @if let Some(v) = r.value { (num(v)) }
+                                    @else if let Some(t) = &r.text { (t) }
+                                    @else { "–" }
+                                }
+                                td { @if r.value.is_some() { (harder(r.harder)) } @else { "–" } }
+                                td.num { @if let Some(q) = r.percentile { (format!("{q:.0}")) } @else { "–" } }
                             }
-                            td { @if r.value.is_some() { (harder(r.harder)) } @else { "–" } }
-                            td.num { @if let Some(q) = r.percentile { (format!("{q:.0}")) } @else { "–" } }
                         }
                     }
                 }
