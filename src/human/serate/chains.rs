@@ -38,7 +38,7 @@
 //! adds its branches' in a cell or region forcing chain).
 
 use crate::human::board::Board;
-use crate::human::techniques::{ChainSource, chain_sources};
+use crate::human::techniques::{Application, ChainSource, Technique, chain_sources, find};
 use crate::util::bits as digits;
 
 /// SE's kind of chain, with its base rating.
@@ -50,8 +50,14 @@ pub enum ChainKind {
     Forcing,
     /// Dynamic contradiction on one digit, 7.5.
     Nishio,
+    /// Static cell or region forcing chains from three or more
+    /// alternatives (SE's multiple forcing chains), 8.0.
+    Multiple,
     /// Any other dynamic chain, 8.5.
     Dynamic,
+    /// Dynamic chain whose branches also use SE's basic techniques
+    /// (SE's "dynamic forcing chains (+)", nesting level 1), 9.0.
+    DynamicPlus,
 }
 
 impl ChainKind {
@@ -61,7 +67,9 @@ impl ChainKind {
             ChainKind::XOrY => 66,
             ChainKind::Forcing => 70,
             ChainKind::Nishio => 75,
+            ChainKind::Multiple => 80,
             ChainKind::Dynamic => 85,
+            ChainKind::DynamicPlus => 90,
         }
     }
 }
@@ -95,6 +103,15 @@ impl Conclusion {
             Conclusion::Remove(c, d) => {
                 board.eliminate(c, d);
             }
+        }
+    }
+
+    /// True when the conclusion contradicts `solution` (cell values,
+    /// row-major).
+    pub fn contradicts(self, solution: &[u8]) -> bool {
+        match self {
+            Conclusion::Place(c, d) => solution[c] != d,
+            Conclusion::Remove(c, d) => solution[c] == d,
         }
     }
 }
@@ -145,7 +162,51 @@ impl Ancestry {
     }
 }
 
-/// One branch: the assumption propagated with singles, with provenance.
+/// How a branch propagates, as SE's `Chaining` parameters say.
+#[derive(Debug, Clone, Copy)]
+struct Mode {
+    /// Only the singles that follow from one removal (SE's static chains).
+    static_only: bool,
+    /// When no single follows, SE's basic techniques of nesting level 1
+    /// (locked candidates, hidden pair, naked pair, X-wing) on the
+    /// branch's board (SE's "+", 9.0).
+    plus: bool,
+}
+
+const STATIC: Mode = Mode {
+    static_only: true,
+    plus: false,
+};
+const DYNAMIC: Mode = Mode {
+    static_only: false,
+    plus: false,
+};
+const PLUS: Mode = Mode {
+    static_only: false,
+    plus: true,
+};
+
+/// The techniques SE's nesting level 1 uses inside a chain, in its order
+/// (`Chaining.getAdvancedPotentials` at its default settings: locking,
+/// hidden pair, naked pair, X-wing).
+const PLUS_RULES: [Technique; 5] = [
+    Technique::Pointing,
+    Technique::Claiming,
+    Technique::HiddenPair,
+    Technique::NakedPair,
+    Technique::XWing,
+];
+
+/// What a branch assumes.
+#[derive(Debug, Clone, Copy)]
+enum Assume {
+    /// The digit is in the cell.
+    On(usize, u8),
+    /// The digit is not in the cell.
+    Off(usize, u8),
+}
+
+/// One branch: the assumption propagated, with provenance.
 struct Branch {
     board: Board,
     /// Node index of the placement / removal of `(cell, digit)`, or `NONE`.
@@ -157,12 +218,11 @@ struct Branch {
 }
 
 impl Branch {
-    /// Propagates `cell = d` from `start`; `static_only` takes only the
-    /// singles that follow from one removal (SE's static links). `source_x`
-    /// tells the link between the source's two alternatives: a digit's two
-    /// places in a unit (X), or a cell's two candidates (Y); every conclusion
-    /// of the chain goes through it.
-    fn run(start: &Board, (cell, d): (usize, u8), static_only: bool, source_x: bool) -> Branch {
+    /// Propagates `assume` from `start` as `mode` says. `source_x` tells
+    /// the link between a two-alternative source's alternatives: a digit's
+    /// two places in a unit (X), or a cell's two candidates (Y); every
+    /// conclusion of the chain goes through it.
+    fn run(start: &Board, assume: Assume, mode: Mode, source_x: bool) -> Branch {
         let geo = start.geometry();
         let slots = geo.cells * (geo.side + 1);
         let mut br = Branch {
@@ -175,22 +235,34 @@ impl Branch {
         // Nodes: at most one per placement and per removal, plus the root.
         let words = (slots + 1).div_ceil(64);
         let root = br.new_node(words, &[], true, (source_x, !source_x), true);
-        br.place(start, cell, d, root, d);
+        let d = match assume {
+            Assume::On(cell, d) => {
+                br.place(start, cell, d, root, d);
+                d
+            }
+            Assume::Off(cell, d) => {
+                let s = br.slot(cell, d);
+                br.off_at[s] = root;
+                br.board.eliminate(cell, d);
+                d
+            }
+        };
         let mut found = Vec::new();
         while br.contradiction.is_none() {
             found.clear();
             br.singles(start, &mut found);
-            if static_only {
+            if mode.static_only {
                 found.retain(|f| f.2.len() == 1);
             }
             if found.is_empty() {
+                if mode.plus && br.advanced(start, d) {
+                    br.contradiction = br.find_contradiction(start);
+                    continue;
+                }
                 break;
             }
             for &(c, x, ref parents, link_x) in &found {
-                if br.board.value(c) != 0
-                    || br.board.cands(c) & (1 << x) == 0
-                    || (static_only && parents.len() != 1)
-                {
+                if br.board.value(c) != 0 || br.board.cands(c) & (1 << x) == 0 {
                     continue;
                 }
                 let stat = parents.len() == 1;
@@ -263,6 +335,89 @@ impl Branch {
         self.board.place(cell, d);
     }
 
+    /// SE's nesting level 1: the removals of the first of [`PLUS_RULES`]
+    /// that applies on the branch's board, each an off node whose parents
+    /// are the removals of the branch the pattern rests on (SE's "rule
+    /// parents"). False when none applies.
+    fn advanced(&mut self, start: &Board, src_digit: u8) -> bool {
+        for t in PLUS_RULES {
+            let mut any = false;
+            for a in find(t, &self.board) {
+                let parents = self.rule_parents(start, &a);
+                // A pattern with no removal of the branch in it exists
+                // without the chain: SE leaves it out.
+                if parents.is_empty() {
+                    continue;
+                }
+                for &(c, x) in &a.eliminations {
+                    if self.board.value(c) != 0 || self.board.cands(c) & (1 << x) == 0 {
+                        continue;
+                    }
+                    let words = self.anc[0].set.len();
+                    let n = self.new_node(words, &parents, false, (false, false), x == src_digit);
+                    let s = self.slot(c, x);
+                    self.off_at[s] = n;
+                    self.board.eliminate(c, x);
+                    any = true;
+                }
+            }
+            if any {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The removals of the branch that pattern `a` rests on: for locked
+    /// candidates and X-wings the digit's removals in the base units, for a
+    /// naked pair the other digits' removals in its cells, for a hidden pair
+    /// its digits' removals in the rest of its unit.
+    fn rule_parents(&self, start: &Board, a: &Application) -> Vec<u32> {
+        let geo = start.geometry();
+        let mut out = Vec::new();
+        match a.technique {
+            Technique::Pointing | Technique::Claiming | Technique::XWing => {
+                let bases = if a.technique == Technique::XWing {
+                    a.units.len() / 2
+                } else {
+                    1
+                };
+                for &u in &a.units[..bases.min(a.units.len())] {
+                    for &d in &a.digits {
+                        out.extend(self.offs_in_unit(start, u, d, usize::MAX));
+                    }
+                }
+            }
+            Technique::NakedPair => {
+                let mask = a.digits.iter().fold(0u32, |m, &d| m | 1 << d);
+                for &c in &a.cells {
+                    out.extend(self.offs_of_cell(start, c, !mask));
+                }
+            }
+            Technique::HiddenPair => {
+                for &u in &a.units {
+                    for &c in &geo.units[u] {
+                        if a.cells.contains(&c) {
+                            continue;
+                        }
+                        for &d in &a.digits {
+                            if start.cands(c) & (1 << d) != 0 {
+                                let n = self.off_at[self.slot(c, d)];
+                                if n != NONE {
+                                    out.push(n);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// The removals (off nodes) of the start candidates `mask` of `cell`.
     fn offs_of_cell(&self, start: &Board, cell: usize, mask: u32) -> Vec<u32> {
         digits(start.cands(cell) & mask)
@@ -295,9 +450,11 @@ impl Branch {
                 *slot = Some((x, self.offs_of_cell(start, cell, !c), false));
             }
         }
+        let mut places = vec![0u32; geo.side + 1];
         for u in 0..geo.units.len() {
+            b.unit_places(u, &mut places);
             for d in digits(geo.all_digits() & !b.placed_in_unit(u)) {
-                let p = b.places(u, d);
+                let p = places[d as usize];
                 if p.count_ones() != 1 {
                     continue;
                 }
@@ -336,9 +493,11 @@ impl Branch {
                 consider(self.offs_of_cell(start, cell, u32::MAX));
             }
         }
+        let mut places = vec![0u32; geo.side + 1];
         for u in 0..geo.units.len() {
+            b.unit_places(u, &mut places);
             for d in digits(geo.all_digits() & !b.placed_in_unit(u)) {
-                if b.places(u, d) == 0 {
+                if places[d as usize] == 0 {
                     consider(self.offs_in_unit(start, u, d, usize::MAX));
                 }
             }
@@ -403,29 +562,50 @@ fn union(a: &Ancestry, b: &Ancestry) -> Ancestry {
     }
 }
 
-/// Every conclusion the forcing chains of `board` reach, each rated as SE
-/// rates its chain, in the engine's source order.
-pub fn rated_chains(board: &Board) -> Vec<RatedChain> {
+/// SE's chaining producers, in the order its solver tries them; the path
+/// takes the easiest conclusion of the first that finds one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Producer {
+    /// Forcing X-, Y- and XY-chains from two-alternative sources (6.6, 7.0).
+    Static,
+    /// Dynamic contradictions on one digit (7.5).
+    Nishio,
+    /// Static cell and region forcing chains (8.0).
+    Multiple,
+    /// Dynamic forcing chains (8.5).
+    Dynamic,
+    /// Dynamic forcing chains with basic techniques inside (9.0).
+    DynamicPlus,
+}
+
+impl Producer {
+    /// Every producer, in SE's order.
+    pub const ALL: [Producer; 5] = [
+        Producer::Static,
+        Producer::Nishio,
+        Producer::Multiple,
+        Producer::Dynamic,
+        Producer::DynamicPlus,
+    ];
+}
+
+/// The static forcing chains of the engine's two-alternative sources, each
+/// rated as SE rates its chain, in source order.
+pub fn static_chains(board: &Board) -> Vec<RatedChain> {
     let mut out = Vec::new();
     for src in chain_sources(board) {
         let [first, second] = src.alternatives();
-        for static_only in [true, false] {
-            let source_x = matches!(src, ChainSource::Unit { .. });
-            let b1 = Branch::run(board, first, static_only, source_x);
-            let b2 = Branch::run(board, second, static_only, source_x);
-            conclusions(board, src, (&b1, &b2), &mut out);
-        }
+        let source_x = matches!(src, ChainSource::Unit { .. });
+        let b1 = Branch::run(board, Assume::On(first.0, first.1), STATIC, source_x);
+        let b2 = Branch::run(board, Assume::On(second.0, second.1), STATIC, source_x);
+        two_way(board, src, (&b1, &b2), &mut out);
     }
     out
 }
 
-/// Puts the rated conclusions of the branches of `src` into `out`.
-fn conclusions(
-    board: &Board,
-    src: ChainSource,
-    (b1, b2): (&Branch, &Branch),
-    out: &mut Vec<RatedChain>,
-) {
+/// Puts the rated conclusions of the two static branches of `src` into
+/// `out`.
+fn two_way(board: &Board, src: ChainSource, (b1, b2): (&Branch, &Branch), out: &mut Vec<RatedChain>) {
     let geo = board.geometry();
     let [first, second] = src.alternatives();
     match (&b1.contradiction, &b2.contradiction) {
@@ -482,11 +662,245 @@ fn conclusions(
     }
 }
 
-/// The lowest-rated conclusion of [`rated_chains`] (the first of equals).
+/// What every live branch of `branches` implies (SE's cell and region
+/// forcing chains), rated `kind` at the sum of the branches' ancestries.
+/// A branch that reached a contradiction is left out (its alternative is
+/// false, so one of the others holds); `skip` is the source cell, whose
+/// own candidates are the alternatives.
+fn agreements(
+    board: &Board,
+    branches: &[&Branch],
+    skip: Option<usize>,
+    kind: ChainKind,
+    out: &mut Vec<RatedChain>,
+) {
+    let live: Vec<&Branch> = branches
+        .iter()
+        .copied()
+        .filter(|b| b.contradiction.is_none())
+        .collect();
+    let Some(first) = live.first() else {
+        return;
+    };
+    let geo = board.geometry();
+    let sum = |at: &dyn Fn(&Branch) -> u32| -> Option<usize> {
+        let mut n = 0;
+        for b in &live {
+            let i = at(b);
+            if i == NONE {
+                return None;
+            }
+            n += b.anc[i as usize].count();
+        }
+        Some(n)
+    };
+    for cell in 0..geo.cells {
+        if board.value(cell) != 0 || skip == Some(cell) {
+            continue;
+        }
+        let mut placed = false;
+        for d in digits(board.cands(cell)) {
+            let s = first.slot(cell, d);
+            if let Some(n) = sum(&|b: &Branch| b.on_at[s]) {
+                out.push(RatedChain::new(Conclusion::Place(cell, d), kind, n));
+                placed = true;
+            }
+        }
+        if !placed {
+            for d in digits(board.cands(cell)) {
+                let s = first.slot(cell, d);
+                if let Some(n) = sum(&|b: &Branch| b.off_at[s]) {
+                    out.push(RatedChain::new(Conclusion::Remove(cell, d), kind, n));
+                }
+            }
+        }
+    }
+}
+
+/// The "on" branch of every candidate of `board` under `mode` (`None` for
+/// filled cells), indexed by slot.
+fn on_branches(board: &Board, mode: Mode, want: impl Fn(usize, u8) -> bool) -> Vec<Option<Branch>> {
+    let geo = board.geometry();
+    let mut out: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
+    for cell in 0..geo.cells {
+        if board.value(cell) != 0 {
+            continue;
+        }
+        for d in digits(board.cands(cell)) {
+            if want(cell, d) {
+                out[cell * (geo.side + 1) + d as usize] =
+                    Some(Branch::run(board, Assume::On(cell, d), mode, false));
+            }
+        }
+    }
+    out
+}
+
+/// Cell forcing chains (every candidate of a cell with at least
+/// `min_alternatives`) and region forcing chains (every place of a digit
+/// in a unit with at least as many), from the branches `on`.
+fn cell_and_region(
+    board: &Board,
+    on: &[Option<Branch>],
+    min_alternatives: u32,
+    kind: ChainKind,
+    out: &mut Vec<RatedChain>,
+) {
+    let geo = board.geometry();
+    let slot = |c: usize, d: u8| c * (geo.side + 1) + d as usize;
+    for cell in 0..geo.cells {
+        let c = board.cands(cell);
+        if board.value(cell) != 0 || c.count_ones() < min_alternatives {
+            continue;
+        }
+        let bs: Vec<&Branch> = digits(c).filter_map(|d| on[slot(cell, d)].as_ref()).collect();
+        agreements(board, &bs, Some(cell), kind, out);
+    }
+    for (u, cells) in geo.units.iter().enumerate() {
+        for d in digits(geo.all_digits() & !board.placed_in_unit(u)) {
+            let p = board.places(u, d);
+            if p.count_ones() < min_alternatives {
+                continue;
+            }
+            let bs: Vec<&Branch> = digits(p << 1)
+                .filter_map(|i| on[slot(cells[i as usize - 1], d)].as_ref())
+                .collect();
+            agreements(board, &bs, None, kind, out);
+        }
+    }
+}
+
+/// SE's multiple forcing chains (8.0): static cell forcing chains from the
+/// cells with three or more candidates and region forcing chains from the
+/// digits with three or more places in a unit (the two-alternative ones
+/// are [`static_chains`]).
+pub fn multiple_chains(board: &Board) -> Vec<RatedChain> {
+    let geo = board.geometry();
+    let mut wanted = vec![false; geo.cells * (geo.side + 1)];
+    for cell in 0..geo.cells {
+        let c = board.cands(cell);
+        if board.value(cell) == 0 && c.count_ones() >= 3 {
+            for d in digits(c) {
+                wanted[cell * (geo.side + 1) + d as usize] = true;
+            }
+        }
+    }
+    for (u, cells) in geo.units.iter().enumerate() {
+        for d in digits(geo.all_digits() & !board.placed_in_unit(u)) {
+            let p = board.places(u, d);
+            if p.count_ones() >= 3 {
+                for i in digits(p << 1) {
+                    wanted[cells[i as usize - 1] * (geo.side + 1) + d as usize] = true;
+                }
+            }
+        }
+    }
+    let on = on_branches(board, STATIC, |c, d| wanted[c * (geo.side + 1) + d as usize]);
+    let mut out = Vec::new();
+    cell_and_region(board, &on, 3, ChainKind::Multiple, &mut out);
+    out
+}
+
+/// SE's dynamic forcing chains (8.5, or 9.0 with `plus`): from every
+/// candidate assumed on and off, a contradiction refutes the assumption
+/// (a Nishio, 7.5, when every placement of it is of the assumed digit and
+/// `plus` is off), both assumptions agreeing on a candidate of a cell with
+/// three or more candidates settle it; and dynamic cell and region forcing
+/// chains from every cell and every digit of a unit.
+pub fn dynamic_chains(board: &Board, plus: bool) -> Vec<RatedChain> {
+    let geo = board.geometry();
+    let (mode, kind) = if plus {
+        (PLUS, ChainKind::DynamicPlus)
+    } else {
+        (DYNAMIC, ChainKind::Dynamic)
+    };
+    let on = on_branches(board, mode, |_, _| true);
+    let mut out = Vec::new();
+    for cell in 0..geo.cells {
+        if board.value(cell) != 0 {
+            continue;
+        }
+        let c = board.cands(cell);
+        for d in digits(c) {
+            let Some(b_on) = &on[cell * (geo.side + 1) + d as usize] else {
+                continue;
+            };
+            let b_off = Branch::run(board, Assume::Off(cell, d), mode, false);
+            let contradiction_kind = |a: &Ancestry| {
+                if !plus && a.one_digit {
+                    ChainKind::Nishio
+                } else {
+                    kind
+                }
+            };
+            if let Some(a) = &b_on.contradiction {
+                out.push(RatedChain::new(
+                    Conclusion::Remove(cell, d),
+                    contradiction_kind(a),
+                    b_on.summed(a),
+                ));
+            }
+            if let Some(a) = &b_off.contradiction {
+                out.push(RatedChain::new(
+                    Conclusion::Place(cell, d),
+                    contradiction_kind(a),
+                    b_off.summed(a),
+                ));
+            }
+            if c.count_ones() >= 3 {
+                agreements(board, &[b_on, &b_off], Some(cell), kind, &mut out);
+            }
+        }
+    }
+    cell_and_region(board, &on, 2, kind, &mut out);
+    out
+}
+
+/// The conclusions of one producer on `board`.
+pub fn produce(board: &Board, producer: Producer) -> Vec<RatedChain> {
+    match producer {
+        Producer::Static => static_chains(board),
+        Producer::Nishio => dynamic_chains(board, false)
+            .into_iter()
+            .filter(|c| c.kind == ChainKind::Nishio)
+            .collect(),
+        Producer::Multiple => multiple_chains(board),
+        Producer::Dynamic => dynamic_chains(board, false),
+        Producer::DynamicPlus => dynamic_chains(board, true),
+    }
+}
+
+/// Every conclusion the static, multiple and dynamic (not "+") forcing
+/// chains of `board` reach, each rated as SE rates its chain.
+pub fn rated_chains(board: &Board) -> Vec<RatedChain> {
+    let mut out = static_chains(board);
+    out.extend(multiple_chains(board));
+    out.extend(dynamic_chains(board, false));
+    out
+}
+
+/// The easiest conclusion (lowest rating, then fewest potentials, then
+/// first) of the first of SE's producers that reaches one.
 pub fn easiest_chain(board: &Board) -> Option<RatedChain> {
-    rated_chains(board)
-        .into_iter()
-        .reduce(|best, c| if c.tenths < best.tenths { c } else { best })
+    let easiest = |v: Vec<RatedChain>| {
+        v.into_iter().reduce(|best, c| {
+            if (c.tenths, c.nodes) < (best.tenths, best.nodes) {
+                c
+            } else {
+                best
+            }
+        })
+    };
+    if let Some(c) = easiest(static_chains(board)) {
+        return Some(c);
+    }
+    let dynamic = dynamic_chains(board, false);
+    let (nishio, dynamic): (Vec<_>, Vec<_>) =
+        dynamic.into_iter().partition(|c| c.kind == ChainKind::Nishio);
+    easiest(nishio)
+        .or_else(|| easiest(multiple_chains(board)))
+        .or_else(|| easiest(dynamic))
+        .or_else(|| easiest(dynamic_chains(board, true)))
 }
 
 #[cfg(test)]

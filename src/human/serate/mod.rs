@@ -95,7 +95,9 @@ impl SeRule {
             SeRule::Chain(ChainKind::XOrY) => "forcing X- or Y-chain",
             SeRule::Chain(ChainKind::Forcing) => "forcing chain",
             SeRule::Chain(ChainKind::Nishio) => "Nishio",
+            SeRule::Chain(ChainKind::Multiple) => "multiple forcing chain",
             SeRule::Chain(ChainKind::Dynamic) => "dynamic forcing chain",
+            SeRule::Chain(ChainKind::DynamicPlus) => "dynamic forcing chain (+)",
         }
     }
 
@@ -413,7 +415,9 @@ mod tests {
         assert_eq!(SeRule::Chain(ChainKind::XOrY).tenths(), 66);
         assert_eq!(SeRule::Chain(ChainKind::Forcing).tenths(), 70);
         assert_eq!(SeRule::Chain(ChainKind::Nishio).tenths(), 75);
+        assert_eq!(SeRule::Chain(ChainKind::Multiple).tenths(), 80);
         assert_eq!(SeRule::Chain(ChainKind::Dynamic).tenths(), 85);
+        assert_eq!(SeRule::Chain(ChainKind::DynamicPlus).tenths(), 90);
         let order = by_rating();
         assert_eq!(order[0], Technique::HiddenSingle);
         assert_eq!(order[1], Technique::NakedSingle);
