@@ -662,30 +662,29 @@ fn two_way(board: &Board, src: ChainSource, (b1, b2): (&Branch, &Branch), out: &
     }
 }
 
-/// What every live branch of `branches` implies (SE's cell and region
-/// forcing chains), rated `kind` at the sum of the branches' ancestries.
-/// A branch that reached a contradiction is left out (its alternative is
-/// false, so one of the others holds); `skip` is the source cell, whose
-/// own candidates are the alternatives.
+/// What every branch of `branches` implies (SE's cell and region forcing
+/// chains), rated `kind` at the sum of the branches' ancestries. As in SE,
+/// a branch that reached a contradiction keeps what it implied up to there
+/// (its alternative is false, so one of the others holds, and each of them
+/// implies the conclusion). `skip` is the source cell, whose own
+/// candidates are the alternatives.
 fn agreements(
     board: &Board,
-    branches: &[&Branch],
+    live: &[&Branch],
     skip: Option<usize>,
     kind: ChainKind,
     out: &mut Vec<RatedChain>,
 ) {
-    let live: Vec<&Branch> = branches
-        .iter()
-        .copied()
-        .filter(|b| b.contradiction.is_none())
-        .collect();
+    if live.iter().all(|b| b.contradiction.is_some()) {
+        return;
+    }
     let Some(first) = live.first() else {
         return;
     };
     let geo = board.geometry();
     let sum = |at: &dyn Fn(&Branch) -> u32| -> Option<usize> {
         let mut n = 0;
-        for b in &live {
+        for b in live {
             let i = at(b);
             if i == NONE {
                 return None;
