@@ -58,6 +58,9 @@ pub enum ChainKind {
     /// Dynamic chain whose branches also use SE's basic techniques
     /// (SE's "dynamic forcing chains (+)", nesting level 1), 9.0.
     DynamicPlus,
+    /// Dynamic chain whose branches also use static forcing chains (SE's
+    /// "dynamic forcing chains (+ forcing chains)", nesting level 2), 9.5.
+    Nested,
 }
 
 impl ChainKind {
@@ -70,6 +73,7 @@ impl ChainKind {
             ChainKind::Multiple => 80,
             ChainKind::Dynamic => 85,
             ChainKind::DynamicPlus => 90,
+            ChainKind::Nested => 95,
         }
     }
 }
@@ -154,11 +158,31 @@ struct Ancestry {
     y: bool,
     /// Every placement in it is of the source digit.
     one_digit: bool,
+    /// The nodes in it that a nested chain concluded, with that chain's
+    /// complexity (SE adds each nested chain's once).
+    nested: Vec<(u32, u32)>,
 }
 
 impl Ancestry {
     fn count(&self) -> usize {
-        self.set.iter().map(|w| w.count_ones() as usize).sum()
+        let flat: usize = self.set.iter().map(|w| w.count_ones() as usize).sum();
+        flat + self.nested.iter().map(|&(_, w)| w as usize).sum::<usize>()
+    }
+
+    /// Adds `other`'s nodes and flags.
+    fn absorb(&mut self, other: &Ancestry) {
+        for (w, pw) in self.set.iter_mut().zip(&other.set) {
+            *w |= pw;
+        }
+        self.stat &= other.stat;
+        self.x |= other.x;
+        self.y |= other.y;
+        self.one_digit &= other.one_digit;
+        if !other.nested.is_empty() {
+            self.nested.extend_from_slice(&other.nested);
+            self.nested.sort_unstable();
+            self.nested.dedup();
+        }
     }
 }
 
@@ -171,19 +195,30 @@ struct Mode {
     /// (locked candidates, hidden pair, naked pair, X-wing) on the
     /// branch's board (SE's "+", 9.0).
     plus: bool,
+    /// When neither applies, the static forcing chains on the branch's
+    /// board (SE's nesting level 2, "+ forcing chains", 9.5).
+    nested: bool,
 }
 
 const STATIC: Mode = Mode {
     static_only: true,
     plus: false,
+    nested: false,
 };
 const DYNAMIC: Mode = Mode {
     static_only: false,
     plus: false,
+    nested: false,
 };
 const PLUS: Mode = Mode {
     static_only: false,
     plus: true,
+    nested: false,
+};
+const NESTED: Mode = Mode {
+    static_only: false,
+    plus: true,
+    nested: true,
 };
 
 /// The techniques SE's nesting level 1 uses inside a chain, in its order
@@ -215,6 +250,40 @@ struct Branch {
     anc: Vec<Ancestry>,
     /// The ancestry of the first contradiction, if the branch reached one.
     contradiction: Option<Ancestry>,
+    /// Why each node holds (for a nested chain's rule parents).
+    cause: Vec<Cause>,
+    /// Whether the last step without singles was a basic technique (not a
+    /// nested chain).
+    last_advanced: bool,
+}
+
+/// Why a node of a branch holds, as far as a chain nesting it needs: the
+/// cell (naked single, or the source cell) or the unit and digit (hidden
+/// single, or the source unit) whose other candidates' removals it rests
+/// on.
+#[derive(Debug, Clone, Copy)]
+enum Cause {
+    /// A removal, or a root with no pattern.
+    Other,
+    /// The last candidate of the cell.
+    Naked(usize),
+    /// The last place of the digit in the unit.
+    Hidden(usize, u8),
+}
+
+/// One single of a branch: cell, digit, the removals it follows from, and
+/// the unit when it is a hidden single.
+type Single = (usize, u8, Vec<u32>, Option<usize>);
+
+/// At most this many nested-chain rounds per branch.
+const NESTED_ROUNDS: usize = 4;
+
+/// At most this many nested searches per producer call (SE's nesting has no
+/// cap; ours keeps one step within seconds).
+const NESTED_BUDGET: usize = 400;
+
+thread_local! {
+    static NESTED_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl Branch {
@@ -223,6 +292,17 @@ impl Branch {
     /// two places in a unit (X), or a cell's two candidates (Y); every
     /// conclusion of the chain goes through it.
     fn run(start: &Board, assume: Assume, mode: Mode, source_x: bool) -> Branch {
+        Branch::run_caused(start, assume, mode, source_x, Cause::Other)
+    }
+
+    /// [`Branch::run`] with the root's cause (the source of a nested chain).
+    fn run_caused(
+        start: &Board,
+        assume: Assume,
+        mode: Mode,
+        source_x: bool,
+        root_cause: Cause,
+    ) -> Branch {
         let geo = start.geometry();
         let slots = geo.cells * (geo.side + 1);
         let mut br = Branch {
@@ -231,10 +311,13 @@ impl Branch {
             off_at: vec![NONE; slots],
             anc: Vec::new(),
             contradiction: None,
+            cause: Vec::new(),
+            last_advanced: false,
         };
         // Nodes: at most one per placement and per removal, plus the root.
         let words = (slots + 1).div_ceil(64);
         let root = br.new_node(words, &[], true, (source_x, !source_x), true);
+        br.cause[root as usize] = root_cause;
         let d = match assume {
             Assume::On(cell, d) => {
                 br.place(start, cell, d, root, d);
@@ -248,6 +331,7 @@ impl Branch {
             }
         };
         let mut found = Vec::new();
+        let mut nested_rounds = 0;
         while br.contradiction.is_none() {
             found.clear();
             br.singles(start, &mut found);
@@ -255,19 +339,27 @@ impl Branch {
                 found.retain(|f| f.2.len() == 1);
             }
             if found.is_empty() {
-                if mode.plus && br.advanced(start, d) {
+                if (mode.plus && br.advanced(start, d))
+                    || (mode.nested && nested_rounds < NESTED_ROUNDS && br.nested(start, d))
+                {
+                    nested_rounds += usize::from(!br.last_advanced);
                     br.contradiction = br.find_contradiction(start);
                     continue;
                 }
                 break;
             }
-            for &(c, x, ref parents, link_x) in &found {
+            for &(c, x, ref parents, unit) in &found {
                 if br.board.value(c) != 0 || br.board.cands(c) & (1 << x) == 0 {
                     continue;
                 }
                 let stat = parents.len() == 1;
                 let pure = x == d;
+                let link_x = unit.is_some();
                 let n = br.new_node(words, parents, stat, (link_x, !link_x), pure);
+                br.cause[n as usize] = match unit {
+                    Some(u) => Cause::Hidden(u, x),
+                    None => Cause::Naked(c),
+                };
                 br.place(start, c, x, n, d);
             }
             br.contradiction = br.find_contradiction(start);
@@ -294,22 +386,17 @@ impl Branch {
             x,
             y,
             one_digit,
+            nested: Vec::new(),
         };
         for &p in parents {
-            let pa = &self.anc[p as usize];
-            for (w, pw) in a.set.iter_mut().zip(&pa.set) {
-                *w |= pw;
-            }
-            a.stat &= pa.stat;
-            a.x |= pa.x;
-            a.y |= pa.y;
-            a.one_digit &= pa.one_digit;
+            a.absorb(&self.anc[p as usize]);
         }
         if idx / 64 >= a.set.len() {
             a.set.resize(idx / 64 + 1, 0);
         }
         a.set[idx / 64] |= 1 << (idx % 64);
         self.anc.push(a);
+        self.cause.push(Cause::Other);
         idx as u32
     }
 
@@ -362,10 +449,64 @@ impl Branch {
                 }
             }
             if any {
+                self.last_advanced = true;
                 return true;
             }
         }
+        self.last_advanced = false;
         false
+    }
+
+    /// SE's nesting level 2: the conclusions of the static forcing chains
+    /// of the branch's board (all of them, as SE takes every hint of its
+    /// nested rule), each a removal whose parents are the branch's removals
+    /// the nested chain rests on (for each of its placements, the other
+    /// candidates of the cell or the other places of the digit in the unit,
+    /// SE's `collectRuleParents`) and which adds the nested chain's
+    /// complexity. False when none applies or the budget is spent.
+    fn nested(&mut self, start: &Board, src_digit: u8) -> bool {
+        let left = NESTED_LEFT.with(|l| l.get());
+        if left == 0 {
+            return false;
+        }
+        NESTED_LEFT.with(|l| l.set(left - 1));
+        let mut any = false;
+        let words = self.anc[0].set.len();
+        for inner in nested_static(&self.board) {
+            let mut parents = Vec::new();
+            for c in &inner.causes {
+                match *c {
+                    Cause::Naked(cell) => parents.extend(self.offs_of_cell(start, cell, u32::MAX)),
+                    Cause::Hidden(u, d) => {
+                        parents.extend(self.offs_in_unit(start, u, d, usize::MAX))
+                    }
+                    Cause::Other => {}
+                }
+            }
+            parents.sort_unstable();
+            parents.dedup();
+            if parents.is_empty() {
+                continue;
+            }
+            let removals: Vec<(usize, u8)> = match inner.conclusion {
+                Conclusion::Remove(c, x) => vec![(c, x)],
+                Conclusion::Place(c, x) => digits(self.board.cands(c) & !(1 << x))
+                    .map(|y| (c, y))
+                    .collect(),
+            };
+            for (c, x) in removals {
+                if self.board.value(c) != 0 || self.board.cands(c) & (1 << x) == 0 {
+                    continue;
+                }
+                let n = self.new_node(words, &parents, false, (false, false), x == src_digit);
+                self.anc[n as usize].nested.push((n, inner.nodes as u32));
+                let s = self.slot(c, x);
+                self.off_at[s] = n;
+                self.board.eliminate(c, x);
+                any = true;
+            }
+        }
+        any
     }
 
     /// The removals of the branch that pattern `a` rests on: for locked
@@ -439,15 +580,15 @@ impl Branch {
     /// Every single of the current board with the removals it follows from
     /// (the fewer of naked and hidden when a cell is both), and whether it
     /// is a hidden single (X link).
-    fn singles(&self, start: &Board, out: &mut Vec<(usize, u8, Vec<u32>, bool)>) {
+    fn singles(&self, start: &Board, out: &mut Vec<Single>) {
         let geo = start.geometry();
         let b = &self.board;
-        let mut best: Vec<Option<(u8, Vec<u32>, bool)>> = vec![None; geo.cells];
+        let mut best: Vec<Option<(u8, Vec<u32>, Option<usize>)>> = vec![None; geo.cells];
         for (cell, slot) in best.iter_mut().enumerate() {
             let c = b.cands(cell);
             if b.value(cell) == 0 && c.count_ones() == 1 {
                 let x = c.trailing_zeros() as u8;
-                *slot = Some((x, self.offs_of_cell(start, cell, !c), false));
+                *slot = Some((x, self.offs_of_cell(start, cell, !c), None));
             }
         }
         let mut places = vec![0u32; geo.side + 1];
@@ -465,13 +606,13 @@ impl Branch {
                     Some((x, q, _)) => *x == d && parents.len() < q.len(),
                 };
                 if better {
-                    best[cell] = Some((d, parents, true));
+                    best[cell] = Some((d, parents, Some(u)));
                 }
             }
         }
         for (cell, s) in best.into_iter().enumerate() {
-            if let Some((d, parents, x)) = s {
-                out.push((cell, d, parents, x));
+            if let Some((d, parents, unit)) = s {
+                out.push((cell, d, parents, unit));
             }
         }
     }
@@ -513,16 +654,10 @@ impl Branch {
             x: false,
             y: false,
             one_digit: true,
+            nested: Vec::new(),
         };
         for &p in parents {
-            let pa = &self.anc[p as usize];
-            for (w, pw) in a.set.iter_mut().zip(&pa.set) {
-                *w |= pw;
-            }
-            a.stat &= pa.stat;
-            a.x |= pa.x;
-            a.y |= pa.y;
-            a.one_digit &= pa.one_digit;
+            a.absorb(&self.anc[p as usize]);
         }
         a
     }
@@ -559,6 +694,7 @@ fn union(a: &Ancestry, b: &Ancestry) -> Ancestry {
         x: a.x || b.x,
         y: a.y || b.y,
         one_digit: a.one_digit && b.one_digit,
+        nested: Vec::new(),
     }
 }
 
@@ -576,16 +712,19 @@ pub enum Producer {
     Dynamic,
     /// Dynamic forcing chains with basic techniques inside (9.0).
     DynamicPlus,
+    /// Dynamic forcing chains with static forcing chains inside (9.5).
+    Nested,
 }
 
 impl Producer {
     /// Every producer, in SE's order.
-    pub const ALL: [Producer; 5] = [
+    pub const ALL: [Producer; 6] = [
         Producer::Static,
         Producer::Nishio,
         Producer::Multiple,
         Producer::Dynamic,
         Producer::DynamicPlus,
+        Producer::Nested,
     ];
 }
 
@@ -598,33 +737,33 @@ pub fn static_chains(board: &Board) -> Vec<RatedChain> {
         let source_x = matches!(src, ChainSource::Unit { .. });
         let b1 = Branch::run(board, Assume::On(first.0, first.1), STATIC, source_x);
         let b2 = Branch::run(board, Assume::On(second.0, second.1), STATIC, source_x);
-        two_way(board, src, (&b1, &b2), &mut out);
+        two_way(board, src, (&b1, &b2), &mut |c, k, n, _| {
+            out.push(RatedChain::new(c, k, n));
+        });
     }
     out
 }
 
-/// Puts the rated conclusions of the two static branches of `src` into
-/// `out`.
-fn two_way(board: &Board, src: ChainSource, (b1, b2): (&Branch, &Branch), out: &mut Vec<RatedChain>) {
+/// Hands the conclusions of the two static branches of `src` to `emit`:
+/// what it concludes, its kind, its complexity, and the branches'
+/// ancestries it rests on.
+fn two_way(
+    board: &Board,
+    src: ChainSource,
+    (b1, b2): (&Branch, &Branch),
+    emit: &mut impl FnMut(Conclusion, ChainKind, usize, &[(&Branch, &Ancestry)]),
+) {
     let geo = board.geometry();
     let [first, second] = src.alternatives();
     match (&b1.contradiction, &b2.contradiction) {
         (Some(_), Some(_)) => {}
         (Some(a), None) => {
-            let k = kind_of(a, true);
-            out.push(RatedChain::new(
-                Conclusion::Place(second.0, second.1),
-                k,
-                b1.summed(a),
-            ));
+            let c = Conclusion::Place(second.0, second.1);
+            emit(c, kind_of(a, true), b1.summed(a), &[(b1, a)]);
         }
         (None, Some(a)) => {
-            let k = kind_of(a, true);
-            out.push(RatedChain::new(
-                Conclusion::Place(first.0, first.1),
-                k,
-                b2.summed(a),
-            ));
+            let c = Conclusion::Place(first.0, first.1);
+            emit(c, kind_of(a, true), b2.summed(a), &[(b2, a)]);
         }
         (None, None) => {
             for cell in 0..geo.cells {
@@ -640,7 +779,12 @@ fn two_way(board: &Board, src: ChainSource, (b1, b2): (&Branch, &Branch), out: &
                     if n1 != NONE && n2 != NONE {
                         let (a1, a2) = (&b1.anc[n1 as usize], &b2.anc[n2 as usize]);
                         let k = kind_of(&union(a1, a2), false);
-                        out.push(RatedChain::new(conclusion, k, a1.count() + a2.count()));
+                        emit(
+                            conclusion,
+                            k,
+                            a1.count() + a2.count(),
+                            &[(b1, a1), (b2, a2)],
+                        );
                         true
                     } else {
                         false
@@ -660,6 +804,59 @@ fn two_way(board: &Board, src: ChainSource, (b1, b2): (&Branch, &Branch), out: &
             }
         }
     }
+}
+
+/// A conclusion of a static chain nested in a branch: what it concludes,
+/// its complexity, and the causes of its nodes (its rule parents).
+struct NestedConclusion {
+    conclusion: Conclusion,
+    nodes: usize,
+    causes: Vec<Cause>,
+}
+
+/// The static forcing chains of `board` (a branch's board) as nested
+/// conclusions.
+fn nested_static(board: &Board) -> Vec<NestedConclusion> {
+    let mut out = Vec::new();
+    for src in chain_sources(board) {
+        let [first, second] = src.alternatives();
+        let (source_x, root) = match src {
+            ChainSource::Unit { unit, d, .. } => (true, Cause::Hidden(unit, d)),
+            ChainSource::Cell { cell, .. } => (false, Cause::Naked(cell)),
+        };
+        let run = |(c, d): (usize, u8)| {
+            Branch::run_caused(board, Assume::On(c, d), STATIC, source_x, root)
+        };
+        let (b1, b2) = (run(first), run(second));
+        two_way(
+            board,
+            src,
+            (&b1, &b2),
+            &mut |conclusion, _, nodes, parts| {
+                let mut causes = Vec::new();
+                for (br, a) in parts {
+                    for (w, &bits) in a.set.iter().enumerate() {
+                        let mut m = bits;
+                        while m != 0 {
+                            let n = w * 64 + m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            if let Some(&c) = br.cause.get(n)
+                                && !matches!(c, Cause::Other)
+                            {
+                                causes.push(c);
+                            }
+                        }
+                    }
+                }
+                out.push(NestedConclusion {
+                    conclusion,
+                    nodes,
+                    causes,
+                });
+            },
+        );
+    }
+    out
 }
 
 /// What every branch of `branches` implies (SE's cell and region forcing
@@ -752,7 +949,9 @@ fn cell_and_region(
         if board.value(cell) != 0 || c.count_ones() < min_alternatives {
             continue;
         }
-        let bs: Vec<&Branch> = digits(c).filter_map(|d| on[slot(cell, d)].as_ref()).collect();
+        let bs: Vec<&Branch> = digits(c)
+            .filter_map(|d| on[slot(cell, d)].as_ref())
+            .collect();
         agreements(board, &bs, Some(cell), kind, out);
     }
     for (u, cells) in geo.units.iter().enumerate() {
@@ -794,25 +993,33 @@ pub fn multiple_chains(board: &Board) -> Vec<RatedChain> {
             }
         }
     }
-    let on = on_branches(board, STATIC, |c, d| wanted[c * (geo.side + 1) + d as usize]);
+    let on = on_branches(board, STATIC, |c, d| {
+        wanted[c * (geo.side + 1) + d as usize]
+    });
     let mut out = Vec::new();
     cell_and_region(board, &on, 3, ChainKind::Multiple, &mut out);
     out
 }
 
-/// SE's dynamic forcing chains (8.5, or 9.0 with `plus`): from every
+/// SE's dynamic forcing chains at nesting `level`: 0 (8.5), 1 with basic
+/// techniques inside the branches (9.0), 2 with static forcing chains
+/// inside too (9.5, within a budget of nested searches). From every
 /// candidate assumed on and off, a contradiction refutes the assumption
-/// (a Nishio, 7.5, when every placement of it is of the assumed digit and
-/// `plus` is off), both assumptions agreeing on a candidate of a cell with
-/// three or more candidates settle it; and dynamic cell and region forcing
-/// chains from every cell and every digit of a unit.
-pub fn dynamic_chains(board: &Board, plus: bool) -> Vec<RatedChain> {
+/// (a Nishio, 7.5, when every placement of it is of the assumed digit at
+/// level 0), both assumptions agreeing on a candidate of a cell with three
+/// or more candidates settle it; and dynamic cell and region forcing chains
+/// from every cell and every digit of a unit.
+pub fn dynamic_chains(board: &Board, level: u8) -> Vec<RatedChain> {
     let geo = board.geometry();
-    let (mode, kind) = if plus {
-        (PLUS, ChainKind::DynamicPlus)
-    } else {
-        (DYNAMIC, ChainKind::Dynamic)
+    let (mode, kind) = match level {
+        0 => (DYNAMIC, ChainKind::Dynamic),
+        1 => (PLUS, ChainKind::DynamicPlus),
+        _ => {
+            NESTED_LEFT.with(|l| l.set(NESTED_BUDGET));
+            (NESTED, ChainKind::Nested)
+        }
     };
+    let plus = level > 0;
     let on = on_branches(board, mode, |_, _| true);
     let mut out = Vec::new();
     for cell in 0..geo.cells {
@@ -859,13 +1066,14 @@ pub fn dynamic_chains(board: &Board, plus: bool) -> Vec<RatedChain> {
 pub fn produce(board: &Board, producer: Producer) -> Vec<RatedChain> {
     match producer {
         Producer::Static => static_chains(board),
-        Producer::Nishio => dynamic_chains(board, false)
+        Producer::Nishio => dynamic_chains(board, 0)
             .into_iter()
             .filter(|c| c.kind == ChainKind::Nishio)
             .collect(),
         Producer::Multiple => multiple_chains(board),
-        Producer::Dynamic => dynamic_chains(board, false),
-        Producer::DynamicPlus => dynamic_chains(board, true),
+        Producer::Dynamic => dynamic_chains(board, 0),
+        Producer::DynamicPlus => dynamic_chains(board, 1),
+        Producer::Nested => dynamic_chains(board, 2),
     }
 }
 
@@ -874,7 +1082,7 @@ pub fn produce(board: &Board, producer: Producer) -> Vec<RatedChain> {
 pub fn rated_chains(board: &Board) -> Vec<RatedChain> {
     let mut out = static_chains(board);
     out.extend(multiple_chains(board));
-    out.extend(dynamic_chains(board, false));
+    out.extend(dynamic_chains(board, 0));
     out
 }
 
@@ -893,13 +1101,15 @@ pub fn easiest_chain(board: &Board) -> Option<RatedChain> {
     if let Some(c) = easiest(static_chains(board)) {
         return Some(c);
     }
-    let dynamic = dynamic_chains(board, false);
-    let (nishio, dynamic): (Vec<_>, Vec<_>) =
-        dynamic.into_iter().partition(|c| c.kind == ChainKind::Nishio);
+    let dynamic = dynamic_chains(board, 0);
+    let (nishio, dynamic): (Vec<_>, Vec<_>) = dynamic
+        .into_iter()
+        .partition(|c| c.kind == ChainKind::Nishio);
     easiest(nishio)
         .or_else(|| easiest(multiple_chains(board)))
         .or_else(|| easiest(dynamic))
-        .or_else(|| easiest(dynamic_chains(board, true)))
+        .or_else(|| easiest(dynamic_chains(board, 1)))
+        .or_else(|| easiest(dynamic_chains(board, 2)))
 }
 
 #[cfg(test)]

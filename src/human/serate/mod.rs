@@ -98,6 +98,7 @@ impl SeRule {
             SeRule::Chain(ChainKind::Multiple) => "multiple forcing chain",
             SeRule::Chain(ChainKind::Dynamic) => "dynamic forcing chain",
             SeRule::Chain(ChainKind::DynamicPlus) => "dynamic forcing chain (+)",
+            SeRule::Chain(ChainKind::Nested) => "nested forcing chain (+ forcing chains)",
         }
     }
 
@@ -418,6 +419,7 @@ mod tests {
         assert_eq!(SeRule::Chain(ChainKind::Multiple).tenths(), 80);
         assert_eq!(SeRule::Chain(ChainKind::Dynamic).tenths(), 85);
         assert_eq!(SeRule::Chain(ChainKind::DynamicPlus).tenths(), 90);
+        assert_eq!(SeRule::Chain(ChainKind::Nested).tenths(), 95);
         let order = by_rating();
         assert_eq!(order[0], Technique::HiddenSingle);
         assert_eq!(order[1], Technique::NakedSingle);
