@@ -1,9 +1,10 @@
 //! Serate's forcing chains beyond the static ones (`docs/methods.md` §3.11):
 //! Sukaku Explainer's multiple forcing chains (8.0), dynamic forcing chains
-//! (8.5) and dynamic forcing chains with basic techniques inside (9.0, SE's
-//! nesting level 1). Puzzles of the training half of top1465 that SE rates
-//! at those levels get our step of that kind at SE's rating, and every
-//! conclusion of every producer agrees with the solution.
+//! (8.5), dynamic forcing chains with basic techniques inside (9.0, SE's
+//! nesting level 1) and with static chains nested inside (9.5, level 2).
+//! Puzzles of the training half of top1465 that SE rates at those levels get
+//! our step of that kind at SE's rating, and every conclusion of every
+//! producer agrees with the solution.
 
 mod common;
 

@@ -1,41 +1,49 @@
-//! Sukaku Explainer's rating of a forcing chain, for the chains of our
-//! technique engine ([`crate::human::techniques`], `docs/methods.md` §3).
+//! Sukaku Explainer's forcing chains and their ratings, on the propagation
+//! of our technique engine ([`crate::human::techniques`], `docs/methods.md`
+//! §3.11): SE's `Chaining` (1.18.1, `diuf/sudoku/solver/rules/chaining/`)
+//! with its producers in the order its `Solver` tries them.
 //!
-//! Our forcing chain starts from a bivalue cell or a digit with two places in
-//! a unit, propagates each alternative with naked and hidden singles, and
-//! concludes what one branch's contradiction or both branches' agreement
-//! forces. To rate it as Sukaku Explainer (SE) does, each branch is
-//! propagated again here with provenance: every "on" node (a placement) and
-//! "off" node (a removed candidate) records the nodes it follows from, so a
-//! conclusion has an ancestry, as an SE chain has its potentials.
+//! A branch assumes a candidate on (placed) or off (removed) and propagates
+//! it with naked and hidden singles, with provenance: every "on" node (a
+//! placement) and "off" node (a removed candidate) records the nodes it
+//! follows from, so a conclusion has an ancestry, as an SE chain has its
+//! potentials. A static branch takes only the singles that follow from one
+//! removal (SE's static links: a cell with two candidates, a digit with two
+//! places, at the branch's start); a dynamic one takes every single.
 //!
-//! SE's documented difficulty scale for chains (its hint classes:
-//! `ForcingChainHint`, `CycleHint`, `Chaining`, `ChainingHint` of Sukaku
-//! Explainer 1.18.1) gives a base rating by kind, plus a length increment:
+//! SE's rating of a chain is a base rating by kind plus a length increment:
 //! 0.1 each time the chain length (its potentials − 2) passes 4, 6, 8, 12,
 //! 16, 24, 32, 48, … (the thresholds grow by ×3/2 and ×4/3 in turn). The
-//! kinds, and which of our chains stands for each:
+//! producers and kinds:
 //!
-//! * **forcing X- or Y-chain, 6.6**: every placement of the ancestry follows
-//!   from one removal (a bivalue cell or a two-place digit, SE's "static"
-//!   links), and they and the source's own link are all hidden singles and
-//!   two-place digits on one digit (X) or all naked singles and bivalue
-//!   cells (Y);
-//! * **forcing chain, 7.0**: static, with both kinds of link;
-//! * **Nishio, 7.5**: a contradiction whose ancestry needs a placement that
-//!   follows from several removals ("dynamic"), all on the assumed digit;
-//! * **dynamic forcing chain, 8.5**: any other dynamic chain (contradiction,
-//!   or two branches that agree).
+//! * **forcing X- or Y-chain, 6.6; forcing chain, 7.0** ([`static_chains`]):
+//!   the two static branches of a bivalue cell or a two-place digit; a
+//!   chain with hidden singles and two-place digits on one digit only (X)
+//!   or naked singles and bivalue cells only (Y) is 6.6;
+//! * **Nishio, 7.5**: a dynamic contradiction whose ancestry keeps to the
+//!   assumed digit;
+//! * **multiple forcing chains, 8.0** ([`multiple_chains`]): static cell
+//!   forcing chains from cells with three or more candidates and region
+//!   forcing chains from digits with three or more places in a unit;
+//! * **dynamic forcing chains, 8.5** ([`dynamic_chains`] level 0): every
+//!   candidate assumed on and off, contradictions, doubles, and dynamic cell
+//!   and region forcing chains;
+//! * **dynamic forcing chains (+), 9.0** (level 1, SE's first nesting
+//!   level): the branches also apply locked candidates, hidden pair, naked
+//!   pair and X-wing (SE's rules at its default settings), each removal a
+//!   node whose parents are the branch's removals the pattern rests on;
+//! * **nested forcing chains (+ forcing chains), 9.5** (level 2): the
+//!   branches also apply our static chains on their board, each conclusion
+//!   a node whose parents are the branch's removals the nested chain rests
+//!   on and which adds the nested chain's complexity; bounded by
+//!   [`NESTED_ROUNDS`] per branch and [`NESTED_BUDGET`] searches per call.
 //!
-//! SE's cycles (6.5), multiple forcing chains (8.0: cells or units with
-//! three or more alternatives) and its nested levels (dynamic chains whose
-//! branches use other techniques, 9.0, or chains inside chains, 9.5 and up)
-//! have no counterpart in the engine: its sources have two alternatives and
-//! its branches use singles only, so a puzzle that needs nesting is "needs
-//! search". The complexity (potentials) of a contradiction is the ancestry
-//! (union) of the removals that empty the cell or unit, plus one; of an
-//! agreement, the ancestries of the conclusion in both branches added (as SE
-//! adds its branches' in a cell or region forcing chain).
+//! SE's cycles (6.5) and its nesting levels 3 and up (multiple or dynamic
+//! chains nested, 10.0 and up) have no counterpart. The complexity of a
+//! contradiction is the ancestry (union) of the removals that empty the cell
+//! or unit, plus one; of an agreement, the ancestries of the conclusion in
+//! every branch added (as SE adds its branches' in a cell or region forcing
+//! chain).
 
 use crate::human::board::Board;
 use crate::human::techniques::{Application, ChainSource, Technique, chain_sources, find};
@@ -276,11 +284,11 @@ enum Cause {
 type Single = (usize, u8, Vec<u32>, Option<usize>);
 
 /// At most this many nested-chain rounds per branch.
-const NESTED_ROUNDS: usize = 4;
+pub const NESTED_ROUNDS: usize = 4;
 
 /// At most this many nested searches per producer call (SE's nesting has no
 /// cap; ours keeps one step within seconds).
-const NESTED_BUDGET: usize = 400;
+pub const NESTED_BUDGET: usize = 400;
 
 thread_local! {
     static NESTED_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
