@@ -283,6 +283,9 @@ enum Cause {
 /// the unit when it is a hidden single.
 type Single = (usize, u8, Vec<u32>, Option<usize>);
 
+/// A [`Single`] without its cell.
+type CellSingle = (u8, Vec<u32>, Option<usize>);
+
 /// At most this many nested-chain rounds per branch.
 pub const NESTED_ROUNDS: usize = 4;
 
@@ -591,7 +594,7 @@ impl Branch {
     fn singles(&self, start: &Board, out: &mut Vec<Single>) {
         let geo = start.geometry();
         let b = &self.board;
-        let mut best: Vec<Option<(u8, Vec<u32>, Option<usize>)>> = vec![None; geo.cells];
+        let mut best: Vec<Option<CellSingle>> = vec![None; geo.cells];
         for (cell, slot) in best.iter_mut().enumerate() {
             let c = b.cands(cell);
             if b.value(cell) == 0 && c.count_ones() == 1 {
