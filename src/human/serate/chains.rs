@@ -169,6 +169,10 @@ struct Ancestry {
     /// The nodes in it that a nested chain concluded, with that chain's
     /// complexity (SE adds each nested chain's once).
     nested: Vec<(u32, u32)>,
+    /// A contradiction that joins three or more removals (a cell's
+    /// candidates, a digit's places in a unit): SE reaches it only as a
+    /// cell or region forcing chain.
+    wide: bool,
 }
 
 impl Ancestry {
@@ -398,6 +402,7 @@ impl Branch {
             y,
             one_digit,
             nested: Vec::new(),
+            wide: false,
         };
         for &p in parents {
             a.absorb(&self.anc[p as usize]);
@@ -628,15 +633,20 @@ impl Branch {
         }
     }
 
-    /// The ancestry of the contradiction with the fewest nodes on the
-    /// current board (a cell without candidate, a digit without place).
+    /// The ancestry of the contradiction on the current board (a cell
+    /// without candidate, a digit without place) that joins at most two
+    /// removals, else the one with the fewest nodes.
     fn find_contradiction(&self, start: &Board) -> Option<Ancestry> {
         let geo = start.geometry();
         let b = &self.board;
         let mut best: Option<Ancestry> = None;
         let mut consider = |parents: Vec<u32>| {
-            let a = self.joined(&parents);
-            if best.as_ref().is_none_or(|x| x.count() > a.count()) {
+            let mut a = self.joined(&parents);
+            a.wide = parents.len() >= 3;
+            if best
+                .as_ref()
+                .is_none_or(|x| (x.wide, x.count()) > (a.wide, a.count()))
+            {
                 best = Some(a);
             }
         };
@@ -666,6 +676,7 @@ impl Branch {
             y: false,
             one_digit: true,
             nested: Vec::new(),
+            wide: false,
         };
         for &p in parents {
             a.absorb(&self.anc[p as usize]);
@@ -698,6 +709,17 @@ fn kind_of(a: &Ancestry, contradiction: bool) -> ChainKind {
     }
 }
 
+/// The kind of a static branch's contradiction: a chain back to the
+/// source's negation (6.6, 7.0), or, when it joins three or more removals, a
+/// cell or region forcing chain (8.0), as SE finds it.
+fn contradiction_kind(a: &Ancestry) -> ChainKind {
+    if a.stat && a.wide {
+        ChainKind::Multiple
+    } else {
+        kind_of(a, true)
+    }
+}
+
 fn union(a: &Ancestry, b: &Ancestry) -> Ancestry {
     Ancestry {
         set: Vec::new(),
@@ -706,6 +728,7 @@ fn union(a: &Ancestry, b: &Ancestry) -> Ancestry {
         y: a.y || b.y,
         one_digit: a.one_digit && b.one_digit,
         nested: Vec::new(),
+        wide: false,
     }
 }
 
@@ -740,8 +763,18 @@ impl Producer {
 }
 
 /// The static forcing chains of the engine's two-alternative sources, each
-/// rated as SE rates its chain, in source order.
+/// rated as SE rates its chain, in source order (the contradictions that
+/// SE reaches as multiple forcing chains are [`multiple_chains`]').
 pub fn static_chains(board: &Board) -> Vec<RatedChain> {
+    two_alternative_chains(board)
+        .into_iter()
+        .filter(|c| c.kind != ChainKind::Multiple)
+        .collect()
+}
+
+/// The conclusions of the static branches of the engine's two-alternative
+/// sources.
+fn two_alternative_chains(board: &Board) -> Vec<RatedChain> {
     let mut out = Vec::new();
     for src in chain_sources(board) {
         let [first, second] = src.alternatives();
@@ -770,11 +803,11 @@ fn two_way(
         (Some(_), Some(_)) => {}
         (Some(a), None) => {
             let c = Conclusion::Place(second.0, second.1);
-            emit(c, kind_of(a, true), b1.summed(a), &[(b1, a)]);
+            emit(c, contradiction_kind(a), b1.summed(a), &[(b1, a)]);
         }
         (None, Some(a)) => {
             let c = Conclusion::Place(first.0, first.1);
-            emit(c, kind_of(a, true), b2.summed(a), &[(b2, a)]);
+            emit(c, contradiction_kind(a), b2.summed(a), &[(b2, a)]);
         }
         (None, None) => {
             for cell in 0..geo.cells {
@@ -984,6 +1017,10 @@ fn cell_and_region(
 /// digits with three or more places in a unit (the two-alternative ones
 /// are [`static_chains`]).
 pub fn multiple_chains(board: &Board) -> Vec<RatedChain> {
+    let mut out: Vec<RatedChain> = two_alternative_chains(board)
+        .into_iter()
+        .filter(|c| c.kind == ChainKind::Multiple)
+        .collect();
     let geo = board.geometry();
     let mut wanted = vec![false; geo.cells * (geo.side + 1)];
     for cell in 0..geo.cells {
@@ -1007,7 +1044,6 @@ pub fn multiple_chains(board: &Board) -> Vec<RatedChain> {
     let on = on_branches(board, STATIC, |c, d| {
         wanted[c * (geo.side + 1) + d as usize]
     });
-    let mut out = Vec::new();
     cell_and_region(board, &on, 3, ChainKind::Multiple, &mut out);
     out
 }
