@@ -24,7 +24,9 @@
 //!   assumed digit;
 //! * **multiple forcing chains, 8.0** ([`multiple_chains`]): static cell
 //!   forcing chains from cells with three or more candidates and region
-//!   forcing chains from digits with three or more places in a unit;
+//!   forcing chains from digits with three or more places in a unit, and
+//!   the static contradictions of a two-alternative source that join three
+//!   or more removals (SE reaches those only so);
 //! * **dynamic forcing chains, 8.5** ([`dynamic_chains`] level 0): every
 //!   candidate assumed on and off, contradictions, doubles, and dynamic cell
 //!   and region forcing chains;
