@@ -469,9 +469,11 @@ for lo, hi in SE_BANDS:
 p("")
 p("Where the two part: SE rates 4.0–6.0 by Sukaku Explainer's grouped strong links,")
 p("skyscrapers, kites, uniqueness tests and BUG, none of which our catalogue has, so ours")
-p("reaches them with a forcing chain (6.6 and up); SE's multiple (8.0) and nested (9.0 and")
-p("up) chains have no counterpart in our engine, whose branches use singles only, so those")
-p("puzzles are rated by our longer dynamic chains (8.5 plus length) or need search.")
+p("reaches them with a forcing chain (6.6 and up). From 6.6 up ours has SE's chain")
+p("producers in SE's order: static chains (6.6, 7.0), Nishio (7.5), multiple forcing chains")
+p("(8.0), dynamic forcing chains (8.5), dynamic chains with basic techniques inside (9.0)")
+p("and static chains nested in dynamic ones (9.5), each plus SE's length increment")
+p("(`docs/methods.md` §3.11); SE's deeper nesting (10.0 and up) has no counterpart.")
 
 # 11. Serate LM: a linear model over the uses of each rule (Pelánek §4, Table 3).
 

@@ -1,44 +1,54 @@
-//! Sukaku Explainer's rating of a forcing chain, for the chains of our
-//! technique engine ([`crate::human::techniques`], `docs/methods.md` §3).
+//! Sukaku Explainer's forcing chains and their ratings, on the propagation
+//! of our technique engine ([`crate::human::techniques`], `docs/methods.md`
+//! §3.11): SE's `Chaining` (1.18.1, `diuf/sudoku/solver/rules/chaining/`)
+//! with its producers in the order its `Solver` tries them.
 //!
-//! Our forcing chain starts from a bivalue cell or a digit with two places in
-//! a unit, propagates each alternative with naked and hidden singles, and
-//! concludes what one branch's contradiction or both branches' agreement
-//! forces. To rate it as Sukaku Explainer (SE) does, each branch is
-//! propagated again here with provenance: every "on" node (a placement) and
-//! "off" node (a removed candidate) records the nodes it follows from, so a
-//! conclusion has an ancestry, as an SE chain has its potentials.
+//! A branch assumes a candidate on (placed) or off (removed) and propagates
+//! it with naked and hidden singles, with provenance: every "on" node (a
+//! placement) and "off" node (a removed candidate) records the nodes it
+//! follows from, so a conclusion has an ancestry, as an SE chain has its
+//! potentials. A static branch takes only the singles that follow from one
+//! removal (SE's static links: a cell with two candidates, a digit with two
+//! places, at the branch's start); a dynamic one takes every single.
 //!
-//! SE's documented difficulty scale for chains (its hint classes:
-//! `ForcingChainHint`, `CycleHint`, `Chaining`, `ChainingHint` of Sukaku
-//! Explainer 1.18.1) gives a base rating by kind, plus a length increment:
+//! SE's rating of a chain is a base rating by kind plus a length increment:
 //! 0.1 each time the chain length (its potentials − 2) passes 4, 6, 8, 12,
 //! 16, 24, 32, 48, … (the thresholds grow by ×3/2 and ×4/3 in turn). The
-//! kinds, and which of our chains stands for each:
+//! producers and kinds:
 //!
-//! * **forcing X- or Y-chain, 6.6**: every placement of the ancestry follows
-//!   from one removal (a bivalue cell or a two-place digit, SE's "static"
-//!   links), and they and the source's own link are all hidden singles and
-//!   two-place digits on one digit (X) or all naked singles and bivalue
-//!   cells (Y);
-//! * **forcing chain, 7.0**: static, with both kinds of link;
-//! * **Nishio, 7.5**: a contradiction whose ancestry needs a placement that
-//!   follows from several removals ("dynamic"), all on the assumed digit;
-//! * **dynamic forcing chain, 8.5**: any other dynamic chain (contradiction,
-//!   or two branches that agree).
+//! * **forcing X- or Y-chain, 6.6; forcing chain, 7.0** ([`static_chains`]):
+//!   the two static branches of a bivalue cell or a two-place digit; a
+//!   chain with hidden singles and two-place digits on one digit only (X)
+//!   or naked singles and bivalue cells only (Y) is 6.6;
+//! * **Nishio, 7.5**: a dynamic contradiction whose ancestry keeps to the
+//!   assumed digit;
+//! * **multiple forcing chains, 8.0** ([`multiple_chains`]): static cell
+//!   forcing chains from cells with three or more candidates and region
+//!   forcing chains from digits with three or more places in a unit, and
+//!   the static contradictions of a two-alternative source that join three
+//!   or more removals (SE reaches those only so);
+//! * **dynamic forcing chains, 8.5** ([`dynamic_chains`] level 0): every
+//!   candidate assumed on and off, contradictions, doubles, and dynamic cell
+//!   and region forcing chains;
+//! * **dynamic forcing chains (+), 9.0** (level 1, SE's first nesting
+//!   level): the branches also apply locked candidates, hidden pair, naked
+//!   pair and X-wing (SE's rules at its default settings), each removal a
+//!   node whose parents are the branch's removals the pattern rests on;
+//! * **nested forcing chains (+ forcing chains), 9.5** (level 2): the
+//!   branches also apply our static chains on their board, each conclusion
+//!   a node whose parents are the branch's removals the nested chain rests
+//!   on and which adds the nested chain's complexity; bounded by
+//!   [`NESTED_ROUNDS`] per branch and [`NESTED_BUDGET`] searches per call.
 //!
-//! SE's cycles (6.5), multiple forcing chains (8.0: cells or units with
-//! three or more alternatives) and its nested levels (dynamic chains whose
-//! branches use other techniques, 9.0, or chains inside chains, 9.5 and up)
-//! have no counterpart in the engine: its sources have two alternatives and
-//! its branches use singles only, so a puzzle that needs nesting is "needs
-//! search". The complexity (potentials) of a contradiction is the ancestry
-//! (union) of the removals that empty the cell or unit, plus one; of an
-//! agreement, the ancestries of the conclusion in both branches added (as SE
-//! adds its branches' in a cell or region forcing chain).
+//! SE's cycles (6.5) and its nesting levels 3 and up (multiple or dynamic
+//! chains nested, 10.0 and up) have no counterpart. The complexity of a
+//! contradiction is the ancestry (union) of the removals that empty the cell
+//! or unit, plus one; of an agreement, the ancestries of the conclusion in
+//! every branch added (as SE adds its branches' in a cell or region forcing
+//! chain).
 
 use crate::human::board::Board;
-use crate::human::techniques::{ChainSource, chain_sources};
+use crate::human::techniques::{Application, ChainSource, Technique, chain_sources, find};
 use crate::util::bits as digits;
 
 /// SE's kind of chain, with its base rating.
@@ -50,8 +60,17 @@ pub enum ChainKind {
     Forcing,
     /// Dynamic contradiction on one digit, 7.5.
     Nishio,
+    /// Static cell or region forcing chains from three or more
+    /// alternatives (SE's multiple forcing chains), 8.0.
+    Multiple,
     /// Any other dynamic chain, 8.5.
     Dynamic,
+    /// Dynamic chain whose branches also use SE's basic techniques
+    /// (SE's "dynamic forcing chains (+)", nesting level 1), 9.0.
+    DynamicPlus,
+    /// Dynamic chain whose branches also use static forcing chains (SE's
+    /// "dynamic forcing chains (+ forcing chains)", nesting level 2), 9.5.
+    Nested,
 }
 
 impl ChainKind {
@@ -61,7 +80,10 @@ impl ChainKind {
             ChainKind::XOrY => 66,
             ChainKind::Forcing => 70,
             ChainKind::Nishio => 75,
+            ChainKind::Multiple => 80,
             ChainKind::Dynamic => 85,
+            ChainKind::DynamicPlus => 90,
+            ChainKind::Nested => 95,
         }
     }
 }
@@ -95,6 +117,15 @@ impl Conclusion {
             Conclusion::Remove(c, d) => {
                 board.eliminate(c, d);
             }
+        }
+    }
+
+    /// True when the conclusion contradicts `solution` (cell values,
+    /// row-major).
+    pub fn contradicts(self, solution: &[u8]) -> bool {
+        match self {
+            Conclusion::Place(c, d) => solution[c] != d,
+            Conclusion::Remove(c, d) => solution[c] == d,
         }
     }
 }
@@ -137,15 +168,94 @@ struct Ancestry {
     y: bool,
     /// Every placement in it is of the source digit.
     one_digit: bool,
+    /// The nodes in it that a nested chain concluded, with that chain's
+    /// complexity (SE adds each nested chain's once).
+    nested: Vec<(u32, u32)>,
+    /// A contradiction that joins three or more removals (a cell's
+    /// candidates, a digit's places in a unit): SE reaches it only as a
+    /// cell or region forcing chain.
+    wide: bool,
 }
 
 impl Ancestry {
     fn count(&self) -> usize {
-        self.set.iter().map(|w| w.count_ones() as usize).sum()
+        let flat: usize = self.set.iter().map(|w| w.count_ones() as usize).sum();
+        flat + self.nested.iter().map(|&(_, w)| w as usize).sum::<usize>()
+    }
+
+    /// Adds `other`'s nodes and flags.
+    fn absorb(&mut self, other: &Ancestry) {
+        for (w, pw) in self.set.iter_mut().zip(&other.set) {
+            *w |= pw;
+        }
+        self.stat &= other.stat;
+        self.x |= other.x;
+        self.y |= other.y;
+        self.one_digit &= other.one_digit;
+        if !other.nested.is_empty() {
+            self.nested.extend_from_slice(&other.nested);
+            self.nested.sort_unstable();
+            self.nested.dedup();
+        }
     }
 }
 
-/// One branch: the assumption propagated with singles, with provenance.
+/// How a branch propagates, as SE's `Chaining` parameters say.
+#[derive(Debug, Clone, Copy)]
+struct Mode {
+    /// Only the singles that follow from one removal (SE's static chains).
+    static_only: bool,
+    /// When no single follows, SE's basic techniques of nesting level 1
+    /// (locked candidates, hidden pair, naked pair, X-wing) on the
+    /// branch's board (SE's "+", 9.0).
+    plus: bool,
+    /// When neither applies, the static forcing chains on the branch's
+    /// board (SE's nesting level 2, "+ forcing chains", 9.5).
+    nested: bool,
+}
+
+const STATIC: Mode = Mode {
+    static_only: true,
+    plus: false,
+    nested: false,
+};
+const DYNAMIC: Mode = Mode {
+    static_only: false,
+    plus: false,
+    nested: false,
+};
+const PLUS: Mode = Mode {
+    static_only: false,
+    plus: true,
+    nested: false,
+};
+const NESTED: Mode = Mode {
+    static_only: false,
+    plus: true,
+    nested: true,
+};
+
+/// The techniques SE's nesting level 1 uses inside a chain, in its order
+/// (`Chaining.getAdvancedPotentials` at its default settings: locking,
+/// hidden pair, naked pair, X-wing).
+const PLUS_RULES: [Technique; 5] = [
+    Technique::Pointing,
+    Technique::Claiming,
+    Technique::HiddenPair,
+    Technique::NakedPair,
+    Technique::XWing,
+];
+
+/// What a branch assumes.
+#[derive(Debug, Clone, Copy)]
+enum Assume {
+    /// The digit is in the cell.
+    On(usize, u8),
+    /// The digit is not in the cell.
+    Off(usize, u8),
+}
+
+/// One branch: the assumption propagated, with provenance.
 struct Branch {
     board: Board,
     /// Node index of the placement / removal of `(cell, digit)`, or `NONE`.
@@ -154,15 +264,62 @@ struct Branch {
     anc: Vec<Ancestry>,
     /// The ancestry of the first contradiction, if the branch reached one.
     contradiction: Option<Ancestry>,
+    /// Why each node holds (for a nested chain's rule parents).
+    cause: Vec<Cause>,
+    /// Whether the last step without singles was a basic technique (not a
+    /// nested chain).
+    last_advanced: bool,
+}
+
+/// Why a node of a branch holds, as far as a chain nesting it needs: the
+/// cell (naked single, or the source cell) or the unit and digit (hidden
+/// single, or the source unit) whose other candidates' removals it rests
+/// on.
+#[derive(Debug, Clone, Copy)]
+enum Cause {
+    /// A removal, or a root with no pattern.
+    Other,
+    /// The last candidate of the cell.
+    Naked(usize),
+    /// The last place of the digit in the unit.
+    Hidden(usize, u8),
+}
+
+/// One single of a branch: cell, digit, the removals it follows from, and
+/// the unit when it is a hidden single.
+type Single = (usize, u8, Vec<u32>, Option<usize>);
+
+/// A [`Single`] without its cell.
+type CellSingle = (u8, Vec<u32>, Option<usize>);
+
+/// At most this many nested-chain rounds per branch.
+pub const NESTED_ROUNDS: usize = 4;
+
+/// At most this many nested searches per producer call (SE's nesting has no
+/// cap; ours keeps one step within seconds).
+pub const NESTED_BUDGET: usize = 400;
+
+thread_local! {
+    static NESTED_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl Branch {
-    /// Propagates `cell = d` from `start`; `static_only` takes only the
-    /// singles that follow from one removal (SE's static links). `source_x`
-    /// tells the link between the source's two alternatives: a digit's two
-    /// places in a unit (X), or a cell's two candidates (Y); every conclusion
-    /// of the chain goes through it.
-    fn run(start: &Board, (cell, d): (usize, u8), static_only: bool, source_x: bool) -> Branch {
+    /// Propagates `assume` from `start` as `mode` says. `source_x` tells
+    /// the link between a two-alternative source's alternatives: a digit's
+    /// two places in a unit (X), or a cell's two candidates (Y); every
+    /// conclusion of the chain goes through it.
+    fn run(start: &Board, assume: Assume, mode: Mode, source_x: bool) -> Branch {
+        Branch::run_caused(start, assume, mode, source_x, Cause::Other)
+    }
+
+    /// [`Branch::run`] with the root's cause (the source of a nested chain).
+    fn run_caused(
+        start: &Board,
+        assume: Assume,
+        mode: Mode,
+        source_x: bool,
+        root_cause: Cause,
+    ) -> Branch {
         let geo = start.geometry();
         let slots = geo.cells * (geo.side + 1);
         let mut br = Branch {
@@ -171,31 +328,55 @@ impl Branch {
             off_at: vec![NONE; slots],
             anc: Vec::new(),
             contradiction: None,
+            cause: Vec::new(),
+            last_advanced: false,
         };
         // Nodes: at most one per placement and per removal, plus the root.
         let words = (slots + 1).div_ceil(64);
         let root = br.new_node(words, &[], true, (source_x, !source_x), true);
-        br.place(start, cell, d, root, d);
+        br.cause[root as usize] = root_cause;
+        let d = match assume {
+            Assume::On(cell, d) => {
+                br.place(start, cell, d, root, d);
+                d
+            }
+            Assume::Off(cell, d) => {
+                let s = br.slot(cell, d);
+                br.off_at[s] = root;
+                br.board.eliminate(cell, d);
+                d
+            }
+        };
         let mut found = Vec::new();
+        let mut nested_rounds = 0;
         while br.contradiction.is_none() {
             found.clear();
             br.singles(start, &mut found);
-            if static_only {
+            if mode.static_only {
                 found.retain(|f| f.2.len() == 1);
             }
             if found.is_empty() {
+                if (mode.plus && br.advanced(start, d))
+                    || (mode.nested && nested_rounds < NESTED_ROUNDS && br.nested(start, d))
+                {
+                    nested_rounds += usize::from(!br.last_advanced);
+                    br.contradiction = br.find_contradiction(start);
+                    continue;
+                }
                 break;
             }
-            for &(c, x, ref parents, link_x) in &found {
-                if br.board.value(c) != 0
-                    || br.board.cands(c) & (1 << x) == 0
-                    || (static_only && parents.len() != 1)
-                {
+            for &(c, x, ref parents, unit) in &found {
+                if br.board.value(c) != 0 || br.board.cands(c) & (1 << x) == 0 {
                     continue;
                 }
                 let stat = parents.len() == 1;
                 let pure = x == d;
+                let link_x = unit.is_some();
                 let n = br.new_node(words, parents, stat, (link_x, !link_x), pure);
+                br.cause[n as usize] = match unit {
+                    Some(u) => Cause::Hidden(u, x),
+                    None => Cause::Naked(c),
+                };
                 br.place(start, c, x, n, d);
             }
             br.contradiction = br.find_contradiction(start);
@@ -222,22 +403,18 @@ impl Branch {
             x,
             y,
             one_digit,
+            nested: Vec::new(),
+            wide: false,
         };
         for &p in parents {
-            let pa = &self.anc[p as usize];
-            for (w, pw) in a.set.iter_mut().zip(&pa.set) {
-                *w |= pw;
-            }
-            a.stat &= pa.stat;
-            a.x |= pa.x;
-            a.y |= pa.y;
-            a.one_digit &= pa.one_digit;
+            a.absorb(&self.anc[p as usize]);
         }
         if idx / 64 >= a.set.len() {
             a.set.resize(idx / 64 + 1, 0);
         }
         a.set[idx / 64] |= 1 << (idx % 64);
         self.anc.push(a);
+        self.cause.push(Cause::Other);
         idx as u32
     }
 
@@ -263,6 +440,143 @@ impl Branch {
         self.board.place(cell, d);
     }
 
+    /// SE's nesting level 1: the removals of the first of [`PLUS_RULES`]
+    /// that applies on the branch's board, each an off node whose parents
+    /// are the removals of the branch the pattern rests on (SE's "rule
+    /// parents"). False when none applies.
+    fn advanced(&mut self, start: &Board, src_digit: u8) -> bool {
+        for t in PLUS_RULES {
+            let mut any = false;
+            for a in find(t, &self.board) {
+                let parents = self.rule_parents(start, &a);
+                // A pattern with no removal of the branch in it exists
+                // without the chain: SE leaves it out.
+                if parents.is_empty() {
+                    continue;
+                }
+                for &(c, x) in &a.eliminations {
+                    if self.board.value(c) != 0 || self.board.cands(c) & (1 << x) == 0 {
+                        continue;
+                    }
+                    let words = self.anc[0].set.len();
+                    let n = self.new_node(words, &parents, false, (false, false), x == src_digit);
+                    let s = self.slot(c, x);
+                    self.off_at[s] = n;
+                    self.board.eliminate(c, x);
+                    any = true;
+                }
+            }
+            if any {
+                self.last_advanced = true;
+                return true;
+            }
+        }
+        self.last_advanced = false;
+        false
+    }
+
+    /// SE's nesting level 2: the conclusions of the static forcing chains
+    /// of the branch's board (all of them, as SE takes every hint of its
+    /// nested rule), each a removal whose parents are the branch's removals
+    /// the nested chain rests on (for each of its placements, the other
+    /// candidates of the cell or the other places of the digit in the unit,
+    /// SE's `collectRuleParents`) and which adds the nested chain's
+    /// complexity. False when none applies or the budget is spent.
+    fn nested(&mut self, start: &Board, src_digit: u8) -> bool {
+        let left = NESTED_LEFT.with(|l| l.get());
+        if left == 0 {
+            return false;
+        }
+        NESTED_LEFT.with(|l| l.set(left - 1));
+        let mut any = false;
+        let words = self.anc[0].set.len();
+        for inner in nested_static(&self.board) {
+            let mut parents = Vec::new();
+            for c in &inner.causes {
+                match *c {
+                    Cause::Naked(cell) => parents.extend(self.offs_of_cell(start, cell, u32::MAX)),
+                    Cause::Hidden(u, d) => {
+                        parents.extend(self.offs_in_unit(start, u, d, usize::MAX))
+                    }
+                    Cause::Other => {}
+                }
+            }
+            parents.sort_unstable();
+            parents.dedup();
+            if parents.is_empty() {
+                continue;
+            }
+            let removals: Vec<(usize, u8)> = match inner.conclusion {
+                Conclusion::Remove(c, x) => vec![(c, x)],
+                Conclusion::Place(c, x) => digits(self.board.cands(c) & !(1 << x))
+                    .map(|y| (c, y))
+                    .collect(),
+            };
+            for (c, x) in removals {
+                if self.board.value(c) != 0 || self.board.cands(c) & (1 << x) == 0 {
+                    continue;
+                }
+                let n = self.new_node(words, &parents, false, (false, false), x == src_digit);
+                self.anc[n as usize].nested.push((n, inner.nodes as u32));
+                let s = self.slot(c, x);
+                self.off_at[s] = n;
+                self.board.eliminate(c, x);
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// The removals of the branch that pattern `a` rests on: for locked
+    /// candidates and X-wings the digit's removals in the base units, for a
+    /// naked pair the other digits' removals in its cells, for a hidden pair
+    /// its digits' removals in the rest of its unit.
+    fn rule_parents(&self, start: &Board, a: &Application) -> Vec<u32> {
+        let geo = start.geometry();
+        let mut out = Vec::new();
+        match a.technique {
+            Technique::Pointing | Technique::Claiming | Technique::XWing => {
+                let bases = if a.technique == Technique::XWing {
+                    a.units.len() / 2
+                } else {
+                    1
+                };
+                for &u in &a.units[..bases.min(a.units.len())] {
+                    for &d in &a.digits {
+                        out.extend(self.offs_in_unit(start, u, d, usize::MAX));
+                    }
+                }
+            }
+            Technique::NakedPair => {
+                let mask = a.digits.iter().fold(0u32, |m, &d| m | 1 << d);
+                for &c in &a.cells {
+                    out.extend(self.offs_of_cell(start, c, !mask));
+                }
+            }
+            Technique::HiddenPair => {
+                for &u in &a.units {
+                    for &c in &geo.units[u] {
+                        if a.cells.contains(&c) {
+                            continue;
+                        }
+                        for &d in &a.digits {
+                            if start.cands(c) & (1 << d) != 0 {
+                                let n = self.off_at[self.slot(c, d)];
+                                if n != NONE {
+                                    out.push(n);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// The removals (off nodes) of the start candidates `mask` of `cell`.
     fn offs_of_cell(&self, start: &Board, cell: usize, mask: u32) -> Vec<u32> {
         digits(start.cands(cell) & mask)
@@ -284,20 +598,22 @@ impl Branch {
     /// Every single of the current board with the removals it follows from
     /// (the fewer of naked and hidden when a cell is both), and whether it
     /// is a hidden single (X link).
-    fn singles(&self, start: &Board, out: &mut Vec<(usize, u8, Vec<u32>, bool)>) {
+    fn singles(&self, start: &Board, out: &mut Vec<Single>) {
         let geo = start.geometry();
         let b = &self.board;
-        let mut best: Vec<Option<(u8, Vec<u32>, bool)>> = vec![None; geo.cells];
+        let mut best: Vec<Option<CellSingle>> = vec![None; geo.cells];
         for (cell, slot) in best.iter_mut().enumerate() {
             let c = b.cands(cell);
             if b.value(cell) == 0 && c.count_ones() == 1 {
                 let x = c.trailing_zeros() as u8;
-                *slot = Some((x, self.offs_of_cell(start, cell, !c), false));
+                *slot = Some((x, self.offs_of_cell(start, cell, !c), None));
             }
         }
+        let mut places = vec![0u32; geo.side + 1];
         for u in 0..geo.units.len() {
+            b.unit_places(u, &mut places);
             for d in digits(geo.all_digits() & !b.placed_in_unit(u)) {
-                let p = b.places(u, d);
+                let p = places[d as usize];
                 if p.count_ones() != 1 {
                     continue;
                 }
@@ -308,26 +624,31 @@ impl Branch {
                     Some((x, q, _)) => *x == d && parents.len() < q.len(),
                 };
                 if better {
-                    best[cell] = Some((d, parents, true));
+                    best[cell] = Some((d, parents, Some(u)));
                 }
             }
         }
         for (cell, s) in best.into_iter().enumerate() {
-            if let Some((d, parents, x)) = s {
-                out.push((cell, d, parents, x));
+            if let Some((d, parents, unit)) = s {
+                out.push((cell, d, parents, unit));
             }
         }
     }
 
-    /// The ancestry of the contradiction with the fewest nodes on the
-    /// current board (a cell without candidate, a digit without place).
+    /// The ancestry of the contradiction on the current board (a cell
+    /// without candidate, a digit without place) that joins at most two
+    /// removals, else the one with the fewest nodes.
     fn find_contradiction(&self, start: &Board) -> Option<Ancestry> {
         let geo = start.geometry();
         let b = &self.board;
         let mut best: Option<Ancestry> = None;
         let mut consider = |parents: Vec<u32>| {
-            let a = self.joined(&parents);
-            if best.as_ref().is_none_or(|x| x.count() > a.count()) {
+            let mut a = self.joined(&parents);
+            a.wide = parents.len() >= 3;
+            if best
+                .as_ref()
+                .is_none_or(|x| (x.wide, x.count()) > (a.wide, a.count()))
+            {
                 best = Some(a);
             }
         };
@@ -336,9 +657,11 @@ impl Branch {
                 consider(self.offs_of_cell(start, cell, u32::MAX));
             }
         }
+        let mut places = vec![0u32; geo.side + 1];
         for u in 0..geo.units.len() {
+            b.unit_places(u, &mut places);
             for d in digits(geo.all_digits() & !b.placed_in_unit(u)) {
-                if b.places(u, d) == 0 {
+                if places[d as usize] == 0 {
                     consider(self.offs_in_unit(start, u, d, usize::MAX));
                 }
             }
@@ -354,16 +677,11 @@ impl Branch {
             x: false,
             y: false,
             one_digit: true,
+            nested: Vec::new(),
+            wide: false,
         };
         for &p in parents {
-            let pa = &self.anc[p as usize];
-            for (w, pw) in a.set.iter_mut().zip(&pa.set) {
-                *w |= pw;
-            }
-            a.stat &= pa.stat;
-            a.x |= pa.x;
-            a.y |= pa.y;
-            a.one_digit &= pa.one_digit;
+            a.absorb(&self.anc[p as usize]);
         }
         a
     }
@@ -393,6 +711,17 @@ fn kind_of(a: &Ancestry, contradiction: bool) -> ChainKind {
     }
 }
 
+/// The kind of a static branch's contradiction: a chain back to the
+/// source's negation (6.6, 7.0), or, when it joins three or more removals, a
+/// cell or region forcing chain (8.0), as SE finds it.
+fn contradiction_kind(a: &Ancestry) -> ChainKind {
+    if a.stat && a.wide {
+        ChainKind::Multiple
+    } else {
+        kind_of(a, true)
+    }
+}
+
 fn union(a: &Ancestry, b: &Ancestry) -> Ancestry {
     Ancestry {
         set: Vec::new(),
@@ -400,51 +729,87 @@ fn union(a: &Ancestry, b: &Ancestry) -> Ancestry {
         x: a.x || b.x,
         y: a.y || b.y,
         one_digit: a.one_digit && b.one_digit,
+        nested: Vec::new(),
+        wide: false,
     }
 }
 
-/// Every conclusion the forcing chains of `board` reach, each rated as SE
-/// rates its chain, in the engine's source order.
-pub fn rated_chains(board: &Board) -> Vec<RatedChain> {
+/// SE's chaining producers, in the order its solver tries them; the path
+/// takes the easiest conclusion of the first that finds one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Producer {
+    /// Forcing X-, Y- and XY-chains from two-alternative sources (6.6, 7.0).
+    Static,
+    /// Dynamic contradictions on one digit (7.5).
+    Nishio,
+    /// Static cell and region forcing chains (8.0).
+    Multiple,
+    /// Dynamic forcing chains (8.5).
+    Dynamic,
+    /// Dynamic forcing chains with basic techniques inside (9.0).
+    DynamicPlus,
+    /// Dynamic forcing chains with static forcing chains inside (9.5).
+    Nested,
+}
+
+impl Producer {
+    /// Every producer, in SE's order.
+    pub const ALL: [Producer; 6] = [
+        Producer::Static,
+        Producer::Nishio,
+        Producer::Multiple,
+        Producer::Dynamic,
+        Producer::DynamicPlus,
+        Producer::Nested,
+    ];
+}
+
+/// The static forcing chains of the engine's two-alternative sources, each
+/// rated as SE rates its chain, in source order (the contradictions that
+/// SE reaches as multiple forcing chains are [`multiple_chains`]').
+pub fn static_chains(board: &Board) -> Vec<RatedChain> {
+    two_alternative_chains(board)
+        .into_iter()
+        .filter(|c| c.kind != ChainKind::Multiple)
+        .collect()
+}
+
+/// The conclusions of the static branches of the engine's two-alternative
+/// sources.
+fn two_alternative_chains(board: &Board) -> Vec<RatedChain> {
     let mut out = Vec::new();
     for src in chain_sources(board) {
         let [first, second] = src.alternatives();
-        for static_only in [true, false] {
-            let source_x = matches!(src, ChainSource::Unit { .. });
-            let b1 = Branch::run(board, first, static_only, source_x);
-            let b2 = Branch::run(board, second, static_only, source_x);
-            conclusions(board, src, (&b1, &b2), &mut out);
-        }
+        let source_x = matches!(src, ChainSource::Unit { .. });
+        let b1 = Branch::run(board, Assume::On(first.0, first.1), STATIC, source_x);
+        let b2 = Branch::run(board, Assume::On(second.0, second.1), STATIC, source_x);
+        two_way(board, src, (&b1, &b2), &mut |c, k, n, _| {
+            out.push(RatedChain::new(c, k, n));
+        });
     }
     out
 }
 
-/// Puts the rated conclusions of the branches of `src` into `out`.
-fn conclusions(
+/// Hands the conclusions of the two static branches of `src` to `emit`:
+/// what it concludes, its kind, its complexity, and the branches'
+/// ancestries it rests on.
+fn two_way(
     board: &Board,
     src: ChainSource,
     (b1, b2): (&Branch, &Branch),
-    out: &mut Vec<RatedChain>,
+    emit: &mut impl FnMut(Conclusion, ChainKind, usize, &[(&Branch, &Ancestry)]),
 ) {
     let geo = board.geometry();
     let [first, second] = src.alternatives();
     match (&b1.contradiction, &b2.contradiction) {
         (Some(_), Some(_)) => {}
         (Some(a), None) => {
-            let k = kind_of(a, true);
-            out.push(RatedChain::new(
-                Conclusion::Place(second.0, second.1),
-                k,
-                b1.summed(a),
-            ));
+            let c = Conclusion::Place(second.0, second.1);
+            emit(c, contradiction_kind(a), b1.summed(a), &[(b1, a)]);
         }
         (None, Some(a)) => {
-            let k = kind_of(a, true);
-            out.push(RatedChain::new(
-                Conclusion::Place(first.0, first.1),
-                k,
-                b2.summed(a),
-            ));
+            let c = Conclusion::Place(first.0, first.1);
+            emit(c, contradiction_kind(a), b2.summed(a), &[(b2, a)]);
         }
         (None, None) => {
             for cell in 0..geo.cells {
@@ -460,7 +825,12 @@ fn conclusions(
                     if n1 != NONE && n2 != NONE {
                         let (a1, a2) = (&b1.anc[n1 as usize], &b2.anc[n2 as usize]);
                         let k = kind_of(&union(a1, a2), false);
-                        out.push(RatedChain::new(conclusion, k, a1.count() + a2.count()));
+                        emit(
+                            conclusion,
+                            k,
+                            a1.count() + a2.count(),
+                            &[(b1, a1), (b2, a2)],
+                        );
                         true
                     } else {
                         false
@@ -482,11 +852,313 @@ fn conclusions(
     }
 }
 
-/// The lowest-rated conclusion of [`rated_chains`] (the first of equals).
-pub fn easiest_chain(board: &Board) -> Option<RatedChain> {
-    rated_chains(board)
+/// A conclusion of a static chain nested in a branch: what it concludes,
+/// its complexity, and the causes of its nodes (its rule parents).
+struct NestedConclusion {
+    conclusion: Conclusion,
+    nodes: usize,
+    causes: Vec<Cause>,
+}
+
+/// The static forcing chains of `board` (a branch's board) as nested
+/// conclusions.
+fn nested_static(board: &Board) -> Vec<NestedConclusion> {
+    let mut out = Vec::new();
+    for src in chain_sources(board) {
+        let [first, second] = src.alternatives();
+        let (source_x, root) = match src {
+            ChainSource::Unit { unit, d, .. } => (true, Cause::Hidden(unit, d)),
+            ChainSource::Cell { cell, .. } => (false, Cause::Naked(cell)),
+        };
+        let run = |(c, d): (usize, u8)| {
+            Branch::run_caused(board, Assume::On(c, d), STATIC, source_x, root)
+        };
+        let (b1, b2) = (run(first), run(second));
+        two_way(
+            board,
+            src,
+            (&b1, &b2),
+            &mut |conclusion, _, nodes, parts| {
+                let mut causes = Vec::new();
+                for (br, a) in parts {
+                    for (w, &bits) in a.set.iter().enumerate() {
+                        let mut m = bits;
+                        while m != 0 {
+                            let n = w * 64 + m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            if let Some(&c) = br.cause.get(n)
+                                && !matches!(c, Cause::Other)
+                            {
+                                causes.push(c);
+                            }
+                        }
+                    }
+                }
+                out.push(NestedConclusion {
+                    conclusion,
+                    nodes,
+                    causes,
+                });
+            },
+        );
+    }
+    out
+}
+
+/// What every branch of `branches` implies (SE's cell and region forcing
+/// chains), rated `kind` at the sum of the branches' ancestries. As in SE,
+/// a branch that reached a contradiction keeps what it implied up to there
+/// (its alternative is false, so one of the others holds, and each of them
+/// implies the conclusion). `skip` is the source cell, whose own
+/// candidates are the alternatives.
+fn agreements(
+    board: &Board,
+    live: &[&Branch],
+    skip: Option<usize>,
+    kind: ChainKind,
+    out: &mut Vec<RatedChain>,
+) {
+    if live.iter().all(|b| b.contradiction.is_some()) {
+        return;
+    }
+    let Some(first) = live.first() else {
+        return;
+    };
+    let geo = board.geometry();
+    let sum = |at: &dyn Fn(&Branch) -> u32| -> Option<usize> {
+        let mut n = 0;
+        for b in live {
+            let i = at(b);
+            if i == NONE {
+                return None;
+            }
+            n += b.anc[i as usize].count();
+        }
+        Some(n)
+    };
+    for cell in 0..geo.cells {
+        if board.value(cell) != 0 || skip == Some(cell) {
+            continue;
+        }
+        let mut placed = false;
+        for d in digits(board.cands(cell)) {
+            let s = first.slot(cell, d);
+            if let Some(n) = sum(&|b: &Branch| b.on_at[s]) {
+                out.push(RatedChain::new(Conclusion::Place(cell, d), kind, n));
+                placed = true;
+            }
+        }
+        if !placed {
+            for d in digits(board.cands(cell)) {
+                let s = first.slot(cell, d);
+                if let Some(n) = sum(&|b: &Branch| b.off_at[s]) {
+                    out.push(RatedChain::new(Conclusion::Remove(cell, d), kind, n));
+                }
+            }
+        }
+    }
+}
+
+/// The "on" branch of every candidate of `board` under `mode` (`None` for
+/// filled cells), indexed by slot.
+fn on_branches(board: &Board, mode: Mode, want: impl Fn(usize, u8) -> bool) -> Vec<Option<Branch>> {
+    let geo = board.geometry();
+    let mut out: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
+    for cell in 0..geo.cells {
+        if board.value(cell) != 0 {
+            continue;
+        }
+        for d in digits(board.cands(cell)) {
+            if want(cell, d) {
+                out[cell * (geo.side + 1) + d as usize] =
+                    Some(Branch::run(board, Assume::On(cell, d), mode, false));
+            }
+        }
+    }
+    out
+}
+
+/// Cell forcing chains (every candidate of a cell with at least
+/// `min_alternatives`) and region forcing chains (every place of a digit
+/// in a unit with at least as many), from the branches `on`.
+fn cell_and_region(
+    board: &Board,
+    on: &[Option<Branch>],
+    min_alternatives: u32,
+    kind: ChainKind,
+    out: &mut Vec<RatedChain>,
+) {
+    let geo = board.geometry();
+    let slot = |c: usize, d: u8| c * (geo.side + 1) + d as usize;
+    for cell in 0..geo.cells {
+        let c = board.cands(cell);
+        if board.value(cell) != 0 || c.count_ones() < min_alternatives {
+            continue;
+        }
+        let bs: Vec<&Branch> = digits(c)
+            .filter_map(|d| on[slot(cell, d)].as_ref())
+            .collect();
+        agreements(board, &bs, Some(cell), kind, out);
+    }
+    for (u, cells) in geo.units.iter().enumerate() {
+        for d in digits(geo.all_digits() & !board.placed_in_unit(u)) {
+            let p = board.places(u, d);
+            if p.count_ones() < min_alternatives {
+                continue;
+            }
+            let bs: Vec<&Branch> = digits(p << 1)
+                .filter_map(|i| on[slot(cells[i as usize - 1], d)].as_ref())
+                .collect();
+            agreements(board, &bs, None, kind, out);
+        }
+    }
+}
+
+/// SE's multiple forcing chains (8.0): static cell forcing chains from the
+/// cells with three or more candidates and region forcing chains from the
+/// digits with three or more places in a unit (the two-alternative ones
+/// are [`static_chains`]).
+pub fn multiple_chains(board: &Board) -> Vec<RatedChain> {
+    let mut out: Vec<RatedChain> = two_alternative_chains(board)
         .into_iter()
-        .reduce(|best, c| if c.tenths < best.tenths { c } else { best })
+        .filter(|c| c.kind == ChainKind::Multiple)
+        .collect();
+    let geo = board.geometry();
+    let mut wanted = vec![false; geo.cells * (geo.side + 1)];
+    for cell in 0..geo.cells {
+        let c = board.cands(cell);
+        if board.value(cell) == 0 && c.count_ones() >= 3 {
+            for d in digits(c) {
+                wanted[cell * (geo.side + 1) + d as usize] = true;
+            }
+        }
+    }
+    for (u, cells) in geo.units.iter().enumerate() {
+        for d in digits(geo.all_digits() & !board.placed_in_unit(u)) {
+            let p = board.places(u, d);
+            if p.count_ones() >= 3 {
+                for i in digits(p << 1) {
+                    wanted[cells[i as usize - 1] * (geo.side + 1) + d as usize] = true;
+                }
+            }
+        }
+    }
+    let on = on_branches(board, STATIC, |c, d| {
+        wanted[c * (geo.side + 1) + d as usize]
+    });
+    cell_and_region(board, &on, 3, ChainKind::Multiple, &mut out);
+    out
+}
+
+/// SE's dynamic forcing chains at nesting `level`: 0 (8.5), 1 with basic
+/// techniques inside the branches (9.0), 2 with static forcing chains
+/// inside too (9.5, within a budget of nested searches). From every
+/// candidate assumed on and off, a contradiction refutes the assumption
+/// (a Nishio, 7.5, when every placement of it is of the assumed digit at
+/// level 0), both assumptions agreeing on a candidate of a cell with three
+/// or more candidates settle it; and dynamic cell and region forcing chains
+/// from every cell and every digit of a unit.
+pub fn dynamic_chains(board: &Board, level: u8) -> Vec<RatedChain> {
+    let geo = board.geometry();
+    let (mode, kind) = match level {
+        0 => (DYNAMIC, ChainKind::Dynamic),
+        1 => (PLUS, ChainKind::DynamicPlus),
+        _ => {
+            NESTED_LEFT.with(|l| l.set(NESTED_BUDGET));
+            (NESTED, ChainKind::Nested)
+        }
+    };
+    let plus = level > 0;
+    let on = on_branches(board, mode, |_, _| true);
+    let mut out = Vec::new();
+    for cell in 0..geo.cells {
+        if board.value(cell) != 0 {
+            continue;
+        }
+        let c = board.cands(cell);
+        for d in digits(c) {
+            let Some(b_on) = &on[cell * (geo.side + 1) + d as usize] else {
+                continue;
+            };
+            let b_off = Branch::run(board, Assume::Off(cell, d), mode, false);
+            let contradiction_kind = |a: &Ancestry| {
+                if !plus && a.one_digit {
+                    ChainKind::Nishio
+                } else {
+                    kind
+                }
+            };
+            if let Some(a) = &b_on.contradiction {
+                out.push(RatedChain::new(
+                    Conclusion::Remove(cell, d),
+                    contradiction_kind(a),
+                    b_on.summed(a),
+                ));
+            }
+            if let Some(a) = &b_off.contradiction {
+                out.push(RatedChain::new(
+                    Conclusion::Place(cell, d),
+                    contradiction_kind(a),
+                    b_off.summed(a),
+                ));
+            }
+            if c.count_ones() >= 3 {
+                agreements(board, &[b_on, &b_off], Some(cell), kind, &mut out);
+            }
+        }
+    }
+    cell_and_region(board, &on, 2, kind, &mut out);
+    out
+}
+
+/// The conclusions of one producer on `board`.
+pub fn produce(board: &Board, producer: Producer) -> Vec<RatedChain> {
+    match producer {
+        Producer::Static => static_chains(board),
+        Producer::Nishio => dynamic_chains(board, 0)
+            .into_iter()
+            .filter(|c| c.kind == ChainKind::Nishio)
+            .collect(),
+        Producer::Multiple => multiple_chains(board),
+        Producer::Dynamic => dynamic_chains(board, 0),
+        Producer::DynamicPlus => dynamic_chains(board, 1),
+        Producer::Nested => dynamic_chains(board, 2),
+    }
+}
+
+/// Every conclusion the static, multiple and dynamic (not "+") forcing
+/// chains of `board` reach, each rated as SE rates its chain.
+pub fn rated_chains(board: &Board) -> Vec<RatedChain> {
+    let mut out = static_chains(board);
+    out.extend(multiple_chains(board));
+    out.extend(dynamic_chains(board, 0));
+    out
+}
+
+/// The easiest conclusion (lowest rating, then fewest potentials, then
+/// first) of the first of SE's producers that reaches one.
+pub fn easiest_chain(board: &Board) -> Option<RatedChain> {
+    let easiest = |v: Vec<RatedChain>| {
+        v.into_iter().reduce(|best, c| {
+            if (c.tenths, c.nodes) < (best.tenths, best.nodes) {
+                c
+            } else {
+                best
+            }
+        })
+    };
+    if let Some(c) = easiest(static_chains(board)) {
+        return Some(c);
+    }
+    let dynamic = dynamic_chains(board, 0);
+    let (nishio, dynamic): (Vec<_>, Vec<_>) = dynamic
+        .into_iter()
+        .partition(|c| c.kind == ChainKind::Nishio);
+    easiest(nishio)
+        .or_else(|| easiest(multiple_chains(board)))
+        .or_else(|| easiest(dynamic))
+        .or_else(|| easiest(dynamic_chains(board, 1)))
+        .or_else(|| easiest(dynamic_chains(board, 2)))
 }
 
 #[cfg(test)]

@@ -22,13 +22,16 @@
 //!   triple 3.6, swordfish 3.8, hidden triple 4.0, XY-wing 4.2, XYZ-wing 4.4,
 //!   WXYZ-wing 4.6, naked quad 5.0, jellyfish 5.2, hidden quad 5.4;
 //! * forcing chains by SE's kind and length ([`chains`]): 6.6 or 7.0 for a
-//!   static chain, 7.5 for a Nishio contradiction, 8.5 for a dynamic chain,
-//!   each plus 0.1 per length threshold passed.
+//!   static chain, 7.5 for a Nishio contradiction, 8.0 for multiple
+//!   (cell and region) forcing chains, 8.5 for a dynamic chain, 9.0 for a
+//!   dynamic chain with basic techniques inside, 9.5 for one with static
+//!   chains nested inside, each plus 0.1 per length threshold passed.
 //!
 //! The solving path, as in SE, takes at every state the lowest-rated step
 //! that applies: the lowest-rated single, else the lowest-rated technique's
-//! first application, else the lowest-rated chain conclusion (which alone is
-//! applied, as SE applies one chain hint).
+//! first application, else the lowest-rated chain conclusion of the first of
+//! SE's chain producers that finds one (which alone is applied, as SE
+//! applies one chain hint).
 //!
 //! * **Serate** (Pelánek's definition: the difficulty of the hardest
 //!   technique used): the highest rating along that path.
@@ -95,7 +98,10 @@ impl SeRule {
             SeRule::Chain(ChainKind::XOrY) => "forcing X- or Y-chain",
             SeRule::Chain(ChainKind::Forcing) => "forcing chain",
             SeRule::Chain(ChainKind::Nishio) => "Nishio",
+            SeRule::Chain(ChainKind::Multiple) => "multiple forcing chain",
             SeRule::Chain(ChainKind::Dynamic) => "dynamic forcing chain",
+            SeRule::Chain(ChainKind::DynamicPlus) => "dynamic forcing chain (+)",
+            SeRule::Chain(ChainKind::Nested) => "nested forcing chain (+ forcing chains)",
         }
     }
 
@@ -413,7 +419,10 @@ mod tests {
         assert_eq!(SeRule::Chain(ChainKind::XOrY).tenths(), 66);
         assert_eq!(SeRule::Chain(ChainKind::Forcing).tenths(), 70);
         assert_eq!(SeRule::Chain(ChainKind::Nishio).tenths(), 75);
+        assert_eq!(SeRule::Chain(ChainKind::Multiple).tenths(), 80);
         assert_eq!(SeRule::Chain(ChainKind::Dynamic).tenths(), 85);
+        assert_eq!(SeRule::Chain(ChainKind::DynamicPlus).tenths(), 90);
+        assert_eq!(SeRule::Chain(ChainKind::Nested).tenths(), 95);
         let order = by_rating();
         assert_eq!(order[0], Technique::HiddenSingle);
         assert_eq!(order[1], Technique::NakedSingle);
