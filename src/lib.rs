@@ -80,6 +80,22 @@ pub mod seed;
 pub mod stats;
 pub(crate) mod util;
 
+/// A line on standard error that never fails: `eprintln!` panics when
+/// stderr cannot be written (`2>/dev/full`, a closed terminal); a note that
+/// cannot be shown is dropped and the exit code still says what happened.
+#[cfg(feature = "cli")]
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// The command line (the `cli` feature): the binary calls [`cli::main`].
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod cli;
+
 pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};
 pub use data::data_dir;
 pub use engine::{Disagreement, Engine, Engines};

@@ -2,10 +2,10 @@
 //! symmetries (relabelling, row/column permutations, transpose).
 
 use super::{Common, load};
+use crate::grid::canon::canonical;
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
-use sudolab::grid::canon::canonical;
 
 #[derive(Debug, Args)]
 pub struct CanonArgs {

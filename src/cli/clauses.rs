@@ -1,13 +1,11 @@
 //! `sudolab clauses`: clause-length distribution of the ALO clauses.
 
 use super::{Common, load};
+use crate::cnf::{ClassCuts, ClauseRow, Encoding, MeanDistribution, clause_row, mean_distribution};
+use crate::report::{Format, render_rows, text};
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
-use sudolab::cnf::{
-    ClassCuts, ClauseRow, Encoding, MeanDistribution, clause_row, mean_distribution,
-};
-use sudolab::report::{Format, render_rows, text};
 
 #[derive(Debug, Args)]
 pub struct ClausesArgs {

@@ -1,13 +1,13 @@
 //! `sudolab decode`: a SAT solver's model back to a grid.
 
 use super::{OutputArgs, read_text};
+use crate::analyze::engines::SolveRow;
+use crate::cnf::{decode_model, parse_model};
+use crate::engine::Engines;
+use crate::grid::parse_puzzle;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
-use sudolab::analyze::engines::SolveRow;
-use sudolab::cnf::{decode_model, parse_model};
-use sudolab::engine::Engines;
-use sudolab::grid::parse_puzzle;
 
 #[derive(Debug, Args)]
 pub struct DecodeArgs {

@@ -1,12 +1,12 @@
 //! `sudolab encode`: DIMACS CNF of puzzles.
 
 use super::{Common, Loaded, OutputArgs, load};
+use crate::cnf::{self, Encoding};
+use crate::grid::Alphabet;
+use crate::report::StagedFiles;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
-use sudolab::cnf::{self, Encoding};
-use sudolab::grid::Alphabet;
-use sudolab::report::StagedFiles;
 
 #[derive(Debug, Args)]
 pub struct EncodeArgs {

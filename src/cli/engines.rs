@@ -1,15 +1,15 @@
 //! `solve`, `count`, `check` and `backbone`: the engine subcommands.
 
 use super::{Common, batch_rows, finish, run_batch};
-use anyhow::Result;
-use clap::Args;
-use sudolab::analyze::engines::{
+use crate::analyze::engines::{
     BackboneError, BackboneRow, CheckRow, CountRow, LARGE_COUNT, SolveRow,
 };
-use sudolab::batch::{Driver, JobError};
-use sudolab::engine::Engines;
-use sudolab::graph::{RelaxedInstance, RemovedEdges};
-use sudolab::report::{text, write_atomic};
+use crate::batch::{Driver, JobError};
+use crate::engine::Engines;
+use crate::graph::{RelaxedInstance, RemovedEdges};
+use crate::report::{text, write_atomic};
+use anyhow::Result;
+use clap::Args;
 
 #[derive(Debug, Args)]
 pub struct EngineArgs {
@@ -25,7 +25,7 @@ pub struct EngineArgs {
 
 impl EngineArgs {
     /// The engines chosen, or the default for the puzzle's size.
-    fn engines_for(&self, p: &sudolab::Puzzle) -> Engines {
+    fn engines_for(&self, p: &crate::Puzzle) -> Engines {
         self.engine
             .clone()
             .unwrap_or_else(|| Engines::default_for(p))
@@ -66,7 +66,7 @@ fn removed_edges(arg: &Option<String>) -> Result<RemovedEdges> {
     } else {
         anyhow::bail!("--remove-edges: {arg} is neither a file nor a JSON list of [a, b] pairs");
     };
-    let removed = sudolab::graph::parse_removed(&text)
+    let removed = crate::graph::parse_removed(&text)
         .map_err(|e| anyhow::anyhow!("--remove-edges {source}: {e}"))?;
     let origin = match (&removed.sample, &removed.puzzle) {
         (Some(s), Some(p)) => format!(", sample {s} of puzzle {p}"),

@@ -1,14 +1,14 @@
 //! `sudolab eval`, `classify` and `fit`: metrics against external labels.
 
 use super::OutputArgs;
-use anyhow::{Context, Result};
-use clap::Args;
-use std::path::PathBuf;
-use sudolab::eval::{
+use crate::eval::{
     self, ClassMethod, ClassifyOptions, Direction, EvalOptions, FitOptions, LabelSpec, Ordinal,
     Preset, ResultsTable,
 };
-use sudolab::report::{Format, render_rows, text_table};
+use crate::report::{Format, render_rows, text_table};
+use anyhow::{Context, Result};
+use clap::Args;
+use std::path::PathBuf;
 
 fn fmt_opt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into())
@@ -376,9 +376,9 @@ pub fn run_fit(args: FitArgs) -> Result<u8> {
 }
 
 fn run_fit_score(args: FitArgs) -> Result<u8> {
-    use sudolab::metrics::{Metric, join, registry::find};
-    use sudolab::score::features::candidates;
-    use sudolab::score::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
+    use crate::metrics::{Metric, join, registry::find};
+    use crate::score::features::candidates;
+    use crate::score::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
     args.out.check()?;
     if let Some(p) = &args.model_out {
         super::check_target("--model-out", p)?;
@@ -446,7 +446,7 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         .collect();
     let opts = ScoreFitOptions {
         seed: args.seed,
-        bootstrap: sudolab::stats::BootstrapOptions {
+        bootstrap: crate::stats::BootstrapOptions {
             replicates: args.bootstrap,
             seed: args.seed,
             ..Default::default()
@@ -471,7 +471,7 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     let report = fit_model(&data, &all, &fast, &held_out, &opts, about);
     if let Some(p) = &args.model_out {
         let json = serde_json::to_string_pretty(&report.model)? + "\n";
-        sudolab::report::write_atomic(p, json.as_bytes())
+        crate::report::write_atomic(p, json.as_bytes())
             .with_context(|| format!("cannot write {}", p.display()))?;
     }
     let text = match args.out.format {
@@ -495,7 +495,7 @@ const TERM_HEADER: [&str; 7] = [
 ];
 
 /// One table row per term of a score or time model.
-fn term_rows(terms: &[sudolab::score::Term]) -> Vec<Vec<String>> {
+fn term_rows(terms: &[crate::score::Term]) -> Vec<Vec<String>> {
     terms
         .iter()
         .map(|t| {
@@ -512,7 +512,7 @@ fn term_rows(terms: &[sudolab::score::Term]) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
+fn score_fit_text(r: &crate::score::fit::ScoreFitReport) -> String {
     let mut s = String::new();
     s.push_str("sources: ");
     s.push_str(
@@ -531,7 +531,7 @@ fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
             s.push_str(&format!(
                 "  {:.4}  {}{}\n",
                 st.mean_spearman,
-                sudolab::metrics::join(&st.metrics, ","),
+                crate::metrics::join(&st.metrics, ","),
                 st.dropped
                     .as_ref()
                     .map(|d| format!("  → drop {d}"))
@@ -566,8 +566,8 @@ fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
             "\nheld out: {} (n = {}; {how}kept {}; fast kept {})\n",
             h.source,
             h.n,
-            sudolab::metrics::join(&h.kept, ","),
-            sudolab::metrics::join(&h.kept_fast, ",")
+            crate::metrics::join(&h.kept, ","),
+            crate::metrics::join(&h.kept_fast, ",")
         ));
         let rows: Vec<Vec<String>> = h
             .rows

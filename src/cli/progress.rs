@@ -45,7 +45,7 @@ impl Bar {
     }
 }
 
-impl sudolab::batch::Progress for Bar {
+impl crate::batch::Progress for Bar {
     fn queued(&self, n: u64) {
         self.0.inc_length(n);
     }

@@ -4,11 +4,11 @@
 //! the solving path.
 
 use super::{Common, batch_rows, load};
+use crate::analyze::rate_row;
+use crate::human::{self, RateOptions};
+use crate::report::{Format, render_rows, text};
 use anyhow::Result;
 use clap::Args;
-use sudolab::analyze::rate_row;
-use sudolab::human::{self, RateOptions};
-use sudolab::report::{Format, render_rows, text};
 
 #[derive(Debug, Args)]
 pub struct RateArgs {

@@ -1,24 +1,24 @@
 //! `sudolab report`: a self-contained HTML report of one puzzle, several
-//! puzzles, or a data set ([`sudolab::analyze::puzzle_report::compute_report`]
-//! computes, and [`sudolab::report::html`] draws). Input is a puzzle file,
+//! puzzles, or a data set ([`crate::analyze::puzzle_report::compute_report`]
+//! computes, and [`crate::report::html`] draws). Input is a puzzle file,
 //! an `analyze` JSONL results file (detected by extension or a first line
 //! that starts with `{`), a report that `report -f json|jsonl` wrote (one
 //! JSON object with the report's fields: drawn again as it is, nothing is
 //! computed), or nothing for the embedded examples.
 
 use super::{Common, is_stdio, load_input, progress, read_bytes};
+use crate::analyze::puzzle_report::{
+    Report, ReportError, ReportOptions, ReportRequest, ReportSubject, compute_report,
+};
+use crate::analyze::reference::Reference;
+use crate::batch::Source;
+use crate::eval::{LabelSpec, Ordinal, ResultsTable, TableFormat};
+use crate::grid::Puzzle;
+use crate::relax::parse_sweep;
+use crate::report::{self, Format, html};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::Path;
-use sudolab::analyze::puzzle_report::{
-    Report, ReportError, ReportOptions, ReportRequest, ReportSubject, compute_report,
-};
-use sudolab::analyze::reference::Reference;
-use sudolab::batch::Source;
-use sudolab::eval::{LabelSpec, Ordinal, ResultsTable, TableFormat};
-use sudolab::grid::Puzzle;
-use sudolab::relax::parse_sweep;
-use sudolab::report::{self, Format, html};
 
 #[derive(Debug, Args)]
 #[command(
@@ -57,7 +57,7 @@ pub struct ReportArgs {
     #[arg(long)]
     pub runs: Option<usize>,
     /// Seed of every randomised computation.
-    #[arg(long, default_value_t = sudolab::seed::DEFAULT_SEED)]
+    #[arg(long, default_value_t = crate::seed::DEFAULT_SEED)]
     pub seed: u64,
     /// Percentiles against this `analyze` results file (JSONL) instead of
     /// the embedded SE-rated reference.

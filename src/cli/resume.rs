@@ -1,17 +1,17 @@
 //! Streamed JSON Lines outputs and resuming them: the command line's side
-//! of [`sudolab::batch::sink`], which opens, checks and writes the file.
+//! of [`crate::batch::sink`], which opens, checks and writes the file.
 //! Here: the run record of a command's arguments, and what the opened file
 //! held, said on stderr.
 
 use super::{Common, OutputArgs, is_stdio, open_input, write_stdout};
+pub use crate::analyze::results::{DoneRows, Lined, RowKey, RowSpec, RunRecord};
+use crate::analyze::results::{STDIN_INPUT, input_identity};
+pub use crate::batch::sink::RowWriter;
+use crate::batch::sink::open_file;
+use crate::report::{Format, jsonl_line};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use serde_json::{Map, Value};
-pub use sudolab::analyze::results::{DoneRows, Lined, RowKey, RowSpec, RunRecord};
-use sudolab::analyze::results::{STDIN_INPUT, input_identity};
-pub use sudolab::batch::sink::RowWriter;
-use sudolab::batch::sink::open_file;
-use sudolab::report::{Format, jsonl_line};
 
 /// Standard output as a row stream: a stream closed from the start is an
 /// error (see [`write_stdout`]).
@@ -219,7 +219,7 @@ mod tests {
 
     /// The row spec of `relax --k 45 --samples 10 --seed 1 --cap 1000`.
     fn spec() -> RowSpec {
-        RowSpec::relax(&sudolab::relax::RelaxOptions {
+        RowSpec::relax(&crate::relax::RelaxOptions {
             k: 45,
             samples: 10,
             seed: 1,

@@ -1,13 +1,13 @@
 //! `sudolab score`: one difficulty score per puzzle with its level and
-//! calibrated equivalents ([`sudolab::score`]).
+//! calibrated equivalents ([`crate::score`]).
 
 use super::{Common, batch_rows};
+use crate::batch::JobError;
+use crate::report::text;
+use crate::score::{self, ScoreError, ScoreModel, ScoreOptions, ScoreRow};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
-use sudolab::batch::JobError;
-use sudolab::report::text;
-use sudolab::score::{self, ScoreError, ScoreModel, ScoreOptions, ScoreRow};
 
 #[derive(Debug, Args)]
 pub struct ScoreArgs {

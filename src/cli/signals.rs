@@ -1,7 +1,7 @@
 //! SIGINT, SIGTERM and SIGHUP end the program without leaving a temporary
 //! output file behind: the handler only writes the signal's number to a
 //! pipe (async-signal-safe); a thread waiting on that pipe removes the
-//! temporary files ([`sudolab::report::remove_temporaries`]), then restores
+//! temporary files ([`crate::report::remove_temporaries`]), then restores
 //! the default action and raises the signal again, so the caller sees the
 //! program killed by it, as before.
 
@@ -39,7 +39,7 @@ mod imp {
                 if n != 1 {
                     return;
                 }
-                sudolab::report::remove_temporaries();
+                crate::report::remove_temporaries();
                 let sig = libc::c_int::from(byte);
                 // SAFETY: restoring the default action and raising the
                 // signal ends the process as the signal would have.
