@@ -55,30 +55,31 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
+#![warn(unreachable_pub)]
 
-pub mod analyze;
-pub mod answers;
-pub mod batch;
-pub mod bitset;
-pub mod cnf;
-pub mod data;
-pub mod dlx;
-pub mod engine;
-pub mod eval;
-pub mod examples;
-pub mod generate;
-pub mod graph;
-pub mod grid;
-pub mod human;
-pub mod limits;
-pub mod metrics;
-pub mod relax;
-pub mod report;
-pub mod sat;
-pub mod score;
-pub mod seed;
-pub mod stats;
-pub(crate) mod util;
+mod analyze;
+mod answers;
+mod batch;
+mod bitset;
+mod cnf;
+mod data;
+mod dlx;
+mod engine;
+mod eval;
+mod examples;
+mod generate;
+mod graph;
+mod grid;
+mod human;
+mod limits;
+mod metrics;
+mod relax;
+mod report;
+mod sat;
+mod score;
+mod seed;
+mod stats;
+mod util;
 
 /// A line on standard error that never fails: `eprintln!` panics when
 /// stderr cannot be written (`2>/dev/full`, a closed terminal); a note that
@@ -91,16 +92,90 @@ macro_rules! note {
     }};
 }
 
-/// The command line (the `cli` feature): the binary calls [`cli::main`].
+/// The command line (the `cli` feature): the binary calls `cli::main`.
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;
 
-pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};
-pub use data::data_dir;
-pub use engine::{Disagreement, Engine, Engines};
-pub use grid::{Geometry, Puzzle, Solution};
-pub use seed::SeededRng;
+// Open a puzzle: parse it, read many, their geometry and canonical form.
+pub use examples::{EXAMPLES_TXT, by_name as example, embedded as examples};
+pub use grid::canon::{CanonError, Transform, canonical, equivalent};
+pub use grid::{
+    Alphabet, Geometry, ParseError, ParseErrorKind, Puzzle, PuzzleReader, Solution, parse_puzzle,
+    parse_puzzle_in, read_puzzles,
+};
+
+// Encode: CNF and DIMACS, and the clause-length histogram.
+pub use cnf::{
+    ClassCuts, ClauseCounts, ClauseRow, Cnf, DimacsError, EncodeError, Encoding, Histogram,
+    ModelError as SolverModelError, clause_row, decode_model, encode, parse_model, read_dimacs,
+    write_dimacs,
+};
+
+// Check, count, solve: the engines and their answers.
+pub use analyze::engines::{BackboneError, BackboneRow, CheckRow, CountRow, SolveRow};
+pub use answers::{Count, InstanceAnalysis, Status};
+pub use engine::{Disagreement, Engine, Engines, UnknownEngine};
+pub use graph::RelaxedInstance;
+
+// Relax: constraint relaxation (Pelanek section 3.2).
+pub use relax::{
+    BadK, ExpFit, KChoice, PaperFit, RelaxError, RelaxOptions, RelaxReport, RelaxSummary,
+    SampleResult, SweepReport, Verification, default_verify, name_onset, relax, relax_until,
+    sweep,
+};
+
+// Rate: the models of human solving.
+pub use human::oracle::OracleLevel;
+pub use human::weights::WeightLevel;
+pub use human::{
+    ExplainStatus, Explanation, Model, RateError, RateOptions, RateRow, Ratings, Technique,
+    explain, parse_models, rate,
+};
+
+// Metrics: the registry and a puzzle's metric values.
+pub use metrics::{
+    Direction, Metric, MetricGroup, MetricOptions, MetricValue, MetricValues, MetricsError,
+    UnknownMetric, compute as compute_metrics, parse_metric_groups,
+};
+
+// Score: one calibrated difficulty score.
+pub use score::{
+    ModelError as ScoreModelError, Score, ScoreError, ScoreModel, ScoreOptions, ScoreRow, Scored,
+    score,
+};
+
+// Analyze: the rows of a data set.
+pub use analyze::fill_order::{FillOrderError, FillOrderOptions, FillOrderRow, fill_order};
+pub use analyze::{AnalysisRow, AnalyzeOptions, AnalyzeParams, RatedRow, analyze, rate_row};
+
+// Generate: puzzles by removal, by Fletcher's and Xu's algorithms, or to targets.
+pub use generate::{
+    AimOptions, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
+    PseudoOptions, RunOptions, Symmetry, Target, TargetError, generate, parse_targets,
+};
+
+// Eval: statistics of result columns against labels.
+pub use eval::{
+    ClassMethod, ClassifyOptions, ClassifyReport, EvalError, EvalOptions, EvalReport, FitOptions,
+    FitReport, LabelSpec, Ordinal, ResultsTable, TableError, TableFormat, classify, evaluate,
+    fit_linear,
+};
+pub use stats::{BootstrapOptions, Interval};
+
+// Report: output formats, atomic writes, the HTML report.
+pub use analyze::puzzle_report::{PuzzleReport, Report, ReportError, ReportOptions};
+pub use report::{Format, jsonl_line, render_rows, to_csv, write_atomic};
+
+// Batch: one loop over a data set.
+pub use batch::{
+    BatchError, Driver, Input, JobError, NoProgress, Progress, Shard, Source,
+    Summary as BatchSummary,
+};
+
+// Seeds, limits.
+pub use limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, OptionError, check_k};
+pub use seed::{DEFAULT_SEED, SeededRng};
 
 /// Whether this CPU runs what the build was compiled for, else why not: on
 /// x86-64 the build uses the POPCNT instruction (`.cargo/config.toml`).
