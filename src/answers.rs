@@ -25,7 +25,7 @@ pub struct Count {
 
 /// Above this many solutions an exact count (`cap` 0) is announced as long:
 /// a puzzle with billions of solutions takes hours to count.
-pub const LARGE_COUNT: u64 = 1_000_000;
+pub(crate) const LARGE_COUNT: u64 = 1_000_000;
 
 impl Count {
     /// True when the count passed 2^64 − 1: engines saturate there, so the

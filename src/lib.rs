@@ -121,8 +121,7 @@ pub use graph::RelaxedInstance;
 // Relax: constraint relaxation (Pelanek section 3.2).
 pub use relax::{
     BadK, ExpFit, KChoice, PaperFit, RelaxError, RelaxOptions, RelaxReport, RelaxSummary,
-    SampleResult, SweepReport, Verification, default_verify, name_onset, relax, relax_until,
-    sweep,
+    SampleResult, SweepReport, Verification, default_verify, name_onset, relax, relax_until, sweep,
 };
 
 // Rate: the models of human solving.

@@ -49,7 +49,7 @@ impl CheckRow {
     }
 }
 
-pub use crate::answers::LARGE_COUNT;
+pub(crate) use crate::answers::LARGE_COUNT;
 
 /// Result of `sudolab count`.
 #[derive(Debug, Clone, PartialEq, Serialize)]

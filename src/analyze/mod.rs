@@ -19,11 +19,11 @@
 //! solutions) leaves its fields out and says why in `errors`; an engine
 //! disagreement is never filed in a row: it is returned as an error.
 
-pub mod engines;
-pub mod fill_order;
-pub mod puzzle_report;
-pub mod reference;
-pub mod results;
+pub(crate) mod engines;
+pub(crate) mod fill_order;
+pub(crate) mod puzzle_report;
+pub(crate) mod reference;
+pub(crate) mod results;
 
 use crate::cnf::ClauseCounts;
 use crate::engine::Disagreement;
@@ -31,7 +31,7 @@ use crate::grid::Puzzle;
 use crate::human::{self, RateOptions, RateRow, Ratings};
 use crate::limits::OptionError;
 use crate::metrics::{self, MetricOptions};
-pub use crate::metrics::{MetricGroup, MetricsError, parse_metric_groups};
+pub(crate) use crate::metrics::{MetricGroup, parse_metric_groups};
 use crate::relax::{RelaxOptions, RelaxSummary};
 use crate::score::{self, Score, ScoreError, ScoreOptions};
 use serde::Serialize;

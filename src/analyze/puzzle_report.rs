@@ -272,7 +272,7 @@ fn scalar_fields(
 /// # Errors
 /// An engine disagreement (a bug) or unusable options; what the puzzle
 /// causes (several solutions, a contradiction) becomes a note.
-pub fn puzzle_report(
+pub(crate) fn puzzle_report(
     puzzle: &Puzzle,
     opts: &ReportOptions,
     reference: &Reference,
@@ -437,7 +437,7 @@ pub fn puzzle_report(
 /// `analyze` rows (clauses, relax at `opts.k` with `opts.samples`, every
 /// human model with default runs) for puzzles, as a results table;
 /// `on_done` is called after each puzzle (for a progress bar).
-pub fn analyze_puzzles(
+pub(crate) fn analyze_puzzles(
     puzzles: &[Puzzle],
     opts: &ReportOptions,
     on_done: impl Fn() + Sync,
@@ -487,7 +487,7 @@ pub struct Report {
 
 /// What a report describes.
 #[derive(Debug, Clone)]
-pub enum ReportSubject {
+pub(crate) enum ReportSubject {
     /// One section per puzzle ([`puzzle_report`]).
     Puzzles(Vec<Puzzle>),
     /// The puzzles' `analyze` rows ([`analyze_puzzles`]) described as a data set.
@@ -498,7 +498,7 @@ pub enum ReportSubject {
 
 /// Everything a [`Report`] is computed from.
 #[derive(Debug, Clone)]
-pub struct ReportRequest<'a> {
+pub(crate) struct ReportRequest<'a> {
     /// Page title.
     pub title: String,
     /// Where the puzzles or rows come from (a file name), as the data-set
@@ -525,7 +525,7 @@ pub struct ReportRequest<'a> {
 /// # Errors
 /// An engine disagreement (a bug), unusable options, an empty table or an
 /// unusable label; the first failing puzzle's error, in input order.
-pub fn compute_report(
+pub(crate) fn compute_report(
     request: ReportRequest<'_>,
     on_done: impl Fn() + Sync,
 ) -> Result<Report, ReportError> {

@@ -23,7 +23,7 @@ pub(crate) const QUANTILES: usize = 101;
 
 /// Quantiles of every metric of a reference set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Reference {
+pub(crate) struct Reference {
     /// Where the numbers come from (data set, sample, command).
     pub source: String,
     /// Puzzles (rows) of the reference set.
@@ -35,7 +35,7 @@ pub struct Reference {
 
 /// The distribution of one metric.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MetricQuantiles {
+pub(crate) struct MetricQuantiles {
     /// Rows with a value.
     pub n: usize,
     /// `q[i]` = quantile `i/100` (linear interpolation, "type 7").
@@ -44,7 +44,7 @@ pub struct MetricQuantiles {
 
 /// A reference that could not be read.
 #[derive(Debug, thiserror::Error)]
-pub enum ReferenceError {
+pub(crate) enum ReferenceError {
     /// The JSON is not a reference.
     #[error("not a reference file: {0}")]
     Json(#[from] serde_json::Error),
@@ -58,12 +58,12 @@ pub enum ReferenceError {
 
 impl Reference {
     /// The reference embedded in sudolab.
-    pub fn embedded() -> Result<Reference, ReferenceError> {
+    pub(crate) fn embedded() -> Result<Reference, ReferenceError> {
         Reference::from_json(EMBEDDED_JSON)
     }
 
     /// Reads and checks a reference JSON document.
-    pub fn from_json(text: &str) -> Result<Reference, ReferenceError> {
+    pub(crate) fn from_json(text: &str) -> Result<Reference, ReferenceError> {
         let r: Reference = serde_json::from_str(text)?;
         for (name, m) in &r.metrics {
             let ok = m.q.len() == QUANTILES
@@ -78,7 +78,10 @@ impl Reference {
 
     /// The quantiles of every numeric metric column of a results table
     /// (parameter columns skipped).
-    pub fn from_table(table: &ResultsTable, source: &str) -> Result<Reference, ReferenceError> {
+    pub(crate) fn from_table(
+        table: &ResultsTable,
+        source: &str,
+    ) -> Result<Reference, ReferenceError> {
         let mut metrics = BTreeMap::new();
         for col in table.numeric_columns() {
             if is_parameter_column(&col) {
@@ -109,7 +112,7 @@ impl Reference {
 
     /// Percentile (0–100) of `value` among the reference values of
     /// `metric`; `None` when the reference lacks the metric.
-    pub fn percentile(&self, metric: &str, value: f64) -> Option<f64> {
+    pub(crate) fn percentile(&self, metric: &str, value: f64) -> Option<f64> {
         self.metrics.get(metric).map(|m| percentile_of(&m.q, value))
     }
 }

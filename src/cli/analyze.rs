@@ -12,7 +12,7 @@ use clap::Args;
 use resume::Lined;
 
 #[derive(Debug, Args)]
-pub struct AnalyzeArgs {
+pub(super) struct AnalyzeArgs {
     #[command(flatten)]
     pub common: Common,
     /// Metric groups, comma list: clauses, relax, rate-all, rate:MODELS
@@ -48,7 +48,7 @@ pub struct AnalyzeArgs {
     pub dedup: bool,
 }
 
-pub fn run(args: AnalyzeArgs) -> Result<u8> {
+pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     let opts = AnalyzeOptions {
         groups: parse_metric_groups(&args.metrics)?,
         relax: RelaxOptions {

@@ -8,20 +8,20 @@ use clap::Args;
 use serde::Serialize;
 
 #[derive(Debug, Args)]
-pub struct CanonArgs {
+pub(super) struct CanonArgs {
     #[command(flatten)]
     pub common: Common,
 }
 
 /// One puzzle and its canonical form.
 #[derive(Debug, Serialize)]
-pub struct CanonRow {
+pub(super) struct CanonRow {
     pub puzzle: String,
     pub label: Option<String>,
     pub canonical: String,
 }
 
-pub fn run(args: CanonArgs) -> Result<u8> {
+pub(super) fn run(args: CanonArgs) -> Result<u8> {
     args.common.out.check()?;
     let mut loaded = load(&args.common)?;
     let mut rows = Vec::new();

@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 #[derive(Debug, Args)]
-pub struct ClausesArgs {
+pub(super) struct ClausesArgs {
     #[command(flatten)]
     pub common: Common,
     /// Encoding whose ALO clauses are counted: min (candidate-based, Patti's histogram), max or lo-min.
@@ -26,7 +26,7 @@ struct Summary<'a> {
     mean: Option<MeanDistribution>,
 }
 
-pub fn run(args: ClausesArgs) -> Result<u8> {
+pub(super) fn run(args: ClausesArgs) -> Result<u8> {
     let cuts_flag = args
         .cuts
         .as_deref()

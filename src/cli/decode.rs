@@ -10,7 +10,7 @@ use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
-pub struct DecodeArgs {
+pub(super) struct DecodeArgs {
     /// The puzzle the model belongs to (one line of N² cells).
     #[arg(long, short = 'p')]
     pub puzzle: String,
@@ -21,7 +21,7 @@ pub struct DecodeArgs {
     pub out: OutputArgs,
 }
 
-pub fn run(args: DecodeArgs) -> Result<u8> {
+pub(super) fn run(args: DecodeArgs) -> Result<u8> {
     args.out.check()?;
     let puzzle = parse_puzzle(&args.puzzle).map_err(|e| anyhow::anyhow!("--puzzle: {e}"))?;
     let text = read_text(&args.model)?;

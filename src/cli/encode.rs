@@ -9,7 +9,7 @@ use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
-pub struct EncodeArgs {
+pub(super) struct EncodeArgs {
     /// Puzzle file; `-` reads stdin; none = the embedded examples.
     pub input: Option<PathBuf>,
     /// max (maximal), min (candidate-based minimal) or lo-min (Lynce & Ouaknine).
@@ -28,7 +28,7 @@ pub struct EncodeArgs {
     pub alphabet: Option<Alphabet>,
 }
 
-pub fn run(args: EncodeArgs) -> Result<u8> {
+pub(super) fn run(args: EncodeArgs) -> Result<u8> {
     let out = OutputArgs {
         format: Default::default(),
         output: args.output.clone(),

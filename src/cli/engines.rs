@@ -12,7 +12,7 @@ use anyhow::Result;
 use clap::Args;
 
 #[derive(Debug, Args)]
-pub struct EngineArgs {
+pub(super) struct EngineArgs {
     #[command(flatten)]
     pub common: Common,
     /// Engine: bitset (bitset search, the fastest), dlx (Dancing Links), sat
@@ -33,7 +33,7 @@ impl EngineArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct CountArgs {
+pub(super) struct CountArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Stop counting at this many solutions (0 = count all).
@@ -81,7 +81,7 @@ fn removed_edges(arg: &Option<String>) -> Result<RemovedEdges> {
 }
 
 /// `sudolab backbone`: solution count and fixed cells, optionally relaxed.
-pub fn backbone(args: CountArgs) -> Result<u8> {
+pub(super) fn backbone(args: CountArgs) -> Result<u8> {
     args.engine.common.out.check()?;
     if let Some(path) = &args.emit_graph {
         super::check_target("--emit-graph", path)?;
@@ -128,7 +128,7 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
     Ok(finish(&summary.rejected))
 }
 
-pub fn check(args: EngineArgs) -> Result<u8> {
+pub(super) fn check(args: EngineArgs) -> Result<u8> {
     args.common.out.check()?;
     batch_rows(
         &args.common,
@@ -139,7 +139,7 @@ pub fn check(args: EngineArgs) -> Result<u8> {
     )
 }
 
-pub fn count(args: CountArgs) -> Result<u8> {
+pub(super) fn count(args: CountArgs) -> Result<u8> {
     if args.remove_edges.is_some() {
         return backbone(args);
     }
@@ -164,7 +164,7 @@ pub fn count(args: CountArgs) -> Result<u8> {
     )
 }
 
-pub fn solve(args: EngineArgs) -> Result<u8> {
+pub(super) fn solve(args: EngineArgs) -> Result<u8> {
     args.common.out.check()?;
     batch_rows(
         &args.common,

@@ -20,7 +20,7 @@ fn load_table(path: &std::path::Path) -> Result<ResultsTable> {
 }
 
 #[derive(Debug, Args)]
-pub struct EvalArgs {
+pub(super) struct EvalArgs {
     /// Results file (JSONL, CSV or TSV with a header), e.g. from `relax -f jsonl`.
     pub results: PathBuf,
     /// Label column; `COLUMN:FIELD` takes the FIELD-th whitespace-separated field of a text column.
@@ -51,7 +51,7 @@ fn split_list(s: &Option<String>) -> Option<Vec<String>> {
     })
 }
 
-pub fn run_eval(args: EvalArgs) -> Result<u8> {
+pub(super) fn run_eval(args: EvalArgs) -> Result<u8> {
     args.out.check()?;
     super::at_most("--bootstrap", args.bootstrap, super::MAX_BOOTSTRAP)?;
     let table = load_table(&args.results)?;
@@ -153,7 +153,7 @@ pub fn run_eval(args: EvalArgs) -> Result<u8> {
 }
 
 #[derive(Debug, Args)]
-pub struct ClassifyArgs {
+pub(super) struct ClassifyArgs {
     /// Results file (JSONL, CSV or TSV).
     pub results: PathBuf,
     /// Metric column to classify by.
@@ -178,7 +178,7 @@ pub struct ClassifyArgs {
     pub out: OutputArgs,
 }
 
-pub fn run_classify(args: ClassifyArgs) -> Result<u8> {
+pub(super) fn run_classify(args: ClassifyArgs) -> Result<u8> {
     args.out.check()?;
     let table = load_table(&args.results)?;
     let label = args.label.as_deref().map(LabelSpec::parse).transpose()?;
@@ -254,7 +254,7 @@ pub fn run_classify(args: ClassifyArgs) -> Result<u8> {
 }
 
 #[derive(Debug, Args)]
-pub struct FitArgs {
+pub(super) struct FitArgs {
     /// Results file (JSONL, CSV or TSV).
     pub results: PathBuf,
     /// Label column (or COLUMN:FIELD); with --score the label as a number,
@@ -326,7 +326,7 @@ pub struct FitArgs {
     pub out: OutputArgs,
 }
 
-pub fn run_fit(args: FitArgs) -> Result<u8> {
+pub(super) fn run_fit(args: FitArgs) -> Result<u8> {
     super::at_most("--bootstrap", args.bootstrap, super::MAX_BOOTSTRAP)?;
     if args.score {
         return run_fit_score(args);

@@ -14,7 +14,7 @@ use std::path::Path;
 use std::time::Duration;
 
 #[derive(Debug, Args)]
-pub struct GenerateArgs {
+pub(super) struct GenerateArgs {
     /// Generator.
     #[arg(long, short = 'm', value_enum, default_value_t = GenerateOptions::default().method)]
     pub method: Method,
@@ -84,7 +84,7 @@ pub struct GenerateArgs {
     pub out: OutputArgs,
 }
 
-pub fn run(args: GenerateArgs) -> Result<u8> {
+pub(super) fn run(args: GenerateArgs) -> Result<u8> {
     args.out.check()?;
     let time_limit = match args.time_limit {
         None => None,

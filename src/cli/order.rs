@@ -12,7 +12,7 @@ use anyhow::Result;
 use clap::Args;
 
 #[derive(Debug, Args)]
-pub struct OrderArgs {
+pub(super) struct OrderArgs {
     #[command(flatten)]
     pub common: Common,
     /// Edges removed per relaxation sample.
@@ -29,7 +29,7 @@ pub struct OrderArgs {
     pub seed: u64,
 }
 
-pub fn run(args: OrderArgs) -> Result<u8> {
+pub(super) fn run(args: OrderArgs) -> Result<u8> {
     args.common.out.check()?;
     super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
     super::at_most("--runs", args.runs, super::MAX_RUNS)?;

@@ -11,7 +11,7 @@ use anyhow::Result;
 use clap::Args;
 
 #[derive(Debug, Args)]
-pub struct RateArgs {
+pub(super) struct RateArgs {
     #[command(flatten)]
     pub common: Common,
     /// Models: comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles,
@@ -65,7 +65,7 @@ pub struct RateArgs {
     pub oracle_b: Option<f64>,
 }
 
-pub fn run(args: RateArgs) -> Result<u8> {
+pub(super) fn run(args: RateArgs) -> Result<u8> {
     let out = &args.common.out;
     out.check()?;
     if args.explain {

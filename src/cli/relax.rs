@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Debug, Args)]
-pub struct RelaxArgs {
+pub(super) struct RelaxArgs {
     #[command(flatten)]
     pub common: Common,
     /// Edges removed per sample, or `auto`: where this puzzle's relaxation
@@ -85,7 +85,7 @@ struct SampleLine<'a> {
     sample: &'a SampleResult,
 }
 
-pub fn run(args: RelaxArgs) -> Result<u8> {
+pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     let auto = args.k == KChoice::Auto;
     let ks = match (&args.sweep, args.k) {
         (Some(_), KChoice::Auto) => {

@@ -24,7 +24,7 @@ use std::path::Path;
 #[command(
     after_help = "INPUT may also be a report written by `report -f json` or `-f jsonl` (one JSON object with the fields title, reference, puzzles, dataset and options): it is drawn again as it is, with no engine run, and gives the same page; the computing options are ignored then (the report carries its own), --title replaces the title."
 )]
-pub struct ReportArgs {
+pub(super) struct ReportArgs {
     /// Input: a puzzle file, an `analyze` results file (.jsonl), a report
     /// written by `report -f json|jsonl` (drawn again without computing:
     /// the options below are ignored, but --title), or `-`; without it the
@@ -95,7 +95,7 @@ fn is_results(path: Option<&Path>, text: &str) -> bool {
             .is_some_and(|l| l.starts_with('{'))
 }
 
-pub fn run(args: ReportArgs) -> Result<u8> {
+pub(super) fn run(args: ReportArgs) -> Result<u8> {
     let out = &args.common.out;
     if out.format == Format::Csv {
         bail!("report writes -f text (the HTML page), json or jsonl, not csv");

@@ -10,7 +10,7 @@ use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
-pub struct ScoreArgs {
+pub(super) struct ScoreArgs {
     #[command(flatten)]
     pub common: Common,
     /// Leave out the costly metrics (relaxation samples, SiSuS and hsolve
@@ -40,7 +40,7 @@ pub struct ScoreArgs {
     pub all_metrics: bool,
 }
 
-pub fn run(args: ScoreArgs) -> Result<u8> {
+pub(super) fn run(args: ScoreArgs) -> Result<u8> {
     let out = &args.common.out;
     out.check()?;
     let mut model = match &args.model {

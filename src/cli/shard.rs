@@ -16,11 +16,11 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
 
-pub use crate::batch::Shard;
+pub(super) use crate::batch::Shard;
 
 /// `sudolab merge`.
 #[derive(Debug, Args)]
-pub struct MergeArgs {
+pub(super) struct MergeArgs {
     /// The merged JSON Lines file (written atomically; `-` = stdout).
     pub out: PathBuf,
     /// The shards' JSON Lines outputs (`analyze` or `relax` with `-f jsonl`).
@@ -34,7 +34,7 @@ pub struct MergeArgs {
     pub input: Option<PathBuf>,
 }
 
-pub fn run(args: MergeArgs) -> Result<u8> {
+pub(super) fn run(args: MergeArgs) -> Result<u8> {
     let out = OutputArgs {
         format: crate::report::Format::Jsonl,
         output: Some(args.out.clone()),

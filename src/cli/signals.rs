@@ -22,7 +22,7 @@ mod imp {
         }
     }
 
-    pub fn install() {
+    pub(super) fn install() {
         let mut fds = [0 as libc::c_int; 2];
         // SAFETY: pipe(2) fills the two descriptors of a valid array.
         if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
@@ -61,7 +61,7 @@ mod imp {
 }
 
 /// Installs the handlers (Unix; elsewhere nothing).
-pub fn install() {
+pub(super) fn install() {
     #[cfg(unix)]
     imp::install();
 }
@@ -71,7 +71,7 @@ pub fn install() {
 /// computing rows that nothing will read. Linux reports it as `POLLERR` on
 /// the pipe's write end, without writing; elsewhere this says no and the
 /// first write fails instead.
-pub fn stdout_reader_gone() -> bool {
+pub(super) fn stdout_reader_gone() -> bool {
     #[cfg(target_os = "linux")]
     {
         // Only a pipe loses its reader: a file or a terminal is not asked

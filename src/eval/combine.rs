@@ -31,7 +31,7 @@ use serde::Serialize;
 
 /// Pelánek's named linear combinations (Table 3) and the metric columns
 /// each combines.
-pub const COMBINATIONS: [(&str, &[Metric]); 2] = [
+pub(crate) const COMBINATIONS: [(&str, &[Metric]); 2] = [
     ("RD", &[Metric::SisusRefutationSum, Metric::SisusDependency]),
     (
         "SFRD",

@@ -41,16 +41,17 @@
 //! makes the result depend on the machine's speed. Decisions where the papers
 //! are unclear are listed in `docs/generation.md`.
 
-pub mod bounded;
-pub mod chang;
-pub mod fletcher;
-pub mod minimal;
-pub mod pseudo;
-pub mod target;
-pub mod xu;
+pub(crate) mod bounded;
+pub(crate) mod chang;
+pub(crate) mod fletcher;
+pub(crate) mod minimal;
+pub(crate) mod pseudo;
+pub(crate) mod target;
+pub(crate) mod xu;
 
 use crate::grid::canon::canonical;
-pub use target::{Op, Target, TargetError, known_fields, parse_target, parse_targets};
+pub use target::{Target, TargetError, parse_targets};
+pub(crate) use target::{known_fields, parse_target};
 
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;
@@ -472,7 +473,7 @@ pub struct AimOptions {
 }
 
 /// The confidence targets on stochastic metrics hold with by default.
-pub const DEFAULT_CONFIDENCE: f64 = 0.95;
+pub(crate) const DEFAULT_CONFIDENCE: f64 = 0.95;
 
 impl Default for AimOptions {
     fn default() -> Self {
@@ -568,7 +569,7 @@ pub struct Generated {
 
 /// A unique puzzle with its solution, as the methods produce it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     /// The puzzle (givens only).
     pub puzzle: Puzzle,
     /// Its unique solution.
@@ -576,7 +577,7 @@ pub struct Candidate {
 }
 
 /// Checks a request before any work.
-pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
+pub(crate) fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
     if !(2..=4).contains(&opts.order) {
         return Err(GenerateError::Order(opts.order));
     }
@@ -731,7 +732,7 @@ fn generate_one(
 /// One fresh puzzle of `method` from an attempt seed. The flag says whether
 /// the method guarantees minimality (every given tried once, uniqueness
 /// being the removal test).
-pub fn make(opts: &GenerateOptions, seed: u64) -> (Candidate, bool) {
+pub(crate) fn make(opts: &GenerateOptions, seed: u64) -> (Candidate, bool) {
     let (c, minimal, _) = make_traced(opts, seed);
     (c, minimal)
 }

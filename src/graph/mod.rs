@@ -21,7 +21,7 @@ use crate::grid::{Geometry, Puzzle};
 use crate::seed::SeededRng;
 /// Per-sample seeds of a relaxation (defined with the other seed
 /// derivations in [`crate::seed`]).
-pub use crate::seed::derive_seed;
+pub(crate) use crate::seed::derive_seed;
 use petgraph::dot::{Config, Dot};
 use petgraph::graph::{EdgeReference, NodeIndex, UnGraph};
 use rand::SeedableRng;
@@ -29,7 +29,7 @@ use rand::seq::SliceRandom;
 
 /// The Sudoku graph of order `n` as a petgraph graph; node weights are cell
 /// indices (node `i` is cell `i`).
-pub fn sudoku_graph(n: usize) -> UnGraph<usize, ()> {
+pub(crate) fn sudoku_graph(n: usize) -> UnGraph<usize, ()> {
     let g = Geometry::of(n);
     let mut graph = UnGraph::with_capacity(g.cells, g.cells * g.peers[0].len() / 2);
     for cell in 0..g.cells {
@@ -42,7 +42,7 @@ pub fn sudoku_graph(n: usize) -> UnGraph<usize, ()> {
 /// A uniformly random ordering of all edges of the order-`n` graph, from a
 /// seed. Taking its first `k` entries samples `k` distinct edges; prefixes of
 /// one ordering give nested relaxations.
-pub fn shuffled_edges(n: usize, seed: u64) -> Vec<(usize, usize)> {
+pub(crate) fn shuffled_edges(n: usize, seed: u64) -> Vec<(usize, usize)> {
     let mut edges = Geometry::of(n).edges();
     let mut rng = SeededRng::seed_from_u64(seed);
     edges.shuffle(&mut rng);
@@ -72,7 +72,11 @@ pub enum EdgeError {
 ///
 /// # Errors
 /// When `k` exceeds the number of edges.
-pub fn sample_edges(n: usize, k: usize, seed: u64) -> Result<Vec<(usize, usize)>, EdgeError> {
+pub(crate) fn sample_edges(
+    n: usize,
+    k: usize,
+    seed: u64,
+) -> Result<Vec<(usize, usize)>, EdgeError> {
     let edges = Geometry::of(n).edges().len();
     if k > edges {
         return Err(EdgeError::TooMany { k, edges });
@@ -415,7 +419,7 @@ pub struct RemovedEdges {
 
 /// Why a list of removed edges could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RemovedEdgesError {
+pub(crate) enum RemovedEdgesError {
     /// The text starts like JSON but is not.
     #[error("not valid JSON: {0}")]
     Json(String),
@@ -465,7 +469,7 @@ enum EdgeJson {
 /// object with a `removed` field (one line of `relax --emit-samples`, whose
 /// `puzzle` and `sample` are kept), or text with one pair per line (`a b`,
 /// `a,b` or `a-b`; `#` comments). Cells are 0-based row-major indices.
-pub fn parse_removed(text: &str) -> Result<RemovedEdges, RemovedEdgesError> {
+pub(crate) fn parse_removed(text: &str) -> Result<RemovedEdges, RemovedEdgesError> {
     let t = text.trim();
     if t.starts_with('{') {
         let lines = t.lines().filter(|l| !l.trim().is_empty()).count();

@@ -11,12 +11,12 @@
 //! can carry on its face (a digit twice in a unit, a cell without candidate,
 //! a digit without place in a unit).
 
-pub mod canon;
+pub(crate) mod canon;
 mod parse;
 
+pub(crate) use parse::digit_to_char;
 pub use parse::{
-    Alphabet, ParseError, ParseErrorKind, PuzzleReader, digit_to_char, parse_puzzle,
-    parse_puzzle_in, read_puzzles,
+    Alphabet, ParseError, ParseErrorKind, PuzzleReader, parse_puzzle, parse_puzzle_in, read_puzzles,
 };
 
 use serde::Serialize;

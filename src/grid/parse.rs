@@ -67,7 +67,7 @@ pub enum ParseErrorKind {
 /// The longest input line read: a 25×25 grid (625 cells, the largest
 /// order) with room for a long label. Longer lines are refused while being
 /// read.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(super) const MAX_LINE_BYTES: usize = 64 * 1024;
 
 impl std::error::Error for ParseErrorKind {}
 
@@ -123,7 +123,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// Character for digit `v` (1..=side) of a grid of side `side`.
-pub fn digit_to_char(v: u8, side: usize) -> char {
+pub(crate) fn digit_to_char(v: u8, side: usize) -> char {
     let _ = side;
     match v {
         1..=9 => (b'0' + v) as char,

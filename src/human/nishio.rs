@@ -45,7 +45,7 @@ use serde::Serialize;
 const MODEL_TAG: u64 = 0x4e49_5348;
 
 /// Patti's universal class boundaries on 4-strategy Nishio cycles (§8.2).
-pub const UNIVERSAL_CUTS: [f64; 2] = [3.48, 6.52];
+pub(crate) const UNIVERSAL_CUTS: [f64; 2] = [3.48, 6.52];
 
 /// When the first assumption is made.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -163,7 +163,7 @@ fn cycles_until_halt(b: &mut Board, strategies: usize, cycles: &mut u64) -> Halt
 }
 
 /// True when `strategies` (2, 3 or 4) solve the puzzle without assumption.
-pub fn solved_by_strategies(puzzle: &Puzzle, strategies: usize) -> bool {
+pub(crate) fn solved_by_strategies(puzzle: &Puzzle, strategies: usize) -> bool {
     let mut b = Board::new(puzzle);
     let mut cycles = 0;
     b.is_solved() || cycles_until_halt(&mut b, strategies.clamp(1, 4), &mut cycles) == Halt::Solved
@@ -216,7 +216,7 @@ fn nishio_run(
 }
 
 /// Randomized Nishio with `strategies` (2..=4) over `opts.runs` starts.
-pub fn nishio_random(
+pub(crate) fn nishio_random(
     puzzle: &Puzzle,
     strategies: usize,
     opts: &NishioOptions,
@@ -268,7 +268,7 @@ fn heuristic_choice(b: &Board) -> Option<(usize, u8)> {
 }
 
 /// Heuristic (deterministic) Nishio cycles with `strategies` (2..=4).
-pub fn nishio_heuristic(
+pub(crate) fn nishio_heuristic(
     puzzle: &Puzzle,
     strategies: usize,
     opts: &NishioOptions,

@@ -74,7 +74,7 @@ impl Default for SisusOptions {
 
 /// What SiSuS measured on a puzzle.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SisusResult {
+pub(crate) struct SisusResult {
     /// Summed refutation scores per run.
     pub refutation_sum: Summary,
     /// Mean possibility count over the first `k` steps, per run.
@@ -243,7 +243,7 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, k: usize, rng: &mut SeededRng)
 }
 
 /// Runs SiSuS `opts.runs` times; run `i` uses `super::seeds::run_seed`.
-pub fn sisus(
+pub(crate) fn sisus(
     puzzle: &Puzzle,
     solution: &Solution,
     opts: &SisusOptions,
@@ -257,7 +257,7 @@ pub fn sisus(
 /// first run solves by singles alone has a refutation sum of 0 in every run
 /// (see the module doc), so its other runs are skipped and the dependency
 /// is `None`.
-pub fn sisus_refutation_sum(
+pub(crate) fn sisus_refutation_sum(
     puzzle: &Puzzle,
     solution: &Solution,
     opts: &SisusOptions,

@@ -15,7 +15,7 @@ use crate::grid::{Puzzle, Solution};
 
 /// What the search learned about a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Solved {
+pub(crate) enum Solved {
     /// Exactly one solution.
     Unique(Solution),
     /// At least two solutions (the search stops at two).
@@ -72,7 +72,7 @@ impl Search {
 }
 
 /// Solves a puzzle and checks uniqueness with the default engine.
-pub fn solve(puzzle: &Puzzle) -> Solved {
+pub(crate) fn solve(puzzle: &Puzzle) -> Solved {
     let engine = Engines::default().primary().implementation();
     match engine.count(puzzle, 2).solutions {
         0 => Solved::None,
@@ -84,7 +84,7 @@ pub fn solve(puzzle: &Puzzle) -> Solved {
 /// Number of undone assignments of a plain row-major DFS before it finds the
 /// first solution. `Err(count)` when the search gave up after `cap` undos or
 /// found no solution at all.
-pub fn plain_dfs_backtracks(puzzle: &Puzzle, cap: u64) -> Result<u64, u64> {
+pub(crate) fn plain_dfs_backtracks(puzzle: &Puzzle, cap: u64) -> Result<u64, u64> {
     let Some(s) = Search::new(puzzle) else {
         return Err(0);
     };

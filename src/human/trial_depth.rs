@@ -35,7 +35,7 @@ const CELLS: usize = 81;
 const ALL: u16 = 0b11_1111_1110;
 /// The deepest nesting searched; a puzzle that needs more gets depth
 /// `MAX_LEVEL + 1`.
-pub const MAX_LEVEL: u8 = 2;
+pub(crate) const MAX_LEVEL: u8 = 2;
 /// A count no refutation reaches.
 const UNBOUNDED: u32 = u32::MAX / 4;
 
@@ -250,7 +250,7 @@ impl Search {
 
 /// What the trial-depth model measured on a puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct TrialDepth {
+pub(crate) struct TrialDepth {
     /// Deepest nesting of assumptions the solve needed: 0 singles, 1 single
     /// assumptions, 2 nested, 3 more than two levels.
     pub depth: u8,
@@ -268,7 +268,7 @@ impl TrialDepth {
     /// `depth + steps / (steps + 8)`, so each depth keeps to its unit
     /// interval (depth 3 is 3.5, the middle of its interval, since its
     /// steps are unknown).
-    pub fn rating(&self) -> f64 {
+    pub(crate) fn rating(&self) -> f64 {
         if self.depth > MAX_LEVEL {
             return f64::from(self.depth) + 0.5;
         }
@@ -279,7 +279,7 @@ impl TrialDepth {
 
 /// Why the trial depth could not be measured.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TrialDepthError {
+pub(crate) enum TrialDepthError {
     /// Only 9×9 grids are handled.
     #[error("trial depth needs a 9x9 puzzle, got order {0}")]
     Order(usize),
@@ -295,7 +295,7 @@ pub enum TrialDepthError {
 ///
 /// # Errors
 /// A puzzle of another order, or one singles show to have no solution.
-pub fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
+pub(crate) fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
     if puzzle.order() != 3 {
         return Err(TrialDepthError::Order(puzzle.order()));
     }

@@ -21,7 +21,7 @@ use serde::Serialize;
 use std::fmt;
 
 /// Xu & Xu Table 1 weights: (first use, later uses).
-pub fn weight(t: Technique) -> (u32, u32) {
+pub(crate) fn weight(t: Technique) -> (u32, u32) {
     match t {
         Technique::NakedSingle => (1, 1),
         Technique::HiddenSingle => (2, 2),
@@ -65,7 +65,7 @@ pub(crate) struct Tally {
 
 impl Tally {
     /// Adds one use of `t`.
-    pub fn add(&mut self, t: Technique) {
+    pub(crate) fn add(&mut self, t: Technique) {
         let c = class(t);
         let (first, later) = weight(c);
         if self.used.contains(&c) {
@@ -137,7 +137,7 @@ impl fmt::Display for WeightLevel {
 
 /// A technique-weight rating.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WeightsResult {
+pub(crate) struct WeightsResult {
     /// Sum of the Table 1 weights of every use along the simplest-first path
     /// (first-use weight for a technique's first use, "others" weight afterwards).
     pub score: u32,
@@ -151,7 +151,7 @@ pub struct WeightsResult {
 }
 
 /// Rates a puzzle by technique weights.
-pub fn weights(puzzle: &Puzzle) -> Result<WeightsResult, Unfinished> {
+pub(crate) fn weights(puzzle: &Puzzle) -> Result<WeightsResult, Unfinished> {
     let path = simplest_path(puzzle, &Technique::ALL);
     if !path.solved {
         return Err(Unfinished::new(format!(

@@ -10,13 +10,11 @@
 //! on: the score is a model over these values, `analyze` assembles them into
 //! rows, the generators search over them and the report renders them.
 
-pub mod registry;
+pub(crate) mod registry;
 mod value;
 
-pub use registry::{
-    Direction, Kind, Metric, MetricInfo, Role, Source, UnknownMetric, direction_of,
-    is_parameter_column, join, metric,
-};
+pub use registry::{Direction, Metric, UnknownMetric};
+pub(crate) use registry::{Kind, Role, Source, direction_of, is_parameter_column, join};
 pub use value::MetricValue;
 
 use crate::cnf::{ClassCuts, ClauseCounts, Encoding, clause_row};

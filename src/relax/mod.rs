@@ -68,8 +68,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 mod onset;
 mod precision;
 
-pub use onset::{BadK, KChoice, ONSET_SAMPLES, onset};
-pub use precision::{PRECISION_BLOCK, PRECISION_MIN_SAMPLES};
+pub(crate) use onset::onset;
+pub use onset::{BadK, KChoice};
 
 /// Parameters of a relaxation experiment.
 #[derive(Debug, Clone, Serialize)]
@@ -375,7 +375,7 @@ fn is_zero(n: &usize) -> bool {
 /// one every relaxation keeps. (A puzzle with several already has what the
 /// relaxation measures, and on a near-empty large grid its samples would
 /// run for hours.)
-pub fn check_puzzle(puzzle: &Puzzle) -> Result<(), RelaxError> {
+pub(crate) fn check_puzzle(puzzle: &Puzzle) -> Result<(), RelaxError> {
     puzzle
         .check()
         .map_err(|c| RelaxError::Contradictory(c.to_string()))?;
@@ -397,7 +397,7 @@ fn verified_samples(samples: usize, verify: usize) -> impl Fn(usize) -> bool {
 /// [`LARGE_COUNT`](crate::answers::LARGE_COUNT) solutions, judged on the
 /// first sample (analysed with a count capped there, so it answers
 /// quickly): such a run may take very long.
-pub fn is_long(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<bool, Disagreement> {
+pub(crate) fn is_long(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<bool, Disagreement> {
     let edges = puzzle.geometry().edges().len();
     if opts.cap != 0 || opts.samples == 0 || opts.k > edges {
         return Ok(false);
@@ -734,7 +734,7 @@ pub fn sweep(
 /// [`sweep`], handing each point with its samples to `each` as soon as it is
 /// done (to stream it). The fit is made on the points of `ks`, so a resumed
 /// run that passes only the missing `k` fits those.
-pub fn sweep_each<E: From<RelaxError>>(
+pub(crate) fn sweep_each<E: From<RelaxError>>(
     puzzle: &Puzzle,
     ks: &[usize],
     opts: &RelaxOptions,
@@ -746,7 +746,7 @@ pub fn sweep_each<E: From<RelaxError>>(
 /// [`sweep_each`] as `relax` runs it: the points that saw nothing name the
 /// puzzle's [`onset`] (looked for once), and with `known_onset` (`relax --k
 /// auto` found it to choose `k`) every point carries it.
-pub fn sweep_each_with_onset<E: From<RelaxError>>(
+pub(crate) fn sweep_each_with_onset<E: From<RelaxError>>(
     puzzle: &Puzzle,
     ks: &[usize],
     opts: &RelaxOptions,
@@ -826,7 +826,7 @@ fn sweep_points<E: From<RelaxError>>(
 }
 
 /// Parses `A:B:STEP` (inclusive) into the list of `k`.
-pub fn parse_sweep(s: &str) -> Result<Vec<usize>, RelaxError> {
+pub(crate) fn parse_sweep(s: &str) -> Result<Vec<usize>, RelaxError> {
     let parts: Vec<&str> = s.split(':').collect();
     let nums: Result<Vec<usize>, _> = parts.iter().map(|p| p.trim().parse::<usize>()).collect();
     match nums.as_deref() {

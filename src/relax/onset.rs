@@ -23,7 +23,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Samples whose thresholds give the onset.
-pub const ONSET_SAMPLES: usize = 100;
+pub(crate) const ONSET_SAMPLES: usize = 100;
 
 /// The `k` of a relaxation: a number of edges, or `auto`, the puzzle's
 /// [`onset`].
@@ -80,7 +80,7 @@ impl KChoice {
 ///
 /// # Errors
 /// The puzzle cannot be relaxed ([`check_puzzle`]).
-pub fn onset(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<Option<usize>, RelaxError> {
+pub(crate) fn onset(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<Option<usize>, RelaxError> {
     check_puzzle(puzzle)?;
     let mut t = Thresholds::new(puzzle, opts.seed);
     let need = ONSET_SAMPLES.div_ceil(2);

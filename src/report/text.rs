@@ -30,7 +30,7 @@ fn count_cell(solutions: u64, capped: bool) -> String {
 }
 
 /// `sudolab check`: status and reason per puzzle.
-pub fn check_table(rows: &[CheckRow]) -> String {
+pub(crate) fn check_table(rows: &[CheckRow]) -> String {
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -46,7 +46,7 @@ pub fn check_table(rows: &[CheckRow]) -> String {
 }
 
 /// `sudolab count`: solutions per puzzle.
-pub fn count_table(rows: &[CountRow]) -> String {
+pub(crate) fn count_table(rows: &[CountRow]) -> String {
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -58,7 +58,7 @@ pub fn count_table(rows: &[CountRow]) -> String {
 }
 
 /// `sudolab backbone`: solutions and fixed cells per (relaxed) puzzle.
-pub fn backbone_table(rows: &[BackboneRow]) -> String {
+pub(crate) fn backbone_table(rows: &[BackboneRow]) -> String {
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -79,7 +79,7 @@ pub fn backbone_table(rows: &[BackboneRow]) -> String {
 }
 
 /// `sudolab solve`: each puzzle beside its solution, one line each.
-pub fn solve_text(rows: &[SolveRow]) -> String {
+pub(crate) fn solve_text(rows: &[SolveRow]) -> String {
     let mut s = String::new();
     for r in rows {
         let sol = match (&r.solution, r.status) {
@@ -103,7 +103,7 @@ fn extrapolated(flag: bool) -> &'static str {
 
 /// The text table of score rows; `calibrated` names the scale of the
 /// calibrated level column, given when `with_level`.
-pub fn score_table(rows: &[ScoreRow], calibrated: &str, with_level: bool) -> String {
+pub(crate) fn score_table(rows: &[ScoreRow], calibrated: &str, with_level: bool) -> String {
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -143,7 +143,7 @@ fn fmt(v: Option<f64>) -> String {
 }
 
 /// The text table of rated rows: the headline value of each model.
-pub fn rate_table(rows: &[RatedRow]) -> String {
+pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|RatedRow { rate: r, score }| {
@@ -207,7 +207,7 @@ pub fn rate_table(rows: &[RatedRow]) -> String {
 
 /// The headline metrics of each group as a table (every field is in
 /// `--format jsonl|json|csv`).
-pub fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
+pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
     let f = |x: Option<f64>| x.map_or_else(|| "-".into(), |x| format!("{x:.2}"));
     let mut header = vec!["line", "puzzle"];
     let has = |pick: fn(&AnalysisRow) -> bool| rows.iter().any(|r| pick(&r.row));
@@ -304,7 +304,7 @@ pub fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
 }
 
 /// One relaxation as text: its summary and the fixedness map.
-pub fn relax_text(r: &RelaxReport) -> String {
+pub(crate) fn relax_text(r: &RelaxReport) -> String {
     let mut s = String::new();
     let name = r.label.clone().unwrap_or_default();
     s.push_str(&format!("{}  {}\n", r.puzzle, name));
@@ -400,7 +400,7 @@ fn saw_nothing_note(sm: &RelaxSummary) -> Option<String> {
 }
 
 /// Sweeps as text: a table of the points and the fits of each puzzle.
-pub fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
+pub(crate) fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
     let mut s = String::new();
     for (_, sw) in sweeps {
         s.push_str(&format!(
@@ -500,7 +500,7 @@ pub fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
 
 /// `sudolab clauses`: each puzzle's ALO clause lengths as bars, and the
 /// mean distribution over them when given.
-pub fn clauses_text(rows: &[ClauseRow], mean: Option<&MeanDistribution>) -> String {
+pub(crate) fn clauses_text(rows: &[ClauseRow], mean: Option<&MeanDistribution>) -> String {
     let mut s = String::new();
     for r in rows {
         let c = &r.counts;
@@ -572,7 +572,7 @@ fn grid(ranks: &[Option<f64>], side: usize) -> Vec<String> {
 
 /// `sudolab order`: the two fill orders side by side and the SiSuS
 /// possibilities per step, per puzzle.
-pub fn order_text(rows: &[FillOrderRow]) -> String {
+pub(crate) fn order_text(rows: &[FillOrderRow]) -> String {
     let mut s = String::new();
     for r in rows {
         let side = (r.model_rank.len() as f64).sqrt().round() as usize;

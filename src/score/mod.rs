@@ -20,11 +20,11 @@
 //! (`src/score/model.json`, written by `sudolab fit --score`; `docs/score.sh`
 //! regenerates it and the validation in `docs/score.md`).
 
-pub mod features;
-pub mod fit;
-pub mod time;
+pub(crate) mod features;
+pub(crate) mod fit;
+pub(crate) mod time;
 
-pub use features::{FeatureParams, feature_values};
+pub(crate) use features::{FeatureParams, feature_values};
 
 use crate::grid::Puzzle;
 use crate::human::Technique;
@@ -526,7 +526,7 @@ pub enum ScoreError {
 }
 
 /// Names of the levels of an `n`-level scale, easiest first.
-pub fn scale_names(n: usize) -> Vec<String> {
+pub(crate) fn scale_names(n: usize) -> Vec<String> {
     let named: &[&str] = match n {
         2 => &["Easy", "Hard"],
         3 => &["Easy", "Medium", "Hard"],

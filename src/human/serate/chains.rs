@@ -43,7 +43,7 @@ use crate::util::bits as digits;
 
 /// SE's kind of chain, with its base rating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ChainKind {
+pub(crate) enum ChainKind {
     /// Static chain with one kind of link (forcing X- or Y-chain), 6.6.
     XOrY,
     /// Static chain with both kinds of link, 7.0.
@@ -56,7 +56,7 @@ pub enum ChainKind {
 
 impl ChainKind {
     /// SE's base rating, in tenths.
-    pub fn base_tenths(self) -> u32 {
+    pub(crate) fn base_tenths(self) -> u32 {
         match self {
             ChainKind::XOrY => 66,
             ChainKind::Forcing => 70,
@@ -67,7 +67,7 @@ impl ChainKind {
 }
 
 /// SE's length increment, in tenths, of a chain of `nodes` potentials.
-pub fn length_increment_tenths(nodes: usize) -> u32 {
+pub(crate) fn length_increment_tenths(nodes: usize) -> u32 {
     let length = nodes.saturating_sub(2);
     let (mut added, mut ceil, mut odd) = (0, 4usize, false);
     while length > ceil {
@@ -80,7 +80,7 @@ pub fn length_increment_tenths(nodes: usize) -> u32 {
 
 /// What a chain concludes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Conclusion {
+pub(crate) enum Conclusion {
     /// Place the digit in the cell.
     Place(usize, u8),
     /// Remove the candidate from the cell.
@@ -89,7 +89,7 @@ pub enum Conclusion {
 
 impl Conclusion {
     /// Applies the conclusion to `board`.
-    pub fn apply(self, board: &mut Board) {
+    pub(crate) fn apply(self, board: &mut Board) {
         match self {
             Conclusion::Place(c, d) => board.place(c, d),
             Conclusion::Remove(c, d) => {
@@ -101,7 +101,7 @@ impl Conclusion {
 
 /// One rated chain conclusion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RatedChain {
+pub(crate) struct RatedChain {
     /// What it concludes.
     pub conclusion: Conclusion,
     /// SE's kind.
@@ -405,7 +405,7 @@ fn union(a: &Ancestry, b: &Ancestry) -> Ancestry {
 
 /// Every conclusion the forcing chains of `board` reach, each rated as SE
 /// rates its chain, in the engine's source order.
-pub fn rated_chains(board: &Board) -> Vec<RatedChain> {
+pub(crate) fn rated_chains(board: &Board) -> Vec<RatedChain> {
     let mut out = Vec::new();
     for src in chain_sources(board) {
         let [first, second] = src.alternatives();
@@ -483,7 +483,7 @@ fn conclusions(
 }
 
 /// The lowest-rated conclusion of [`rated_chains`] (the first of equals).
-pub fn easiest_chain(board: &Board) -> Option<RatedChain> {
+pub(crate) fn easiest_chain(board: &Board) -> Option<RatedChain> {
     rated_chains(board)
         .into_iter()
         .reduce(|best, c| if c.tenths < best.tenths { c } else { best })
