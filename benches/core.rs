@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use sudolab::Puzzle;
 use sudolab::cnf::{self, Encoding};
-use sudolab::grid::{parse_puzzle, read_puzzles};
+use sudolab::{parse_puzzle, read_puzzles};
 
 const EASY_FILE: &str = "tdoku-benchmarks/tdoku-17clue.txt";
 const HARD_FILE: &str = "tdoku-benchmarks/tdoku-magictour-top1465.txt";

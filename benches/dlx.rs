@@ -17,7 +17,7 @@ use sudolab::bitset::{relaxed, sudoku};
 use sudolab::dlx::relaxed::RelaxedDlx;
 use sudolab::dlx::sudoku::SudokuDlx;
 use sudolab::graph::{RelaxedInstance, derive_seed, sample_edges};
-use sudolab::grid::parse_puzzle;
+use sudolab::parse_puzzle;
 
 /// Wall-clock time, or the CPU time of the running thread.
 enum Clock {

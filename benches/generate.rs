@@ -20,10 +20,8 @@ use sudolab::SeededRng;
 use sudolab::generate::fletcher::fletcher_puzzle;
 use sudolab::generate::minimal::minimal_puzzle;
 use sudolab::generate::xu::xu_puzzle;
-use sudolab::generate::{
-    AimOptions, GenerateOptions, RunOptions, Symmetry, generate as generate_targets, parse_targets,
-};
-use sudolab::grid::canon::canonical;
+use sudolab::{AimOptions, GenerateOptions, RunOptions, Symmetry, generate as generate_targets, parse_targets};
+use sudolab::canonical;
 
 fn configure<'a>(c: &'a mut Criterion<Clock>, name: &str) -> criterion::BenchmarkGroup<'a, Clock> {
     let mut g = c.benchmark_group(name);

@@ -21,7 +21,7 @@ use std::hint::black_box;
 use std::time::Duration;
 use sudolab::Puzzle;
 use sudolab::graph::{RelaxedInstance, derive_seed, shuffled_edges};
-use sudolab::grid::read_puzzles;
+use sudolab::read_puzzles;
 use sudolab::relax::{self, RelaxOptions, Verification};
 
 const NYT_FILE: &str = "website-nyt/nyt.tsv";
@@ -218,7 +218,7 @@ fn split(c: &mut Criterion<Clock>) {
             |b, rs| {
                 b.iter(|| {
                     rs.iter()
-                        .map(|r| sudolab::bitset::relaxed::analyze(r, 1000).fixed.len())
+                        .map(|r| sudolab::analyze(r, 1000).fixed.len())
                         .sum::<usize>()
                 })
             },

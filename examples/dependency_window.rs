@@ -11,7 +11,7 @@
 //! ```
 
 use rayon::prelude::*;
-use sudolab::grid::parse_puzzle;
+use sudolab::parse_puzzle;
 use sudolab::human::nishio::solved_by_strategies;
 use sudolab::human::sisus::{SisusOptions, sisus};
 use sudolab::human::solver::{Solved, solve};

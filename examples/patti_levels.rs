@@ -12,7 +12,7 @@
 
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use sudolab::grid::parse_puzzle;
+use sudolab::parse_puzzle;
 use sudolab::human::nishio::{NishioOptions, NishioOrder, nishio_random, solved_by_strategies};
 use sudolab::human::solver::{Solved, solve};
 

@@ -26,8 +26,8 @@
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::time::Instant;
-use sudolab::grid::parse_puzzle;
-use sudolab::human::{RateOptions, RateRow, rate};
+use sudolab::parse_puzzle;
+use sudolab::{RateOptions, RateRow, rate};
 
 struct Set {
     name: String,
@@ -235,7 +235,7 @@ fn main() {
         opts.hsolve.count_failed_tiers = false;
     }
     if let Ok(list) = std::env::var("MODELS") {
-        match sudolab::human::parse_models(&list) {
+        match sudolab::parse_models(&list) {
             Ok(m) => opts.models = m,
             Err(e) => {
                 eprintln!("MODELS: {e}");

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 use sudolab::analyze::reference::Reference;
-use sudolab::eval::ResultsTable;
+use sudolab::ResultsTable;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

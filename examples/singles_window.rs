@@ -11,7 +11,7 @@
 //! ```
 
 use rayon::prelude::*;
-use sudolab::grid::parse_puzzle;
+use sudolab::parse_puzzle;
 use sudolab::human::singles::{SinglesOptions, singles};
 use sudolab::human::solver::{Solved, solve};
 use sudolab::stats::spearman;

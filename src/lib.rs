@@ -62,6 +62,7 @@ mod answers;
 mod batch;
 mod bitset;
 mod cnf;
+#[cfg(test)]
 mod data;
 mod dlx;
 mod engine;
@@ -80,6 +81,9 @@ mod score;
 mod seed;
 mod stats;
 mod util;
+
+#[cfg(test)]
+mod tests;
 
 /// A line on standard error that never fails: `eprintln!` panics when
 /// stderr cannot be written (`2>/dev/full`, a closed terminal); a note that
@@ -101,8 +105,8 @@ pub mod cli;
 pub use examples::{EXAMPLES_TXT, by_name as example, embedded as examples};
 pub use grid::canon::{CanonError, Transform, canonical, equivalent};
 pub use grid::{
-    Alphabet, Geometry, ParseError, ParseErrorKind, Puzzle, PuzzleReader, Solution, parse_puzzle,
-    parse_puzzle_in, read_puzzles,
+    Alphabet, Contradiction, Geometry, ParseError, ParseErrorKind, Puzzle, PuzzleReader, Solution, parse_puzzle,
+    parse_puzzle_in, read_puzzles, UnitKind,
 };
 
 // Encode: CNF and DIMACS, and the clause-length histogram.
@@ -114,7 +118,7 @@ pub use cnf::{
 
 // Check, count, solve: the engines and their answers.
 pub use analyze::engines::{BackboneError, BackboneRow, CheckRow, CountRow, SolveRow};
-pub use answers::{Count, InstanceAnalysis, Status};
+pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};
 pub use engine::{Disagreement, Engine, Engines, UnknownEngine};
 pub use graph::RelaxedInstance;
 
@@ -156,7 +160,7 @@ pub use generate::{
 
 // Eval: statistics of result columns against labels.
 pub use eval::{
-    ClassMethod, ClassifyOptions, ClassifyReport, EvalError, EvalOptions, EvalReport, FitOptions,
+    ClassMethod, ClassifyOptions, ClassifyReport, EvalError, Preset, EvalOptions, EvalReport, FitOptions,
     FitReport, LabelSpec, Ordinal, ResultsTable, TableError, TableFormat, classify, evaluate,
     fit_linear,
 };

@@ -19,7 +19,7 @@
 //! library's message, naming the puzzle by its line: the `lines` given, else
 //! its 1-based position in the batch (`line 1` for a single puzzle), as the
 //! CLI names input lines; options are checked before any work by their
-//! `check()` ([`sudolab::limits::OptionError`]), the check the CLI runs, and
+//! `check()` ([`sudolab::OptionError`]), the check the CLI runs, and
 //! a refused value raises `ValueError` with the CLI's message. A Ctrl-C
 //! during a native call raises `KeyboardInterrupt` within a fraction of a
 //! second (signals are checked while the work runs, which stops between
@@ -34,15 +34,15 @@ use pythonize::pythonize;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use sudolab::analyze::results::Lined;
-use sudolab::analyze::{AnalyzeOptions, analyze as analyze_one, rate_row};
-use sudolab::batch::{BatchError, Driver, Input, JobError, Source};
+use sudolab::{AnalyzeOptions, analyze as analyze_one, rate_row};
+use sudolab::{BatchError, Driver, Input, JobError, Source};
 use sudolab::cnf::{self, ClassCuts, Encoding, clause_row};
-use sudolab::engine::{Disagreement, Engines};
+use sudolab::{Disagreement, Engines};
 use sudolab::generate::{self, GenerateOptions, Level, Method, Symmetry};
 use sudolab::grid::{Puzzle, canon::canonical, parse_puzzle};
-use sudolab::human::RateOptions;
-use sudolab::limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, OptionError, check_k};
-use sudolab::metrics::{MetricGroup, parse_metric_groups};
+use sudolab::RateOptions;
+use sudolab::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, OptionError, check_k};
+use sudolab::{MetricGroup, parse_metric_groups};
 use sudolab::relax::{self, RelaxError, RelaxOptions};
 use sudolab::report::plot;
 use sudolab::score::{self, ScoreModel, ScoreOptions, ScoreRow};
@@ -621,7 +621,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     // The default rating seed of every command, so Python's defaults are
     // the CLI's.
-    m.add("DEFAULT_SEED", sudolab::seed::DEFAULT_SEED)?;
+    m.add("DEFAULT_SEED", sudolab::DEFAULT_SEED)?;
     m.add_function(wrap_pyfunction!(parse_line, m)?)?;
     m.add_function(wrap_pyfunction!(line_from_cells, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;

@@ -20,6 +20,8 @@
 pub(crate) mod cover;
 pub(crate) mod relaxed;
 pub(crate) mod sudoku;
+#[cfg(test)]
+pub(crate) use cover::ExactCover;
 
 use crate::answers::{Count, InstanceAnalysis, SudokuEngine};
 use crate::graph::RelaxedInstance;

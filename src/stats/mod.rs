@@ -56,6 +56,15 @@ pub(crate) use regression::solve;
 pub(crate) use regression::{FitError, least_squares, predict};
 pub(crate) use summary::{Summary, mean, median_sorted};
 pub(crate) use uncertainty::{jackknife_se, probability_in};
+#[cfg(test)]
+pub(crate) use {
+    concordance::pair_counts,
+    correlation::{gk_gamma, kendall_tau_b},
+    distributions::{chi2_sf, gamma_q, ln_gamma},
+    interval::t95,
+    paired_sample::PairedSample,
+    uncertainty::normal_cdf,
+};
 
 use thiserror::Error;
 

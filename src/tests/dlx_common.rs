@@ -3,9 +3,9 @@
 
 use rand::Rng;
 use rand::seq::SliceRandom;
-use sudolab::Puzzle;
-use sudolab::SeededRng;
-use sudolab::grid::parse_puzzle;
+use crate::Puzzle;
+use crate::SeededRng;
+use crate::grid::parse_puzzle;
 
 pub fn puzzle(s: &str) -> Puzzle {
     match parse_puzzle(s) {

@@ -3,9 +3,9 @@
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
-use sudolab::Count;
-use sudolab::SeededRng;
-use sudolab::dlx::ExactCover;
+use crate::Count;
+use crate::SeededRng;
+use crate::dlx::ExactCover;
 
 struct Instance {
     primary: usize,

@@ -1,7 +1,7 @@
 //! Shared puzzles and data-file access for the human-model tests.
 #![allow(dead_code)]
 
-use sudolab::grid::{Puzzle, parse_puzzle};
+use crate::grid::{Puzzle, parse_puzzle};
 
 /// Solvable by naked singles alone.
 pub const EASY: &str =
@@ -37,8 +37,7 @@ pub fn puzzle(s: &str) -> Puzzle {
     parse_puzzle(s).expect("test puzzle parses")
 }
 
-#[path = "../common/mod.rs"]
-mod common;
+use super::common;
 
 /// Reads `../shared/data/<path>`; `None` after a note when it is missing
 /// (a failure when `CI` is set).
