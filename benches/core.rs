@@ -18,7 +18,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
-use sudolab::Puzzle;
+use sudolab::{Engine, Puzzle};
 use sudolab::cnf::{self, Encoding};
 use sudolab::{parse_puzzle, read_puzzles};
 
@@ -27,7 +27,7 @@ const HARD_FILE: &str = "tdoku-benchmarks/tdoku-magictour-top1465.txt";
 const EASY_COUNT: usize = 1000;
 
 fn data_path(rel: &str) -> PathBuf {
-    sudolab::data_dir().join(rel)
+    common::data_dir().join(rel)
 }
 
 fn read_text(rel: &str) -> String {
@@ -145,7 +145,7 @@ fn sat(c: &mut Criterion<Clock>) {
             b.iter(|| {
                 ps.iter()
                     .filter(|p| {
-                        sudolab::SudokuEngine::solve(&sudolab::sat::Sat, black_box(p)).is_some()
+                        Engine::Sat.implementation().solve(black_box(p)).is_some()
                     })
                     .count()
             })
@@ -153,7 +153,7 @@ fn sat(c: &mut Criterion<Clock>) {
         g.bench_with_input(BenchmarkId::new("count-cap2", name), &puzzles, |b, ps| {
             b.iter(|| {
                 ps.iter()
-                    .map(|p| sudolab::sat::count(black_box(p), 2).solutions)
+                    .map(|p| Engine::Sat.implementation().count(black_box(p), 2).solutions)
                     .sum::<u64>()
             })
         });
@@ -168,14 +168,14 @@ fn bitset(c: &mut Criterion<Clock>) {
         g.bench_with_input(BenchmarkId::new("solve", name), &puzzles, |b, ps| {
             b.iter(|| {
                 ps.iter()
-                    .filter(|p| sudolab::bitset::sudoku::solve(black_box(p)).is_some())
+                    .filter(|p| Engine::Bitset.implementation().solve(black_box(p)).is_some())
                     .count()
             })
         });
         g.bench_with_input(BenchmarkId::new("count-cap2", name), &puzzles, |b, ps| {
             b.iter(|| {
                 ps.iter()
-                    .map(|p| sudolab::bitset::sudoku::count(black_box(p), 2).solutions)
+                    .map(|p| Engine::Bitset.implementation().count(black_box(p), 2).solutions)
                     .sum::<u64>()
             })
         });

@@ -1,6 +1,6 @@
 //! Correlation of every human-model metric with external difficulty labels,
 //! on samples of the data sets in `../shared/data` or `$SUDOLAB_DATA`
-//! ([`sudolab::data_dir`]; read at run time, never copied). Prints a Markdown table of Spearman ρ and Goodman–Kruskal γ.
+//! (`$SUDOLAB_DATA`, else `../shared/data`; read at run time, never copied). Prints a Markdown table of Spearman ρ and Goodman–Kruskal γ.
 //!
 //! ```text
 //! cargo run --release --example rate_table [-- PER_LEVEL [SE_COUNT]]
@@ -36,7 +36,7 @@ struct Set {
 }
 
 fn read(path: &str) -> Option<String> {
-    let full = sudolab::data_dir().join(path);
+    let full = sudolab::paper::data_dir().join(path);
     match std::fs::read_to_string(&full) {
         Ok(s) => Some(s),
         Err(e) => {

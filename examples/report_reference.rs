@@ -10,7 +10,7 @@
 //! embedded file from the SE-rated puzzles of the shared data sets.
 
 use std::path::Path;
-use sudolab::analyze::reference::Reference;
+use sudolab::paper::Reference;
 use sudolab::ResultsTable;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -62,7 +62,6 @@ mod answers;
 mod batch;
 mod bitset;
 mod cnf;
-#[cfg(test)]
 mod data;
 mod dlx;
 mod engine;
@@ -102,11 +101,11 @@ macro_rules! note {
 pub mod cli;
 
 // Open a puzzle: parse it, read many, their geometry and canonical form.
-pub use examples::{EXAMPLES_TXT, by_name as example, embedded as examples};
+pub use examples::{by_name as example, embedded as examples};
 pub use grid::canon::{CanonError, Transform, canonical, equivalent};
 pub use grid::{
-    Alphabet, Contradiction, Geometry, ParseError, ParseErrorKind, Puzzle, PuzzleReader, Solution, parse_puzzle,
-    parse_puzzle_in, read_puzzles, UnitKind,
+    Contradiction, Geometry, ParseError, ParseErrorKind, Puzzle, Solution, UnitKind, parse_puzzle,
+    read_puzzles,
 };
 
 // Encode: CNF and DIMACS, and the clause-length histogram.
@@ -117,10 +116,10 @@ pub use cnf::{
 };
 
 // Check, count, solve: the engines and their answers.
-pub use analyze::engines::{BackboneError, BackboneRow, CheckRow, CountRow, SolveRow};
 pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};
 pub use engine::{Disagreement, Engine, Engines, UnknownEngine};
-pub use graph::RelaxedInstance;
+pub use graph::{RelaxedInstance, sample_edges, shuffled_edges};
+pub use seed::derive_seed;
 
 // Relax: constraint relaxation (Pelanek section 3.2).
 pub use relax::{
@@ -138,8 +137,8 @@ pub use human::{
 
 // Metrics: the registry and a puzzle's metric values.
 pub use metrics::{
-    Direction, Metric, MetricGroup, MetricOptions, MetricValue, MetricValues, MetricsError,
-    UnknownMetric, compute as compute_metrics, parse_metric_groups,
+    Direction, Metric, MetricGroup, MetricValue, MetricValues, MetricsError, UnknownMetric,
+    parse_metric_groups,
 };
 
 // Score: one calibrated difficulty score.
@@ -149,13 +148,13 @@ pub use score::{
 };
 
 // Analyze: the rows of a data set.
-pub use analyze::fill_order::{FillOrderError, FillOrderOptions, FillOrderRow, fill_order};
 pub use analyze::{AnalysisRow, AnalyzeOptions, AnalyzeParams, RatedRow, analyze, rate_row};
 
 // Generate: puzzles by removal, by Fletcher's and Xu's algorithms, or to targets.
 pub use generate::{
-    AimOptions, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
-    PseudoOptions, RunOptions, Symmetry, Target, TargetError, generate, parse_targets,
+    AimOptions, Candidate, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
+    PseudoOptions, RunOptions, Symmetry, Target, TargetError, generate, make as generate_one,
+    parse_targets,
 };
 
 // Eval: statistics of result columns against labels.
@@ -166,8 +165,7 @@ pub use eval::{
 };
 pub use stats::{BootstrapOptions, Interval};
 
-// Report: output formats, atomic writes, the HTML report.
-pub use analyze::puzzle_report::{PuzzleReport, Report, ReportError, ReportOptions};
+// Report: output formats and atomic writes.
 pub use report::{Format, jsonl_line, render_rows, to_csv, write_atomic};
 
 // Batch: one loop over a data set.
@@ -175,6 +173,22 @@ pub use batch::{
     BatchError, Driver, Input, JobError, NoProgress, Progress, Shard, Source,
     Summary as BatchSummary,
 };
+
+/// The paper models with their own options and two correlations, for the
+/// programs in `examples/` that reproduce tables of the papers; not part of
+/// the supported API (use [`rate`] and [`evaluate`]).
+#[doc(hidden)]
+pub mod paper {
+    pub use crate::analyze::reference::{MetricQuantiles, Reference};
+    pub use crate::data::data_dir;
+    pub use crate::human::nishio::{NishioOptions, NishioOrder, nishio_random, solved_by_strategies};
+    pub use crate::human::Unfinished;
+    pub use crate::human::singles::{SinglesOptions, SinglesResult, singles};
+    pub use crate::human::sisus::{SisusOptions, SisusResult, sisus};
+    pub use crate::stats::Summary;
+    pub use crate::human::solver::{Solved, solve};
+    pub use crate::stats::{pearson, spearman};
+}
 
 // Seeds, limits.
 pub use limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, OptionError, check_k};

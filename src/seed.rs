@@ -59,7 +59,7 @@ pub(crate) fn splitmix64(z: u64) -> u64 {
 
 /// Mixes a base seed with an index into an independent 64-bit seed
 /// (SplitMix64), so sample `i` draws the same edges whatever thread runs it.
-pub(crate) fn derive_seed(seed: u64, index: u64) -> u64 {
+pub fn derive_seed(seed: u64, index: u64) -> u64 {
     mix64(seed ^ index.wrapping_add(1).wrapping_mul(GOLDEN_GAMMA))
 }
 

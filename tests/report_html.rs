@@ -314,7 +314,7 @@ fn report_refuses_csv_and_bad_options() {
 #[test]
 fn puzzles_as_a_data_set_and_a_reference_file() {
     let dir = tempfile::tempdir().unwrap();
-    let examples: Vec<&str> = sudolab::EXAMPLES_TXT
+    let examples: Vec<&str> = include_str!("../examples/puzzles.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .take(4)

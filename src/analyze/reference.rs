@@ -23,7 +23,7 @@ pub(crate) const QUANTILES: usize = 101;
 
 /// Quantiles of every metric of a reference set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Reference {
+pub struct Reference {
     /// Where the numbers come from (data set, sample, command).
     pub source: String,
     /// Puzzles (rows) of the reference set.
@@ -35,7 +35,7 @@ pub(crate) struct Reference {
 
 /// The distribution of one metric.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct MetricQuantiles {
+pub struct MetricQuantiles {
     /// Rows with a value.
     pub n: usize,
     /// `q[i]` = quantile `i/100` (linear interpolation, "type 7").

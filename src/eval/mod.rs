@@ -18,7 +18,7 @@
 //! Undefined statistics (too few pairs, a constant column) are `None` with a
 //! `note` saying why; the library never returns NaN and never prints.
 
-pub mod classify;
+pub(crate) mod classify;
 pub(crate) mod combine;
 pub(crate) mod dataset;
 pub(crate) mod label;

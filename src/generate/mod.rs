@@ -569,7 +569,7 @@ pub struct Generated {
 
 /// A unique puzzle with its solution, as the methods produce it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Candidate {
+pub struct Candidate {
     /// The puzzle (givens only).
     pub puzzle: Puzzle,
     /// Its unique solution.
@@ -729,10 +729,21 @@ fn generate_one(
     })
 }
 
-/// One fresh puzzle of `method` from an attempt seed. The flag says whether
-/// the method guarantees minimality (every given tried once, uniqueness
-/// being the removal test).
-pub(crate) fn make(opts: &GenerateOptions, seed: u64) -> (Candidate, bool) {
+/// One fresh puzzle of `opts.method` (of `opts.order`, with
+/// `opts.symmetry`) from an attempt seed, without targets, rating or
+/// deduplication: the step [`generate`] repeats. The flag says whether the
+/// method guarantees minimality (every given tried once, uniqueness being
+/// the removal test).
+///
+/// ```
+/// use sudolab::{Engines, GenerateOptions, Status, generate_one};
+///
+/// let (candidate, minimal) = generate_one(&GenerateOptions::default(), 7);
+/// assert!(minimal);
+/// assert_eq!(Engines::all().status(&candidate.puzzle)?, Status::Unique);
+/// # Ok::<(), sudolab::Disagreement>(())
+/// ```
+pub fn make(opts: &GenerateOptions, seed: u64) -> (Candidate, bool) {
     let (c, minimal, _) = make_traced(opts, seed);
     (c, minimal)
 }

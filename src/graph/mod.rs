@@ -42,7 +42,7 @@ pub(crate) fn sudoku_graph(n: usize) -> UnGraph<usize, ()> {
 /// A uniformly random ordering of all edges of the order-`n` graph, from a
 /// seed. Taking its first `k` entries samples `k` distinct edges; prefixes of
 /// one ordering give nested relaxations.
-pub(crate) fn shuffled_edges(n: usize, seed: u64) -> Vec<(usize, usize)> {
+pub fn shuffled_edges(n: usize, seed: u64) -> Vec<(usize, usize)> {
     let mut edges = Geometry::of(n).edges();
     let mut rng = SeededRng::seed_from_u64(seed);
     edges.shuffle(&mut rng);
@@ -72,7 +72,7 @@ pub enum EdgeError {
 ///
 /// # Errors
 /// When `k` exceeds the number of edges.
-pub(crate) fn sample_edges(
+pub fn sample_edges(
     n: usize,
     k: usize,
     seed: u64,

@@ -55,7 +55,7 @@ use std::fmt;
 
 /// Why a model could not produce its metric for a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Unfinished(pub String);
+pub struct Unfinished(pub String);
 
 impl Unfinished {
     /// An [`Unfinished`] with the given reason.

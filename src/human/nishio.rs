@@ -163,7 +163,7 @@ fn cycles_until_halt(b: &mut Board, strategies: usize, cycles: &mut u64) -> Halt
 }
 
 /// True when `strategies` (2, 3 or 4) solve the puzzle without assumption.
-pub(crate) fn solved_by_strategies(puzzle: &Puzzle, strategies: usize) -> bool {
+pub fn solved_by_strategies(puzzle: &Puzzle, strategies: usize) -> bool {
     let mut b = Board::new(puzzle);
     let mut cycles = 0;
     b.is_solved() || cycles_until_halt(&mut b, strategies.clamp(1, 4), &mut cycles) == Halt::Solved
@@ -216,7 +216,7 @@ fn nishio_run(
 }
 
 /// Randomized Nishio with `strategies` (2..=4) over `opts.runs` starts.
-pub(crate) fn nishio_random(
+pub fn nishio_random(
     puzzle: &Puzzle,
     strategies: usize,
     opts: &NishioOptions,

@@ -57,7 +57,7 @@ impl Default for SinglesOptions {
 
 /// What the singles model measured on a puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub(crate) struct SinglesResult {
+pub struct SinglesResult {
     /// Cells a hidden single can fill per step over the first `window`
     /// steps, per run.
     pub dependency: Summary,
@@ -171,7 +171,7 @@ fn reach(puzzle: &Puzzle, keep: impl Fn(usize) -> bool) -> f64 {
 
 /// Runs the singles model on a puzzle with its (unique) solution; run `i`
 /// of the dependency uses the run seed of `(seed, MODEL_TAG, i)`.
-pub(crate) fn singles(
+pub fn singles(
     puzzle: &Puzzle,
     solution: &Solution,
     opts: &SinglesOptions,

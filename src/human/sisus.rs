@@ -74,7 +74,7 @@ impl Default for SisusOptions {
 
 /// What SiSuS measured on a puzzle.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct SisusResult {
+pub struct SisusResult {
     /// Summed refutation scores per run.
     pub refutation_sum: Summary,
     /// Mean possibility count over the first `k` steps, per run.
@@ -243,7 +243,7 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, k: usize, rng: &mut SeededRng)
 }
 
 /// Runs SiSuS `opts.runs` times; run `i` uses `super::seeds::run_seed`.
-pub(crate) fn sisus(
+pub fn sisus(
     puzzle: &Puzzle,
     solution: &Solution,
     opts: &SisusOptions,

@@ -14,7 +14,7 @@ use super::concordance::pair_counts;
 use super::{StatError, check_pairs};
 
 /// Pearson's product-moment correlation.
-pub(crate) fn pearson(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
+pub fn pearson(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
     check_pairs(x, y)?;
     let dx = standardised(x, "x")?;
     let dy = standardised(y, "y")?;
@@ -76,7 +76,7 @@ pub(crate) fn average_ranks(v: &[f64]) -> Vec<f64> {
 }
 
 /// Spearman's rank correlation (Pearson r of average ranks).
-pub(crate) fn spearman(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
+pub fn spearman(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
     check_pairs(x, y)?;
     pearson(&average_ranks(x), &average_ranks(y))
 }

@@ -49,12 +49,14 @@ pub use bootstrap::{BootstrapOptions, Interval};
 pub(crate) use bootstrap::{bootstrap_correlations, bootstrap_intervals};
 pub(crate) use concordance::gamma_from_table;
 pub(crate) use contingency::{ChiSquare, chi_square, contingency_counts};
-pub(crate) use correlation::{average_ranks, correlations, pearson, spearman};
+pub(crate) use correlation::{average_ranks, correlations};
+pub use correlation::{pearson, spearman};
 pub(crate) use interval::{mean_interval, wilson95};
 pub(crate) use quantiles::{bin_of, equal_count_edges, quantile_sorted};
 pub(crate) use regression::solve;
 pub(crate) use regression::{FitError, least_squares, predict};
-pub(crate) use summary::{Summary, mean, median_sorted};
+pub(crate) use summary::{mean, median_sorted};
+pub use summary::Summary;
 pub(crate) use uncertainty::{jackknife_se, probability_in};
 #[cfg(test)]
 pub(crate) use {
