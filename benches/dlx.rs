@@ -13,8 +13,8 @@ use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use sudolab::Puzzle;
-use sudolab::{Engine, RelaxedInstance, derive_seed, sample_edges};
 use sudolab::parse_puzzle;
+use sudolab::{Engine, RelaxedInstance, derive_seed, sample_edges};
 
 /// Wall-clock time, or the CPU time of the running thread.
 enum Clock {
@@ -69,7 +69,9 @@ fn clock() -> Clock {
 fn data_dir() -> std::path::PathBuf {
     std::env::var_os("SUDOLAB_DATA")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+        })
 }
 
 /// Puzzles of a data file (first field of each non-comment line), every
@@ -104,7 +106,13 @@ fn sudoku_uniqueness(c: &mut Criterion<Clock>) {
             b.iter(|| {
                 let mut unique = 0;
                 for p in puzzles {
-                    unique += usize::from(Engine::Bitset.implementation().count(black_box(p), 2).solutions == 1);
+                    unique += usize::from(
+                        Engine::Bitset
+                            .implementation()
+                            .count(black_box(p), 2)
+                            .solutions
+                            == 1,
+                    );
                 }
                 assert_eq!(unique, puzzles.len());
             })
@@ -147,7 +155,11 @@ fn relaxed_analyze(c: &mut Criterion<Clock>) {
     group.bench_function("bitset", |b| {
         b.iter(|| {
             for r in &instances {
-                black_box(Engine::Bitset.implementation().analyze_relaxed(black_box(r), 1000));
+                black_box(
+                    Engine::Bitset
+                        .implementation()
+                        .analyze_relaxed(black_box(r), 1000),
+                );
             }
         })
     });
@@ -156,7 +168,11 @@ fn relaxed_analyze(c: &mut Criterion<Clock>) {
     group.bench_function("dlx", |b| {
         b.iter(|| {
             for r in few {
-                black_box(Engine::Dlx.implementation().analyze_relaxed(black_box(r), 1000));
+                black_box(
+                    Engine::Dlx
+                        .implementation()
+                        .analyze_relaxed(black_box(r), 1000),
+                );
             }
         })
     });

@@ -13,15 +13,13 @@ mod common;
 
 use common::Clock;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use rand::SeedableRng;
 use std::hint::black_box;
 use std::time::Duration;
-use sudolab::SeededRng;
-use sudolab::{
-    AimOptions, FletcherOptions, GenerateOptions, Method, RunOptions, Symmetry, generate as generate_targets,
-    generate_one, parse_targets,
-};
 use sudolab::canonical;
+use sudolab::{
+    AimOptions, FletcherOptions, GenerateOptions, Method, RunOptions, Symmetry,
+    generate as generate_targets, generate_one, parse_targets,
+};
 
 fn configure<'a>(c: &'a mut Criterion<Clock>, name: &str) -> criterion::BenchmarkGroup<'a, Clock> {
     let mut g = c.benchmark_group(name);

@@ -8,14 +8,14 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use sudolab::paper::trial_depth;
+use sudolab::paper::weights;
+use sudolab::paper::{HsolveOptions, hsolve};
+use sudolab::paper::{NishioOptions, nishio_heuristic, nishio_random};
+use sudolab::paper::{OracleOptions, oracle};
+use sudolab::paper::{SisusOptions, sisus};
+use sudolab::paper::{Solved, solve};
 use sudolab::parse_puzzle;
-use sudolab::human::hsolve::{HsolveOptions, hsolve};
-use sudolab::human::nishio::{NishioOptions, nishio_heuristic, nishio_random};
-use sudolab::human::oracle::{OracleOptions, oracle};
-use sudolab::human::sisus::{SisusOptions, sisus};
-use sudolab::human::solver::{Solved, solve};
-use sudolab::human::trial_depth::trial_depth;
-use sudolab::human::weights::weights;
 use sudolab::{Model, RateOptions, explain, rate};
 
 const TYPICAL: &str =

@@ -20,8 +20,8 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use std::hint::black_box;
 use std::time::Duration;
 use sudolab::Puzzle;
-use sudolab::{Engine, RelaxedInstance, derive_seed, shuffled_edges};
 use sudolab::read_puzzles;
+use sudolab::{Engine, RelaxedInstance, derive_seed, shuffled_edges};
 use sudolab::{RelaxOptions, Verification};
 
 const NYT_FILE: &str = "website-nyt/nyt.tsv";
@@ -207,7 +207,13 @@ fn split(c: &mut Criterion<Clock>) {
             |b, rs| {
                 b.iter(|| {
                     rs.iter()
-                        .map(|r| Engine::Bitset.implementation().analyze_relaxed(r, 1000).fixed.len())
+                        .map(|r| {
+                            Engine::Bitset
+                                .implementation()
+                                .analyze_relaxed(r, 1000)
+                                .fixed
+                                .len()
+                        })
                         .sum::<usize>()
                 })
             },
@@ -218,7 +224,13 @@ fn split(c: &mut Criterion<Clock>) {
             |b, rs| {
                 b.iter(|| {
                     rs.iter()
-                        .map(|r| Engine::Sat.implementation().analyze_relaxed(r, 1000).fixed.len())
+                        .map(|r| {
+                            Engine::Sat
+                                .implementation()
+                                .analyze_relaxed(r, 1000)
+                                .fixed
+                                .len()
+                        })
                         .sum::<usize>()
                 })
             },

@@ -11,11 +11,11 @@
 //! ```
 
 use rayon::prelude::*;
-use sudolab::parse_puzzle;
 use sudolab::paper::solved_by_strategies;
 use sudolab::paper::{SisusOptions, sisus};
 use sudolab::paper::{Solved, solve};
 use sudolab::paper::{pearson, spearman};
+use sudolab::parse_puzzle;
 
 const WINDOWS: [usize; 8] = [5, 10, 15, 20, 25, 30, 40, 50];
 

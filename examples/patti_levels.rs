@@ -12,9 +12,9 @@
 
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use sudolab::parse_puzzle;
 use sudolab::paper::{NishioOptions, NishioOrder, nishio_random, solved_by_strategies};
 use sudolab::paper::{Solved, solve};
+use sudolab::parse_puzzle;
 
 struct Rated {
     n4: f64,

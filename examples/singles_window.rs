@@ -11,10 +11,10 @@
 //! ```
 
 use rayon::prelude::*;
-use sudolab::parse_puzzle;
+use sudolab::paper::spearman;
 use sudolab::paper::{SinglesOptions, singles};
 use sudolab::paper::{Solved, solve};
-use sudolab::paper::spearman;
+use sudolab::parse_puzzle;
 
 const WINDOWS: [usize; 8] = [5, 10, 15, 20, 25, 30, 40, 81];
 

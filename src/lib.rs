@@ -152,41 +152,52 @@ pub use analyze::{AnalysisRow, AnalyzeOptions, AnalyzeParams, RatedRow, analyze,
 
 // Generate: puzzles by removal, by Fletcher's and Xu's algorithms, or to targets.
 pub use generate::{
-    AimOptions, Candidate, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
-    PseudoOptions, RunOptions, Symmetry, Target, TargetError, generate, make as generate_one,
-    parse_targets,
+    AimOptions, Candidate, FletcherOptions, GenerateError, GenerateOptions, Generated, Level,
+    Method, PseudoOptions, RunOptions, Symmetry, Target, TargetError, generate,
+    make as generate_one, parse_targets,
 };
 
 // Eval: statistics of result columns against labels.
 pub use eval::{
-    ClassMethod, ClassifyOptions, ClassifyReport, EvalError, Preset, EvalOptions, EvalReport, FitOptions,
-    FitReport, LabelSpec, Ordinal, ResultsTable, TableError, TableFormat, classify, evaluate,
-    fit_linear,
+    ClassMethod, ClassifyOptions, ClassifyReport, EvalError, EvalOptions, EvalReport, FitOptions,
+    FitReport, LabelSpec, Ordinal, Preset, ResultsTable, TableError, TableFormat, classify,
+    evaluate, fit_linear,
 };
 pub use stats::{BootstrapOptions, Interval};
 
-// Report: output formats and atomic writes.
+// Report: output formats, atomic writes, SVG charts.
+pub use report::plot::{
+    PlotError, clause_histogram as clause_histogram_svg, fixedness_grid as fixedness_svg,
+};
 pub use report::{Format, jsonl_line, render_rows, to_csv, write_atomic};
 
 // Batch: one loop over a data set.
+pub use analyze::results::Lined;
 pub use batch::{
     BatchError, Driver, Input, JobError, NoProgress, Progress, Shard, Source,
     Summary as BatchSummary,
 };
 
-/// The paper models with their own options and two correlations, for the
-/// programs in `examples/` that reproduce tables of the papers; not part of
-/// the supported API (use [`rate`] and [`evaluate`]).
+/// The human models one by one with their own options, and two
+/// correlations: for the programs in `examples/` that reproduce tables of
+/// the papers and for `benches/human.rs`; not part of the supported API
+/// (use [`rate`] and [`evaluate`]).
 #[doc(hidden)]
 pub mod paper {
-    pub use crate::analyze::reference::{MetricQuantiles, Reference};
+    pub use crate::analyze::reference::{MetricQuantiles, Reference, ReferenceError};
     pub use crate::data::data_dir;
-    pub use crate::human::nishio::{NishioOptions, NishioOrder, nishio_random, solved_by_strategies};
     pub use crate::human::Unfinished;
+    pub use crate::human::hsolve::{HsolveOptions, hsolve};
+    pub use crate::human::nishio::{
+        NishioOptions, NishioOrder, nishio_heuristic, nishio_random, solved_by_strategies,
+    };
+    pub use crate::human::oracle::{OracleOptions, OracleResult, oracle};
     pub use crate::human::singles::{SinglesOptions, SinglesResult, singles};
     pub use crate::human::sisus::{SisusOptions, SisusResult, sisus};
-    pub use crate::stats::Summary;
     pub use crate::human::solver::{Solved, solve};
+    pub use crate::human::trial_depth::{TrialDepth, TrialDepthError, trial_depth};
+    pub use crate::human::weights::{WeightsResult, weights};
+    pub use crate::stats::Summary;
     pub use crate::stats::{pearson, spearman};
 }
 

@@ -12,8 +12,8 @@
 mod common;
 
 use common::Rng;
-use sudolab::{EncodeError, Encoding};
 use sudolab::{Contradiction, Puzzle, UnitKind, parse_puzzle};
+use sudolab::{EncodeError, Encoding};
 
 /// Checks every encoding; returns the minimal encoding's error, if any.
 fn same_bytes(p: &Puzzle) -> Option<EncodeError> {

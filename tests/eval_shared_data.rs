@@ -5,10 +5,10 @@
 
 mod common;
 
-use sudolab::{ClassifyOptions, classify};
-use sudolab::{FitOptions, fit_linear};
-use sudolab::{EvalOptions, LabelSpec, Ordinal, ResultsTable, evaluate};
 use sudolab::BootstrapOptions;
+use sudolab::{ClassifyOptions, classify};
+use sudolab::{EvalOptions, LabelSpec, Ordinal, ResultsTable, evaluate};
+use sudolab::{FitOptions, fit_linear};
 
 const QQWING: &str = "qqwing-generated/qqwing_levels.tsv";
 const KRAZYDAD: &str = "website-krazydad/krazydad.tsv";

@@ -7,9 +7,9 @@ use rand::SeedableRng;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use sudolab::{
-    AimOptions, Engine, Engines, SeededRng, Transform, GenerateError, GenerateOptions, Generated, Method, Metric,
-    PseudoOptions, Puzzle, RateOptions, RunOptions, Status, TargetError, canonical, equivalent,
-    generate, parse_puzzle, parse_targets, rate,
+    AimOptions, Engine, Engines, GenerateError, GenerateOptions, Generated, Method, Metric,
+    PseudoOptions, Puzzle, RateOptions, RunOptions, SeededRng, Status, TargetError, Transform,
+    canonical, equivalent, generate, parse_puzzle, parse_targets, rate,
 };
 
 fn sat() -> Engines {
@@ -25,20 +25,6 @@ fn puzzles(rows: &[Generated], order: usize) -> Vec<Puzzle> {
             p
         })
         .collect()
-}
-
-/// SAT says unique, and minimal puzzles go to multiple without any given.
-fn assert_unique_and_minimality(p: &Puzzle, minimal: bool) {
-    assert_eq!(sat().status(p).unwrap(), Status::Unique, "{p}");
-    let mut all_needed = true;
-    for cell in 0..p.cells().len() {
-        if p.is_given(cell) {
-            let mut q = p.clone();
-            q.set(cell, 0);
-            all_needed &= sat().status(&q).unwrap() == Status::Multiple;
-        }
-    }
-    assert_eq!(all_needed, minimal, "{p}");
 }
 
 #[test]
@@ -320,9 +306,7 @@ fn pseudo_keeps_another_metric_where_hsolve_cannot_rate_the_source() {
 
 #[test]
 fn cli_pseudo_reads_its_source_from_a_file_or_stdin() {
-    let source = sudolab::example("Fletcher Fig. 3 Crazy")
-        .unwrap()
-        .to_line();
+    let source = sudolab::example("Fletcher Fig. 3 Crazy").unwrap().to_line();
     let dir = std::env::temp_dir().join(format!("sudolab-from-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("source.txt");

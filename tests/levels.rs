@@ -7,10 +7,10 @@
 mod common;
 
 use common::sudolab;
+use sudolab::Metric;
 use sudolab::{AimOptions, GenerateOptions, RunOptions, generate, parse_targets};
 use sudolab::{Puzzle, parse_puzzle};
 use sudolab::{RateOptions, rate};
-use sudolab::Metric;
 
 const PUZZLES: [&str; 2] = [
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",

@@ -404,7 +404,6 @@ fn two_puzzles() -> Vec<sudolab::Puzzle> {
     sudolab::examples().into_iter().take(2).collect()
 }
 
-
 #[test]
 fn report_draws_its_own_json_again_without_computing() {
     let dir = tempfile::tempdir().unwrap();

@@ -87,8 +87,11 @@ pub fn criterion() -> Criterion<Clock> {
 
 /// The shared data folder: `$SUDOLAB_DATA` when set, else `../shared/data`
 /// beside the crate's `Cargo.toml`.
+#[allow(dead_code)] // not every bench reads the shared data
 pub fn data_dir() -> std::path::PathBuf {
     std::env::var_os("SUDOLAB_DATA")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+        })
 }

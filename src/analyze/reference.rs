@@ -44,7 +44,7 @@ pub struct MetricQuantiles {
 
 /// A reference that could not be read.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum ReferenceError {
+pub enum ReferenceError {
     /// The JSON is not a reference.
     #[error("not a reference file: {0}")]
     Json(#[from] serde_json::Error),
@@ -78,10 +78,7 @@ impl Reference {
 
     /// The quantiles of every numeric metric column of a results table
     /// (parameter columns skipped).
-    pub(crate) fn from_table(
-        table: &ResultsTable,
-        source: &str,
-    ) -> Result<Reference, ReferenceError> {
+    pub fn from_table(table: &ResultsTable, source: &str) -> Result<Reference, ReferenceError> {
         let mut metrics = BTreeMap::new();
         for col in table.numeric_columns() {
             if is_parameter_column(&col) {

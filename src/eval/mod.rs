@@ -24,14 +24,14 @@ pub(crate) mod dataset;
 pub(crate) mod label;
 mod table;
 
-pub use classify::{ClassMethod, ClassifyOptions, ClassifyReport, Preset, classify};
 pub(crate) use classify::Direction;
+pub use classify::{ClassMethod, ClassifyOptions, ClassifyReport, Preset, classify};
 pub use combine::{FitOptions, FitReport, fit_linear};
 pub(crate) use label::{LabelError, label_scores};
 pub use label::{LabelSpec, Ordinal};
-pub use table::{ResultsTable, TableError, TableFormat};
 #[cfg(test)]
 pub(crate) use table::Value;
+pub use table::{ResultsTable, TableError, TableFormat};
 
 use crate::stats::{self, BootstrapOptions, ChiSquare, Interval, StatError};
 use serde::Serialize;

@@ -72,11 +72,7 @@ pub enum EdgeError {
 ///
 /// # Errors
 /// When `k` exceeds the number of edges.
-pub fn sample_edges(
-    n: usize,
-    k: usize,
-    seed: u64,
-) -> Result<Vec<(usize, usize)>, EdgeError> {
+pub fn sample_edges(n: usize, k: usize, seed: u64) -> Result<Vec<(usize, usize)>, EdgeError> {
     let edges = Geometry::of(n).edges().len();
     if k > edges {
         return Err(EdgeError::TooMany { k, edges });

@@ -129,11 +129,7 @@ fn run_once(puzzle: &Puzzle, opts: &HsolveOptions, rng: &mut impl Rng) -> Option
 }
 
 /// Runs hsolve; run `i` uses `super::seeds::run_seed`.
-pub(crate) fn hsolve(
-    puzzle: &Puzzle,
-    opts: &HsolveOptions,
-    seed: u64,
-) -> Result<Summary, Unfinished> {
+pub fn hsolve(puzzle: &Puzzle, opts: &HsolveOptions, seed: u64) -> Result<Summary, Unfinished> {
     let runs = opts.runs.max(1);
     let mut ds = Vec::with_capacity(runs);
     for i in 0..runs {

@@ -268,7 +268,7 @@ fn heuristic_choice(b: &Board) -> Option<(usize, u8)> {
 }
 
 /// Heuristic (deterministic) Nishio cycles with `strategies` (2..=4).
-pub(crate) fn nishio_heuristic(
+pub fn nishio_heuristic(
     puzzle: &Puzzle,
     strategies: usize,
     opts: &NishioOptions,

@@ -136,7 +136,7 @@ impl fmt::Display for OracleLevel {
 
 /// What the oracle model measured.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct OracleResult {
+pub struct OracleResult {
     /// Scaled score in [0, 1].
     pub score: f64,
     /// Standard error of the score over the trials: the delete-one
@@ -348,7 +348,7 @@ fn trial(
 }
 
 /// Runs the oracle model; trial `i` uses `super::seeds::run_seed`.
-pub(crate) fn oracle(
+pub fn oracle(
     puzzle: &Puzzle,
     solution: &Solution,
     opts: &OracleOptions,

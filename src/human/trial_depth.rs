@@ -250,7 +250,7 @@ impl Search {
 
 /// What the trial-depth model measured on a puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub(crate) struct TrialDepth {
+pub struct TrialDepth {
     /// Deepest nesting of assumptions the solve needed: 0 singles, 1 single
     /// assumptions, 2 nested, 3 more than two levels.
     pub depth: u8,
@@ -279,7 +279,7 @@ impl TrialDepth {
 
 /// Why the trial depth could not be measured.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum TrialDepthError {
+pub enum TrialDepthError {
     /// Only 9×9 grids are handled.
     #[error("trial depth needs a 9x9 puzzle, got order {0}")]
     Order(usize),
@@ -295,7 +295,7 @@ pub(crate) enum TrialDepthError {
 ///
 /// # Errors
 /// A puzzle of another order, or one singles show to have no solution.
-pub(crate) fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
+pub fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
     if puzzle.order() != 3 {
         return Err(TrialDepthError::Order(puzzle.order()));
     }

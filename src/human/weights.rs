@@ -137,7 +137,7 @@ impl fmt::Display for WeightLevel {
 
 /// A technique-weight rating.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct WeightsResult {
+pub struct WeightsResult {
     /// Sum of the Table 1 weights of every use along the simplest-first path
     /// (first-use weight for a technique's first use, "others" weight afterwards).
     pub score: u32,
@@ -151,7 +151,7 @@ pub(crate) struct WeightsResult {
 }
 
 /// Rates a puzzle by technique weights.
-pub(crate) fn weights(puzzle: &Puzzle) -> Result<WeightsResult, Unfinished> {
+pub fn weights(puzzle: &Puzzle) -> Result<WeightsResult, Unfinished> {
     let path = simplest_path(puzzle, &Technique::ALL);
     if !path.solved {
         return Err(Unfinished::new(format!(

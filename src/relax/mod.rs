@@ -71,7 +71,10 @@ mod precision;
 pub(crate) use onset::onset;
 pub use onset::{BadK, KChoice};
 #[cfg(test)]
-pub(crate) use {onset::ONSET_SAMPLES, precision::{PRECISION_BLOCK, PRECISION_MIN_SAMPLES}};
+pub(crate) use {
+    onset::ONSET_SAMPLES,
+    precision::{PRECISION_BLOCK, PRECISION_MIN_SAMPLES},
+};
 
 /// Parameters of a relaxation experiment.
 #[derive(Debug, Clone, Serialize)]

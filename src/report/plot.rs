@@ -26,7 +26,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 /// in-memory SVG; kept as text).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("cannot draw the chart: {0}")]
-pub(crate) struct PlotError(pub String);
+pub struct PlotError(pub String);
 
 fn pe<E: std::fmt::Display>(e: E) -> PlotError {
     PlotError(e.to_string())
@@ -298,7 +298,7 @@ fn fixed_colour(f: f64) -> RGBColor {
 /// samples in which the cell keeps its value in every solution). Givens are
 /// grey with their digit in bold; other cells show the solution digit (when
 /// known) and the fixedness in percent.
-pub(crate) fn fixedness_grid(
+pub fn fixedness_grid(
     side: usize,
     cells: &[u8],
     solution: Option<&[u8]>,
@@ -415,7 +415,7 @@ pub(crate) fn fixedness_grid(
 /// ALO clause lengths of several encodings as grouped bars (Patti Table 1
 /// counts the minimal encoding's clauses of each length): `series` pairs a
 /// name with `counts[i]` = clauses of length `i + 1`.
-pub(crate) fn clause_histogram(series: &[(String, Vec<u64>)]) -> Result<String, PlotError> {
+pub fn clause_histogram(series: &[(String, Vec<u64>)]) -> Result<String, PlotError> {
     let lengths = series
         .iter()
         .map(|(_, c)| c.len())

@@ -55,8 +55,8 @@ pub(crate) use interval::{mean_interval, wilson95};
 pub(crate) use quantiles::{bin_of, equal_count_edges, quantile_sorted};
 pub(crate) use regression::solve;
 pub(crate) use regression::{FitError, least_squares, predict};
-pub(crate) use summary::{mean, median_sorted};
 pub use summary::Summary;
+pub(crate) use summary::{mean, median_sorted};
 pub(crate) use uncertainty::{jackknife_se, probability_in};
 #[cfg(test)]
 pub(crate) use {

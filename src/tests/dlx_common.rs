@@ -1,11 +1,11 @@
 //! Helpers shared by the `dlx_*` integration tests.
 #![allow(dead_code)]
 
-use rand::Rng;
-use rand::seq::SliceRandom;
 use crate::Puzzle;
 use crate::SeededRng;
 use crate::grid::parse_puzzle;
+use rand::Rng;
+use rand::seq::SliceRandom;
 
 pub fn puzzle(s: &str) -> Puzzle {
     match parse_puzzle(s) {

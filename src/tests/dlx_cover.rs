@@ -1,11 +1,11 @@
 //! The generic exact cover engine against brute force over row subsets.
 
-use rand::{Rng, SeedableRng};
-use std::collections::BTreeSet;
-use std::ops::ControlFlow;
 use crate::Count;
 use crate::SeededRng;
 use crate::dlx::ExactCover;
+use rand::{Rng, SeedableRng};
+use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 
 struct Instance {
     primary: usize,

@@ -4,9 +4,6 @@
 
 use super::dlx_common;
 
-use dlx_common::{from_cells, puzzle, random_grid, random_puzzle};
-use rand::{Rng, SeedableRng};
-use std::collections::BTreeSet;
 use crate::SeededRng;
 use crate::bitset::relaxed;
 use crate::dlx::relaxed::{
@@ -14,6 +11,9 @@ use crate::dlx::relaxed::{
 };
 use crate::graph::{RelaxedInstance, sample_edges};
 use crate::{Count, Geometry, InstanceAnalysis, Puzzle};
+use dlx_common::{from_cells, puzzle, random_grid, random_puzzle};
+use rand::{Rng, SeedableRng};
+use std::collections::BTreeSet;
 
 fn instance(p: &Puzzle, removed: &[(usize, usize)]) -> RelaxedInstance {
     match RelaxedInstance::new(p, removed) {

@@ -3,15 +3,15 @@
 
 use super::dlx_common;
 
-use dlx_common::{from_cells, puzzle, random_puzzle, reference_count};
-use rand::{Rng, SeedableRng};
-use std::collections::BTreeSet;
 use crate::SeededRng;
 use crate::bitset::sudoku;
 use crate::dlx::sudoku::{
     SudokuDlx, count as dlx_count, solutions as dlx_solutions, solve as dlx_solve,
 };
 use crate::{Count, Puzzle, Solution};
+use dlx_common::{from_cells, puzzle, random_puzzle, reference_count};
+use rand::{Rng, SeedableRng};
+use std::collections::BTreeSet;
 
 /// The first puzzles of magictour's "top 1465" (tdoku benchmarks): hard,
 /// each with a unique solution.

@@ -4,9 +4,9 @@
 
 use super::common;
 
-use common::Rng;
 use crate::SudokuEngine;
 use crate::engine::{Engines, Status};
+use common::Rng;
 
 fn count(p: &Puzzle, cap: u64) -> Result<crate::Count, crate::Disagreement> {
     Engines::all().count(p, cap)

@@ -1,8 +1,8 @@
 //! Reading results files and picking labels.
 
-use std::path::Path;
 use crate::eval::label::{LabelError, label_scores, label_texts};
 use crate::eval::{LabelSpec, Ordinal, ResultsTable, TableError, TableFormat, Value};
+use std::path::Path;
 
 #[test]
 fn jsonl_with_nesting_booleans_and_missing_keys() {

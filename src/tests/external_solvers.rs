@@ -5,8 +5,8 @@
 
 use super::common;
 
-use std::process::Command;
 use crate::cnf::{Encoding, decode_model, encode, parse_model};
+use std::process::Command;
 
 fn run_solver(solver: &str, cnf_path: &std::path::Path, dir: &std::path::Path) -> String {
     match solver {
@@ -49,8 +49,8 @@ fn external_solvers_agree_with_our_engines() {
     let path = dir.path().join("p.cnf");
     let mut checked = 0;
     for (i, p) in puzzles.iter().enumerate() {
-        let ours = crate::SudokuEngine::solve(&crate::sat::Sat, p)
-            .expect("fixture puzzles are solvable");
+        let ours =
+            crate::SudokuEngine::solve(&crate::sat::Sat, p).expect("fixture puzzles are solvable");
         assert_eq!(crate::dlx::sudoku::solve(p).as_ref(), Some(&ours));
         // Every puzzle through CaDiCaL and MiniSat on the minimal encoding;
         // a sample also on the maximal and lo-min encodings and with PicoSAT.

@@ -3,18 +3,21 @@
 //! to the techniques, targets hold when re-rated, seeds reproduce whatever the
 //! thread count, and the canonical form is invariant and separating.
 
+use crate::Metric;
+use crate::SeededRng;
+use crate::generate::minimal;
+use crate::human::path::simplest_path;
+use crate::{
+    AimOptions, GenerateError, GenerateOptions, Generated, Level, Method, PseudoOptions,
+    RunOptions, Symmetry, TargetError, generate, parse_targets,
+};
+use crate::{Engine, Engines};
+use crate::{Model, RateOptions, Technique, rate};
+use crate::{Puzzle, parse_puzzle};
+use crate::{Status, examples};
+use crate::{Transform, canonical, equivalent};
 use proptest::prelude::*;
 use rand::SeedableRng;
-use crate::SeededRng;
-use crate::{Engine, Engines};
-use crate::generate::minimal;
-use crate::{AimOptions, GenerateError, GenerateOptions, Generated, Level, Method, PseudoOptions, RunOptions, Symmetry, TargetError, generate, parse_targets};
-use crate::{Transform, canonical, equivalent};
-use crate::{Puzzle, parse_puzzle};
-use crate::human::path::simplest_path;
-use crate::{Model, RateOptions, Technique, rate};
-use crate::Metric;
-use crate::{Status, examples};
 
 fn sat() -> Engines {
     Engines::one(Engine::Sat)
@@ -502,13 +505,11 @@ fn bad_requests_are_errors() {
             },
             ..base.clone()
         }),
-        Err(GenerateError::Option(
-            crate::OptionError::BelowMinimum {
-                name: "count".into(),
-                value: 0,
-                min: 1
-            }
-        ))
+        Err(GenerateError::Option(crate::OptionError::BelowMinimum {
+            name: "count".into(),
+            value: 0,
+            min: 1
+        }))
     );
     let err = parse_targets(&["nonsense>=3"]).unwrap_err();
     assert!(matches!(err, TargetError::UnknownField { .. }));
@@ -801,7 +802,6 @@ fn chang_puzzles_fall_in_their_hsolve_quartile_and_are_unique() {
     };
     assert!(matches!(generate(&wrong), Err(GenerateError::Level { .. })));
 }
-
 
 #[test]
 fn score_level_targets_name_the_four_level_scale() {

@@ -2,7 +2,6 @@
 
 use super::human_common;
 
-use human_common::{EASY, EXPERT, FAMOUS, INTERMEDIATE, puzzle};
 use crate::grid::Puzzle;
 use crate::human::hsolve::{HsolveOptions, hsolve};
 use crate::human::nishio::{
@@ -13,6 +12,7 @@ use crate::human::sisus::{SisusOptions, sisus};
 use crate::human::solver::{Solved, solve};
 use crate::human::weights::{WeightLevel, weights};
 use crate::human::{Model, RateOptions, Technique, explain, parse_models, rate};
+use human_common::{EASY, EXPERT, FAMOUS, INTERMEDIATE, puzzle};
 
 fn solution(p: &Puzzle) -> crate::Solution {
     match solve(p) {

@@ -3,13 +3,13 @@
 
 use super::human_common;
 
-use human_common::{FAMOUS, data, puzzle, rows};
 use crate::human::nishio::{
     NishioOptions, NishioOrder, UNIVERSAL_CUTS, nishio_random, solved_by_strategies,
 };
 use crate::human::oracle::{OracleLevel, OracleOptions, oracle};
 use crate::human::sisus::{SisusOptions, sisus};
 use crate::human::solver::{Solved, solve};
+use human_common::{FAMOUS, data, puzzle, rows};
 
 /// Fletcher et al., Figure 3, read from the paper's text (tab-separated
 /// rows): "Cinch", "Confusing", "Challenging", "Crazy".

@@ -3,9 +3,9 @@
 
 use super::human_common;
 
-use proptest::prelude::*;
 use crate::Puzzle;
 use crate::{RateOptions, explain, rate};
+use proptest::prelude::*;
 
 const SOLVED: &str =
     "483921657967345821251876493548132976729564138136798245372689514814253769695417382";

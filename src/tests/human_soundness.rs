@@ -7,12 +7,12 @@
 
 use super::common;
 
-use common::shared_data as data;
-use rayon::prelude::*;
 use crate::grid::parse_puzzle;
 use crate::human::board::Board;
 use crate::human::solver::{Solved, solve};
 use crate::human::techniques::{Single, Technique, find, hidden_singles, naked_singles};
+use common::shared_data as data;
+use rayon::prelude::*;
 
 /// Checks one puzzle; returns (states checked, applications checked).
 fn check_puzzle(line: &str) -> (usize, usize) {

@@ -434,9 +434,9 @@ fn serate_gives_ses_rating_on_se_rated_puzzles() {
 /// stuck boards of hard puzzles hold chains of several kinds and lengths.
 #[test]
 fn chain_ratings_grow_with_length() {
-    use std::collections::BTreeMap;
     use crate::human::path::simplest_path;
     use crate::human::serate::chains::{length_increment_tenths, rated_chains};
+    use std::collections::BTreeMap;
     let hard = [
         "....6..2..2.7.5.3..58..49....7...6..5..1.6..2..3...8....14..76..4.5.7.8..7..1....",
         "3..56..7.96...........97..3..9..12...7.....5...52..9..4..13...........86.5..89..1",

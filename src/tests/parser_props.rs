@@ -1,8 +1,8 @@
 //! Property tests of the puzzle parser: formatting then parsing gives the
 //! same puzzle back, in both layouts and every order; garbage never panics.
 
-use proptest::prelude::*;
 use crate::grid::{Puzzle, parse_puzzle, read_puzzles};
+use proptest::prelude::*;
 
 fn puzzle_strategy() -> impl Strategy<Value = Puzzle> {
     (2usize..=5).prop_flat_map(|n| {

@@ -5,11 +5,11 @@
 
 use super::common;
 
-use rayon::prelude::*;
 use crate::engine::{Count, Engine, Engines, InstanceAnalysis};
 use crate::graph::{RelaxedInstance, derive_seed, sample_edges, shuffled_edges};
 use crate::grid::parse_puzzle;
 use crate::relax::{self, RelaxOptions};
+use rayon::prelude::*;
 
 fn analyze(r: &RelaxedInstance, engine: Engine, cap: u64) -> InstanceAnalysis {
     engine.implementation().analyze_relaxed(r, cap)
@@ -230,10 +230,7 @@ fn same_seed_same_report_whatever_the_threads_and_engine() {
     assert_ne!(a.summary.fixedness, d.summary.fixedness);
 }
 
-fn pool_free(
-    p: &crate::Puzzle,
-    o: RelaxOptions,
-) -> (relax::RelaxReport, Vec<relax::SampleResult>) {
+fn pool_free(p: &crate::Puzzle, o: RelaxOptions) -> (relax::RelaxReport, Vec<relax::SampleResult>) {
     relax::relax(p, &o).unwrap()
 }
 

@@ -70,7 +70,9 @@ pub fn external_tool(name: &str) -> bool {
 pub fn data_dir() -> std::path::PathBuf {
     std::env::var_os("SUDOLAB_DATA")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+        })
 }
 
 /// Deterministic xorshift64 generator for tests (Marsaglia's, as the

@@ -39,10 +39,10 @@ mod weights;
 
 pub(crate) use data::{FitData, FitRow, LabelFields};
 pub(crate) use selection::{SelectionStep, select_metrics};
-pub(crate) use validation::{HeldOut, leave_one_source_out};
-pub(crate) use weights::scores;
 #[cfg(test)]
 use validation::validate_source;
+pub(crate) use validation::{HeldOut, leave_one_source_out};
+pub(crate) use weights::scores;
 
 use super::time::{TimeModel, TimedRow, effort_terms, fit_time};
 use super::{LinearScore, SeCalibration, SiteLevels};
