@@ -56,6 +56,9 @@
 //! ```
 #![warn(missing_docs)]
 #![warn(unreachable_pub)]
+// Without the command line, the code only it calls (report pages, the score
+// fit, merging shards) is still compiled, unused.
+#![cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
 
 mod analyze;
 mod answers;

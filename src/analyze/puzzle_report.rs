@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 /// How much work a report does (modest defaults: a puzzle report takes
 /// about a second in a release build).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ReportOptions {
+pub(crate) struct ReportOptions {
     /// Relaxation for the fixedness heatmap: edges removed (default 45).
     pub k: usize,
     /// Relaxation for the fixedness heatmap: samples (default 200).
@@ -102,7 +102,7 @@ impl ReportOptions {
     /// Refuses options that cannot give a report: samples outside
     /// `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES), a `verify` above
     /// it, runs the human models refuse ([`RateOptions::check`]).
-    pub fn check(&self) -> Result<(), ReportError> {
+    pub(crate) fn check(&self) -> Result<(), ReportError> {
         limits::check_samples("samples", self.samples)?;
         limits::check_samples("sweep samples", self.sweep_samples)?;
         limits::at_most("verify", self.verify, limits::MAX_SAMPLES)?;
@@ -113,13 +113,10 @@ impl ReportOptions {
 
 /// Why a report could not be made.
 #[derive(Debug, thiserror::Error)]
-pub enum ReportError {
+pub(crate) enum ReportError {
     /// Two engines disagreed (a bug, with a reproducible case).
     #[error("{0}")]
     Disagreement(#[from] Disagreement),
-    /// A relaxation parameter is unusable.
-    #[error(transparent)]
-    Relax(RelaxError),
     /// A parameter is out of its range ([`ReportOptions::check`]).
     #[error(transparent)]
     Option(#[from] OptionError),
@@ -146,7 +143,7 @@ fn relax_note(e: RelaxError) -> Result<String, ReportError> {
 
 /// One engine's answer on the puzzle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EngineAnswer {
+pub(crate) struct EngineAnswer {
     /// The engine.
     pub engine: Engine,
     /// Unique, multiple or none.
@@ -157,7 +154,7 @@ pub struct EngineAnswer {
 
 /// The engines' cross-check on one puzzle and on its relaxations.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EngineCheck {
+pub(crate) struct EngineCheck {
     /// Every engine's answer (`Engines::all()`).
     pub answers: Vec<EngineAnswer>,
     /// Whether all answers are equal (otherwise the report stops before).
@@ -171,7 +168,7 @@ pub struct EngineCheck {
 /// One rating of one human model (or a structural metric), and where it
 /// falls in the reference set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RatingEntry {
+pub(crate) struct RatingEntry {
     /// The model (`sisus`, `oracle`, …) or metric group (`relax`, `clauses`).
     pub model: String,
     /// Field name, as in `rate` / `analyze` output.
@@ -188,7 +185,7 @@ pub struct RatingEntry {
 
 /// One step of the solving path.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PathStep {
+pub(crate) struct PathStep {
     /// 1-based step number.
     pub step: usize,
     /// Technique name.
@@ -199,7 +196,7 @@ pub struct PathStep {
 
 /// Everything the report shows about one puzzle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PuzzleReport {
+pub(crate) struct PuzzleReport {
     /// The puzzle as one line.
     pub puzzle: String,
     /// The puzzle's label (input text after the grid, or example name).
@@ -472,7 +469,7 @@ pub(crate) fn analyze_puzzles(
 
 /// A whole report: puzzle sections, or a data-set section.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Report {
+pub(crate) struct Report {
     /// Page title.
     pub title: String,
     /// Where the percentiles come from.

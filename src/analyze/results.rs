@@ -929,11 +929,6 @@ impl MergedRows {
         self.rows.len()
     }
 
-    /// True when the shards hold no row.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
     /// The merged file: every row as written, in input order (line, then `k`).
     pub(crate) fn to_jsonl(&self) -> String {
         let mut merged = String::new();

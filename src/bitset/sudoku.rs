@@ -307,6 +307,7 @@ impl Solver {
     /// A solver that uses the cell-mask search at every order (to test the
     /// 9×9 fast path against it).
     #[doc(hidden)]
+    #[cfg(test)]
     pub(crate) fn cell_masks(n: usize) -> Solver {
         Solver {
             board9: false,
@@ -432,12 +433,6 @@ impl Solver {
     }
 }
 
-/// True when `p`, with its unique solution holding `value` at the empty cell
-/// `cell`, has another solution: one that differs at `cell`.
-pub(crate) fn has_other_solution(p: &Puzzle, cell: usize, value: u8) -> bool {
-    Solver::new(p.order()).has_other_solution(p.cells(), cell, value)
-}
-
 /// Number of solutions of `p`, up to `cap` (0 = no cap).
 pub(crate) fn count(p: &Puzzle, cap: u64) -> Count {
     let mut found = 0u64;
@@ -454,6 +449,7 @@ pub(crate) fn count(p: &Puzzle, cap: u64) -> Count {
 /// (`board9.rs`), the counting search before the band boards (to test one
 /// against the other); other orders as [`count`].
 #[doc(hidden)]
+#[cfg(test)]
 pub(crate) fn count_digit_boards(p: &Puzzle, cap: u64) -> Count {
     if p.order() != 3 {
         return count(p, cap);
@@ -466,6 +462,7 @@ pub(crate) fn count_digit_boards(p: &Puzzle, cap: u64) -> Count {
 /// [`count`] by the cell-mask search alone, without the 9×9 fast path (to
 /// test one against the other).
 #[doc(hidden)]
+#[cfg(test)]
 pub(crate) fn count_general(p: &Puzzle, cap: u64) -> Count {
     let mut found = 0u64;
     Search::new(tables(p.order())).run(p, |_| crate::answers::tally(&mut found, cap));

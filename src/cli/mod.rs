@@ -463,7 +463,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     Ok(b)
 }
 
-pub use crate::limits::{MAX_BOOTSTRAP, MAX_BOOTSTRAP_PAIRS, MAX_RUNS, MAX_SAMPLES};
+pub(crate) use crate::limits::{MAX_BOOTSTRAP, MAX_BOOTSTRAP_PAIRS, MAX_RUNS, MAX_SAMPLES};
 
 /// Refuses a count flag above its documented ceiling, before any work, in
 /// the words of the options' own checks ([`crate::limits::at_most`]: the

@@ -147,21 +147,19 @@ impl ExactCover {
     }
 
     /// Number of primary columns.
+    #[cfg(test)]
     pub(crate) fn primary(&self) -> usize {
         self.primary
     }
 
     /// Number of secondary columns.
+    #[cfg(test)]
     pub(crate) fn secondary(&self) -> usize {
         self.secondary
     }
 
-    /// Number of rows added so far.
-    pub(crate) fn rows(&self) -> usize {
-        self.row_start.len()
-    }
-
     /// The columns of a row, in the order they were given.
+    #[cfg(test)]
     pub(crate) fn row_columns(&self, row: usize) -> Vec<usize> {
         let start = self.row_start[row] as usize;
         (start..start + self.row_len[row] as usize)
@@ -426,6 +424,7 @@ impl ExactCover {
     }
 
     /// Rows currently forced, in the order they were forced.
+    #[cfg(test)]
     pub(crate) fn forced(&self) -> &[usize] {
         &self.forced_rows
     }
@@ -465,6 +464,7 @@ impl ExactCover {
     }
 
     /// Up to `cap` solutions (0 = all), each as in [`Self::search`].
+    #[cfg(test)]
     pub(crate) fn solutions(&mut self, cap: u64) -> Vec<Vec<usize>> {
         let mut out = Vec::new();
         self.search(|rows| {

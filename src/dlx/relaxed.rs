@@ -112,6 +112,7 @@ impl RelaxedDlx {
     }
 
     /// The underlying exact cover problem.
+    #[cfg(test)]
     pub(crate) fn cover(&mut self) -> &mut ExactCover {
         &mut self.cover
     }
@@ -126,6 +127,7 @@ impl RelaxedDlx {
         (row != usize::MAX).then_some(row)
     }
 
+    #[cfg(test)]
     fn fill(&self, rows: &[usize], cells: &mut [u8]) {
         for &row in rows {
             cells[self.row_cell[row]] = self.row_value[row];
@@ -133,11 +135,13 @@ impl RelaxedDlx {
     }
 
     /// Number of proper colourings, up to `cap` (0 = no cap).
+    #[cfg(test)]
     pub(crate) fn count(&mut self, cap: u64) -> Count {
         self.cover.count(cap)
     }
 
     /// Up to `cap` colourings (0 = all), one value per cell.
+    #[cfg(test)]
     pub(crate) fn solutions(&mut self, cap: u64) -> Vec<Vec<u8>> {
         let cells = self.given.len();
         self.cover
@@ -198,6 +202,7 @@ impl RelaxedDlx {
 }
 
 /// Solution count by Dancing Links, up to `cap` (0 = no cap).
+#[cfg(test)]
 pub(crate) fn count(r: &RelaxedInstance, cap: u64) -> Count {
     RelaxedDlx::new(r).count(cap)
 }
@@ -208,6 +213,7 @@ pub(crate) fn analyze(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
 }
 
 /// Up to `cap` colourings (0 = all) by Dancing Links.
+#[cfg(test)]
 pub(crate) fn solutions(r: &RelaxedInstance, cap: u64) -> Vec<Vec<u8>> {
     RelaxedDlx::new(r).solutions(cap)
 }

@@ -71,16 +71,6 @@ impl SudokuDlx {
         }
     }
 
-    /// Order of the grid.
-    pub(crate) fn order(&self) -> usize {
-        self.n
-    }
-
-    /// The underlying exact cover problem.
-    pub(crate) fn cover(&mut self) -> &mut ExactCover {
-        &mut self.cover
-    }
-
     /// Replaces the givens by those of `p`. Returns `false` when two givens
     /// clash (the problem then has no solution) or when `p` has another
     /// order (the problem is then left empty of solutions too).
@@ -161,6 +151,7 @@ pub(crate) fn count(p: &Puzzle, cap: u64) -> Count {
 }
 
 /// Up to `cap` solutions (0 = all) by Dancing Links.
+#[cfg(test)]
 pub(crate) fn solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
     let mut s = SudokuDlx::new(p.order());
     s.load(p);

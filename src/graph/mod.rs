@@ -404,7 +404,7 @@ mod tests {
 /// Removed edges as the user gave them, with what an `--emit-samples`
 /// line says of their origin.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct RemovedEdges {
+pub(crate) struct RemovedEdges {
     /// The edges, as 0-based row-major cell index pairs.
     pub edges: Vec<(usize, usize)>,
     /// The puzzle they were sampled for (an `--emit-samples` line).

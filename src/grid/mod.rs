@@ -15,9 +15,8 @@ pub(crate) mod canon;
 mod parse;
 
 pub(crate) use parse::digit_to_char;
-pub use parse::{
-    Alphabet, ParseError, ParseErrorKind, PuzzleReader, parse_puzzle, parse_puzzle_in, read_puzzles,
-};
+pub(crate) use parse::{Alphabet, PuzzleReader};
+pub use parse::{ParseError, ParseErrorKind, parse_puzzle, read_puzzles};
 
 use serde::Serialize;
 use std::fmt;

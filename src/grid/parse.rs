@@ -217,7 +217,10 @@ pub fn parse_puzzle(line: &str) -> Result<Puzzle, ParseErrorKind> {
 
 /// [`parse_puzzle`] with the digits of `given` (`None`: the default `1-g`,
 /// refusing a 16×16 grid that looks written in `0-f`).
-pub fn parse_puzzle_in(line: &str, given: Option<Alphabet>) -> Result<Puzzle, ParseErrorKind> {
+pub(crate) fn parse_puzzle_in(
+    line: &str,
+    given: Option<Alphabet>,
+) -> Result<Puzzle, ParseErrorKind> {
     let alphabet = given.unwrap_or_default();
     let line = line.trim_end_matches(['\r', '\n']);
     let start = line.len() - line.trim_start().len();
@@ -328,7 +331,7 @@ fn read_line(
 
 /// Streams puzzles from a reader, yielding `(line number, puzzle)` or an error
 /// per rejected line; after an error, reading continues with the next line.
-pub struct PuzzleReader<R: BufRead> {
+pub(crate) struct PuzzleReader<R: BufRead> {
     input: R,
     line_no: usize,
     done: bool,
@@ -338,7 +341,7 @@ pub struct PuzzleReader<R: BufRead> {
 impl<R: BufRead> PuzzleReader<R> {
     /// A reader of the puzzles in `input`, from its first line, in the
     /// default alphabet (`1-g`).
-    pub fn new(input: R) -> Self {
+    pub(crate) fn new(input: R) -> Self {
         PuzzleReader {
             input,
             line_no: 0,
@@ -348,7 +351,7 @@ impl<R: BufRead> PuzzleReader<R> {
     }
 
     /// Reads digits in `alphabet` (`None`: see [`parse_puzzle_in`]).
-    pub fn with_alphabet(mut self, alphabet: Option<Alphabet>) -> Self {
+    pub(crate) fn with_alphabet(mut self, alphabet: Option<Alphabet>) -> Self {
         self.alphabet = alphabet;
         self
     }

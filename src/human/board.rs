@@ -188,6 +188,7 @@ impl Board {
     }
 
     /// Restricts a cell's candidates to `mask`; true if something changed.
+    #[cfg(test)]
     pub(crate) fn restrict(&mut self, cell: usize, mask: u32) -> bool {
         let old = self.cands[cell];
         self.cands[cell] &= mask;

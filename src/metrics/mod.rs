@@ -114,7 +114,7 @@ pub fn parse_metric_groups(list: &str) -> Result<Vec<MetricGroup>, MetricsError>
 
 /// What to compute for one puzzle.
 #[derive(Debug, Clone)]
-pub struct MetricOptions {
+pub(crate) struct MetricOptions {
     /// The groups ([`MetricGroup::Score`] is left to the caller).
     pub groups: Vec<MetricGroup>,
     /// Relaxation parameters (for [`MetricGroup::Relax`]).
@@ -149,7 +149,7 @@ pub struct MetricValues {
 /// Only an engine disagreement (a bug, with a reproducible case); anything
 /// the puzzle itself causes (a contradiction, several solutions) is recorded
 /// in [`MetricValues::errors`] (and in the ratings' `status`).
-pub fn compute(puzzle: &Puzzle, opts: &MetricOptions) -> Result<MetricValues, Disagreement> {
+pub(crate) fn compute(puzzle: &Puzzle, opts: &MetricOptions) -> Result<MetricValues, Disagreement> {
     let mut out = MetricValues::default();
     for group in &opts.groups {
         match group {

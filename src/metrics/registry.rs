@@ -543,6 +543,7 @@ pub(crate) fn is_parameter_column(name: &str) -> bool {
 }
 
 /// The metrics a source computes, in registry order.
+#[cfg(test)]
 pub(crate) fn of_source(source: Source) -> impl Iterator<Item = Metric> {
     Metric::ALL
         .iter()

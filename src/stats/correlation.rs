@@ -82,12 +82,14 @@ pub fn spearman(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
 }
 
 /// Kendall's τ-b, which corrects τ for ties on either side.
+#[cfg(test)]
 pub(crate) fn kendall_tau_b(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
     check_pairs(x, y)?;
     Ok(pair_counts(x, y)?.tau_b())
 }
 
 /// Goodman–Kruskal γ of paired samples.
+#[cfg(test)]
 pub(crate) fn gk_gamma(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
     check_pairs(x, y)?;
     pair_counts(x, y)?.gamma()

@@ -75,6 +75,7 @@ impl PairedSample {
     }
 
     /// Pair counts of the sample in which item `i` occurs `w[i]` times.
+    #[cfg(test)]
     pub(crate) fn weighted_pair_counts(&self, w: &[u32]) -> PairCounts {
         self.weighted_parts(&self.to_sorted(w)).0
     }
@@ -82,10 +83,12 @@ impl PairedSample {
     /// `[pearson, spearman, kendall_tau_b, gk_gamma]` of the sample in which
     /// item `i` occurs `w[i]` times; `None` where undefined (fewer than
     /// [`MIN_PAIRS`] items, or a constant side).
+    #[cfg(test)]
     pub(crate) fn weighted(&self, w: &[u32]) -> [Option<f64>; 4] {
         self.weighted_sorted(&self.to_sorted(w))
     }
 
+    #[cfg(test)]
     fn to_sorted(&self, w: &[u32]) -> Vec<u32> {
         let mut sorted = vec![0; self.xs.len()];
         for (i, &c) in w.iter().enumerate().take(sorted.len()) {

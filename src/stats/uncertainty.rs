@@ -52,6 +52,7 @@ pub(crate) fn normal_cdf(x: f64) -> f64 {
 
 /// Φ⁻¹(p), the standard normal quantile, for `p` in (0, 1): 1.645 at 0.95.
 /// −∞ at 0 and ∞ at 1; NaN outside [0, 1].
+#[cfg(test)]
 pub(crate) fn normal_quantile(p: f64) -> f64 {
     match p {
         _ if !(0.0..=1.0).contains(&p) => f64::NAN,

@@ -3,7 +3,7 @@
 
 use crate::{Puzzle, read_puzzles};
 
-pub fn fixture(name: &str) -> Vec<Puzzle> {
+pub(crate) fn fixture(name: &str) -> Vec<Puzzle> {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     read_puzzles(&text)
@@ -14,13 +14,13 @@ pub fn fixture(name: &str) -> Vec<Puzzle> {
 
 /// Whether this run must have every external dependency: `CI` is set (as
 /// `.ci/run` runs the tests, after installing them).
-pub fn required() -> bool {
+pub(crate) fn required() -> bool {
     std::env::var_os("CI").is_some_and(|v| !v.is_empty())
 }
 
 /// Skips a test part that needs something absent: a visible note on a
 /// developer's machine, a failure when [`required`].
-pub fn skip(what: &str, how: &str) {
+pub(crate) fn skip(what: &str, how: &str) {
     if required() {
         panic!("{what} is missing and CI is set: {how}");
     }
@@ -32,7 +32,7 @@ pub fn skip(what: &str, how: &str) {
 
 /// Path of a file of `../shared/data` (next to the repository, or under
 /// `SUDOLAB_DATA`), or `None` after [`skip`] when it is absent.
-pub fn shared_data_path(rel: &str) -> Option<std::path::PathBuf> {
+pub(crate) fn shared_data_path(rel: &str) -> Option<std::path::PathBuf> {
     let path = crate::data::data_dir().join(rel);
     if path.exists() {
         Some(path)
@@ -46,14 +46,14 @@ pub fn shared_data_path(rel: &str) -> Option<std::path::PathBuf> {
 }
 
 /// A file of `../shared/data`, or `None` (see [`shared_data_path`]).
-pub fn shared_data(rel: &str) -> Option<String> {
+pub(crate) fn shared_data(rel: &str) -> Option<String> {
     let path = shared_data_path(rel)?;
     Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
 
 /// Whether an external program is on `PATH`; when not, [`skip`] with the
 /// command that installs it.
-pub fn external_tool(name: &str) -> bool {
+pub(crate) fn external_tool(name: &str) -> bool {
     let found = std::env::var_os("PATH")
         .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(name).is_file()));
     if !found {
@@ -67,12 +67,12 @@ pub fn external_tool(name: &str) -> bool {
 
 /// Deterministic xorshift generator for tests (the crate's
 /// [`crate::seed::xorshift64`]).
-pub struct Rng(pub u64);
+pub(crate) struct Rng(pub u64);
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         crate::seed::xorshift64(&mut self.0)
     }
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 }

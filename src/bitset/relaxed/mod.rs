@@ -265,6 +265,7 @@ pub(crate) fn analyze(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
 /// Count, fixed non-given cells and the solutions behind them: the first
 /// `cap` in search order, every one when the count is below the cap (see
 /// `RelaxedSearch::analyze_with_solutions`).
+#[cfg(test)]
 pub(crate) fn analyze_with_solutions(
     r: &RelaxedInstance,
     cap: u64,
@@ -273,6 +274,7 @@ pub(crate) fn analyze_with_solutions(
 }
 
 /// Up to `cap` colourings of `r` (0 = all).
+#[cfg(test)]
 pub(crate) fn solutions(r: &RelaxedInstance, cap: u64) -> Vec<Vec<u8>> {
     RelaxedSearch::new(r).solutions(cap)
 }

@@ -204,6 +204,7 @@ impl Application {
 
     /// True when the application contradicts `solution` (cell values,
     /// row-major): it removes a solution value or places a wrong digit.
+    #[cfg(test)]
     pub(crate) fn contradicts(&self, solution: &[u8]) -> bool {
         self.eliminations.iter().any(|&(c, d)| solution[c] == d)
             || self.placements.iter().any(|&(c, d)| solution[c] != d)
