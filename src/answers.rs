@@ -97,9 +97,10 @@ pub struct InstanceAnalysis {
     pub fixed: Vec<usize>,
 }
 
-/// The questions every engine answers. Each engine ([`crate::sat::Sat`],
-/// [`crate::dlx::Dlx`], [`crate::bitset::Bitset`]) implements it on its own;
-/// [`crate::engine::Engines`] runs several and compares their answers.
+/// The questions every engine answers. Each engine ([`Engine::Sat`](crate::Engine::Sat),
+/// [`Engine::Dlx`](crate::Engine::Dlx), [`Engine::Bitset`](crate::Engine::Bitset); [`Engine::implementation`](crate::Engine::implementation) is its
+/// implementation) implements it on its own;
+/// [`Engines`](crate::engine::Engines) runs several and compares their answers.
 pub trait SudokuEngine: Sync {
     /// One solution of `p`, verified against it, if any.
     fn solve(&self, p: &Puzzle) -> Option<Solution>;

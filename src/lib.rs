@@ -1,14 +1,14 @@
 //! sudolab: why is a Sudoku hard?
 //!
-//! A puzzle is parsed into a [`Puzzle`]; [`cnf`] encodes it for any SAT
+//! A puzzle is parsed into a [`Puzzle`]; `cnf` encodes it for any SAT
 //! solver; three engines ([`Engine::Sat`], [`Engine::Dlx`],
 //! [`Engine::Bitset`]) count its solutions and check each other through
 //! [`Engines`]; [`relax`] removes random edges of its Sudoku graph and
-//! measures how the solutions multiply (Pelánek §3.2); [`human`] rates it
-//! with models of human solving; [`metrics`] names and computes every
+//! measures how the solutions multiply (Pelánek §3.2); `human` rates it
+//! with models of human solving; `metrics` names and computes every
 //! metric; [`score`] is one calibrated difficulty score over them;
 //! [`analyze`] assembles rows for a data set; [`generate`] makes puzzles;
-//! [`report`] renders rows. The layers and the data flow are drawn in
+//! `report` renders rows. The layers and the data flow are drawn in
 //! `docs/architecture.md`.
 //!
 //! Open a puzzle, check it with every engine, and encode it:

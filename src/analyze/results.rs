@@ -47,7 +47,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// A row with the input line its puzzle came from (`line` first): the shape
-/// of every streamed row, and what [`ResultsFile::rows`] keys rows by.
+/// of every streamed row, and what `ResultsFile::rows` keys rows by.
 #[derive(Debug, Clone, Serialize)]
 pub struct Lined<T> {
     /// 1-based input line (or index of an embedded example).

@@ -101,7 +101,7 @@ pub enum Source {
 pub struct Input {
     /// Where the puzzles come from.
     pub source: Source,
-    /// The digits of the text (`None`: inferred, as [`PuzzleReader`] does).
+    /// The digits of the text (`None`: inferred, as `PuzzleReader` does).
     pub alphabet: Option<Alphabet>,
     /// Only this shard's puzzles.
     pub shard: Option<Shard>,
@@ -261,7 +261,7 @@ impl Default for Driver<'_> {
 }
 
 impl<'a> Driver<'a> {
-    /// Windows of [`WINDOW`] puzzles, computed in parallel, no progress.
+    /// Windows of `WINDOW` puzzles, computed in parallel, no progress.
     pub fn new() -> Self {
         Self::default()
     }

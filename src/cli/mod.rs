@@ -466,7 +466,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 pub(crate) use crate::limits::{MAX_BOOTSTRAP, MAX_BOOTSTRAP_PAIRS, MAX_RUNS, MAX_SAMPLES};
 
 /// Refuses a count flag above its documented ceiling, before any work, in
-/// the words of the options' own checks ([`crate::limits::at_most`]: the
+/// the words of the options' own checks (`crate::limits::at_most`: the
 /// flag named without its dashes). Options structs check their fields with
 /// their `check()`; this is for the flags of commands without one.
 pub fn at_most(flag: &str, value: usize, max: usize) -> Result<()> {
@@ -478,7 +478,7 @@ pub fn at_most(flag: &str, value: usize, max: usize) -> Result<()> {
 }
 
 /// Refuses a `--bootstrap` whose work (resamples × rows) passes
-/// [`MAX_BOOTSTRAP_PAIRS`], naming both numbers and the largest value that
+/// `MAX_BOOTSTRAP_PAIRS`, naming both numbers and the largest value that
 /// fits.
 pub fn bootstrap_fits(replicates: usize, rows: usize) -> Result<()> {
     let pairs = replicates.saturating_mul(rows);

@@ -123,7 +123,7 @@ pub struct FitReport {
 }
 
 /// Fit the label on the metrics over a seeded random training part and test
-/// on the rest. A metric list may name a combination of [`COMBINATIONS`].
+/// on the rest. A metric list may name a combination of `COMBINATIONS`.
 pub fn fit_linear(
     table: &ResultsTable,
     label: &LabelSpec,

@@ -217,7 +217,7 @@ pub enum Level {
     /// Weights level (Xu).
     Hard,
     /// Chang level 1: hsolve below the first quartile of the reference set
-    /// ([`chang::QUARTILES`]).
+    /// (`chang::QUARTILES`).
     #[cfg_attr(
         feature = "cli",
         value(help = "Chang level 1: hsolve below the first quartile of the reference set")
@@ -407,7 +407,7 @@ impl GenerateOptions {
     /// `1..=`[`MAX_GENERATED`](crate::limits::MAX_GENERATED) (named
     /// `count`), no attempt (`max tries`), relaxation samples for targets
     /// above [`MAX_SAMPLES`](crate::limits::MAX_SAMPLES) (`samples`).
-    /// [`validate`] checks the rest of a request.
+    /// `validate` checks the rest of a request.
     pub fn check(&self) -> Result<(), OptionError> {
         limits::at_least("count", self.run.count, 1)?;
         limits::at_most("count", self.run.count, limits::MAX_GENERATED)?;
@@ -550,7 +550,7 @@ pub struct Generated {
     pub millis: f64,
     /// The level and every target are met (always true without any).
     pub reached: bool,
-    /// Distance to the targets (0 when reached; see [`target::distance()`]).
+    /// Distance to the targets (0 when reached; see `target::distance()`).
     pub distance: f64,
     /// Accepted local-search mutations per mutation tried (`None` without
     /// mutations).

@@ -185,7 +185,7 @@ impl RelaxedInstance {
         out
     }
 
-    /// The relaxed graph: the Sudoku graph ([`sudoku_graph`]) minus the
+    /// The relaxed graph: the Sudoku graph (`sudoku_graph`) minus the
     /// removed edges; node `i` is cell `i`.
     pub fn relaxed_graph(&self) -> UnGraph<usize, ()> {
         let mut graph = sudoku_graph(self.geometry().n);

@@ -492,7 +492,7 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
     }
 }
 
-/// Parses every puzzle of a text (convenience over [`PuzzleReader`]).
+/// Parses every puzzle of a text (convenience over `PuzzleReader`).
 pub fn read_puzzles(text: &str) -> Vec<Result<(usize, Puzzle), ParseError>> {
     PuzzleReader::new(text.as_bytes()).collect()
 }

@@ -56,7 +56,7 @@ pub struct SisusOptions {
     /// between 20 and 30 works, Table 2).
     pub dependency_steps: usize,
     /// Whether the dependency is wanted (the default). When it is not,
-    /// [`crate::human::rate`] calls [`sisus_refutation_sum`], which skips
+    /// [`crate::human::rate`] calls `sisus_refutation_sum`, which skips
     /// the runs after the first on a puzzle singles solve.
     #[serde(skip)]
     pub dependency: bool,

@@ -85,7 +85,7 @@ pub struct RelaxOptions {
     /// that are drawn.
     pub samples: usize,
     /// Draw samples until the 95 % interval of `mean_fixed` is within ±
-    /// this many cells (at least [`PRECISION_MIN_SAMPLES`], at most
+    /// this many cells (at least `PRECISION_MIN_SAMPLES`, at most
     /// `samples`); `None` draws exactly `samples`.
     pub precision: Option<f64>,
     /// Base seed; sample `i` draws its edge order from `derive_seed(seed, i)`
@@ -111,7 +111,7 @@ pub struct RelaxOptions {
 #[serde(rename_all = "lowercase")]
 pub enum Verification {
     /// The bitset search hands over its solutions and SAT proves its count
-    /// and fixed cells from them ([`crate::sat::certificate`]); other
+    /// and fixed cells from them (`crate::sat::certificate`); other
     /// engines are re-analyzed as with `Resolve`.
     #[default]
     #[cfg_attr(
@@ -338,9 +338,9 @@ pub struct RelaxSummary {
     #[serde(default)]
     pub saw_nothing: bool,
     /// The `k` where this puzzle's relaxation begins: where P(unique) over
-    /// [`ONSET_SAMPLES`] nested samples falls to one half ([`onset`]). Looked
+    /// `ONSET_SAMPLES` nested samples falls to one half (`onset`). Looked
     /// for by `relax` and the puzzle report where a row saw nothing, and by
-    /// `relax --k auto` ([`name_onset`], [`sweep_each_with_onset`]); `null`
+    /// `relax --k auto` ([`name_onset`], `sweep_each_with_onset`); `null`
     /// elsewhere (`analyze`, `score`) and where the puzzle has no empty cell.
     #[serde(default)]
     pub relaxation_onset_k: Option<usize>,
@@ -608,13 +608,13 @@ pub fn relax_until(
     Ok((summarise(puzzle, opts, &samples, verified), samples))
 }
 
-/// Names the [`onset`] in a report that saw nothing, as `relax` and the
+/// Names the `onset` in a report that saw nothing, as `relax` and the
 /// puzzle report print it. [`relax`] leaves it out (`None`): the
 /// relaxations of `analyze`, `score` and the generators are many and short,
 /// and the search would cost them more than their samples.
 ///
 /// # Errors
-/// What [`onset`] returns.
+/// What `onset` returns.
 pub fn name_onset(
     puzzle: &Puzzle,
     opts: &RelaxOptions,

@@ -26,7 +26,7 @@ use std::str::FromStr;
 pub(crate) const ONSET_SAMPLES: usize = 100;
 
 /// The `k` of a relaxation: a number of edges, or `auto`, the puzzle's
-/// [`onset`].
+/// `onset`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KChoice {
     /// Remove this many edges.
@@ -64,7 +64,7 @@ impl KChoice {
     /// The `k` to relax `puzzle` at: the number, or the onset.
     ///
     /// # Errors
-    /// What [`onset`] returns, and [`RelaxError::NoOnset`] for `auto` on a
+    /// What `onset` returns, and [`RelaxError::NoOnset`] for `auto` on a
     /// puzzle without an empty cell.
     pub fn resolve(self, puzzle: &Puzzle, opts: &RelaxOptions) -> Result<usize, RelaxError> {
         match self {

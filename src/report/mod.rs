@@ -335,7 +335,7 @@ impl StagedFiles {
     }
 }
 
-/// Writes `bytes` to the output `path` by the [`OutputTarget`] policy: a
+/// Writes `bytes` to the output `path` by the `OutputTarget` policy: a
 /// regular (or new) file atomically, through a temporary file in the same
 /// folder flushed and renamed over it (on any failure, a full disk
 /// included, the temporary file is removed and the target left as it

@@ -413,7 +413,7 @@ impl ScoreModel {
     }
 
     /// Refuses a model no score can be computed with: parameters the
-    /// command line would refuse ([`FeatureParams::check`]), a term with a
+    /// command line would refuse (`FeatureParams::check`), a term with a
     /// zero or non-finite spread, an empty or unordered curve, level cuts that do not
     /// fit their levels.
     pub fn check(&self) -> Result<(), ModelError> {
@@ -594,7 +594,7 @@ impl Default for ScoreOptions {
 impl ScoreOptions {
     /// Refuses options no score is computed with: a `scale` outside 2 to
     /// 10 levels, model parameters the command line would refuse
-    /// ([`FeatureParams::check`]).
+    /// (`FeatureParams::check`).
     pub fn check(&self) -> Result<(), crate::limits::OptionError> {
         if !(2..=10).contains(&self.scale) {
             return Err(crate::limits::OptionError::OutOfRange {
@@ -616,10 +616,8 @@ impl ScoreOptions {
 }
 
 impl Score {
-    /// The value of one of the score's metrics ([`Source::Score`]); `None`
+    /// The value of one of the score's metrics (`Source::Score`); `None`
     /// for any other metric or where the model has no such value.
-    ///
-    /// [`Source::Score`]: crate::metrics::Source::Score
     pub fn value(&self, m: Metric) -> Option<MetricValue> {
         let n = |x: Option<f64>| x.map(MetricValue::Number);
         match m {
