@@ -1,21 +1,23 @@
 //! sudolab: why is a Sudoku hard?
 //!
-//! A puzzle is parsed into a [`Puzzle`]; `cnf` encodes it for any SAT
-//! solver; three engines ([`Engine::Sat`], [`Engine::Dlx`],
-//! [`Engine::Bitset`]) count its solutions and check each other through
-//! [`Engines`]; [`relax`] removes random edges of its Sudoku graph and
-//! measures how the solutions multiply (Pelánek §3.2); `human` rates it
-//! with models of human solving; `metrics` names and computes every
-//! metric; [`score`] is one calibrated difficulty score over them;
-//! [`analyze`] assembles rows for a data set; [`generate`] makes puzzles;
-//! `report` renders rows. The layers and the data flow are drawn in
-//! `docs/architecture.md`.
+//! A puzzle is parsed into a [`Puzzle`] ([`parse_puzzle`], [`read_puzzles`]);
+//! [`encode`] writes it as CNF for any SAT solver; three engines
+//! ([`Engine::Sat`], [`Engine::Dlx`], [`Engine::Bitset`]) check, count and
+//! solve it and check each other through [`Engines`]; [`relax`] removes
+//! random edges of its Sudoku graph and measures how the solutions multiply
+//! (Pelánek §3.2); [`rate`] rates it with models of human solving; [`Metric`]
+//! names every metric; [`score`] is one calibrated difficulty score over
+//! them; [`analyze`] makes the rows of a data set and [`Driver`] runs a
+//! whole data set; [`evaluate`], [`classify`] and [`fit_linear`] compare
+//! metrics with labels; [`generate`] makes puzzles and [`canonical`] gives
+//! the canonical form; [`render_rows`] writes rows as JSON, JSON Lines or
+//! CSV. Every name is at the crate root; the layers behind it and the data
+//! flow are drawn in `docs/architecture.md`.
 //!
 //! Open a puzzle, check it with every engine, and encode it:
 //!
 //! ```
-//! use sudolab::{Engines, Status, grid::parse_puzzle};
-//! use sudolab::cnf::{Encoding, encode};
+//! use sudolab::{Encoding, Engines, Status, encode, parse_puzzle};
 //!
 //! let p = parse_puzzle(
 //!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
@@ -32,10 +34,7 @@
 //! Relax it, rate it with the human models, and score it:
 //!
 //! ```
-//! use sudolab::grid::parse_puzzle;
-//! use sudolab::human::{RateOptions, Technique, rate};
-//! use sudolab::relax::{RelaxOptions, relax};
-//! use sudolab::score::{ScoreOptions, score};
+//! use sudolab::{RateOptions, RelaxOptions, ScoreOptions, Technique, parse_puzzle, rate, relax, score};
 //!
 //! let p = parse_puzzle(
 //!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",

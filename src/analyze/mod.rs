@@ -171,6 +171,19 @@ pub struct AnalysisRow {
 /// # Errors
 /// Only an engine disagreement (a bug, with a reproducible case); anything
 /// the puzzle itself causes is recorded in the row's `errors`.
+///
+/// ```
+/// use sudolab::{AnalyzeOptions, MetricGroup, analyze, parse_puzzle};
+///
+/// let p = parse_puzzle(
+///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+/// )?;
+/// let opts = AnalyzeOptions { groups: vec![MetricGroup::Clauses], ..AnalyzeOptions::default() };
+/// let row = analyze(&p, &opts)?;
+/// assert!(row.clauses.is_some() && row.relax.is_none() && row.rate.is_none());
+/// assert!(row.errors.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn analyze(puzzle: &Puzzle, opts: &AnalyzeOptions) -> Result<AnalysisRow, Disagreement> {
     let values = metrics::compute(puzzle, &opts.metric_options())?;
     let mut row = AnalysisRow {

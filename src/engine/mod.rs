@@ -87,6 +87,22 @@ impl FromStr for Engine {
 }
 
 /// A non-empty list of distinct engines: the first answers, the others check.
+///
+/// Check, count and solve:
+///
+/// ```
+/// use sudolab::{Engine, Engines, Status, parse_puzzle};
+///
+/// let p = parse_puzzle(
+///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+/// )?;
+/// let engines = Engines::all();
+/// assert_eq!(engines.status(&p)?, Status::Unique);
+/// assert_eq!(engines.count(&p, 2)?.solutions, 1);
+/// let solution = Engines::one(Engine::Dlx).solve(&p)?.expect("solvable");
+/// assert_eq!(solution.cells()[..3], [5, 3, 4]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Engines(Vec<Engine>);
 

@@ -633,6 +633,22 @@ pub(crate) fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
 /// thread count (indices are generated in batches and judged in index
 /// order). After `opts.run.max_tries` dropped indices, or at the time limit,
 /// fewer rows are returned.
+///
+/// ```
+/// use sudolab::{Engines, GenerateOptions, RunOptions, Status, generate, parse_puzzle};
+///
+/// let opts = GenerateOptions {
+///     run: RunOptions { count: 2, seed: 1, ..RunOptions::default() },
+///     ..GenerateOptions::default()
+/// };
+/// let rows = generate(&opts)?;
+/// assert_eq!(rows.len(), 2);
+/// for row in &rows {
+///     let p = parse_puzzle(&row.puzzle)?;
+///     assert_eq!(Engines::all().status(&p)?, Status::Unique);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError> {
     validate(opts)?;
     let mut targets = opts.aim.targets.clone();

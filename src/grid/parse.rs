@@ -211,6 +211,18 @@ fn values(
 }
 
 /// Parses one single-line puzzle (`N²` cells, optional label after whitespace).
+///
+/// ```
+/// use sudolab::parse_puzzle;
+///
+/// let p = parse_puzzle(
+///     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4...... seventeen",
+/// )?;
+/// assert_eq!((p.order(), p.givens()), (3, 17));
+/// assert_eq!(p.label.as_deref(), Some("seventeen"));
+/// assert!(parse_puzzle("12.").is_err());
+/// # Ok::<(), sudolab::ParseErrorKind>(())
+/// ```
 pub fn parse_puzzle(line: &str) -> Result<Puzzle, ParseErrorKind> {
     parse_puzzle_in(line, None)
 }

@@ -588,6 +588,20 @@ pub(crate) fn summarise(
 }
 
 /// The whole experiment for one puzzle at one `k`: samples and summary.
+///
+/// ```
+/// use sudolab::{RelaxOptions, parse_puzzle, relax};
+///
+/// let p = parse_puzzle(
+///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+/// )?;
+/// // Remove 30 random edges of the Sudoku graph, 10 times.
+/// let opts = RelaxOptions { k: 30, samples: 10, ..RelaxOptions::default() };
+/// let (report, samples) = relax(&p, &opts)?;
+/// assert_eq!(samples.len(), 10);
+/// assert!(report.summary.mean_solutions >= 1.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn relax(
     puzzle: &Puzzle,
     opts: &RelaxOptions,

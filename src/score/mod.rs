@@ -29,6 +29,7 @@ pub(crate) use features::{FeatureParams, feature_values};
 use crate::grid::Puzzle;
 use crate::human::Technique;
 use crate::metrics::{Metric, MetricValue};
+use crate::stats::quantile_sorted;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -262,7 +263,7 @@ impl LinearScore {
     pub fn level_cuts(&self, n: usize) -> Vec<f64> {
         let n = n.max(1);
         (1..n)
-            .map(|i| percentile(&self.reference, 100.0 * i as f64 / n as f64))
+            .map(|i| quantile_sorted(&self.reference, i as f64 / n as f64).unwrap_or(0.0))
             .collect()
     }
 }
@@ -370,16 +371,6 @@ fn interpolate(knots: &[(f64, f64)], x: f64) -> Option<f64> {
         return Some(b.1);
     }
     Some(a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0))
-}
-
-/// The `p`-th percentile of a table of percentiles 0..=100 (interpolated).
-fn percentile(table: &[f64], p: f64) -> f64 {
-    let knots: Vec<(f64, f64)> = table
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| (100.0 * i as f64 / (table.len() - 1).max(1) as f64, v))
-        .collect();
-    interpolate(&knots, p).unwrap_or(0.0)
 }
 
 /// The shipped model: how features are computed and the two fitted scores.
