@@ -180,13 +180,16 @@ pub use batch::{
     Summary as BatchSummary,
 };
 
-/// The human models one by one with their own options, and two
-/// correlations: for the programs in `examples/` that reproduce tables of
-/// the papers and for `benches/human.rs`; not part of the supported API
-/// (use [`rate`] and [`evaluate`]).
+/// The human models one by one with their own options, two correlations
+/// and the bitset engine's relaxed count alone: for the programs in
+/// `examples/` that reproduce tables of the papers and for the benches that
+/// time one model or one engine step (`benches/human.rs`, `benches/relax.rs`);
+/// not part of the supported API (use [`rate`], [`evaluate`] and
+/// [`Engines`]).
 #[doc(hidden)]
 pub mod paper {
     pub use crate::analyze::reference::{MetricQuantiles, Reference, ReferenceError};
+    pub use crate::bitset::relaxed::count as bitset_relaxed_count;
     pub use crate::data::data_dir;
     pub use crate::human::Unfinished;
     pub use crate::human::hsolve::{HsolveOptions, hsolve};
