@@ -123,7 +123,7 @@ pub use engine::{Disagreement, Engine, Engines, UnknownEngine};
 pub use graph::{RelaxedInstance, sample_edges, shuffled_edges};
 pub use seed::derive_seed;
 
-// Relax: constraint relaxation (Pelanek section 3.2).
+// Relax: constraint relaxation (Pelánek §3.2).
 pub use relax::{
     BadK, ExpFit, KChoice, PaperFit, RelaxError, RelaxOptions, RelaxReport, RelaxSummary,
     SampleResult, SweepReport, Verification, default_verify, name_onset, relax, relax_until, sweep,
@@ -180,6 +180,10 @@ pub use batch::{
     Summary as BatchSummary,
 };
 
+// Seeds, limits.
+pub use limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, OptionError, check_k};
+pub use seed::{DEFAULT_SEED, SeededRng};
+
 /// The human models one by one with their own options, two correlations
 /// and the bitset engine's relaxed count alone: for the programs in
 /// `examples/` that reproduce tables of the papers and for the benches that
@@ -205,10 +209,6 @@ pub mod paper {
     pub use crate::stats::Summary;
     pub use crate::stats::{pearson, spearman};
 }
-
-// Seeds, limits.
-pub use limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, OptionError, check_k};
-pub use seed::{DEFAULT_SEED, SeededRng};
 
 /// Whether this CPU runs what the build was compiled for, else why not: on
 /// x86-64 the build uses the POPCNT instruction (`.cargo/config.toml`).
