@@ -18,16 +18,16 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
-use sudolab::Puzzle;
-use sudolab::cnf::{self, Encoding};
-use sudolab::grid::{parse_puzzle, read_puzzles};
+use sudolab::Encoding;
+use sudolab::{Engine, Puzzle};
+use sudolab::{parse_puzzle, read_puzzles};
 
 const EASY_FILE: &str = "tdoku-benchmarks/tdoku-17clue.txt";
 const HARD_FILE: &str = "tdoku-benchmarks/tdoku-magictour-top1465.txt";
 const EASY_COUNT: usize = 1000;
 
 fn data_path(rel: &str) -> PathBuf {
-    sudolab::data_dir().join(rel)
+    common::data_dir().join(rel)
 }
 
 fn read_text(rel: &str) -> String {
@@ -96,7 +96,8 @@ fn encode(c: &mut Criterion<Clock>) {
                     b.iter(|| {
                         ps.iter()
                             .map(|p| {
-                                cnf::encode(black_box(p), encoding).map_or(0, |c| c.num_clauses())
+                                sudolab::encode(black_box(p), encoding)
+                                    .map_or(0, |c| c.num_clauses())
                             })
                             .sum::<usize>()
                     })
@@ -109,7 +110,7 @@ fn encode(c: &mut Criterion<Clock>) {
                     b.iter(|| {
                         ps.iter()
                             .map(|p| {
-                                cnf::encode(black_box(p), encoding)
+                                sudolab::encode(black_box(p), encoding)
                                     .map_or(0, |c| c.to_dimacs_bytes().len())
                             })
                             .sum::<usize>()
@@ -125,7 +126,7 @@ fn encode(c: &mut Criterion<Clock>) {
                     b.iter(|| {
                         stream.clear();
                         for p in ps {
-                            let _ = cnf::write_dimacs(black_box(p), encoding, &mut stream);
+                            let _ = sudolab::write_dimacs(black_box(p), encoding, &mut stream);
                         }
                         stream.len()
                     })
@@ -144,16 +145,19 @@ fn sat(c: &mut Criterion<Clock>) {
         g.bench_with_input(BenchmarkId::new("solve-min", name), &puzzles, |b, ps| {
             b.iter(|| {
                 ps.iter()
-                    .filter(|p| {
-                        sudolab::SudokuEngine::solve(&sudolab::sat::Sat, black_box(p)).is_some()
-                    })
+                    .filter(|p| Engine::Sat.implementation().solve(black_box(p)).is_some())
                     .count()
             })
         });
         g.bench_with_input(BenchmarkId::new("count-cap2", name), &puzzles, |b, ps| {
             b.iter(|| {
                 ps.iter()
-                    .map(|p| sudolab::sat::count(black_box(p), 2).solutions)
+                    .map(|p| {
+                        Engine::Sat
+                            .implementation()
+                            .count(black_box(p), 2)
+                            .solutions
+                    })
                     .sum::<u64>()
             })
         });
@@ -168,14 +172,24 @@ fn bitset(c: &mut Criterion<Clock>) {
         g.bench_with_input(BenchmarkId::new("solve", name), &puzzles, |b, ps| {
             b.iter(|| {
                 ps.iter()
-                    .filter(|p| sudolab::bitset::sudoku::solve(black_box(p)).is_some())
+                    .filter(|p| {
+                        Engine::Bitset
+                            .implementation()
+                            .solve(black_box(p))
+                            .is_some()
+                    })
                     .count()
             })
         });
         g.bench_with_input(BenchmarkId::new("count-cap2", name), &puzzles, |b, ps| {
             b.iter(|| {
                 ps.iter()
-                    .map(|p| sudolab::bitset::sudoku::count(black_box(p), 2).solutions)
+                    .map(|p| {
+                        Engine::Bitset
+                            .implementation()
+                            .count(black_box(p), 2)
+                            .solutions
+                    })
                     .sum::<u64>()
             })
         });

@@ -13,11 +13,8 @@ use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use sudolab::Puzzle;
-use sudolab::bitset::{relaxed, sudoku};
-use sudolab::dlx::relaxed::RelaxedDlx;
-use sudolab::dlx::sudoku::SudokuDlx;
-use sudolab::graph::{RelaxedInstance, derive_seed, sample_edges};
-use sudolab::grid::parse_puzzle;
+use sudolab::parse_puzzle;
+use sudolab::{Engine, RelaxedInstance, derive_seed, sample_edges};
 
 /// Wall-clock time, or the CPU time of the running thread.
 enum Clock {
@@ -67,10 +64,20 @@ fn clock() -> Clock {
     }
 }
 
+/// The shared data folder: `$SUDOLAB_DATA` when set, else `../shared/data`
+/// beside the crate's `Cargo.toml`.
+fn data_dir() -> std::path::PathBuf {
+    std::env::var_os("SUDOLAB_DATA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+        })
+}
+
 /// Puzzles of a data file (first field of each non-comment line), every
 /// `step`-th one.
 fn load(rel: &str, step: usize) -> Vec<Puzzle> {
-    let path = sudolab::data_dir().join(rel);
+    let path = data_dir().join(rel);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()
@@ -99,18 +106,23 @@ fn sudoku_uniqueness(c: &mut Criterion<Clock>) {
             b.iter(|| {
                 let mut unique = 0;
                 for p in puzzles {
-                    unique += usize::from(sudoku::count(black_box(p), 2).solutions == 1);
+                    unique += usize::from(
+                        Engine::Bitset
+                            .implementation()
+                            .count(black_box(p), 2)
+                            .solutions
+                            == 1,
+                    );
                 }
                 assert_eq!(unique, puzzles.len());
             })
         });
         group.bench_function(format!("dlx/{name}"), |b| {
-            let mut dlx = SudokuDlx::new(3);
+            let dlx = Engine::Dlx.implementation();
             b.iter(|| {
                 let mut unique = 0;
                 for p in puzzles {
-                    dlx.load(black_box(p));
-                    unique += usize::from(dlx.count(2).solutions == 1);
+                    unique += usize::from(dlx.count(black_box(p), 2).solutions == 1);
                 }
                 assert_eq!(unique, puzzles.len());
             })
@@ -143,7 +155,11 @@ fn relaxed_analyze(c: &mut Criterion<Clock>) {
     group.bench_function("bitset", |b| {
         b.iter(|| {
             for r in &instances {
-                black_box(relaxed::analyze(black_box(r), 1000));
+                black_box(
+                    Engine::Bitset
+                        .implementation()
+                        .analyze_relaxed(black_box(r), 1000),
+                );
             }
         })
     });
@@ -152,7 +168,11 @@ fn relaxed_analyze(c: &mut Criterion<Clock>) {
     group.bench_function("dlx", |b| {
         b.iter(|| {
             for r in few {
-                black_box(RelaxedDlx::new(black_box(r)).analyze(1000));
+                black_box(
+                    Engine::Dlx
+                        .implementation()
+                        .analyze_relaxed(black_box(r), 1000),
+                );
             }
         })
     });

@@ -13,17 +13,13 @@ mod common;
 
 use common::Clock;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use rand::SeedableRng;
 use std::hint::black_box;
 use std::time::Duration;
-use sudolab::SeededRng;
-use sudolab::generate::fletcher::fletcher_puzzle;
-use sudolab::generate::minimal::minimal_puzzle;
-use sudolab::generate::xu::xu_puzzle;
-use sudolab::generate::{
-    AimOptions, GenerateOptions, RunOptions, Symmetry, generate as generate_targets, parse_targets,
+use sudolab::canonical;
+use sudolab::{
+    AimOptions, FletcherOptions, GenerateOptions, Method, RunOptions, Symmetry,
+    generate as generate_targets, generate_one, parse_targets,
 };
-use sudolab::grid::canon::canonical;
 
 fn configure<'a>(c: &'a mut Criterion<Clock>, name: &str) -> criterion::BenchmarkGroup<'a, Clock> {
     let mut g = c.benchmark_group(name);
@@ -48,13 +44,26 @@ fn generate(c: &mut Criterion<Clock>) {
                 let mut givens = 0;
                 for _ in 0..batch {
                     seed += 1;
-                    let mut rng = SeededRng::seed_from_u64(seed);
-                    givens += minimal_puzzle(order, symmetry, &mut rng).puzzle.givens();
+                    let opts = GenerateOptions {
+                        order,
+                        symmetry,
+                        ..GenerateOptions::default()
+                    };
+                    givens += generate_one(&opts, seed).0.puzzle.givens();
                 }
                 black_box(givens)
             })
         });
     }
+    let fletcher = GenerateOptions {
+        method: Method::Fletcher,
+        fletcher: FletcherOptions { completions: 100 },
+        ..GenerateOptions::default()
+    };
+    let xu = GenerateOptions {
+        method: Method::Xu,
+        ..GenerateOptions::default()
+    };
     g.throughput(Throughput::Elements(50));
     g.bench_function("fletcher/9x9", |b| {
         let mut seed = 0u64;
@@ -62,10 +71,7 @@ fn generate(c: &mut Criterion<Clock>) {
             (0..50)
                 .map(|_| {
                     seed += 1;
-                    let mut rng = SeededRng::seed_from_u64(seed);
-                    fletcher_puzzle(3, Symmetry::None, 100, &mut rng)
-                        .puzzle
-                        .givens()
+                    generate_one(&fletcher, seed).0.puzzle.givens()
                 })
                 .sum::<usize>()
         })
@@ -77,16 +83,13 @@ fn generate(c: &mut Criterion<Clock>) {
             (0..5)
                 .map(|_| {
                     seed += 1;
-                    let mut rng = SeededRng::seed_from_u64(seed);
-                    xu_puzzle(3, Symmetry::None, false, &mut rng)
-                        .puzzle
-                        .givens()
+                    generate_one(&xu, seed).0.puzzle.givens()
                 })
                 .sum::<usize>()
         })
     });
     let puzzles: Vec<_> = (0..20u64)
-        .map(|s| minimal_puzzle(3, Symmetry::None, &mut SeededRng::seed_from_u64(s)).puzzle)
+        .map(|s| generate_one(&GenerateOptions::default(), s).0.puzzle)
         .collect();
     g.throughput(Throughput::Elements(puzzles.len() as u64));
     g.bench_function("canon/9x9", |b| {

@@ -8,15 +8,15 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use sudolab::grid::parse_puzzle;
-use sudolab::human::hsolve::{HsolveOptions, hsolve};
-use sudolab::human::nishio::{NishioOptions, nishio_heuristic, nishio_random};
-use sudolab::human::oracle::{OracleOptions, oracle};
-use sudolab::human::sisus::{SisusOptions, sisus};
-use sudolab::human::solver::{Solved, solve};
-use sudolab::human::trial_depth::trial_depth;
-use sudolab::human::weights::weights;
-use sudolab::human::{Model, RateOptions, explain, rate};
+use sudolab::paper::trial_depth;
+use sudolab::paper::weights;
+use sudolab::paper::{HsolveOptions, hsolve};
+use sudolab::paper::{NishioOptions, nishio_heuristic, nishio_random};
+use sudolab::paper::{OracleOptions, oracle};
+use sudolab::paper::{SisusOptions, sisus};
+use sudolab::paper::{Solved, solve};
+use sudolab::parse_puzzle;
+use sudolab::{Model, RateOptions, explain, rate};
 
 const TYPICAL: &str =
     "..5..........9........1.53.....3..7..68......3..85.1.2.....36.9..958..2.23.16....";

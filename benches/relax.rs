@@ -20,9 +20,9 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use std::hint::black_box;
 use std::time::Duration;
 use sudolab::Puzzle;
-use sudolab::graph::{RelaxedInstance, derive_seed, shuffled_edges};
-use sudolab::grid::read_puzzles;
-use sudolab::relax::{self, RelaxOptions, Verification};
+use sudolab::read_puzzles;
+use sudolab::{Engine, RelaxedInstance, derive_seed, shuffled_edges};
+use sudolab::{RelaxOptions, Verification};
 
 const NYT_FILE: &str = "website-nyt/nyt.tsv";
 const SAMPLES: usize = 1000;
@@ -36,7 +36,7 @@ fn nyt(level: &str) -> Puzzle {
 
 /// The first puzzle of a shared-data file whose line passes `keep`.
 fn first_of(rel: &str, keep: impl Fn(&Puzzle) -> bool) -> Puzzle {
-    let path = sudolab::data_dir().join(rel);
+    let path = common::data_dir().join(rel);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read benchmark data {}: {e}", path.display()));
     read_puzzles(&text)
@@ -63,7 +63,7 @@ fn opts(k: usize, cap: u64, verify: usize) -> RelaxOptions {
 }
 
 fn run(puzzle: &Puzzle, o: &RelaxOptions) -> f64 {
-    relax::relax(black_box(puzzle), o)
+    sudolab::relax(black_box(puzzle), o)
         .unwrap_or_else(|e| panic!("relax failed: {e}"))
         .0
         .summary
@@ -126,7 +126,7 @@ fn sweep(c: &mut Criterion<Clock>) {
             &p,
             |b, p| {
                 b.iter(|| {
-                    relax::sweep(black_box(p), &ks, &o)
+                    sudolab::sweep(black_box(p), &ks, &o)
                         .unwrap_or_else(|e| panic!("sweep failed: {e}"))
                         .points
                         .len()
@@ -207,7 +207,7 @@ fn split(c: &mut Criterion<Clock>) {
             |b, rs| {
                 b.iter(|| {
                     rs.iter()
-                        .map(|r| sudolab::bitset::relaxed::count(r, 1000).solutions)
+                        .map(|r| sudolab::paper::bitset_relaxed_count(r, 1000).solutions)
                         .sum::<u64>()
                 })
             },
@@ -218,7 +218,13 @@ fn split(c: &mut Criterion<Clock>) {
             |b, rs| {
                 b.iter(|| {
                     rs.iter()
-                        .map(|r| sudolab::bitset::relaxed::analyze(r, 1000).fixed.len())
+                        .map(|r| {
+                            Engine::Bitset
+                                .implementation()
+                                .analyze_relaxed(r, 1000)
+                                .fixed
+                                .len()
+                        })
                         .sum::<usize>()
                 })
             },
@@ -229,7 +235,13 @@ fn split(c: &mut Criterion<Clock>) {
             |b, rs| {
                 b.iter(|| {
                     rs.iter()
-                        .map(|r| sudolab::sat::analyze_relaxed(r, 1000).fixed.len())
+                        .map(|r| {
+                            Engine::Sat
+                                .implementation()
+                                .analyze_relaxed(r, 1000)
+                                .fixed
+                                .len()
+                        })
                         .sum::<usize>()
                 })
             },

@@ -11,16 +11,16 @@
 //! ```
 
 use rayon::prelude::*;
-use sudolab::grid::parse_puzzle;
-use sudolab::human::nishio::solved_by_strategies;
-use sudolab::human::sisus::{SisusOptions, sisus};
-use sudolab::human::solver::{Solved, solve};
-use sudolab::stats::{pearson, spearman};
+use sudolab::paper::solved_by_strategies;
+use sudolab::paper::{SisusOptions, sisus};
+use sudolab::paper::{Solved, solve};
+use sudolab::paper::{pearson, spearman};
+use sudolab::parse_puzzle;
 
 const WINDOWS: [usize; 8] = [5, 10, 15, 20, 25, 30, 40, 50];
 
 fn main() {
-    let path = sudolab::data_dir().join("human-cloudsudoku-train/cloudsudoku_train.tsv");
+    let path = sudolab::paper::data_dir().join("human-cloudsudoku-train/cloudsudoku_train.tsv");
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("{} not found", path.display());
         std::process::exit(1);

@@ -12,9 +12,9 @@
 
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use sudolab::grid::parse_puzzle;
-use sudolab::human::nishio::{NishioOptions, NishioOrder, nishio_random, solved_by_strategies};
-use sudolab::human::solver::{Solved, solve};
+use sudolab::paper::{NishioOptions, NishioOrder, nishio_random, solved_by_strategies};
+use sudolab::paper::{Solved, solve};
+use sudolab::parse_puzzle;
 
 struct Rated {
     n4: f64,
@@ -36,7 +36,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let path = sudolab::data_dir().join("website-projectpatti/patti.tsv");
+    let path = sudolab::paper::data_dir().join("website-projectpatti/patti.tsv");
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("{} not found", path.display());
         std::process::exit(1);

@@ -1,6 +1,6 @@
 //! Correlation of every human-model metric with external difficulty labels,
 //! on samples of the data sets in `../shared/data` or `$SUDOLAB_DATA`
-//! ([`sudolab::data_dir`]; read at run time, never copied). Prints a Markdown table of Spearman ρ and Goodman–Kruskal γ.
+//! (`$SUDOLAB_DATA`, else `../shared/data`; read at run time, never copied). Prints a Markdown table of Spearman ρ and Goodman–Kruskal γ.
 //!
 //! ```text
 //! cargo run --release --example rate_table [-- PER_LEVEL [SE_COUNT]]
@@ -26,8 +26,8 @@
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::time::Instant;
-use sudolab::grid::parse_puzzle;
-use sudolab::human::{RateOptions, RateRow, rate};
+use sudolab::parse_puzzle;
+use sudolab::{RateOptions, RateRow, rate};
 
 struct Set {
     name: String,
@@ -36,7 +36,7 @@ struct Set {
 }
 
 fn read(path: &str) -> Option<String> {
-    let full = sudolab::data_dir().join(path);
+    let full = sudolab::paper::data_dir().join(path);
     match std::fs::read_to_string(&full) {
         Ok(s) => Some(s),
         Err(e) => {
@@ -235,7 +235,7 @@ fn main() {
         opts.hsolve.count_failed_tiers = false;
     }
     if let Ok(list) = std::env::var("MODELS") {
-        match sudolab::human::parse_models(&list) {
+        match sudolab::parse_models(&list) {
             Ok(m) => opts.models = m,
             Err(e) => {
                 eprintln!("MODELS: {e}");

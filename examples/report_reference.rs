@@ -10,8 +10,8 @@
 //! embedded file from the SE-rated puzzles of the shared data sets.
 
 use std::path::Path;
-use sudolab::analyze::reference::Reference;
-use sudolab::eval::ResultsTable;
+use sudolab::ResultsTable;
+use sudolab::paper::Reference;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

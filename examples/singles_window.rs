@@ -11,15 +11,15 @@
 //! ```
 
 use rayon::prelude::*;
-use sudolab::grid::parse_puzzle;
-use sudolab::human::singles::{SinglesOptions, singles};
-use sudolab::human::solver::{Solved, solve};
-use sudolab::stats::spearman;
+use sudolab::paper::spearman;
+use sudolab::paper::{SinglesOptions, singles};
+use sudolab::paper::{Solved, solve};
+use sudolab::parse_puzzle;
 
 const WINDOWS: [usize; 8] = [5, 10, 15, 20, 25, 30, 40, 81];
 
 fn main() {
-    let path = sudolab::data_dir().join("human-cloudsudoku-train/cloudsudoku_train.tsv");
+    let path = sudolab::paper::data_dir().join("human-cloudsudoku-train/cloudsudoku_train.tsv");
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("{} not found", path.display());
         std::process::exit(1);

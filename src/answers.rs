@@ -25,7 +25,7 @@ pub struct Count {
 
 /// Above this many solutions an exact count (`cap` 0) is announced as long:
 /// a puzzle with billions of solutions takes hours to count.
-pub const LARGE_COUNT: u64 = 1_000_000;
+pub(crate) const LARGE_COUNT: u64 = 1_000_000;
 
 impl Count {
     /// True when the count passed 2^64 − 1: engines saturate there, so the
@@ -97,9 +97,10 @@ pub struct InstanceAnalysis {
     pub fixed: Vec<usize>,
 }
 
-/// The questions every engine answers. Each engine ([`crate::sat::Sat`],
-/// [`crate::dlx::Dlx`], [`crate::bitset::Bitset`]) implements it on its own;
-/// [`crate::engine::Engines`] runs several and compares their answers.
+/// The questions every engine answers. Each engine ([`Engine::Sat`](crate::Engine::Sat),
+/// [`Engine::Dlx`](crate::Engine::Dlx), [`Engine::Bitset`](crate::Engine::Bitset); [`Engine::implementation`](crate::Engine::implementation) is its
+/// implementation) implements it on its own;
+/// [`Engines`](crate::engine::Engines) runs several and compares their answers.
 pub trait SudokuEngine: Sync {
     /// One solution of `p`, verified against it, if any.
     fn solve(&self, p: &Puzzle) -> Option<Solution>;

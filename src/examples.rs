@@ -5,7 +5,7 @@
 use crate::grid::{Puzzle, read_puzzles};
 
 /// The text of `examples/puzzles.txt`.
-pub const EXAMPLES_TXT: &str = include_str!("../examples/puzzles.txt");
+pub(crate) const EXAMPLES_TXT: &str = include_str!("../examples/puzzles.txt");
 
 /// The embedded puzzles with their names as labels.
 pub fn embedded() -> Vec<Puzzle> {

@@ -1,21 +1,23 @@
 //! sudolab: why is a Sudoku hard?
 //!
-//! A puzzle is parsed into a [`Puzzle`]; [`cnf`] encodes it for any SAT
-//! solver; three engines ([`Engine::Sat`], [`Engine::Dlx`],
-//! [`Engine::Bitset`]) count its solutions and check each other through
-//! [`Engines`]; [`relax`] removes random edges of its Sudoku graph and
-//! measures how the solutions multiply (Pelánek §3.2); [`human`] rates it
-//! with models of human solving; [`metrics`] names and computes every
-//! metric; [`score`] is one calibrated difficulty score over them;
-//! [`analyze`] assembles rows for a data set; [`generate`] makes puzzles;
-//! [`report`] renders rows. The layers and the data flow are drawn in
-//! `docs/architecture.md`.
+//! A puzzle is parsed into a [`Puzzle`] ([`parse_puzzle`], [`read_puzzles`]);
+//! [`encode`] writes it as CNF for any SAT solver; three engines
+//! ([`Engine::Sat`], [`Engine::Dlx`], [`Engine::Bitset`]) check, count and
+//! solve it and check each other through [`Engines`]; [`relax`] removes
+//! random edges of its Sudoku graph and measures how the solutions multiply
+//! (Pelánek §3.2); [`rate`] rates it with models of human solving; [`Metric`]
+//! names every metric; [`score`] is one calibrated difficulty score over
+//! them; [`analyze`] makes the rows of a data set and [`Driver`] runs a
+//! whole data set; [`evaluate`], [`classify`] and [`fit_linear`] compare
+//! metrics with labels; [`generate`] makes puzzles and [`canonical`] gives
+//! the canonical form; [`render_rows`] writes rows as JSON, JSON Lines or
+//! CSV. Every name is at the crate root; the layers behind it and the data
+//! flow are drawn in `docs/architecture.md`.
 //!
 //! Open a puzzle, check it with every engine, and encode it:
 //!
 //! ```
-//! use sudolab::{Engines, Status, grid::parse_puzzle};
-//! use sudolab::cnf::{Encoding, encode};
+//! use sudolab::{Encoding, Engines, Status, encode, parse_puzzle};
 //!
 //! let p = parse_puzzle(
 //!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
@@ -32,10 +34,7 @@
 //! Relax it, rate it with the human models, and score it:
 //!
 //! ```
-//! use sudolab::grid::parse_puzzle;
-//! use sudolab::human::{RateOptions, Technique, rate};
-//! use sudolab::relax::{RelaxOptions, relax};
-//! use sudolab::score::{ScoreOptions, score};
+//! use sudolab::{RateOptions, RelaxOptions, ScoreOptions, Technique, parse_puzzle, rate, relax, score};
 //!
 //! let p = parse_puzzle(
 //!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
@@ -55,36 +54,161 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
+#![warn(unreachable_pub)]
+// Without the command line, the code only it calls (report pages, the score
+// fit, merging shards) is still compiled, unused.
+#![cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
 
-pub mod analyze;
-pub mod answers;
-pub mod batch;
-pub mod bitset;
-pub mod cnf;
-pub mod data;
-pub mod dlx;
-pub mod engine;
-pub mod eval;
-pub mod examples;
-pub mod generate;
-pub mod graph;
-pub mod grid;
-pub mod human;
-pub mod limits;
-pub mod metrics;
-pub mod relax;
-pub mod report;
-pub mod sat;
-pub mod score;
-pub mod seed;
-pub mod stats;
-pub(crate) mod util;
+mod analyze;
+mod answers;
+mod batch;
+mod bitset;
+mod cnf;
+mod data;
+mod dlx;
+mod engine;
+mod eval;
+mod examples;
+mod generate;
+mod graph;
+mod grid;
+mod human;
+mod limits;
+mod metrics;
+mod relax;
+mod report;
+mod sat;
+mod score;
+mod seed;
+mod stats;
+mod util;
 
+#[cfg(test)]
+mod tests;
+
+/// A line on standard error that never fails: `eprintln!` panics when
+/// stderr cannot be written (`2>/dev/full`, a closed terminal); a note that
+/// cannot be shown is dropped and the exit code still says what happened.
+#[cfg(feature = "cli")]
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// The command line (the `cli` feature): the binary calls `cli::main`.
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod cli;
+
+// Open a puzzle: parse it, read many, their geometry and canonical form.
+pub use examples::{by_name as example, embedded as examples};
+pub use grid::canon::{CanonError, Transform, canonical, equivalent};
+pub use grid::{
+    Contradiction, Geometry, ParseError, ParseErrorKind, Puzzle, Solution, UnitKind, parse_puzzle,
+    read_puzzles,
+};
+
+// Encode: CNF and DIMACS, and the clause-length histogram.
+pub use cnf::{
+    ClassCuts, ClauseCounts, ClauseRow, Cnf, DimacsError, EncodeError, Encoding, Histogram,
+    ModelError as SolverModelError, clause_row, decode_model, encode, parse_model, read_dimacs,
+    write_dimacs,
+};
+
+// Check, count, solve: the engines and their answers.
 pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};
-pub use data::data_dir;
-pub use engine::{Disagreement, Engine, Engines};
-pub use grid::{Geometry, Puzzle, Solution};
-pub use seed::SeededRng;
+pub use engine::{Disagreement, Engine, Engines, UnknownEngine};
+pub use graph::{RelaxedInstance, sample_edges, shuffled_edges};
+pub use seed::derive_seed;
+
+// Relax: constraint relaxation (Pelánek §3.2).
+pub use relax::{
+    BadK, ExpFit, KChoice, PaperFit, RelaxError, RelaxOptions, RelaxReport, RelaxSummary,
+    SampleResult, SweepReport, Verification, default_verify, name_onset, relax, relax_until, sweep,
+};
+
+// Rate: the models of human solving.
+pub use human::oracle::OracleLevel;
+pub use human::weights::WeightLevel;
+pub use human::{
+    ExplainStatus, Explanation, Model, RateError, RateOptions, RateRow, Ratings, Technique,
+    explain, parse_models, rate,
+};
+
+// Metrics: the registry and a puzzle's metric values.
+pub use metrics::{
+    Direction, Metric, MetricGroup, MetricValue, MetricValues, MetricsError, UnknownMetric,
+    parse_metric_groups,
+};
+
+// Score: one calibrated difficulty score.
+pub use score::{
+    ModelError as ScoreModelError, Score, ScoreError, ScoreModel, ScoreOptions, ScoreRow, Scored,
+    score,
+};
+
+// Analyze: the rows of a data set.
+pub use analyze::{AnalysisRow, AnalyzeOptions, AnalyzeParams, RatedRow, analyze, rate_row};
+
+// Generate: puzzles by removal, by Fletcher's and Xu's algorithms, or to targets.
+pub use generate::{
+    AimOptions, Candidate, FletcherOptions, GenerateError, GenerateOptions, Generated, Level,
+    Method, PseudoOptions, RunOptions, Symmetry, Target, TargetError, generate,
+    make as generate_one, parse_targets,
+};
+
+// Eval: statistics of result columns against labels.
+pub use eval::{
+    ClassMethod, ClassifyOptions, ClassifyReport, EvalError, EvalOptions, EvalReport, FitOptions,
+    FitReport, LabelSpec, Ordinal, Preset, ResultsTable, TableError, TableFormat, classify,
+    evaluate, fit_linear,
+};
+pub use stats::{BootstrapOptions, Interval};
+
+// Report: output formats, atomic writes, SVG charts.
+pub use report::plot::{
+    PlotError, clause_histogram as clause_histogram_svg, fixedness_grid as fixedness_svg,
+};
+pub use report::{Format, jsonl_line, render_rows, to_csv, write_atomic};
+
+// Batch: one loop over a data set.
+pub use analyze::results::Lined;
+pub use batch::{
+    BatchError, Driver, Input, JobError, NoProgress, Progress, Shard, Source,
+    Summary as BatchSummary,
+};
+
+// Seeds, limits.
+pub use limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, OptionError, check_k};
+pub use seed::{DEFAULT_SEED, SeededRng};
+
+/// The human models one by one with their own options, two correlations
+/// and the bitset engine's relaxed count alone: for the programs in
+/// `examples/` that reproduce tables of the papers and for the benches that
+/// time one model or one engine step (`benches/human.rs`, `benches/relax.rs`);
+/// not part of the supported API (use [`rate`], [`evaluate`] and
+/// [`Engines`]).
+#[doc(hidden)]
+pub mod paper {
+    pub use crate::analyze::reference::{MetricQuantiles, Reference, ReferenceError};
+    pub use crate::bitset::relaxed::count as bitset_relaxed_count;
+    pub use crate::data::data_dir;
+    pub use crate::human::Unfinished;
+    pub use crate::human::hsolve::{HsolveOptions, hsolve};
+    pub use crate::human::nishio::{
+        NishioOptions, NishioOrder, nishio_heuristic, nishio_random, solved_by_strategies,
+    };
+    pub use crate::human::oracle::{OracleOptions, OracleResult, oracle};
+    pub use crate::human::singles::{SinglesOptions, SinglesResult, singles};
+    pub use crate::human::sisus::{SisusOptions, SisusResult, sisus};
+    pub use crate::human::solver::{Solved, solve};
+    pub use crate::human::trial_depth::{TrialDepth, TrialDepthError, trial_depth};
+    pub use crate::human::weights::{WeightsResult, weights};
+    pub use crate::stats::Summary;
+    pub use crate::stats::{pearson, spearman};
+}
 
 /// Whether this CPU runs what the build was compiled for, else why not: on
 /// x86-64 the build uses the POPCNT instruction (`.cargo/config.toml`).

@@ -22,11 +22,11 @@ pub const MAX_RUNS: usize = 10_000;
 /// Ceiling of `generate -n` (puzzles held until written).
 pub const MAX_GENERATED: usize = 1_000_000;
 /// Ceiling of `eval`/`fit --bootstrap` (resamples held per statistic).
-pub const MAX_BOOTSTRAP: usize = 1_000_000;
+pub(crate) const MAX_BOOTSTRAP: usize = 1_000_000;
 /// Ceiling of the bootstrap's work: resamples × rows, the pairs drawn per
 /// statistic (`eval --bootstrap` on a large table), so a ceiling-sized flag
 /// on a million rows is refused rather than run for hours.
-pub const MAX_BOOTSTRAP_PAIRS: usize = 2_000_000_000;
+pub(crate) const MAX_BOOTSTRAP_PAIRS: usize = 2_000_000_000;
 
 /// Why an options struct was refused by its `check()` (`RelaxOptions`,
 /// `RateOptions`, `ScoreOptions`, `AnalyzeOptions`, `GenerateOptions`, a
@@ -116,7 +116,7 @@ impl OptionError {
 }
 
 /// Refuses `value` of parameter `name` above its ceiling `max`.
-pub fn at_most(name: &str, value: usize, max: usize) -> Result<(), OptionError> {
+pub(crate) fn at_most(name: &str, value: usize, max: usize) -> Result<(), OptionError> {
     if value > max {
         return Err(OptionError::AboveCeiling {
             name: name.to_string(),
@@ -128,7 +128,7 @@ pub fn at_most(name: &str, value: usize, max: usize) -> Result<(), OptionError> 
 }
 
 /// Refuses `value` of parameter `name` below `min`.
-pub fn at_least(name: &str, value: usize, min: usize) -> Result<(), OptionError> {
+pub(crate) fn at_least(name: &str, value: usize, min: usize) -> Result<(), OptionError> {
     if value < min {
         return Err(OptionError::BelowMinimum {
             name: name.to_string(),
@@ -140,7 +140,7 @@ pub fn at_least(name: &str, value: usize, min: usize) -> Result<(), OptionError>
 }
 
 /// Refuses a samples parameter outside `1..=`[`MAX_SAMPLES`].
-pub fn check_samples(name: &str, samples: usize) -> Result<(), OptionError> {
+pub(crate) fn check_samples(name: &str, samples: usize) -> Result<(), OptionError> {
     at_least(name, samples, 1)?;
     at_most(name, samples, MAX_SAMPLES)
 }

@@ -42,7 +42,7 @@ pub type SeededRng = rand_chacha::ChaCha12Rng;
 
 /// The SplitMix64 finaliser (Steele, Lea & Flood 2014): a bijective 64-bit
 /// mix, the core of every seed derivation here.
-pub fn mix64(mut z: u64) -> u64 {
+pub(crate) fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -53,7 +53,7 @@ pub(crate) const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// One SplitMix64 step, `mix64(z + γ)`: derives a seed from a seed (chained
 /// with `^` to combine a seed with run, model or replicate numbers).
-pub fn splitmix64(z: u64) -> u64 {
+pub(crate) fn splitmix64(z: u64) -> u64 {
     mix64(z.wrapping_add(GOLDEN_GAMMA))
 }
 
@@ -65,7 +65,7 @@ pub fn derive_seed(seed: u64, index: u64) -> u64 {
 
 /// One step of Marsaglia's xorshift64 generator on `state` (which must not
 /// be 0); returns the new state.
-pub fn xorshift64(state: &mut u64) -> u64 {
+pub(crate) fn xorshift64(state: &mut u64) -> u64 {
     *state ^= *state << 13;
     *state ^= *state >> 7;
     *state ^= *state << 17;

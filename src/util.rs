@@ -3,7 +3,7 @@
 //! as the median in [`crate::stats`].)
 
 /// The set bits of a mask (the digits of a candidate mask), ascending.
-pub fn bits(mask: u32) -> impl Iterator<Item = u8> {
+pub(crate) fn bits(mask: u32) -> impl Iterator<Item = u8> {
     let mut m = mask;
     std::iter::from_fn(move || {
         if m == 0 {

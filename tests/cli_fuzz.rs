@@ -147,7 +147,7 @@ proptest! {
                 if t.is_empty() || t.starts_with('#') {
                     return None;
                 }
-                sudolab::grid::parse_puzzle(l).ok().map(|p| p.to_line())
+                sudolab::parse_puzzle(l).ok().map(|p| p.to_line())
             })
             .collect();
         let rows: Vec<String> = out

@@ -58,8 +58,8 @@ fn bom_is_skipped_and_bad_utf8_rejects_one_line_only() {
 /// own `check()`, the text the Python package raises for the same value.
 #[test]
 fn option_errors_are_the_options_check_messages() {
-    use sudolab::relax::RelaxOptions;
-    use sudolab::score::ScoreOptions;
+    use sudolab::RelaxOptions;
+    use sudolab::ScoreOptions;
     let samples = RelaxOptions {
         samples: 1_000_000_000,
         ..RelaxOptions::default()

@@ -1,7 +1,7 @@
-//! `cnf::write_dimacs` (DIMACS text written without building the formula,
+//! `sudolab::write_dimacs` (DIMACS text written without building the formula,
 //! from per-order literal tables and templates, the minimal encoding's
 //! clause count from its candidate masks) gives the same bytes as
-//! `cnf::encode(..).to_dimacs_bytes()` for every encoding, on thousands of
+//! `sudolab::encode(..).to_dimacs_bytes()` for every encoding, on thousands of
 //! grids of orders 2..=4: unique puzzles, puzzles with givens removed or
 //! added (contradictory ones are refused by both, with the same error), with
 //! and without labels; and on solved grids of orders 2..=5 (no clause), with
@@ -12,16 +12,16 @@
 mod common;
 
 use common::Rng;
-use sudolab::cnf::{self, EncodeError, Encoding};
-use sudolab::grid::{Contradiction, Puzzle, UnitKind, parse_puzzle};
+use sudolab::{Contradiction, Puzzle, UnitKind, parse_puzzle};
+use sudolab::{EncodeError, Encoding};
 
 /// Checks every encoding; returns the minimal encoding's error, if any.
 fn same_bytes(p: &Puzzle) -> Option<EncodeError> {
     let mut stream = b"previous puzzle\n".to_vec();
     for e in [Encoding::Min, Encoding::Max, Encoding::LoMin] {
         let before = stream.len();
-        let direct = cnf::write_dimacs(p, e, &mut stream);
-        match cnf::encode(p, e) {
+        let direct = sudolab::write_dimacs(p, e, &mut stream);
+        match sudolab::encode(p, e) {
             Ok(c) => {
                 assert!(direct.is_ok(), "{e}: {p:?}");
                 assert_eq!(&stream[before..], &c.to_dimacs_bytes()[..], "{e}: {p:?}");
@@ -35,7 +35,7 @@ fn same_bytes(p: &Puzzle) -> Option<EncodeError> {
             }
         }
     }
-    cnf::encode(p, Encoding::Min).err()
+    sudolab::encode(p, Encoding::Min).err()
 }
 
 /// The clauses of the minimal encoding of a consistent puzzle, straight
@@ -94,7 +94,7 @@ fn solved(n: usize) -> Puzzle {
 }
 
 fn min_clauses(p: &Puzzle) -> usize {
-    cnf::encode(p, Encoding::Min).unwrap().num_clauses()
+    sudolab::encode(p, Encoding::Min).unwrap().num_clauses()
 }
 
 #[test]
@@ -142,7 +142,7 @@ fn solved_grids_with_holes() {
         assert_eq!(same_bytes(&p), None);
         assert_eq!(min_clauses(&p), 0);
         let mut text = Vec::new();
-        cnf::write_dimacs(&p, Encoding::Min, &mut text).unwrap();
+        sudolab::write_dimacs(&p, Encoding::Min, &mut text).unwrap();
         let header = format!("\np cnf {} 0\n", side * side * side);
         assert!(text.ends_with(header.as_bytes()), "{n}");
         // One hole: its cell ALO and one unit ALO per unit, each of one literal.

@@ -34,7 +34,7 @@ fn run_script(script: &str, sample: u32, data: &[&str]) -> Option<tempfile::Temp
         .env("SAMPLE", sample.to_string())
         .env("DOCS_OUT", out.path())
         .env("SUDOLAB_BIN", env!("CARGO_BIN_EXE_sudolab"))
-        .env("SUDOLAB_DATA", sudolab::data_dir())
+        .env("SUDOLAB_DATA", common::data_dir())
         .output()
         .expect("bash runs");
     assert!(

@@ -5,10 +5,10 @@
 
 mod common;
 
-use sudolab::eval::classify::{ClassifyOptions, classify};
-use sudolab::eval::combine::{FitOptions, fit_linear};
-use sudolab::eval::{EvalOptions, LabelSpec, Ordinal, ResultsTable, evaluate};
-use sudolab::stats::BootstrapOptions;
+use sudolab::BootstrapOptions;
+use sudolab::{ClassifyOptions, classify};
+use sudolab::{EvalOptions, LabelSpec, Ordinal, ResultsTable, evaluate};
+use sudolab::{FitOptions, fit_linear};
 
 const QQWING: &str = "qqwing-generated/qqwing_levels.tsv";
 const KRAZYDAD: &str = "website-krazydad/krazydad.tsv";

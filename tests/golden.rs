@@ -1,7 +1,7 @@
 //! The DIMACS files in `cnf/` are what the current encoder writes for the
 //! embedded examples. Regenerate them with `SUDOLAB_BLESS=1 cargo test --release --test golden`.
 
-use sudolab::cnf::{Encoding, encode, read_dimacs};
+use sudolab::{Encoding, encode, read_dimacs};
 
 fn slug(label: &str) -> String {
     label
@@ -20,7 +20,7 @@ fn golden_dimacs_files_are_current() {
     let dir = format!("{}/cnf", env!("CARGO_MANIFEST_DIR"));
     let bless = std::env::var_os("SUDOLAB_BLESS").is_some();
     let mut checked = 0;
-    for (i, p) in sudolab::examples::embedded().iter().enumerate() {
+    for (i, p) in sudolab::examples().iter().enumerate() {
         let name = slug(p.label.as_deref().unwrap_or("puzzle"));
         let mut encs = vec![Encoding::Min];
         if i == 0 {

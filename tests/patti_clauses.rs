@@ -10,11 +10,11 @@
 mod common;
 
 use std::collections::BTreeMap;
-use sudolab::cnf::{ClassCuts, Encoding, clause_row};
-use sudolab::eval::{
+use sudolab::parse_puzzle;
+use sudolab::{ClassCuts, Encoding, clause_row};
+use sudolab::{
     ClassMethod, ClassifyOptions, LabelSpec, Preset, ResultsTable, TableFormat, classify,
 };
-use sudolab::grid::parse_puzzle;
 
 /// Table 1: (site, level) → short, medium, long percent.
 const TABLE_1: [(&str, &str, [f64; 3]); 15] = [

@@ -314,7 +314,7 @@ fn report_refuses_csv_and_bad_options() {
 #[test]
 fn puzzles_as_a_data_set_and_a_reference_file() {
     let dir = tempfile::tempdir().unwrap();
-    let examples: Vec<&str> = sudolab::examples::EXAMPLES_TXT
+    let examples: Vec<&str> = include_str!("../examples/puzzles.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .take(4)
@@ -400,58 +400,8 @@ fn puzzles_as_a_data_set_and_a_reference_file() {
 }
 
 /// Two puzzles, small sample counts.
-fn two_puzzles() -> Vec<sudolab::grid::Puzzle> {
-    sudolab::examples::embedded().into_iter().take(2).collect()
-}
-
-#[test]
-fn a_report_read_back_from_json_draws_the_same_page() {
-    use sudolab::analyze::puzzle_report::{
-        Report, ReportOptions, ReportRequest, ReportSubject, compute_report,
-    };
-    use sudolab::analyze::reference::Reference;
-    let reference = Reference::embedded().unwrap();
-    let report = compute_report(
-        ReportRequest {
-            title: "two puzzles".into(),
-            source: "test".into(),
-            subject: ReportSubject::Puzzles(two_puzzles()),
-            label: None,
-            ordinal: None,
-            reference: &reference,
-            reference_name: "embedded".into(),
-            options: ReportOptions {
-                samples: 60,
-                sweep: vec![0, 10, 20, 30, 40],
-                sweep_samples: 30,
-                runs: Some(2),
-                ..ReportOptions::default()
-            },
-        },
-        || {},
-    )
-    .unwrap();
-    assert_eq!(report.puzzles.len(), 2);
-    let page = sudolab::report::html::render(&report).unwrap();
-    for text in [
-        serde_json::to_string_pretty(&report).unwrap() + "\n",
-        sudolab::report::jsonl_line(&report).unwrap() + "\n",
-    ] {
-        let back = Report::from_json(&text).unwrap().expect("a report");
-        assert!(back == report, "the report reads back unchanged");
-        assert_eq!(sudolab::report::html::render(&back).unwrap(), page);
-    }
-    // Puzzles and `analyze` rows are no report.
-    assert_eq!(Report::from_json(&report.puzzles[0].puzzle).unwrap(), None);
-    let row = "{\"line\":1,\"puzzle\":\"1.\",\"hsolve\":2}\n{\"line\":2}\n";
-    assert_eq!(Report::from_json(row).unwrap(), None);
-    assert_eq!(
-        Report::from_json(&row[..row.find('\n').unwrap()]).unwrap(),
-        None
-    );
-    // A report's fields with values of the wrong kind are an error.
-    let broken = "{\"title\":1,\"reference\":\"\",\"puzzles\":[],\"dataset\":null,\"options\":{}}";
-    assert!(Report::from_json(broken).is_err());
+fn two_puzzles() -> Vec<sudolab::Puzzle> {
+    sudolab::examples().into_iter().take(2).collect()
 }
 
 #[test]

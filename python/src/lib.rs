@@ -19,7 +19,7 @@
 //! library's message, naming the puzzle by its line: the `lines` given, else
 //! its 1-based position in the batch (`line 1` for a single puzzle), as the
 //! CLI names input lines; options are checked before any work by their
-//! `check()` ([`sudolab::limits::OptionError`]), the check the CLI runs, and
+//! `check()` ([`sudolab::OptionError`]), the check the CLI runs, and
 //! a refused value raises `ValueError` with the CLI's message. A Ctrl-C
 //! during a native call raises `KeyboardInterrupt` within a fraction of a
 //! second (signals are checked while the work runs, which stops between
@@ -33,19 +33,13 @@ use pyo3::types::PyDict;
 use pythonize::pythonize;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
-use sudolab::analyze::results::Lined;
-use sudolab::analyze::{AnalyzeOptions, analyze as analyze_one, rate_row};
-use sudolab::batch::{BatchError, Driver, Input, JobError, Source};
-use sudolab::cnf::{self, ClassCuts, Encoding, clause_row};
-use sudolab::engine::{Disagreement, Engines};
-use sudolab::generate::{self, GenerateOptions, Level, Method, Symmetry};
-use sudolab::grid::{Puzzle, canon::canonical, parse_puzzle};
-use sudolab::human::RateOptions;
-use sudolab::limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, OptionError, check_k};
-use sudolab::metrics::{MetricGroup, parse_metric_groups};
-use sudolab::relax::{self, RelaxError, RelaxOptions};
-use sudolab::report::plot;
-use sudolab::score::{self, ScoreModel, ScoreOptions, ScoreRow};
+use sudolab::{
+    AnalyzeOptions, BatchError, ClassCuts, Disagreement, Driver, Encoding, Engines,
+    GenerateOptions, Input, JobError, Level, Lined, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, Method,
+    MetricGroup, OptionError, Puzzle, RateOptions, RelaxError, RelaxOptions, ScoreModel,
+    ScoreOptions, ScoreRow, Source, Symmetry, analyze as analyze_one, canonical, check_k,
+    clause_row, parse_metric_groups, parse_puzzle, rate_row,
+};
 
 pyo3::create_exception!(
     sudolab,
@@ -254,7 +248,7 @@ fn encode(puzzle: &str, encoding: Option<&str>) -> PyResult<String> {
     let p = parse(puzzle)?;
     let encoding = encoding_of(encoding)?;
     let mut text = Vec::new();
-    cnf::write_dimacs(&p, encoding, &mut text).map_err(value_error)?;
+    sudolab::write_dimacs(&p, encoding, &mut text).map_err(value_error)?;
     String::from_utf8(text).map_err(value_error)
 }
 
@@ -328,8 +322,8 @@ fn relax_report<'py>(
     let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
     let opts = relax_options(k, samples, seed, cap, engine, verify, precision)?;
     let (report, drawn) = interruptible(py, |stop| {
-        relax::relax_until(&p, &opts, stop).and_then(|(mut report, drawn)| {
-            relax::name_onset(&p, &opts, &mut report).map(|()| (report, drawn))
+        sudolab::relax_until(&p, &opts, stop).and_then(|(mut report, drawn)| {
+            sudolab::name_onset(&p, &opts, &mut report).map(|()| (report, drawn))
         })
     })?
     .map_err(|e| match e {
@@ -409,7 +403,7 @@ fn score_rows<'py>(
     let lines = lines_of(lines, puzzles.len())?;
     let parsed = parse_all(&puzzles, &lines)?;
     let rows = run_batch(py, parsed, lines, |line, p| {
-        let scored = score::score(p, &opts)?;
+        let scored = sudolab::score(p, &opts)?;
         Ok(ScoreRow::new(line, p, scored, None, opts.all_metrics))
     })?;
     to_py(py, &rows)
@@ -441,7 +435,7 @@ fn analyze_opts(
             seed,
             cap: cap.unwrap_or(d.relax.cap),
             precision,
-            verify: relax::default_verify(samples),
+            verify: sudolab::default_verify(samples),
             ..d.relax
         },
         rate_seed: seed,
@@ -566,7 +560,7 @@ fn generate_rows<'py>(
         .transpose()?;
     opts.check().map_err(option_error)?;
     let rows = py
-        .detach(|| generate::generate(&opts))
+        .detach(|| sudolab::generate(&opts))
         .map_err(value_error)?;
     to_py(py, &rows)
 }
@@ -597,7 +591,7 @@ fn fixedness_svg(puzzle: &str, fixedness: Vec<f64>) -> PyResult<String> {
     } else {
         None
     };
-    plot::fixedness_grid(
+    sudolab::fixedness_svg(
         p.side(),
         p.cells(),
         solution.as_ref().map(|s| s.cells()),
@@ -610,13 +604,13 @@ fn fixedness_svg(puzzle: &str, fixedness: Vec<f64>) -> PyResult<String> {
 /// `(name, ALO clause counts by length)`.
 #[pyfunction]
 fn clause_histogram_svg(series: Vec<(String, Vec<u64>)>) -> PyResult<String> {
-    plot::clause_histogram(&series).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    sudolab::clause_histogram_svg(&series).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sudolab::cpu_check().map_err(pyo3::exceptions::PyImportError::new_err)?;
-    // The CLI's ceilings, one definition (`sudolab::limits`), for callers
+    // The CLI's ceilings, one definition (`sudolab::MAX_SAMPLES` and the others), for callers
     // that size their requests; the options' `check()` enforces them.
     m.add("MAX_SAMPLES", MAX_SAMPLES)?;
     m.add("MAX_RUNS", MAX_RUNS)?;
@@ -627,7 +621,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     // The default rating seed of every command, so Python's defaults are
     // the CLI's.
-    m.add("DEFAULT_SEED", sudolab::seed::DEFAULT_SEED)?;
+    m.add("DEFAULT_SEED", sudolab::DEFAULT_SEED)?;
     m.add_function(wrap_pyfunction!(parse_line, m)?)?;
     m.add_function(wrap_pyfunction!(line_from_cells, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 /// Result of `sudolab check`: is the puzzle valid and unique?
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CheckRow {
+pub(crate) struct CheckRow {
     /// The puzzle, as one line.
     pub puzzle: String,
     /// The input line's label, if any.
@@ -30,7 +30,7 @@ pub struct CheckRow {
 
 impl CheckRow {
     /// Checks uniqueness (count up to 2).
-    pub fn new(puzzle: &Puzzle, engines: &Engines) -> Result<CheckRow, Disagreement> {
+    pub(crate) fn new(puzzle: &Puzzle, engines: &Engines) -> Result<CheckRow, Disagreement> {
         let c = engines.count(puzzle, 2)?;
         let status = Status::from_count(c.solutions);
         // A contradiction on the puzzle's face means no solution, so it is
@@ -49,11 +49,11 @@ impl CheckRow {
     }
 }
 
-pub use crate::answers::LARGE_COUNT;
+pub(crate) use crate::answers::LARGE_COUNT;
 
 /// Result of `sudolab count`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CountRow {
+pub(crate) struct CountRow {
     /// The puzzle, as one line.
     pub puzzle: String,
     /// The input line's label, if any.
@@ -70,7 +70,11 @@ pub struct CountRow {
 
 impl CountRow {
     /// Counts up to `cap` (0 = no cap).
-    pub fn new(puzzle: &Puzzle, engines: &Engines, cap: u64) -> Result<CountRow, Disagreement> {
+    pub(crate) fn new(
+        puzzle: &Puzzle,
+        engines: &Engines,
+        cap: u64,
+    ) -> Result<CountRow, Disagreement> {
         let c = engines.count(puzzle, cap)?;
         Ok(CountRow {
             puzzle: puzzle.to_line(),
@@ -83,14 +87,18 @@ impl CountRow {
 
     /// Whether counting with `cap` is an exact count past [`LARGE_COUNT`]
     /// solutions (asked with a count capped there, so it answers quickly).
-    pub fn is_long(puzzle: &Puzzle, engines: &Engines, cap: u64) -> Result<bool, Disagreement> {
+    pub(crate) fn is_long(
+        puzzle: &Puzzle,
+        engines: &Engines,
+        cap: u64,
+    ) -> Result<bool, Disagreement> {
         Ok(cap == 0 && engines.count(puzzle, LARGE_COUNT)?.capped)
     }
 }
 
 /// Result of `sudolab solve`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SolveRow {
+pub(crate) struct SolveRow {
     /// The puzzle, as one line.
     pub puzzle: String,
     /// The input line's label, if any.
@@ -103,7 +111,7 @@ pub struct SolveRow {
 
 impl SolveRow {
     /// Solves one puzzle and says whether the solution is unique.
-    pub fn new(puzzle: &Puzzle, engines: &Engines) -> Result<SolveRow, Disagreement> {
+    pub(crate) fn new(puzzle: &Puzzle, engines: &Engines) -> Result<SolveRow, Disagreement> {
         Ok(SolveRow {
             puzzle: puzzle.to_line(),
             label: puzzle.label.clone(),
@@ -114,7 +122,7 @@ impl SolveRow {
 
     /// The row of a solution found elsewhere (a SAT solver's model), with
     /// the engines' word on whether it is the only one.
-    pub fn of_solution(
+    pub(crate) fn of_solution(
         puzzle: &Puzzle,
         solution: &Solution,
         engines: &Engines,
@@ -131,7 +139,7 @@ impl SolveRow {
 /// Result of `sudolab backbone` (and `count --remove-edges`): count and fixed
 /// cells of a puzzle, relaxed or not.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BackboneRow {
+pub(crate) struct BackboneRow {
     /// The puzzle, as one line.
     pub puzzle: String,
     /// The input line's label, if any.
@@ -152,7 +160,7 @@ pub struct BackboneRow {
 
 /// Why a backbone could not be computed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum BackboneError {
+pub(crate) enum BackboneError {
     /// The removed edges are not edges of this puzzle's graph.
     #[error(transparent)]
     Edges(#[from] EdgeError),
@@ -167,7 +175,7 @@ pub enum BackboneError {
 impl BackboneRow {
     /// Analyzes a puzzle with the edges of `removed` taken out of its graph;
     /// refused when they come from a sample drawn for another puzzle.
-    pub fn of_removed(
+    pub(crate) fn of_removed(
         puzzle: &Puzzle,
         removed: &RemovedEdges,
         engines: &Engines,
@@ -181,7 +189,7 @@ impl BackboneRow {
 
     /// Whether analysing with `cap` is an exact count past [`LARGE_COUNT`]
     /// solutions (asked with a count capped there, so it answers quickly).
-    pub fn is_long(
+    pub(crate) fn is_long(
         puzzle: &Puzzle,
         removed: &[(usize, usize)],
         engines: &Engines,
@@ -198,7 +206,7 @@ impl BackboneRow {
     }
 
     /// Analyzes a puzzle with `removed` edges taken out of its graph.
-    pub fn new(
+    pub(crate) fn new(
         puzzle: &Puzzle,
         removed: &[(usize, usize)],
         engines: &Engines,

@@ -19,11 +19,11 @@
 //! solutions) leaves its fields out and says why in `errors`; an engine
 //! disagreement is never filed in a row: it is returned as an error.
 
-pub mod engines;
-pub mod fill_order;
-pub mod puzzle_report;
-pub mod reference;
-pub mod results;
+pub(crate) mod engines;
+pub(crate) mod fill_order;
+pub(crate) mod puzzle_report;
+pub(crate) mod reference;
+pub(crate) mod results;
 
 use crate::cnf::ClauseCounts;
 use crate::engine::Disagreement;
@@ -31,7 +31,7 @@ use crate::grid::Puzzle;
 use crate::human::{self, RateOptions, RateRow, Ratings};
 use crate::limits::OptionError;
 use crate::metrics::{self, MetricOptions};
-pub use crate::metrics::{MetricGroup, MetricsError, parse_metric_groups};
+pub(crate) use crate::metrics::{MetricGroup, parse_metric_groups};
 use crate::relax::{RelaxOptions, RelaxSummary};
 use crate::score::{self, Score, ScoreError, ScoreOptions};
 use serde::Serialize;
@@ -176,6 +176,19 @@ pub struct AnalysisRow {
 /// # Errors
 /// Only an engine disagreement (a bug, with a reproducible case); anything
 /// the puzzle itself causes is recorded in the row's `errors`.
+///
+/// ```
+/// use sudolab::{AnalyzeOptions, MetricGroup, analyze, parse_puzzle};
+///
+/// let p = parse_puzzle(
+///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+/// )?;
+/// let opts = AnalyzeOptions { groups: vec![MetricGroup::Clauses], ..AnalyzeOptions::default() };
+/// let row = analyze(&p, &opts)?;
+/// assert!(row.clauses.is_some() && row.relax.is_none() && row.rate.is_none());
+/// assert!(row.errors.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn analyze(puzzle: &Puzzle, opts: &AnalyzeOptions) -> Result<AnalysisRow, Disagreement> {
     let values = metrics::compute(puzzle, &opts.metric_options())?;
     let mut row = AnalysisRow {

@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 /// How much work a report does (modest defaults: a puzzle report takes
 /// about a second in a release build).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ReportOptions {
+pub(crate) struct ReportOptions {
     /// Relaxation for the fixedness heatmap: edges removed (default 45).
     pub k: usize,
     /// Relaxation for the fixedness heatmap: samples (default 200).
@@ -102,7 +102,7 @@ impl ReportOptions {
     /// Refuses options that cannot give a report: samples outside
     /// `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES), a `verify` above
     /// it, runs the human models refuse ([`RateOptions::check`]).
-    pub fn check(&self) -> Result<(), ReportError> {
+    pub(crate) fn check(&self) -> Result<(), ReportError> {
         limits::check_samples("samples", self.samples)?;
         limits::check_samples("sweep samples", self.sweep_samples)?;
         limits::at_most("verify", self.verify, limits::MAX_SAMPLES)?;
@@ -113,13 +113,10 @@ impl ReportOptions {
 
 /// Why a report could not be made.
 #[derive(Debug, thiserror::Error)]
-pub enum ReportError {
+pub(crate) enum ReportError {
     /// Two engines disagreed (a bug, with a reproducible case).
     #[error("{0}")]
     Disagreement(#[from] Disagreement),
-    /// A relaxation parameter is unusable.
-    #[error(transparent)]
-    Relax(RelaxError),
     /// A parameter is out of its range ([`ReportOptions::check`]).
     #[error(transparent)]
     Option(#[from] OptionError),
@@ -146,7 +143,7 @@ fn relax_note(e: RelaxError) -> Result<String, ReportError> {
 
 /// One engine's answer on the puzzle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EngineAnswer {
+pub(crate) struct EngineAnswer {
     /// The engine.
     pub engine: Engine,
     /// Unique, multiple or none.
@@ -157,7 +154,7 @@ pub struct EngineAnswer {
 
 /// The engines' cross-check on one puzzle and on its relaxations.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EngineCheck {
+pub(crate) struct EngineCheck {
     /// Every engine's answer (`Engines::all()`).
     pub answers: Vec<EngineAnswer>,
     /// Whether all answers are equal (otherwise the report stops before).
@@ -171,7 +168,7 @@ pub struct EngineCheck {
 /// One rating of one human model (or a structural metric), and where it
 /// falls in the reference set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RatingEntry {
+pub(crate) struct RatingEntry {
     /// The model (`sisus`, `oracle`, …) or metric group (`relax`, `clauses`).
     pub model: String,
     /// Field name, as in `rate` / `analyze` output.
@@ -188,7 +185,7 @@ pub struct RatingEntry {
 
 /// One step of the solving path.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PathStep {
+pub(crate) struct PathStep {
     /// 1-based step number.
     pub step: usize,
     /// Technique name.
@@ -199,7 +196,7 @@ pub struct PathStep {
 
 /// Everything the report shows about one puzzle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PuzzleReport {
+pub(crate) struct PuzzleReport {
     /// The puzzle as one line.
     pub puzzle: String,
     /// The puzzle's label (input text after the grid, or example name).
@@ -272,7 +269,7 @@ fn scalar_fields(
 /// # Errors
 /// An engine disagreement (a bug) or unusable options; what the puzzle
 /// causes (several solutions, a contradiction) becomes a note.
-pub fn puzzle_report(
+pub(crate) fn puzzle_report(
     puzzle: &Puzzle,
     opts: &ReportOptions,
     reference: &Reference,
@@ -437,7 +434,7 @@ pub fn puzzle_report(
 /// `analyze` rows (clauses, relax at `opts.k` with `opts.samples`, every
 /// human model with default runs) for puzzles, as a results table;
 /// `on_done` is called after each puzzle (for a progress bar).
-pub fn analyze_puzzles(
+pub(crate) fn analyze_puzzles(
     puzzles: &[Puzzle],
     opts: &ReportOptions,
     on_done: impl Fn() + Sync,
@@ -472,7 +469,7 @@ pub fn analyze_puzzles(
 
 /// A whole report: puzzle sections, or a data-set section.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Report {
+pub(crate) struct Report {
     /// Page title.
     pub title: String,
     /// Where the percentiles come from.
@@ -487,7 +484,7 @@ pub struct Report {
 
 /// What a report describes.
 #[derive(Debug, Clone)]
-pub enum ReportSubject {
+pub(crate) enum ReportSubject {
     /// One section per puzzle ([`puzzle_report`]).
     Puzzles(Vec<Puzzle>),
     /// The puzzles' `analyze` rows ([`analyze_puzzles`]) described as a data set.
@@ -498,7 +495,7 @@ pub enum ReportSubject {
 
 /// Everything a [`Report`] is computed from.
 #[derive(Debug, Clone)]
-pub struct ReportRequest<'a> {
+pub(crate) struct ReportRequest<'a> {
     /// Page title.
     pub title: String,
     /// Where the puzzles or rows come from (a file name), as the data-set
@@ -525,7 +522,7 @@ pub struct ReportRequest<'a> {
 /// # Errors
 /// An engine disagreement (a bug), unusable options, an empty table or an
 /// unusable label; the first failing puzzle's error, in input order.
-pub fn compute_report(
+pub(crate) fn compute_report(
     request: ReportRequest<'_>,
     on_done: impl Fn() + Sync,
 ) -> Result<Report, ReportError> {

@@ -47,7 +47,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// A row with the input line its puzzle came from (`line` first): the shape
-/// of every streamed row, and what [`ResultsFile::rows`] keys rows by.
+/// of every streamed row, and what `ResultsFile::rows` keys rows by.
 #[derive(Debug, Clone, Serialize)]
 pub struct Lined<T> {
     /// 1-based input line (or index of an embedded example).
@@ -125,7 +125,7 @@ impl RowSpec {
 /// The identity of a puzzle input: a 64-bit FNV-1a hash of its bytes, as
 /// `fnv1a64:` and 16 hex digits (a hash defined here, so it never changes
 /// with a dependency's release). Reads `input` to its end.
-pub fn input_identity(mut input: impl Read) -> std::io::Result<String> {
+pub(crate) fn input_identity(mut input: impl Read) -> std::io::Result<String> {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut buf = [0u8; 64 * 1024];
     loop {
@@ -143,12 +143,12 @@ pub fn input_identity(mut input: impl Read) -> std::io::Result<String> {
 
 /// The input identity of a run reading standard input: it cannot be hashed
 /// before the run, so only each kept row's puzzle is compared with its line.
-pub const STDIN_INPUT: &str = "stdin";
+pub(crate) const STDIN_INPUT: &str = "stdin";
 
 /// How a results file was made: everything that decides its rows besides
 /// the puzzles. Written beside the file ([`RunRecord::path_for`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunRecord {
+pub(crate) struct RunRecord {
     /// The subcommand (`analyze`, `relax`).
     pub command: String,
     /// Every parameter that changes a row, by flag name (`k` or `sweep`
@@ -185,14 +185,14 @@ impl fmt::Display for RecordDifference {
 
 impl RunRecord {
     /// Where the record of results file `results` is: `results.run.json`.
-    pub fn path_for(results: &Path) -> PathBuf {
+    pub(crate) fn path_for(results: &Path) -> PathBuf {
         let mut name = results.as_os_str().to_owned();
         name.push(".run.json");
         PathBuf::from(name)
     }
 
     /// The record of `results`, `None` when it has none.
-    pub fn read(results: &Path) -> Result<Option<RunRecord>, ResultsError> {
+    pub(crate) fn read(results: &Path) -> Result<Option<RunRecord>, ResultsError> {
         let path = RunRecord::path_for(results);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
@@ -205,7 +205,7 @@ impl RunRecord {
     }
 
     /// Writes the record of `results` beside it.
-    pub fn write(&self, results: &Path) -> Result<(), ResultsError> {
+    pub(crate) fn write(&self, results: &Path) -> Result<(), ResultsError> {
         let path = RunRecord::path_for(results);
         let text = serde_json::to_string_pretty(self).expect("a record serialises") + "\n";
         std::fs::write(&path, text).map_err(|source| ResultsError::Repair { path, source })
@@ -215,7 +215,7 @@ impl RunRecord {
     /// differ: the command, then the parameters in `run`'s order, the input
     /// and (with `shard`) the shard. A sweep whose k values include all of
     /// the file's is the same run grown, not a difference.
-    pub fn difference(&self, run: &RunRecord, shard: bool) -> Option<RecordDifference> {
+    pub(crate) fn difference(&self, run: &RunRecord, shard: bool) -> Option<RecordDifference> {
         let differ = |name: &str, found: Value, expected: Value| {
             (found != expected).then(|| RecordDifference {
                 name: name.to_string(),
@@ -586,7 +586,7 @@ const PARAMETER_FIELDS: [&str; 5] = ["params", "samples", "precision", "seed", "
 
 /// A reason the shards cannot be merged.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MergeProblem {
+pub(crate) enum MergeProblem {
     /// The same row is in two places.
     Duplicate {
         /// Input line of the row.
@@ -754,7 +754,7 @@ struct MergedRow {
 /// The rows of all shards in input order, and what keeps them from being
 /// merged.
 #[derive(Debug)]
-pub struct MergedRows {
+pub(crate) struct MergedRows {
     shards: Vec<PathBuf>,
     /// The run record of the merged file: the first shard's, without its shard.
     record: Option<RunRecord>,
@@ -768,7 +768,7 @@ pub struct MergedRows {
 /// shard's (the shard aside), or with a row computed with other parameters
 /// than the first row of the first shard is a problem too; a cut-off shard
 /// or a line that is no row is an error.
-pub fn merge_shards(paths: &[PathBuf]) -> Result<MergedRows, ResultsError> {
+pub(crate) fn merge_shards(paths: &[PathBuf]) -> Result<MergedRows, ResultsError> {
     let spec = RowSpec {
         key: SHARD_KEY,
         params: Vec::new(),
@@ -863,7 +863,7 @@ impl MergedRows {
     /// row for every `k` the shards hold, with the same puzzle, and no row
     /// for a line the input does not have. What is not is added to
     /// [`Self::problems`].
-    pub fn check_input(
+    pub(crate) fn check_input(
         &mut self,
         identity: &str,
         input: impl IntoIterator<Item = (usize, String)>,
@@ -915,27 +915,22 @@ impl MergedRows {
     }
 
     /// The run record of the merged file (`None` when the shards have none).
-    pub fn record(&self) -> Option<&RunRecord> {
+    pub(crate) fn record(&self) -> Option<&RunRecord> {
         self.record.as_ref()
     }
 
     /// What keeps the shards from being merged (empty: they merge).
-    pub fn problems(&self) -> &[MergeProblem] {
+    pub(crate) fn problems(&self) -> &[MergeProblem] {
         &self.problems
     }
 
     /// Rows merged.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.rows.len()
     }
 
-    /// True when the shards hold no row.
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
     /// The merged file: every row as written, in input order (line, then `k`).
-    pub fn to_jsonl(&self) -> String {
+    pub(crate) fn to_jsonl(&self) -> String {
         let mut merged = String::new();
         for row in self.rows.values() {
             merged.push_str(&row.text);

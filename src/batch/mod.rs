@@ -25,7 +25,7 @@
 //!
 //! The run record and the resumable JSON Lines file are [`sink`]'s.
 
-pub mod sink;
+pub(crate) mod sink;
 
 use crate::analyze::results::{DoneRows, ResultsError, RowKey};
 use crate::engine::Disagreement;
@@ -39,11 +39,11 @@ use std::str::FromStr;
 
 /// Puzzles per window: read, computed and written before the next window
 /// is read.
-pub const WINDOW: usize = 256;
+pub(crate) const WINDOW: usize = 256;
 
 /// An error of a job or a sink that is neither a refused puzzle nor a
 /// disagreement: it stops the batch as it is.
-pub type BoxError = Box<dyn Error + Send + Sync>;
+pub(crate) type BoxError = Box<dyn Error + Send + Sync>;
 
 /// Shard `index` (1-based) of `count`: the puzzles whose input line is
 /// `index` modulo `count`, so `count` jobs cover an input exactly once and
@@ -101,7 +101,7 @@ pub enum Source {
 pub struct Input {
     /// Where the puzzles come from.
     pub source: Source,
-    /// The digits of the text (`None`: inferred, as [`PuzzleReader`] does).
+    /// The digits of the text (`None`: inferred, as `PuzzleReader` does).
     pub alphabet: Option<Alphabet>,
     /// Only this shard's puzzles.
     pub shard: Option<Shard>,
@@ -261,7 +261,7 @@ impl Default for Driver<'_> {
 }
 
 impl<'a> Driver<'a> {
-    /// Windows of [`WINDOW`] puzzles, computed in parallel, no progress.
+    /// Windows of `WINDOW` puzzles, computed in parallel, no progress.
     pub fn new() -> Self {
         Self::default()
     }
@@ -420,7 +420,7 @@ fn fatal(line: usize, e: JobError) -> BatchError {
 /// `keep_going`), read at once, and what was rejected: for the commands
 /// that need the whole input (a deduplication, one graph of the first
 /// puzzle) and small inputs.
-pub fn read_all(input: Input) -> Result<(Vec<(usize, Puzzle)>, Summary), BatchError> {
+pub(crate) fn read_all(input: Input) -> Result<(Vec<(usize, Puzzle)>, Summary), BatchError> {
     let mut all = Vec::new();
     let mut summary = Summary::default();
     read_windows(input, usize::MAX, &mut summary, &mut |_, window| {

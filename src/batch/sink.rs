@@ -26,7 +26,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Where streamed rows go.
-pub enum RowWriter {
+pub(crate) enum RowWriter {
     /// Written to a file (appended when resumed), flushed after every row;
     /// opened at the first row, so a bad input leaves an earlier file as it
     /// was (see [`OutputStream`]). A file that replaces an earlier one gets
@@ -38,7 +38,7 @@ pub enum RowWriter {
 
 /// A row that cannot be written.
 #[derive(Debug, thiserror::Error)]
-pub enum SinkError {
+pub(crate) enum SinkError {
     /// The row does not serialise.
     #[error("cannot serialise a row: {0}")]
     Serialise(#[from] serde_json::Error),
@@ -52,7 +52,7 @@ pub enum SinkError {
 
 impl RowWriter {
     /// Writes rows with their input lines, flushed once they are all out.
-    pub fn write<T: Serialize>(&mut self, rows: &[(usize, T)]) -> Result<(), SinkError> {
+    pub(crate) fn write<T: Serialize>(&mut self, rows: &[(usize, T)]) -> Result<(), SinkError> {
         let mut text = String::new();
         for (line, row) in rows {
             text.push_str(&jsonl_line(&Lined { line: *line, row })?);
@@ -69,7 +69,7 @@ impl RowWriter {
 
     /// Completes the output (a file that replaces an earlier one is renamed
     /// over it only now, and gets its run record).
-    pub fn finish(self) -> Result<(), SinkError> {
+    pub(crate) fn finish(self) -> Result<(), SinkError> {
         match self {
             RowWriter::File(f, pending) => {
                 f.finish()?;
@@ -85,7 +85,7 @@ impl RowWriter {
 }
 
 /// A JSON Lines output opened for a batch.
-pub struct Opened {
+pub(crate) struct Opened {
     /// Where the rows go.
     pub writer: RowWriter,
     /// The rows the resumed file already holds (empty for a new output).
@@ -99,7 +99,7 @@ pub struct Opened {
 /// earlier file gets it once complete), or with `resume` the existing file
 /// after checking its record against `record` and reading what it holds (a
 /// cut-off last line is dropped).
-pub fn open_file(
+pub(crate) fn open_file(
     path: &Path,
     resume: bool,
     spec: &RowSpec,

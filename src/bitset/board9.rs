@@ -406,6 +406,7 @@ where
 /// of its own, until it breaks: for counting. Locked candidates join the
 /// singles, which prunes the tree but changes the fixpoints, hence the
 /// branching cells and the order of the solutions.
+#[cfg(test)]
 pub(super) fn search_any_order<F>(cells: &[u8], mut visit: F)
 where
     F: FnMut(&[u8; CELLS]) -> ControlFlow<()>,

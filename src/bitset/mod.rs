@@ -15,8 +15,8 @@
 
 mod band9;
 mod board9;
-pub mod relaxed;
-pub mod sudoku;
+pub(crate) mod relaxed;
+pub(crate) mod sudoku;
 
 use crate::answers::{Count, InstanceAnalysis, SudokuEngine};
 use crate::graph::RelaxedInstance;
@@ -24,7 +24,7 @@ use crate::grid::{Puzzle, Solution};
 
 /// The bitset search engine (the default: the fastest of the three).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Bitset;
+pub(crate) struct Bitset;
 
 impl SudokuEngine for Bitset {
     fn solve(&self, p: &Puzzle) -> Option<Solution> {

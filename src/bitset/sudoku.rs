@@ -279,7 +279,7 @@ fn decode(n: usize, cand: &[u32]) -> Option<Solution> {
 /// boards (`bitset::band9`), the others to the digit bitboards
 /// (`bitset::board9`), which find the same solutions in the same order as
 /// the cell masks.
-pub struct Solver {
+pub(crate) struct Solver {
     search: Search<'static>,
     scratch: Vec<u8>,
     /// 9×9 questions go to [`super::board9`].
@@ -291,7 +291,7 @@ impl Solver {
     ///
     /// # Panics
     /// On an order outside 2..=5.
-    pub fn new(n: usize) -> Solver {
+    pub(crate) fn new(n: usize) -> Solver {
         assert!(
             (MIN_ORDER..=MAX_ORDER).contains(&n),
             "order {n} outside 2..=5"
@@ -307,7 +307,8 @@ impl Solver {
     /// A solver that uses the cell-mask search at every order (to test the
     /// 9×9 fast path against it).
     #[doc(hidden)]
-    pub fn cell_masks(n: usize) -> Solver {
+    #[cfg(test)]
+    pub(crate) fn cell_masks(n: usize) -> Solver {
         Solver {
             board9: false,
             ..Solver::new(n)
@@ -315,7 +316,7 @@ impl Solver {
     }
 
     /// Order of the grids this solver takes.
-    pub fn order(&self) -> usize {
+    pub(crate) fn order(&self) -> usize {
         self.search.t.n
     }
 
@@ -324,7 +325,7 @@ impl Solver {
     /// that candidate forbidden. When `values` plus `cell = value` has a
     /// unique solution, this is exactly "removing the given at `cell` loses
     /// uniqueness".
-    pub fn has_other_solution(&mut self, values: &[u8], cell: usize, value: u8) -> bool {
+    pub(crate) fn has_other_solution(&mut self, values: &[u8], cell: usize, value: u8) -> bool {
         let mut found = false;
         self.run(values, Some((cell, value)), false, |_| {
             found = true;
@@ -369,14 +370,14 @@ impl Solver {
     /// solution differing from `solution` in at least one of them. The
     /// space is split into disjoint searches: the first `i` removed cells
     /// keep their solution value and cell `i` is forbidden it.
-    pub fn differs_at(&mut self, values: &[u8], solution: &[u8], removed: &[usize]) -> bool {
+    pub(crate) fn differs_at(&mut self, values: &[u8], solution: &[u8], removed: &[usize]) -> bool {
         self.differing_solution(values, solution, removed, false)
             .is_some()
     }
 
     /// Like [`Solver::differs_at`], returning such a solution (empty when
     /// `keep` is false: the caller only asks whether one exists).
-    pub fn differing_solution(
+    pub(crate) fn differing_solution(
         &mut self,
         values: &[u8],
         solution: &[u8],
@@ -402,7 +403,7 @@ impl Solver {
     }
 
     /// Number of solutions of `values`, up to `cap` (0 = no cap).
-    pub fn count(&mut self, values: &[u8], cap: u64) -> u64 {
+    pub(crate) fn count(&mut self, values: &[u8], cap: u64) -> u64 {
         let mut found = 0u64;
         if self.board9 {
             return super::band9::count(values, cap);
@@ -432,14 +433,8 @@ impl Solver {
     }
 }
 
-/// True when `p`, with its unique solution holding `value` at the empty cell
-/// `cell`, has another solution: one that differs at `cell`.
-pub fn has_other_solution(p: &Puzzle, cell: usize, value: u8) -> bool {
-    Solver::new(p.order()).has_other_solution(p.cells(), cell, value)
-}
-
 /// Number of solutions of `p`, up to `cap` (0 = no cap).
-pub fn count(p: &Puzzle, cap: u64) -> Count {
+pub(crate) fn count(p: &Puzzle, cap: u64) -> Count {
     let mut found = 0u64;
     let mut visit = || crate::answers::tally(&mut found, cap);
     if p.order() == 3 {
@@ -454,7 +449,8 @@ pub fn count(p: &Puzzle, cap: u64) -> Count {
 /// (`board9.rs`), the counting search before the band boards (to test one
 /// against the other); other orders as [`count`].
 #[doc(hidden)]
-pub fn count_digit_boards(p: &Puzzle, cap: u64) -> Count {
+#[cfg(test)]
+pub(crate) fn count_digit_boards(p: &Puzzle, cap: u64) -> Count {
     if p.order() != 3 {
         return count(p, cap);
     }
@@ -466,19 +462,20 @@ pub fn count_digit_boards(p: &Puzzle, cap: u64) -> Count {
 /// [`count`] by the cell-mask search alone, without the 9×9 fast path (to
 /// test one against the other).
 #[doc(hidden)]
-pub fn count_general(p: &Puzzle, cap: u64) -> Count {
+#[cfg(test)]
+pub(crate) fn count_general(p: &Puzzle, cap: u64) -> Count {
     let mut found = 0u64;
     Search::new(tables(p.order())).run(p, |_| crate::answers::tally(&mut found, cap));
     Count::from_found(found, cap)
 }
 
 /// One solution of `p`, if any.
-pub fn solve(p: &Puzzle) -> Option<Solution> {
+pub(crate) fn solve(p: &Puzzle) -> Option<Solution> {
     solutions(p, 1).into_iter().next()
 }
 
 /// Up to `cap` solutions of `p` (0 = all).
-pub fn solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
+pub(crate) fn solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
     let mut out = Vec::new();
     if p.order() == 3 {
         super::board9::search(p.cells(), |cells| {
@@ -499,7 +496,7 @@ pub fn solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
 /// [`solutions`] by the cell-mask search alone, without the 9×9 fast path
 /// (to test one against the other).
 #[doc(hidden)]
-pub fn solutions_general(p: &Puzzle, cap: u64) -> Vec<Solution> {
+pub(crate) fn solutions_general(p: &Puzzle, cap: u64) -> Vec<Solution> {
     let t = tables(p.order());
     let mut out = Vec::new();
     Search::new(t).run(p, |cand| {

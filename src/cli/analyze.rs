@@ -1,18 +1,18 @@
 //! `sudolab analyze`: every requested metric for every puzzle of a data set
-//! in one streaming, resumable, parallel run ([`sudolab::analyze`]).
+//! in one streaming, resumable, parallel run ([`crate::analyze`]).
 
 use super::{Common, drop_equivalents, finish, load, progress, resume, run_batch};
+use crate::analyze::{AnalyzeOptions, analyze, parse_metric_groups};
+use crate::batch::{Driver, JobError, Source};
+use crate::engine::Engines;
+use crate::relax::{self, RelaxOptions};
+use crate::report::text;
 use anyhow::Result;
 use clap::Args;
 use resume::Lined;
-use sudolab::analyze::{AnalyzeOptions, analyze, parse_metric_groups};
-use sudolab::batch::{Driver, JobError, Source};
-use sudolab::engine::Engines;
-use sudolab::relax::{self, RelaxOptions};
-use sudolab::report::text;
 
 #[derive(Debug, Args)]
-pub struct AnalyzeArgs {
+pub(super) struct AnalyzeArgs {
     #[command(flatten)]
     pub common: Common,
     /// Metric groups, comma list: clauses, relax, rate-all, rate:MODELS
@@ -55,7 +55,7 @@ pub struct AnalyzeArgs {
     pub dedup: bool,
 }
 
-pub fn run(args: AnalyzeArgs) -> Result<u8> {
+pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     let opts = AnalyzeOptions {
         groups: parse_metric_groups(&args.metrics)?,
         relax: RelaxOptions {
@@ -97,8 +97,8 @@ pub fn run(args: AnalyzeArgs) -> Result<u8> {
     };
     let pb = progress::Bar::new("puzzles");
     let mut rows = Vec::new();
-    let check_k = |puzzles: &[(usize, sudolab::Puzzle)]| {
-        if opts.groups.contains(&sudolab::metrics::MetricGroup::Relax) {
+    let check_k = |puzzles: &[(usize, crate::Puzzle)]| {
+        if opts.groups.contains(&crate::metrics::MetricGroup::Relax) {
             super::check_k_fits("--k", &[args.k], puzzles).map_err(JobError::fatal)?;
         }
         Ok(())

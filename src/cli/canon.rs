@@ -2,26 +2,26 @@
 //! symmetries (relabelling, row/column permutations, transpose).
 
 use super::{Common, load};
+use crate::grid::canon::canonical;
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
-use sudolab::grid::canon::canonical;
 
 #[derive(Debug, Args)]
-pub struct CanonArgs {
+pub(super) struct CanonArgs {
     #[command(flatten)]
     pub common: Common,
 }
 
 /// One puzzle and its canonical form.
 #[derive(Debug, Serialize)]
-pub struct CanonRow {
+pub(super) struct CanonRow {
     pub puzzle: String,
     pub label: Option<String>,
     pub canonical: String,
 }
 
-pub fn run(args: CanonArgs) -> Result<u8> {
+pub(super) fn run(args: CanonArgs) -> Result<u8> {
     args.common.out.check()?;
     let mut loaded = load(&args.common)?;
     let mut rows = Vec::new();

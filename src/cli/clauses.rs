@@ -1,16 +1,14 @@
 //! `sudolab clauses`: clause-length distribution of the ALO clauses.
 
 use super::{Common, load};
+use crate::cnf::{ClassCuts, ClauseRow, Encoding, MeanDistribution, clause_row, mean_distribution};
+use crate::report::{Format, render_rows, text};
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
-use sudolab::cnf::{
-    ClassCuts, ClauseRow, Encoding, MeanDistribution, clause_row, mean_distribution,
-};
-use sudolab::report::{Format, render_rows, text};
 
 #[derive(Debug, Args)]
-pub struct ClausesArgs {
+pub(super) struct ClausesArgs {
     #[command(flatten)]
     pub common: Common,
     /// Encoding whose ALO clauses are counted: min (candidate-based, Patti's histogram), max or lo-min.
@@ -28,7 +26,7 @@ struct Summary<'a> {
     mean: Option<MeanDistribution>,
 }
 
-pub fn run(args: ClausesArgs) -> Result<u8> {
+pub(super) fn run(args: ClausesArgs) -> Result<u8> {
     let cuts_flag = args
         .cuts
         .as_deref()

@@ -1,16 +1,16 @@
 //! `sudolab decode`: a SAT solver's model back to a grid.
 
 use super::{OutputArgs, read_text};
+use crate::analyze::engines::SolveRow;
+use crate::cnf::{decode_model, parse_model};
+use crate::engine::Engines;
+use crate::grid::parse_puzzle;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
-use sudolab::analyze::engines::SolveRow;
-use sudolab::cnf::{decode_model, parse_model};
-use sudolab::engine::Engines;
-use sudolab::grid::parse_puzzle;
 
 #[derive(Debug, Args)]
-pub struct DecodeArgs {
+pub(super) struct DecodeArgs {
     /// The puzzle the model belongs to (one line of N² cells).
     #[arg(long, short = 'p')]
     pub puzzle: String,
@@ -21,7 +21,7 @@ pub struct DecodeArgs {
     pub out: OutputArgs,
 }
 
-pub fn run(args: DecodeArgs) -> Result<u8> {
+pub(super) fn run(args: DecodeArgs) -> Result<u8> {
     args.out.check()?;
     let puzzle = parse_puzzle(&args.puzzle).map_err(|e| anyhow::anyhow!("--puzzle: {e}"))?;
     let text = read_text(&args.model)?;

@@ -1,15 +1,15 @@
 //! `sudolab encode`: DIMACS CNF of puzzles.
 
 use super::{Common, Loaded, OutputArgs, load};
+use crate::cnf::{self, Encoding};
+use crate::grid::Alphabet;
+use crate::report::StagedFiles;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
-use sudolab::cnf::{self, Encoding};
-use sudolab::grid::Alphabet;
-use sudolab::report::StagedFiles;
 
 #[derive(Debug, Args)]
-pub struct EncodeArgs {
+pub(super) struct EncodeArgs {
     /// Puzzle file; `-` reads stdin; none = the embedded examples.
     pub input: Option<PathBuf>,
     /// max (maximal), min (candidate-based minimal) or lo-min (Lynce & Ouaknine).
@@ -28,7 +28,7 @@ pub struct EncodeArgs {
     pub alphabet: Option<Alphabet>,
 }
 
-pub fn run(args: EncodeArgs) -> Result<u8> {
+pub(super) fn run(args: EncodeArgs) -> Result<u8> {
     let out = OutputArgs {
         format: Default::default(),
         output: args.output.clone(),

@@ -1,18 +1,18 @@
 //! `solve`, `count`, `check` and `backbone`: the engine subcommands.
 
 use super::{Common, batch_rows, finish, run_batch};
-use anyhow::Result;
-use clap::Args;
-use sudolab::analyze::engines::{
+use crate::analyze::engines::{
     BackboneError, BackboneRow, CheckRow, CountRow, LARGE_COUNT, SolveRow,
 };
-use sudolab::batch::{Driver, JobError};
-use sudolab::engine::Engines;
-use sudolab::graph::{RelaxedInstance, RemovedEdges};
-use sudolab::report::{text, write_atomic};
+use crate::batch::{Driver, JobError};
+use crate::engine::Engines;
+use crate::graph::{RelaxedInstance, RemovedEdges};
+use crate::report::{text, write_atomic};
+use anyhow::Result;
+use clap::Args;
 
 #[derive(Debug, Args)]
-pub struct EngineArgs {
+pub(super) struct EngineArgs {
     #[command(flatten)]
     pub common: Common,
     /// Engine: bitset (bitset search, the fastest), dlx (Dancing Links), sat
@@ -25,7 +25,7 @@ pub struct EngineArgs {
 
 impl EngineArgs {
     /// The engines chosen, or the default for the puzzle's size.
-    fn engines_for(&self, p: &sudolab::Puzzle) -> Engines {
+    fn engines_for(&self, p: &crate::Puzzle) -> Engines {
         self.engine
             .clone()
             .unwrap_or_else(|| Engines::default_for(p))
@@ -33,7 +33,7 @@ impl EngineArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct CountArgs {
+pub(super) struct CountArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Stop counting at this many solutions (0 = count all).
@@ -66,7 +66,7 @@ fn removed_edges(arg: &Option<String>) -> Result<RemovedEdges> {
     } else {
         anyhow::bail!("--remove-edges: {arg} is neither a file nor a JSON list of [a, b] pairs");
     };
-    let removed = sudolab::graph::parse_removed(&text)
+    let removed = crate::graph::parse_removed(&text)
         .map_err(|e| anyhow::anyhow!("--remove-edges {source}: {e}"))?;
     let origin = match (&removed.sample, &removed.puzzle) {
         (Some(s), Some(p)) => format!(", sample {s} of puzzle {p}"),
@@ -81,7 +81,7 @@ fn removed_edges(arg: &Option<String>) -> Result<RemovedEdges> {
 }
 
 /// `sudolab backbone`: solution count and fixed cells, optionally relaxed.
-pub fn backbone(args: CountArgs) -> Result<u8> {
+pub(super) fn backbone(args: CountArgs) -> Result<u8> {
     args.engine.common.out.check()?;
     if let Some(path) = &args.emit_graph {
         super::check_target("--emit-graph", path)?;
@@ -128,7 +128,7 @@ pub fn backbone(args: CountArgs) -> Result<u8> {
     Ok(finish(&summary.rejected))
 }
 
-pub fn check(args: EngineArgs) -> Result<u8> {
+pub(super) fn check(args: EngineArgs) -> Result<u8> {
     args.common.out.check()?;
     batch_rows(
         &args.common,
@@ -139,7 +139,7 @@ pub fn check(args: EngineArgs) -> Result<u8> {
     )
 }
 
-pub fn count(args: CountArgs) -> Result<u8> {
+pub(super) fn count(args: CountArgs) -> Result<u8> {
     if args.remove_edges.is_some() {
         return backbone(args);
     }
@@ -164,7 +164,7 @@ pub fn count(args: CountArgs) -> Result<u8> {
     )
 }
 
-pub fn solve(args: EngineArgs) -> Result<u8> {
+pub(super) fn solve(args: EngineArgs) -> Result<u8> {
     args.common.out.check()?;
     batch_rows(
         &args.common,

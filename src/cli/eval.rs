@@ -1,18 +1,14 @@
 //! `sudolab eval`, `classify` and `fit`: metrics against external labels.
 
 use super::OutputArgs;
-use anyhow::{Context, Result};
-use clap::Args;
-use std::path::PathBuf;
-use sudolab::eval::{
+use crate::eval::{
     self, ClassMethod, ClassifyOptions, Direction, EvalOptions, FitOptions, LabelSpec, Ordinal,
     Preset, ResultsTable,
 };
-use sudolab::report::{Format, render_rows, text_table};
-
-fn fmt_opt(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into())
-}
+use crate::report::{Format, render_rows, text};
+use anyhow::{Context, Result};
+use clap::Args;
+use std::path::PathBuf;
 
 fn load_table(path: &std::path::Path) -> Result<ResultsTable> {
     // The table's errors name the file and the line.
@@ -20,7 +16,7 @@ fn load_table(path: &std::path::Path) -> Result<ResultsTable> {
 }
 
 #[derive(Debug, Args)]
-pub struct EvalArgs {
+pub(super) struct EvalArgs {
     /// Results file (JSONL, CSV or TSV with a header), e.g. from `relax -f jsonl`.
     pub results: PathBuf,
     /// Label column; `COLUMN:FIELD` takes the FIELD-th whitespace-separated field of a text column.
@@ -51,7 +47,7 @@ fn split_list(s: &Option<String>) -> Option<Vec<String>> {
     })
 }
 
-pub fn run_eval(args: EvalArgs) -> Result<u8> {
+pub(super) fn run_eval(args: EvalArgs) -> Result<u8> {
     args.out.check()?;
     super::at_most("--bootstrap", args.bootstrap, super::MAX_BOOTSTRAP)?;
     let table = load_table(&args.results)?;
@@ -73,78 +69,7 @@ pub fn run_eval(args: EvalArgs) -> Result<u8> {
     spin.finish_and_clear();
     let report = report?;
     let text = match args.out.format {
-        Format::Text => {
-            let rows: Vec<Vec<String>> = report
-                .rows
-                .iter()
-                .map(|r| {
-                    let ci = |v: Option<f64>, lo: Option<f64>, hi: Option<f64>| match (lo, hi) {
-                        (Some(l), Some(h)) => format!("{} [{:.2},{:.2}]", fmt_opt(v), l, h),
-                        _ => fmt_opt(v),
-                    };
-                    vec![
-                        r.metric.clone(),
-                        r.n.to_string(),
-                        ci(r.pearson, r.pearson_lo, r.pearson_hi),
-                        ci(r.spearman, r.spearman_lo, r.spearman_hi),
-                        ci(r.kendall_tau_b, r.kendall_tau_b_lo, r.kendall_tau_b_hi),
-                        ci(r.gk_gamma, r.gk_gamma_lo, r.gk_gamma_hi),
-                        r.note.clone().unwrap_or_default(),
-                    ]
-                })
-                .collect();
-            let intervals = if args.bootstrap == 0 {
-                "no bootstrap intervals (--bootstrap 0)".to_string()
-            } else {
-                format!(
-                    "95% bootstrap intervals, {} resamples, seed {}",
-                    args.bootstrap, args.seed
-                )
-            };
-            let mut s = format!(
-                "label {} ({} of {} rows labelled); {intervals}\n",
-                report.label, report.rows_labelled, report.rows_total
-            );
-            s.push_str(&text_table(
-                &[
-                    "metric",
-                    "n",
-                    "pearson",
-                    "spearman",
-                    "kendall_tau_b",
-                    "gk_gamma",
-                    "note",
-                ],
-                &rows,
-            ));
-            for c in &report.contingency {
-                s.push_str(&format!(
-                    "\n{}: label level × equal-count metric bin (edges {:?}); χ² = {} df {} p = {}\n",
-                    c.metric,
-                    c.bin_edges,
-                    fmt_opt(c.chi2),
-                    c.df.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
-                    c.p_value.map(|p| format!("{p:.3e}")).unwrap_or_else(|| "-".into())
-                ));
-                let rows: Vec<Vec<String>> = c
-                    .levels
-                    .iter()
-                    .zip(&c.counts)
-                    .map(|(l, row)| {
-                        std::iter::once(l.clone())
-                            .chain(row.iter().map(|n| n.to_string()))
-                            .collect()
-                    })
-                    .collect();
-                let bins: Vec<String> = (1..=c.counts.first().map_or(0, |r| r.len()))
-                    .map(|b| format!("bin{b}"))
-                    .collect();
-                let mut header = vec!["level"];
-                header.extend(bins.iter().map(|b| b.as_str()));
-                s.push_str(&text_table(&header, &rows));
-            }
-            s
-        }
+        Format::Text => text::eval_text(&report, args.bootstrap, args.seed),
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         f => render_rows(&report.rows, f)?,
     };
@@ -153,7 +78,7 @@ pub fn run_eval(args: EvalArgs) -> Result<u8> {
 }
 
 #[derive(Debug, Args)]
-pub struct ClassifyArgs {
+pub(super) struct ClassifyArgs {
     /// Results file (JSONL, CSV or TSV).
     pub results: PathBuf,
     /// Metric column to classify by.
@@ -178,7 +103,7 @@ pub struct ClassifyArgs {
     pub out: OutputArgs,
 }
 
-pub fn run_classify(args: ClassifyArgs) -> Result<u8> {
+pub(super) fn run_classify(args: ClassifyArgs) -> Result<u8> {
     args.out.check()?;
     let table = load_table(&args.results)?;
     let label = args.label.as_deref().map(LabelSpec::parse).transpose()?;
@@ -197,55 +122,7 @@ pub fn run_classify(args: ClassifyArgs) -> Result<u8> {
     };
     let report = eval::classify(&table, &args.metric, label.as_ref(), &opts)?;
     let text = match args.out.format {
-        Format::Text => {
-            let sm = &report.summary;
-            let mut s = format!(
-                "{} by {} ({} bins, {}); edges {:?}; {} puzzles, {} without a value\n",
-                sm.metric, sm.method, sm.bins, sm.direction, sm.edges, sm.n, sm.n_missing
-            );
-            for (r, c) in sm.ranges.iter().zip(&sm.counts) {
-                s.push_str(&format!(
-                    "  {:<7} {:<22} {} puzzles\n",
-                    r.class, r.text, c.n
-                ));
-            }
-            if !report.groups.is_empty() {
-                let rows: Vec<Vec<String>> = report
-                    .groups
-                    .iter()
-                    .map(|g| {
-                        let mut row = vec![
-                            g.group.clone(),
-                            g.n.to_string(),
-                            format!("{:.3}", g.mean),
-                            format!("{:.3}", g.median),
-                            g.class_of_mean.clone(),
-                            g.class_of_median.clone(),
-                        ];
-                        row.extend(
-                            g.shares
-                                .iter()
-                                .map(|(c, v)| format!("{c} {:.0}%", v * 100.0)),
-                        );
-                        row
-                    })
-                    .collect();
-                s.push('\n');
-                s.push_str(&text_table(
-                    &[
-                        "group",
-                        "n",
-                        "mean",
-                        "median",
-                        "class_of_mean",
-                        "class_of_median",
-                        "shares",
-                    ],
-                    &rows,
-                ));
-            }
-            s
-        }
+        Format::Text => text::classify_text(&report),
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         f => render_rows(&report.puzzles, f)?,
     };
@@ -254,7 +131,7 @@ pub fn run_classify(args: ClassifyArgs) -> Result<u8> {
 }
 
 #[derive(Debug, Args)]
-pub struct FitArgs {
+pub(super) struct FitArgs {
     /// Results file (JSONL, CSV or TSV).
     pub results: PathBuf,
     /// Label column (or COLUMN:FIELD); with --score the label as a number,
@@ -326,7 +203,7 @@ pub struct FitArgs {
     pub out: OutputArgs,
 }
 
-pub fn run_fit(args: FitArgs) -> Result<u8> {
+pub(super) fn run_fit(args: FitArgs) -> Result<u8> {
     super::at_most("--bootstrap", args.bootstrap, super::MAX_BOOTSTRAP)?;
     if args.score {
         return run_fit_score(args);
@@ -344,31 +221,7 @@ pub fn run_fit(args: FitArgs) -> Result<u8> {
     };
     let r = eval::fit_linear(&table, &label, &metrics, &opts)?;
     let text = match args.out.format {
-        Format::Text => {
-            let mut s = format!(
-                "{} ≈ {}\n",
-                r.label,
-                r.coefficients
-                    .iter()
-                    .map(|c| format!("{:+.4}·{}", c.value, c.name))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            );
-            s.push_str(&format!(
-                "train n={} pearson {} spearman {}; test n={} pearson {} spearman {}; seed {}\n",
-                r.n_train,
-                fmt_opt(r.train_pearson),
-                fmt_opt(r.train_spearman),
-                r.n_test,
-                fmt_opt(r.test_pearson),
-                fmt_opt(r.test_spearman),
-                r.seed
-            ));
-            if let Some(n) = &r.note {
-                s.push_str(&format!("note: {n}\n"));
-            }
-            s
-        }
+        Format::Text => text::fit_text(&r),
         f => render_rows(&[r], f)?,
     };
     args.out.write(&text)?;
@@ -376,9 +229,9 @@ pub fn run_fit(args: FitArgs) -> Result<u8> {
 }
 
 fn run_fit_score(args: FitArgs) -> Result<u8> {
-    use sudolab::metrics::{Metric, join, registry::find};
-    use sudolab::score::features::candidates;
-    use sudolab::score::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
+    use crate::metrics::{Metric, join, registry::find};
+    use crate::score::features::candidates;
+    use crate::score::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
     args.out.check()?;
     if let Some(p) = &args.model_out {
         super::check_target("--model-out", p)?;
@@ -446,7 +299,7 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         .collect();
     let opts = ScoreFitOptions {
         seed: args.seed,
-        bootstrap: sudolab::stats::BootstrapOptions {
+        bootstrap: crate::stats::BootstrapOptions {
             replicates: args.bootstrap,
             seed: args.seed,
             ..Default::default()
@@ -471,169 +324,14 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     let report = fit_model(&data, &all, &fast, &held_out, &opts, about);
     if let Some(p) = &args.model_out {
         let json = serde_json::to_string_pretty(&report.model)? + "\n";
-        sudolab::report::write_atomic(p, json.as_bytes())
+        crate::report::write_atomic(p, json.as_bytes())
             .with_context(|| format!("cannot write {}", p.display()))?;
     }
     let text = match args.out.format {
-        Format::Text => score_fit_text(&report),
+        Format::Text => text::score_fit_text(&report),
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
         f => render_rows(&report.validation, f)?,
     };
     args.out.write(&text)?;
     Ok(super::EXIT_OK)
-}
-
-/// Columns of a score term table.
-const TERM_HEADER: [&str; 7] = [
-    "metric",
-    "transform",
-    "gate",
-    "mean",
-    "sd",
-    "fill",
-    "weight",
-];
-
-/// One table row per term of a score or time model.
-fn term_rows(terms: &[sudolab::score::Term]) -> Vec<Vec<String>> {
-    terms
-        .iter()
-        .map(|t| {
-            vec![
-                t.name.to_string(),
-                format!("{:?}", t.transform).to_lowercase(),
-                t.gate.map_or_else(|| "-".into(), |g| g.to_string()),
-                format!("{:.4}", t.mean),
-                format!("{:.4}", t.sd),
-                format!("{:.4}", t.fill),
-                format!("{:+.4}", t.weight),
-            ]
-        })
-        .collect()
-}
-
-fn score_fit_text(r: &sudolab::score::fit::ScoreFitReport) -> String {
-    let mut s = String::new();
-    s.push_str("sources: ");
-    s.push_str(
-        &r.sources
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
-    s.push('\n');
-    for (name, steps) in [("full", &r.selection), ("fast", &r.selection_fast)] {
-        s.push_str(&format!(
-            "\nbackward elimination ({name}), mean leave-one-source-out Spearman:\n"
-        ));
-        for st in steps.iter() {
-            s.push_str(&format!(
-                "  {:.4}  {}{}\n",
-                st.mean_spearman,
-                sudolab::metrics::join(&st.metrics, ","),
-                st.dropped
-                    .as_ref()
-                    .map(|d| format!("  → drop {d}"))
-                    .unwrap_or_default()
-            ));
-        }
-    }
-    for (name, m) in [("full", &r.model.full), ("fast", &r.model.fast)] {
-        s.push_str(&format!(
-            "\n{name} score = 10·(Σ weight·z − {:.4})/({:.4} − {:.4}):\n",
-            m.low, m.high, m.low
-        ));
-        let header = TERM_HEADER;
-        let rows = term_rows(&m.terms);
-        s.push_str(&text_table(&header, &rows));
-        if let Some(time) = &m.time {
-            s.push_str(&format!(
-                "{name} time: ln(seconds) = {:.4} {:+.4}·score + Σ weight·z; band [{:+.4}, {:+.4}] ({})\n",
-                time.intercept, time.score_weight, time.band.0, time.band.1, time.population
-            ));
-            let rows = term_rows(&time.terms);
-            s.push_str(&text_table(&header, &rows));
-        }
-    }
-    for h in &r.validation {
-        let how = if h.minutes.is_some() {
-            "5-fold cross-validation; first fold "
-        } else {
-            ""
-        };
-        s.push_str(&format!(
-            "\nheld out: {} (n = {}; {how}kept {}; fast kept {})\n",
-            h.source,
-            h.n,
-            sudolab::metrics::join(&h.kept, ","),
-            sudolab::metrics::join(&h.kept_fast, ",")
-        ));
-        let rows: Vec<Vec<String>> = h
-            .rows
-            .iter()
-            .map(|e| {
-                let ci = |v: Option<f64>, lo: Option<f64>, hi: Option<f64>| match (v, lo, hi) {
-                    (Some(v), Some(lo), Some(hi)) => format!("{v:.3} [{lo:.2},{hi:.2}]"),
-                    (Some(v), _, _) => format!("{v:.3}"),
-                    _ => "-".into(),
-                };
-                vec![
-                    e.metric.clone(),
-                    e.n.to_string(),
-                    ci(e.spearman, e.spearman_lo, e.spearman_hi),
-                    ci(e.gk_gamma, e.gk_gamma_lo, e.gk_gamma_hi),
-                ]
-            })
-            .collect();
-        s.push_str(&text_table(&["metric", "n", "spearman", "gk_gamma"], &rows));
-        if let Some(d) = &h.vs_se {
-            s.push_str(&format!(
-                "Spearman of score − Spearman of SE on the same {} puzzles: {:+.3}{}\n",
-                h.n_se,
-                d.value,
-                match (d.lo, d.hi) {
-                    (Some(lo), Some(hi)) => format!(" [{lo:+.3},{hi:+.3}] (paired bootstrap)"),
-                    _ => String::new(),
-                }
-            ));
-        }
-        if let Some(m) = &h.minutes {
-            s.push_str(&format!(
-                "minutes on {} held-out puzzles: median |ln error| {:.3}, {:.1} % within the band, Spearman {}\n",
-                m.n,
-                m.median_abs_ln_error,
-                100.0 * m.within_band,
-                m.spearman.spearman.map_or("-".into(), |r| format!("{r:.3}"))
-            ));
-        }
-        for b in &h.bands {
-            let rows: Vec<String> = b
-                .rows
-                .iter()
-                .map(|e| {
-                    format!(
-                        "{} {}",
-                        e.metric,
-                        e.spearman.map_or("-".into(), |r| format!("{r:.3}"))
-                    )
-                })
-                .collect();
-            s.push_str(&format!(
-                "inside {} (n = {}): Spearman {}\n",
-                b.band,
-                b.rows.first().map_or(0, |r| r.n),
-                rows.join(", ")
-            ));
-        }
-        if let (Some(w), Some(m)) = (h.se_within_1, h.se_mean_abs) {
-            s.push_str(&format!(
-                "SE-equivalent vs SE on {} puzzles: {:.1} % within ±1.0, mean |difference| {:.2}\n",
-                h.n_se,
-                100.0 * w,
-                m
-            ));
-        }
-    }
-    s
 }

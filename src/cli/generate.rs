@@ -3,18 +3,18 @@
 //! generation towards metric targets.
 
 use super::{EXIT_OK, EXIT_PARTIAL, OutputArgs, is_stdio, open_input};
+use crate::generate::{
+    AimOptions, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
+    PseudoOptions, RunOptions, Symmetry, generate, parse_targets,
+};
+use crate::grid::{Puzzle, PuzzleReader, parse_puzzle};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::Path;
 use std::time::Duration;
-use sudolab::generate::{
-    AimOptions, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
-    PseudoOptions, RunOptions, Symmetry, generate, parse_targets,
-};
-use sudolab::grid::{Puzzle, PuzzleReader, parse_puzzle};
 
 #[derive(Debug, Args)]
-pub struct GenerateArgs {
+pub(super) struct GenerateArgs {
     /// Generator.
     #[arg(long, short = 'm', value_enum, default_value_t = GenerateOptions::default().method)]
     pub method: Method,
@@ -58,7 +58,7 @@ pub struct GenerateArgs {
     /// the oracle level) holds only with this probability under the metric's
     /// standard error, e.g. `oracle_score - 1.645*oracle_score_se >= cut` at
     /// 0.95; 0 judges the point values alone (see docs/generation.md).
-    #[arg(long, default_value_t = sudolab::generate::DEFAULT_CONFIDENCE)]
+    #[arg(long, default_value_t = crate::generate::DEFAULT_CONFIDENCE)]
     pub confidence: f64,
     /// Fletcher: Dancing Links completions to pick the solution grid from.
     #[arg(long, default_value_t = GenerateOptions::default().fletcher.completions)]
@@ -84,7 +84,7 @@ pub struct GenerateArgs {
     pub out: OutputArgs,
 }
 
-pub fn run(args: GenerateArgs) -> Result<u8> {
+pub(super) fn run(args: GenerateArgs) -> Result<u8> {
     args.out.check()?;
     let time_limit = match args.time_limit {
         None => None,
@@ -126,7 +126,7 @@ pub fn run(args: GenerateArgs) -> Result<u8> {
         },
         pseudo: PseudoOptions {
             source: source.as_ref().map(|(_, p)| p.clone()),
-            metric: sudolab::generate::target::numeric_field(&args.metric)?,
+            metric: crate::generate::target::numeric_field(&args.metric)?,
             tolerance: args.tolerance,
         },
     };
@@ -207,7 +207,7 @@ fn target_help() -> String {
         "Target `FIELD OP VALUE` (OP: = != < <= > >=), e.g. `weights_score>=90`; repeat to \
          AND several. Levels compare by rank, text and booleans with = and != only. \
          FIELD is one of: {}",
-        sudolab::generate::known_fields().join(", ")
+        crate::generate::known_fields().join(", ")
     )
 }
 
@@ -215,6 +215,6 @@ fn target_help() -> String {
 fn metric_help() -> String {
     format!(
         "Pseudo: the metric mutants must keep near the source's value, one of: {}",
-        sudolab::generate::target::numeric_fields().join(", ")
+        crate::generate::target::numeric_fields().join(", ")
     )
 }

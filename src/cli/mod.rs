@@ -2,32 +2,35 @@
 //! Each subcommand file parses its arguments, calls one library function per
 //! puzzle and hands the rows to the shared formatter; no computation here.
 
-pub mod analyze;
-pub mod canon;
-pub mod clauses;
-pub mod decode;
-pub mod encode;
-pub mod engines;
-pub mod eval;
-pub mod generate;
-pub mod order;
-pub mod progress;
-pub mod rate;
-pub mod relax;
-pub mod report;
-pub mod resume;
-pub mod score;
-pub mod shard;
-pub mod signals;
+mod analyze;
+mod app;
+mod canon;
+mod clauses;
+mod decode;
+mod encode;
+mod engines;
+mod eval;
+mod generate;
+mod order;
+mod progress;
+mod rate;
+mod relax;
+mod report;
+mod resume;
+mod score;
+mod shard;
+mod signals;
 
+pub use app::main;
+
+use crate::batch::{self, BatchError, Driver, Input, JobError, Source};
+use crate::grid::{Alphabet, ParseErrorKind, Puzzle};
+use crate::report::{Format, OutputTarget, render_rows, write_atomic};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use sudolab::batch::{self, BatchError, Driver, Input, JobError, Source};
-use sudolab::grid::{Alphabet, ParseErrorKind, Puzzle};
-use sudolab::report::{Format, OutputTarget, render_rows, write_atomic};
 
 /// Exit codes: documented in the README and the user guide.
 pub const EXIT_OK: u8 = 0;
@@ -96,7 +99,7 @@ pub fn check_target(flag: &str, path: &Path) -> Result<()> {
     let OutputTarget::File(file) = target else {
         return Ok(());
     };
-    sudolab::report::refuse_write_protected(&file)
+    crate::report::refuse_write_protected(&file)
         .with_context(|| format!("{flag} {}", path.display()))?;
     let dir = file
         .parent()
@@ -418,7 +421,7 @@ pub fn drop_equivalents(common: &Common, loaded: &mut Loaded) -> Result<()> {
     };
     let lines = all.as_ref().unwrap_or(&loaded.puzzles);
     let refs: Vec<&Puzzle> = lines.iter().map(|(_, p)| p).collect();
-    let earlier = sudolab::grid::canon::earlier_equivalents(&refs)
+    let earlier = crate::grid::canon::earlier_equivalents(&refs)
         .map_err(|(i, e)| anyhow::anyhow!("--dedup: line {}: {e}", lines[i].0))?;
     let first_line: std::collections::HashMap<usize, usize> = lines
         .iter()
@@ -460,14 +463,14 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     Ok(b)
 }
 
-pub use sudolab::limits::{MAX_BOOTSTRAP, MAX_BOOTSTRAP_PAIRS, MAX_RUNS, MAX_SAMPLES};
+pub(crate) use crate::limits::{MAX_BOOTSTRAP, MAX_BOOTSTRAP_PAIRS, MAX_RUNS, MAX_SAMPLES};
 
 /// Refuses a count flag above its documented ceiling, before any work, in
-/// the words of the options' own checks ([`sudolab::limits::at_most`]: the
+/// the words of the options' own checks (`crate::limits::at_most`: the
 /// flag named without its dashes). Options structs check their fields with
 /// their `check()`; this is for the flags of commands without one.
 pub fn at_most(flag: &str, value: usize, max: usize) -> Result<()> {
-    Ok(sudolab::limits::at_most(
+    Ok(crate::limits::at_most(
         flag.trim_start_matches('-'),
         value,
         max,
@@ -475,7 +478,7 @@ pub fn at_most(flag: &str, value: usize, max: usize) -> Result<()> {
 }
 
 /// Refuses a `--bootstrap` whose work (resamples × rows) passes
-/// [`MAX_BOOTSTRAP_PAIRS`], naming both numbers and the largest value that
+/// `MAX_BOOTSTRAP_PAIRS`, naming both numbers and the largest value that
 /// fits.
 pub fn bootstrap_fits(replicates: usize, rows: usize) -> Result<()> {
     let pairs = replicates.saturating_mul(rows);
@@ -490,7 +493,7 @@ pub fn bootstrap_fits(replicates: usize, rows: usize) -> Result<()> {
 
 /// Refuses, before any work, a `k` (edges removed) larger than the
 /// Sudoku graph of a puzzle to be relaxed, in the library's words
-/// ([`sudolab::limits::check_k`], as the Python package): `flag` is the
+/// ([`crate::limits::check_k`], as the Python package): `flag` is the
 /// parameter (`--k`, or `--sweep`, which the message names first), the
 /// error names the first input line of that order.
 pub fn check_k_fits(flag: &str, ks: &[usize], puzzles: &[(usize, Puzzle)]) -> Result<()> {
@@ -500,7 +503,7 @@ pub fn check_k_fits(flag: &str, ks: &[usize], puzzles: &[(usize, Puzzle)]) -> Re
     let mut seen = std::collections::BTreeSet::new();
     for (line, p) in puzzles {
         if seen.insert(p.order())
-            && let Err(e) = sudolab::limits::check_k("k", k, p.order())
+            && let Err(e) = crate::limits::check_k("k", k, p.order())
         {
             match flag.trim_start_matches('-') {
                 "k" => bail!("{e} (input line {line})"),

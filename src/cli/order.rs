@@ -1,18 +1,18 @@
 //! `sudolab order`: the order in which each puzzle's cells are filled, as
 //! the SiSuS model and relaxation fixedness predict it (Pelánek Fig. 6), and
 //! the SiSuS possibilities per step (Fig. 7); computed by
-//! `sudolab::analyze::fill_order`.
+//! `crate::analyze::fill_order`.
 
 use super::{Common, finish, progress, run_batch};
+use crate::analyze::fill_order::{FillOrderError, FillOrderOptions, fill_order};
+use crate::batch::{Driver, JobError};
+use crate::relax::{RelaxError, RelaxOptions};
+use crate::report::text;
 use anyhow::Result;
 use clap::Args;
-use sudolab::analyze::fill_order::{FillOrderError, FillOrderOptions, fill_order};
-use sudolab::batch::{Driver, JobError};
-use sudolab::relax::{RelaxError, RelaxOptions};
-use sudolab::report::text;
 
 #[derive(Debug, Args)]
-pub struct OrderArgs {
+pub(super) struct OrderArgs {
     #[command(flatten)]
     pub common: Common,
     /// Edges removed per relaxation sample.
@@ -25,11 +25,11 @@ pub struct OrderArgs {
     #[arg(long, default_value_t = 30)]
     pub runs: usize,
     /// Seed of the relaxation and the SiSuS runs.
-    #[arg(long, default_value_t = sudolab::seed::DEFAULT_SEED)]
+    #[arg(long, default_value_t = crate::seed::DEFAULT_SEED)]
     pub seed: u64,
 }
 
-pub fn run(args: OrderArgs) -> Result<u8> {
+pub(super) fn run(args: OrderArgs) -> Result<u8> {
     args.common.out.check()?;
     super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
     super::at_most("--runs", args.runs, super::MAX_RUNS)?;
@@ -45,7 +45,7 @@ pub fn run(args: OrderArgs) -> Result<u8> {
     };
     opts.sisus.runs = args.runs;
     let pb = progress::Bar::new("puzzles");
-    let check_k = |puzzles: &[(usize, sudolab::Puzzle)]| {
+    let check_k = |puzzles: &[(usize, crate::Puzzle)]| {
         super::check_k_fits("--k", &[args.k], puzzles).map_err(JobError::fatal)
     };
     let mut rows = Vec::new();

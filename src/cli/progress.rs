@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 
 /// A bar over `len` items named `unit` (e.g. "puzzles"), hidden unless
 /// stderr is a terminal.
-pub fn bar(len: u64, unit: &str) -> ProgressBar {
+pub(super) fn bar(len: u64, unit: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -22,7 +22,7 @@ pub fn bar(len: u64, unit: &str) -> ProgressBar {
 
 /// A spinner with the elapsed time for one long step named `what`
 /// (e.g. the bootstrap of `eval`), hidden unless stderr is a terminal.
-pub fn spinner(what: &str) -> ProgressBar {
+pub(super) fn spinner(what: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -36,16 +36,16 @@ pub fn spinner(what: &str) -> ProgressBar {
 }
 
 /// A bar as the batch driver's progress display.
-pub struct Bar(pub ProgressBar);
+pub(super) struct Bar(pub ProgressBar);
 
 impl Bar {
     /// A bar counting `unit`s, hidden unless stderr is a terminal.
-    pub fn new(unit: &str) -> Self {
+    pub(super) fn new(unit: &str) -> Self {
         Bar(bar(0, unit))
     }
 }
 
-impl sudolab::batch::Progress for Bar {
+impl crate::batch::Progress for Bar {
     fn queued(&self, n: u64) {
         self.0.inc_length(n);
     }

@@ -4,14 +4,14 @@
 //! the solving path.
 
 use super::{Common, batch_rows, load};
+use crate::analyze::rate_row;
+use crate::human::{self, RateOptions};
+use crate::report::{Format, render_rows, text};
 use anyhow::Result;
 use clap::Args;
-use sudolab::analyze::rate_row;
-use sudolab::human::{self, RateOptions};
-use sudolab::report::{Format, render_rows, text};
 
 #[derive(Debug, Args)]
-pub struct RateArgs {
+pub(super) struct RateArgs {
     #[command(flatten)]
     pub common: Common,
     /// Models: comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles,
@@ -65,7 +65,7 @@ pub struct RateArgs {
     pub oracle_b: Option<f64>,
 }
 
-pub fn run(args: RateArgs) -> Result<u8> {
+pub(super) fn run(args: RateArgs) -> Result<u8> {
     let out = &args.common.out;
     out.check()?;
     if args.explain {

@@ -4,6 +4,14 @@ use super::{
     Common, check_k_fits, check_target, finish, progress, refuse_input_as_output, resume,
     run_batch, write_stdout,
 };
+use crate::analyze::engines::LARGE_COUNT;
+use crate::batch::{Driver, JobError};
+use crate::engine::Engines;
+use crate::relax::{
+    self, KChoice, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, Verification,
+    parse_sweep,
+};
+use crate::report::{Format, OutputStream, jsonl_line, render_rows, text, write_atomic};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use resume::Lined;
@@ -11,17 +19,9 @@ use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use sudolab::analyze::engines::LARGE_COUNT;
-use sudolab::batch::{Driver, JobError};
-use sudolab::engine::Engines;
-use sudolab::relax::{
-    self, KChoice, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, Verification,
-    parse_sweep,
-};
-use sudolab::report::{Format, OutputStream, jsonl_line, render_rows, text, write_atomic};
 
 #[derive(Debug, Args)]
-pub struct RelaxArgs {
+pub(super) struct RelaxArgs {
     #[command(flatten)]
     pub common: Common,
     /// Edges removed per sample, or `auto`: where this puzzle's relaxation
@@ -85,7 +85,7 @@ struct SampleLine<'a> {
     sample: &'a SampleResult,
 }
 
-pub fn run(args: RelaxArgs) -> Result<u8> {
+pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     let auto = args.k == KChoice::Auto;
     let ks = match (&args.sweep, args.k) {
         (Some(_), KChoice::Auto) => {
@@ -155,13 +155,13 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     } else {
         "--k"
     };
-    let check_k = |puzzles: &[(usize, sudolab::Puzzle)]| {
+    let check_k = |puzzles: &[(usize, crate::Puzzle)]| {
         check_k_fits(k_flag, &ks, puzzles).map_err(JobError::fatal)
     };
     let warned_long = AtomicBool::new(false);
     let keep_samples = args.emit_samples.is_some();
     // One puzzle after the other: the samples of each are drawn in parallel.
-    let job = |line: usize, p: &sudolab::Puzzle| {
+    let job = |line: usize, p: &crate::Puzzle| {
         let puzzle = p.to_line();
         let (ks, onset) = if auto {
             let k = KChoice::Auto.resolve(p, &opts).map_err(|e| match e {
@@ -276,11 +276,8 @@ pub fn run(args: RelaxArgs) -> Result<u8> {
     }
     if let Some(plot) = &args.plot {
         let plotted: Vec<SweepReport> = sweeps.iter().map(|(_, s)| s.clone()).collect();
-        write_atomic(
-            plot,
-            sudolab::report::plot::sweep_chart(&plotted)?.as_bytes(),
-        )
-        .with_context(|| format!("cannot write {}", plot.display()))?;
+        write_atomic(plot, crate::report::plot::sweep_chart(&plotted)?.as_bytes())
+            .with_context(|| format!("cannot write {}", plot.display()))?;
     }
     if !streaming && !text_now {
         let text = match out.format {

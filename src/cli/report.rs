@@ -1,30 +1,30 @@
 //! `sudolab report`: a self-contained HTML report of one puzzle, several
-//! puzzles, or a data set ([`sudolab::analyze::puzzle_report::compute_report`]
-//! computes, and [`sudolab::report::html`] draws). Input is a puzzle file,
+//! puzzles, or a data set ([`crate::analyze::puzzle_report::compute_report`]
+//! computes, and [`crate::report::html`] draws). Input is a puzzle file,
 //! an `analyze` JSONL results file (detected by extension or a first line
 //! that starts with `{`), a report that `report -f json|jsonl` wrote (one
 //! JSON object with the report's fields: drawn again as it is, nothing is
 //! computed), or nothing for the embedded examples.
 
 use super::{Common, is_stdio, load_input, progress, read_bytes};
+use crate::analyze::puzzle_report::{
+    Report, ReportError, ReportOptions, ReportRequest, ReportSubject, compute_report,
+};
+use crate::analyze::reference::Reference;
+use crate::batch::Source;
+use crate::eval::{LabelSpec, Ordinal, ResultsTable, TableFormat};
+use crate::grid::Puzzle;
+use crate::relax::parse_sweep;
+use crate::report::{self, Format, html};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::Path;
-use sudolab::analyze::puzzle_report::{
-    Report, ReportError, ReportOptions, ReportRequest, ReportSubject, compute_report,
-};
-use sudolab::analyze::reference::Reference;
-use sudolab::batch::Source;
-use sudolab::eval::{LabelSpec, Ordinal, ResultsTable, TableFormat};
-use sudolab::grid::Puzzle;
-use sudolab::relax::parse_sweep;
-use sudolab::report::{self, Format, html};
 
 #[derive(Debug, Args)]
 #[command(
     after_help = "INPUT may also be a report written by `report -f json` or `-f jsonl` (one JSON object with the fields title, reference, puzzles, dataset and options): it is drawn again as it is, with no engine run, and gives the same page; the computing options are ignored then (the report carries its own), --title replaces the title."
 )]
-pub struct ReportArgs {
+pub(super) struct ReportArgs {
     /// Input: a puzzle file, an `analyze` results file (.jsonl), a report
     /// written by `report -f json|jsonl` (drawn again without computing:
     /// the options below are ignored, but --title), or `-`; without it the
@@ -57,7 +57,7 @@ pub struct ReportArgs {
     #[arg(long)]
     pub runs: Option<usize>,
     /// Seed of every randomised computation.
-    #[arg(long, default_value_t = sudolab::seed::DEFAULT_SEED)]
+    #[arg(long, default_value_t = crate::seed::DEFAULT_SEED)]
     pub seed: u64,
     /// Percentiles against this `analyze` results file (JSONL) instead of
     /// the embedded SE-rated reference.
@@ -95,7 +95,7 @@ fn is_results(path: Option<&Path>, text: &str) -> bool {
             .is_some_and(|l| l.starts_with('{'))
 }
 
-pub fn run(args: ReportArgs) -> Result<u8> {
+pub(super) fn run(args: ReportArgs) -> Result<u8> {
     let out = &args.common.out;
     if out.format == Format::Csv {
         bail!("report writes -f text (the HTML page), json or jsonl, not csv");

@@ -1,17 +1,17 @@
 //! Streamed JSON Lines outputs and resuming them: the command line's side
-//! of [`sudolab::batch::sink`], which opens, checks and writes the file.
+//! of [`crate::batch::sink`], which opens, checks and writes the file.
 //! Here: the run record of a command's arguments, and what the opened file
 //! held, said on stderr.
 
 use super::{Common, OutputArgs, is_stdio, open_input, write_stdout};
+pub(super) use crate::analyze::results::{DoneRows, Lined, RowKey, RowSpec, RunRecord};
+use crate::analyze::results::{STDIN_INPUT, input_identity};
+pub(super) use crate::batch::sink::RowWriter;
+use crate::batch::sink::open_file;
+use crate::report::{Format, jsonl_line};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use serde_json::{Map, Value};
-pub use sudolab::analyze::results::{DoneRows, Lined, RowKey, RowSpec, RunRecord};
-use sudolab::analyze::results::{STDIN_INPUT, input_identity};
-pub use sudolab::batch::sink::RowWriter;
-use sudolab::batch::sink::open_file;
-use sudolab::report::{Format, jsonl_line};
 
 /// Standard output as a row stream: a stream closed from the start is an
 /// error (see [`write_stdout`]).
@@ -30,7 +30,7 @@ impl std::io::Write for Stdout {
 /// True when finished rows go straight to stdout as JSON Lines (`-f jsonl`
 /// without `-o`), window by window: the same bytes as rendering them all at
 /// the end.
-pub fn to_stdout(out: &OutputArgs) -> bool {
+pub(super) fn to_stdout(out: &OutputArgs) -> bool {
     streams(out) && out.file().is_none()
 }
 
@@ -38,7 +38,7 @@ pub fn to_stdout(out: &OutputArgs) -> bool {
 /// written to stdout window by window when they stream (JSON Lines
 /// ([`to_stdout`]), or text with a renderer), else kept to be rendered at the
 /// end.
-pub struct WindowRows<'a, T> {
+pub(super) struct WindowRows<'a, T> {
     stream: Stream<'a, T>,
     kept: Vec<T>,
     windows: usize,
@@ -56,7 +56,7 @@ enum Stream<'a, T> {
 
 impl<'a, T: Serialize> WindowRows<'a, T> {
     /// Rows for the output `out`: streamed as JSON Lines to stdout.
-    pub fn new(out: &OutputArgs) -> Self {
+    pub(super) fn new(out: &OutputArgs) -> Self {
         WindowRows {
             stream: if to_stdout(out) {
                 Stream::Jsonl
@@ -73,7 +73,7 @@ impl<'a, T: Serialize> WindowRows<'a, T> {
     /// (`| head`) stops the run; a table's header (its first line, when
     /// `header`) is written once. Columns are as wide as the first window
     /// needs, wider for a later window that needs more.
-    pub fn text(out: &OutputArgs, header: bool, render: &'a dyn Fn(&[T]) -> String) -> Self {
+    pub(super) fn text(out: &OutputArgs, header: bool, render: &'a dyn Fn(&[T]) -> String) -> Self {
         let mut rows = Self::new(out);
         if out.format == Format::Text && out.file().is_none() {
             rows.stream = Stream::Text { render, header };
@@ -82,12 +82,12 @@ impl<'a, T: Serialize> WindowRows<'a, T> {
     }
 
     /// Whether the rows went to stdout as they came.
-    pub fn streamed(&self) -> bool {
+    pub(super) fn streamed(&self) -> bool {
         !matches!(self.stream, Stream::Kept)
     }
 
     /// Hands on one window's rows.
-    pub fn push(&mut self, done: Vec<T>) -> Result<()> {
+    pub(super) fn push(&mut self, done: Vec<T>) -> Result<()> {
         self.windows += 1;
         match &self.stream {
             Stream::Kept => {
@@ -107,13 +107,13 @@ impl<'a, T: Serialize> WindowRows<'a, T> {
     }
 
     /// The kept rows (none when they streamed).
-    pub fn into_kept(self) -> Vec<T> {
+    pub(super) fn into_kept(self) -> Vec<T> {
         self.kept
     }
 }
 
 /// Writes rows to stdout as JSON Lines.
-pub fn write_rows<T: Serialize>(rows: &[T]) -> Result<()> {
+pub(super) fn write_rows<T: Serialize>(rows: &[T]) -> Result<()> {
     let mut text = String::new();
     for row in rows {
         text.push_str(&jsonl_line(row).context("cannot serialise a row")?);
@@ -123,13 +123,13 @@ pub fn write_rows<T: Serialize>(rows: &[T]) -> Result<()> {
 }
 
 /// True when rows are streamed (`--format jsonl`).
-pub fn streams(out: &OutputArgs) -> bool {
+pub(super) fn streams(out: &OutputArgs) -> bool {
     out.format == Format::Jsonl
 }
 
 /// The identity of the input `common` names: a hash of the file's bytes,
 /// `stdin` (which cannot be read twice) or the embedded examples.
-pub fn input_of(common: &Common) -> Result<String> {
+pub(super) fn input_of(common: &Common) -> Result<String> {
     match &common.input {
         None => Ok("embedded examples".into()),
         Some(path) if is_stdio(path) => Ok(STDIN_INPUT.into()),
@@ -140,7 +140,11 @@ pub fn input_of(common: &Common) -> Result<String> {
 
 /// The run record of `command` with `params` over the input and shard of
 /// `common` (with the alphabet, which decides the puzzles read).
-pub fn record(command: &str, mut params: Map<String, Value>, common: &Common) -> Result<RunRecord> {
+pub(super) fn record(
+    command: &str,
+    mut params: Map<String, Value>,
+    common: &Common,
+) -> Result<RunRecord> {
     let alphabet = common
         .alphabet
         .and_then(|a| clap::ValueEnum::to_possible_value(&a))
@@ -159,7 +163,7 @@ pub fn record(command: &str, mut params: Map<String, Value>, common: &Common) ->
 /// `record` written beside it), stdout, or with `resume` the existing file
 /// after checking its record against `record` and reading what it holds (a
 /// cut-off last line is dropped, and said so).
-pub fn open(
+pub(super) fn open(
     out: &OutputArgs,
     resume: bool,
     spec: &RowSpec,
@@ -194,7 +198,7 @@ pub fn open(
 /// The row stream of `command` with `params` over the input of `common`
 /// when its output streams (`-f jsonl`), with the rows a resumed file holds;
 /// `None` (and no rows) otherwise, where `--resume` is refused.
-pub fn open_rows(
+pub(super) fn open_rows(
     command: &str,
     params: Map<String, Value>,
     common: &Common,
@@ -219,7 +223,7 @@ mod tests {
 
     /// The row spec of `relax --k 45 --samples 10 --seed 1 --cap 1000`.
     fn spec() -> RowSpec {
-        RowSpec::relax(&sudolab::relax::RelaxOptions {
+        RowSpec::relax(&crate::relax::RelaxOptions {
             k: 45,
             samples: 10,
             seed: 1,

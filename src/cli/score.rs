@@ -1,16 +1,16 @@
 //! `sudolab score`: one difficulty score per puzzle with its level and
-//! calibrated equivalents ([`sudolab::score`]).
+//! calibrated equivalents ([`crate::score`]).
 
 use super::{Common, batch_rows};
+use crate::batch::JobError;
+use crate::report::text;
+use crate::score::{self, ScoreError, ScoreModel, ScoreOptions, ScoreRow};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
-use sudolab::batch::JobError;
-use sudolab::report::text;
-use sudolab::score::{self, ScoreError, ScoreModel, ScoreOptions, ScoreRow};
 
 #[derive(Debug, Args)]
-pub struct ScoreArgs {
+pub(super) struct ScoreArgs {
     #[command(flatten)]
     pub common: Common,
     /// Leave out the costly metrics (relaxation samples, SiSuS and hsolve
@@ -40,7 +40,7 @@ pub struct ScoreArgs {
     pub all_metrics: bool,
 }
 
-pub fn run(args: ScoreArgs) -> Result<u8> {
+pub(super) fn run(args: ScoreArgs) -> Result<u8> {
     let out = &args.common.out;
     out.check()?;
     let mut model = match &args.model {

@@ -6,21 +6,21 @@
 //! written) missing, duplicated or extra rows and shards of different runs
 //! (their run records, parameters and input, must agree; the reading and
 //! checking is
-//! [`sudolab::analyze::results::merge_shards`]; this file parses the
+//! [`crate::analyze::results::merge_shards`]; this file parses the
 //! arguments and reports).
 
 use super::{EXIT_OK, OutputArgs, is_stdio, refuse_input_as_output};
+use crate::analyze::results::{RunRecord, input_identity, merge_shards};
+use crate::grid::PuzzleReader;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
-use sudolab::analyze::results::{RunRecord, input_identity, merge_shards};
-use sudolab::grid::PuzzleReader;
 
-pub use sudolab::batch::Shard;
+pub(super) use crate::batch::Shard;
 
 /// `sudolab merge`.
 #[derive(Debug, Args)]
-pub struct MergeArgs {
+pub(super) struct MergeArgs {
     /// The merged JSON Lines file (written atomically; `-` = stdout).
     pub out: PathBuf,
     /// The shards' JSON Lines outputs (`analyze` or `relax` with `-f jsonl`).
@@ -34,9 +34,9 @@ pub struct MergeArgs {
     pub input: Option<PathBuf>,
 }
 
-pub fn run(args: MergeArgs) -> Result<u8> {
+pub(super) fn run(args: MergeArgs) -> Result<u8> {
     let out = OutputArgs {
-        format: sudolab::report::Format::Jsonl,
+        format: crate::report::Format::Jsonl,
         output: Some(args.out.clone()),
     };
     out.check()?;
@@ -68,7 +68,7 @@ pub fn run(args: MergeArgs) -> Result<u8> {
         };
         let identity =
             input_identity(open()?).with_context(|| format!("cannot read {}", input.display()))?;
-        let mut lines: Vec<(usize, sudolab::Puzzle)> =
+        let mut lines: Vec<(usize, crate::Puzzle)> =
             PuzzleReader::new(std::io::BufReader::new(open()?))
                 .filter_map(Result::ok)
                 .collect();
@@ -78,8 +78,8 @@ pub fn run(args: MergeArgs) -> Result<u8> {
             .record()
             .is_some_and(|r| r.params.get("dedup") == Some(&serde_json::Value::Bool(true)));
         if dedup {
-            let refs: Vec<&sudolab::Puzzle> = lines.iter().map(|(_, p)| p).collect();
-            let earlier = sudolab::grid::canon::earlier_equivalents(&refs)
+            let refs: Vec<&crate::Puzzle> = lines.iter().map(|(_, p)| p).collect();
+            let earlier = crate::grid::canon::earlier_equivalents(&refs)
                 .map_err(|(i, e)| anyhow::anyhow!("--input: line {}: {e}", lines[i].0))?;
             let mut first = earlier.iter().map(Option::is_none);
             lines.retain(|_| first.next().unwrap_or(true));

@@ -1,7 +1,7 @@
 //! SIGINT, SIGTERM and SIGHUP end the program without leaving a temporary
 //! output file behind: the handler only writes the signal's number to a
 //! pipe (async-signal-safe); a thread waiting on that pipe removes the
-//! temporary files ([`sudolab::report::remove_temporaries`]), then restores
+//! temporary files ([`crate::report::remove_temporaries`]), then restores
 //! the default action and raises the signal again, so the caller sees the
 //! program killed by it, as before.
 
@@ -22,7 +22,7 @@ mod imp {
         }
     }
 
-    pub fn install() {
+    pub(super) fn install() {
         let mut fds = [0 as libc::c_int; 2];
         // SAFETY: pipe(2) fills the two descriptors of a valid array.
         if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
@@ -39,7 +39,7 @@ mod imp {
                 if n != 1 {
                     return;
                 }
-                sudolab::report::remove_temporaries();
+                crate::report::remove_temporaries();
                 let sig = libc::c_int::from(byte);
                 // SAFETY: restoring the default action and raising the
                 // signal ends the process as the signal would have.
@@ -61,7 +61,7 @@ mod imp {
 }
 
 /// Installs the handlers (Unix; elsewhere nothing).
-pub fn install() {
+pub(super) fn install() {
     #[cfg(unix)]
     imp::install();
 }
@@ -71,7 +71,7 @@ pub fn install() {
 /// computing rows that nothing will read. Linux reports it as `POLLERR` on
 /// the pipe's write end, without writing; elsewhere this says no and the
 /// first write fails instead.
-pub fn stdout_reader_gone() -> bool {
+pub(super) fn stdout_reader_gone() -> bool {
     #[cfg(target_os = "linux")]
     {
         // Only a pipe loses its reader: a file or a terminal is not asked

@@ -215,7 +215,7 @@ pub fn clause_row(
 /// Mean clause-length distribution over several puzzles: the mean of the
 /// per-puzzle percentages (the shape of Patti's per-site Table 1).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MeanDistribution {
+pub(crate) struct MeanDistribution {
     /// Number of puzzles averaged.
     pub puzzles: usize,
     /// Mean percentage of ALO clauses of each length `1..=N`.
@@ -229,7 +229,7 @@ pub struct MeanDistribution {
 }
 
 /// Mean of the rows' distributions; `None` for no rows.
-pub fn mean_distribution(rows: &[ClauseRow]) -> Option<MeanDistribution> {
+pub(crate) fn mean_distribution(rows: &[ClauseRow]) -> Option<MeanDistribution> {
     let first = rows.first()?;
     let n = rows.len() as f64;
     let side = first.counts.alo_lengths.len();

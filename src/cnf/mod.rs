@@ -47,10 +47,8 @@ mod stream;
 pub use dimacs::{DimacsError, ModelError, decode_model, parse_model, read_dimacs};
 pub use encoders::encode;
 pub use formula::Cnf;
-pub use histogram::{
-    BadCuts, ClassCuts, ClauseCounts, ClauseRow, Histogram, MeanDistribution, clause_row,
-    mean_distribution,
-};
+pub use histogram::{ClassCuts, ClauseCounts, ClauseRow, Histogram, clause_row};
+pub(crate) use histogram::{MeanDistribution, mean_distribution};
 pub use stream::write_dimacs;
 
 use crate::grid::Contradiction;
@@ -140,7 +138,7 @@ pub enum EncodeError {
 
 /// `var(r, c, d)` for a 0-based cell index and digit `d` in `1..=N`.
 #[inline]
-pub fn var(side: usize, cell: usize, digit: u8) -> i32 {
+pub(crate) fn var(side: usize, cell: usize, digit: u8) -> i32 {
     (cell * side + digit as usize) as i32
 }
 

@@ -47,7 +47,7 @@ enum Change {
 /// An exact cover problem with primary and secondary columns, solved by
 /// Dancing Links.
 #[derive(Debug, Clone)]
-pub struct ExactCover {
+pub(crate) struct ExactCover {
     primary: usize,
     secondary: usize,
     /// Column list links; index 0 is the root of the primary list and
@@ -83,7 +83,7 @@ impl ExactCover {
     ///
     /// # Panics
     /// When the total number of columns does not fit the `u32` node indices.
-    pub fn new(primary: usize, secondary: usize) -> ExactCover {
+    pub(crate) fn new(primary: usize, secondary: usize) -> ExactCover {
         let columns = primary + secondary;
         assert!(columns < (i32::MAX / 2) as usize, "too many columns");
         let heads = columns + 2;
@@ -147,22 +147,20 @@ impl ExactCover {
     }
 
     /// Number of primary columns.
-    pub fn primary(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn primary(&self) -> usize {
         self.primary
     }
 
     /// Number of secondary columns.
-    pub fn secondary(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn secondary(&self) -> usize {
         self.secondary
     }
 
-    /// Number of rows added so far.
-    pub fn rows(&self) -> usize {
-        self.row_start.len()
-    }
-
     /// The columns of a row, in the order they were given.
-    pub fn row_columns(&self, row: usize) -> Vec<usize> {
+    #[cfg(test)]
+    pub(crate) fn row_columns(&self, row: usize) -> Vec<usize> {
         let start = self.row_start[row] as usize;
         (start..start + self.row_len[row] as usize)
             .map(|x| self.top[x] as usize - 1)
@@ -176,7 +174,7 @@ impl ExactCover {
     /// # Panics
     /// When a column is out of range or listed twice, or when rows are
     /// currently forced or forbidden (call [`ExactCover::reset`] first).
-    pub fn add_row(&mut self, columns: &[usize]) -> usize {
+    pub(crate) fn add_row(&mut self, columns: &[usize]) -> usize {
         assert!(
             self.changes.is_empty(),
             "add_row while rows are forced or forbidden"
@@ -333,7 +331,7 @@ impl ExactCover {
     ///
     /// # Panics
     /// When `row` is out of range.
-    pub fn force(&mut self, row: usize) -> bool {
+    pub(crate) fn force(&mut self, row: usize) -> bool {
         if self.row_forced[row] {
             return true;
         }
@@ -360,7 +358,7 @@ impl ExactCover {
     ///
     /// # Panics
     /// When `row` is out of range.
-    pub fn forbid(&mut self, row: usize) -> bool {
+    pub(crate) fn forbid(&mut self, row: usize) -> bool {
         if self.row_forced[row] {
             self.conflicts += 1;
             self.changes.push(Change::Conflict);
@@ -382,13 +380,13 @@ impl ExactCover {
     }
 
     /// A mark of the current changes, for [`Self::rollback`].
-    pub fn mark(&self) -> usize {
+    pub(crate) fn mark(&self) -> usize {
         self.changes.len()
     }
 
     /// Undoes the forces and forbids made since `mark` was taken, latest
     /// first.
-    pub fn rollback(&mut self, mark: usize) {
+    pub(crate) fn rollback(&mut self, mark: usize) {
         while self.changes.len() > mark {
             let Some(change) = self.changes.pop() else {
                 break;
@@ -421,12 +419,13 @@ impl ExactCover {
     }
 
     /// Undoes every force and forbid.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.rollback(0);
     }
 
     /// Rows currently forced, in the order they were forced.
-    pub fn forced(&self) -> &[usize] {
+    #[cfg(test)]
+    pub(crate) fn forced(&self) -> &[usize] {
         &self.forced_rows
     }
 
@@ -434,7 +433,7 @@ impl ExactCover {
     /// first, then the chosen rows in the order they were chosen). `visit`
     /// returns [`ControlFlow::Break`] to stop early. Returns `true` when the
     /// search ran to completion. The links are restored in every case.
-    pub fn search<F>(&mut self, mut visit: F) -> bool
+    pub(crate) fn search<F>(&mut self, mut visit: F) -> bool
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
@@ -448,14 +447,14 @@ impl ExactCover {
     }
 
     /// Counts solutions, stopping at `cap` (0 = no cap).
-    pub fn count(&mut self, cap: u64) -> Count {
+    pub(crate) fn count(&mut self, cap: u64) -> Count {
         let mut found = 0u64;
         self.search_nodes(|_, _| crate::answers::tally(&mut found, cap));
         Count::from_found(found, cap)
     }
 
     /// One solution (rows as in [`Self::search`]), if any.
-    pub fn first(&mut self) -> Option<Vec<usize>> {
+    pub(crate) fn first(&mut self) -> Option<Vec<usize>> {
         let mut out = None;
         self.search(|rows| {
             out = Some(rows.to_vec());
@@ -465,7 +464,8 @@ impl ExactCover {
     }
 
     /// Up to `cap` solutions (0 = all), each as in [`Self::search`].
-    pub fn solutions(&mut self, cap: u64) -> Vec<Vec<usize>> {
+    #[cfg(test)]
+    pub(crate) fn solutions(&mut self, cap: u64) -> Vec<Vec<usize>> {
         let mut out = Vec::new();
         self.search(|rows| {
             out.push(rows.to_vec());

@@ -17,11 +17,11 @@
 //! The bitset search of [`crate::bitset`] explores the same solutions
 //! faster; the tests cross-check the two (and SAT) on thousands of instances.
 
-pub mod cover;
-pub mod relaxed;
-pub mod sudoku;
-
-pub use cover::ExactCover;
+pub(crate) mod cover;
+pub(crate) mod relaxed;
+pub(crate) mod sudoku;
+#[cfg(test)]
+pub(crate) use cover::ExactCover;
 
 use crate::answers::{Count, InstanceAnalysis, SudokuEngine};
 use crate::graph::RelaxedInstance;
@@ -29,7 +29,7 @@ use crate::grid::{Puzzle, Solution};
 
 /// The Dancing Links engine.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Dlx;
+pub(crate) struct Dlx;
 
 impl SudokuEngine for Dlx {
     fn solve(&self, p: &Puzzle) -> Option<Solution> {

@@ -35,7 +35,7 @@ use crate::graph::RelaxedInstance;
 
 /// The exact cover problem of one relaxed instance, reusable across searches.
 #[derive(Debug, Clone)]
-pub struct RelaxedDlx {
+pub(crate) struct RelaxedDlx {
     side: usize,
     cover: ExactCover,
     /// Per row: its cell and value.
@@ -48,7 +48,7 @@ pub struct RelaxedDlx {
 
 impl RelaxedDlx {
     /// Builds the exact cover problem of `r`.
-    pub fn new(r: &RelaxedInstance) -> RelaxedDlx {
+    pub(crate) fn new(r: &RelaxedInstance) -> RelaxedDlx {
         let g = r.geometry();
         let side = g.side;
         let cells = g.cells;
@@ -112,12 +112,13 @@ impl RelaxedDlx {
     }
 
     /// The underlying exact cover problem.
-    pub fn cover(&mut self) -> &mut ExactCover {
+    #[cfg(test)]
+    pub(crate) fn cover(&mut self) -> &mut ExactCover {
         &mut self.cover
     }
 
     /// The row placing `value` in `cell`, if that colour is allowed.
-    pub fn row(&self, cell: usize, value: u8) -> Option<usize> {
+    pub(crate) fn row(&self, cell: usize, value: u8) -> Option<usize> {
         let d = value as usize;
         if d == 0 || d > self.side || cell >= self.given.len() {
             return None;
@@ -126,6 +127,7 @@ impl RelaxedDlx {
         (row != usize::MAX).then_some(row)
     }
 
+    #[cfg(test)]
     fn fill(&self, rows: &[usize], cells: &mut [u8]) {
         for &row in rows {
             cells[self.row_cell[row]] = self.row_value[row];
@@ -133,12 +135,14 @@ impl RelaxedDlx {
     }
 
     /// Number of proper colourings, up to `cap` (0 = no cap).
-    pub fn count(&mut self, cap: u64) -> Count {
+    #[cfg(test)]
+    pub(crate) fn count(&mut self, cap: u64) -> Count {
         self.cover.count(cap)
     }
 
     /// Up to `cap` colourings (0 = all), one value per cell.
-    pub fn solutions(&mut self, cap: u64) -> Vec<Vec<u8>> {
+    #[cfg(test)]
+    pub(crate) fn solutions(&mut self, cap: u64) -> Vec<Vec<u8>> {
         let cells = self.given.len();
         self.cover
             .solutions(cap)
@@ -152,7 +156,7 @@ impl RelaxedDlx {
     }
 
     /// Count (capped) and fixed non-given cells; see the module doc.
-    pub fn analyze(&mut self, cap: u64) -> InstanceAnalysis {
+    pub(crate) fn analyze(&mut self, cap: u64) -> InstanceAnalysis {
         let cells = self.given.len();
         let mut seen = vec![0u32; cells];
         let mut found = 0u64;
@@ -198,17 +202,19 @@ impl RelaxedDlx {
 }
 
 /// Solution count by Dancing Links, up to `cap` (0 = no cap).
-pub fn count(r: &RelaxedInstance, cap: u64) -> Count {
+#[cfg(test)]
+pub(crate) fn count(r: &RelaxedInstance, cap: u64) -> Count {
     RelaxedDlx::new(r).count(cap)
 }
 
 /// Count and fixed cells by Dancing Links.
-pub fn analyze(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+pub(crate) fn analyze(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
     RelaxedDlx::new(r).analyze(cap)
 }
 
 /// Up to `cap` colourings (0 = all) by Dancing Links.
-pub fn solutions(r: &RelaxedInstance, cap: u64) -> Vec<Vec<u8>> {
+#[cfg(test)]
+pub(crate) fn solutions(r: &RelaxedInstance, cap: u64) -> Vec<Vec<u8>> {
     RelaxedDlx::new(r).solutions(cap)
 }
 

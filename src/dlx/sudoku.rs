@@ -50,7 +50,7 @@ fn template(n: usize) -> &'static ExactCover {
 
 /// The exact cover problem of an order-`n` Sudoku, reusable across puzzles.
 #[derive(Debug, Clone)]
-pub struct SudokuDlx {
+pub(crate) struct SudokuDlx {
     n: usize,
     cover: ExactCover,
 }
@@ -60,7 +60,7 @@ impl SudokuDlx {
     ///
     /// # Panics
     /// On an order outside 2..=5.
-    pub fn new(n: usize) -> SudokuDlx {
+    pub(crate) fn new(n: usize) -> SudokuDlx {
         assert!(
             (MIN_ORDER..=MAX_ORDER).contains(&n),
             "order {n} outside 2..=5"
@@ -71,20 +71,10 @@ impl SudokuDlx {
         }
     }
 
-    /// Order of the grid.
-    pub fn order(&self) -> usize {
-        self.n
-    }
-
-    /// The underlying exact cover problem.
-    pub fn cover(&mut self) -> &mut ExactCover {
-        &mut self.cover
-    }
-
     /// Replaces the givens by those of `p`. Returns `false` when two givens
     /// clash (the problem then has no solution) or when `p` has another
     /// order (the problem is then left empty of solutions too).
-    pub fn load(&mut self, p: &Puzzle) -> bool {
+    pub(crate) fn load(&mut self, p: &Puzzle) -> bool {
         self.cover.reset();
         let side = self.n * self.n;
         if p.order() != self.n {
@@ -112,12 +102,12 @@ impl SudokuDlx {
     }
 
     /// Counts the solutions of the loaded puzzle, up to `cap` (0 = no cap).
-    pub fn count(&mut self, cap: u64) -> Count {
+    pub(crate) fn count(&mut self, cap: u64) -> Count {
         self.cover.count(cap)
     }
 
     /// Up to `cap` solutions (0 = all) of the loaded puzzle.
-    pub fn solutions(&mut self, cap: u64) -> Vec<Solution> {
+    pub(crate) fn solutions(&mut self, cap: u64) -> Vec<Solution> {
         let mut out = Vec::new();
         let n = self.n;
         let side = n * n;
@@ -139,14 +129,14 @@ impl SudokuDlx {
     }
 
     /// One solution of the loaded puzzle, if any.
-    pub fn solve(&mut self) -> Option<Solution> {
+    pub(crate) fn solve(&mut self) -> Option<Solution> {
         let rows = self.cover.first()?;
         self.decode(&rows)
     }
 }
 
 /// One solution by Dancing Links, if any.
-pub fn solve(p: &Puzzle) -> Option<Solution> {
+pub(crate) fn solve(p: &Puzzle) -> Option<Solution> {
     let mut s = SudokuDlx::new(p.order());
     s.load(p);
     s.solve()
@@ -154,14 +144,15 @@ pub fn solve(p: &Puzzle) -> Option<Solution> {
 
 /// Solution count by Dancing Links, up to `cap` (0 = no cap); a
 /// contradictory puzzle has 0.
-pub fn count(p: &Puzzle, cap: u64) -> Count {
+pub(crate) fn count(p: &Puzzle, cap: u64) -> Count {
     let mut s = SudokuDlx::new(p.order());
     s.load(p);
     s.count(cap)
 }
 
 /// Up to `cap` solutions (0 = all) by Dancing Links.
-pub fn solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
+#[cfg(test)]
+pub(crate) fn solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
     let mut s = SudokuDlx::new(p.order());
     s.load(p);
     s.solutions(cap)

@@ -15,7 +15,7 @@
 //! solutions it found with its answer, and SAT proves the answer from them
 //! ([`crate::sat::certificate`]) at a fraction of the cost of re-analyzing.
 
-pub use crate::answers::{Count, InstanceAnalysis, Status, SudokuEngine};
+pub(crate) use crate::answers::{Count, InstanceAnalysis, Status, SudokuEngine};
 
 use crate::graph::RelaxedInstance;
 use crate::grid::{Puzzle, Solution};
@@ -87,6 +87,22 @@ impl FromStr for Engine {
 }
 
 /// A non-empty list of distinct engines: the first answers, the others check.
+///
+/// Check, count and solve:
+///
+/// ```
+/// use sudolab::{Engine, Engines, Status, parse_puzzle};
+///
+/// let p = parse_puzzle(
+///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+/// )?;
+/// let engines = Engines::all();
+/// assert_eq!(engines.status(&p)?, Status::Unique);
+/// assert_eq!(engines.count(&p, 2)?.solutions, 1);
+/// let solution = Engines::one(Engine::Dlx).solve(&p)?.expect("solvable");
+/// assert_eq!(solution.cells()[..3], [5, 3, 4]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Engines(Vec<Engine>);
 
@@ -214,7 +230,7 @@ impl Engines {
 /// Most solutions a certificate lists: about 10 MB for a 9×9 instance. An
 /// exact count (cap 0) or a cap above it is certified as far as the list
 /// goes (see [`analyze_relaxed_certified`]).
-pub const CERTIFICATE_SOLUTIONS: u64 = 100_000;
+pub(crate) const CERTIFICATE_SOLUTIONS: u64 = 100_000;
 
 /// Solution count and fixed cells of a relaxed instance by the bitset search,
 /// proved by SAT from the certificate the search hands over (its solutions
@@ -226,7 +242,7 @@ pub const CERTIFICATE_SOLUTIONS: u64 = 100_000;
 /// many, the certificate proves "at least that many" and the fixed cells
 /// (as a capped answer is proved); the exact count above it is the search's
 /// alone.
-pub fn analyze_relaxed_certified(
+pub(crate) fn analyze_relaxed_certified(
     r: &RelaxedInstance,
     cap: u64,
 ) -> Result<InstanceAnalysis, Disagreement> {
@@ -260,7 +276,7 @@ fn certified_listing_at_most(
 
 /// `analysis` when `solutions` prove it (see [`analyze_relaxed_certified`]),
 /// else the disagreement, naming what the certificate fails to prove.
-pub fn check_certificate(
+pub(crate) fn check_certificate(
     r: &RelaxedInstance,
     cap: u64,
     analysis: InstanceAnalysis,

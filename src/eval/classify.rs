@@ -35,7 +35,7 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::str::FromStr;
 
-pub use crate::metrics::Direction;
+pub(crate) use crate::metrics::Direction;
 
 /// The paper's fixed cut points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -31,7 +31,7 @@ use serde::Serialize;
 
 /// Pelánek's named linear combinations (Table 3) and the metric columns
 /// each combines.
-pub const COMBINATIONS: [(&str, &[Metric]); 2] = [
+pub(crate) const COMBINATIONS: [(&str, &[Metric]); 2] = [
     ("RD", &[Metric::SisusRefutationSum, Metric::SisusDependency]),
     (
         "SFRD",
@@ -123,7 +123,7 @@ pub struct FitReport {
 }
 
 /// Fit the label on the metrics over a seeded random training part and test
-/// on the rest. A metric list may name a combination of [`COMBINATIONS`].
+/// on the rest. A metric list may name a combination of `COMBINATIONS`.
 pub fn fit_linear(
     table: &ResultsTable,
     label: &LabelSpec,

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 /// Why a data-set section could not be made.
 #[derive(Debug, thiserror::Error)]
-pub enum DatasetError {
+pub(crate) enum DatasetError {
     /// The results table or its label could not be used.
     #[error(transparent)]
     Eval(#[from] EvalError),
@@ -34,7 +34,7 @@ pub enum DatasetError {
 
 /// Distribution of one metric over a data set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MetricDistribution {
+pub(crate) struct MetricDistribution {
     /// Column name.
     pub metric: String,
     /// Rows with a value.
@@ -53,7 +53,7 @@ pub struct MetricDistribution {
 
 /// Spearman's ρ between every pair of metrics (and the label).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CorrelationMatrix {
+pub(crate) struct CorrelationMatrix {
     /// Row and column names; the label, when given, comes last.
     pub names: Vec<String>,
     /// `rho[i][j]`, over the rows where both have a value; `None` when
@@ -63,7 +63,7 @@ pub struct CorrelationMatrix {
 
 /// One metric against the label.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ScatterSeries {
+pub(crate) struct ScatterSeries {
     /// Metric column.
     pub metric: String,
     /// `(metric, label)` pairs.
@@ -74,7 +74,7 @@ pub struct ScatterSeries {
 
 /// The universal classes of one metric (equal-count bins).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MetricClasses {
+pub(crate) struct MetricClasses {
     /// Metric column.
     pub metric: String,
     /// Which way is harder.
@@ -87,7 +87,7 @@ pub struct MetricClasses {
 
 /// Everything the report shows about a data set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DatasetReport {
+pub(crate) struct DatasetReport {
     /// Where the rows come from.
     pub source: String,
     /// Rows of the table.

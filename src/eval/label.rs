@@ -215,7 +215,7 @@ pub enum LabelError {
 /// Numeric label scores of every row: the ordinal rank when an order is
 /// given, else the number itself. Text without an order is an error naming
 /// the first offending line.
-pub fn label_scores(
+pub(crate) fn label_scores(
     table: &ResultsTable,
     spec: &LabelSpec,
     ordinal: Option<&Ordinal>,
@@ -261,7 +261,7 @@ pub fn label_scores(
 }
 
 /// Label text of every row, as used for grouping (numbers rendered `2`).
-pub fn label_texts(
+pub(crate) fn label_texts(
     table: &ResultsTable,
     spec: &LabelSpec,
 ) -> Result<Vec<Option<String>>, LabelError> {

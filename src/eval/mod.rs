@@ -18,16 +18,20 @@
 //! Undefined statistics (too few pairs, a constant column) are `None` with a
 //! `note` saying why; the library never returns NaN and never prints.
 
-pub mod classify;
-pub mod combine;
-pub mod dataset;
-pub mod label;
+pub(crate) mod classify;
+pub(crate) mod combine;
+pub(crate) mod dataset;
+pub(crate) mod label;
 mod table;
 
-pub use classify::{ClassMethod, ClassifyOptions, ClassifyReport, Direction, Preset, classify};
+pub(crate) use classify::Direction;
+pub use classify::{ClassMethod, ClassifyOptions, ClassifyReport, Preset, classify};
 pub use combine::{FitOptions, FitReport, fit_linear};
-pub use label::{LabelError, LabelSpec, Ordinal, label_scores};
-pub use table::{ResultsTable, TableError, TableFormat, Value};
+pub(crate) use label::{LabelError, label_scores};
+pub use label::{LabelSpec, Ordinal};
+#[cfg(test)]
+pub(crate) use table::Value;
+pub use table::{ResultsTable, TableError, TableFormat};
 
 use crate::stats::{self, BootstrapOptions, ChiSquare, Interval, StatError};
 use serde::Serialize;

@@ -27,7 +27,7 @@ use std::ops::ControlFlow;
 
 /// A technique-weight rating that may have stopped at a cap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Capped {
+pub(crate) enum Capped {
     /// The path was followed to the end: the score, and the hardest
     /// technique used (by first-use weight; `None` on a full grid).
     Score(u32, Option<Technique>),
@@ -80,7 +80,7 @@ pub(crate) fn weights_row(puzzle: &Puzzle, score: u32, hardest: Option<Technique
 /// The rating row [`crate::human::rate`] gives a unique puzzle with the
 /// oracle model alone, from its known solution (the rater would first
 /// search for it, and for a second one).
-pub fn oracle_row(
+pub(crate) fn oracle_row(
     puzzle: &Puzzle,
     solution: &Solution,
     opts: &OracleOptions,

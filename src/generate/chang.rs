@@ -25,11 +25,11 @@ use super::Level;
 /// Nearest-rank quartiles (positions 1806, 3611 and 5416 of 7,221) of
 /// hsolve over the QQWing-generated set, rounded to 0.01; measured as
 /// described in `docs/generation.md`, section "`chang`".
-pub const QUARTILES: [f64; 3] = [956.57, 1569.69, 3011.26];
+pub(crate) const QUARTILES: [f64; 3] = [956.57, 1569.69, 3011.26];
 
 /// The hsolve interval `[lo, hi)` of a Chang level (`None` for the other
 /// methods' levels).
-pub fn range(level: Level) -> Option<(f64, f64)> {
+pub(crate) fn range(level: Level) -> Option<(f64, f64)> {
     let [q1, q2, q3] = QUARTILES;
     match level {
         Level::Level1 => Some((0.0, q1)),

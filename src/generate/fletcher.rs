@@ -23,7 +23,7 @@ use rand::Rng;
 
 /// One puzzle by Algorithm 2 of order `n`, picking the solution grid among
 /// the first `completions` Dancing Links completions of the random seed.
-pub fn fletcher_puzzle(
+pub(crate) fn fletcher_puzzle(
     n: usize,
     symmetry: Symmetry,
     completions: usize,

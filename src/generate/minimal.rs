@@ -88,7 +88,7 @@ pub(crate) fn remove_orbits(
 
 /// A minimal unique puzzle (minimal over orbits with a symmetry) of order
 /// `n` from a random solution grid, checked by the bitset search.
-pub fn minimal_puzzle(n: usize, symmetry: Symmetry, rng: &mut impl Rng) -> Candidate {
+pub(crate) fn minimal_puzzle(n: usize, symmetry: Symmetry, rng: &mut impl Rng) -> Candidate {
     minimal_puzzle_traced(n, symmetry, rng).0
 }
 
@@ -96,7 +96,7 @@ pub fn minimal_puzzle(n: usize, symmetry: Symmetry, rng: &mut impl Rng) -> Candi
 /// (indices into `symmetry.orbits(n * n)`). Every prefix of the sequence
 /// leaves a unique puzzle: the solution grid without those orbits, each
 /// step at least as hard for a human as the one before it in most cases.
-pub fn minimal_puzzle_traced(
+pub(crate) fn minimal_puzzle_traced(
     n: usize,
     symmetry: Symmetry,
     rng: &mut impl Rng,
@@ -131,7 +131,7 @@ pub fn minimal_puzzle_traced(
 /// `c` reduced to a minimal puzzle: its givens tried once each in random
 /// order, each removed when the solution stays unique (the removal test of
 /// [`minimal_puzzle`]).
-pub fn minimize(c: &Candidate, rng: &mut impl Rng) -> Candidate {
+pub(crate) fn minimize(c: &Candidate, rng: &mut impl Rng) -> Candidate {
     let n = c.puzzle.order();
     let mut solver = Solver::new(n);
     let mut values = c.puzzle.cells().to_vec();
@@ -154,7 +154,7 @@ pub fn minimize(c: &Candidate, rng: &mut impl Rng) -> Candidate {
 
 /// True when `puzzle`, whose unique solution is `solution`, loses
 /// uniqueness when any single given is removed.
-pub fn is_minimal(puzzle: &Puzzle, solution: &Solution) -> bool {
+pub(crate) fn is_minimal(puzzle: &Puzzle, solution: &Solution) -> bool {
     let mut solver = Solver::new(puzzle.order());
     let mut values = puzzle.cells().to_vec();
     (0..values.len()).all(|cell| {

@@ -41,16 +41,17 @@
 //! makes the result depend on the machine's speed. Decisions where the papers
 //! are unclear are listed in `docs/generation.md`.
 
-pub mod bounded;
-pub mod chang;
-pub mod fletcher;
-pub mod minimal;
-pub mod pseudo;
-pub mod target;
-pub mod xu;
+pub(crate) mod bounded;
+pub(crate) mod chang;
+pub(crate) mod fletcher;
+pub(crate) mod minimal;
+pub(crate) mod pseudo;
+pub(crate) mod target;
+pub(crate) mod xu;
 
 use crate::grid::canon::canonical;
-pub use target::{Op, Target, TargetError, known_fields, parse_target, parse_targets};
+pub use target::{Target, TargetError, parse_targets};
+pub(crate) use target::{known_fields, parse_target};
 
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;
@@ -216,7 +217,7 @@ pub enum Level {
     /// Weights level (Xu).
     Hard,
     /// Chang level 1: hsolve below the first quartile of the reference set
-    /// ([`chang::QUARTILES`]).
+    /// (`chang::QUARTILES`).
     #[cfg_attr(
         feature = "cli",
         value(help = "Chang level 1: hsolve below the first quartile of the reference set")
@@ -406,7 +407,7 @@ impl GenerateOptions {
     /// `1..=`[`MAX_GENERATED`](crate::limits::MAX_GENERATED) (named
     /// `count`), no attempt (`max tries`), relaxation samples for targets
     /// above [`MAX_SAMPLES`](crate::limits::MAX_SAMPLES) (`samples`).
-    /// [`validate`] checks the rest of a request.
+    /// `validate` checks the rest of a request.
     pub fn check(&self) -> Result<(), OptionError> {
         limits::at_least("count", self.run.count, 1)?;
         limits::at_most("count", self.run.count, limits::MAX_GENERATED)?;
@@ -472,7 +473,7 @@ pub struct AimOptions {
 }
 
 /// The confidence targets on stochastic metrics hold with by default.
-pub const DEFAULT_CONFIDENCE: f64 = 0.95;
+pub(crate) const DEFAULT_CONFIDENCE: f64 = 0.95;
 
 impl Default for AimOptions {
     fn default() -> Self {
@@ -549,7 +550,7 @@ pub struct Generated {
     pub millis: f64,
     /// The level and every target are met (always true without any).
     pub reached: bool,
-    /// Distance to the targets (0 when reached; see [`target::distance()`]).
+    /// Distance to the targets (0 when reached; see `target::distance()`).
     pub distance: f64,
     /// Accepted local-search mutations per mutation tried (`None` without
     /// mutations).
@@ -576,7 +577,7 @@ pub struct Candidate {
 }
 
 /// Checks a request before any work.
-pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
+pub(crate) fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
     if !(2..=4).contains(&opts.order) {
         return Err(GenerateError::Order(opts.order));
     }
@@ -632,6 +633,22 @@ pub fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
 /// thread count (indices are generated in batches and judged in index
 /// order). After `opts.run.max_tries` dropped indices, or at the time limit,
 /// fewer rows are returned.
+///
+/// ```
+/// use sudolab::{Engines, GenerateOptions, RunOptions, Status, generate, parse_puzzle};
+///
+/// let opts = GenerateOptions {
+///     run: RunOptions { count: 2, seed: 1, ..RunOptions::default() },
+///     ..GenerateOptions::default()
+/// };
+/// let rows = generate(&opts)?;
+/// assert_eq!(rows.len(), 2);
+/// for row in &rows {
+///     let p = parse_puzzle(&row.puzzle)?;
+///     assert_eq!(Engines::all().status(&p)?, Status::Unique);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError> {
     validate(opts)?;
     let mut targets = opts.aim.targets.clone();
@@ -728,9 +745,20 @@ fn generate_one(
     })
 }
 
-/// One fresh puzzle of `method` from an attempt seed. The flag says whether
-/// the method guarantees minimality (every given tried once, uniqueness
-/// being the removal test).
+/// One fresh puzzle of `opts.method` (of `opts.order`, with
+/// `opts.symmetry`) from an attempt seed, without targets, rating or
+/// deduplication: the step [`generate`] repeats. The flag says whether the
+/// method guarantees minimality (every given tried once, uniqueness being
+/// the removal test).
+///
+/// ```
+/// use sudolab::{Engines, GenerateOptions, Status, generate_one};
+///
+/// let (candidate, minimal) = generate_one(&GenerateOptions::default(), 7);
+/// assert!(minimal);
+/// assert_eq!(Engines::all().status(&candidate.puzzle)?, Status::Unique);
+/// # Ok::<(), sudolab::Disagreement>(())
+/// ```
 pub fn make(opts: &GenerateOptions, seed: u64) -> (Candidate, bool) {
     let (c, minimal, _) = make_traced(opts, seed);
     (c, minimal)

@@ -33,7 +33,7 @@ use std::time::Instant;
 const BATCH: usize = 32;
 
 /// The source after one to three uniqueness-keeping changes.
-pub fn mutant(source: &Candidate, opts: &GenerateOptions, seed: u64) -> Option<Candidate> {
+pub(crate) fn mutant(source: &Candidate, opts: &GenerateOptions, seed: u64) -> Option<Candidate> {
     let mut rng = SeededRng::seed_from_u64(seed);
     let mut solver = Solver::new(source.puzzle.order());
     let local = GenerateOptions {
@@ -69,7 +69,7 @@ fn source_of(opts: &GenerateOptions) -> Result<Candidate, GenerateError> {
 
 /// Up to `opts.run.count` mutants of `opts.pseudo.source` (fewer when
 /// `opts.run.max_tries` or the time limit runs out first).
-pub fn pseudo(
+pub(crate) fn pseudo(
     opts: &GenerateOptions,
     ev: &Evaluator,
     deadline: Option<Instant>,

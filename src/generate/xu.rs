@@ -62,7 +62,7 @@ pub(crate) fn techniques_solve(puzzle: &Puzzle) -> bool {
 
 /// What one call of [`xu_puzzle_traced`] went through.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct XuTrace {
+pub(crate) struct XuTrace {
     /// Phase a) runs that met a cell without a consistent digit and started
     /// again from the empty grid.
     pub dead_ends: usize,
@@ -149,12 +149,12 @@ fn remove_while_unique(
 
 /// One puzzle by §2.2 a) and b) of order `n`; with `easy`, the puzzle of
 /// phase a).
-pub fn xu_puzzle(n: usize, symmetry: Symmetry, easy: bool, rng: &mut impl Rng) -> Candidate {
+pub(crate) fn xu_puzzle(n: usize, symmetry: Symmetry, easy: bool, rng: &mut impl Rng) -> Candidate {
     xu_puzzle_traced(n, symmetry, easy, rng).0
 }
 
 /// [`xu_puzzle`] with what the generation went through.
-pub fn xu_puzzle_traced(
+pub(crate) fn xu_puzzle_traced(
     n: usize,
     symmetry: Symmetry,
     easy: bool,

@@ -21,7 +21,7 @@ use crate::grid::{Geometry, Puzzle};
 use crate::seed::SeededRng;
 /// Per-sample seeds of a relaxation (defined with the other seed
 /// derivations in [`crate::seed`]).
-pub use crate::seed::derive_seed;
+pub(crate) use crate::seed::derive_seed;
 use petgraph::dot::{Config, Dot};
 use petgraph::graph::{EdgeReference, NodeIndex, UnGraph};
 use rand::SeedableRng;
@@ -29,7 +29,7 @@ use rand::seq::SliceRandom;
 
 /// The Sudoku graph of order `n` as a petgraph graph; node weights are cell
 /// indices (node `i` is cell `i`).
-pub fn sudoku_graph(n: usize) -> UnGraph<usize, ()> {
+pub(crate) fn sudoku_graph(n: usize) -> UnGraph<usize, ()> {
     let g = Geometry::of(n);
     let mut graph = UnGraph::with_capacity(g.cells, g.cells * g.peers[0].len() / 2);
     for cell in 0..g.cells {
@@ -185,7 +185,7 @@ impl RelaxedInstance {
         out
     }
 
-    /// The relaxed graph: the Sudoku graph ([`sudoku_graph`]) minus the
+    /// The relaxed graph: the Sudoku graph (`sudoku_graph`) minus the
     /// removed edges; node `i` is cell `i`.
     pub fn relaxed_graph(&self) -> UnGraph<usize, ()> {
         let mut graph = sudoku_graph(self.geometry().n);
@@ -404,7 +404,7 @@ mod tests {
 /// Removed edges as the user gave them, with what an `--emit-samples`
 /// line says of their origin.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct RemovedEdges {
+pub(crate) struct RemovedEdges {
     /// The edges, as 0-based row-major cell index pairs.
     pub edges: Vec<(usize, usize)>,
     /// The puzzle they were sampled for (an `--emit-samples` line).
@@ -415,7 +415,7 @@ pub struct RemovedEdges {
 
 /// Why a list of removed edges could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RemovedEdgesError {
+pub(crate) enum RemovedEdgesError {
     /// The text starts like JSON but is not.
     #[error("not valid JSON: {0}")]
     Json(String),
@@ -465,7 +465,7 @@ enum EdgeJson {
 /// object with a `removed` field (one line of `relax --emit-samples`, whose
 /// `puzzle` and `sample` are kept), or text with one pair per line (`a b`,
 /// `a,b` or `a-b`; `#` comments). Cells are 0-based row-major indices.
-pub fn parse_removed(text: &str) -> Result<RemovedEdges, RemovedEdgesError> {
+pub(crate) fn parse_removed(text: &str) -> Result<RemovedEdges, RemovedEdgesError> {
     let t = text.trim();
     if t.starts_with('{') {
         let lines = t.lines().filter(|l| !l.trim().is_empty()).count();

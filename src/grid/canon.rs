@@ -292,7 +292,9 @@ pub fn equivalent(a: &Puzzle, b: &Puzzle) -> Result<bool, CanonError> {
 ///
 /// # Errors
 /// The position of the first puzzle whose order has no canonical form, and why.
-pub fn earlier_equivalents(puzzles: &[&Puzzle]) -> Result<Vec<Option<usize>>, (usize, CanonError)> {
+pub(crate) fn earlier_equivalents(
+    puzzles: &[&Puzzle],
+) -> Result<Vec<Option<usize>>, (usize, CanonError)> {
     use rayon::prelude::*;
     // Keyed by the line: a puzzle's label takes no part in equivalence.
     let forms: Vec<Result<String, CanonError>> = puzzles

@@ -11,13 +11,12 @@
 //! can carry on its face (a digit twice in a unit, a cell without candidate,
 //! a digit without place in a unit).
 
-pub mod canon;
+pub(crate) mod canon;
 mod parse;
 
-pub use parse::{
-    Alphabet, ParseError, ParseErrorKind, PuzzleReader, digit_to_char, parse_puzzle,
-    parse_puzzle_in, read_puzzles,
-};
+pub(crate) use parse::digit_to_char;
+pub(crate) use parse::{Alphabet, PuzzleReader};
+pub use parse::{ParseError, ParseErrorKind, parse_puzzle, read_puzzles};
 
 use serde::Serialize;
 use std::fmt;

@@ -67,7 +67,7 @@ pub enum ParseErrorKind {
 /// The longest input line read: a 25×25 grid (625 cells, the largest
 /// order) with room for a long label. Longer lines are refused while being
 /// read.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(super) const MAX_LINE_BYTES: usize = 64 * 1024;
 
 impl std::error::Error for ParseErrorKind {}
 
@@ -123,7 +123,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// Character for digit `v` (1..=side) of a grid of side `side`.
-pub fn digit_to_char(v: u8, side: usize) -> char {
+pub(crate) fn digit_to_char(v: u8, side: usize) -> char {
     let _ = side;
     match v {
         1..=9 => (b'0' + v) as char,
@@ -211,13 +211,28 @@ fn values(
 }
 
 /// Parses one single-line puzzle (`N²` cells, optional label after whitespace).
+///
+/// ```
+/// use sudolab::parse_puzzle;
+///
+/// let p = parse_puzzle(
+///     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4...... seventeen",
+/// )?;
+/// assert_eq!((p.order(), p.givens()), (3, 17));
+/// assert_eq!(p.label.as_deref(), Some("seventeen"));
+/// assert!(parse_puzzle("12.").is_err());
+/// # Ok::<(), sudolab::ParseErrorKind>(())
+/// ```
 pub fn parse_puzzle(line: &str) -> Result<Puzzle, ParseErrorKind> {
     parse_puzzle_in(line, None)
 }
 
 /// [`parse_puzzle`] with the digits of `given` (`None`: the default `1-g`,
 /// refusing a 16×16 grid that looks written in `0-f`).
-pub fn parse_puzzle_in(line: &str, given: Option<Alphabet>) -> Result<Puzzle, ParseErrorKind> {
+pub(crate) fn parse_puzzle_in(
+    line: &str,
+    given: Option<Alphabet>,
+) -> Result<Puzzle, ParseErrorKind> {
     let alphabet = given.unwrap_or_default();
     let line = line.trim_end_matches(['\r', '\n']);
     let start = line.len() - line.trim_start().len();
@@ -328,7 +343,7 @@ fn read_line(
 
 /// Streams puzzles from a reader, yielding `(line number, puzzle)` or an error
 /// per rejected line; after an error, reading continues with the next line.
-pub struct PuzzleReader<R: BufRead> {
+pub(crate) struct PuzzleReader<R: BufRead> {
     input: R,
     line_no: usize,
     done: bool,
@@ -338,7 +353,7 @@ pub struct PuzzleReader<R: BufRead> {
 impl<R: BufRead> PuzzleReader<R> {
     /// A reader of the puzzles in `input`, from its first line, in the
     /// default alphabet (`1-g`).
-    pub fn new(input: R) -> Self {
+    pub(crate) fn new(input: R) -> Self {
         PuzzleReader {
             input,
             line_no: 0,
@@ -348,7 +363,7 @@ impl<R: BufRead> PuzzleReader<R> {
     }
 
     /// Reads digits in `alphabet` (`None`: see [`parse_puzzle_in`]).
-    pub fn with_alphabet(mut self, alphabet: Option<Alphabet>) -> Self {
+    pub(crate) fn with_alphabet(mut self, alphabet: Option<Alphabet>) -> Self {
         self.alphabet = alphabet;
         self
     }
@@ -489,7 +504,7 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
     }
 }
 
-/// Parses every puzzle of a text (convenience over [`PuzzleReader`]).
+/// Parses every puzzle of a text (convenience over `PuzzleReader`).
 pub fn read_puzzles(text: &str) -> Vec<Result<(usize, Puzzle), ParseError>> {
     PuzzleReader::new(text.as_bytes()).collect()
 }

@@ -16,7 +16,7 @@ pub(crate) struct BaselineResult {
 }
 
 /// Givens and plain-DFS backtracks (gives up after `cap` backtracks).
-pub fn baseline(puzzle: &Puzzle, cap: u64) -> BaselineResult {
+pub(super) fn baseline(puzzle: &Puzzle, cap: u64) -> BaselineResult {
     BaselineResult {
         givens: puzzle.givens(),
         backtracks: plain_dfs_backtracks(puzzle, cap).map_err(|n| {

@@ -16,7 +16,7 @@ use std::fmt;
 
 /// A partially solved grid with candidates.
 #[derive(Clone)]
-pub struct Board {
+pub(crate) struct Board {
     geo: &'static Geometry,
     values: Vec<u8>,
     cands: Vec<u32>,
@@ -40,7 +40,7 @@ impl fmt::Debug for Board {
 impl Board {
     /// The board of a puzzle: givens placed, candidates of empty cells computed
     /// from the givens alone.
-    pub fn new(puzzle: &Puzzle) -> Board {
+    pub(crate) fn new(puzzle: &Puzzle) -> Board {
         let cand = puzzle.candidates();
         let values = puzzle.cells().to_vec();
         let cands = values
@@ -66,19 +66,19 @@ impl Board {
     }
 
     /// Geometry (order, units, peers) of the board's grid.
-    pub fn geometry(&self) -> &'static Geometry {
+    pub(crate) fn geometry(&self) -> &'static Geometry {
         self.geo
     }
     /// Grid side `N`.
-    pub fn side(&self) -> usize {
+    pub(crate) fn side(&self) -> usize {
         self.geo.side
     }
     /// Value of a cell, `0` if empty.
-    pub fn value(&self, cell: usize) -> u8 {
+    pub(crate) fn value(&self, cell: usize) -> u8 {
         self.values[cell]
     }
     /// Values of all cells in row-major order, `0` for empty cells.
-    pub fn values(&self) -> &[u8] {
+    pub(crate) fn values(&self) -> &[u8] {
         &self.values
     }
     /// Candidate mask of a cell (`0` for a filled cell).
@@ -95,13 +95,13 @@ impl Board {
         self.empty
     }
     /// Whether every cell is filled.
-    pub fn is_solved(&self) -> bool {
+    pub(crate) fn is_solved(&self) -> bool {
         self.empty == 0
     }
 
     /// Puts digit `d` in an empty cell and removes it from the peers'
     /// candidates. Placing into a filled cell does nothing.
-    pub fn place(&mut self, cell: usize, d: u8) {
+    pub(crate) fn place(&mut self, cell: usize, d: u8) {
         if self.values[cell] != 0 {
             return;
         }
@@ -181,14 +181,15 @@ impl Board {
     }
 
     /// Removes candidate `d` from a cell; true if it was there.
-    pub fn eliminate(&mut self, cell: usize, d: u8) -> bool {
+    pub(crate) fn eliminate(&mut self, cell: usize, d: u8) -> bool {
         let had = self.cands[cell] & (1 << d) != 0;
         self.cands[cell] &= !(1u32 << d);
         had
     }
 
     /// Restricts a cell's candidates to `mask`; true if something changed.
-    pub fn restrict(&mut self, cell: usize, mask: u32) -> bool {
+    #[cfg(test)]
+    pub(crate) fn restrict(&mut self, cell: usize, mask: u32) -> bool {
         let old = self.cands[cell];
         self.cands[cell] &= mask;
         old != self.cands[cell]
@@ -203,7 +204,7 @@ impl Board {
     }
 
     /// Positions (bit `i` = `i`-th cell of the unit) where `d` is a candidate.
-    pub fn places(&self, unit: usize, d: u8) -> u32 {
+    pub(crate) fn places(&self, unit: usize, d: u8) -> u32 {
         let bit = 1u32 << d;
         let mut m = 0;
         for (i, &c) in self.geo.units[unit].iter().enumerate() {
@@ -239,7 +240,7 @@ impl Board {
     /// True when the board visibly cannot be completed: an empty cell
     /// without candidate, or a digit missing from a unit with no place in it,
     /// or a digit placed twice in a unit.
-    pub fn contradiction(&self) -> bool {
+    pub(crate) fn contradiction(&self) -> bool {
         if self.has_dead_cell() {
             return true;
         }
@@ -266,7 +267,7 @@ impl Board {
     }
 
     /// The board's values as a puzzle (candidates are lost).
-    pub fn to_puzzle(&self) -> Puzzle {
+    pub(crate) fn to_puzzle(&self) -> Puzzle {
         Puzzle::from_cells(self.geo.n, self.values.clone()).unwrap_or_else(|_| Puzzle::empty(3))
     }
 

@@ -94,7 +94,7 @@ fn digits_text(ds: &[u8]) -> String {
 }
 
 /// The readable line of an application.
-pub fn describe(geo: &Geometry, a: &Application) -> String {
+pub(super) fn describe(geo: &Geometry, a: &Application) -> String {
     let placed = a
         .placements
         .iter()

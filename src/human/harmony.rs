@@ -52,7 +52,7 @@ impl Default for HarmonyOptions {
 
 /// One harmony search run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HarmonyRun {
+pub(crate) struct HarmonyRun {
     /// Improvisations until the best harmony was a solution (the cap when
     /// none was).
     pub steps: u64,
@@ -74,7 +74,7 @@ pub(crate) fn conflicts(g: &Geometry, grid: &[u8]) -> u32 {
 }
 
 /// One seeded harmony search run on `puzzle`.
-pub fn harmony(puzzle: &Puzzle, opts: &HarmonyOptions, rng: &mut impl Rng) -> HarmonyRun {
+pub(crate) fn harmony(puzzle: &Puzzle, opts: &HarmonyOptions, rng: &mut impl Rng) -> HarmonyRun {
     let g = Geometry::of(puzzle.order());
     let givens = puzzle.cells();
     let cands = puzzle.candidates();

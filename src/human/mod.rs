@@ -28,30 +28,28 @@
 //! runs a chosen set of models into one serializable [`RateRow`], and
 //! [`explain`] prints a step-by-step human solving path.
 
-pub mod annealing;
+pub(crate) mod annealing;
 mod baseline;
-pub mod board;
+pub(crate) mod board;
 mod explain;
-pub mod harmony;
-pub mod hsolve;
-pub mod nishio;
-pub mod oracle;
-pub mod path;
+pub(crate) mod harmony;
+pub(crate) mod hsolve;
+pub(crate) mod nishio;
+pub(crate) mod oracle;
+pub(crate) mod path;
 mod rate;
 mod seeds;
-pub mod serate;
-pub mod singles;
-pub mod sisus;
-pub mod solver;
-pub mod techniques;
-pub mod trial_depth;
-pub mod weights;
+pub(crate) mod serate;
+pub(crate) mod singles;
+pub(crate) mod sisus;
+pub(crate) mod solver;
+pub(crate) mod techniques;
+pub(crate) mod trial_depth;
+pub(crate) mod weights;
 
-pub use crate::stats::Summary;
-pub use board::Board;
 pub use explain::{ExplainStatus, Explanation, explain};
 pub use rate::{Model, RateError, RateOptions, RateRow, Ratings, parse_models, rate};
-pub use techniques::{Application, Technique};
+pub use techniques::Technique;
 
 use std::fmt;
 
@@ -61,7 +59,7 @@ pub struct Unfinished(pub String);
 
 impl Unfinished {
     /// An [`Unfinished`] with the given reason.
-    pub fn new(reason: impl Into<String>) -> Unfinished {
+    pub(crate) fn new(reason: impl Into<String>) -> Unfinished {
         Unfinished(reason.into())
     }
 }

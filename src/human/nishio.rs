@@ -45,7 +45,8 @@ use serde::Serialize;
 const MODEL_TAG: u64 = 0x4e49_5348;
 
 /// Patti's universal class boundaries on 4-strategy Nishio cycles (§8.2).
-pub const UNIVERSAL_CUTS: [f64; 2] = [3.48, 6.52];
+#[cfg(test)]
+pub(crate) const UNIVERSAL_CUTS: [f64; 2] = [3.48, 6.52];
 
 /// When the first assumption is made.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

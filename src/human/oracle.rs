@@ -141,7 +141,7 @@ pub struct OracleResult {
     pub score: f64,
     /// Standard error of the score over the trials: the delete-one
     /// jackknife of the score as a function of the trial means `N̄`, `H̄`,
-    /// `Ō` ([`crate::stats::jackknife_se`]); `None` for a single trial.
+    /// `Ō` (`crate::stats::jackknife_se`); `None` for a single trial.
     pub score_se: Option<f64>,
     /// Level of [`score`](Self::score) under [`OracleOptions::level_cuts`].
     pub level: OracleLevel,

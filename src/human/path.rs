@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 
 /// A solving path.
 #[derive(Debug, Clone)]
-pub struct Path {
+pub(crate) struct Path {
     /// The applications, in order.
     pub steps: Vec<Application>,
     /// True when the path fills the grid.
@@ -24,7 +24,7 @@ pub struct Path {
 }
 
 /// Follows the simplest-first path with the given techniques.
-pub fn simplest_path(puzzle: &Puzzle, techniques: &[Technique]) -> Path {
+pub(crate) fn simplest_path(puzzle: &Puzzle, techniques: &[Technique]) -> Path {
     let mut steps = Vec::new();
     let end = follow(puzzle, techniques, |a, _| {
         steps.push(a);
@@ -40,7 +40,7 @@ pub fn simplest_path(puzzle: &Puzzle, techniques: &[Technique]) -> Path {
 /// Follows the simplest-first path, calling `step` with each application
 /// taken and the board after it, until the grid is full, no technique
 /// applies or `step` breaks; returns the board where it stopped.
-pub fn follow(
+pub(crate) fn follow(
     puzzle: &Puzzle,
     techniques: &[Technique],
     mut step: impl FnMut(Application, &Board) -> ControlFlow<()>,

@@ -480,6 +480,20 @@ impl Ratings {
 }
 
 /// Rates one puzzle with the requested models.
+///
+/// ```
+/// use sudolab::{RateOptions, Technique, WeightLevel, parse_puzzle, rate};
+///
+/// let p = parse_puzzle(
+///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+/// )?;
+/// let row = rate(&p, &RateOptions::for_models("weights")?);
+/// // Singles alone solve it.
+/// assert_eq!(row.ratings.hardest_technique, Some(Technique::NakedSingle));
+/// assert!(row.ratings.weights_level.is_some());
+/// # let _: Option<WeightLevel> = row.ratings.weights_level;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
     let mut row = RateRow {
         puzzle: puzzle.to_line(),

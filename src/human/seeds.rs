@@ -11,7 +11,7 @@ use crate::seed::SeededRng;
 use rand::SeedableRng;
 
 /// Seed of run `run` of model `model` (any fixed tag) under user seed `seed`.
-pub fn run_seed(seed: u64, model: u64, run: u64) -> u64 {
+pub(super) fn run_seed(seed: u64, model: u64, run: u64) -> u64 {
     use crate::seed::splitmix64;
     splitmix64(splitmix64(splitmix64(seed) ^ model) ^ run)
 }

@@ -56,7 +56,7 @@ pub struct SisusOptions {
     /// between 20 and 30 works, Table 2).
     pub dependency_steps: usize,
     /// Whether the dependency is wanted (the default). When it is not,
-    /// [`crate::human::rate`] calls [`sisus_refutation_sum`], which skips
+    /// [`crate::human::rate`] calls `sisus_refutation_sum`, which skips
     /// the runs after the first on a puzzle singles solve.
     #[serde(skip)]
     pub dependency: bool,
@@ -257,7 +257,7 @@ pub fn sisus(
 /// first run solves by singles alone has a refutation sum of 0 in every run
 /// (see the module doc), so its other runs are skipped and the dependency
 /// is `None`.
-pub fn sisus_refutation_sum(
+pub(crate) fn sisus_refutation_sum(
     puzzle: &Puzzle,
     solution: &Solution,
     opts: &SisusOptions,

@@ -84,7 +84,7 @@ pub fn solve(puzzle: &Puzzle) -> Solved {
 /// Number of undone assignments of a plain row-major DFS before it finds the
 /// first solution. `Err(count)` when the search gave up after `cap` undos or
 /// found no solution at all.
-pub fn plain_dfs_backtracks(puzzle: &Puzzle, cap: u64) -> Result<u64, u64> {
+pub(crate) fn plain_dfs_backtracks(puzzle: &Puzzle, cap: u64) -> Result<u64, u64> {
     let Some(s) = Search::new(puzzle) else {
         return Err(0);
     };

@@ -35,7 +35,7 @@ const CELLS: usize = 81;
 const ALL: u16 = 0b11_1111_1110;
 /// The deepest nesting searched; a puzzle that needs more gets depth
 /// `MAX_LEVEL + 1`.
-pub const MAX_LEVEL: u8 = 2;
+pub(crate) const MAX_LEVEL: u8 = 2;
 /// A count no refutation reaches.
 const UNBOUNDED: u32 = u32::MAX / 4;
 
@@ -475,7 +475,7 @@ impl TrialDepth {
     /// `depth + steps / (steps + 8)`, so each depth keeps to its unit
     /// interval (depth 3 is 3.5, the middle of its interval, since its
     /// steps are unknown).
-    pub fn rating(&self) -> f64 {
+    pub(crate) fn rating(&self) -> f64 {
         if self.depth > MAX_LEVEL {
             return f64::from(self.depth) + 0.5;
         }

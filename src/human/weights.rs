@@ -21,7 +21,7 @@ use serde::Serialize;
 use std::fmt;
 
 /// Xu & Xu Table 1 weights: (first use, later uses).
-pub fn weight(t: Technique) -> (u32, u32) {
+pub(crate) fn weight(t: Technique) -> (u32, u32) {
     match t {
         Technique::NakedSingle => (1, 1),
         Technique::HiddenSingle => (2, 2),
@@ -65,7 +65,7 @@ pub(crate) struct Tally {
 
 impl Tally {
     /// Adds one use of `t`.
-    pub fn add(&mut self, t: Technique) {
+    pub(crate) fn add(&mut self, t: Technique) {
         let c = class(t);
         let (first, later) = weight(c);
         if self.used.contains(&c) {

@@ -10,13 +10,11 @@
 //! on: the score is a model over these values, `analyze` assembles them into
 //! rows, the generators search over them and the report renders them.
 
-pub mod registry;
+pub(crate) mod registry;
 mod value;
 
-pub use registry::{
-    Direction, Kind, Metric, MetricInfo, Role, Source, UnknownMetric, direction_of,
-    is_parameter_column, join, metric,
-};
+pub use registry::{Direction, Metric, UnknownMetric};
+pub(crate) use registry::{Kind, Role, Source, direction_of, is_parameter_column, join};
 pub use value::MetricValue;
 
 use crate::cnf::{ClassCuts, ClauseCounts, Encoding, clause_row};
@@ -116,7 +114,7 @@ pub fn parse_metric_groups(list: &str) -> Result<Vec<MetricGroup>, MetricsError>
 
 /// What to compute for one puzzle.
 #[derive(Debug, Clone)]
-pub struct MetricOptions {
+pub(crate) struct MetricOptions {
     /// The groups ([`MetricGroup::Score`] is left to the caller).
     pub groups: Vec<MetricGroup>,
     /// Relaxation parameters (for [`MetricGroup::Relax`]).
@@ -151,7 +149,7 @@ pub struct MetricValues {
 /// Only an engine disagreement (a bug, with a reproducible case); anything
 /// the puzzle itself causes (a contradiction, several solutions) is recorded
 /// in [`MetricValues::errors`] (and in the ratings' `status`).
-pub fn compute(puzzle: &Puzzle, opts: &MetricOptions) -> Result<MetricValues, Disagreement> {
+pub(crate) fn compute(puzzle: &Puzzle, opts: &MetricOptions) -> Result<MetricValues, Disagreement> {
     let mut out = MetricValues::default();
     for group in &opts.groups {
         match group {

@@ -502,19 +502,19 @@ pub struct UnknownMetric {
 ///
 /// # Errors
 /// [`UnknownMetric`], whose message lists every known name.
-pub fn metric(name: &str) -> Result<Metric, UnknownMetric> {
+pub(crate) fn metric(name: &str) -> Result<Metric, UnknownMetric> {
     find(name).ok_or_else(|| UnknownMetric {
         name: name.to_string(),
     })
 }
 
 /// The metric of this name, if there is one.
-pub fn find(name: &str) -> Option<Metric> {
+pub(crate) fn find(name: &str) -> Option<Metric> {
     Metric::ALL.iter().copied().find(|m| m.name() == name)
 }
 
 /// The names of these metrics joined by `sep`.
-pub fn join(metrics: &[Metric], sep: &str) -> String {
+pub(crate) fn join(metrics: &[Metric], sep: &str) -> String {
     metrics
         .iter()
         .map(|m| m.name())
@@ -529,21 +529,22 @@ pub(crate) fn known_names() -> Vec<&'static str> {
 
 /// The direction of a column: the registry's for a metric, higher is harder
 /// for a column sudolab does not compute (a label, another tool's rating).
-pub fn direction_of(name: &str) -> Direction {
+pub(crate) fn direction_of(name: &str) -> Direction {
     find(name).map_or(Direction::HigherIsHarder, Metric::direction)
 }
 
 /// Columns that describe how a row was made, not the puzzle: the input
 /// `line`, the run's `params.*` (as `analyze` writes them), `seed`, and the
 /// metrics of [`Role::Parameter`] (the relaxation's `k`, `samples`, `cap`).
-pub fn is_parameter_column(name: &str) -> bool {
+pub(crate) fn is_parameter_column(name: &str) -> bool {
     matches!(name, "line" | "seed")
         || name.starts_with("params.")
         || find(name).is_some_and(|m| m.role() == Role::Parameter)
 }
 
 /// The metrics a source computes, in registry order.
-pub fn of_source(source: Source) -> impl Iterator<Item = Metric> {
+#[cfg(test)]
+pub(crate) fn of_source(source: Source) -> impl Iterator<Item = Metric> {
     Metric::ALL
         .iter()
         .copied()

@@ -60,7 +60,7 @@ fn text(s: &str) -> MetricValue {
 }
 
 impl ClauseCounts {
-    /// The value of one of the clause metrics ([`Source::Clauses`]);
+    /// The value of one of the clause metrics (`Source::Clauses`);
     /// `None` for any other metric.
     pub fn value(&self, m: Metric) -> Option<MetricValue> {
         Some(match m {
@@ -76,7 +76,7 @@ impl ClauseCounts {
 }
 
 impl RelaxSummary {
-    /// The value of one of the relaxation metrics ([`Source::Relax`]);
+    /// The value of one of the relaxation metrics (`Source::Relax`);
     /// `None` for any other metric.
     pub fn value(&self, m: Metric) -> Option<MetricValue> {
         Some(match m {
@@ -106,7 +106,7 @@ impl RelaxSummary {
 }
 
 impl Ratings {
-    /// The value of one of the human models' metrics ([`Source::Rate`]);
+    /// The value of one of the human models' metrics (`Source::Rate`);
     /// `None` for any other metric or where the model left it null.
     pub fn value(&self, m: Metric) -> Option<MetricValue> {
         let n = |x: Option<f64>| x.map(number);

@@ -68,8 +68,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 mod onset;
 mod precision;
 
-pub use onset::{BadK, KChoice, ONSET_SAMPLES, onset};
-pub use precision::{PRECISION_BLOCK, PRECISION_MIN_SAMPLES};
+pub(crate) use onset::onset;
+pub use onset::{BadK, KChoice};
+#[cfg(test)]
+pub(crate) use {
+    onset::ONSET_SAMPLES,
+    precision::{PRECISION_BLOCK, PRECISION_MIN_SAMPLES},
+};
 
 /// Parameters of a relaxation experiment.
 #[derive(Debug, Clone, Serialize)]
@@ -80,7 +85,7 @@ pub struct RelaxOptions {
     /// that are drawn.
     pub samples: usize,
     /// Draw samples until the 95 % interval of `mean_fixed` is within ±
-    /// this many cells (at least [`PRECISION_MIN_SAMPLES`], at most
+    /// this many cells (at least `PRECISION_MIN_SAMPLES`, at most
     /// `samples`); `None` draws exactly `samples`.
     pub precision: Option<f64>,
     /// Base seed; sample `i` draws its edge order from `derive_seed(seed, i)`
@@ -106,7 +111,7 @@ pub struct RelaxOptions {
 #[serde(rename_all = "lowercase")]
 pub enum Verification {
     /// The bitset search hands over its solutions and SAT proves its count
-    /// and fixed cells from them ([`crate::sat::certificate`]); other
+    /// and fixed cells from them (`crate::sat::certificate`); other
     /// engines are re-analyzed as with `Resolve`.
     #[default]
     #[cfg_attr(
@@ -333,9 +338,9 @@ pub struct RelaxSummary {
     #[serde(default)]
     pub saw_nothing: bool,
     /// The `k` where this puzzle's relaxation begins: where P(unique) over
-    /// [`ONSET_SAMPLES`] nested samples falls to one half ([`onset`]). Looked
+    /// `ONSET_SAMPLES` nested samples falls to one half (`onset`). Looked
     /// for by `relax` and the puzzle report where a row saw nothing, and by
-    /// `relax --k auto` ([`name_onset`], [`sweep_each_with_onset`]); `null`
+    /// `relax --k auto` ([`name_onset`], `sweep_each_with_onset`); `null`
     /// elsewhere (`analyze`, `score`) and where the puzzle has no empty cell.
     #[serde(default)]
     pub relaxation_onset_k: Option<usize>,
@@ -375,7 +380,7 @@ fn is_zero(n: &usize) -> bool {
 /// one every relaxation keeps. (A puzzle with several already has what the
 /// relaxation measures, and on a near-empty large grid its samples would
 /// run for hours.)
-pub fn check_puzzle(puzzle: &Puzzle) -> Result<(), RelaxError> {
+pub(crate) fn check_puzzle(puzzle: &Puzzle) -> Result<(), RelaxError> {
     puzzle
         .check()
         .map_err(|c| RelaxError::Contradictory(c.to_string()))?;
@@ -397,7 +402,7 @@ fn verified_samples(samples: usize, verify: usize) -> impl Fn(usize) -> bool {
 /// [`LARGE_COUNT`](crate::answers::LARGE_COUNT) solutions, judged on the
 /// first sample (analysed with a count capped there, so it answers
 /// quickly): such a run may take very long.
-pub fn is_long(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<bool, Disagreement> {
+pub(crate) fn is_long(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<bool, Disagreement> {
     let edges = puzzle.geometry().edges().len();
     if opts.cap != 0 || opts.samples == 0 || opts.k > edges {
         return Ok(false);
@@ -583,6 +588,20 @@ pub(crate) fn summarise(
 }
 
 /// The whole experiment for one puzzle at one `k`: samples and summary.
+///
+/// ```
+/// use sudolab::{RelaxOptions, parse_puzzle, relax};
+///
+/// let p = parse_puzzle(
+///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+/// )?;
+/// // Remove 30 random edges of the Sudoku graph, 10 times.
+/// let opts = RelaxOptions { k: 30, samples: 10, ..RelaxOptions::default() };
+/// let (report, samples) = relax(&p, &opts)?;
+/// assert_eq!(samples.len(), 10);
+/// assert!(report.summary.mean_solutions >= 1.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn relax(
     puzzle: &Puzzle,
     opts: &RelaxOptions,
@@ -603,13 +622,13 @@ pub fn relax_until(
     Ok((summarise(puzzle, opts, &samples, verified), samples))
 }
 
-/// Names the [`onset`] in a report that saw nothing, as `relax` and the
+/// Names the `onset` in a report that saw nothing, as `relax` and the
 /// puzzle report print it. [`relax`] leaves it out (`None`): the
 /// relaxations of `analyze`, `score` and the generators are many and short,
 /// and the search would cost them more than their samples.
 ///
 /// # Errors
-/// What [`onset`] returns.
+/// What `onset` returns.
 pub fn name_onset(
     puzzle: &Puzzle,
     opts: &RelaxOptions,
@@ -734,7 +753,7 @@ pub fn sweep(
 /// [`sweep`], handing each point with its samples to `each` as soon as it is
 /// done (to stream it). The fit is made on the points of `ks`, so a resumed
 /// run that passes only the missing `k` fits those.
-pub fn sweep_each<E: From<RelaxError>>(
+pub(crate) fn sweep_each<E: From<RelaxError>>(
     puzzle: &Puzzle,
     ks: &[usize],
     opts: &RelaxOptions,
@@ -746,7 +765,7 @@ pub fn sweep_each<E: From<RelaxError>>(
 /// [`sweep_each`] as `relax` runs it: the points that saw nothing name the
 /// puzzle's [`onset`] (looked for once), and with `known_onset` (`relax --k
 /// auto` found it to choose `k`) every point carries it.
-pub fn sweep_each_with_onset<E: From<RelaxError>>(
+pub(crate) fn sweep_each_with_onset<E: From<RelaxError>>(
     puzzle: &Puzzle,
     ks: &[usize],
     opts: &RelaxOptions,
@@ -826,7 +845,7 @@ fn sweep_points<E: From<RelaxError>>(
 }
 
 /// Parses `A:B:STEP` (inclusive) into the list of `k`.
-pub fn parse_sweep(s: &str) -> Result<Vec<usize>, RelaxError> {
+pub(crate) fn parse_sweep(s: &str) -> Result<Vec<usize>, RelaxError> {
     let parts: Vec<&str> = s.split(':').collect();
     let nums: Result<Vec<usize>, _> = parts.iter().map(|p| p.trim().parse::<usize>()).collect();
     match nums.as_deref() {

@@ -23,10 +23,10 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Samples whose thresholds give the onset.
-pub const ONSET_SAMPLES: usize = 100;
+pub(crate) const ONSET_SAMPLES: usize = 100;
 
 /// The `k` of a relaxation: a number of edges, or `auto`, the puzzle's
-/// [`onset`].
+/// `onset`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KChoice {
     /// Remove this many edges.
@@ -64,7 +64,7 @@ impl KChoice {
     /// The `k` to relax `puzzle` at: the number, or the onset.
     ///
     /// # Errors
-    /// What [`onset`] returns, and [`RelaxError::NoOnset`] for `auto` on a
+    /// What `onset` returns, and [`RelaxError::NoOnset`] for `auto` on a
     /// puzzle without an empty cell.
     pub fn resolve(self, puzzle: &Puzzle, opts: &RelaxOptions) -> Result<usize, RelaxError> {
         match self {
@@ -80,7 +80,7 @@ impl KChoice {
 ///
 /// # Errors
 /// The puzzle cannot be relaxed ([`check_puzzle`]).
-pub fn onset(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<Option<usize>, RelaxError> {
+pub(crate) fn onset(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<Option<usize>, RelaxError> {
     check_puzzle(puzzle)?;
     let mut t = Thresholds::new(puzzle, opts.seed);
     let need = ONSET_SAMPLES.div_ceil(2);

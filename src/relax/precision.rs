@@ -12,10 +12,10 @@ use std::ops::Range;
 
 /// The fewest samples a run to a precision draws before it may stop: a
 /// standard deviation from fewer is too unsure to stop on.
-pub const PRECISION_MIN_SAMPLES: usize = 30;
+pub(crate) const PRECISION_MIN_SAMPLES: usize = 30;
 
 /// Samples drawn between two tests of the stopping rule.
-pub const PRECISION_BLOCK: usize = 10;
+pub(crate) const PRECISION_BLOCK: usize = 10;
 
 /// The blocks of sample indices of a run of at most `max` samples: one
 /// block of all of them without a precision, else the first

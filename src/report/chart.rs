@@ -1,7 +1,7 @@
 //! Terminal charts: horizontal bars and an N×N heatmap of shades.
 
 /// A horizontal bar of `width` characters for `frac` in [0, 1].
-pub fn bar(frac: f64, width: usize) -> String {
+pub(crate) fn bar(frac: f64, width: usize) -> String {
     let frac = if frac.is_finite() {
         frac.clamp(0.0, 1.0)
     } else {
@@ -18,7 +18,7 @@ pub fn bar(frac: f64, width: usize) -> String {
 }
 
 /// Shade character for a value in [0, 1].
-pub fn shade(v: f64) -> char {
+pub(crate) fn shade(v: f64) -> char {
     const SHADES: [char; 5] = [' ', '░', '▒', '▓', '█'];
     if !v.is_finite() {
         return '?';

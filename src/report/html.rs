@@ -96,7 +96,7 @@ fn svg(s: String) -> Markup {
 ///
 /// # Errors
 /// Only a chart that cannot be drawn (never expected).
-pub fn render(report: &Report) -> Result<String, PlotError> {
+pub(crate) fn render(report: &Report) -> Result<String, PlotError> {
     let mut sections = Vec::new();
     for (i, p) in report.puzzles.iter().enumerate() {
         sections.push(puzzle_section(i + 1, p)?);

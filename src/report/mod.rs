@@ -15,13 +15,11 @@
 //! [`html`] draws it as one self-contained page, and [`plot`] holds every
 //! chart (also `relax --plot`).
 
-pub mod chart;
-pub mod html;
-pub mod plot;
+pub(crate) mod chart;
+pub(crate) mod html;
+pub(crate) mod plot;
 mod read;
-pub mod text;
-
-pub use crate::analyze::puzzle_report::Report;
+pub(crate) mod text;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -176,7 +174,7 @@ pub fn to_csv<T: Serialize>(rows: &[T]) -> Result<String, RenderError> {
 /// is refused. A device, FIFO or socket is written directly, never
 /// replaced by a regular file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OutputTarget {
+pub(crate) enum OutputTarget {
     /// A regular file or a new one, at this path (links resolved): written
     /// through a temporary file beside it and renamed over it.
     File(PathBuf),
@@ -187,7 +185,7 @@ pub enum OutputTarget {
 impl OutputTarget {
     /// Classifies `path` (following links); an error for a folder, a link to
     /// nothing, or a path that cannot be looked at.
-    pub fn of(path: &Path) -> io::Result<OutputTarget> {
+    pub(crate) fn of(path: &Path) -> io::Result<OutputTarget> {
         let meta = match fs::symlink_metadata(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Ok(OutputTarget::File(path.to_path_buf()));
@@ -232,7 +230,7 @@ fn folder_of(path: &Path) -> &Path {
 /// Refuses to replace a write-protected file (no write permission for
 /// anyone, e.g. mode 400), as the shell's `>` and `cp` do: the protection
 /// is the user's word that the file must stay.
-pub fn refuse_write_protected(path: &Path) -> io::Result<()> {
+pub(crate) fn refuse_write_protected(path: &Path) -> io::Result<()> {
     match fs::metadata(path) {
         Ok(m) if m.is_file() && m.permissions().readonly() => Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
@@ -256,7 +254,7 @@ fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 /// renamed over its target (`.FILE.XXXXXX.tmp`): what a program interrupted
 /// by a signal calls before it ends, so that no temporary file is left and
 /// every target keeps its earlier contents.
-pub fn remove_temporaries() {
+pub(crate) fn remove_temporaries() {
     for path in temporaries().drain(..) {
         let _ = fs::remove_file(path);
     }
@@ -303,7 +301,7 @@ fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
 /// the earlier 9 targets as they were (`encode -o DIR/`). Dropped without
 /// `commit`, the temporary files are removed.
 #[derive(Default)]
-pub struct StagedFiles {
+pub(crate) struct StagedFiles {
     staged: Vec<(tempfile::TempPath, PathBuf)>,
 }
 
@@ -311,7 +309,7 @@ impl StagedFiles {
     /// Writes `bytes` to a temporary file beside `path` (closed: no file
     /// descriptor is held per staged file). A device or FIFO is written
     /// directly, as [`write_atomic`] does.
-    pub fn stage(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    pub(crate) fn stage(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
         match OutputTarget::of(path)? {
             OutputTarget::Special(_) => write_atomic(path, bytes),
             OutputTarget::File(p) => {
@@ -326,7 +324,7 @@ impl StagedFiles {
     }
 
     /// Renames every staged file over its target.
-    pub fn commit(mut self) -> io::Result<()> {
+    pub(crate) fn commit(mut self) -> io::Result<()> {
         for (tmp, path) in std::mem::take(&mut self.staged) {
             let temporary = tmp.to_path_buf();
             let done = tmp.persist(&path).map_err(|e| e.error);
@@ -337,7 +335,7 @@ impl StagedFiles {
     }
 }
 
-/// Writes `bytes` to the output `path` by the [`OutputTarget`] policy: a
+/// Writes `bytes` to the output `path` by the `OutputTarget` policy: a
 /// regular (or new) file atomically, through a temporary file in the same
 /// folder flushed and renamed over it (on any failure, a full disk
 /// included, the temporary file is removed and the target left as it
@@ -356,7 +354,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// the earlier file as it was and no temporary file. A new file is written
 /// in place when `in_place_if_new` (a streamed result that `--resume` can
 /// continue after an interruption); a device or FIFO directly.
-pub struct OutputStream {
+pub(crate) struct OutputStream {
     target: OutputTarget,
     in_place_if_new: bool,
     state: StreamState,
@@ -370,7 +368,7 @@ enum StreamState {
 
 impl OutputStream {
     /// An output to `path`, not opened yet.
-    pub fn new(path: &Path, in_place_if_new: bool) -> io::Result<OutputStream> {
+    pub(crate) fn new(path: &Path, in_place_if_new: bool) -> io::Result<OutputStream> {
         Ok(OutputStream {
             target: OutputTarget::of(path)?,
             in_place_if_new,
@@ -379,7 +377,7 @@ impl OutputStream {
     }
 
     /// An output appended to the existing file at `path` (opened now).
-    pub fn append(path: &Path) -> io::Result<OutputStream> {
+    pub(crate) fn append(path: &Path) -> io::Result<OutputStream> {
         let target = OutputTarget::of(path)?;
         let file = match &target {
             OutputTarget::File(p) | OutputTarget::Special(p) => {
@@ -415,7 +413,7 @@ impl OutputStream {
 
     /// Completes the output: flushed, and a temporary file renamed over the
     /// target. An output with nothing written is created empty.
-    pub fn finish(mut self) -> io::Result<()> {
+    pub(crate) fn finish(mut self) -> io::Result<()> {
         self.open()?;
         match std::mem::replace(&mut self.state, StreamState::Closed) {
             StreamState::Closed => Ok(()),
@@ -471,7 +469,7 @@ impl Write for OutputStream {
 }
 
 /// A plain text table with right-aligned numeric-looking columns.
-pub fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
     let ncols = rows.iter().map(|r| r.len()).fold(header.len(), usize::max);
     let mut width = vec![0; ncols];
     for (i, h) in header.iter().enumerate() {

@@ -181,7 +181,7 @@ fn log_panel(
 /// original), with its fit (`paper_fit`); ours beside it, the mean number of
 /// solutions with its fit (`fit`); P(unique); mean fixed cells. A legend
 /// names each puzzle with both fits' `c` and `λ`.
-pub fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
+pub(crate) fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
     let legend_h = 20 * sweeps.len() as u32 + 10;
     let (w, h) = (1440u32, 300 + legend_h);
     svg((w, h), |root| {
@@ -486,7 +486,7 @@ pub fn clause_histogram(series: &[(String, Vec<u64>)]) -> Result<String, PlotErr
 /// Horizontal bars, one per `(name, percentile)`, on a 0–100 axis: where a
 /// puzzle's ratings fall in the reference set. A missing percentile leaves
 /// its row empty.
-pub fn percentile_bars(rows: &[(String, Option<f64>)]) -> Result<String, PlotError> {
+pub(crate) fn percentile_bars(rows: &[(String, Option<f64>)]) -> Result<String, PlotError> {
     let n = rows.len().max(1);
     let h = 60 + 24 * n as u32;
     svg((620, h), |root| {
@@ -608,7 +608,12 @@ impl Axis {
 }
 
 /// A histogram of `counts` over equal-width bins from `lo` to `hi`.
-pub fn histogram(title: &str, lo: f64, hi: f64, counts: &[usize]) -> Result<String, PlotError> {
+pub(crate) fn histogram(
+    title: &str,
+    lo: f64,
+    hi: f64,
+    counts: &[usize],
+) -> Result<String, PlotError> {
     let top = counts.iter().copied().max().unwrap_or(1).max(1) as f64 * 1.1;
     let (lo, hi) = match (lo.is_finite(), hi.is_finite()) {
         (true, true) if hi > lo => (lo, hi),
@@ -648,7 +653,7 @@ pub fn histogram(title: &str, lo: f64, hi: f64, counts: &[usize]) -> Result<Stri
 }
 
 /// A scatter plot of `points` (`(metric, label)`), titled with the metric.
-pub fn scatter(
+pub(crate) fn scatter(
     title: &str,
     x_desc: &str,
     y_desc: &str,

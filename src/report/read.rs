@@ -16,7 +16,7 @@ impl Report {
     ///
     /// # Errors
     /// A document with those fields whose values are no report's.
-    pub fn from_json(text: &str) -> Result<Option<Report>, serde_json::Error> {
+    pub(crate) fn from_json(text: &str) -> Result<Option<Report>, serde_json::Error> {
         if !text.trim_start().starts_with('{') {
             return Ok(None);
         }

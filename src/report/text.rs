@@ -11,9 +11,11 @@ use crate::analyze::fill_order::FillOrderRow;
 use crate::analyze::results::Lined;
 use crate::analyze::{AnalysisRow, RatedRow};
 use crate::cnf::{ClauseRow, MeanDistribution};
+use crate::eval::{ClassifyReport, EvalReport, FitReport};
 use crate::metrics::Metric;
 use crate::relax::{RelaxReport, RelaxSummary, SweepReport};
 use crate::score::ScoreRow;
+use crate::score::fit::ScoreFitReport;
 
 /// A label for a table cell (empty when none).
 fn label_of(label: &Option<String>) -> String {
@@ -30,7 +32,7 @@ fn count_cell(solutions: u64, capped: bool) -> String {
 }
 
 /// `sudolab check`: status and reason per puzzle.
-pub fn check_table(rows: &[CheckRow]) -> String {
+pub(crate) fn check_table(rows: &[CheckRow]) -> String {
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -46,7 +48,7 @@ pub fn check_table(rows: &[CheckRow]) -> String {
 }
 
 /// `sudolab count`: solutions per puzzle.
-pub fn count_table(rows: &[CountRow]) -> String {
+pub(crate) fn count_table(rows: &[CountRow]) -> String {
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -58,7 +60,7 @@ pub fn count_table(rows: &[CountRow]) -> String {
 }
 
 /// `sudolab backbone`: solutions and fixed cells per (relaxed) puzzle.
-pub fn backbone_table(rows: &[BackboneRow]) -> String {
+pub(crate) fn backbone_table(rows: &[BackboneRow]) -> String {
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -79,7 +81,7 @@ pub fn backbone_table(rows: &[BackboneRow]) -> String {
 }
 
 /// `sudolab solve`: each puzzle beside its solution, one line each.
-pub fn solve_text(rows: &[SolveRow]) -> String {
+pub(crate) fn solve_text(rows: &[SolveRow]) -> String {
     let mut s = String::new();
     for r in rows {
         let sol = match (&r.solution, r.status) {
@@ -103,7 +105,7 @@ fn extrapolated(flag: bool) -> &'static str {
 
 /// The text table of score rows; `calibrated` names the scale of the
 /// calibrated level column, given when `with_level`.
-pub fn score_table(rows: &[ScoreRow], calibrated: &str, with_level: bool) -> String {
+pub(crate) fn score_table(rows: &[ScoreRow], calibrated: &str, with_level: bool) -> String {
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -143,7 +145,7 @@ fn fmt(v: Option<f64>) -> String {
 }
 
 /// The text table of rated rows: the headline value of each model.
-pub fn rate_table(rows: &[RatedRow]) -> String {
+pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|RatedRow { rate: r, score }| {
@@ -207,7 +209,7 @@ pub fn rate_table(rows: &[RatedRow]) -> String {
 
 /// The headline metrics of each group as a table (every field is in
 /// `--format jsonl|json|csv`).
-pub fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
+pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
     let f = |x: Option<f64>| x.map_or_else(|| "-".into(), |x| format!("{x:.2}"));
     let mut header = vec!["line", "puzzle"];
     let has = |pick: fn(&AnalysisRow) -> bool| rows.iter().any(|r| pick(&r.row));
@@ -304,7 +306,7 @@ pub fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
 }
 
 /// One relaxation as text: its summary and the fixedness map.
-pub fn relax_text(r: &RelaxReport) -> String {
+pub(crate) fn relax_text(r: &RelaxReport) -> String {
     let mut s = String::new();
     let name = r.label.clone().unwrap_or_default();
     s.push_str(&format!("{}  {}\n", r.puzzle, name));
@@ -400,7 +402,7 @@ fn saw_nothing_note(sm: &RelaxSummary) -> Option<String> {
 }
 
 /// Sweeps as text: a table of the points and the fits of each puzzle.
-pub fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
+pub(crate) fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
     let mut s = String::new();
     for (_, sw) in sweeps {
         s.push_str(&format!(
@@ -500,7 +502,7 @@ pub fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
 
 /// `sudolab clauses`: each puzzle's ALO clause lengths as bars, and the
 /// mean distribution over them when given.
-pub fn clauses_text(rows: &[ClauseRow], mean: Option<&MeanDistribution>) -> String {
+pub(crate) fn clauses_text(rows: &[ClauseRow], mean: Option<&MeanDistribution>) -> String {
     let mut s = String::new();
     for r in rows {
         let c = &r.counts;
@@ -572,7 +574,7 @@ fn grid(ranks: &[Option<f64>], side: usize) -> Vec<String> {
 
 /// `sudolab order`: the two fill orders side by side and the SiSuS
 /// possibilities per step, per puzzle.
-pub fn order_text(rows: &[FillOrderRow]) -> String {
+pub(crate) fn order_text(rows: &[FillOrderRow]) -> String {
     let mut s = String::new();
     for r in rows {
         let side = (r.model_rank.len() as f64).sqrt().round() as usize;
@@ -601,4 +603,320 @@ pub fn order_text(rows: &[FillOrderRow]) -> String {
         s.push('\n');
     }
     s
+}
+
+/// `eval`: the correlation table with its intervals, then each contingency
+/// table (label level × equal-count metric bin) with its χ² test.
+pub(crate) fn eval_text(report: &EvalReport, bootstrap: usize, seed: u64) -> String {
+    let rows: Vec<Vec<String>> = report
+        .rows
+        .iter()
+        .map(|r| {
+            let ci = |v: Option<f64>, lo: Option<f64>, hi: Option<f64>| match (lo, hi) {
+                (Some(l), Some(h)) => format!("{} [{:.2},{:.2}]", fmt_opt(v), l, h),
+                _ => fmt_opt(v),
+            };
+            vec![
+                r.metric.clone(),
+                r.n.to_string(),
+                ci(r.pearson, r.pearson_lo, r.pearson_hi),
+                ci(r.spearman, r.spearman_lo, r.spearman_hi),
+                ci(r.kendall_tau_b, r.kendall_tau_b_lo, r.kendall_tau_b_hi),
+                ci(r.gk_gamma, r.gk_gamma_lo, r.gk_gamma_hi),
+                r.note.clone().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    let intervals = if bootstrap == 0 {
+        "no bootstrap intervals (--bootstrap 0)".to_string()
+    } else {
+        format!(
+            "95% bootstrap intervals, {} resamples, seed {}",
+            bootstrap, seed
+        )
+    };
+    let mut s = format!(
+        "label {} ({} of {} rows labelled); {intervals}\n",
+        report.label, report.rows_labelled, report.rows_total
+    );
+    s.push_str(&text_table(
+        &[
+            "metric",
+            "n",
+            "pearson",
+            "spearman",
+            "kendall_tau_b",
+            "gk_gamma",
+            "note",
+        ],
+        &rows,
+    ));
+    for c in &report.contingency {
+        s.push_str(&format!(
+            "\n{}: label level × equal-count metric bin (edges {:?}); χ² = {} df {} p = {}\n",
+            c.metric,
+            c.bin_edges,
+            fmt_opt(c.chi2),
+            c.df.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
+            c.p_value
+                .map(|p| format!("{p:.3e}"))
+                .unwrap_or_else(|| "-".into())
+        ));
+        let rows: Vec<Vec<String>> = c
+            .levels
+            .iter()
+            .zip(&c.counts)
+            .map(|(l, row)| {
+                std::iter::once(l.clone())
+                    .chain(row.iter().map(|n| n.to_string()))
+                    .collect()
+            })
+            .collect();
+        let bins: Vec<String> = (1..=c.counts.first().map_or(0, |r| r.len()))
+            .map(|b| format!("bin{b}"))
+            .collect();
+        let mut header = vec!["level"];
+        header.extend(bins.iter().map(|b| b.as_str()));
+        s.push_str(&text_table(&header, &rows));
+    }
+    s
+}
+
+/// `classify`: the classes with their ranges and counts, then one row per
+/// label group (mean, median, their classes, the class shares).
+pub(crate) fn classify_text(report: &ClassifyReport) -> String {
+    let sm = &report.summary;
+    let mut s = format!(
+        "{} by {} ({} bins, {}); edges {:?}; {} puzzles, {} without a value\n",
+        sm.metric, sm.method, sm.bins, sm.direction, sm.edges, sm.n, sm.n_missing
+    );
+    for (r, c) in sm.ranges.iter().zip(&sm.counts) {
+        s.push_str(&format!(
+            "  {:<7} {:<22} {} puzzles\n",
+            r.class, r.text, c.n
+        ));
+    }
+    if !report.groups.is_empty() {
+        let rows: Vec<Vec<String>> = report
+            .groups
+            .iter()
+            .map(|g| {
+                let mut row = vec![
+                    g.group.clone(),
+                    g.n.to_string(),
+                    format!("{:.3}", g.mean),
+                    format!("{:.3}", g.median),
+                    g.class_of_mean.clone(),
+                    g.class_of_median.clone(),
+                ];
+                row.extend(
+                    g.shares
+                        .iter()
+                        .map(|(c, v)| format!("{c} {:.0}%", v * 100.0)),
+                );
+                row
+            })
+            .collect();
+        s.push('\n');
+        s.push_str(&text_table(
+            &[
+                "group",
+                "n",
+                "mean",
+                "median",
+                "class_of_mean",
+                "class_of_median",
+                "shares",
+            ],
+            &rows,
+        ));
+    }
+    s
+}
+
+/// `fit`: the fitted combination and its train and test correlations.
+pub(crate) fn fit_text(r: &FitReport) -> String {
+    let mut s = format!(
+        "{} ≈ {}\n",
+        r.label,
+        r.coefficients
+            .iter()
+            .map(|c| format!("{:+.4}·{}", c.value, c.name))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    s.push_str(&format!(
+        "train n={} pearson {} spearman {}; test n={} pearson {} spearman {}; seed {}\n",
+        r.n_train,
+        fmt_opt(r.train_pearson),
+        fmt_opt(r.train_spearman),
+        r.n_test,
+        fmt_opt(r.test_pearson),
+        fmt_opt(r.test_spearman),
+        r.seed
+    ));
+    if let Some(n) = &r.note {
+        s.push_str(&format!("note: {n}\n"));
+    }
+    s
+}
+
+/// Columns of a score term table.
+const TERM_HEADER: [&str; 7] = [
+    "metric",
+    "transform",
+    "gate",
+    "mean",
+    "sd",
+    "fill",
+    "weight",
+];
+
+/// One table row per term of a score or time model.
+fn term_rows(terms: &[crate::score::Term]) -> Vec<Vec<String>> {
+    terms
+        .iter()
+        .map(|t| {
+            vec![
+                t.name.to_string(),
+                format!("{:?}", t.transform).to_lowercase(),
+                t.gate.map_or_else(|| "-".into(), |g| g.to_string()),
+                format!("{:.4}", t.mean),
+                format!("{:.4}", t.sd),
+                format!("{:.4}", t.fill),
+                format!("{:+.4}", t.weight),
+            ]
+        })
+        .collect()
+}
+
+/// `fit --score`: the fitted score model, its selection and validation.
+pub(crate) fn score_fit_text(r: &ScoreFitReport) -> String {
+    let mut s = String::new();
+    s.push_str("sources: ");
+    s.push_str(
+        &r.sources
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    s.push('\n');
+    for (name, steps) in [("full", &r.selection), ("fast", &r.selection_fast)] {
+        s.push_str(&format!(
+            "\nbackward elimination ({name}), mean leave-one-source-out Spearman:\n"
+        ));
+        for st in steps.iter() {
+            s.push_str(&format!(
+                "  {:.4}  {}{}\n",
+                st.mean_spearman,
+                crate::metrics::join(&st.metrics, ","),
+                st.dropped
+                    .as_ref()
+                    .map(|d| format!("  → drop {d}"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    for (name, m) in [("full", &r.model.full), ("fast", &r.model.fast)] {
+        s.push_str(&format!(
+            "\n{name} score = 10·(Σ weight·z − {:.4})/({:.4} − {:.4}):\n",
+            m.low, m.high, m.low
+        ));
+        let header = TERM_HEADER;
+        let rows = term_rows(&m.terms);
+        s.push_str(&text_table(&header, &rows));
+        if let Some(time) = &m.time {
+            s.push_str(&format!(
+                "{name} time: ln(seconds) = {:.4} {:+.4}·score + Σ weight·z; band [{:+.4}, {:+.4}] ({})\n",
+                time.intercept, time.score_weight, time.band.0, time.band.1, time.population
+            ));
+            let rows = term_rows(&time.terms);
+            s.push_str(&text_table(&header, &rows));
+        }
+    }
+    for h in &r.validation {
+        let how = if h.minutes.is_some() {
+            "5-fold cross-validation; first fold "
+        } else {
+            ""
+        };
+        s.push_str(&format!(
+            "\nheld out: {} (n = {}; {how}kept {}; fast kept {})\n",
+            h.source,
+            h.n,
+            crate::metrics::join(&h.kept, ","),
+            crate::metrics::join(&h.kept_fast, ",")
+        ));
+        let rows: Vec<Vec<String>> = h
+            .rows
+            .iter()
+            .map(|e| {
+                let ci = |v: Option<f64>, lo: Option<f64>, hi: Option<f64>| match (v, lo, hi) {
+                    (Some(v), Some(lo), Some(hi)) => format!("{v:.3} [{lo:.2},{hi:.2}]"),
+                    (Some(v), _, _) => format!("{v:.3}"),
+                    _ => "-".into(),
+                };
+                vec![
+                    e.metric.clone(),
+                    e.n.to_string(),
+                    ci(e.spearman, e.spearman_lo, e.spearman_hi),
+                    ci(e.gk_gamma, e.gk_gamma_lo, e.gk_gamma_hi),
+                ]
+            })
+            .collect();
+        s.push_str(&text_table(&["metric", "n", "spearman", "gk_gamma"], &rows));
+        if let Some(d) = &h.vs_se {
+            s.push_str(&format!(
+                "Spearman of score − Spearman of SE on the same {} puzzles: {:+.3}{}\n",
+                h.n_se,
+                d.value,
+                match (d.lo, d.hi) {
+                    (Some(lo), Some(hi)) => format!(" [{lo:+.3},{hi:+.3}] (paired bootstrap)"),
+                    _ => String::new(),
+                }
+            ));
+        }
+        if let Some(m) = &h.minutes {
+            s.push_str(&format!(
+                "minutes on {} held-out puzzles: median |ln error| {:.3}, {:.1} % within the band, Spearman {}\n",
+                m.n,
+                m.median_abs_ln_error,
+                100.0 * m.within_band,
+                m.spearman.spearman.map_or("-".into(), |r| format!("{r:.3}"))
+            ));
+        }
+        for b in &h.bands {
+            let rows: Vec<String> = b
+                .rows
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{} {}",
+                        e.metric,
+                        e.spearman.map_or("-".into(), |r| format!("{r:.3}"))
+                    )
+                })
+                .collect();
+            s.push_str(&format!(
+                "inside {} (n = {}): Spearman {}\n",
+                b.band,
+                b.rows.first().map_or(0, |r| r.n),
+                rows.join(", ")
+            ));
+        }
+        if let (Some(w), Some(m)) = (h.se_within_1, h.se_mean_abs) {
+            s.push_str(&format!(
+                "SE-equivalent vs SE on {} puzzles: {:.1} % within ±1.0, mean |difference| {:.2}\n",
+                h.n_se,
+                100.0 * w,
+                m
+            ));
+        }
+    }
+    s
+}
+
+fn fmt_opt(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into())
 }

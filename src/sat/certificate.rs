@@ -47,7 +47,7 @@ use varisat::{ExtendFormula, Lit, Solver, Var};
 
 /// What a certificate check proved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CertificateCheck {
+pub(crate) struct CertificateCheck {
     /// Distinct valid solutions in the certificate.
     pub solutions: usize,
     /// Solver calls made (the completeness call and the assumption calls).
@@ -57,7 +57,7 @@ pub struct CertificateCheck {
 /// Why a certificate does not prove its claim: always a bug of the engine
 /// that produced it (or of this check).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CertificateFault {
+pub(crate) enum CertificateFault {
     /// A listed solution breaks the relaxed constraints.
     #[error("listed solution {index} is not a solution: {why}")]
     InvalidSolution {
@@ -240,7 +240,7 @@ fn line(s: &[u8]) -> String {
 /// Checks `claim` (count up to `cap`, 0 = none, and fixed cells) of the
 /// relaxed instance `r` against the `solutions` the engine found (see the
 /// module doc for what each step proves).
-pub fn check_relaxed_certificate(
+pub(crate) fn check_relaxed_certificate(
     r: &RelaxedInstance,
     cap: u64,
     claim: &InstanceAnalysis,

@@ -23,7 +23,7 @@
 //! the solutions it found, with one incremental solver, instead of
 //! re-analyzing it.
 
-pub mod certificate;
+pub(crate) mod certificate;
 
 use crate::answers::{Count, InstanceAnalysis, SudokuEngine};
 use crate::cnf::{self, Cnf, Encoding};
@@ -81,7 +81,7 @@ pub(crate) fn solve_with(puzzle: &Puzzle, encoding: Encoding) -> Option<Solution
 
 /// The SAT engine: varisat on the minimal (candidate-based) encoding.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Sat;
+pub(crate) struct Sat;
 
 impl SudokuEngine for Sat {
     fn solve(&self, p: &Puzzle) -> Option<Solution> {
@@ -96,7 +96,7 @@ impl SudokuEngine for Sat {
 }
 
 /// Counts the solutions of a puzzle up to `cap` (0 = no cap).
-pub fn count(puzzle: &Puzzle, cap: u64) -> Count {
+pub(crate) fn count(puzzle: &Puzzle, cap: u64) -> Count {
     let found = enumerate(puzzle, cap, |_| {});
     Count::from_found(found, cap)
 }
@@ -297,7 +297,7 @@ fn count_on(solver: &mut Solver, r: &RelaxedInstance, cap: u64, free: &[usize]) 
 /// Solution count (capped) and fixed non-given cells of a relaxed instance,
 /// on one incremental solver: backbone by model filtering first, then the
 /// count by blocking clauses.
-pub fn analyze_relaxed(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+pub(crate) fn analyze_relaxed(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
     let p = r.puzzle();
     let side = p.side();
     let mut solver = load(&relaxed_cnf(r));

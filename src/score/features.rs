@@ -130,7 +130,7 @@ fn metric_options(names: &[Metric], p: &FeatureParams) -> MetricOptions {
 
 /// The metrics of one puzzle.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Features {
+pub(crate) struct Features {
     /// The metrics; `None` where a model cannot finish without search.
     pub values: BTreeMap<Metric, Option<f64>>,
     /// The hardest technique of the technique-weight path (`None`: nothing to
@@ -143,7 +143,7 @@ pub struct Features {
 
 /// The metrics of a 9×9 puzzle with exactly one solution, computed on
 /// its canonical form, and its hardest technique.
-pub fn feature_values(
+pub(crate) fn feature_values(
     puzzle: &Puzzle,
     names: &[Metric],
     p: &FeatureParams,
@@ -186,7 +186,7 @@ pub fn feature_values(
 /// model's dependency and box reach count the moves of a puzzle hidden
 /// singles solve, so their terms are multiplied by `singles_hidden_reach`
 /// and fall silent on harder puzzles.
-pub fn gate_of(m: Metric) -> Option<Metric> {
+pub(crate) fn gate_of(m: Metric) -> Option<Metric> {
     match m {
         Metric::SinglesDependency | Metric::SinglesBoxReach => Some(Metric::SinglesHiddenReach),
         _ => None,
@@ -194,7 +194,7 @@ pub fn gate_of(m: Metric) -> Option<Metric> {
 }
 
 /// Every candidate metric.
-pub fn candidates() -> Vec<Metric> {
+pub(crate) fn candidates() -> Vec<Metric> {
     CANDIDATES.to_vec()
 }
 

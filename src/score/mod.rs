@@ -20,15 +20,16 @@
 //! (`src/score/model.json`, written by `sudolab fit --score`; `docs/score.sh`
 //! regenerates it and the validation in `docs/score.md`).
 
-pub mod features;
-pub mod fit;
-pub mod time;
+pub(crate) mod features;
+pub(crate) mod fit;
+pub(crate) mod time;
 
-pub use features::{FeatureParams, feature_values};
+pub(crate) use features::{FeatureParams, feature_values};
 
 use crate::grid::Puzzle;
 use crate::human::Technique;
 use crate::metrics::{Metric, MetricValue};
+use crate::stats::quantile_sorted;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -262,7 +263,7 @@ impl LinearScore {
     pub fn level_cuts(&self, n: usize) -> Vec<f64> {
         let n = n.max(1);
         (1..n)
-            .map(|i| percentile(&self.reference, 100.0 * i as f64 / n as f64))
+            .map(|i| quantile_sorted(&self.reference, i as f64 / n as f64).unwrap_or(0.0))
             .collect()
     }
 }
@@ -372,16 +373,6 @@ fn interpolate(knots: &[(f64, f64)], x: f64) -> Option<f64> {
     Some(a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0))
 }
 
-/// The `p`-th percentile of a table of percentiles 0..=100 (interpolated).
-fn percentile(table: &[f64], p: f64) -> f64 {
-    let knots: Vec<(f64, f64)> = table
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| (100.0 * i as f64 / (table.len() - 1).max(1) as f64, v))
-        .collect();
-    interpolate(&knots, p).unwrap_or(0.0)
-}
-
 /// The shipped model: how features are computed and the two fitted scores.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScoreModel {
@@ -413,7 +404,7 @@ impl ScoreModel {
     }
 
     /// Refuses a model no score can be computed with: parameters the
-    /// command line would refuse ([`FeatureParams::check`]), a term with a
+    /// command line would refuse (`FeatureParams::check`), a term with a
     /// zero or non-finite spread, an empty or unordered curve, level cuts that do not
     /// fit their levels.
     pub fn check(&self) -> Result<(), ModelError> {
@@ -526,7 +517,7 @@ pub enum ScoreError {
 }
 
 /// Names of the levels of an `n`-level scale, easiest first.
-pub fn scale_names(n: usize) -> Vec<String> {
+pub(crate) fn scale_names(n: usize) -> Vec<String> {
     let named: &[&str] = match n {
         2 => &["Easy", "Hard"],
         3 => &["Easy", "Medium", "Hard"],
@@ -594,7 +585,7 @@ impl Default for ScoreOptions {
 impl ScoreOptions {
     /// Refuses options no score is computed with: a `scale` outside 2 to
     /// 10 levels, model parameters the command line would refuse
-    /// ([`FeatureParams::check`]).
+    /// (`FeatureParams::check`).
     pub fn check(&self) -> Result<(), crate::limits::OptionError> {
         if !(2..=10).contains(&self.scale) {
             return Err(crate::limits::OptionError::OutOfRange {
@@ -616,10 +607,8 @@ impl ScoreOptions {
 }
 
 impl Score {
-    /// The value of one of the score's metrics ([`Source::Score`]); `None`
+    /// The value of one of the score's metrics (`Source::Score`); `None`
     /// for any other metric or where the model has no such value.
-    ///
-    /// [`Source::Score`]: crate::metrics::Source::Score
     pub fn value(&self, m: Metric) -> Option<MetricValue> {
         let n = |x: Option<f64>| x.map(MetricValue::Number);
         match m {

@@ -79,7 +79,7 @@ fn percentile_intervals(
 /// `stat` maps one resample to `k` values (`None` where undefined on that
 /// resample). Interval `i` is `None` when fewer than half of the resamples
 /// gave statistic `i` a value, or when the bootstrap is off.
-pub fn bootstrap_intervals<F>(
+pub(crate) fn bootstrap_intervals<F>(
     x: &[f64],
     y: &[f64],
     opts: &BootstrapOptions,
@@ -115,7 +115,7 @@ where
 /// Draws exactly the resamples of [`bootstrap_intervals`] with the same
 /// seed, but evaluates each as multiplicities over the original sample
 /// ([`PairedSample::weighted`]), which needs no sorting per replicate.
-pub fn bootstrap_correlations(
+pub(crate) fn bootstrap_correlations(
     x: &[f64],
     y: &[f64],
     opts: &BootstrapOptions,

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 /// Pair counts of two paired samples (Knight's algorithm, O(n log n)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct PairCounts {
+pub(crate) struct PairCounts {
     /// Number of pairs of observations (sample size).
     pub n: u64,
     /// All pairs, n(n−1)/2.
@@ -78,7 +78,7 @@ fn merge_sort_inversions(v: &mut [f64]) -> u64 {
 }
 
 /// Concordant, discordant and tied pair counts.
-pub fn pair_counts(x: &[f64], y: &[f64]) -> Result<PairCounts, StatError> {
+pub(crate) fn pair_counts(x: &[f64], y: &[f64]) -> Result<PairCounts, StatError> {
     if x.len() != y.len() {
         return Err(StatError::LengthMismatch {
             x: x.len(),
@@ -131,7 +131,7 @@ impl PairCounts {
     }
 
     /// Goodman–Kruskal γ from the counts.
-    pub fn gamma(&self) -> Result<f64, StatError> {
+    pub(crate) fn gamma(&self) -> Result<f64, StatError> {
         gamma_from_counts(self.concordant, self.discordant)
     }
 }
@@ -146,7 +146,7 @@ fn gamma_from_counts(concordant: u64, discordant: u64) -> Result<f64, StatError>
 
 /// Goodman–Kruskal γ of a contingency table whose rows and columns are both
 /// ordered (row `i` below row `i+1`, column `j` below column `j+1`).
-pub fn gamma_from_table(table: &[Vec<u64>]) -> Result<f64, StatError> {
+pub(crate) fn gamma_from_table(table: &[Vec<u64>]) -> Result<f64, StatError> {
     let r = table.len();
     let c = table.iter().map(Vec::len).max().unwrap_or(0);
     let cell = |i: usize, j: usize| table[i].get(j).copied().unwrap_or(0);

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 /// χ² test of independence.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct ChiSquare {
+pub(crate) struct ChiSquare {
     /// Pearson's χ² statistic, Σ (observed − expected)² / expected.
     pub chi2: f64,
     /// (rows − 1)(columns − 1), counting only non-empty rows and columns.
@@ -18,7 +18,7 @@ pub struct ChiSquare {
 }
 
 /// Pearson's χ² of a contingency table; empty rows and columns are dropped.
-pub fn chi_square(table: &[Vec<u64>]) -> Result<ChiSquare, StatError> {
+pub(crate) fn chi_square(table: &[Vec<u64>]) -> Result<ChiSquare, StatError> {
     let c = table.iter().map(Vec::len).max().unwrap_or(0);
     let cell = |i: usize, j: usize| table[i].get(j).copied().unwrap_or(0);
     let row_tot: Vec<u64> = (0..table.len())
@@ -50,7 +50,7 @@ pub fn chi_square(table: &[Vec<u64>]) -> Result<ChiSquare, StatError> {
 }
 
 /// Counts of (row, column) index pairs in an `rows × cols` table.
-pub fn contingency_counts(
+pub(crate) fn contingency_counts(
     row_index: &[usize],
     col_index: &[usize],
     rows: usize,

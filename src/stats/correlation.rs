@@ -55,7 +55,7 @@ fn standardised(v: &[f64], which: &'static str) -> Result<Vec<f64>, StatError> {
 }
 
 /// 1-based ranks, ties sharing the average of the ranks they span.
-pub fn average_ranks(v: &[f64]) -> Vec<f64> {
+pub(crate) fn average_ranks(v: &[f64]) -> Vec<f64> {
     let mut order: Vec<usize> = (0..v.len()).collect();
     order.sort_by(|&a, &b| v[a].total_cmp(&v[b]));
     let mut ranks = vec![0.0; v.len()];
@@ -82,20 +82,22 @@ pub fn spearman(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
 }
 
 /// Kendall's τ-b, which corrects τ for ties on either side.
-pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
+#[cfg(test)]
+pub(crate) fn kendall_tau_b(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
     check_pairs(x, y)?;
     Ok(pair_counts(x, y)?.tau_b())
 }
 
 /// Goodman–Kruskal γ of paired samples.
-pub fn gk_gamma(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
+#[cfg(test)]
+pub(crate) fn gk_gamma(x: &[f64], y: &[f64]) -> Result<f64, StatError> {
     check_pairs(x, y)?;
     pair_counts(x, y)?.gamma()
 }
 
 /// All four coefficients of paired samples, sharing one sort for τ-b and γ:
 /// `[pearson, spearman, kendall_tau_b, gk_gamma]`.
-pub fn correlations(x: &[f64], y: &[f64]) -> [Result<f64, StatError>; 4] {
+pub(crate) fn correlations(x: &[f64], y: &[f64]) -> [Result<f64, StatError>; 4] {
     if let Err(e) = check_pairs(x, y) {
         return [Err(e.clone()), Err(e.clone()), Err(e.clone()), Err(e)];
     }

@@ -10,7 +10,7 @@ use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 /// Survival function of the χ² distribution: P(X ≥ x) with `df` degrees;
 /// 1 for x ≤ 0, NaN when `df` is not a positive number.
-pub fn chi2_sf(x: f64, df: f64) -> f64 {
+pub(crate) fn chi2_sf(x: f64, df: f64) -> f64 {
     if x <= 0.0 {
         return 1.0;
     }
@@ -21,13 +21,15 @@ pub fn chi2_sf(x: f64, df: f64) -> f64 {
 }
 
 /// ln Γ(x) for x > 0 (Lanczos' approximation as `statrs` computes it).
-pub fn ln_gamma(x: f64) -> f64 {
+#[cfg(test)]
+pub(crate) fn ln_gamma(x: f64) -> f64 {
     statrs::function::gamma::ln_gamma(x)
 }
 
 /// Regularized upper incomplete gamma Q(a, x) = Γ(a, x) / Γ(a) for a > 0:
 /// 1 for x ≤ 0, 0 for x = ∞, NaN for an invalid `a`.
-pub fn gamma_q(a: f64, x: f64) -> f64 {
+#[cfg(test)]
+pub(crate) fn gamma_q(a: f64, x: f64) -> f64 {
     if x <= 0.0 {
         return 1.0;
     }

@@ -8,11 +8,11 @@
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// The normal quantile of a two-sided 95 % interval.
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// The mean of a sample with its standard error and 95 % t interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MeanInterval {
+pub(crate) struct MeanInterval {
     /// The sample mean.
     pub mean: f64,
     /// Standard error `s/√n` (`s` the sample standard deviation).
@@ -26,14 +26,14 @@ pub struct MeanInterval {
 
 impl MeanInterval {
     /// Half the width of the interval.
-    pub fn half_width(&self) -> f64 {
+    pub(crate) fn half_width(&self) -> f64 {
         (self.high - self.low) / 2.0
     }
 }
 
 /// The 97.5 % quantile of Student's t with `df` degrees of freedom (the
 /// normal one when `df` is not a positive finite number of degrees).
-pub fn t95(df: f64) -> f64 {
+pub(crate) fn t95(df: f64) -> f64 {
     match StudentsT::new(0.0, 1.0, df) {
         Ok(t) if df.is_finite() => t.inverse_cdf(0.975),
         _ => Z95,
@@ -43,7 +43,7 @@ pub fn t95(df: f64) -> f64 {
 /// The mean of `xs` (summed in the order given) with its standard error and
 /// 95 % t interval; `None` with fewer than two values, where a spread is
 /// undefined.
-pub fn mean_interval(xs: &[f64]) -> Option<MeanInterval> {
+pub(crate) fn mean_interval(xs: &[f64]) -> Option<MeanInterval> {
     let n = xs.len();
     if n < 2 {
         return None;
@@ -62,7 +62,7 @@ pub fn mean_interval(xs: &[f64]) -> Option<MeanInterval> {
 
 /// Wilson's 95 % score interval of a proportion of `successes` in `n`
 /// trials; `None` when `n` is 0.
-pub fn wilson95(successes: usize, n: usize) -> Option<(f64, f64)> {
+pub(crate) fn wilson95(successes: usize, n: usize) -> Option<(f64, f64)> {
     if n == 0 {
         return None;
     }

@@ -45,23 +45,33 @@ mod regression;
 mod summary;
 mod uncertainty;
 
-pub use bootstrap::{BootstrapOptions, Interval, bootstrap_correlations, bootstrap_intervals};
-pub use concordance::{PairCounts, gamma_from_table, pair_counts};
-pub use contingency::{ChiSquare, chi_square, contingency_counts};
-pub use correlation::{average_ranks, correlations, gk_gamma, kendall_tau_b, pearson, spearman};
-pub use distributions::{chi2_sf, gamma_q, ln_gamma};
-pub use interval::{MeanInterval, Z95, mean_interval, t95, wilson95};
-pub use paired_sample::PairedSample;
-pub use quantiles::{bin_of, equal_count_edges, quantile_sorted};
+pub use bootstrap::{BootstrapOptions, Interval};
+pub(crate) use bootstrap::{bootstrap_correlations, bootstrap_intervals};
+pub(crate) use concordance::gamma_from_table;
+pub(crate) use contingency::{ChiSquare, chi_square, contingency_counts};
+pub(crate) use correlation::{average_ranks, correlations};
+pub use correlation::{pearson, spearman};
+pub(crate) use interval::{mean_interval, wilson95};
+pub(crate) use quantiles::{bin_of, equal_count_edges, quantile_sorted};
 pub(crate) use regression::solve;
-pub use regression::{FitError, least_squares, predict};
-pub use summary::{Summary, mean, median_sorted, sum_squared_deviations};
-pub use uncertainty::{jackknife_se, normal_cdf, normal_quantile, probability_in};
+pub(crate) use regression::{FitError, least_squares, predict};
+pub use summary::Summary;
+pub(crate) use summary::{mean, median_sorted};
+pub(crate) use uncertainty::{jackknife_se, probability_in};
+#[cfg(test)]
+pub(crate) use {
+    concordance::pair_counts,
+    correlation::{gk_gamma, kendall_tau_b},
+    distributions::{chi2_sf, gamma_q, ln_gamma},
+    interval::t95,
+    paired_sample::PairedSample,
+    uncertainty::normal_cdf,
+};
 
 use thiserror::Error;
 
 /// Fewest pairs for which a coefficient is reported.
-pub const MIN_PAIRS: usize = 3;
+pub(crate) const MIN_PAIRS: usize = 3;
 
 /// Why a statistic is undefined.
 #[derive(Debug, Clone, PartialEq, Error)]

@@ -14,7 +14,7 @@ use super::concordance::PairCounts;
 /// coarser side: O(n log k) with no sorting per replicate. All four
 /// coefficients are symmetric in x and y, so the side with fewer distinct
 /// values is taken as y (the tree's index).
-pub struct PairedSample {
+pub(crate) struct PairedSample {
     /// Values sorted by (x, y).
     xs: Vec<f64>,
     ys: Vec<f64>,
@@ -41,7 +41,7 @@ fn choose2(k: u64) -> u64 {
 impl PairedSample {
     /// Sorts the pairs `(x[i], y[i])` once (over the shorter length; the sides
     /// are swapped if x has fewer distinct values).
-    pub fn new(x: &[f64], y: &[f64]) -> PairedSample {
+    pub(crate) fn new(x: &[f64], y: &[f64]) -> PairedSample {
         let (x, y) = if distinct_count(y) <= distinct_count(x) {
             (x, y)
         } else {
@@ -75,17 +75,20 @@ impl PairedSample {
     }
 
     /// Pair counts of the sample in which item `i` occurs `w[i]` times.
-    pub fn weighted_pair_counts(&self, w: &[u32]) -> PairCounts {
+    #[cfg(test)]
+    pub(crate) fn weighted_pair_counts(&self, w: &[u32]) -> PairCounts {
         self.weighted_parts(&self.to_sorted(w)).0
     }
 
     /// `[pearson, spearman, kendall_tau_b, gk_gamma]` of the sample in which
     /// item `i` occurs `w[i]` times; `None` where undefined (fewer than
     /// [`MIN_PAIRS`] items, or a constant side).
-    pub fn weighted(&self, w: &[u32]) -> [Option<f64>; 4] {
+    #[cfg(test)]
+    pub(crate) fn weighted(&self, w: &[u32]) -> [Option<f64>; 4] {
         self.weighted_sorted(&self.to_sorted(w))
     }
 
+    #[cfg(test)]
     fn to_sorted(&self, w: &[u32]) -> Vec<u32> {
         let mut sorted = vec![0; self.xs.len()];
         for (i, &c) in w.iter().enumerate().take(sorted.len()) {

@@ -7,7 +7,7 @@ use super::StatError;
 
 /// Quantile `q` of ascending `sorted` (linear interpolation between order
 /// statistics, "type 7").
-pub fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
+pub(crate) fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
     if sorted.is_empty() {
         return None;
     }
@@ -29,7 +29,7 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
 /// whose edge it does not exceed ([`bin_of`]): bins are `(e_{j−1}, e_j]`,
 /// so **values tied at an edge all go to the lower bin**. Ties can
 /// therefore leave a bin larger than n/bins, or empty when edges coincide.
-pub fn equal_count_edges(values: &[f64], bins: usize) -> Result<Vec<f64>, StatError> {
+pub(crate) fn equal_count_edges(values: &[f64], bins: usize) -> Result<Vec<f64>, StatError> {
     if bins < 2 {
         return Err(StatError::BadBins { bins });
     }
@@ -49,6 +49,6 @@ pub fn equal_count_edges(values: &[f64], bins: usize) -> Result<Vec<f64>, StatEr
 
 /// 0-based bin of `value` for ascending `edges`: the number of edges that
 /// are strictly below it.
-pub fn bin_of(value: f64, edges: &[f64]) -> usize {
+pub(crate) fn bin_of(value: f64, edges: &[f64]) -> usize {
     edges.partition_point(|&e| e < value)
 }

@@ -11,7 +11,7 @@
 
 /// Why a least-squares problem has no unique solution.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum FitError {
+pub(crate) enum FitError {
     /// Fewer rows than parameters (weights plus intercept).
     #[error("{rows} rows cannot determine {params} parameters")]
     TooFewRows {
@@ -42,7 +42,7 @@ pub enum FitError {
 
 /// Least squares with an intercept: `y ≈ b₀ + Σ bⱼ·x[i][j]`. Returns
 /// `[b₀, b₁, …, b_p]`.
-pub fn least_squares(x: &[Vec<f64>], y: &[f64]) -> Result<Vec<f64>, FitError> {
+pub(crate) fn least_squares(x: &[Vec<f64>], y: &[f64]) -> Result<Vec<f64>, FitError> {
     let n = x.len().min(y.len());
     let p = x.first().map_or(0, Vec::len);
     if let Some((row, r)) = x.iter().enumerate().find(|(_, r)| r.len() != p) {
@@ -120,7 +120,7 @@ pub(crate) fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Result<Vec<f64>, F
 }
 
 /// Prediction of a fitted model for one row of predictors.
-pub fn predict(coef: &[f64], row: &[f64]) -> f64 {
+pub(crate) fn predict(coef: &[f64], row: &[f64]) -> f64 {
     coef.first().copied().unwrap_or(0.0)
         + coef
             .iter()

@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 /// Arithmetic mean of `xs`; `None` when empty.
-pub fn mean(xs: &[f64]) -> Option<f64> {
+pub(crate) fn mean(xs: &[f64]) -> Option<f64> {
     if xs.is_empty() {
         return None;
     }
@@ -26,13 +26,13 @@ pub fn mean(xs: &[f64]) -> Option<f64> {
 
 /// `Σ (x − mean)²`: divided by `n` it is the population variance, by
 /// `n − 1` the sample variance.
-pub fn sum_squared_deviations(xs: &[f64], mean: f64) -> f64 {
+pub(crate) fn sum_squared_deviations(xs: &[f64], mean: f64) -> f64 {
     xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>()
 }
 
 /// Median of ascending values (mean of the two middle ones for an even
 /// count); `None` when empty.
-pub fn median_sorted(sorted: &[f64]) -> Option<f64> {
+pub(crate) fn median_sorted(sorted: &[f64]) -> Option<f64> {
     let n = sorted.len();
     match n {
         0 => None,
@@ -56,7 +56,7 @@ pub struct Summary {
 
 impl Summary {
     /// Summary of `xs`; `None` when empty.
-    pub fn of(xs: &[f64]) -> Option<Summary> {
+    pub(crate) fn of(xs: &[f64]) -> Option<Summary> {
         let mean = mean(xs)?;
         let n = xs.len();
         let mut s = xs.to_vec();

@@ -21,7 +21,7 @@ use statrs::distribution::{ContinuousCDF, Normal};
 impl Summary {
     /// Standard error of the mean, `sd/√n`; `None` for a single run, whose
     /// spread is not measured.
-    pub fn se(&self) -> Option<f64> {
+    pub(crate) fn se(&self) -> Option<f64> {
         (self.n >= 2).then(|| self.sd / (self.n as f64).sqrt())
     }
 }
@@ -29,7 +29,7 @@ impl Summary {
 /// Delete-one jackknife standard error of an estimate over `n` runs:
 /// `leave_out(i)` is the estimate with run `i` left out. `None` for fewer
 /// than two runs.
-pub fn jackknife_se(n: usize, leave_out: impl Fn(usize) -> f64) -> Option<f64> {
+pub(crate) fn jackknife_se(n: usize, leave_out: impl Fn(usize) -> f64) -> Option<f64> {
     if n < 2 {
         return None;
     }
@@ -40,7 +40,7 @@ pub fn jackknife_se(n: usize, leave_out: impl Fn(usize) -> f64) -> Option<f64> {
 }
 
 /// Φ(x), the standard normal distribution function.
-pub fn normal_cdf(x: f64) -> f64 {
+pub(crate) fn normal_cdf(x: f64) -> f64 {
     if x == f64::INFINITY {
         return 1.0;
     }
@@ -52,7 +52,8 @@ pub fn normal_cdf(x: f64) -> f64 {
 
 /// Φ⁻¹(p), the standard normal quantile, for `p` in (0, 1): 1.645 at 0.95.
 /// −∞ at 0 and ∞ at 1; NaN outside [0, 1].
-pub fn normal_quantile(p: f64) -> f64 {
+#[cfg(test)]
+pub(crate) fn normal_quantile(p: f64) -> f64 {
     match p {
         _ if !(0.0..=1.0).contains(&p) => f64::NAN,
         0.0 => f64::NEG_INFINITY,
@@ -68,7 +69,7 @@ fn standard() -> Normal {
 /// The probability that a value measured as `value` with standard error
 /// `se` lies in `[lo, hi)` (either end may be infinite), under the normal
 /// approximation. With `se` 0 (a deterministic value) it is 1 or 0.
-pub fn probability_in(value: f64, se: f64, lo: f64, hi: f64) -> f64 {
+pub(crate) fn probability_in(value: f64, se: f64, lo: f64, hi: f64) -> f64 {
     if se <= 0.0 || !se.is_finite() {
         return f64::from(u8::from(lo <= value && value < hi));
     }

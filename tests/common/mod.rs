@@ -1,7 +1,7 @@
 #![allow(dead_code)]
 //! Helpers shared by the integration tests.
 
-use sudolab::grid::{Puzzle, read_puzzles};
+use sudolab::{Puzzle, read_puzzles};
 
 pub fn fixture(name: &str) -> Vec<Puzzle> {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -33,7 +33,7 @@ pub fn skip(what: &str, how: &str) {
 /// Path of a file of `../shared/data` (next to the repository, or under
 /// `SUDOLAB_DATA`), or `None` after [`skip`] when it is absent.
 pub fn shared_data_path(rel: &str) -> Option<std::path::PathBuf> {
-    let path = sudolab::data_dir().join(rel);
+    let path = data_dir().join(rel);
     if path.exists() {
         Some(path)
     } else {
@@ -65,12 +65,25 @@ pub fn external_tool(name: &str) -> bool {
     found
 }
 
-/// Deterministic xorshift generator for tests (the crate's
-/// [`sudolab::seed::xorshift64`]).
+/// The shared data folder: `$SUDOLAB_DATA` when set, else `../shared/data`
+/// beside the crate's `Cargo.toml`.
+pub fn data_dir() -> std::path::PathBuf {
+    std::env::var_os("SUDOLAB_DATA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+        })
+}
+
+/// Deterministic xorshift64 generator for tests (Marsaglia's, as the
+/// crate's own).
 pub struct Rng(pub u64);
 impl Rng {
     pub fn next(&mut self) -> u64 {
-        sudolab::seed::xorshift64(&mut self.0)
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize

@@ -206,7 +206,7 @@ macro_rules! dispatch {
 
 impl RelaxedSearch {
     /// Builds the structure and propagates the givens.
-    pub fn new(r: &RelaxedInstance) -> RelaxedSearch {
+    pub(crate) fn new(r: &RelaxedInstance) -> RelaxedSearch {
         let cells = r.geometry().cells;
         RelaxedSearch(if cells <= 64 {
             ByWidth::W1(Box::new(Search::new(r)))
@@ -220,19 +220,19 @@ impl RelaxedSearch {
     }
 
     /// Number of proper colourings, up to `cap` (0 = no cap).
-    pub fn count(&mut self, cap: u64) -> Count {
+    pub(crate) fn count(&mut self, cap: u64) -> Count {
         dispatch!(self, s => s.count(cap))
     }
 
     /// Count (capped) and fixed non-given cells; see [`crate::dlx::relaxed`].
-    pub fn analyze(&mut self, cap: u64) -> InstanceAnalysis {
+    pub(crate) fn analyze(&mut self, cap: u64) -> InstanceAnalysis {
         dispatch!(self, s => s.analyze(cap))
     }
 
     /// [`RelaxedSearch::analyze`] and its certificate: the first `listed`
     /// colourings in search order (0 = all of them), to be checked by
     /// another engine (the SAT certificate check).
-    pub fn analyze_with_solutions(
+    pub(crate) fn analyze_with_solutions(
         &mut self,
         cap: u64,
         listed: u64,
@@ -247,7 +247,7 @@ impl RelaxedSearch {
     }
 
     /// Up to `cap` colourings (0 = all), one value per cell, in search order.
-    pub fn solutions(&mut self, cap: u64) -> Vec<Vec<u8>> {
+    pub(crate) fn solutions(&mut self, cap: u64) -> Vec<Vec<u8>> {
         dispatch!(self, s => s.solutions(cap))
     }
 }
@@ -258,19 +258,24 @@ pub fn count(r: &RelaxedInstance, cap: u64) -> Count {
 }
 
 /// Count and fixed non-given cells of `r`.
-pub fn analyze(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
+pub(crate) fn analyze(r: &RelaxedInstance, cap: u64) -> InstanceAnalysis {
     RelaxedSearch::new(r).analyze(cap)
 }
 
 /// Count, fixed non-given cells and the solutions behind them: the first
 /// `cap` in search order, every one when the count is below the cap (see
 /// `RelaxedSearch::analyze_with_solutions`).
-pub fn analyze_with_solutions(r: &RelaxedInstance, cap: u64) -> (InstanceAnalysis, Vec<Vec<u8>>) {
+#[cfg(test)]
+pub(crate) fn analyze_with_solutions(
+    r: &RelaxedInstance,
+    cap: u64,
+) -> (InstanceAnalysis, Vec<Vec<u8>>) {
     RelaxedSearch::new(r).analyze_with_solutions(cap, cap)
 }
 
 /// Up to `cap` colourings of `r` (0 = all).
-pub fn solutions(r: &RelaxedInstance, cap: u64) -> Vec<Vec<u8>> {
+#[cfg(test)]
+pub(crate) fn solutions(r: &RelaxedInstance, cap: u64) -> Vec<Vec<u8>> {
     RelaxedSearch::new(r).solutions(cap)
 }
 

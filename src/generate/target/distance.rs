@@ -7,10 +7,10 @@ use super::spec::{Op, Target, TargetValue};
 use crate::metrics::{Direction, Kind, Metric, MetricValue, Role, Source};
 
 /// Distance charged for a target whose model could not rate the puzzle.
-pub const MISSING: f64 = 100.0;
+pub(crate) const MISSING: f64 = 100.0;
 
 /// How far `actual` is from meeting one target (0 when it holds).
-pub fn target_distance(t: &Target, actual: Option<&MetricValue>) -> f64 {
+pub(crate) fn target_distance(t: &Target, actual: Option<&MetricValue>) -> f64 {
     let numeric = |v: f64, want: f64, scale: f64| {
         let gap = (v - want) / scale;
         // A strict bound missed at equality still counts as a miss.
@@ -136,7 +136,7 @@ fn accepts(op: Op, rank: usize, want: usize) -> bool {
 /// `Φ((v − cut)/se)` for `>=` and `>`, the normal mass of the accepted
 /// levels' score ranges for a level. `None` for a deterministic field (no
 /// or a zero standard error), a missing value, and `=` or `!=` on a number.
-pub fn holds_probability(t: &Target, metrics: &Values) -> Option<f64> {
+pub(crate) fn holds_probability(t: &Target, metrics: &Values) -> Option<f64> {
     use crate::stats::probability_in;
     const INF: f64 = f64::INFINITY;
     let positive = |m: Metric| metrics.se.get(&m).copied().filter(|&e| e > 0.0);
@@ -167,7 +167,7 @@ pub fn holds_probability(t: &Target, metrics: &Values) -> Option<f64> {
 
 /// How sure the least sure stochastic target is: the smallest
 /// [`holds_probability`] over the targets; `None` when no target has one.
-pub fn target_confidence(targets: &[Target], metrics: &Values) -> Option<f64> {
+pub(crate) fn target_confidence(targets: &[Target], metrics: &Values) -> Option<f64> {
     targets
         .iter()
         .filter_map(|t| holds_probability(t, metrics))
@@ -190,7 +190,7 @@ fn unsure(t: &Target, metrics: &Values) -> bool {
 /// probability `p` below it adds `confidence − p` ([`holds_probability`]),
 /// so a puzzle on the edge of a cut is not a hit and the search moves
 /// inwards.
-pub fn distance(targets: &[Target], metrics: &Values) -> f64 {
+pub(crate) fn distance(targets: &[Target], metrics: &Values) -> f64 {
     targets
         .iter()
         .map(|t| {
@@ -236,7 +236,7 @@ fn inwards(t: &Target, metrics: &Values) -> Option<Need> {
 
 /// Which way a puzzle must move to meet the targets it misses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Need {
+pub(crate) enum Need {
     /// Easier (e.g. a lower score, a lower level, more givens).
     Easier,
     /// Harder.
@@ -261,7 +261,7 @@ fn higher_is_harder(m: Metric) -> Option<bool> {
 
 /// The way a puzzle with these target values must move, when every missed
 /// target agrees on it; `None` when one has no direction or they disagree.
-pub fn need(targets: &[Target], metrics: &Values) -> Option<Need> {
+pub(crate) fn need(targets: &[Target], metrics: &Values) -> Option<Need> {
     let mut out = None;
     for t in targets {
         let actual = metrics.get(t.field);

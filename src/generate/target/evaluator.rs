@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The metrics of a candidate: its rating row, the target fields' values
 /// and the distance to the targets.
-pub type Rated = (Option<RateRow>, Values, f64);
+pub(crate) type Rated = (Option<RateRow>, Values, f64);
 
 /// The value of every target and tracked field.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -110,7 +110,7 @@ impl Serialize for Values {
 
 /// Re-ratings of a hit with other seeds that confirm its stochastic targets
 /// ([`Evaluator`]'s `confirm`).
-pub const CONFIRMATIONS: usize = 8;
+pub(crate) const CONFIRMATIONS: usize = 8;
 
 /// Mixed into the seeds of the confirmations.
 const CONFIRMATION_TAG: u64 = 0x434f_4e46;
@@ -144,7 +144,7 @@ fn model_of(field: Metric) -> Option<Model> {
 
 /// Rates candidates for the targets and the method's own score.
 #[derive(Debug, Clone)]
-pub struct Evaluator {
+pub(crate) struct Evaluator {
     pub(super) targets: Vec<Target>,
     /// Fields measured besides the targets' (the pseudo-generator's metric).
     tracked: Vec<Metric>,
@@ -203,7 +203,10 @@ fn weights_cap(targets: &[Target]) -> Option<u32> {
 
 impl Evaluator {
     /// The models and relaxation the targets and the method need.
-    pub fn new(opts: &GenerateOptions, targets: &[Target]) -> Result<Evaluator, TargetError> {
+    pub(crate) fn new(
+        opts: &GenerateOptions,
+        targets: &[Target],
+    ) -> Result<Evaluator, TargetError> {
         let tracked = if opts.method == Method::Pseudo {
             numeric_field(opts.pseudo.metric.name())?;
             vec![opts.pseudo.metric]
@@ -271,7 +274,7 @@ impl Evaluator {
     ///
     /// # Errors
     /// An engine disagreement in the relaxation or the score (a bug).
-    pub fn evaluate(&self, p: &Puzzle) -> Result<Rated, Disagreement> {
+    pub(crate) fn evaluate(&self, p: &Puzzle) -> Result<Rated, Disagreement> {
         let (row, metrics, d, _) = self.rate_and_measure(p, None)?;
         Ok((row, metrics, d))
     }
@@ -287,7 +290,7 @@ impl Evaluator {
     ///
     /// # Errors
     /// An engine disagreement in the relaxation or the score (a bug).
-    pub fn screen(
+    pub(crate) fn screen(
         &self,
         c: &Candidate,
     ) -> Result<(Option<RateRow>, Values, f64, bool), Disagreement> {

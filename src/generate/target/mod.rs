@@ -63,15 +63,12 @@
 //! measures misses and says which way to move, [`evaluator`] computes the
 //! metrics of a candidate, [`mod@search`] runs the local search.
 
-pub mod distance;
-pub mod evaluator;
-pub mod search;
-pub mod spec;
+pub(crate) mod distance;
+pub(crate) mod evaluator;
+pub(crate) mod search;
+pub(crate) mod spec;
 
-pub use distance::{MISSING, Need, distance, need, target_distance};
-pub use evaluator::{Evaluator, Values};
-pub use search::{Found, NOT_MINIMAL, mutate, search};
-pub use spec::{
-    Op, Target, TargetError, TargetValue, known_fields, numeric_field, numeric_fields,
-    parse_target, parse_targets,
-};
+pub(crate) use evaluator::{Evaluator, Values};
+pub(crate) use search::{mutate, search};
+pub use spec::{Target, TargetError, parse_targets};
+pub(crate) use spec::{known_fields, numeric_field, numeric_fields, parse_target};

@@ -25,11 +25,11 @@ const MOVE_SOLUTIONS: u64 = 16;
 /// Distance of a candidate that is not minimal when minimal puzzles are
 /// asked for and cannot be reduced to one (symmetric or Xu puzzles; it is
 /// not rated).
-pub const NOT_MINIMAL: f64 = 1000.0;
+pub(crate) const NOT_MINIMAL: f64 = 1000.0;
 
 /// The outcome of a search for one puzzle.
 #[derive(Debug, Clone)]
-pub struct Found {
+pub(crate) struct Found {
     /// The closest puzzle found, with its solution.
     pub candidate: Candidate,
     /// The method guarantees the candidate is minimal.
@@ -61,7 +61,7 @@ struct Judged {
 
 /// Searches for a puzzle meeting the evaluator's targets (see the module
 /// doc); attempt `a` draws from `derive_seed(seed, a)`.
-pub fn search(
+pub(crate) fn search(
     opts: &GenerateOptions,
     ev: &Evaluator,
     seed: u64,
@@ -227,7 +227,7 @@ pub fn search(
 /// given makes a puzzle easier, removing or moving one can make it harder
 /// (only moving one when `c` is known to be minimal, as no given of it can
 /// be removed alone).
-pub fn mutate(
+pub(crate) fn mutate(
     c: &Candidate,
     opts: &GenerateOptions,
     solver: &mut Solver,

@@ -149,7 +149,7 @@ fn targetable(m: Metric) -> bool {
 }
 
 /// Every field a target may name, sorted.
-pub fn known_fields() -> Vec<String> {
+pub(crate) fn known_fields() -> Vec<String> {
     let mut out: Vec<String> = Metric::ALL
         .iter()
         .filter(|m| targetable(**m))
@@ -165,7 +165,7 @@ fn field(name: &str) -> Option<Metric> {
 }
 
 /// Parses one `FIELD OP VALUE` target.
-pub fn parse_target(text: &str) -> Result<Target, TargetError> {
+pub(crate) fn parse_target(text: &str) -> Result<Target, TargetError> {
     let syntax = || TargetError::Syntax(text.to_string());
     let at = text.find(['=', '!', '<', '>']).ok_or_else(syntax)?;
     let name = text[..at].trim().to_string();
@@ -233,7 +233,7 @@ pub fn parse_target(text: &str) -> Result<Target, TargetError> {
 
 /// The numeric field a target may name of this name (the
 /// pseudo-generator's `--metric`).
-pub fn numeric_field(name: &str) -> Result<Metric, TargetError> {
+pub(crate) fn numeric_field(name: &str) -> Result<Metric, TargetError> {
     field(name)
         .filter(|m| m.kind() == Kind::Number)
         .ok_or_else(|| TargetError::Metric {
@@ -243,7 +243,7 @@ pub fn numeric_field(name: &str) -> Result<Metric, TargetError> {
 }
 
 /// The numeric fields a target may name, sorted.
-pub fn numeric_fields() -> Vec<String> {
+pub(crate) fn numeric_fields() -> Vec<String> {
     known_fields()
         .into_iter()
         .filter(|k| field(k).is_some_and(|m| m.kind() == Kind::Number))

@@ -53,7 +53,7 @@ use crate::util::bits as digits;
 
 /// SE's kind of chain, with its base rating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ChainKind {
+pub(crate) enum ChainKind {
     /// Static chain with one kind of link (forcing X- or Y-chain), 6.6.
     XOrY,
     /// Static chain with both kinds of link, 7.0.
@@ -75,7 +75,7 @@ pub enum ChainKind {
 
 impl ChainKind {
     /// SE's base rating, in tenths.
-    pub fn base_tenths(self) -> u32 {
+    pub(crate) fn base_tenths(self) -> u32 {
         match self {
             ChainKind::XOrY => 66,
             ChainKind::Forcing => 70,
@@ -89,7 +89,7 @@ impl ChainKind {
 }
 
 /// SE's length increment, in tenths, of a chain of `nodes` potentials.
-pub fn length_increment_tenths(nodes: usize) -> u32 {
+pub(crate) fn length_increment_tenths(nodes: usize) -> u32 {
     let length = nodes.saturating_sub(2);
     let (mut added, mut ceil, mut odd) = (0, 4usize, false);
     while length > ceil {
@@ -102,7 +102,7 @@ pub fn length_increment_tenths(nodes: usize) -> u32 {
 
 /// What a chain concludes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Conclusion {
+pub(crate) enum Conclusion {
     /// Place the digit in the cell.
     Place(usize, u8),
     /// Remove the candidate from the cell.
@@ -111,7 +111,7 @@ pub enum Conclusion {
 
 impl Conclusion {
     /// Applies the conclusion to `board`.
-    pub fn apply(self, board: &mut Board) {
+    pub(crate) fn apply(self, board: &mut Board) {
         match self {
             Conclusion::Place(c, d) => board.place(c, d),
             Conclusion::Remove(c, d) => {
@@ -122,7 +122,8 @@ impl Conclusion {
 
     /// True when the conclusion contradicts `solution` (cell values,
     /// row-major).
-    pub fn contradicts(self, solution: &[u8]) -> bool {
+    #[cfg(test)]
+    pub(crate) fn contradicts(self, solution: &[u8]) -> bool {
         match self {
             Conclusion::Place(c, d) => solution[c] != d,
             Conclusion::Remove(c, d) => solution[c] == d,
@@ -132,7 +133,7 @@ impl Conclusion {
 
 /// One rated chain conclusion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RatedChain {
+pub(crate) struct RatedChain {
     /// What it concludes.
     pub conclusion: Conclusion,
     /// SE's kind.
@@ -293,11 +294,11 @@ type Single = (usize, u8, Vec<u32>, Option<usize>);
 type CellSingle = (u8, Vec<u32>, Option<usize>);
 
 /// At most this many nested-chain rounds per branch.
-pub const NESTED_ROUNDS: usize = 4;
+pub(crate) const NESTED_ROUNDS: usize = 4;
 
 /// At most this many nested searches per producer call (SE's nesting has no
 /// cap; ours keeps one step within seconds).
-pub const NESTED_BUDGET: usize = 400;
+pub(crate) const NESTED_BUDGET: usize = 400;
 
 thread_local! {
     static NESTED_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
@@ -736,8 +737,9 @@ fn union(a: &Ancestry, b: &Ancestry) -> Ancestry {
 
 /// SE's chaining producers, in the order its solver tries them; the path
 /// takes the easiest conclusion of the first that finds one.
+#[cfg(test)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Producer {
+pub(crate) enum Producer {
     /// Forcing X-, Y- and XY-chains from two-alternative sources (6.6, 7.0).
     Static,
     /// Dynamic contradictions on one digit (7.5).
@@ -752,9 +754,10 @@ pub enum Producer {
     Nested,
 }
 
+#[cfg(test)]
 impl Producer {
     /// Every producer, in SE's order.
-    pub const ALL: [Producer; 6] = [
+    pub(crate) const ALL: [Producer; 6] = [
         Producer::Static,
         Producer::Nishio,
         Producer::Multiple,
@@ -767,7 +770,7 @@ impl Producer {
 /// The static forcing chains of the engine's two-alternative sources, each
 /// rated as SE rates its chain, in source order (the contradictions that
 /// SE reaches as multiple forcing chains are [`multiple_chains`]').
-pub fn static_chains(board: &Board) -> Vec<RatedChain> {
+pub(crate) fn static_chains(board: &Board) -> Vec<RatedChain> {
     two_alternative_chains(board)
         .into_iter()
         .filter(|c| c.kind != ChainKind::Multiple)
@@ -1018,7 +1021,7 @@ fn cell_and_region(
 /// cells with three or more candidates and region forcing chains from the
 /// digits with three or more places in a unit (the two-alternative ones
 /// are [`static_chains`]).
-pub fn multiple_chains(board: &Board) -> Vec<RatedChain> {
+pub(crate) fn multiple_chains(board: &Board) -> Vec<RatedChain> {
     let mut out: Vec<RatedChain> = two_alternative_chains(board)
         .into_iter()
         .filter(|c| c.kind == ChainKind::Multiple)
@@ -1058,7 +1061,7 @@ pub fn multiple_chains(board: &Board) -> Vec<RatedChain> {
 /// level 0), both assumptions agreeing on a candidate of a cell with three
 /// or more candidates settle it; and dynamic cell and region forcing chains
 /// from every cell and every digit of a unit.
-pub fn dynamic_chains(board: &Board, level: u8) -> Vec<RatedChain> {
+pub(crate) fn dynamic_chains(board: &Board, level: u8) -> Vec<RatedChain> {
     let geo = board.geometry();
     let (mode, kind) = match level {
         0 => (DYNAMIC, ChainKind::Dynamic),
@@ -1112,7 +1115,8 @@ pub fn dynamic_chains(board: &Board, level: u8) -> Vec<RatedChain> {
 }
 
 /// The conclusions of one producer on `board`.
-pub fn produce(board: &Board, producer: Producer) -> Vec<RatedChain> {
+#[cfg(test)]
+pub(crate) fn produce(board: &Board, producer: Producer) -> Vec<RatedChain> {
     match producer {
         Producer::Static => static_chains(board),
         Producer::Nishio => dynamic_chains(board, 0)
@@ -1128,7 +1132,8 @@ pub fn produce(board: &Board, producer: Producer) -> Vec<RatedChain> {
 
 /// Every conclusion the static, multiple and dynamic (not "+") forcing
 /// chains of `board` reach, each rated as SE rates its chain.
-pub fn rated_chains(board: &Board) -> Vec<RatedChain> {
+#[cfg(test)]
+pub(crate) fn rated_chains(board: &Board) -> Vec<RatedChain> {
     let mut out = static_chains(board);
     out.extend(multiple_chains(board));
     out.extend(dynamic_chains(board, 0));
@@ -1137,7 +1142,7 @@ pub fn rated_chains(board: &Board) -> Vec<RatedChain> {
 
 /// The easiest conclusion (lowest rating, then fewest potentials, then
 /// first) of the first of SE's producers that reaches one.
-pub fn easiest_chain(board: &Board) -> Option<RatedChain> {
+pub(crate) fn easiest_chain(board: &Board) -> Option<RatedChain> {
     let easiest = |v: Vec<RatedChain>| {
         v.into_iter().reduce(|best, c| {
             if (c.tenths, c.nodes) < (best.tenths, best.nodes) {

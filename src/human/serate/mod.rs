@@ -47,7 +47,7 @@
 //!
 //! A puzzle the catalogue cannot finish is "needs search": no number.
 
-pub mod chains;
+pub(crate) mod chains;
 
 use super::Unfinished;
 use super::board::Board;
@@ -58,7 +58,7 @@ use std::collections::BTreeMap;
 
 /// A rule of SE's rating table that our path can use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum SeRule {
+pub(crate) enum SeRule {
     /// Hidden single in a unit with one empty cell left, 1.0.
     LastCell,
     /// Hidden single in a box, 1.2.
@@ -84,7 +84,7 @@ pub enum SeRule {
 
 impl SeRule {
     /// The name `serate_uses` lists the rule by.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             SeRule::LastCell => "last cell",
             SeRule::HiddenSingleBox => "hidden single (box)",
@@ -106,7 +106,7 @@ impl SeRule {
     }
 
     /// The technique of our catalogue the rule is a case of.
-    pub fn technique(self) -> Technique {
+    pub(crate) fn technique(self) -> Technique {
         match self {
             SeRule::LastCell | SeRule::HiddenSingleBox | SeRule::HiddenSingleLine => {
                 Technique::HiddenSingle
@@ -122,7 +122,7 @@ impl SeRule {
     }
 
     /// SE's rating in tenths (a chain's base rating, without its length).
-    pub fn tenths(self) -> u32 {
+    pub(crate) fn tenths(self) -> u32 {
         match self {
             SeRule::LastCell => 10,
             SeRule::HiddenSingleBox => 12,
@@ -141,7 +141,7 @@ impl SeRule {
 /// SE's base rating of a technique of our catalogue: the non-direct one,
 /// and for a hidden single the box one; a forcing chain at the lowest
 /// rating of its kinds (6.6).
-pub fn rating(t: Technique) -> f64 {
+pub(crate) fn rating(t: Technique) -> f64 {
     match t {
         Technique::HiddenSingle => 1.2,
         Technique::NakedSingle => 2.3,
@@ -172,7 +172,7 @@ pub(crate) fn by_rating() -> Vec<Technique> {
 
 /// Both ratings of one puzzle, and the rules used.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SerateResult {
+pub(crate) struct SerateResult {
     /// The highest rating along the lowest-rating-first path (0 when the
     /// puzzle is already full).
     pub serate: f64,
@@ -191,7 +191,7 @@ pub struct SerateResult {
 impl SerateResult {
     /// The uses as `name:count` items joined by `;`, in rating order (the
     /// `serate_uses` column).
-    pub fn uses_text(&self) -> String {
+    pub(crate) fn uses_text(&self) -> String {
         let mut v: Vec<_> = self.uses.iter().collect();
         v.sort_by_key(|(r, _)| (r.tenths(), **r));
         v.iter()
@@ -361,7 +361,7 @@ fn next_step(board: &mut Board, buf: &mut Vec<super::techniques::Single>) -> Opt
 ///
 /// # Errors
 /// "needs search" when the catalogue cannot finish the puzzle.
-pub fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
+pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
     let mut r = SerateResult {
         serate: 0.0,
         fowler: 0.0,

@@ -38,7 +38,7 @@ mod subsets;
 mod wings;
 
 pub(crate) use chains::{Source as ChainSource, chain_sources};
-pub use singles::{Single, hidden_singles, naked_singles, propagate_singles};
+pub(crate) use singles::{Single, hidden_singles, naked_singles, propagate_singles};
 
 use super::board::Board;
 use serde::Serialize;
@@ -155,7 +155,7 @@ impl fmt::Display for Technique {
 /// One application of a technique: what it places or removes, and the
 /// pattern (units, cells, digits) it rests on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Application {
+pub(crate) struct Application {
     /// The technique applied.
     pub technique: Technique,
     /// `(cell, digit)` placements.
@@ -188,7 +188,7 @@ impl Application {
     }
 
     /// Applies the placements and removals; true if the board changed.
-    pub fn apply(&self, board: &mut Board) -> bool {
+    pub(crate) fn apply(&self, board: &mut Board) -> bool {
         let mut changed = false;
         for &(cell, d) in &self.eliminations {
             changed |= board.eliminate(cell, d);
@@ -204,7 +204,8 @@ impl Application {
 
     /// True when the application contradicts `solution` (cell values,
     /// row-major): it removes a solution value or places a wrong digit.
-    pub fn contradicts(&self, solution: &[u8]) -> bool {
+    #[cfg(test)]
+    pub(crate) fn contradicts(&self, solution: &[u8]) -> bool {
         self.eliminations.iter().any(|&(c, d)| solution[c] == d)
             || self.placements.iter().any(|&(c, d)| solution[c] != d)
     }
@@ -288,7 +289,7 @@ fn choose(m: usize, k: usize) -> usize {
 }
 
 /// Every application of `technique` on `board`.
-pub fn find(technique: Technique, board: &Board) -> Vec<Application> {
+pub(crate) fn find(technique: Technique, board: &Board) -> Vec<Application> {
     let mut out = Found::all();
     technique.find_into(board, &mut out);
     out.list
@@ -296,7 +297,7 @@ pub fn find(technique: Technique, board: &Board) -> Vec<Application> {
 
 /// The first application of `technique` on `board` (the first of
 /// [`find`]'s list): the finders stop at the first pattern that concludes.
-pub fn find_first(technique: Technique, board: &Board) -> Option<Application> {
+pub(crate) fn find_first(technique: Technique, board: &Board) -> Option<Application> {
     let mut out = Found::first();
     technique.find_into(board, &mut out);
     out.list.pop()
@@ -306,7 +307,7 @@ pub fn find_first(technique: Technique, board: &Board) -> Option<Application> {
 /// `technique` (Chang et al. §3.1's "possible applications"); hsolve divides
 /// it by the number of valid ones. Each family file defines it for its
 /// techniques.
-pub fn possible_count(technique: Technique, board: &Board) -> usize {
+pub(crate) fn possible_count(technique: Technique, board: &Board) -> usize {
     technique.family_possible_count(board)
 }
 

@@ -47,7 +47,7 @@ pub(super) fn possible_count(technique: Technique, board: &Board) -> usize {
 
 /// A single found by the fast singles scan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Single {
+pub(crate) struct Single {
     /// Cell to fill (0-based row-major index).
     pub cell: usize,
     /// Digit to place there, `1..=N`.
@@ -57,7 +57,7 @@ pub struct Single {
 }
 
 /// Appends every naked single (empty cell with one candidate).
-pub fn naked_singles(board: &Board, out: &mut Vec<Single>) {
+pub(crate) fn naked_singles(board: &Board, out: &mut Vec<Single>) {
     each_naked_single(board, &mut |s| {
         out.push(s);
         true
@@ -65,7 +65,7 @@ pub fn naked_singles(board: &Board, out: &mut Vec<Single>) {
 }
 
 /// Appends every hidden single: a (unit, digit) with exactly one place.
-pub fn hidden_singles(board: &Board, out: &mut Vec<Single>) {
+pub(crate) fn hidden_singles(board: &Board, out: &mut Vec<Single>) {
     each_hidden_single(board, &mut |s| {
         out.push(s);
         true
@@ -205,7 +205,7 @@ fn each_hidden_single_any_order(board: &Board, f: &mut impl FnMut(Single) -> boo
 
 /// Fills naked and hidden singles until none is left or the board shows a
 /// contradiction; false on contradiction.
-pub fn propagate_singles(board: &mut Board) -> bool {
+pub(crate) fn propagate_singles(board: &mut Board) -> bool {
     let mut buf = Vec::new();
     loop {
         if board.contradiction() {

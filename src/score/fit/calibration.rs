@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Isotonic regression (pool adjacent violators) of `y` on `x`: ascending
 /// `(mean x, mean y)` of the pooled blocks, at most `max_knots` of them.
-pub fn isotonic_knots(points: &[(f64, f64)], max_knots: usize) -> Vec<(f64, f64)> {
+pub(crate) fn isotonic_knots(points: &[(f64, f64)], max_knots: usize) -> Vec<(f64, f64)> {
     let mut pts = points.to_vec();
     pts.sort_by(|a, b| a.0.total_cmp(&b.0));
     // Equal scores are one observation of their mean rating: (x, sum y, count).

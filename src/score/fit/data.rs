@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 /// One labelled puzzle of the fitting data.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FitRow {
+pub(crate) struct FitRow {
     /// The source (site or rater) whose label this is.
     pub source: String,
     /// The label as a number (a level rank or a rating); harder is higher.
@@ -29,7 +29,7 @@ pub struct FitRow {
 
 /// Labelled puzzles with their metric values.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FitData {
+pub(crate) struct FitData {
     /// Metric names.
     pub metrics: Vec<Metric>,
     /// The puzzles.
@@ -41,7 +41,7 @@ pub struct FitData {
 
 /// Why fitting data could not be read.
 #[derive(Debug, thiserror::Error)]
-pub enum ScoreFitError {
+pub(crate) enum ScoreFitError {
     /// A label field or column is missing.
     #[error(transparent)]
     Label(#[from] crate::eval::LabelError),
@@ -55,7 +55,7 @@ pub enum ScoreFitError {
 
 /// Which label fields say what.
 #[derive(Debug, Clone)]
-pub struct LabelFields {
+pub(crate) struct LabelFields {
     /// The source of each puzzle (`label:1`).
     pub source: LabelSpec,
     /// The label as a number (`label:2`).
@@ -79,7 +79,7 @@ impl FitData {
     /// Turns the labels of `source`, solving times in seconds, into ln
     /// seconds (the scale the time model and the pair margin use); rows
     /// without a positive time are dropped.
-    pub fn with_timed(mut self, source: &str) -> FitData {
+    pub(crate) fn with_timed(mut self, source: &str) -> FitData {
         self.rows.retain(|r| r.source != source || r.rank > 0.0);
         for r in &mut self.rows {
             if r.source == source {
@@ -94,7 +94,7 @@ impl FitData {
     /// the SE-equivalent's trial curve only (their SE label, e.g. a lower
     /// bound known for a list of puzzles, beside their trial rating) and
     /// change nothing else. Rows without both values are dropped.
-    pub fn split_anchors(mut self, source: &str) -> FitData {
+    pub(crate) fn split_anchors(mut self, source: &str) -> FitData {
         let (anchors, rows): (Vec<FitRow>, Vec<FitRow>) =
             self.rows.into_iter().partition(|r| r.source == source);
         self.rows = rows;
@@ -105,7 +105,7 @@ impl FitData {
 
     /// Reads the rows of a results table that have a source, a numeric label
     /// and at least one metric value.
-    pub fn from_table(
+    pub(crate) fn from_table(
         table: &ResultsTable,
         metrics: &[Metric],
         fields: &LabelFields,
@@ -174,7 +174,7 @@ impl FitData {
     }
 
     /// The sources, sorted.
-    pub fn sources(&self) -> Vec<String> {
+    pub(crate) fn sources(&self) -> Vec<String> {
         let set: BTreeSet<&String> = self.rows.iter().map(|r| &r.source).collect();
         set.into_iter().cloned().collect()
     }

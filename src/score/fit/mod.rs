@@ -37,14 +37,12 @@ mod selection;
 mod validation;
 mod weights;
 
-pub use calibration::isotonic_knots;
-pub use data::{FitData, FitRow, LabelFields, ScoreFitError};
-pub use selection::{KEEP_MARGIN, SelectionStep, select_metrics};
-pub use validation::{
-    BandRows, Difference, HeldOut, MinutesCheck, leave_one_source_out, spearman_difference,
-    validate_source,
-};
-pub use weights::scores;
+pub(crate) use data::{FitData, FitRow, LabelFields};
+pub(crate) use selection::{SelectionStep, select_metrics};
+#[cfg(test)]
+use validation::validate_source;
+pub(crate) use validation::{HeldOut, leave_one_source_out};
+pub(crate) use weights::scores;
 
 use super::time::{TimeModel, TimedRow, effort_terms, fit_time};
 use super::{LinearScore, SeCalibration, SiteLevels};
@@ -59,7 +57,7 @@ use weights::{fit_weights, raw_sum};
 
 /// Options of the fit.
 #[derive(Debug, Clone, Serialize)]
-pub struct ScoreFitOptions {
+pub(crate) struct ScoreFitOptions {
     /// Seed of the pair sampling and of the bootstrap.
     pub seed: u64,
     /// Pairs used per source at most (seeded sample).
@@ -99,7 +97,7 @@ impl Default for ScoreFitOptions {
 
 /// Two mean solving times closer than this in ln time (about 10 %) make no
 /// pair: the means of 10–43 players are not that precise.
-pub const TIME_MARGIN: f64 = 0.1;
+pub(crate) const TIME_MARGIN: f64 = 0.1;
 
 impl ScoreFitOptions {
     /// The smallest label difference that makes a pair of `source`.
@@ -270,7 +268,7 @@ pub(crate) fn fit_score(
 
 /// Everything `sudolab fit --score` produces.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ScoreFitReport {
+pub(crate) struct ScoreFitReport {
     /// Sources of the fitting data and their puzzle counts.
     pub sources: BTreeMap<String, usize>,
     /// Backward elimination of the full score on every source.
@@ -285,7 +283,7 @@ pub struct ScoreFitReport {
 
 /// Selects, fits and calibrates the full and the fast score on every row,
 /// and validates them by leaving out each source of `held_out` in turn.
-pub fn fit_model(
+pub(crate) fn fit_model(
     data: &FitData,
     candidates: &[usize],
     fast: &[usize],

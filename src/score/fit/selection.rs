@@ -62,11 +62,11 @@ pub(super) fn without(train: &[usize], fold: &[usize], n: usize) -> Vec<usize> {
 
 /// A metric stays in the score only if leaving it out lowers the mean
 /// held-out Spearman by at least this much.
-pub const KEEP_MARGIN: f64 = 0.001;
+pub(crate) const KEEP_MARGIN: f64 = 0.001;
 
 /// One step of the backward elimination.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SelectionStep {
+pub(crate) struct SelectionStep {
     /// Metrics in the model at this step.
     pub metrics: Vec<Metric>,
     /// Mean leave-one-source-out Spearman with them.
@@ -77,7 +77,7 @@ pub struct SelectionStep {
 
 /// Backward elimination among `candidates` on the training rows: returns the
 /// metrics kept and the steps.
-pub fn select_metrics(
+pub(crate) fn select_metrics(
     data: &FitData,
     candidates: &[usize],
     train: &[usize],

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 /// The validation of one held-out source.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct HeldOut {
+pub(crate) struct HeldOut {
     /// The source.
     pub source: String,
     /// Puzzles of the source.
@@ -47,7 +47,7 @@ pub struct HeldOut {
 
 /// Correlations with the label inside one band of SE's rating.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BandRows {
+pub(crate) struct BandRows {
     /// The band, e.g. `SE <= 1.5`.
     pub band: String,
     /// `score`, `minutes` and `se` against the label.
@@ -100,7 +100,7 @@ fn band_rows(
 /// A difference of two statistics on the same puzzles with its paired
 /// percentile-bootstrap interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Difference {
+pub(crate) struct Difference {
     /// The difference on the sample.
     pub value: f64,
     /// Lower end of the interval (null when the bootstrap is off).
@@ -111,7 +111,7 @@ pub struct Difference {
 
 /// Spearman(a, label) − Spearman(b, label) with a paired bootstrap interval
 /// (each resample draws puzzles, keeping their three values together).
-pub fn spearman_difference(
+pub(crate) fn spearman_difference(
     a: &[f64],
     b: &[f64],
     label: &[f64],
@@ -135,7 +135,7 @@ pub fn spearman_difference(
 
 /// Fits selection, weights and calibration without the held-out source and
 /// scores it; `fast` lists the candidates of the fast score.
-pub fn validate_source(
+pub(crate) fn validate_source(
     data: &FitData,
     held: &str,
     candidates: &[usize],
@@ -294,7 +294,7 @@ fn minutes_check(
 
 /// The held-out check of the predicted solving time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MinutesCheck {
+pub(crate) struct MinutesCheck {
     /// Puzzles with a predicted time.
     pub n: usize,
     /// Median of |ln(time) − ln(predicted time)|: 0.18 means a typical
@@ -307,7 +307,7 @@ pub struct MinutesCheck {
 }
 
 /// Leave-one-source-out validation over every source in `held_out`.
-pub fn leave_one_source_out(
+pub(crate) fn leave_one_source_out(
     data: &FitData,
     held_out: &[String],
     candidates: &[usize],

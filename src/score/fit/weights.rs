@@ -183,7 +183,7 @@ pub(super) fn raw_sum(data: &FitData, terms: &[Term], metrics: &[usize], row: &F
 
 /// Score of every row under a fitted score (a metric the data lacks counts
 /// as undefined, as in [`LinearScore::score`]).
-pub fn scores(data: &FitData, s: &LinearScore) -> Vec<f64> {
+pub(crate) fn scores(data: &FitData, s: &LinearScore) -> Vec<f64> {
     let position = |name: Metric| data.metrics.iter().position(|&m| m == name);
     let index: Vec<(Option<usize>, Option<usize>)> = s
         .terms

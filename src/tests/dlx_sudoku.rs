@@ -1,17 +1,17 @@
 //! Sudoku by Dancing Links and by the bitset fast path, against hand-counted
 //! 4×4 cases and an independent backtracking counter.
 
-mod dlx_common;
+use super::dlx_common;
 
+use crate::SeededRng;
+use crate::bitset::sudoku;
+use crate::dlx::sudoku::{
+    SudokuDlx, count as dlx_count, solutions as dlx_solutions, solve as dlx_solve,
+};
+use crate::{Count, Puzzle, Solution};
 use dlx_common::{from_cells, puzzle, random_puzzle, reference_count};
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
-use sudolab::SeededRng;
-use sudolab::bitset::sudoku;
-use sudolab::dlx::sudoku::{
-    SudokuDlx, count as dlx_count, solutions as dlx_solutions, solve as dlx_solve,
-};
-use sudolab::{Count, Puzzle, Solution};
 
 /// The first puzzles of magictour's "top 1465" (tdoku benchmarks): hard,
 /// each with a unique solution.

@@ -1,11 +1,11 @@
 //! The generic exact cover engine against brute force over row subsets.
 
+use crate::Count;
+use crate::SeededRng;
+use crate::dlx::ExactCover;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
-use sudolab::Count;
-use sudolab::SeededRng;
-use sudolab::dlx::ExactCover;
 
 struct Instance {
     primary: usize,

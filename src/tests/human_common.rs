@@ -1,20 +1,20 @@
 //! Shared puzzles and data-file access for the human-model tests.
 #![allow(dead_code)]
 
-use sudolab::grid::{Puzzle, parse_puzzle};
+use crate::grid::{Puzzle, parse_puzzle};
 
 /// Solvable by naked singles alone.
-pub const EASY: &str =
+pub(crate) const EASY: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 /// QQWing "Intermediate": needs pairs or intersections.
-pub const INTERMEDIATE: &str =
+pub(crate) const INTERMEDIATE: &str =
     "..5..........9........1.53.....3..7..68......3..85.1.2.....36.9..958..2.23.16....";
 /// QQWing "Expert": QQWing had to guess.
-pub const EXPERT: &str =
+pub(crate) const EXPERT: &str =
     "........12...94..6...3.7..8.....82..7.64...8....1..3.76.472...3..168.4...........";
 
 /// The famous hardest puzzles (strings checked unique in `human_papers.rs`).
-pub const FAMOUS: [(&str, &str); 4] = [
+pub(crate) const FAMOUS: [(&str, &str); 4] = [
     (
         "Platinum Blonde",
         ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...",
@@ -33,21 +33,20 @@ pub const FAMOUS: [(&str, &str); 4] = [
     ),
 ];
 
-pub fn puzzle(s: &str) -> Puzzle {
+pub(crate) fn puzzle(s: &str) -> Puzzle {
     parse_puzzle(s).expect("test puzzle parses")
 }
 
-#[path = "../common/mod.rs"]
-mod common;
+use super::common;
 
 /// Reads `../shared/data/<path>`; `None` after a note when it is missing
 /// (a failure when `CI` is set).
-pub fn data(path: &str) -> Option<String> {
+pub(crate) fn data(path: &str) -> Option<String> {
     common::shared_data(path)
 }
 
 /// Data rows (tab-separated fields) of a data file, header and comments skipped.
-pub fn rows(text: &str) -> Vec<Vec<&str>> {
+pub(crate) fn rows(text: &str) -> Vec<Vec<&str>> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split('\t').collect())

@@ -2,18 +2,18 @@
 //! random 4×4 instances) against hand-computed cases and a brute-force
 //! enumerator, and against each other.
 
-mod dlx_common;
+use super::dlx_common;
 
+use crate::SeededRng;
+use crate::bitset::relaxed;
+use crate::dlx::relaxed::{
+    RelaxedDlx, analyze as dlx_analyze, count as dlx_count, solutions as dlx_solutions,
+};
+use crate::graph::{RelaxedInstance, sample_edges};
+use crate::{Count, Geometry, InstanceAnalysis, Puzzle};
 use dlx_common::{from_cells, puzzle, random_grid, random_puzzle};
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
-use sudolab::SeededRng;
-use sudolab::bitset::relaxed;
-use sudolab::dlx::relaxed::{
-    RelaxedDlx, analyze as dlx_analyze, count as dlx_count, solutions as dlx_solutions,
-};
-use sudolab::graph::{RelaxedInstance, sample_edges};
-use sudolab::{Count, Geometry, InstanceAnalysis, Puzzle};
 
 fn instance(p: &Puzzle, removed: &[(usize, usize)]) -> RelaxedInstance {
     match RelaxedInstance::new(p, removed) {
@@ -255,7 +255,7 @@ fn random_4x4_instances_match_brute_force() {
         // (contradictory givens and removed edges between givens included).
         let want = expected(&reference, 50);
         assert_eq!(
-            sudolab::sat::analyze_relaxed(&r, 50),
+            crate::sat::analyze_relaxed(&r, 50),
             want,
             "{p} {removed:?} sat"
         );
@@ -718,6 +718,6 @@ fn pathological_instances_match_sat() {
         };
         assert_eq!(relaxed::analyze(&r, cap), expected, "{line}");
         assert_eq!(relaxed::count(&r, cap), expected.count, "{line}");
-        assert_eq!(sudolab::sat::analyze_relaxed(&r, cap), expected, "{line}");
+        assert_eq!(crate::sat::analyze_relaxed(&r, cap), expected, "{line}");
     }
 }

@@ -2,16 +2,16 @@
 //! solution counts of thousands of puzzles: unique ones, ones with cells
 //! removed (multiple solutions) and contradictory ones.
 
-mod common;
+use super::common;
 
+use crate::SudokuEngine;
+use crate::engine::{Engines, Status};
 use common::Rng;
-use sudolab::SudokuEngine;
-use sudolab::engine::{Engines, Status};
 
-fn count(p: &Puzzle, cap: u64) -> Result<sudolab::Count, sudolab::Disagreement> {
+fn count(p: &Puzzle, cap: u64) -> Result<crate::Count, crate::Disagreement> {
     Engines::all().count(p, cap)
 }
-use sudolab::grid::Puzzle;
+use crate::grid::Puzzle;
 
 fn variants(p: &Puzzle, rng: &mut Rng) -> Vec<Puzzle> {
     let mut out = vec![p.clone()];
@@ -23,7 +23,7 @@ fn variants(p: &Puzzle, rng: &mut Rng) -> Vec<Puzzle> {
     }
     out.push(q);
     // Add a wrong given in an empty cell: usually contradictory or no solution.
-    let sol = sudolab::sat::Sat.solve(p).expect("solvable");
+    let sol = crate::sat::Sat.solve(p).expect("solvable");
     let empty: Vec<usize> = (0..81).filter(|&c| !p.is_given(c)).collect();
     let mut r = p.clone();
     let cell = empty[rng.below(empty.len())];
@@ -78,7 +78,7 @@ fn known_counts() {
     assert_eq!(count(&Puzzle::empty(2), 0).unwrap().solutions, 288);
     let c = count(&Puzzle::empty(3), 100).unwrap();
     assert!(c.capped && c.solutions == 100);
-    for p in sudolab::examples::embedded() {
+    for p in crate::examples::embedded() {
         let s = Engines::all().solve(&p).unwrap().unwrap();
         assert!(s.solves(&p));
     }
@@ -90,7 +90,7 @@ fn known_counts() {
 /// order, on thousands of unique, multi-solution and contradictory grids.
 #[test]
 fn bitset_9x9_fast_path_matches_the_cell_mask_search() {
-    use sudolab::bitset::sudoku;
+    use crate::bitset::sudoku;
     let base = common::fixture("unique.txt");
     let mut rng = Rng(0xb0a7d);
     let mut n = 0;
@@ -128,13 +128,13 @@ fn bitset_9x9_fast_path_matches_the_cell_mask_search() {
 /// not change), and capped counts, as the cell-mask search answers them.
 #[test]
 fn generator_solver_9x9_fast_path_matches_the_cell_mask_search() {
-    use sudolab::bitset::sudoku::Solver;
+    use crate::bitset::sudoku::Solver;
     let base = common::fixture("unique.txt");
     let mut rng = Rng(0x50f7);
     let (mut fast, mut slow) = (Solver::new(3), Solver::cell_masks(3));
     let (mut n, mut other) = (0, 0);
     for p in base.iter().cycle().take(4 * base.len()) {
-        let sol = sudolab::sat::Sat.solve(p).expect("solvable");
+        let sol = crate::sat::Sat.solve(p).expect("solvable");
         let solution = sol.cells();
         let mut values = p.cells().to_vec();
         let removed: Vec<usize> = (0..1 + rng.below(6))
@@ -189,13 +189,13 @@ fn generator_solver_9x9_fast_path_matches_the_cell_mask_search() {
 /// top1465, forum-hardest (both) and 17-clue sets.
 #[test]
 fn bitset_9x9_band_boards_match_the_other_searches() {
-    use sudolab::bitset::sudoku;
-    use sudolab::dlx::Dlx;
+    use crate::bitset::sudoku;
+    use crate::dlx::Dlx;
     let base = common::fixture("unique.txt");
     let mut rng = Rng(0xba9d);
     let (mut n, mut kinds) = (0, [0usize; 3]);
     for p in base.iter().cycle().take(12 * base.len()) {
-        let sol = sudolab::sat::Sat.solve(p).expect("solvable");
+        let sol = crate::sat::Sat.solve(p).expect("solvable");
         // In turn: the puzzle with some of its solution's cells added
         // (unique), a random subset of the solution (mostly multiple), and
         // a larger subset with one wrong digit (mostly none).
@@ -238,7 +238,7 @@ fn bitset_9x9_band_boards_match_the_other_searches() {
         let Some(text) = common::shared_data(file) else {
             continue;
         };
-        let puzzles: Vec<Puzzle> = sudolab::grid::read_puzzles(&text)
+        let puzzles: Vec<Puzzle> = crate::grid::read_puzzles(&text)
             .into_iter()
             .map(|r| r.expect("parses").1)
             .collect();

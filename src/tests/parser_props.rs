@@ -1,8 +1,8 @@
 //! Property tests of the puzzle parser: formatting then parsing gives the
 //! same puzzle back, in both layouts and every order; garbage never panics.
 
+use crate::grid::{Puzzle, parse_puzzle, read_puzzles};
 use proptest::prelude::*;
-use sudolab::grid::{Puzzle, parse_puzzle, read_puzzles};
 
 fn puzzle_strategy() -> impl Strategy<Value = Puzzle> {
     (2usize..=5).prop_flat_map(|n| {
@@ -95,17 +95,17 @@ proptest! {
 
     #[test]
     fn mutated_dimacs_never_panics((edits, cut) in edits()) {
-        let cnf = sudolab::cnf::encode(&easy(), sudolab::cnf::Encoding::Min).unwrap();
+        let cnf = crate::cnf::encode(&easy(), crate::cnf::Encoding::Min).unwrap();
         let text = String::from_utf8(cnf.to_dimacs_bytes()).unwrap();
         let text = mutate(&text, &edits, cut);
-        if let Ok(read) = sudolab::cnf::read_dimacs(&text, 9) {
+        if let Ok(read) = crate::cnf::read_dimacs(&text, 9) {
             prop_assert!(read.num_clauses() <= cnf.num_clauses() + 4);
         }
     }
 
     #[test]
     fn mutated_solver_models_never_panic((edits, cut) in edits(), style in 0..3usize) {
-        let solution = sudolab::grid::parse_puzzle(
+        let solution = crate::grid::parse_puzzle(
             "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
         )
         .unwrap();
@@ -120,14 +120,14 @@ proptest! {
             1 => format!("SAT\n{} 0\n", lits.join(" ")),
             _ => lits.join("\n"),
         };
-        if let Ok(model) = sudolab::cnf::parse_model(&mutate(&text, &edits, cut)) {
-            let _ = sudolab::cnf::decode_model(&easy(), &model);
+        if let Ok(model) = crate::cnf::parse_model(&mutate(&text, &edits, cut)) {
+            let _ = crate::cnf::decode_model(&easy(), &model);
         }
     }
 
     #[test]
     fn mutated_results_files_never_panic((edits, cut) in edits(), twice in any::<bool>()) {
-        use sudolab::analyze::results::{DoneRows, ResultsFile, RowSpec, merge_shards};
+        use crate::analyze::results::{DoneRows, ResultsFile, RowSpec, merge_shards};
         let dir = tempfile::tempdir().unwrap();
         let rows = format!(
             "{{\"line\":1,\"puzzle\":\"{EASY}\",\"k\":45,\"samples\":5,\"seed\":1}}\n\
@@ -152,10 +152,10 @@ proptest! {
 
     #[test]
     fn mutated_score_models_never_panic((edits, cut) in edits()) {
-        let text = mutate(include_str!("../src/score/model.json"), &edits, cut);
-        if let Ok(model) = sudolab::score::ScoreModel::from_json(&text) {
-            let opts = sudolab::score::ScoreOptions { model, ..Default::default() };
-            let _ = sudolab::score::score(&easy(), &opts);
+        let text = mutate(include_str!("../score/model.json"), &edits, cut);
+        if let Ok(model) = crate::score::ScoreModel::from_json(&text) {
+            let opts = crate::score::ScoreOptions { model, ..Default::default() };
+            let _ = crate::score::score(&easy(), &opts);
         }
     }
 

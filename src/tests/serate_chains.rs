@@ -6,16 +6,14 @@
 //! our step of that kind at SE's rating, and every conclusion of every
 //! producer agrees with the solution.
 
-mod common;
-
-use common::shared_data as data;
+use super::common::shared_data as data;
+use crate::grid::parse_puzzle;
+use crate::human::path::simplest_path;
+use crate::human::serate::chains::{ChainKind, Producer, produce};
+use crate::human::serate::{SeRule, serate};
+use crate::human::solver::{Solved, solve};
+use crate::human::techniques::Technique;
 use rayon::prelude::*;
-use sudolab::grid::parse_puzzle;
-use sudolab::human::path::simplest_path;
-use sudolab::human::serate::chains::{ChainKind, Producer, produce};
-use sudolab::human::serate::{SeRule, serate};
-use sudolab::human::solver::{Solved, solve};
-use sudolab::human::techniques::Technique;
 
 /// Puzzles of `se-ratings-hard/top1465_se_train.tsv` with SE's ER: the
 /// hardest step of ours is of the kind SE names at that rating, and our
@@ -103,7 +101,7 @@ fn nested_chains_finish_a_forum_hardest_puzzle() {
 /// The boards where every technique but the forcing chains is stuck, of
 /// the first `n` puzzles of the training half that SE rates at `min` or
 /// more, with their solutions.
-fn stuck_boards(n: usize, min: f64) -> Vec<(sudolab::human::board::Board, Vec<u8>)> {
+fn stuck_boards(n: usize, min: f64) -> Vec<(crate::human::board::Board, Vec<u8>)> {
     let Some(text) = data("se-ratings-hard/top1465_se_train.tsv") else {
         return Vec::new();
     };
@@ -150,7 +148,7 @@ fn every_chain_conclusion_is_sound() {
                     assert_eq!(
                         c.tenths,
                         c.kind.base_tenths()
-                            + sudolab::human::serate::chains::length_increment_tenths(c.nodes)
+                            + crate::human::serate::chains::length_increment_tenths(c.nodes)
                     );
                     n[i] += 1;
                 }

@@ -4,12 +4,12 @@
 //! solution, a wrong count, a flipped fixed or free cell), below the cap and
 //! at it.
 
-use sudolab::answers::InstanceAnalysis;
-use sudolab::bitset::relaxed;
-use sudolab::engine::{Engine, check_certificate};
-use sudolab::graph::{RelaxedInstance, derive_seed, shuffled_edges};
-use sudolab::grid::{Puzzle, parse_puzzle};
-use sudolab::sat::certificate::{CertificateFault, check_relaxed_certificate};
+use crate::answers::InstanceAnalysis;
+use crate::bitset::relaxed;
+use crate::engine::{Engine, check_certificate};
+use crate::graph::{RelaxedInstance, derive_seed, shuffled_edges};
+use crate::grid::{Puzzle, parse_puzzle};
+use crate::sat::certificate::{CertificateFault, check_relaxed_certificate};
 
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -135,7 +135,7 @@ fn every_solution_satisfies_the_checkers_unit_clauses() {
         "1..2.2..3..1....",
         "................",
     ];
-    let g = sudolab::Geometry::of(2);
+    let g = crate::Geometry::of(2);
     for (n, line) in grids.iter().enumerate() {
         let p = parse_puzzle(line).unwrap();
         let given: Vec<(usize, usize)> = g

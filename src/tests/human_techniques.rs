@@ -1,10 +1,10 @@
 //! Each technique fires on a hand-made candidate grid built for it, reports
 //! exactly the expected eliminations, and stays silent on near misses.
 
-use sudolab::grid::{Puzzle, parse_puzzle};
-use sudolab::human::board::Board;
-use sudolab::human::solver::{Solved, solve};
-use sudolab::human::techniques::{Application, Technique, find, possible_count};
+use crate::grid::{Puzzle, parse_puzzle};
+use crate::human::board::Board;
+use crate::human::solver::{Solved, solve};
+use crate::human::techniques::{Application, Technique, find, possible_count};
 
 fn rc(r: usize, c: usize) -> usize {
     (r - 1) * 9 + (c - 1)
@@ -369,7 +369,7 @@ fn possible_counts_are_at_least_the_valid_ones() {
 /// each with the hardest technique SE named, beside ours.
 #[test]
 fn serate_gives_ses_rating_on_se_rated_puzzles() {
-    use sudolab::human::serate::serate;
+    use crate::human::serate::serate;
     let cases = [
         // Hidden singles in boxes only.
         (
@@ -434,9 +434,9 @@ fn serate_gives_ses_rating_on_se_rated_puzzles() {
 /// stuck boards of hard puzzles hold chains of several kinds and lengths.
 #[test]
 fn chain_ratings_grow_with_length() {
+    use crate::human::path::simplest_path;
+    use crate::human::serate::chains::{length_increment_tenths, rated_chains};
     use std::collections::BTreeMap;
-    use sudolab::human::path::simplest_path;
-    use sudolab::human::serate::chains::{length_increment_tenths, rated_chains};
     let hard = [
         "....6..2..2.7.5.3..58..49....7...6..5..1.6..2..3...8....14..76..4.5.7.8..7..1....",
         "3..56..7.96...........97..3..9..12...7.....5...52..9..4..13...........86.5..89..1",

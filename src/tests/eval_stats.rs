@@ -1,12 +1,12 @@
 //! Statistics against values computed by hand or by an independent O(n²)
 //! reference (brute-force pair counting, exact arithmetic in Python).
 
-use proptest::prelude::*;
-use sudolab::stats::{
+use crate::stats::{
     BootstrapOptions, PairedSample, StatError, average_ranks, bin_of, bootstrap_correlations,
     bootstrap_intervals, chi_square, chi2_sf, correlations, equal_count_edges, gamma_from_table,
     gamma_q, gk_gamma, kendall_tau_b, ln_gamma, pair_counts, pearson, quantile_sorted, spearman,
 };
+use proptest::prelude::*;
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol

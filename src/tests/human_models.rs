@@ -1,20 +1,20 @@
 //! Behaviour of each human model and of the `rate` / `explain` entry points.
 
-mod human_common;
+use super::human_common;
 
-use human_common::{EASY, EXPERT, FAMOUS, INTERMEDIATE, puzzle};
-use sudolab::grid::Puzzle;
-use sudolab::human::hsolve::{HsolveOptions, hsolve};
-use sudolab::human::nishio::{
+use crate::grid::Puzzle;
+use crate::human::hsolve::{HsolveOptions, hsolve};
+use crate::human::nishio::{
     NishioOptions, NishioOrder, nishio_heuristic, nishio_random, solved_by_strategies,
 };
-use sudolab::human::oracle::{OracleLevel, OracleOptions, oracle};
-use sudolab::human::sisus::{SisusOptions, sisus};
-use sudolab::human::solver::{Solved, solve};
-use sudolab::human::weights::{WeightLevel, weights};
-use sudolab::human::{Model, RateOptions, Technique, explain, parse_models, rate};
+use crate::human::oracle::{OracleLevel, OracleOptions, oracle};
+use crate::human::sisus::{SisusOptions, sisus};
+use crate::human::solver::{Solved, solve};
+use crate::human::weights::{WeightLevel, weights};
+use crate::human::{Model, RateOptions, Technique, explain, parse_models, rate};
+use human_common::{EASY, EXPERT, FAMOUS, INTERMEDIATE, puzzle};
 
-fn solution(p: &Puzzle) -> sudolab::Solution {
+fn solution(p: &Puzzle) -> crate::Solution {
     match solve(p) {
         Solved::Unique(s) => s,
         other => panic!("not unique: {other:?}"),

@@ -1,15 +1,15 @@
 //! Sanity checks of the human models against facts from the papers, on the
 //! real puzzles in `../shared/data` and on puzzles printed in the papers.
 
-mod human_common;
+use super::human_common;
 
-use human_common::{FAMOUS, data, puzzle, rows};
-use sudolab::human::nishio::{
+use crate::human::nishio::{
     NishioOptions, NishioOrder, UNIVERSAL_CUTS, nishio_random, solved_by_strategies,
 };
-use sudolab::human::oracle::{OracleLevel, OracleOptions, oracle};
-use sudolab::human::sisus::{SisusOptions, sisus};
-use sudolab::human::solver::{Solved, solve};
+use crate::human::oracle::{OracleLevel, OracleOptions, oracle};
+use crate::human::sisus::{SisusOptions, sisus};
+use crate::human::solver::{Solved, solve};
+use human_common::{FAMOUS, data, puzzle, rows};
 
 /// Fletcher et al., Figure 3, read from the paper's text (tab-separated
 /// rows): "Cinch", "Confusing", "Challenging", "Crazy".

@@ -1,13 +1,13 @@
 //! Helpers shared by the `dlx_*` integration tests.
 #![allow(dead_code)]
 
+use crate::Puzzle;
+use crate::SeededRng;
+use crate::grid::parse_puzzle;
 use rand::Rng;
 use rand::seq::SliceRandom;
-use sudolab::Puzzle;
-use sudolab::SeededRng;
-use sudolab::grid::parse_puzzle;
 
-pub fn puzzle(s: &str) -> Puzzle {
+pub(crate) fn puzzle(s: &str) -> Puzzle {
     match parse_puzzle(s) {
         Ok(p) => p,
         Err(e) => panic!("bad test puzzle {s}: {e}"),
@@ -16,7 +16,7 @@ pub fn puzzle(s: &str) -> Puzzle {
 
 /// Independent reference: plain backtracking with row/column/box masks,
 /// branching on a cell with the fewest candidates, counting up to `cap`.
-pub fn reference_count(p: &Puzzle, cap: u64) -> u64 {
+pub(crate) fn reference_count(p: &Puzzle, cap: u64) -> u64 {
     let n = p.order();
     let side = n * n;
     let mut cells = p.cells().to_vec();
@@ -94,7 +94,7 @@ pub fn reference_count(p: &Puzzle, cap: u64) -> u64 {
 /// A random solution grid of order `n`: a pattern grid shuffled by the
 /// validity-preserving symmetries (digits, rows within bands, bands, columns
 /// within stacks, stacks, transposition).
-pub fn random_grid(n: usize, rng: &mut SeededRng) -> Vec<u8> {
+pub(crate) fn random_grid(n: usize, rng: &mut SeededRng) -> Vec<u8> {
     let side = n * n;
     let pattern = |r: usize, c: usize| (n * (r % n) + r / n + c) % side;
     let mut digits: Vec<u8> = (1..=side as u8).collect();
@@ -127,7 +127,7 @@ pub fn random_grid(n: usize, rng: &mut SeededRng) -> Vec<u8> {
     out
 }
 
-pub fn from_cells(n: usize, cells: Vec<u8>) -> Puzzle {
+pub(crate) fn from_cells(n: usize, cells: Vec<u8>) -> Puzzle {
     match Puzzle::from_cells(n, cells) {
         Ok(p) => p,
         Err(e) => panic!("{e}"),
@@ -135,7 +135,7 @@ pub fn from_cells(n: usize, cells: Vec<u8>) -> Puzzle {
 }
 
 /// A random puzzle: a random grid with each cell kept with probability `keep`.
-pub fn random_puzzle(n: usize, keep: f64, rng: &mut SeededRng) -> Puzzle {
+pub(crate) fn random_puzzle(n: usize, keep: f64, rng: &mut SeededRng) -> Puzzle {
     let grid = random_grid(n, rng);
     let cells = grid
         .into_iter()

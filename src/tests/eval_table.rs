@@ -1,8 +1,8 @@
 //! Reading results files and picking labels.
 
+use crate::eval::label::{LabelError, label_scores, label_texts};
+use crate::eval::{LabelSpec, Ordinal, ResultsTable, TableError, TableFormat, Value};
 use std::path::Path;
-use sudolab::eval::label::{LabelError, label_scores, label_texts};
-use sudolab::eval::{LabelSpec, Ordinal, ResultsTable, TableError, TableFormat, Value};
 
 #[test]
 fn jsonl_with_nesting_booleans_and_missing_keys() {

@@ -3,10 +3,10 @@
 //! CI installs the solvers (`.ci/run`); elsewhere a missing solver skips the
 //! test with a note, and with `CI` set it fails.
 
-mod common;
+use super::common;
 
+use crate::cnf::{Encoding, decode_model, encode, parse_model};
 use std::process::Command;
-use sudolab::cnf::{Encoding, decode_model, encode, parse_model};
 
 fn run_solver(solver: &str, cnf_path: &std::path::Path, dir: &std::path::Path) -> String {
     match solver {
@@ -49,9 +49,9 @@ fn external_solvers_agree_with_our_engines() {
     let path = dir.path().join("p.cnf");
     let mut checked = 0;
     for (i, p) in puzzles.iter().enumerate() {
-        let ours = sudolab::SudokuEngine::solve(&sudolab::sat::Sat, p)
-            .expect("fixture puzzles are solvable");
-        assert_eq!(sudolab::dlx::sudoku::solve(p).as_ref(), Some(&ours));
+        let ours =
+            crate::SudokuEngine::solve(&crate::sat::Sat, p).expect("fixture puzzles are solvable");
+        assert_eq!(crate::dlx::sudoku::solve(p).as_ref(), Some(&ours));
         // Every puzzle through CaDiCaL and MiniSat on the minimal encoding;
         // a sample also on the maximal and lo-min encodings and with PicoSAT.
         let mut jobs = vec![(Encoding::Min, "cadical"), (Encoding::Min, "minisat")];
@@ -83,7 +83,7 @@ fn external_solver_reports_unsat_for_contradictory_grid() {
     // Two 1s in row 1: the maximal encoding is unsatisfiable.
     let mut line = String::from("11");
     line.push_str(&".".repeat(79));
-    let p = sudolab::grid::parse_puzzle(&line).unwrap();
+    let p = crate::grid::parse_puzzle(&line).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("u.cnf");
     std::fs::write(&path, encode(&p, Encoding::Max).unwrap().to_dimacs_bytes()).unwrap();

@@ -1,11 +1,11 @@
 //! `evaluate`, `classify` and `fit_linear` on small tables with known answers.
 
-use sudolab::eval::classify::{ClassMethod, ClassifyOptions, Direction, Preset, classify};
-use sudolab::eval::combine::{FitOptions, fit_linear};
-use sudolab::eval::{
+use crate::eval::classify::{ClassMethod, ClassifyOptions, Direction, Preset, classify};
+use crate::eval::combine::{FitOptions, fit_linear};
+use crate::eval::{
     EvalError, EvalOptions, LabelError, LabelSpec, Ordinal, ResultsTable, TableFormat, evaluate,
 };
-use sudolab::stats::{self, BootstrapOptions, FitError, least_squares};
+use crate::stats::{self, BootstrapOptions, FitError, least_squares};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-9
@@ -205,7 +205,7 @@ fn class_table(values: &[f64]) -> ResultsTable {
     ResultsTable::parse(&text, TableFormat::Delimited('\t')).unwrap()
 }
 
-fn classes(report: &sudolab::eval::ClassifyReport) -> Vec<String> {
+fn classes(report: &crate::eval::ClassifyReport) -> Vec<String> {
     report
         .puzzles
         .iter()

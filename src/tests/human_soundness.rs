@@ -5,14 +5,14 @@
 //! one that fires is applied, and when nothing fires the solution value of
 //! one cell is revealed.
 
-mod common;
+use super::common;
 
+use crate::grid::parse_puzzle;
+use crate::human::board::Board;
+use crate::human::solver::{Solved, solve};
+use crate::human::techniques::{Single, Technique, find, hidden_singles, naked_singles};
 use common::shared_data as data;
 use rayon::prelude::*;
-use sudolab::grid::parse_puzzle;
-use sudolab::human::board::Board;
-use sudolab::human::solver::{Solved, solve};
-use sudolab::human::techniques::{Single, Technique, find, hidden_singles, naked_singles};
 
 /// Checks one puzzle; returns (states checked, applications checked).
 fn check_puzzle(line: &str) -> (usize, usize) {

@@ -1,11 +1,11 @@
 //! Property tests: `rate` and `explain` never panic, whatever the grid, and
 //! every row either names the problem with the puzzle or carries metrics.
 
-mod human_common;
+use super::human_common;
 
+use crate::Puzzle;
+use crate::{RateOptions, explain, rate};
 use proptest::prelude::*;
-use sudolab::grid::Puzzle;
-use sudolab::human::{RateOptions, explain, rate};
 
 const SOLVED: &str =
     "483921657967345821251876493548132976729564138136798245372689514814253769695417382";

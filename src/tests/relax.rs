@@ -3,13 +3,13 @@
 //! samples and seed reproducibility across thread counts; intervals, relaxation
 //! to a precision (the same rows at one and two threads), the onset and k = auto.
 
-mod common;
+use super::common;
 
+use crate::engine::{Count, Engine, Engines, InstanceAnalysis};
+use crate::graph::{RelaxedInstance, derive_seed, sample_edges, shuffled_edges};
+use crate::grid::parse_puzzle;
+use crate::relax::{self, RelaxOptions};
 use rayon::prelude::*;
-use sudolab::engine::{Count, Engine, Engines, InstanceAnalysis};
-use sudolab::graph::{RelaxedInstance, derive_seed, sample_edges, shuffled_edges};
-use sudolab::grid::parse_puzzle;
-use sudolab::relax::{self, RelaxOptions};
 
 fn analyze(r: &RelaxedInstance, engine: Engine, cap: u64) -> InstanceAnalysis {
     engine.implementation().analyze_relaxed(r, cap)
@@ -45,7 +45,7 @@ fn hand_computed_4x4_cases() {
         let givens = RelaxedInstance::new(&p, &[(14, 15)]).unwrap();
         assert_eq!(analyze(&givens, engine, 0).count.solutions, 1);
         // The empty 4x4 grid: 288 colourings; removing every edge: 4^16.
-        let empty = sudolab::Puzzle::empty(2);
+        let empty = crate::Puzzle::empty(2);
         assert_eq!(
             analyze(&RelaxedInstance::unrelaxed(&empty), engine, 0)
                 .count
@@ -53,8 +53,8 @@ fn hand_computed_4x4_cases() {
             288
         );
     }
-    let empty = sudolab::Puzzle::empty(2);
-    let all: Vec<_> = sudolab::Geometry::of(2).edges();
+    let empty = crate::Puzzle::empty(2);
+    let all: Vec<_> = crate::Geometry::of(2).edges();
     let free = RelaxedInstance::new(&empty, &all).unwrap();
     // Only the bitset search can count 4^16 colourings: it multiplies the
     // counts of independent components instead of enumerating them.
@@ -66,7 +66,7 @@ fn hand_computed_4x4_cases() {
 /// `0..=max_k`, with the caps given (Dancing Links on every `dlx_every`-th
 /// instance with k at most `dlx_max_k`).
 fn compare_engines(
-    puzzles: &[sudolab::Puzzle],
+    puzzles: &[crate::Puzzle],
     total: usize,
     max_k: usize,
     caps: [u64; 2],
@@ -122,7 +122,7 @@ fn engines_agree_on_relaxations_of_the_hardest_puzzles() {
 
 #[test]
 fn k0_gives_one_solution_all_fixed() {
-    for p in sudolab::examples::embedded() {
+    for p in crate::examples::embedded() {
         let opts = RelaxOptions {
             k: 0,
             samples: 5,
@@ -184,7 +184,7 @@ fn nested_samples_never_lose_solutions() {
 
 #[test]
 fn same_seed_same_report_whatever_the_threads_and_engine() {
-    let p = sudolab::examples::by_name("Confusing").unwrap();
+    let p = crate::examples::by_name("Confusing").unwrap();
     let opts = RelaxOptions {
         k: 45,
         samples: 200,
@@ -230,10 +230,7 @@ fn same_seed_same_report_whatever_the_threads_and_engine() {
     assert_ne!(a.summary.fixedness, d.summary.fixedness);
 }
 
-fn pool_free(
-    p: &sudolab::Puzzle,
-    o: RelaxOptions,
-) -> (relax::RelaxReport, Vec<relax::SampleResult>) {
+fn pool_free(p: &crate::Puzzle, o: RelaxOptions) -> (relax::RelaxReport, Vec<relax::SampleResult>) {
     relax::relax(p, &o).unwrap()
 }
 
@@ -243,7 +240,7 @@ fn refuses_contradictory_and_too_large_k() {
     line.push_str(&".".repeat(79));
     let bad = parse_puzzle(&line).unwrap();
     assert!(relax::relax(&bad, &RelaxOptions::default()).is_err());
-    let p = sudolab::examples::by_name("Cinch").unwrap();
+    let p = crate::examples::by_name("Cinch").unwrap();
     let e = relax::relax(
         &p,
         &RelaxOptions {
@@ -272,7 +269,7 @@ fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
 /// fixed run with the same seed.
 #[test]
 fn precision_rows_are_the_same_at_one_and_two_threads() {
-    let p = sudolab::examples::by_name("Confusing").unwrap();
+    let p = crate::examples::by_name("Confusing").unwrap();
     let e = 2.0;
     let opts = RelaxOptions {
         k: 30,
@@ -353,7 +350,7 @@ fn precision_one_stops_within_100_samples_on_forum_hardest() {
 /// range, and one sample has no spread.
 #[test]
 fn every_row_carries_the_intervals_of_mean_fixed_and_p_unique() {
-    let p = sudolab::examples::by_name("Cinch").unwrap();
+    let p = crate::examples::by_name("Cinch").unwrap();
     for k in [0, 20, 45] {
         let (r, samples) = relax::relax(
             &p,
@@ -377,9 +374,9 @@ fn every_row_carries_the_intervals_of_mean_fixed_and_p_unique() {
         );
         assert!(lo <= s.mean_fixed && s.mean_fixed <= hi, "{s:?}");
         let fixed: Vec<f64> = samples.iter().map(|x| x.fixed.len() as f64).collect();
-        let sd = sudolab::stats::Summary::of(&fixed).unwrap().sd;
+        let sd = crate::stats::Summary::of(&fixed).unwrap().sd;
         assert!((se - sd / 200f64.sqrt()).abs() < 1e-12);
-        let t = sudolab::stats::t95(199.0);
+        let t = crate::stats::t95(199.0);
         let empty = (81 - p.givens()) as f64;
         assert!((hi - (s.mean_fixed + t * se).min(empty)).abs() < 1e-12);
         assert!((lo - (s.mean_fixed - t * se).max(0.0)).abs() < 1e-12);
@@ -407,7 +404,7 @@ fn every_row_carries_the_intervals_of_mean_fixed_and_p_unique() {
 /// one half: at the onset it is at most 1/2, one edge before it is above.
 #[test]
 fn onset_is_where_p_unique_falls_through_one_half() {
-    let p = sudolab::examples::by_name("AI Escargot").unwrap();
+    let p = crate::examples::by_name("AI Escargot").unwrap();
     let opts = RelaxOptions {
         samples: relax::ONSET_SAMPLES,
         seed: 3,
@@ -443,7 +440,7 @@ fn onset_is_where_p_unique_falls_through_one_half() {
 /// all capped.
 #[test]
 fn k_auto_on_ai_escargot_gives_a_map_that_sees_something() {
-    let p = sudolab::examples::by_name("AI Escargot").unwrap();
+    let p = crate::examples::by_name("AI Escargot").unwrap();
     let opts = RelaxOptions {
         samples: 200,
         ..Default::default()

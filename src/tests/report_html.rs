@@ -1,0 +1,58 @@
+//! A written report read back (moved from `tests/report_html.rs`: it
+//! computes the report and renders the page through the library's
+//! internals).
+
+/// Two puzzles, small sample counts.
+fn two_puzzles() -> Vec<crate::Puzzle> {
+    crate::examples().into_iter().take(2).collect()
+}
+
+#[test]
+fn a_report_read_back_from_json_draws_the_same_page() {
+    use crate::analyze::puzzle_report::{
+        Report, ReportOptions, ReportRequest, ReportSubject, compute_report,
+    };
+    use crate::analyze::reference::Reference;
+    let reference = Reference::embedded().unwrap();
+    let report = compute_report(
+        ReportRequest {
+            title: "two puzzles".into(),
+            source: "test".into(),
+            subject: ReportSubject::Puzzles(two_puzzles()),
+            label: None,
+            ordinal: None,
+            reference: &reference,
+            reference_name: "embedded".into(),
+            options: ReportOptions {
+                samples: 60,
+                sweep: vec![0, 10, 20, 30, 40],
+                sweep_samples: 30,
+                runs: Some(2),
+                ..ReportOptions::default()
+            },
+        },
+        || {},
+    )
+    .unwrap();
+    assert_eq!(report.puzzles.len(), 2);
+    let page = crate::report::html::render(&report).unwrap();
+    for text in [
+        serde_json::to_string_pretty(&report).unwrap() + "\n",
+        crate::jsonl_line(&report).unwrap() + "\n",
+    ] {
+        let back = Report::from_json(&text).unwrap().expect("a report");
+        assert!(back == report, "the report reads back unchanged");
+        assert_eq!(crate::report::html::render(&back).unwrap(), page);
+    }
+    // Puzzles and `analyze` rows are no report.
+    assert_eq!(Report::from_json(&report.puzzles[0].puzzle).unwrap(), None);
+    let row = "{\"line\":1,\"puzzle\":\"1.\",\"hsolve\":2}\n{\"line\":2}\n";
+    assert_eq!(Report::from_json(row).unwrap(), None);
+    assert_eq!(
+        Report::from_json(&row[..row.find('\n').unwrap()]).unwrap(),
+        None
+    );
+    // A report's fields with values of the wrong kind are an error.
+    let broken = "{\"title\":1,\"reference\":\"\",\"puzzles\":[],\"dataset\":null,\"options\":{}}";
+    assert!(Report::from_json(broken).is_err());
+}
