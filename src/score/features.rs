@@ -7,7 +7,7 @@
 //! so the metrics a model was fitted on and the ones it is applied to come
 //! from this one function.
 
-use super::ScoreError;
+use super::{ScoreError, SeCalibration};
 use crate::engine::Engines;
 use crate::grid::Puzzle;
 use crate::grid::canon::canonical;
@@ -139,14 +139,20 @@ pub(crate) struct Features {
     /// The trial rating (`docs/methods.md` §3.9), which places the
     /// SE-equivalent of the hardest puzzles.
     pub trial_rating: Option<f64>,
+    /// Serate's rating (§3.11), computed only where the SE calibration takes
+    /// it ([`SeCalibration::takes_serate`]); `None` there when serate cannot
+    /// finish the puzzle.
+    pub serate: Option<f64>,
 }
 
 /// The metrics of a 9×9 puzzle with exactly one solution, computed on
-/// its canonical form, and its hardest technique.
+/// its canonical form, its hardest technique and trial rating, and serate's
+/// rating where the SE calibration `se` takes it.
 pub(crate) fn feature_values(
     puzzle: &Puzzle,
     names: &[Metric],
     p: &FeatureParams,
+    se: &SeCalibration,
 ) -> Result<Features, ScoreError> {
     if puzzle.order() != 3 {
         return Err(ScoreError::Order(puzzle.side()));
@@ -167,6 +173,13 @@ pub(crate) fn feature_values(
     if let Some((group, why)) = row.errors.iter().next() {
         return Err(ScoreError::NotUnique(format!("{group}: {why}")));
     }
+    let trial_rating = row.rate.as_ref().and_then(|r| r.trial_rating);
+    // Serate is run only where its rating is used: where assumptions nest
+    // (the forum's hardest) its nested chains cost seconds.
+    let serate = se
+        .takes_serate(trial_rating)
+        .then(|| crate::human::serate::serate(&canon).ok().map(|r| r.serate))
+        .flatten();
     Ok(Features {
         values: names
             .iter()
@@ -177,7 +190,8 @@ pub(crate) fn feature_values(
                 )
             })
             .collect(),
-        trial_rating: row.rate.as_ref().and_then(|r| r.trial_rating),
+        trial_rating,
+        serate,
         hardest_technique: row.rate.and_then(|r| r.hardest_technique),
     })
 }
@@ -211,7 +225,7 @@ mod tests {
     #[test]
     fn every_candidate_is_a_number_of_the_analysis_row() {
         let p = crate::grid::parse_puzzle(P).unwrap();
-        let f = feature_values(&p, &candidates(), &FeatureParams::default()).unwrap();
+        let f = feature_values(&p, &candidates(), &FeatureParams::default(), &SeCalibration::default()).unwrap();
         assert!(f.hardest_technique.is_some());
         let v = f.values;
         for (name, value) in &v {
@@ -236,12 +250,19 @@ mod tests {
         let p = crate::grid::parse_puzzle(P).unwrap();
         let names = candidates();
         let params = FeatureParams::default();
-        let base = feature_values(&p, &names, &params).unwrap();
+        let se = SeCalibration {
+            serate: true,
+            ..SeCalibration::default()
+        };
+        let base = feature_values(&p, &names, &params, &se).unwrap();
+        // Serate rates the canonical form: hidden singles in boxes (1.2),
+        // as it rates the puzzle as given (`rate -m serate`).
+        assert_eq!(base.serate, Some(1.2));
         let mut rng = SeededRng::seed_from_u64(5);
         for _ in 0..3 {
             let q = Symmetry::random(3, &mut rng).apply(&p);
             assert_ne!(q.to_line(), p.to_line());
-            assert_eq!(feature_values(&q, &names, &params).unwrap(), base);
+            assert_eq!(feature_values(&q, &names, &params, &se).unwrap(), base);
         }
     }
 
@@ -254,12 +275,12 @@ mod tests {
         let names = candidates();
         let params = FeatureParams::default();
         assert!(matches!(
-            feature_values(&two, &names, &params),
+            feature_values(&two, &names, &params, &SeCalibration::default()),
             Err(ScoreError::NotUnique(_))
         ));
         let small = crate::grid::parse_puzzle("1...........4...").unwrap();
         assert_eq!(
-            feature_values(&small, &names, &params),
+            feature_values(&small, &names, &params, &SeCalibration::default()),
             Err(ScoreError::Order(4))
         );
     }

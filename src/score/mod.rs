@@ -232,14 +232,17 @@ impl LinearScore {
         10.0 * (raw - self.low) / (self.high - self.low)
     }
 
-    /// SE-equivalent rating of a score, hardest technique and trial rating.
+    /// SE-equivalent rating of a score, hardest technique, trial rating
+    /// and serate rating (used only by a calibration that takes it, and
+    /// only below nested assumptions: [`SeCalibration::at`]).
     pub fn se_equivalent(
         &self,
         score: f64,
         hardest: Option<Technique>,
         trial: Option<f64>,
+        serate: Option<f64>,
     ) -> Option<f64> {
-        self.se.at(score, hardest.map(Technique::name), trial)
+        self.se.at(score, hardest.map(Technique::name), trial, serate)
     }
 
     /// Whether a puzzle lies above everything the model was fitted on: for
@@ -284,6 +287,12 @@ pub struct SeCalibration {
     /// model fitted without `trial_rating`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trial: Option<TrialCalibration>,
+    /// Whether a puzzle that single assumptions solve (trial rating below
+    /// [`TrialCalibration::NESTED`]) takes serate's rating, SE's own rules
+    /// rebuilt (`docs/methods.md` §3.11, §6.3), when serate finishes it.
+    /// The full score's calibration does; the fast one computes no serate.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub serate: bool,
 }
 
 /// SE's rating of the puzzles the technique catalogue finishes only with
@@ -316,9 +325,27 @@ impl SeCalibration {
     /// Key of the puzzles no technique of the catalogue finishes.
     pub const BEYOND: &'static str = "beyond the catalogue";
 
-    /// The SE-equivalent of a score with this hardest technique and trial
-    /// rating.
-    pub fn at(&self, score: f64, hardest: Option<&str>, trial: Option<f64>) -> Option<f64> {
+    /// Whether the SE-equivalent of a puzzle with this trial rating is
+    /// serate's rating: the calibration takes serate, and assumptions need
+    /// not nest (where they do, SE's nested chains beyond serate's levels
+    /// decide, and the trial curve places the puzzle).
+    pub fn takes_serate(&self, trial: Option<f64>) -> bool {
+        self.serate && trial.is_none_or(|t| t < TrialCalibration::NESTED)
+    }
+
+    /// The SE-equivalent of a score with this hardest technique, trial
+    /// rating and serate rating: serate's where [`Self::takes_serate`] and
+    /// serate finished, else placed by the score and the trial rating.
+    pub fn at(
+        &self,
+        score: f64,
+        hardest: Option<&str>,
+        trial: Option<f64>,
+        serate: Option<f64>,
+    ) -> Option<f64> {
+        if let Some(r) = serate.filter(|r| r.is_finite() && self.takes_serate(trial)) {
+            return Some(r);
+        }
         let key = hardest.unwrap_or(Self::BEYOND);
         let by_score = match self.by_technique.get(key) {
             Some(knots) => interpolate(knots, score),
@@ -696,7 +723,7 @@ pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError>
     } else {
         linear.metrics()
     };
-    let metrics = feature_values(puzzle, &names, &opts.model.params)?;
+    let metrics = feature_values(puzzle, &names, &opts.model.params, &linear.se)?;
     let s = linear.finite_score(&metrics.values).map_err(|e| {
         let variant = if opts.fast { "fast" } else { "full" };
         ScoreError::NotFinite(format!("{variant}: {e}"))
@@ -709,7 +736,12 @@ pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError>
         score: Score {
             score: s,
             score_level: level,
-            se_equivalent: linear.se_equivalent(s, metrics.hardest_technique, metrics.trial_rating),
+            se_equivalent: linear.se_equivalent(
+                s,
+                metrics.hardest_technique,
+                metrics.trial_rating,
+                metrics.serate,
+            ),
             minutes: minutes.map(|m| m.expected),
             minutes_low: minutes.map(|m| m.low),
             minutes_high: minutes.map(|m| m.high),
@@ -751,20 +783,36 @@ mod tests {
                 weight: 0.5,
                 max_rating: 2.8,
             }),
+            serate: false,
         };
         // Single assumptions: the mean of the score's and the trial placement.
-        assert_eq!(cal.at(5.0, Some("forcing chain"), Some(1.5)), Some(8.0));
+        assert_eq!(cal.at(5.0, Some("forcing chain"), Some(1.5), None), Some(8.0));
         // Nested assumptions: the trial placement alone.
-        assert_eq!(cal.at(5.0, None, Some(2.5)), Some(11.0));
-        assert_eq!(cal.at(5.0, None, Some(3.5)), Some(11.0));
+        assert_eq!(cal.at(5.0, None, Some(2.5), None), Some(11.0));
+        assert_eq!(cal.at(5.0, None, Some(3.5), None), Some(11.0));
         // Other techniques, or no trial rating: the score's placement.
-        assert_eq!(cal.at(3.0, Some("pointing"), Some(2.5)), Some(2.6));
-        assert_eq!(cal.at(5.0, Some("forcing chain"), None), Some(7.0));
+        assert_eq!(cal.at(3.0, Some("pointing"), Some(2.5), None), Some(2.6));
+        assert_eq!(cal.at(5.0, Some("forcing chain"), None, None), Some(7.0));
         assert_eq!(cal.trial_extrapolates(None, Some(3.5)), Some(true));
         assert_eq!(cal.trial_extrapolates(None, Some(2.5)), Some(false));
         assert_eq!(cal.trial_extrapolates(Some("pointing"), Some(3.5)), None);
+        // A serate rating is ignored unless the calibration takes it.
+        assert_eq!(cal.at(5.0, Some("forcing chain"), Some(1.5), Some(8.3)), Some(8.0));
+        let with_serate = SeCalibration {
+            serate: true,
+            ..cal.clone()
+        };
+        // Below nested assumptions serate's rating is the SE-equivalent...
+        assert_eq!(with_serate.at(5.0, Some("forcing chain"), Some(1.5), Some(8.3)), Some(8.3));
+        assert_eq!(with_serate.at(3.0, Some("pointing"), Some(0.0), Some(2.6)), Some(2.6));
+        assert_eq!(with_serate.at(3.0, Some("pointing"), None, Some(2.8)), Some(2.8));
+        // ...where assumptions nest, or serate did not finish, it is not.
+        assert_eq!(with_serate.at(5.0, None, Some(2.5), Some(9.5)), Some(11.0));
+        assert_eq!(with_serate.at(5.0, Some("forcing chain"), Some(1.5), None), Some(8.0));
+        assert!(with_serate.takes_serate(Some(1.9)) && !with_serate.takes_serate(Some(2.0)));
+        assert!(!cal.takes_serate(Some(0.0)));
         let old = SeCalibration { trial: None, ..cal };
-        assert_eq!(old.at(5.0, None, Some(2.5)), Some(5.0));
+        assert_eq!(old.at(5.0, None, Some(2.5), None), Some(5.0));
         assert_eq!(old.trial_extrapolates(None, Some(3.5)), None);
     }
 

@@ -99,6 +99,7 @@ pub(super) fn se_calibration(
         by_technique,
         pooled: isotonic_knots(&pooled, 64),
         trial: trial_calibration(data, train),
+        serate: false,
     }
 }
 

@@ -294,10 +294,20 @@ pub(crate) fn fit_model(
     let all: Vec<usize> = (0..data.rows.len()).collect();
     let (kept, selection) = select_metrics(data, candidates, &all, opts);
     let (kept_fast, selection_fast) = select_metrics(data, fast, &all, opts);
+    let full = fit_score(data, &kept, &all, opts);
     let model = super::ScoreModel {
         about,
         params: super::FeatureParams::default(),
-        full: fit_score(data, &kept, &all, opts),
+        full: LinearScore {
+            // The full score's SE-equivalent takes serate's rating below
+            // nested assumptions (`docs/methods.md` §6.3); the fast score
+            // computes no serate.
+            se: SeCalibration {
+                serate: true,
+                ..full.se
+            },
+            ..full
+        },
         fast: fit_score(data, &kept_fast, &all, opts),
     };
     let mut sources = BTreeMap::new();

@@ -179,6 +179,7 @@ pub(crate) fn validate_source(
                 s_full[i],
                 data.rows[i].hardest.as_deref(),
                 data.rows[i].trial,
+                None,
             );
             if let Some(time) = &full.time {
                 ln_pred[i] = Some(time.ln_seconds(s_full[i], &data.values_of(i)));
