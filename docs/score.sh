@@ -20,7 +20,7 @@
 # The website-labelled sets are read at run time and never copied.
 #
 # tests/doc_scripts.rs runs it on a sample: SAMPLE=N keeps every N-th labelled
-# puzzle, DOCS_OUT=DIR puts the work files and the model in DIR (src/score/
+# puzzle (and of step 4's puzzles), DOCS_OUT=DIR puts the work files and the model in DIR (src/score/
 # is left alone), SUDOLAB_BIN names the binary (default: build it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -74,8 +74,9 @@ cat "$W/fit.txt"
 # The SE-equivalent beside SE on puzzles the fit never saw (with the new
 # model when it was written into src/score/: the binary embeds it).
 if [ -z "${SUDOLAB_BIN:-}" ] && [ -z "${DOCS_OUT:-}" ]; then cargo build --release --quiet; fi
-awk -F'\t' -v OFS='\t' '!/^#/ { print $1, $2 }' "$DATA/se-ratings-hard/top1465_se_train.tsv" > "$W/top1465.txt"
-grep -v '^#' "$FORUM" | awk 'NR % 480 == 241 { print $1 }' > "$W/forum11.txt"
+awk -F'\t' -v OFS='\t' -v n="$SAMPLE" '!/^#/ && (n == 1 || ++i % n == 1) { print $1, $2 }' \
+  "$DATA/se-ratings-hard/top1465_se_train.tsv" > "$W/top1465.txt"
+grep -v '^#' "$FORUM" | awk -v n="$SAMPLE" 'NR % 480 == 241 && (n == 1 || ++i % n == 1) { print $1 }' > "$W/forum11.txt"
 "$BIN" score "$W/top1465.txt" -f jsonl -o "$W/top1465.jsonl"
 "$BIN" score "$W/forum11.txt" -f jsonl -o "$W/forum11.jsonl"
 for min in 0 7 8.5; do
@@ -86,3 +87,34 @@ for min in 0 7 8.5; do
 done
 jq -s '"top1465: median |se_equivalent - SE| \([.[] | (.se_equivalent - (.label | tonumber)) | fabs] | sort | .[length / 2 | floor] * 1000 | round / 1000), extrapolated \([.[] | select(.extrapolated)] | length) of \(length)"' -r "$W/top1465.jsonl"
 jq -s '"forum SE >= 11.0 sample: median se_equivalent \([.[].se_equivalent] | sort | .[length / 2 | floor] * 1000 | round / 1000), min \([.[].se_equivalent] | min * 1000 | round / 1000), extrapolated \([.[] | select(.extrapolated)] | length), minutes extrapolated \([.[] | select(.minutes_extrapolated)] | length) of \(length)"' -r "$W/forum11.jsonl"
+
+# 5. People's time, ideas measured (docs/score.md): the kept seven with one idea
+#    added (or taken out), selected, fitted and validated as in step 3 without
+#    the bootstrap; each line gives the Cloud Sudoku 5-fold figures.
+KEEP=hardest_weight,hsolve,sisus_refutation_sum,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach
+idea() {
+  "$BIN" fit "$W/metrics.jsonl" --score --source label:1 --label label:2 --se label:3 --level label:4 \
+    --train-only se-exchange --se-anchor forum-11plus --timed cloudsudoku \
+    --metrics "$2" --keep "$2" --population "Cloud Sudoku players" --bootstrap 0 -o "$W/idea.txt"
+  awk -v name="$1" '
+    /^held out: / { cloud = ($3 == "cloudsudoku"); site = !cloud }
+    cloud && $1 == "score" { s = $3 }
+    site && $1 == "score" { sum += $3; n++; site = 0 }
+    cloud && /^minutes on/ { match($0, /ln error\| [0-9.]+/); e = substr($0, RSTART + 10, RLENGTH - 10)
+                             match($0, /Spearman [0-9.-]+/); m = substr($0, RSTART + 9, RLENGTH - 9) }
+    END { printf "%-44s score %s  minutes %s  median |ln error| %s  sites %.3f\n", name, s, m, e, sum / n }' "$W/idea.txt"
+}
+echo "people's time, one idea at a time (Cloud Sudoku, 5-fold):"
+idea "the kept seven" "$KEEP"
+idea "+ fowler (SE ratings summed along the path)" "$KEEP,fowler"
+idea "+ weights_score (technique weights summed)" "$KEEP,weights_score"
+idea "+ candidates (pencil marks to track)" "$KEEP,candidates"
+idea "+ sisus_dependency (moves open per step)" "$KEEP,sisus_dependency"
+idea "+ serate, fowler, sisus_dependency (SFRD)" "$KEEP,serate,fowler,sisus_dependency"
+idea "- singles_hidden_reach (hidden/naked mix)" "${KEEP/,singles_hidden_reach/}"
+idea "SFRD alone" "serate,fowler,sisus_refutation_sum,sisus_dependency"
+# Pelánek's SFRD as he fits it: least squares on ln time, half the times to
+# train, half to test (methods §4.5).
+jq -c 'select(.label | startswith("cloudsudoku ")) | . + {ln_time: (.label | split(" ")[1] | tonumber | log)}' \
+  "$W/metrics.jsonl" > "$W/cloud.jsonl"
+"$BIN" fit "$W/cloud.jsonl" --label ln_time --metrics SFRD | grep -iE "spearman|test" || true

@@ -126,6 +126,7 @@ impl AnalyzeOptions {
             rate_seed: self.rate_seed,
             fixedness: self.fixedness,
             sisus_dependency: true,
+            backtrack_cap: crate::human::RateOptions::default().backtrack_cap,
         }
     }
 

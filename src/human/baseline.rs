@@ -15,6 +15,18 @@ pub(crate) struct BaselineResult {
     pub backtracks: Result<u64, Unfinished>,
 }
 
+/// Candidates of the empty cells from the givens alone: the pencil marks a
+/// player starts from, before any step (ours; Pelánek has no such baseline).
+pub(crate) fn open_candidates(puzzle: &Puzzle) -> usize {
+    puzzle
+        .candidates()
+        .iter()
+        .zip(puzzle.cells())
+        .filter(|&(_, &v)| v == 0)
+        .map(|(m, _)| m.count_ones() as usize)
+        .sum()
+}
+
 /// Givens and plain-DFS backtracks (gives up after `cap` backtracks).
 pub(super) fn baseline(puzzle: &Puzzle, cap: u64) -> BaselineResult {
     BaselineResult {
@@ -26,5 +38,28 @@ pub(super) fn baseline(puzzle: &Puzzle, cap: u64) -> BaselineResult {
                 Unfinished::new("no solution")
             }
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_candidates_count_the_pencil_marks_the_givens_leave() {
+        let mut p = Puzzle::empty(3);
+        assert_eq!(open_candidates(&p), 729);
+        // One given: its cell is no longer open and its 20 peers lose a digit.
+        p.set(0, 5);
+        assert_eq!(open_candidates(&p), 729 - 9 - 20);
+        // A solved grid with one cell emptied: that cell's one digit.
+        let grid = crate::grid::parse_puzzle(
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+        )
+        .unwrap();
+        let mut q = grid.clone();
+        q.set(40, 0);
+        assert_eq!(open_candidates(&grid), 0);
+        assert_eq!(open_candidates(&q), 1);
     }
 }

@@ -15,6 +15,7 @@
 
 use super::annealing::{AnnealingOptions, anneal};
 use super::baseline::baseline;
+use super::baseline::open_candidates;
 use super::harmony::{HarmonyOptions, harmony};
 use super::hsolve::{HsolveOptions, hsolve};
 use super::nishio::{NishioOptions, nishio_heuristic, nishio_random, solved_by_strategies};
@@ -287,6 +288,10 @@ pub struct RateRow {
 pub struct Ratings {
     /// Number of givens (Pelánek's baseline); null unless the baseline is requested.
     pub givens: Option<usize>,
+    /// Candidates of the empty cells the givens leave, the pencil marks a
+    /// player starts from (ours, beside the baseline); null unless the
+    /// baseline is requested.
+    pub candidates: Option<usize>,
     /// Backtracks of the plain depth-first search before the first complete grid;
     /// null when not requested, the puzzle is invalid or `backtrack_cap` is hit.
     pub backtracks: Option<u64>,
@@ -503,6 +508,7 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
     let wants = |m: Model| opts.models.contains(&m);
     if wants(Model::Baseline) {
         row.ratings.givens = Some(puzzle.givens());
+        row.ratings.candidates = Some(open_candidates(puzzle));
     }
     if let Err(c) = puzzle.check() {
         row.ratings

@@ -128,6 +128,9 @@ pub(crate) struct MetricOptions {
     /// `sisus_dependency` may be null; callers that read only the
     /// refutation sum (the score) save the other runs.
     pub sisus_dependency: bool,
+    /// Backtracks after which the plain depth-first search of the baseline
+    /// gives up (`backtracks` is then null).
+    pub backtrack_cap: u64,
 }
 
 /// The values of the requested groups for one puzzle.
@@ -178,6 +181,7 @@ pub(crate) fn compute(puzzle: &Puzzle, opts: &MetricOptions) -> Result<MetricVal
                 let mut rate_opts = RateOptions {
                     models: models.clone(),
                     seed: opts.rate_seed,
+                    backtrack_cap: opts.backtrack_cap,
                     ..RateOptions::default()
                 };
                 rate_opts.sisus.dependency = opts.sisus_dependency;

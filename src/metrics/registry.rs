@@ -255,6 +255,8 @@ metric_table! {
         "k where P(unique) over 100 nested samples falls to 1/2 (named by relax and report where the row saw nothing, and by relax --k auto; null elsewhere)";
     Givens = "givens", BASE, Number, M, Down, false, "cells",
         "number of givens";
+    Candidates = "candidates", BASE, Number, M, Up, false, "candidates",
+        "candidates of the empty cells the givens leave (the pencil marks before any step)";
     Backtracks = "backtracks", BASE, Number, M, Up, false, "backtracks",
         "backtracks of a plain depth-first search";
     SisusRefutationSum = "sisus_refutation_sum", SISUS, Number, M, Up, true, "",

@@ -113,6 +113,7 @@ impl Ratings {
         let b = |x: Option<bool>| x.map(MetricValue::Bool);
         match m {
             Metric::Givens => self.givens.map(|g| count(g as u64)),
+            Metric::Candidates => self.candidates.map(|c| count(c as u64)),
             Metric::Backtracks => self.backtracks.map(count),
             Metric::SisusRefutationSum => n(self.sisus_refutation_sum),
             Metric::SisusRefutationSumSd => n(self.sisus_refutation_sum_sd),
@@ -218,6 +219,7 @@ mod tests {
             },
             rate_seed: 1,
             fixedness: false,
+            backtrack_cap: crate::human::RateOptions::default().backtrack_cap,
             sisus_dependency: true,
         };
         let v = compute(&p, &opts).unwrap();

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Every metric a score may use (their groups are in [`crate::metrics`]).
-pub(crate) const CANDIDATES: [Metric; 16] = [
+pub(crate) const CANDIDATES: [Metric; 19] = [
     Metric::WeightsScore,
     Metric::HardestWeight,
     Metric::Hsolve,
@@ -30,11 +30,14 @@ pub(crate) const CANDIDATES: [Metric; 16] = [
     Metric::Nishio4Heuristic,
     Metric::OracleScore,
     Metric::Givens,
+    Metric::Candidates,
     Metric::Backtracks,
     Metric::ShortPct,
     Metric::MeanFixed,
     Metric::PUnique,
     Metric::TrialRating,
+    Metric::Serate,
+    Metric::Fowler,
 ];
 
 /// Parameters of the randomised metrics, fixed in the model so a puzzle's
@@ -49,14 +52,32 @@ pub struct FeatureParams {
     pub k: usize,
     /// Solution cap per relaxation sample.
     pub cap: u64,
+    /// Backtracks after which the baseline's plain depth-first search gives
+    /// up (`backtracks` is then missing, and its term takes the fill value).
+    /// A model without the field was fitted with `rate`'s cap of 10 million.
+    #[serde(default = "FeatureParams::rate_backtrack_cap")]
+    pub backtrack_cap: u64,
 }
 
 impl FeatureParams {
+    /// The score's backtrack cap. On puzzles with few givens the plain
+    /// search runs to any cap (85 of 96 17-clue puzzles reach 10 million)
+    /// and was nearly all of the score's time; 83 of the 3,600 fitting
+    /// puzzles need a million or more (`docs/score.md`).
+    pub const BACKTRACK_CAP: u64 = 1_000_000;
+
+    /// The cap of `rate`'s baseline, which models fitted before the field
+    /// existed were computed with.
+    fn rate_backtrack_cap() -> u64 {
+        crate::human::RateOptions::default().backtrack_cap
+    }
+
     /// Refuses parameters the command line would refuse as flags, with the
     /// same check: the relaxation's ([`RelaxOptions::check`]: samples
     /// outside `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES)) and a `k`
     /// beyond the edges of the 9×9 Sudoku graph. The error names the field
-    /// (`params.samples`, `params.k`) and its value.
+    /// (`params.samples`, `params.k`) and its value; a `backtrack_cap` of 0
+    /// is refused as `params.backtrack_cap`.
     pub fn check(&self) -> Result<(), crate::limits::OptionError> {
         let relax = RelaxOptions {
             k: self.k,
@@ -66,6 +87,11 @@ impl FeatureParams {
             ..RelaxOptions::default()
         };
         relax.check().map_err(|e| e.within("params"))?;
+        crate::limits::at_least(
+            "params.backtrack_cap",
+            usize::try_from(self.backtrack_cap).unwrap_or(usize::MAX),
+            1,
+        )?;
         crate::limits::check_k("params.k", self.k, 3)
     }
 }
@@ -77,6 +103,7 @@ impl Default for FeatureParams {
             samples: 20,
             k: 45,
             cap: 1000,
+            backtrack_cap: Self::BACKTRACK_CAP,
         }
     }
 }
@@ -87,6 +114,9 @@ fn metric_options(names: &[Metric], p: &FeatureParams) -> MetricOptions {
     let (mut clauses, mut relax) = (false, false);
     for name in names {
         match name.source() {
+            // Serate runs after the trial depth, where it is used
+            // (`feature_values`).
+            Source::Rate(Model::Serate | Model::Fowler) => {}
             Source::Rate(m) => {
                 models.insert(m);
             }
@@ -125,6 +155,7 @@ fn metric_options(names: &[Metric], p: &FeatureParams) -> MetricOptions {
         sisus_dependency: names
             .iter()
             .any(|n| matches!(n, Metric::SisusDependency | Metric::SisusDependencySd)),
+        backtrack_cap: p.backtrack_cap,
     }
 }
 
@@ -174,25 +205,34 @@ pub(crate) fn feature_values(
         return Err(ScoreError::NotUnique(format!("{group}: {why}")));
     }
     let trial_rating = row.rate.as_ref().and_then(|r| r.trial_rating);
-    // Serate is run only where its rating is used: where assumptions nest
-    // (the forum's hardest) its nested chains cost seconds.
-    let serate = se
-        .takes_serate(trial_rating)
-        .then(|| crate::human::serate::serate(&canon).ok().map(|r| r.serate))
-        .flatten();
+    let hardest_technique = row.rate.as_ref().and_then(|r| r.hardest_technique);
+    // Serate runs where its numbers are used and the trial curve does not
+    // place the puzzle alone: there (the forum's hardest) SE's chains nested
+    // inside chains decide, and serate's nested chains cost seconds. Its
+    // metrics are missing there, as where it cannot finish.
+    let wanted = se.serate
+        || names
+            .iter()
+            .any(|m| matches!(m, Metric::Serate | Metric::Fowler));
+    let rated = (wanted
+        && !se.placed_by_trial_alone(hardest_technique.map(Technique::name), trial_rating))
+    .then(|| crate::human::serate::serate(&canon).ok())
+    .flatten();
     Ok(Features {
         values: names
             .iter()
             .map(|&m| {
-                (
-                    m,
-                    row.get(m).as_ref().and_then(metrics::MetricValue::as_f64),
-                )
+                let v = match m {
+                    Metric::Serate => rated.as_ref().map(|r| r.serate),
+                    Metric::Fowler => rated.as_ref().map(|r| r.fowler),
+                    _ => row.get(m).as_ref().and_then(metrics::MetricValue::as_f64),
+                };
+                (m, v)
             })
             .collect(),
         trial_rating,
-        serate,
-        hardest_technique: row.rate.and_then(|r| r.hardest_technique),
+        serate: rated.filter(|_| se.serate).map(|r| r.serate),
+        hardest_technique,
     })
 }
 
@@ -225,7 +265,13 @@ mod tests {
     #[test]
     fn every_candidate_is_a_number_of_the_analysis_row() {
         let p = crate::grid::parse_puzzle(P).unwrap();
-        let f = feature_values(&p, &candidates(), &FeatureParams::default(), &SeCalibration::default()).unwrap();
+        let f = feature_values(
+            &p,
+            &candidates(),
+            &FeatureParams::default(),
+            &SeCalibration::default(),
+        )
+        .unwrap();
         assert!(f.hardest_technique.is_some());
         let v = f.values;
         for (name, value) in &v {

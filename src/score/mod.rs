@@ -242,7 +242,8 @@ impl LinearScore {
         trial: Option<f64>,
         serate: Option<f64>,
     ) -> Option<f64> {
-        self.se.at(score, hardest.map(Technique::name), trial, serate)
+        self.se
+            .at(score, hardest.map(Technique::name), trial, serate)
     }
 
     /// Whether a puzzle lies above everything the model was fitted on: for
@@ -287,9 +288,9 @@ pub struct SeCalibration {
     /// model fitted without `trial_rating`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trial: Option<TrialCalibration>,
-    /// Whether a puzzle that single assumptions solve (trial rating below
-    /// [`TrialCalibration::NESTED`]) takes serate's rating, SE's own rules
-    /// rebuilt (`docs/methods.md` §3.11, §6.3), when serate finishes it.
+    /// Whether a puzzle takes serate's rating, SE's own rules rebuilt
+    /// (`docs/methods.md` §3.11, §6.3), when serate finishes it and the
+    /// trial curve does not place it alone ([`SeCalibration::takes_serate`]).
     /// The full score's calibration does; the fast one computes no serate.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub serate: bool,
@@ -325,12 +326,26 @@ impl SeCalibration {
     /// Key of the puzzles no technique of the catalogue finishes.
     pub const BEYOND: &'static str = "beyond the catalogue";
 
-    /// Whether the SE-equivalent of a puzzle with this trial rating is
-    /// serate's rating: the calibration takes serate, and assumptions need
-    /// not nest (where they do, SE's nested chains beyond serate's levels
-    /// decide, and the trial curve places the puzzle).
-    pub fn takes_serate(&self, trial: Option<f64>) -> bool {
-        self.serate && trial.is_none_or(|t| t < TrialCalibration::NESTED)
+    /// Whether the SE-equivalent of a puzzle with this hardest technique and
+    /// trial rating is serate's rating: the calibration takes serate, and
+    /// the trial curve does not place the puzzle alone (it does where
+    /// assumptions nest in the forcing-chain tier: SE's chains nested inside
+    /// chains, beyond serate's levels, decide there).
+    pub fn takes_serate(&self, hardest: Option<&str>, trial: Option<f64>) -> bool {
+        self.serate && !self.placed_by_trial_alone(hardest, trial)
+    }
+
+    /// Whether the trial curve alone places a puzzle with this hardest
+    /// technique and trial rating: assumptions nest, in the tier the curve
+    /// covers.
+    pub fn placed_by_trial_alone(&self, hardest: Option<&str>, trial: Option<f64>) -> bool {
+        let key = hardest.unwrap_or(Self::BEYOND);
+        match (&self.trial, trial) {
+            (Some(cal), Some(t)) => {
+                t >= TrialCalibration::NESTED && cal.techniques.iter().any(|k| k == key)
+            }
+            _ => false,
+        }
     }
 
     /// The SE-equivalent of a score with this hardest technique, trial
@@ -343,7 +358,7 @@ impl SeCalibration {
         trial: Option<f64>,
         serate: Option<f64>,
     ) -> Option<f64> {
-        if let Some(r) = serate.filter(|r| r.is_finite() && self.takes_serate(trial)) {
+        if let Some(r) = serate.filter(|r| r.is_finite() && self.takes_serate(hardest, trial)) {
             return Some(r);
         }
         let key = hardest.unwrap_or(Self::BEYOND);
@@ -786,7 +801,10 @@ mod tests {
             serate: false,
         };
         // Single assumptions: the mean of the score's and the trial placement.
-        assert_eq!(cal.at(5.0, Some("forcing chain"), Some(1.5), None), Some(8.0));
+        assert_eq!(
+            cal.at(5.0, Some("forcing chain"), Some(1.5), None),
+            Some(8.0)
+        );
         // Nested assumptions: the trial placement alone.
         assert_eq!(cal.at(5.0, None, Some(2.5), None), Some(11.0));
         assert_eq!(cal.at(5.0, None, Some(3.5), None), Some(11.0));
@@ -797,20 +815,45 @@ mod tests {
         assert_eq!(cal.trial_extrapolates(None, Some(2.5)), Some(false));
         assert_eq!(cal.trial_extrapolates(Some("pointing"), Some(3.5)), None);
         // A serate rating is ignored unless the calibration takes it.
-        assert_eq!(cal.at(5.0, Some("forcing chain"), Some(1.5), Some(8.3)), Some(8.0));
+        assert_eq!(
+            cal.at(5.0, Some("forcing chain"), Some(1.5), Some(8.3)),
+            Some(8.0)
+        );
         let with_serate = SeCalibration {
             serate: true,
             ..cal.clone()
         };
         // Below nested assumptions serate's rating is the SE-equivalent...
-        assert_eq!(with_serate.at(5.0, Some("forcing chain"), Some(1.5), Some(8.3)), Some(8.3));
-        assert_eq!(with_serate.at(3.0, Some("pointing"), Some(0.0), Some(2.6)), Some(2.6));
-        assert_eq!(with_serate.at(3.0, Some("pointing"), None, Some(2.8)), Some(2.8));
+        assert_eq!(
+            with_serate.at(5.0, Some("forcing chain"), Some(1.5), Some(8.3)),
+            Some(8.3)
+        );
+        assert_eq!(
+            with_serate.at(3.0, Some("pointing"), Some(0.0), Some(2.6)),
+            Some(2.6)
+        );
+        assert_eq!(
+            with_serate.at(3.0, Some("pointing"), None, Some(2.8)),
+            Some(2.8)
+        );
         // ...where assumptions nest, or serate did not finish, it is not.
         assert_eq!(with_serate.at(5.0, None, Some(2.5), Some(9.5)), Some(11.0));
-        assert_eq!(with_serate.at(5.0, Some("forcing chain"), Some(1.5), None), Some(8.0));
-        assert!(with_serate.takes_serate(Some(1.9)) && !with_serate.takes_serate(Some(2.0)));
-        assert!(!cal.takes_serate(Some(0.0)));
+        assert_eq!(
+            with_serate.at(5.0, Some("forcing chain"), Some(1.5), None),
+            Some(8.0)
+        );
+        let chain = Some("forcing chain");
+        assert!(with_serate.takes_serate(chain, Some(1.9)));
+        assert!(!with_serate.takes_serate(chain, Some(2.0)));
+        assert!(!with_serate.takes_serate(None, Some(2.0)));
+        // A puzzle of an easier tier whose singles-only trials nest (SE's
+        // subsets solve it) keeps serate's rating.
+        assert!(with_serate.takes_serate(Some("pointing"), Some(2.5)));
+        assert_eq!(
+            with_serate.at(3.0, Some("pointing"), Some(2.5), Some(4.4)),
+            Some(4.4)
+        );
+        assert!(!cal.takes_serate(None, Some(0.0)));
         let old = SeCalibration { trial: None, ..cal };
         assert_eq!(old.at(5.0, None, Some(2.5), None), Some(5.0));
         assert_eq!(old.trial_extrapolates(None, Some(3.5)), None);

@@ -85,6 +85,12 @@ impl TimeModel {
     }
 }
 
+/// The metrics of the time model's effort terms ([`effort_terms`]): the fit
+/// reads them whether or not they are the score's candidates.
+pub(crate) fn effort_metrics() -> Vec<Metric> {
+    effort_terms().into_iter().map(|t| t.name).collect()
+}
+
 /// The effort terms of the time model, before fitting: the singles model's
 /// hidden-single dependency (ln) and box reach, gated by the hidden reach as
 /// in the score (`features::gate_of`), the hidden reach itself and the
