@@ -313,6 +313,22 @@ mod tests {
     }
 
     #[test]
+    fn the_backtrack_cap_is_a_checked_parameter_that_old_models_read_as_rates() {
+        assert_eq!(FeatureParams::default().backtrack_cap, 1_000_000);
+        let zero = FeatureParams {
+            backtrack_cap: 0,
+            ..FeatureParams::default()
+        };
+        let err = zero.check().unwrap_err().to_string();
+        assert!(err.contains("params.backtrack_cap"), "{err}");
+        // A model written before the field: rate's cap of 10 million.
+        let old: FeatureParams =
+            serde_json::from_str(r#"{"seed": 1, "samples": 20, "k": 45, "cap": 1000}"#).unwrap();
+        assert_eq!(old.backtrack_cap, 10_000_000);
+        assert_eq!(old.backtrack_cap, crate::human::RateOptions::default().backtrack_cap);
+    }
+
+    #[test]
     fn puzzles_without_one_solution_or_of_other_orders_are_refused() {
         let two = crate::grid::parse_puzzle(
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5.........",
