@@ -325,7 +325,10 @@ mod tests {
         let old: FeatureParams =
             serde_json::from_str(r#"{"seed": 1, "samples": 20, "k": 45, "cap": 1000}"#).unwrap();
         assert_eq!(old.backtrack_cap, 10_000_000);
-        assert_eq!(old.backtrack_cap, crate::human::RateOptions::default().backtrack_cap);
+        assert_eq!(
+            old.backtrack_cap,
+            crate::human::RateOptions::default().backtrack_cap
+        );
     }
 
     #[test]
