@@ -20,8 +20,8 @@
 # The website-labelled sets are read at run time and never copied.
 #
 # tests/doc_scripts.rs runs it on a sample: SAMPLE=N keeps every N-th labelled
-# puzzle (and of step 4's puzzles), DOCS_OUT=DIR puts the work files and the model in DIR (src/score/
-# is left alone), SUDOLAB_BIN names the binary (default: build it).
+# puzzle (and of step 4's), DOCS_OUT=DIR puts the work files and the model in
+# DIR (src/score/ is left alone), SUDOLAB_BIN names the binary (default: build it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${SUDOLAB_DATA:-../shared/data}
