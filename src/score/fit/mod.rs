@@ -299,9 +299,9 @@ pub(crate) fn fit_model(
         about,
         params: super::FeatureParams::default(),
         full: LinearScore {
-            // The full score's SE-equivalent takes serate's rating below
-            // nested assumptions (`docs/methods.md` §6.3); the fast score
-            // computes no serate.
+            // The full score's SE-equivalent takes serate's rating where the
+            // trial curve does not place the puzzle alone (`docs/methods.md`
+            // §6.3); the fast score computes no serate.
             se: SeCalibration {
                 serate: true,
                 ..full.se
