@@ -339,13 +339,24 @@ impl SeCalibration {
     /// technique and trial rating: assumptions nest, in the tier the curve
     /// covers.
     pub fn placed_by_trial_alone(&self, hardest: Option<&str>, trial: Option<f64>) -> bool {
+        self.trial_placing(hardest, trial)
+            .is_some_and(|(_, t)| t >= TrialCalibration::NESTED)
+    }
+
+    /// The trial curve and the trial rating of a puzzle the curve places:
+    /// one with a trial rating whose hardest technique is of the curve's
+    /// tier.
+    fn trial_placing(
+        &self,
+        hardest: Option<&str>,
+        trial: Option<f64>,
+    ) -> Option<(&TrialCalibration, f64)> {
         let key = hardest.unwrap_or(Self::BEYOND);
-        match (&self.trial, trial) {
-            (Some(cal), Some(t)) => {
-                t >= TrialCalibration::NESTED && cal.techniques.iter().any(|k| k == key)
-            }
-            _ => false,
-        }
+        let cal = self
+            .trial
+            .as_ref()
+            .filter(|c| c.techniques.iter().any(|k| k == key))?;
+        Some((cal, trial?))
     }
 
     /// The SE-equivalent of a score with this hardest technique, trial
@@ -366,12 +377,9 @@ impl SeCalibration {
             Some(knots) => interpolate(knots, score),
             None => interpolate(&self.pooled, score),
         };
-        let (Some(cal), Some(t)) = (&self.trial, trial) else {
+        let Some((cal, t)) = self.trial_placing(hardest, trial) else {
             return by_score;
         };
-        if !cal.techniques.iter().any(|k| k == key) {
-            return by_score;
-        }
         let by_trial = interpolate(&cal.knots, t);
         match (by_score, by_trial) {
             (_, Some(b)) if t >= TrialCalibration::NESTED => Some(b),
@@ -384,13 +392,8 @@ impl SeCalibration {
     /// and trial rating, and if so whether the rating is above every
     /// fitting puzzle's (`Some(true)`: an extrapolation).
     pub fn trial_extrapolates(&self, hardest: Option<&str>, trial: Option<f64>) -> Option<bool> {
-        let key = hardest.unwrap_or(Self::BEYOND);
-        match (&self.trial, trial) {
-            (Some(cal), Some(t)) if cal.techniques.iter().any(|k| k == key) => {
-                Some(t > cal.max_rating)
-            }
-            _ => None,
-        }
+        self.trial_placing(hardest, trial)
+            .map(|(cal, t)| t > cal.max_rating)
     }
 }
 
