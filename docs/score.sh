@@ -16,7 +16,9 @@
 #    to src/score/model.json (shipped in the binary: rebuilt afterwards).
 # 4. Scores the SE-rated half of top1465 and another sample of the forum's
 #    list (every 480th from line 241, disjoint from the anchors), neither
-#    of them in the fit, and prints the SE-equivalent's figures.
+#    of them in the fit, and prints the SE-equivalent's figures; then scores
+#    fresh QQWing puzzles (every 7th of those the fit did not use) against
+#    their levels.
 # The website-labelled sets are read at run time and never copied.
 #
 # tests/doc_scripts.rs runs it on a sample: SAMPLE=N keeps every N-th labelled
@@ -64,9 +66,10 @@ echo "labelled puzzles: $(wc -l < "$W/labelled.txt")" >&2
 "$BIN" score "$W/labelled.txt" --all-metrics --keep-going -f jsonl -o "$W/metrics.jsonl" || [ $? -eq 3 ]
 
 "$BIN" fit "$W/metrics.jsonl" --score --source label:1 --label label:2 --se label:3 --level label:4 \
-  --train-only se-exchange --se-anchor forum-11plus --timed cloudsudoku \
-  --metrics hardest_weight,hsolve,sisus_refutation_sum,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach,weights_score,givens,short_pct,oracle_score,nishio4_heuristic,sisus_dependency,mean_fixed,p_unique \
-  --keep hardest_weight,hsolve,sisus_refutation_sum,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach \
+  --train-only se-exchange --se-anchor forum-11plus --timed cloudsudoku --timed-weight 1.5 \
+  --metrics hardest_weight,hsolve,sisus_refutation_sum,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach,singles_naked_reach,fowler,basic_reach,weights_score,givens,short_pct,oracle_score,nishio4_heuristic,sisus_dependency,mean_fixed,p_unique \
+  --keep hardest_weight,hsolve,sisus_refutation_sum,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach,singles_naked_reach,fowler \
+  --fast-metrics hardest_weight,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach,singles_naked_reach,basic_reach,weights_score,givens,short_pct,oracle_score,nishio4_heuristic \
   --population "Cloud Sudoku players: mean time of the 10–43 players who completed each puzzle (human-cloudsudoku-train, 746 puzzles)" \
   --bootstrap 500 --model-out "$MODEL_OUT" -o "$W/fit.txt"
 cat "$W/fit.txt"
@@ -86,33 +89,48 @@ for min in 0 7 8.5; do
   "$BIN" eval "$W/top1465-$min.jsonl" --label label --metrics se_equivalent,score --bootstrap 0 | awk 'NR <= 4'
 done
 jq -s '"top1465: median |se_equivalent - SE| \([.[] | (.se_equivalent - (.label | tonumber)) | fabs] | sort | .[length / 2 | floor] * 1000 | round / 1000), extrapolated \([.[] | select(.extrapolated)] | length) of \(length)"' -r "$W/top1465.jsonl"
+# Fresh QQWing puzzles: every 7th of the generated ones the fit did not use.
+awk -F'\t' -v n="$SAMPLE" 'FNR == 1 { f++ } /^#/ { next }
+  f == 1 { split($7, s, ":"); if (s[1] == "qqwing") used[$1] = 1; next }
+  !($1 in used) && ++i % 7 == 0 && (n == 1 || ++j % n == 1) { print $1 "\t" $3 }' \
+  "$SE" "$DATA/qqwing-generated/qqwing_levels.tsv" > "$W/qqwing-fresh.txt"
+"$BIN" score "$W/qqwing-fresh.txt" -f jsonl -o "$W/qqwing-fresh.jsonl"
+echo "fresh QQWing puzzles ($(wc -l < "$W/qqwing-fresh.txt"), level rank 1-4):"
+"$BIN" eval "$W/qqwing-fresh.jsonl" --label label --metrics score,se_equivalent --bootstrap 0 | awk 'NR <= 4'
 jq -s '"forum SE >= 11.0 sample: median se_equivalent \([.[].se_equivalent] | sort | .[length / 2 | floor] * 1000 | round / 1000), min \([.[].se_equivalent] | min * 1000 | round / 1000), extrapolated \([.[] | select(.extrapolated)] | length), minutes extrapolated \([.[] | select(.minutes_extrapolated)] | length) of \(length)"' -r "$W/forum11.jsonl"
 
-# 5. People's time, ideas measured (docs/score.md): the kept seven with one idea
-#    added (or taken out), selected, fitted and validated as in step 3 without
-#    the bootstrap; each line gives the Cloud Sudoku 5-fold figures.
-KEEP=hardest_weight,hsolve,sisus_refutation_sum,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach
+# 5. People's time, ideas measured (docs/score.md): the kept nine with one idea
+#    added (or taken out), or the times weighing more or less, selected,
+#    fitted and validated as in step 3 without the bootstrap; each line gives
+#    the Cloud Sudoku 5-fold figures, the sites' mean and QQWing's
+#    leave-one-source-out Spearman.
+KEEP=hardest_weight,hsolve,sisus_refutation_sum,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach,singles_naked_reach,fowler
 idea() {
   "$BIN" fit "$W/metrics.jsonl" --score --source label:1 --label label:2 --se label:3 --level label:4 \
-    --train-only se-exchange --se-anchor forum-11plus --timed cloudsudoku \
+    --train-only se-exchange --se-anchor forum-11plus --timed cloudsudoku --timed-weight "${3:-1.5}" \
     --metrics "$2" --keep "$2" --population "Cloud Sudoku players" --bootstrap 0 -o "$W/idea.txt"
   awk -v name="$1" '
-    /^held out: / { cloud = ($3 == "cloudsudoku"); site = !cloud }
+    /^held out: / { cloud = ($3 == "cloudsudoku"); site = !cloud; src = $3 }
     cloud && $1 == "score" { s = $3 }
-    site && $1 == "score" { sum += $3; n++; site = 0 }
+    site && $1 == "score" { sum += $3; n++; site = 0; if (src == "qqwing") q = $3 }
     cloud && /^minutes on/ { match($0, /ln error\| [0-9.]+/); e = substr($0, RSTART + 10, RLENGTH - 10)
                              match($0, /Spearman [0-9.-]+/); m = substr($0, RSTART + 9, RLENGTH - 9) }
-    END { printf "%-44s score %s  minutes %s  median |ln error| %s  sites %.3f\n", name, s, m, e, sum / n }' "$W/idea.txt"
+    END { printf "%-44s score %s  minutes %s  median |ln error| %s  sites %.3f  qqwing %s\n", name, s, m, e, sum / (n ? n : 1), q }' "$W/idea.txt"
 }
 echo "people's time, one idea at a time (Cloud Sudoku, 5-fold):"
-idea "the kept seven" "$KEEP"
-idea "+ fowler (SE ratings summed along the path)" "$KEEP,fowler"
+idea "the kept nine" "$KEEP"
+idea "- singles_naked_reach (naked singles solve it)" "${KEEP/,singles_naked_reach/}"
+idea "- fowler (SE ratings summed along the path)" "${KEEP/,fowler/}"
+idea "+ basic_reach (singles, pairs, intersections)" "$KEEP,basic_reach"
 idea "+ weights_score (technique weights summed)" "$KEEP,weights_score"
 idea "+ candidates (pencil marks to track)" "$KEEP,candidates"
 idea "+ sisus_dependency (moves open per step)" "$KEEP,sisus_dependency"
-idea "+ serate, fowler, sisus_dependency (SFRD)" "$KEEP,serate,fowler,sisus_dependency"
+idea "+ serate, sisus_dependency (SFRD)" "$KEEP,serate,sisus_dependency"
 idea "- singles_hidden_reach (hidden/naked mix)" "${KEEP/,singles_hidden_reach/}"
 idea "SFRD alone" "serate,fowler,sisus_refutation_sum,sisus_dependency"
+idea "the times weigh 1 source" "$KEEP" 1
+idea "the times weigh 2 sources" "$KEEP" 2
+idea "the times weigh 3 sources" "$KEEP" 3
 # Pelánek's SFRD as he fits it: least squares on ln time, half the times to
 # train, half to test (methods §4.5).
 jq -c 'select(.label | startswith("cloudsudoku ")) | . + {ln_time: (.label | split(" ")[1] | tonumber | log)}' \

@@ -184,6 +184,10 @@ pub(super) struct FitArgs {
     /// `minutes` is fitted on it.
     #[arg(long)]
     pub timed: Option<String>,
+    /// With --score and --timed: how much the timed source's pairs weigh
+    /// against each other source's (1: every source the same).
+    #[arg(long, default_value_t = 1.0)]
+    pub timed_weight: f64,
     /// With --score and --timed: who the timed source's players are (stored
     /// in the model and printed in the docs beside `minutes`).
     #[arg(long, default_value = "")]
@@ -315,18 +319,31 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
             ..Default::default()
         },
         timed: args.timed.clone(),
+        timed_weight: args.timed_weight,
         population: args.population.clone(),
         keep,
         ..Default::default()
     };
+    if !(args.timed_weight.is_finite() && args.timed_weight > 0.0) {
+        anyhow::bail!(
+            "--timed-weight {}: must be a positive number",
+            args.timed_weight
+        );
+    }
     let kept_by_choice = if opts.keep.is_empty() {
         String::new()
     } else {
         format!("; kept by choice: {}", join(&opts.keep, ", "))
     };
+    let timed_weighs = match &opts.timed {
+        Some(t) if opts.timed_weight != 1.0 => {
+            format!("; the timed source {t} weighs {} sources", opts.timed_weight)
+        }
+        _ => String::new(),
+    };
     let about = format!(
         "sudolab difficulty score, fitted by `sudolab fit --score` on {} puzzles of {} \
-         (docs/score.sh; validation in docs/score.md){kept_by_choice}",
+         (docs/score.sh; validation in docs/score.md){kept_by_choice}{timed_weighs}",
         data.rows.len(),
         data.sources().join(", ")
     );

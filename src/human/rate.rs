@@ -26,7 +26,7 @@ use super::singles::{SinglesOptions, singles};
 use super::sisus::{SisusOptions, sisus, sisus_refutation_sum};
 use super::solver::{Solved, solve};
 use super::trial_depth::trial_depth;
-use super::weights::weights;
+use super::weights::{basic_reach, weights};
 use crate::grid::Puzzle;
 use crate::limits::{self, OptionError};
 use crate::stats::Summary;
@@ -324,6 +324,8 @@ pub struct Ratings {
     pub singles_box_reach: Option<f64>,
     /// Singles model: share of the empty cells hidden singles alone fill.
     pub singles_hidden_reach: Option<f64>,
+    /// Singles model: share of the empty cells naked singles alone fill.
+    pub singles_naked_reach: Option<f64>,
     /// Oracle score `(1 + tanh(A·(s − B)))/2`, in [0, 1]; null unless the oracle ran.
     pub oracle_score: Option<f64>,
     /// Standard error of the oracle score over the trials (delete-one
@@ -394,6 +396,9 @@ pub struct Ratings {
     pub hardest_technique: Option<super::Technique>,
     /// First-use weight (Xu & Xu Table 1) of the hardest technique.
     pub hardest_weight: Option<u32>,
+    /// Share of the empty cells singles, pairs and intersections fill
+    /// before they stall, in [0, 1]; lower is harder.
+    pub basic_reach: Option<f64>,
     /// Serate-like rating: the highest Sukaku Explainer rating (its rating
     /// table, of which Pelánek's Table 1 prints the simplest; chains by kind
     /// and length) along the lowest-rating-first path; null when the
@@ -573,6 +578,7 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
         row.ratings.singles_dependency_se = r.dependency.se();
         row.ratings.singles_box_reach = Some(r.box_reach);
         row.ratings.singles_hidden_reach = Some(r.hidden_reach);
+        row.ratings.singles_naked_reach = Some(r.naked_reach);
     }
     if wants(Model::Oracle) {
         row.ratings.set_oracle(
@@ -629,6 +635,7 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
         }
     }
     if wants(Model::Weights) {
+        row.ratings.basic_reach = Some(basic_reach(puzzle));
         match weights(puzzle) {
             Ok(w) => {
                 row.ratings.set_weights(w.score, w.level, w.hardest);

@@ -21,7 +21,11 @@
 //!   hidden singles in boxes alone fill, applied until none is left
 //!   (cross-hatching, the first technique people learn);
 //! * **hidden reach** (`singles_hidden_reach`): the same with hidden singles
-//!   in every unit.
+//!   in every unit;
+//! * **naked reach** (`singles_naked_reach`): the share naked singles alone
+//!   fill (the other half of the hidden-versus-naked mix: a puzzle naked
+//!   singles finish never needs a player to scan a unit for a digit's
+//!   places).
 //!
 //! Fewer available moves and a shorter reach mean a longer search for the
 //! next move. The two reaches are deterministic; the dependency is a mean
@@ -65,6 +69,8 @@ pub struct SinglesResult {
     pub box_reach: f64,
     /// Share of the empty cells hidden singles alone fill, in [0, 1].
     pub hidden_reach: f64,
+    /// Share of the empty cells naked singles alone fill, in [0, 1].
+    pub naked_reach: f64,
 }
 
 /// Scratch space of [`cells_of`]: one bit per cell and the digit of each
@@ -149,6 +155,24 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, window: usize, rng: &mut impl 
 /// solution's cell. So every order of application reaches the same cells,
 /// and each scan places all the singles it finds.
 fn reach(puzzle: &Puzzle, keep: impl Fn(usize) -> bool) -> f64 {
+    reach_with(puzzle, |b, found| {
+        hidden_singles(b, found);
+        found.retain(|s| s.unit.is_some_and(&keep));
+    })
+}
+
+/// Share of the empty cells naked singles fill, applied until none is left,
+/// on a puzzle with one solution. A naked single of a board whose
+/// placements are correct places the solution's digit and stays one (a
+/// cell's candidates only shrink and keep the solution's digit), so the
+/// order of application does not matter, as for [`reach`].
+fn naked_reach(puzzle: &Puzzle) -> f64 {
+    reach_with(puzzle, naked_singles)
+}
+
+/// Share of the empty cells the singles `find` puts into its vector fill,
+/// each scan placing all it finds, until a scan finds none.
+fn reach_with(puzzle: &Puzzle, mut find: impl FnMut(&Board, &mut Vec<Single>)) -> f64 {
     let mut b = Board::new(puzzle);
     let start = b.empty_count();
     if start == 0 {
@@ -157,10 +181,12 @@ fn reach(puzzle: &Puzzle, keep: impl Fn(usize) -> bool) -> f64 {
     let mut found = Vec::new();
     loop {
         found.clear();
-        hidden_singles(&b, &mut found);
+        find(&b, &mut found);
         let before = b.empty_count();
-        for s in found.iter().filter(|s| s.unit.is_some_and(&keep)) {
-            b.place(s.cell, s.digit);
+        for s in &found {
+            if b.value(s.cell) == 0 {
+                b.place(s.cell, s.digit);
+            }
         }
         if b.empty_count() == before {
             break;
@@ -194,6 +220,7 @@ pub fn singles(
         }),
         box_reach: reach(puzzle, |u| u >= first_box),
         hidden_reach: reach(puzzle, |_| true),
+        naked_reach: naked_reach(puzzle),
     }
 }
 
@@ -221,7 +248,7 @@ mod tests {
         let r = singles(&p, &s, &SinglesOptions::default(), 1);
         assert_eq!(r.dependency.mean, 1.0);
         assert_eq!(r.dependency.sd, 0.0);
-        assert_eq!((r.box_reach, r.hidden_reach), (1.0, 1.0));
+        assert_eq!((r.box_reach, r.hidden_reach, r.naked_reach), (1.0, 1.0, 1.0));
     }
 
     #[test]
@@ -234,6 +261,7 @@ mod tests {
         let r = singles(&p, &s, &o, 7);
         assert!(r.box_reach < 0.2 && r.hidden_reach < 0.2, "{r:?}");
         assert!(r.box_reach <= r.hidden_reach);
+        assert!(r.naked_reach < 0.2, "{r:?}");
         assert_eq!(r, singles(&p, &s, &o, 7));
         // The easy example has more hidden-single moves per step.
         let (e, es) = solved(
@@ -242,5 +270,60 @@ mod tests {
         let easy = singles(&e, &es, &o, 7);
         assert!(easy.dependency.mean > r.dependency.mean, "{easy:?} {r:?}");
         assert_eq!(easy.hidden_reach, 1.0);
+    }
+
+    /// Naked singles applied by hand: every round recomputes each empty
+    /// cell's candidates from its filled peers and fills the cells left
+    /// with one, until a round fills none.
+    fn naked_reach_by_hand(p: &Puzzle) -> f64 {
+        let side = p.side();
+        let n = p.order();
+        let mut v: Vec<u8> = p.cells().to_vec();
+        let peers = |a: usize, b: usize| {
+            let (ra, ca, rb, cb) = (a / side, a % side, b / side, b % side);
+            a != b && (ra == rb || ca == cb || (ra / n == rb / n && ca / n == cb / n))
+        };
+        let start = v.iter().filter(|&&x| x == 0).count();
+        loop {
+            let fills: Vec<(usize, u8)> = (0..v.len())
+                .filter(|&c| v[c] == 0)
+                .filter_map(|c| {
+                    let open: Vec<u8> = (1..=side as u8)
+                        .filter(|&d| !(0..v.len()).any(|o| peers(c, o) && v[o] == d))
+                        .collect();
+                    (open.len() == 1).then(|| (c, open[0]))
+                })
+                .collect();
+            if fills.is_empty() {
+                break;
+            }
+            for (c, d) in fills {
+                v[c] = d;
+            }
+        }
+        let left = v.iter().filter(|&&x| x == 0).count();
+        1.0 - left as f64 / start as f64
+    }
+
+    #[test]
+    fn naked_reach_agrees_with_naked_singles_by_hand() {
+        let mut seen_partial = false;
+        let mut puzzles: Vec<Puzzle> = crate::examples::embedded();
+        puzzles.push(
+            parse_puzzle(
+                "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+            )
+            .unwrap(),
+        );
+        for p in puzzles {
+            let Solved::Unique(s) = solve(&p) else {
+                continue;
+            };
+            let r = singles(&p, &s, &SinglesOptions::default(), 1);
+            let want = naked_reach_by_hand(&p);
+            assert!((r.naked_reach - want).abs() < 1e-12, "{}: {r:?} vs {want}", p.to_line());
+            seen_partial |= want > 0.0 && want < 1.0;
+        }
+        assert!(seen_partial, "no example stops naked singles part-way");
     }
 }

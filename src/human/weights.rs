@@ -12,6 +12,13 @@
 //! and cut points are calibrated on 9×9 newspaper puzzles, so other orders get
 //! a score but no level. A puzzle the techniques cannot finish is rated
 //! "needs search", never given a number.
+//!
+//! Beside the rating, the **basic reach** (`basic_reach`, ours): the share
+//! of the empty cells the basic techniques — singles, naked and hidden
+//! pairs, pointing and claiming, the catalogue's first six — fill before
+//! they stall (1 when they solve the puzzle). It is the point where a
+//! player must reach for a harder technique, and where QQWing's generator
+//! starts to guess (its solver has exactly these techniques).
 
 use super::Unfinished;
 use super::path::simplest_path;
@@ -148,6 +155,30 @@ pub struct WeightsResult {
     pub hardest: Option<Technique>,
     /// Uses per technique, in catalogue order, unused ones omitted.
     pub uses: Vec<(Technique, usize)>,
+}
+
+/// The basic techniques: singles, pairs and intersections.
+pub(crate) const BASIC: [Technique; 6] = [
+    Technique::NakedSingle,
+    Technique::HiddenSingle,
+    Technique::NakedPair,
+    Technique::Pointing,
+    Technique::Claiming,
+    Technique::HiddenPair,
+];
+
+/// Share of the empty cells the [`BASIC`] techniques fill before they
+/// stall, in [0, 1] (1 for a full grid). Their deductions stay valid as
+/// candidates shrink, so every order reaches the same board; the
+/// simplest-first path is one such order, and it is the full path's prefix
+/// up to its first harder technique.
+pub(crate) fn basic_reach(puzzle: &Puzzle) -> f64 {
+    let start = puzzle.cells().iter().filter(|&&v| v == 0).count();
+    if start == 0 {
+        return 1.0;
+    }
+    let path = simplest_path(puzzle, &BASIC);
+    1.0 - path.end.empty_count() as f64 / start as f64
 }
 
 /// Rates a puzzle by technique weights.

@@ -281,6 +281,8 @@ metric_table! {
         "share of the empty cells hidden singles in boxes alone fill";
     SinglesHiddenReach = "singles_hidden_reach", SINGLES, Number, M, Down, false, "share",
         "share of the empty cells hidden singles alone fill";
+    SinglesNakedReach = "singles_naked_reach", SINGLES, Number, M, Down, false, "share",
+        "share of the empty cells naked singles alone fill";
     OracleScore = "oracle_score", ORACLE, Number, M, Up, false, "",
         "oracle model score (1 + tanh(A(s - B)))/2, in [0, 1]";
     OracleScoreSe = "oracle_score_se", ORACLE, Number, U, Up, false, "",
@@ -335,6 +337,8 @@ metric_table! {
         "the hardest technique of the simplest-first path";
     HardestWeight = "hardest_weight", WEIGHTS, Number, M, Up, false, "weight",
         "first-use weight of the hardest technique";
+    BasicReach = "basic_reach", WEIGHTS, Number, M, Down, false, "share",
+        "share of the empty cells singles, pairs and intersections fill before they stall (1: they solve the puzzle)";
     Serate = "serate", SERATE, Number, M, Up, false, "SE",
         "Serate-like: highest Sukaku Explainer rating along the lowest-rating-first path (chains by kind and length)";
     SerateUses = "serate_uses", SERATE, Text, M, Up, false, "",

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Every metric a score may use (their groups are in [`crate::metrics`]).
-pub(crate) const CANDIDATES: [Metric; 19] = [
+pub(crate) const CANDIDATES: [Metric; 21] = [
     Metric::WeightsScore,
     Metric::HardestWeight,
     Metric::Hsolve,
@@ -27,6 +27,8 @@ pub(crate) const CANDIDATES: [Metric; 19] = [
     Metric::SinglesDependency,
     Metric::SinglesBoxReach,
     Metric::SinglesHiddenReach,
+    Metric::SinglesNakedReach,
+    Metric::BasicReach,
     Metric::Nishio4Heuristic,
     Metric::OracleScore,
     Metric::Givens,

@@ -44,6 +44,10 @@ pub enum Transform {
     Identity,
     /// `ln(1 + x)`, for counts and sums with long right tails.
     Log1p,
+    /// 1 when a share is whole, else 0: for a reach, whether the technique
+    /// alone solves the puzzle (the line between a site's levels, where the
+    /// share short of whole says little).
+    Whole,
 }
 
 impl Transform {
@@ -52,11 +56,14 @@ impl Transform {
         match self {
             Transform::Identity => x,
             Transform::Log1p => x.max(0.0).ln_1p(),
+            Transform::Whole => f64::from(u8::from(x >= 1.0)),
         }
     }
 
     /// The transform the fit uses for a metric: `ln(1 + x)` for the effort
-    /// counts and sums, the value itself for means, shares and scores.
+    /// counts and sums, whether naked singles solve the puzzle for their
+    /// reach (QQWing's simplest level, faster for people too), the value
+    /// itself for other means, shares and scores.
     pub(crate) fn for_metric(m: Metric) -> Transform {
         match m {
             Metric::WeightsScore
@@ -69,6 +76,7 @@ impl Transform {
             | Metric::OracleVisits
             | Metric::MeanSolutions
             | Metric::SinglesDependency => Transform::Log1p,
+            Metric::SinglesNakedReach => Transform::Whole,
             _ => Transform::Identity,
         }
     }
@@ -774,6 +782,22 @@ pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_marks_a_reach_that_solves_the_puzzle() {
+        assert_eq!(
+            Transform::for_metric(Metric::SinglesNakedReach),
+            Transform::Whole
+        );
+        let w = |x: f64| Transform::Whole.apply(x);
+        assert_eq!((w(1.0), w(0.999), w(0.0)), (1.0, 0.0, 0.0));
+        // In the model file as a lowercase word, like the others.
+        assert_eq!(serde_json::to_string(&Transform::Whole).unwrap(), "\"whole\"");
+        assert_eq!(
+            Transform::for_metric(Metric::SinglesHiddenReach),
+            Transform::Identity
+        );
+    }
 
     #[test]
     fn interpolation_is_flat_beyond_the_ends_and_linear_between() {

@@ -2,20 +2,23 @@
 //!
 //! Puzzle books and apps print an expected time beside a puzzle. The score
 //! orders puzzles for sites and for people at once; the time model turns it
-//! into minutes for one population of players: a least-squares line of the
-//! logarithm of their mean solving time on the score and on the effort terms
-//! of the singles model (which separate the simple puzzles most people
-//! play), fitted on the human solving times the model names in
-//! [`TimeModel::population`]. The band is the 25–75 % range of the fitting
-//! puzzles' residuals: half of them took between `minutes_low` and
-//! `minutes_high`.
+//! into minutes for one population of players: a median-regression (least
+//! absolute deviations) line of the logarithm of their mean solving time on
+//! the score and on the effort terms of the singles model (which separate
+//! the simple puzzles most people play), fitted on the human solving times
+//! the model names in [`TimeModel::population`]. Half of the fitting
+//! puzzles took longer than their line and half less, and the logarithm
+//! of a time is off by the least in the median: the line is the typical
+//! time, not a mean pulled up by the slow tail. The band is the 25–75 %
+//! range of the fitting puzzles' residuals: half of them took between
+//! `minutes_low` and `minutes_high`.
 //!
 //! The line is a model of *mean* times of players who completed a puzzle;
 //! a single player's time varies far more.
 
 use super::{Term, Transform};
 use crate::metrics::Metric;
-use crate::stats::least_squares;
+use crate::stats::least_absolute_deviations;
 use crate::stats::quantile_sorted;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -44,7 +47,8 @@ pub struct TimeModel {
 /// A predicted solving time with its band, in minutes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Minutes {
-    /// The expected mean time.
+    /// The predicted time: the median-regression line, the typical mean time
+    /// of the population on puzzles like this one.
     pub expected: f64,
     /// The 25 % end of the band.
     pub low: f64,
@@ -127,14 +131,14 @@ pub(crate) struct TimedRow<'a> {
 /// Why no time model could be fitted.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub(crate) enum TimeFitError {
-    /// The least-squares fit failed (too few rows, a singular design).
+    /// The regression failed (too few rows, a singular design).
     #[error("time model: {0}")]
     Fit(String),
 }
 
 /// Fits the time model on timed puzzles: the terms (name, transform, gate)
-/// are standardised over the rows, then ln(seconds) is regressed on the
-/// score and the standardised terms.
+/// are standardised over the rows, then ln(seconds) is median-regressed on
+/// the score and the standardised terms.
 pub(crate) fn fit_time(
     rows: &[TimedRow<'_>],
     terms: &[Term],
@@ -176,7 +180,8 @@ pub(crate) fn fit_time(
         })
         .collect();
     let y: Vec<f64> = rows.iter().map(|r| r.ln_seconds).collect();
-    let coef = least_squares(&x, &y).map_err(|e| TimeFitError::Fit(e.to_string()))?;
+    let coef =
+        least_absolute_deviations(&x, &y).map_err(|e| TimeFitError::Fit(e.to_string()))?;
     for (t, &w) in terms.iter_mut().zip(&coef[2..]) {
         t.weight = w;
     }

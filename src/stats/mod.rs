@@ -54,7 +54,7 @@ pub use correlation::{pearson, spearman};
 pub(crate) use interval::{mean_interval, wilson95};
 pub(crate) use quantiles::{bin_of, equal_count_edges, quantile_sorted};
 pub(crate) use regression::solve;
-pub(crate) use regression::{FitError, least_squares, predict};
+pub(crate) use regression::{FitError, least_absolute_deviations, least_squares, predict};
 pub use summary::Summary;
 pub(crate) use summary::{mean, median_sorted};
 pub(crate) use uncertainty::{jackknife_se, probability_in};

@@ -4,6 +4,9 @@
 //! pairwise-ranking fit (`score::fit`, `docs/methods.md` §6.2).
 //!
 //! [`least_squares`] solves the normal equations of the centred data,
+//! [`least_absolute_deviations`] (median regression, the time model of
+//! `docs/methods.md` §6.5) reweights them until the absolute residuals stop
+//! falling,
 //! [`solve`] is Gaussian elimination with partial pivoting (a pivot below
 //! 1e-10 of the largest diagonal entry counts as zero, so a constant or
 //! linearly dependent predictor is a [`FitError::Singular`], not a
@@ -43,7 +46,54 @@ pub(crate) enum FitError {
 /// Least squares with an intercept: `y ≈ b₀ + Σ bⱼ·x[i][j]`. Returns
 /// `[b₀, b₁, …, b_p]`.
 pub(crate) fn least_squares(x: &[Vec<f64>], y: &[f64]) -> Result<Vec<f64>, FitError> {
+    weighted_least_squares(x, y, &vec![1.0; x.len().min(y.len())])
+}
+
+/// Least absolute deviations with an intercept (median regression): the
+/// `[b₀, b₁, …, b_p]` minimising `Σ |yᵢ − b₀ − Σ bⱼ·x[i][j]|`, by
+/// iteratively reweighted least squares from the least-squares line
+/// (weights `1/max(|residual|, 1e-9)`), until the sum of absolute residuals
+/// stops falling (at most 200 rounds). The median of the residuals of the
+/// fit is 0 up to the iteration's precision, so half of the rows lie above
+/// the line — the estimator of a median, where least squares estimates a
+/// mean and follows the long tail of solving times.
+pub(crate) fn least_absolute_deviations(x: &[Vec<f64>], y: &[f64]) -> Result<Vec<f64>, FitError> {
     let n = x.len().min(y.len());
+    let loss = |b: &[f64]| -> f64 {
+        x[..n]
+            .iter()
+            .zip(&y[..n])
+            .map(|(row, &yi)| (yi - predict(b, row)).abs())
+            .sum()
+    };
+    let mut best = least_squares(x, y)?;
+    let mut best_loss = loss(&best);
+    for _ in 0..200 {
+        let w: Vec<f64> = x[..n]
+            .iter()
+            .zip(&y[..n])
+            .map(|(row, &yi)| 1.0 / (yi - predict(&best, row)).abs().max(1e-9))
+            .collect();
+        let Ok(next) = weighted_least_squares(x, y, &w) else {
+            break;
+        };
+        let next_loss = loss(&next);
+        if next_loss >= best_loss * (1.0 - 1e-12) {
+            if next_loss < best_loss {
+                best = next;
+            }
+            break;
+        }
+        best = next;
+        best_loss = next_loss;
+    }
+    Ok(best)
+}
+
+/// Weighted least squares with an intercept: the coefficients minimising
+/// `Σ wᵢ·(yᵢ − b₀ − Σ bⱼ·x[i][j])²` (weights ≥ 0, not all 0).
+fn weighted_least_squares(x: &[Vec<f64>], y: &[f64], w: &[f64]) -> Result<Vec<f64>, FitError> {
+    let n = x.len().min(y.len()).min(w.len());
     let p = x.first().map_or(0, Vec::len);
     if let Some((row, r)) = x.iter().enumerate().find(|(_, r)| r.len() != p) {
         return Err(FitError::Ragged {
@@ -58,20 +108,27 @@ pub(crate) fn least_squares(x: &[Vec<f64>], y: &[f64]) -> Result<Vec<f64>, FitEr
             params: p + 1,
         });
     }
-    let nf = n as f64;
+    let wf: f64 = w[..n].iter().sum();
+    if wf.is_nan() || wf <= 0.0 {
+        return Err(FitError::TooFewRows {
+            rows: 0,
+            params: p + 1,
+        });
+    }
     let mx: Vec<f64> = (0..p)
-        .map(|j| x[..n].iter().map(|r| r[j]).sum::<f64>() / nf)
+        .map(|j| x[..n].iter().zip(w).map(|(r, wi)| wi * r[j]).sum::<f64>() / wf)
         .collect();
-    let my = y[..n].iter().sum::<f64>() / nf;
-    // Normal equations of the centred data: A b = c, A = XᵀX, c = Xᵀy.
+    let my = y[..n].iter().zip(w).map(|(yi, wi)| wi * yi).sum::<f64>() / wf;
+    // Normal equations of the (weighted) centred data: A b = c, A = XᵀWX,
+    // c = XᵀWy.
     let mut a = vec![vec![0.0; p]; p];
     let mut c = vec![0.0; p];
-    for (row, &yi) in x[..n].iter().zip(&y[..n]) {
+    for ((row, &yi), &wi) in x[..n].iter().zip(&y[..n]).zip(w) {
         let d: Vec<f64> = row.iter().zip(&mx).map(|(v, m)| v - m).collect();
         for ((a_row, c_j), &dj) in a.iter_mut().zip(c.iter_mut()).zip(&d) {
-            *c_j += dj * (yi - my);
+            *c_j += wi * dj * (yi - my);
             for (a_jk, &dk) in a_row.iter_mut().zip(&d) {
-                *a_jk += dj * dk;
+                *a_jk += wi * dj * dk;
             }
         }
     }

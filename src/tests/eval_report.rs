@@ -5,7 +5,7 @@ use crate::eval::combine::{FitOptions, fit_linear};
 use crate::eval::{
     EvalError, EvalOptions, LabelError, LabelSpec, Ordinal, ResultsTable, TableFormat, evaluate,
 };
-use crate::stats::{self, BootstrapOptions, FitError, least_squares};
+use crate::stats::{self, BootstrapOptions, FitError, least_absolute_deviations, least_squares};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-9
@@ -387,6 +387,57 @@ fn least_squares_by_hand_and_exact() {
         least_squares(&x[..1], &[1.0]),
         Err(FitError::TooFewRows { .. })
     ));
+}
+
+#[test]
+fn least_absolute_deviations_is_the_median_line() {
+    // y = 1 + 2x on nine points, then one point far above: least squares
+    // follows it, the median line does not move.
+    let x: Vec<Vec<f64>> = (0..10).map(|v| vec![f64::from(v)]).collect();
+    let mut y: Vec<f64> = x.iter().map(|r| 1.0 + 2.0 * r[0]).collect();
+    y[9] += 100.0;
+    let lad = least_absolute_deviations(&x, &y).unwrap();
+    assert!(
+        (lad[0] - 1.0).abs() < 1e-4 && (lad[1] - 2.0).abs() < 1e-4,
+        "{lad:?}"
+    );
+    let ols = least_squares(&x, &y).unwrap();
+    assert!(ols[1] > 3.0, "{ols:?}");
+    // One predictor constant in x's place: the intercept alone is the
+    // median (an even count: any value between the middle two minimises,
+    // here between 3 and 4).
+    let flat: Vec<Vec<f64>> = vec![vec![]; 6];
+    let b = least_absolute_deviations(&flat, &[1.0, 2.0, 3.0, 4.0, 50.0, 90.0]).unwrap();
+    assert!((3.0 - 1e-6..=4.0 + 1e-6).contains(&b[0]), "{b:?}");
+    let b = least_absolute_deviations(&flat[..5], &[1.0, 2.0, 3.0, 40.0, 90.0]).unwrap();
+    assert!((b[0] - 3.0).abs() < 1e-4, "{b:?}");
+    // Half of the residuals on each side; an exact line is recovered.
+    let rows: Vec<Vec<f64>> = (0..30)
+        .map(|i| vec![f64::from(i), f64::from((i * i) % 7)])
+        .collect();
+    let noisy: Vec<f64> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| 1.0 + 2.0 * r[0] - 3.0 * r[1] + if i % 3 == 0 { 5.0 } else { -0.5 })
+        .collect();
+    let b = least_absolute_deviations(&rows, &noisy).unwrap();
+    let above = rows
+        .iter()
+        .zip(&noisy)
+        .filter(|(r, y)| **y > stats::predict(&b, r) + 1e-6)
+        .count();
+    let below = rows
+        .iter()
+        .zip(&noisy)
+        .filter(|(r, y)| **y < stats::predict(&b, r) - 1e-6)
+        .count();
+    assert!(above <= 15 && below <= 15, "{above} above, {below} below");
+    // The same errors as least squares on a singular design.
+    let constant: Vec<Vec<f64>> = (0..10).map(|_| vec![4.0]).collect();
+    assert_eq!(
+        least_absolute_deviations(&constant, &noisy[..10]),
+        Err(FitError::Singular { index: 0 })
+    );
 }
 
 fn fit_table(noise: bool) -> ResultsTable {

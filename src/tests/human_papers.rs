@@ -151,3 +151,36 @@ fn sisus_finishes_on_newspaper_puzzles() {
     }
     assert!(hard_refutations > 0.0);
 }
+
+#[test]
+fn naked_and_basic_reach_draw_qqwings_level_lines() {
+    // QQWing's levels come from its own solver (PROVENANCE.md): Simple
+    // needs naked singles only, Easy hidden singles too, Intermediate pairs
+    // or intersections, Expert a guess. Its technique set is the basic one,
+    // so naked singles finish exactly the Simple puzzles and the basic
+    // techniques every puzzle but the Expert ones.
+    use crate::human::singles::{SinglesOptions, singles};
+    use crate::human::weights::basic_reach;
+    let Some(text) = data("qqwing-generated/qqwing_levels.tsv") else {
+        return;
+    };
+    let opts = SinglesOptions {
+        runs: 1,
+        ..SinglesOptions::default()
+    };
+    let mut by_level = std::collections::BTreeMap::new();
+    for r in rows(&text).into_iter().step_by(15) {
+        let p = puzzle(r[0]);
+        let Solved::Unique(sol) = solve(&p) else {
+            panic!("{}", r[0])
+        };
+        let naked = singles(&p, &sol, &opts, 1).naked_reach;
+        let basic = basic_reach(&p);
+        assert_eq!(naked == 1.0, r[1] == "Simple", "{} {}: {naked}", r[0], r[1]);
+        assert_eq!(basic == 1.0, r[1] != "Expert", "{} {}: {basic}", r[0], r[1]);
+        assert!((0.0..=1.0).contains(&naked) && (0.0..=1.0).contains(&basic));
+        *by_level.entry(r[1]).or_insert(0) += 1;
+    }
+    assert_eq!(by_level.len(), 4, "{by_level:?}");
+    assert!(by_level.values().all(|&n| n >= 50), "{by_level:?}");
+}

@@ -5,6 +5,7 @@
 //! source orders them: for every pair of puzzles of one source with
 //! different labels, the logistic loss of the score difference
 //! (`ln(1 + e^{−(s_harder − s_easier)})`), each source weighing the same
+//! but the timed source, which weighs `timed_weight` times as much
 //! (at most `max_pairs` seeded pairs per source), with a small ridge
 //! penalty; Newton's method on the standardised, transformed metrics.
 //!
@@ -71,6 +72,10 @@ pub(crate) struct ScoreFitOptions {
     /// time, it is validated by `folds`-fold cross-validation instead of
     /// being held out whole, and the time model is fitted on it.
     pub timed: Option<String>,
+    /// How much the timed source's pairs weigh against each other source's
+    /// (1: every source the same). The human times are the one source that
+    /// measures people rather than a site's grading.
+    pub timed_weight: f64,
     /// Folds of the timed source's cross-validation.
     pub folds: usize,
     /// Who the timed source's players are (the time model's population).
@@ -88,6 +93,7 @@ impl Default for ScoreFitOptions {
             ridge: 1e-3,
             bootstrap: BootstrapOptions::default(),
             timed: None,
+            timed_weight: 1.0,
             folds: 5,
             population: String::new(),
             keep: Vec::new(),
@@ -106,6 +112,16 @@ impl ScoreFitOptions {
             TIME_MARGIN
         } else {
             0.0
+        }
+    }
+
+    /// How much `source`'s pairs weigh in the fit, before the weights are
+    /// normalised to sum to one over the sources.
+    pub(super) fn source_weight(&self, source: &str) -> f64 {
+        if self.timed.as_deref() == Some(source) {
+            self.timed_weight
+        } else {
+            1.0
         }
     }
 

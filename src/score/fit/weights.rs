@@ -2,7 +2,8 @@
 //! transformed and standardised over the training rows, and the weights
 //! minimise the logistic loss of the score difference over seeded pairs of
 //! puzzles of one source with different labels (each source weighing the
-//! same, small ridge penalty), by Newton's method whose steps
+//! same but the timed source, which weighs `timed_weight` times as much;
+//! small ridge penalty), by Newton's method whose steps
 //! [`crate::stats::solve`] computes.
 
 use super::{FitData, FitRow, ScoreFitOptions};
@@ -117,7 +118,7 @@ pub(super) fn fit_weights(
     }
     // Differences z_harder − z_easier with the weight of their pair.
     let mut diffs: Vec<(Vec<f64>, f64)> = Vec::new();
-    let nonempty = by_source.len().max(1) as f64;
+    let total: f64 = by_source.keys().map(|s| opts.source_weight(s)).sum();
     for (s, (name, idx)) in by_source.iter().enumerate() {
         let pairs = source_pairs(
             data,
@@ -129,7 +130,7 @@ pub(super) fn fit_weights(
         if pairs.is_empty() {
             continue;
         }
-        let w = 1.0 / (pairs.len() as f64 * nonempty);
+        let w = opts.source_weight(name) / (pairs.len() as f64 * total.max(f64::MIN_POSITIVE));
         for (e, h) in pairs {
             let (ze, zh) = (z(e), z(h));
             diffs.push((zh.iter().zip(&ze).map(|(a, b)| a - b).collect(), w));
