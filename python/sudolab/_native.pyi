@@ -102,6 +102,7 @@ class RatingFields(TypedDict, total=False):
     run leaves its fields ``None`` or out)."""
 
     givens: int
+    candidates: Optional[int]
     backtracks: Optional[int]
     sisus_refutation_sum: Optional[float]
     sisus_refutation_sum_sd: Optional[float]
@@ -111,6 +112,7 @@ class RatingFields(TypedDict, total=False):
     singles_dependency_sd: Optional[float]
     singles_box_reach: Optional[float]
     singles_hidden_reach: Optional[float]
+    singles_naked_reach: Optional[float]
     oracle_score: Optional[float]
     oracle_level: Optional[str]
     oracle_visits: Optional[float]
@@ -131,6 +133,7 @@ class RatingFields(TypedDict, total=False):
     weights_level: Optional[str]
     hardest_technique: Optional[str]
     hardest_weight: Optional[int]
+    basic_reach: Optional[float]
     serate: Optional[float]
     fowler: Optional[float]
     trial_depth: Optional[int]

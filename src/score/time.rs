@@ -97,8 +97,11 @@ pub(crate) fn effort_metrics() -> Vec<Metric> {
 
 /// The effort terms of the time model, before fitting: the singles model's
 /// hidden-single dependency (ln) and box reach, gated by the hidden reach as
-/// in the score (`features::gate_of`), the hidden reach itself and the
-/// givens (ln).
+/// in the score (`features::gate_of`), the hidden reach itself, the givens
+/// (ln), whether naked singles solve the puzzle, the SE ratings of every
+/// step summed (`fowler`, ln) and the pencil marks the givens leave
+/// (`candidates`, ln). Each was kept for lowering the Cloud Sudoku folds'
+/// median |ln error| (`docs/score.md`, "People's time").
 pub(crate) fn effort_terms() -> Vec<Term> {
     let term = |name: Metric, transform: Transform| Term {
         name,
@@ -114,7 +117,21 @@ pub(crate) fn effort_terms() -> Vec<Term> {
         term(Metric::SinglesBoxReach, Transform::Identity),
         term(Metric::SinglesHiddenReach, Transform::Identity),
         term(Metric::Givens, Transform::Log1p),
+        term(Metric::SinglesNakedReach, Transform::Whole),
+        term(Metric::Fowler, Transform::Log1p),
+        term(Metric::Candidates, Transform::Log1p),
     ]
+}
+
+/// The effort terms of the time model of a score made of `score_metrics`:
+/// every term but those that would make the score compute what it does not
+/// already — `fowler` needs serate, which only a score that reads it (the
+/// full score) runs, so the fast score stays fast.
+pub(crate) fn effort_terms_for(score_metrics: &[Metric]) -> Vec<Term> {
+    effort_terms()
+        .into_iter()
+        .filter(|t| t.name != Metric::Fowler || score_metrics.contains(&t.name))
+        .collect()
 }
 
 /// One fitting puzzle of the time model.

@@ -45,7 +45,7 @@ use validation::validate_source;
 pub(crate) use validation::{HeldOut, leave_one_source_out};
 pub(crate) use weights::scores;
 
-use super::time::{TimeModel, TimedRow, effort_terms, fit_time};
+use super::time::{TimeModel, TimedRow, effort_terms_for, fit_time};
 use super::{LinearScore, SeCalibration, SiteLevels};
 use crate::metrics::Metric;
 use crate::stats::{BootstrapOptions, quantile_sorted};
@@ -193,7 +193,8 @@ pub(super) fn fit_time_model(
             ln_seconds: data.rows[i].rank,
         })
         .collect();
-    fit_time(&rows, &effort_terms(), &opts.population).ok()
+    let names: Vec<Metric> = score.terms.iter().map(|t| t.name).collect();
+    fit_time(&rows, &effort_terms_for(&names), &opts.population).ok()
 }
 
 /// Fits one score on the training rows with these metrics: weights, 0–10
