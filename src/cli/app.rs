@@ -44,11 +44,11 @@ enum Command {
     ///
     /// `score`: 0 and 10 are the 1st and 99th percentiles of the puzzles the model was
     /// fitted on (0: newspaper puzzles singles solve; 10: about SE 9); the forum's hardest
-    /// puzzles reach about 11. `se_equivalent` is on Sukaku Explainer's scale, 1.0–11.9:
+    /// puzzles reach about 13. `se_equivalent` is on Sukaku Explainer's scale, 1.0–11.9:
     /// serate's rating (SE's rules rebuilt) where it finishes without nested
     /// assumptions; the hardest puzzles are placed by their trial depth (nested
     /// assumptions: SE 10.5 and up); `--fast` places every puzzle by its score and trial depth. `extrapolated: true` marks a puzzle above everything the model was fitted
-    /// on. `minutes` is the mean time of Cloud Sudoku players (fitted on puzzles up to
+    /// on. `minutes` is the typical mean time of Cloud Sudoku players (fitted on puzzles up to
     /// SE 8.2); `minutes_extrapolated: true` marks a score above every puzzle of that
     /// population, where the time is a guess (docs/score.md).
     Score(super::score::ScoreArgs),

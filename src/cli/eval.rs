@@ -337,7 +337,10 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     };
     let timed_weighs = match &opts.timed {
         Some(t) if opts.timed_weight != 1.0 => {
-            format!("; the timed source {t} weighs {} sources", opts.timed_weight)
+            format!(
+                "; the timed source {t} weighs {} sources",
+                opts.timed_weight
+            )
         }
         _ => String::new(),
     };

@@ -248,7 +248,10 @@ mod tests {
         let r = singles(&p, &s, &SinglesOptions::default(), 1);
         assert_eq!(r.dependency.mean, 1.0);
         assert_eq!(r.dependency.sd, 0.0);
-        assert_eq!((r.box_reach, r.hidden_reach, r.naked_reach), (1.0, 1.0, 1.0));
+        assert_eq!(
+            (r.box_reach, r.hidden_reach, r.naked_reach),
+            (1.0, 1.0, 1.0)
+        );
     }
 
     #[test]
@@ -321,7 +324,11 @@ mod tests {
             };
             let r = singles(&p, &s, &SinglesOptions::default(), 1);
             let want = naked_reach_by_hand(&p);
-            assert!((r.naked_reach - want).abs() < 1e-12, "{}: {r:?} vs {want}", p.to_line());
+            assert!(
+                (r.naked_reach - want).abs() < 1e-12,
+                "{}: {r:?} vs {want}",
+                p.to_line()
+            );
             seen_partial |= want > 0.0 && want < 1.0;
         }
         assert!(seen_partial, "no example stops naked singles part-way");

@@ -370,7 +370,7 @@ metric_table! {
     HarmonyStepsSe = "harmony_steps_se", HARMONY, Number, U, Up, true, "steps",
         "standard error of the harmony search steps over runs";
     Score = "score", SC, Number, M, Up, false, "",
-        "the difficulty score: 0 and 10 are the 1st and 99th percentiles of the fitting puzzles; the hardest known reach about 11";
+        "the difficulty score: 0 and 10 are the 1st and 99th percentiles of the fitting puzzles; the hardest known reach about 13";
     ScoreLevel = "score_level", SC, Kind::Levels(&SCORE_LEVELS), M, Up, false, "",
         "the score's level";
     SeEquivalent = "se_equivalent", SC, Number, M, Up, false, "SE",

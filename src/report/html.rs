@@ -282,7 +282,7 @@ fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
             h3 { "Ratings and reference percentiles" }
             p.note {
                 "score: 0 and 10 are the 1st and 99th percentiles of the puzzles the score was fitted on; "
-                "the hardest known puzzles reach about 11. se_equivalent: Sukaku Explainer's scale, 1.0–11.9 "
+                "the hardest known puzzles reach about 13. se_equivalent: Sukaku Explainer's scale, 1.0–11.9 "
                 "(forcing-chain puzzles and harder placed by their trial depth). extrapolated yes: above "
                 "everything the model was fitted on; minutes_extrapolated yes: above every puzzle of the "
                 "time model's players (Cloud Sudoku, puzzles up to SE 8.2), the time is a guess."

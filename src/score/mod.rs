@@ -792,7 +792,10 @@ mod tests {
         let w = |x: f64| Transform::Whole.apply(x);
         assert_eq!((w(1.0), w(0.999), w(0.0)), (1.0, 0.0, 0.0));
         // In the model file as a lowercase word, like the others.
-        assert_eq!(serde_json::to_string(&Transform::Whole).unwrap(), "\"whole\"");
+        assert_eq!(
+            serde_json::to_string(&Transform::Whole).unwrap(),
+            "\"whole\""
+        );
         assert_eq!(
             Transform::for_metric(Metric::SinglesHiddenReach),
             Transform::Identity

@@ -197,8 +197,7 @@ pub(crate) fn fit_time(
         })
         .collect();
     let y: Vec<f64> = rows.iter().map(|r| r.ln_seconds).collect();
-    let coef =
-        least_absolute_deviations(&x, &y).map_err(|e| TimeFitError::Fit(e.to_string()))?;
+    let coef = least_absolute_deviations(&x, &y).map_err(|e| TimeFitError::Fit(e.to_string()))?;
     for (t, &w) in terms.iter_mut().zip(&coef[2..]) {
         t.weight = w;
     }
