@@ -65,7 +65,8 @@ pub(crate) fn weights_capped(puzzle: &Puzzle, cap: u32) -> Capped {
 }
 
 /// The rating row [`crate::human::rate`] gives a unique 9×9 puzzle with the
-/// weights model alone, from a finished [`Capped::Score`].
+/// weights model alone, from a finished [`Capped::Score`] (the basic reach,
+/// which the weights model also gives, is computed here).
 pub(crate) fn weights_row(puzzle: &Puzzle, score: u32, hardest: Option<Technique>) -> RateRow {
     let mut row = RateRow {
         puzzle: puzzle.to_line(),
@@ -74,6 +75,7 @@ pub(crate) fn weights_row(puzzle: &Puzzle, score: u32, hardest: Option<Technique
     };
     row.ratings
         .set_weights(score, Some(WeightLevel::of(score)), hardest);
+    row.ratings.basic_reach = Some(crate::human::weights::basic_reach(puzzle));
     row
 }
 
