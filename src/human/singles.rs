@@ -28,7 +28,7 @@
 //!   places).
 //!
 //! Fewer available moves and a shorter reach mean a longer search for the
-//! next move. The two reaches are deterministic; the dependency is a mean
+//! next move. The reaches are deterministic; the dependency is a mean
 //! over seeded runs (the per-run seeds of every human model).
 
 use super::board::Board;

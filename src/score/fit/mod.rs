@@ -404,4 +404,42 @@ mod tests {
         assert!(score_rho > 0.9, "{score_rho}");
         assert!(held.se_within_1.unwrap() > 0.8);
     }
+
+    #[test]
+    fn the_timed_weight_pulls_the_weights_toward_the_times() {
+        // Sources x and y order puzzles by metric `a`; the timed source z
+        // (ln seconds) by metric `b`. The heavier the times, the more `b`
+        // weighs against `a`; weight 1 is every source the same.
+        let mut data = synthetic();
+        for r in &mut data.rows {
+            if r.source == "z" {
+                let b = r.values[1].unwrap();
+                r.rank = 4.0 + 0.5 * b;
+            }
+        }
+        let all: Vec<usize> = (0..data.rows.len()).collect();
+        let ratio = |w: f64| {
+            let opts = ScoreFitOptions {
+                timed: Some("z".into()),
+                timed_weight: w,
+                ..ScoreFitOptions::default()
+            };
+            assert_eq!(opts.source_weight("z"), w);
+            assert_eq!(opts.source_weight("x"), 1.0);
+            let s = fit_score(&data, &[0, 1], &all, &opts);
+            s.terms[1].weight / s.terms[0].weight
+        };
+        let (one, three, ten) = (ratio(1.0), ratio(3.0), ratio(10.0));
+        assert!(0.0 < one && one < three && three < ten, "{one} {three} {ten}");
+        // Without a timed source the weight changes nothing.
+        let plain = ScoreFitOptions::default();
+        let heavy = ScoreFitOptions {
+            timed_weight: 5.0,
+            ..ScoreFitOptions::default()
+        };
+        assert_eq!(
+            fit_score(&data, &[0, 1], &all, &plain).terms,
+            fit_score(&data, &[0, 1], &all, &heavy).terms
+        );
+    }
 }
