@@ -430,7 +430,10 @@ mod tests {
             s.terms[1].weight / s.terms[0].weight
         };
         let (one, three, ten) = (ratio(1.0), ratio(3.0), ratio(10.0));
-        assert!(0.0 < one && one < three && three < ten, "{one} {three} {ten}");
+        assert!(
+            0.0 < one && one < three && three < ten,
+            "{one} {three} {ten}"
+        );
         // Without a timed source the weight changes nothing.
         let plain = ScoreFitOptions::default();
         let heavy = ScoreFitOptions {
