@@ -236,7 +236,6 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     use crate::metrics::{Metric, join, registry::find};
     use crate::score::features::candidates;
     use crate::score::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
-    use crate::score::time::effort_metrics;
     args.out.check()?;
     if let Some(p) = &args.model_out {
         super::check_target("--model-out", p)?;
@@ -283,15 +282,7 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         se: args.se.as_deref().map(LabelSpec::parse).transpose()?,
         level: args.level.as_deref().map(LabelSpec::parse).transpose()?,
     };
-    // The time model's terms are read whether or not they are candidates.
-    let mut columns = metrics.clone();
-    if args.timed.is_some() {
-        for m in effort_metrics() {
-            if !columns.contains(&m) {
-                columns.push(m);
-            }
-        }
-    }
+    let columns = FitData::columns(&metrics, args.timed.is_some());
     let mut data = FitData::from_table(&table, &columns, &fields)?;
     if let Some(timed) = &args.timed {
         if !data.sources().contains(timed) {

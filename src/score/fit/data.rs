@@ -103,6 +103,22 @@ impl FitData {
         self
     }
 
+    /// The columns a score fit reads: the candidates first (the fit's
+    /// metric indices are their positions), then, with a timed source, the
+    /// time model's terms that are not candidates (it reads them whether or
+    /// not the score may).
+    pub(crate) fn columns(candidates: &[Metric], timed: bool) -> Vec<Metric> {
+        let mut columns = candidates.to_vec();
+        if timed {
+            for m in crate::score::time::effort_metrics() {
+                if !columns.contains(&m) {
+                    columns.push(m);
+                }
+            }
+        }
+        columns
+    }
+
     /// Reads the rows of a results table that have a source, a numeric label
     /// and at least one metric value.
     pub(crate) fn from_table(
