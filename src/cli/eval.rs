@@ -240,6 +240,12 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     if let Some(p) = &args.model_out {
         super::check_target("--model-out", p)?;
     }
+    if !(args.timed_weight.is_finite() && args.timed_weight > 0.0) {
+        anyhow::bail!(
+            "--timed-weight {}: must be a positive number",
+            args.timed_weight
+        );
+    }
     let table = load_table(&args.results)?;
     let known = candidates();
     let metrics: Vec<Metric> = match split_list(&args.metrics) {
@@ -315,12 +321,6 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         keep,
         ..Default::default()
     };
-    if !(args.timed_weight.is_finite() && args.timed_weight > 0.0) {
-        anyhow::bail!(
-            "--timed-weight {}: must be a positive number",
-            args.timed_weight
-        );
-    }
     let kept_by_choice = if opts.keep.is_empty() {
         String::new()
     } else {
