@@ -244,4 +244,46 @@ fn fit_writes_a_model_that_score_reads() {
     let (code, _, err) = sudolab_in(dir.path(), &["score", "--model", "m.jsonl"], b"");
     assert_eq!(code, 1);
     assert!(err.contains("not a score model"), "{err}");
+    // A source's own weight is recorded in the model; a bad one is refused
+    // by name before anything is fitted.
+    let fit_with = |extra: &[&str]| {
+        let mut args = vec![
+            "fit",
+            "m.jsonl",
+            "--score",
+            "--label",
+            "label:2",
+            "--metrics",
+            "givens,weights_score",
+            "--bootstrap",
+            "0",
+            "--model-out",
+            "weighted.json",
+        ];
+        args.extend_from_slice(extra);
+        sudolab_in(dir.path(), &args, b"")
+    };
+    let (code, _, err) = fit_with(&["--source-weight", "a=0.5"]);
+    assert_eq!(code, 0, "{err}");
+    let model = std::fs::read_to_string(dir.path().join("weighted.json")).unwrap();
+    assert!(model.contains("; a weighs 0.5"), "{model}");
+    for (bad, says) in [
+        ("a", "--source-weight a: expected SOURCE=WEIGHT"),
+        (
+            "a=0",
+            "--source-weight a=0: the weight must be a positive number",
+        ),
+        ("a=1,a=2", "--source-weight a: named twice"),
+        ("d=2", "--source-weight d: no row has this source"),
+    ] {
+        let (code, _, err) = fit_with(&["--source-weight", bad]);
+        assert_eq!(code, 1, "{bad}");
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+    let (code, _, err) = fit_with(&["--time-margin", "-0.1"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("--time-margin -0.1: must be a number, 0 or more"),
+        "{err}"
+    );
 }

@@ -179,15 +179,24 @@ pub(super) struct FitArgs {
     #[arg(long)]
     pub se_anchor: Option<String>,
     /// With --score: the source whose label is a mean solving time in
-    /// seconds (human times): its pairs must differ by 10 % or more, it is
-    /// validated by 5-fold cross-validation, and the time model behind
-    /// `minutes` is fitted on it.
+    /// seconds (human times): its pairs must differ by --time-margin or
+    /// more, it is validated by 5-fold cross-validation, and the time model
+    /// behind `minutes` is fitted on it.
     #[arg(long)]
     pub timed: Option<String>,
     /// With --score and --timed: how much the timed source's pairs weigh
     /// against each other source's (1: every source the same).
     #[arg(long, default_value_t = 1.0)]
     pub timed_weight: f64,
+    /// With --score: how much other sources' pairs weigh, as a comma list of
+    /// SOURCE=WEIGHT (e.g. `patti-extreme=0.25,nyt=0.5`); a source not
+    /// named weighs 1.
+    #[arg(long)]
+    pub source_weight: Option<String>,
+    /// With --score and --timed: the smallest difference in ln time that
+    /// makes a pair of two timed puzzles (0.1: about 10 %).
+    #[arg(long, default_value_t = crate::score::fit::TIME_MARGIN)]
+    pub time_margin: f64,
     /// With --score and --timed: who the timed source's players are (stored
     /// in the model and printed in the docs beside `minutes`).
     #[arg(long, default_value = "")]
@@ -232,6 +241,28 @@ pub(super) fn run_fit(args: FitArgs) -> Result<u8> {
     Ok(super::EXIT_OK)
 }
 
+/// `--source-weight`'s comma list of SOURCE=WEIGHT, each weight positive.
+fn parse_source_weights(list: &Option<String>) -> Result<std::collections::BTreeMap<String, f64>> {
+    let mut weights = std::collections::BTreeMap::new();
+    for item in split_list(list).unwrap_or_default() {
+        let (name, w) = item
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("--source-weight {item}: expected SOURCE=WEIGHT"))?;
+        let w: f64 = w
+            .trim()
+            .parse()
+            .ok()
+            .filter(|w: &f64| w.is_finite() && *w > 0.0)
+            .ok_or_else(|| {
+                anyhow::anyhow!("--source-weight {item}: the weight must be a positive number")
+            })?;
+        if weights.insert(name.trim().to_string(), w).is_some() {
+            anyhow::bail!("--source-weight {name}: named twice");
+        }
+    }
+    Ok(weights)
+}
+
 fn run_fit_score(args: FitArgs) -> Result<u8> {
     use crate::metrics::{Metric, join, registry::find};
     use crate::score::features::candidates;
@@ -246,6 +277,13 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
             args.timed_weight
         );
     }
+    if !(args.time_margin.is_finite() && args.time_margin >= 0.0) {
+        anyhow::bail!(
+            "--time-margin {}: must be a number, 0 or more",
+            args.time_margin
+        );
+    }
+    let source_weights = parse_source_weights(&args.source_weight)?;
     let table = load_table(&args.results)?;
     let known = candidates();
     let metrics: Vec<Metric> = match split_list(&args.metrics) {
@@ -296,6 +334,14 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         }
         data = data.with_timed(timed);
     }
+    for name in source_weights.keys() {
+        if args.timed.as_ref() == Some(name) {
+            anyhow::bail!("--source-weight {name}: the timed source's weight is --timed-weight");
+        }
+        if !data.sources().contains(name) {
+            anyhow::bail!("--source-weight {name}: no row has this source");
+        }
+    }
     if let Some(anchor) = &args.se_anchor {
         if !data.sources().contains(anchor) {
             anyhow::bail!("--se-anchor {anchor}: no row has this source");
@@ -317,6 +363,8 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         },
         timed: args.timed.clone(),
         timed_weight: args.timed_weight,
+        source_weights,
+        time_margin: args.time_margin,
         population: args.population.clone(),
         keep,
         ..Default::default()
@@ -335,9 +383,20 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         }
         _ => String::new(),
     };
+    let others_weigh: String = opts
+        .source_weights
+        .iter()
+        .map(|(s, w)| format!("; {s} weighs {w}"))
+        .collect();
+    let margin = match &opts.timed {
+        Some(t) if opts.time_margin != crate::score::fit::TIME_MARGIN => {
+            format!("; {t}'s pairs differ by {} in ln time", opts.time_margin)
+        }
+        _ => String::new(),
+    };
     let about = format!(
         "sudolab difficulty score, fitted by `sudolab fit --score` on {} puzzles of {} \
-         (docs/score.sh; validation in docs/score.md){kept_by_choice}{timed_weighs}",
+         (docs/score.sh; validation in docs/score.md){kept_by_choice}{timed_weighs}{others_weigh}{margin}",
         data.rows.len(),
         data.sources().join(", ")
     );

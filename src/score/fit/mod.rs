@@ -5,8 +5,10 @@
 //! source orders them: for every pair of puzzles of one source with
 //! different labels, the logistic loss of the score difference
 //! (`ln(1 + e^{−(s_harder − s_easier)})`), each source weighing the same
-//! but the timed source, which weighs `timed_weight` times as much
-//! (at most `max_pairs` seeded pairs per source), with a small ridge
+//! unless given its own weight (`timed_weight` for the timed source,
+//! `source_weights` for the others; the timed source's pairs differ by
+//! `time_margin` in ln time at least), at most `max_pairs` seeded pairs per
+//! source, with a small ridge
 //! penalty; Newton's method on the standardised, transformed metrics.
 //!
 //! **Selection.** Backward elimination on leave-one-source-out Spearman:
@@ -76,6 +78,12 @@ pub(crate) struct ScoreFitOptions {
     /// (1: every source the same). The human times are the one source that
     /// measures people rather than a site's grading.
     pub timed_weight: f64,
+    /// How much each named source's pairs weigh against a source not named
+    /// here (1); the timed source's weight is `timed_weight`.
+    pub source_weights: BTreeMap<String, f64>,
+    /// The smallest difference in ln time that makes a pair of the timed
+    /// source ([`TIME_MARGIN`] by default).
+    pub time_margin: f64,
     /// Folds of the timed source's cross-validation.
     pub folds: usize,
     /// Who the timed source's players are (the time model's population).
@@ -94,6 +102,8 @@ impl Default for ScoreFitOptions {
             bootstrap: BootstrapOptions::default(),
             timed: None,
             timed_weight: 1.0,
+            source_weights: BTreeMap::new(),
+            time_margin: TIME_MARGIN,
             folds: 5,
             population: String::new(),
             keep: Vec::new(),
@@ -109,7 +119,7 @@ impl ScoreFitOptions {
     /// The smallest label difference that makes a pair of `source`.
     pub(super) fn margin(&self, source: &str) -> f64 {
         if self.timed.as_deref() == Some(source) {
-            TIME_MARGIN
+            self.time_margin
         } else {
             0.0
         }
@@ -121,7 +131,7 @@ impl ScoreFitOptions {
         if self.timed.as_deref() == Some(source) {
             self.timed_weight
         } else {
-            1.0
+            self.source_weights.get(source).copied().unwrap_or(1.0)
         }
     }
 
@@ -406,6 +416,46 @@ mod tests {
     }
 
     #[test]
+    fn the_time_margin_keeps_the_pairs_of_times_that_far_apart() {
+        let data = synthetic();
+        let z: Vec<usize> = (0..data.rows.len())
+            .filter(|&i| data.rows[i].source == "z")
+            .collect();
+        // z's ranks are 3, 6, 9, 12 (as seconds): in ln, neighbours differ
+        // by 0.29–0.69.
+        let count = |margin: f64| {
+            let opts = ScoreFitOptions {
+                timed: Some("z".into()),
+                time_margin: margin,
+                ..ScoreFitOptions::default()
+            };
+            assert_eq!(opts.margin("z"), margin);
+            assert_eq!(opts.margin("x"), 0.0);
+            // The timed source's ranks are ln seconds.
+            let mut d = data.clone();
+            for &i in &z {
+                d.rows[i].rank = d.rows[i].rank.ln();
+            }
+            let pairs = weights::source_pairs(&d, &z, usize::MAX, opts.margin("z"), 1);
+            assert!(
+                pairs
+                    .iter()
+                    .all(|&(e, h)| d.rows[h].rank - d.rows[e].rank > margin)
+            );
+            pairs.len()
+        };
+        let by_level = |l: f64| z.iter().filter(|&&i| data.rows[i].rank == l).count();
+        let (n3, n6, n9, n12) = (by_level(3.0), by_level(6.0), by_level(9.0), by_level(12.0));
+        assert_eq!(
+            count(0.1),
+            n3 * (n6 + n9 + n12) + n6 * (n9 + n12) + n9 * n12
+        );
+        // ln(12/9) = 0.29 and ln(9/6) = 0.41 fall below a margin of 0.5.
+        assert_eq!(count(0.5), n3 * (n6 + n9 + n12) + n6 * n12);
+        assert_eq!(count(2.0), 0);
+    }
+
+    #[test]
     fn the_timed_weight_pulls_the_weights_toward_the_times() {
         // Sources x and y order puzzles by metric `a`; the timed source z
         // (ln seconds) by metric `b`. The heavier the times, the more `b`
@@ -434,6 +484,17 @@ mod tests {
             0.0 < one && one < three && three < ten,
             "{one} {three} {ten}"
         );
+        // The sites weighing less pull the same way as the times weighing more.
+        let light_sites = ScoreFitOptions {
+            timed: Some("z".into()),
+            source_weights: [("x".to_string(), 0.2), ("y".to_string(), 0.2)].into(),
+            ..ScoreFitOptions::default()
+        };
+        assert_eq!(light_sites.source_weight("x"), 0.2);
+        assert_eq!(light_sites.source_weight("z"), 1.0);
+        let s = fit_score(&data, &[0, 1], &all, &light_sites);
+        let light = s.terms[1].weight / s.terms[0].weight;
+        assert!(one < light, "{one} {light}");
         // Without a timed source the weight changes nothing.
         let plain = ScoreFitOptions::default();
         let heavy = ScoreFitOptions {

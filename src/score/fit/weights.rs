@@ -2,7 +2,7 @@
 //! transformed and standardised over the training rows, and the weights
 //! minimise the logistic loss of the score difference over seeded pairs of
 //! puzzles of one source with different labels (each source weighing the
-//! same but the timed source, which weighs `timed_weight` times as much;
+//! same unless the options give it a weight, as they do the timed source;
 //! small ridge penalty), by Newton's method whose steps
 //! [`crate::stats::solve`] computes.
 
