@@ -100,22 +100,26 @@ echo "fresh QQWing puzzles ($(wc -l < "$W/qqwing-fresh.txt"), level rank 1-4):"
 jq -s '"forum SE >= 11.0 sample: median se_equivalent \([.[].se_equivalent] | sort | .[length / 2 | floor] * 1000 | round / 1000), min \([.[].se_equivalent] | min * 1000 | round / 1000), extrapolated \([.[] | select(.extrapolated)] | length), minutes extrapolated \([.[] | select(.minutes_extrapolated)] | length) of \(length)"' -r "$W/forum11.jsonl"
 
 # 5. People's time, ideas measured (docs/score.md): the kept nine with one idea
-#    added (or taken out), or the times weighing more or less, selected,
+#    added (or taken out), or the sources weighing differently, selected,
 #    fitted and validated as in step 3 without the bootstrap; each line gives
 #    the Cloud Sudoku 5-fold figures, the sites' mean and QQWing's
-#    leave-one-source-out Spearman.
+#    leave-one-source-out Spearman, and the fresh QQWing puzzles of step 4
+#    scored by the idea's model.  idea NAME METRICS [TIMED-WEIGHT [FIT OPTIONS]]
 KEEP=hardest_weight,hsolve,sisus_refutation_sum,backtracks,singles_dependency,singles_box_reach,singles_hidden_reach,singles_naked_reach,fowler
 idea() {
   "$BIN" fit "$W/metrics.jsonl" --score --source label:1 --label label:2 --se label:3 --level label:4 \
-    --train-only se-exchange --se-anchor forum-11plus --timed cloudsudoku --timed-weight "${3:-1.5}" \
-    --metrics "$2" --keep "$2" --population "Cloud Sudoku players" --bootstrap 0 -o "$W/idea.txt"
-  awk -v name="$1" '
+    --train-only se-exchange --se-anchor forum-11plus --timed cloudsudoku --timed-weight "${3:-1.5}" "${@:4}" \
+    --metrics "$2" --keep "$2" --population "Cloud Sudoku players" --bootstrap 0 \
+    --model-out "$W/idea-model.json" -o "$W/idea.txt"
+  "$BIN" score "$W/qqwing-fresh.txt" --model "$W/idea-model.json" -f jsonl -o "$W/idea-qqwing.jsonl"
+  fresh=$("$BIN" eval "$W/idea-qqwing.jsonl" --label label --metrics score --bootstrap 0 | awk '$1 == "score" { print $4 }')
+  awk -v name="$1" -v fresh="$fresh" '
     /^held out: / { cloud = ($3 == "cloudsudoku"); site = !cloud; src = $3 }
     cloud && $1 == "score" { s = $3 }
     site && $1 == "score" { sum += $3; n++; site = 0; if (src == "qqwing") q = $3 }
     cloud && /^minutes on/ { match($0, /ln error\| [0-9.]+/); e = substr($0, RSTART + 10, RLENGTH - 10)
                              match($0, /Spearman [0-9.-]+/); m = substr($0, RSTART + 9, RLENGTH - 9) }
-    END { printf "%-44s score %s  minutes %s  median |ln error| %s  sites %.3f  qqwing %s\n", name, s, m, e, sum / (n ? n : 1), q }' "$W/idea.txt"
+    END { printf "%-50s score %s  minutes %s  median |ln error| %s  sites %.3f  qqwing %s  fresh qqwing %s\n", name, s, m, e, sum / (n ? n : 1), q, fresh }' "$W/idea.txt"
 }
 echo "people's time, one idea at a time (Cloud Sudoku, 5-fold):"
 idea "the kept nine" "$KEEP"
@@ -131,8 +135,23 @@ idea "SFRD alone" "serate,fowler,sisus_refutation_sum,sisus_dependency"
 idea "the times weigh 1 source" "$KEEP" 1
 idea "the times weigh 2 sources" "$KEEP" 2
 idea "the times weigh 3 sources" "$KEEP" 3
+idea "the times weigh 4 sources" "$KEEP" 4
+idea "QQWing weighs 2 sources, the times 3" "$KEEP" 3 --source-weight qqwing=2
+idea "Extreme Sudoku and NYT weigh 0.25" "$KEEP" 1.5 --source-weight patti-extreme=0.25,nyt=0.25
+idea "pairs of times 30 % apart (ln 0.3)" "$KEEP" 1.5 --time-margin 0.3
+idea "pairs of times 30 % apart, the times weigh 3" "$KEEP" 3 --time-margin 0.3
+idea "naked reach and basic reach, the times weigh 3" "$KEEP,basic_reach" 3
 # Pelánek's SFRD as he fits it: least squares on ln time, half the times to
 # train, half to test (methods §4.5).
 jq -c 'select(.label | startswith("cloudsudoku ")) | . + {ln_time: (.label | split(" ")[1] | tonumber | log)}' \
   "$W/metrics.jsonl" > "$W/cloud.jsonl"
 "$BIN" fit "$W/cloud.jsonl" --label ln_time --metrics SFRD | grep -iE "spearman|test" || true
+# QQWing's level lines against the times (in sample; the score step 2 gave,
+# the shipped model's when the script began): the score with every puzzle
+# naked singles solve put below every other (its Simple line drawn exactly),
+# or every puzzle basic techniques leave unsolved above every other (its
+# Expert line).
+jq -c '. + {simple_line: (.score - (if .singles_naked_reach >= 1 then 100 else 0 end)),
+            expert_line: (.score + (if .basic_reach < 1 then 100 else 0 end))}' "$W/cloud.jsonl" > "$W/cloud-lines.jsonl"
+echo "QQWing's lines drawn exactly, Spearman with ln time (in sample):"
+"$BIN" eval "$W/cloud-lines.jsonl" --label ln_time --metrics score,simple_line,expert_line --bootstrap 0 | awk 'NR >= 3 && NR <= 5 { print $1, $4 }'
