@@ -138,6 +138,8 @@ idea "the times weigh 3 sources" "$KEEP" 3
 idea "the times weigh 4 sources" "$KEEP" 4
 idea "QQWing weighs 2 sources, the times 3" "$KEEP" 3 --source-weight qqwing=2
 idea "Extreme Sudoku and NYT weigh 0.25" "$KEEP" 1.5 --source-weight patti-extreme=0.25,nyt=0.25
+idea "each site weighs its held-out Spearman squared" "$KEEP" 1.5 \
+  --source-weight krazydad=0.95,nyt=0.82,patti-extreme=0.072,patti-org-uk=0.84,patti-sotd=0.925,qqwing=0.885
 idea "pairs of times 30 % apart (ln 0.3)" "$KEEP" 1.5 --time-margin 0.3
 idea "pairs of times 30 % apart, the times weigh 3" "$KEEP" 3 --time-margin 0.3
 idea "naked reach and basic reach, the times weigh 3" "$KEEP,basic_reach" 3
