@@ -369,36 +369,12 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         keep,
         ..Default::default()
     };
-    let kept_by_choice = if opts.keep.is_empty() {
-        String::new()
-    } else {
-        format!("; kept by choice: {}", join(&opts.keep, ", "))
-    };
-    let timed_weighs = match &opts.timed {
-        Some(t) if opts.timed_weight != 1.0 => {
-            format!(
-                "; the timed source {t} weighs {} sources",
-                opts.timed_weight
-            )
-        }
-        _ => String::new(),
-    };
-    let others_weigh: String = opts
-        .source_weights
-        .iter()
-        .map(|(s, w)| format!("; {s} weighs {w}"))
-        .collect();
-    let margin = match &opts.timed {
-        Some(t) if opts.time_margin != crate::score::fit::TIME_MARGIN => {
-            format!("; {t}'s pairs differ by {} in ln time", opts.time_margin)
-        }
-        _ => String::new(),
-    };
     let about = format!(
         "sudolab difficulty score, fitted by `sudolab fit --score` on {} puzzles of {} \
-         (docs/score.sh; validation in docs/score.md){kept_by_choice}{timed_weighs}{others_weigh}{margin}",
+         (docs/score.sh; validation in docs/score.md){}",
         data.rows.len(),
-        data.sources().join(", ")
+        data.sources().join(", "),
+        opts.choices()
     );
     let all: Vec<usize> = (0..metrics.len()).collect();
     let report = fit_model(&data, &all, &fast, &held_out, &opts, about);

@@ -173,7 +173,7 @@ pub(crate) const BASIC: [Technique; 6] = [
 /// simplest-first path is one such order, and it is the full path's prefix
 /// up to its first harder technique.
 pub(crate) fn basic_reach(puzzle: &Puzzle) -> f64 {
-    let start = puzzle.cells().iter().filter(|&&v| v == 0).count();
+    let start = puzzle.cells().len() - puzzle.givens();
     if start == 0 {
         return 1.0;
     }

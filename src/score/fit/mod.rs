@@ -135,6 +135,39 @@ impl ScoreFitOptions {
         }
     }
 
+    /// The modeller's choices these options make, as the model's `about`
+    /// states them after its data: the metrics kept by choice, then every
+    /// source weight and time margin that is not the default.
+    pub(crate) fn choices(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        if !self.keep.is_empty() {
+            let _ = write!(
+                s,
+                "; kept by choice: {}",
+                crate::metrics::join(&self.keep, ", ")
+            );
+        }
+        if let Some(t) = &self.timed
+            && self.timed_weight != 1.0
+        {
+            let _ = write!(
+                s,
+                "; the timed source {t} weighs {} sources",
+                self.timed_weight
+            );
+        }
+        for (source, w) in &self.source_weights {
+            let _ = write!(s, "; {source} weighs {w}");
+        }
+        if let Some(t) = &self.timed
+            && self.time_margin != TIME_MARGIN
+        {
+            let _ = write!(s, "; {t}'s pairs differ by {} in ln time", self.time_margin);
+        }
+        s
+    }
+
     /// The test folds of a held-out source among `rows`: the whole source,
     /// or for the timed source `folds` seeded folds of its rows.
     pub(super) fn test_folds(&self, data: &FitData, held: &str, rows: &[usize]) -> Vec<Vec<usize>> {
@@ -413,6 +446,33 @@ mod tests {
         let score_rho = held.rows[0].spearman.unwrap();
         assert!(score_rho > 0.9, "{score_rho}");
         assert!(held.se_within_1.unwrap() > 0.8);
+    }
+
+    #[test]
+    fn the_choices_name_what_is_not_the_default() {
+        assert_eq!(ScoreFitOptions::default().choices(), "");
+        let opts = ScoreFitOptions {
+            timed: Some("t".into()),
+            timed_weight: 1.5,
+            source_weights: [("b".to_string(), 0.25), ("a".to_string(), 2.0)].into(),
+            time_margin: 0.3,
+            keep: vec![Metric::Hsolve, Metric::Givens],
+            ..ScoreFitOptions::default()
+        };
+        assert_eq!(
+            opts.choices(),
+            "; kept by choice: hsolve, givens; the timed source t weighs 1.5 sources; \
+             a weighs 2; b weighs 0.25; t's pairs differ by 0.3 in ln time"
+        );
+        // Without a timed source its weight and margin are not choices.
+        let untimed = ScoreFitOptions {
+            timed: None,
+            ..opts
+        };
+        assert_eq!(
+            untimed.choices(),
+            "; kept by choice: hsolve, givens; a weighs 2; b weighs 0.25"
+        );
     }
 
     #[test]
