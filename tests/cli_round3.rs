@@ -141,7 +141,18 @@ fn score_model_files_are_checked_as_the_flags_are() {
     });
     model_with(d, "k.json", |m| m["params"]["k"] = 100_000.into());
     model_with(d, "zero.json", |m| m["params"]["samples"] = 0.into());
+    // Issue 50, item 13: an uncapped count at a huge k, and a search cap
+    // past rate's, are bounded as the flags are.
+    model_with(d, "cap.json", |m| {
+        m["params"]["cap"] = 0.into();
+        m["params"]["k"] = 200.into();
+    });
+    model_with(d, "backtrack.json", |m| {
+        m["params"]["backtrack_cap"] = 1_000_000_000_000_000_000u64.into()
+    });
     for (file, says) in [
+        ("cap.json", "params.cap 0"),
+        ("backtrack.json", "params.backtrack_cap"),
         ("all.json", "weight 1e308"),
         ("one.json", "weight 1e308"),
         (

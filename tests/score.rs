@@ -271,7 +271,11 @@ fn fit_writes_a_model_that_score_reads() {
         ("a", "--source-weight a: expected SOURCE=WEIGHT"),
         (
             "a=0",
-            "--source-weight a=0: the weight must be a positive number",
+            "--source-weight a=0: the weight must be a number from 0.000001 to 1000000",
+        ),
+        (
+            "a=1e308",
+            "--source-weight a=1e308: the weight must be a number from 0.000001 to 1000000",
         ),
         ("a=1,a=2", "--source-weight a: named twice"),
         ("d=2", "--source-weight d: no row has this source"),
@@ -280,10 +284,75 @@ fn fit_writes_a_model_that_score_reads() {
         assert_eq!(code, 1, "{bad}");
         assert!(err.contains(says), "{bad}: {err}");
     }
+    // The timed source's options without one, and the score fit's options
+    // without --score, are refused rather than ignored (issue 50, item 20).
     let (code, _, err) = fit_with(&["--time-margin", "-0.1"]);
     assert_eq!(code, 1);
     assert!(
-        err.contains("--time-margin -0.1: must be a number, 0 or more"),
+        err.contains("--time-margin is about the timed source: it goes with --timed SOURCE"),
+        "{err}"
+    );
+    // The timed fit reads the time model's columns too.
+    let timed: String = std::fs::read_to_string(dir.path().join("m.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut r: serde_json::Value = serde_json::from_str(l).unwrap();
+            for c in [
+                "singles_dependency",
+                "singles_box_reach",
+                "singles_hidden_reach",
+                "singles_naked_reach",
+                "fowler",
+                "candidates",
+            ] {
+                r[c] = 1.0.into();
+            }
+            format!("{r}\n")
+        })
+        .collect();
+    std::fs::write(dir.path().join("t.jsonl"), timed).unwrap();
+    let (code, _, err) = sudolab_in(
+        dir.path(),
+        &[
+            "fit",
+            "t.jsonl",
+            "--score",
+            "--label",
+            "label:2",
+            "--metrics",
+            "givens",
+            "--bootstrap",
+            "0",
+            "--timed",
+            "a",
+            "--time-margin",
+            "100",
+        ],
+        b"",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("--time-margin 100: no two puzzles of a differ by more than that in ln time"),
+        "{err}"
+    );
+    let (code, _, err) = sudolab_in(
+        dir.path(),
+        &[
+            "fit",
+            "m.jsonl",
+            "--label",
+            "label:2",
+            "--metrics",
+            "givens",
+            "--source-weight",
+            "a=2",
+        ],
+        b"",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("--source-weight weighs the pairs of a score fit: it goes with --score"),
         "{err}"
     );
 }

@@ -185,18 +185,19 @@ pub(super) struct FitArgs {
     #[arg(long)]
     pub timed: Option<String>,
     /// With --score and --timed: how much the timed source's pairs weigh
-    /// against each other source's (1: every source the same).
-    #[arg(long, default_value_t = 1.0)]
-    pub timed_weight: f64,
+    /// against each other source's (default 1: every source the same;
+    /// 1e-6 to 1e6).
+    #[arg(long)]
+    pub timed_weight: Option<f64>,
     /// With --score: how much other sources' pairs weigh, as a comma list of
-    /// SOURCE=WEIGHT (e.g. `patti-extreme=0.25,nyt=0.5`); a source not
-    /// named weighs 1.
+    /// SOURCE=WEIGHT (e.g. `patti-extreme=0.25,nyt=0.5`; each 1e-6 to 1e6);
+    /// a source not named weighs 1.
     #[arg(long)]
     pub source_weight: Option<String>,
     /// With --score and --timed: the smallest difference in ln time that
-    /// makes a pair of two timed puzzles (0.1: about 10 %).
-    #[arg(long, default_value_t = crate::score::fit::TIME_MARGIN)]
-    pub time_margin: f64,
+    /// makes a pair of two timed puzzles (default 0.1: about 10 %).
+    #[arg(long)]
+    pub time_margin: Option<f64>,
     /// With --score and --timed: who the timed source's players are (stored
     /// in the model and printed in the docs beside `minutes`).
     #[arg(long, default_value = "")]
@@ -220,6 +221,15 @@ pub(super) fn run_fit(args: FitArgs) -> Result<u8> {
     super::at_most("--bootstrap", args.bootstrap, super::MAX_BOOTSTRAP)?;
     if args.score {
         return run_fit_score(args);
+    }
+    for (flag, given) in [
+        ("--timed-weight", args.timed_weight.is_some()),
+        ("--time-margin", args.time_margin.is_some()),
+        ("--source-weight", args.source_weight.is_some()),
+    ] {
+        if given {
+            anyhow::bail!("{flag} weighs the pairs of a score fit: it goes with --score");
+        }
     }
     args.out.check()?;
     let table = load_table(&args.results)?;
@@ -252,9 +262,13 @@ fn parse_source_weights(list: &Option<String>) -> Result<std::collections::BTree
             .trim()
             .parse()
             .ok()
-            .filter(|w: &f64| w.is_finite() && *w > 0.0)
+            .filter(|&w: &f64| crate::score::fit::source_weight_ok(w))
             .ok_or_else(|| {
-                anyhow::anyhow!("--source-weight {item}: the weight must be a positive number")
+                anyhow::anyhow!(
+                    "--source-weight {item}: the weight must be a number from {} to {}",
+                    crate::score::fit::WEIGHT_RANGE.0,
+                    crate::score::fit::WEIGHT_RANGE.1
+                )
             })?;
         if weights.insert(name.trim().to_string(), w).is_some() {
             anyhow::bail!("--source-weight {name}: named twice");
@@ -271,17 +285,27 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     if let Some(p) = &args.model_out {
         super::check_target("--model-out", p)?;
     }
-    if !(args.timed_weight.is_finite() && args.timed_weight > 0.0) {
+    if args.timed.is_none() {
+        for (flag, given) in [
+            ("--timed-weight", args.timed_weight.is_some()),
+            ("--time-margin", args.time_margin.is_some()),
+        ] {
+            if given {
+                anyhow::bail!("{flag} is about the timed source: it goes with --timed SOURCE");
+            }
+        }
+    }
+    let timed_weight = args.timed_weight.unwrap_or(1.0);
+    if !crate::score::fit::source_weight_ok(timed_weight) {
         anyhow::bail!(
-            "--timed-weight {}: must be a positive number",
-            args.timed_weight
+            "--timed-weight {timed_weight}: must be a number from {} to {}",
+            crate::score::fit::WEIGHT_RANGE.0,
+            crate::score::fit::WEIGHT_RANGE.1
         );
     }
-    if !(args.time_margin.is_finite() && args.time_margin >= 0.0) {
-        anyhow::bail!(
-            "--time-margin {}: must be a number, 0 or more",
-            args.time_margin
-        );
+    let time_margin = args.time_margin.unwrap_or(crate::score::fit::TIME_MARGIN);
+    if !(time_margin.is_finite() && time_margin >= 0.0) {
+        anyhow::bail!("--time-margin {time_margin}: must be a number, 0 or more");
     }
     let source_weights = parse_source_weights(&args.source_weight)?;
     let table = load_table(&args.results)?;
@@ -333,6 +357,12 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
             anyhow::bail!("--timed {timed}: no row has this source");
         }
         data = data.with_timed(timed);
+        let spread = data.timed_spread(timed);
+        if spread <= time_margin {
+            anyhow::bail!(
+                "--time-margin {time_margin}: no two puzzles of {timed} differ by more than that in ln time (the largest difference is {spread:.3}), so the times would make no pair"
+            );
+        }
     }
     for name in source_weights.keys() {
         if args.timed.as_ref() == Some(name) {
@@ -362,9 +392,9 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
             ..Default::default()
         },
         timed: args.timed.clone(),
-        timed_weight: args.timed_weight,
+        timed_weight,
         source_weights,
-        time_margin: args.time_margin,
+        time_margin,
         population: args.population.clone(),
         keep,
         ..Default::default()

@@ -191,8 +191,8 @@ impl Cuts {
         let text = format!(
             "{}{}, {}{}",
             if lower_inclusive { "[" } else { "(" },
-            lower.map_or("-inf".to_string(), |v| v.to_string()),
-            upper.map_or("inf".to_string(), |v| v.to_string()),
+            lower.map_or("-inf".to_string(), crate::util::readable_number),
+            upper.map_or("inf".to_string(), crate::util::readable_number),
             if upper_inclusive { "]" } else { ")" },
         );
         ClassRange {

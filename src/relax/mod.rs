@@ -276,6 +276,11 @@ pub struct RelaxReport {
     /// `samples` then says how many were needed. Written only when set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<f64>,
+    /// With a precision: whether the samples reached it (`false` when the
+    /// run stopped at its `samples` cap first, so the interval is wider than
+    /// asked). Written only with a precision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision_reached: Option<bool>,
     /// Samples, fixedness and solution statistics at this `k`, flattened into the
     /// row.
     #[serde(flatten)]
@@ -563,6 +568,7 @@ pub(crate) fn summarise(
         verified,
         verified_by: opts.checked_engines().checkers().to_vec(),
         precision: opts.precision,
+        precision_reached: opts.precision.map(|e| precision::reached(samples, e)),
         summary: RelaxSummary {
             k: opts.k,
             samples: samples.len(),

@@ -49,6 +49,8 @@ fn num(v: f64) -> String {
     let a = v.abs();
     if v.fract() == 0.0 && a < 1e9 {
         format!("{v:.0}")
+    } else if a >= 1e9 {
+        format!("{v:.3e}")
     } else if a >= 100.0 {
         format!("{v:.1}")
     } else {

@@ -378,6 +378,12 @@ pub(crate) fn relax_text(r: &RelaxReport) -> String {
     if let Some(note) = saw_nothing_note(sm) {
         s.push_str(&note);
     }
+    if let (Some(e), Some(false)) = (r.precision, r.precision_reached) {
+        s.push_str(&format!(
+            "NOTE: the precision ±{e} cells was not reached within {} samples (raise --samples for a narrower interval).\n",
+            sm.samples
+        ));
+    }
     s.push('\n');
     s
 }
@@ -653,9 +659,9 @@ pub(crate) fn eval_text(report: &EvalReport, bootstrap: usize, seed: u64) -> Str
     ));
     for c in &report.contingency {
         s.push_str(&format!(
-            "\n{}: label level × equal-count metric bin (edges {:?}); χ² = {} df {} p = {}\n",
+            "\n{}: label level × equal-count metric bin (edges {}); χ² = {} df {} p = {}\n",
             c.metric,
-            c.bin_edges,
+            crate::util::readable_list(&c.bin_edges),
             fmt_opt(c.chi2),
             c.df.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
             c.p_value
@@ -687,8 +693,14 @@ pub(crate) fn eval_text(report: &EvalReport, bootstrap: usize, seed: u64) -> Str
 pub(crate) fn classify_text(report: &ClassifyReport) -> String {
     let sm = &report.summary;
     let mut s = format!(
-        "{} by {} ({} bins, {}); edges {:?}; {} puzzles, {} without a value\n",
-        sm.metric, sm.method, sm.bins, sm.direction, sm.edges, sm.n, sm.n_missing
+        "{} by {} ({} bins, {}); edges {}; {} puzzles, {} without a value\n",
+        sm.metric,
+        sm.method,
+        sm.bins,
+        sm.direction,
+        crate::util::readable_list(&sm.edges),
+        sm.n,
+        sm.n_missing
     );
     for (r, c) in sm.ranges.iter().zip(&sm.counts) {
         s.push_str(&format!(
@@ -704,8 +716,8 @@ pub(crate) fn classify_text(report: &ClassifyReport) -> String {
                 let mut row = vec![
                     g.group.clone(),
                     g.n.to_string(),
-                    format!("{:.3}", g.mean),
-                    format!("{:.3}", g.median),
+                    fmt_opt(Some(g.mean)),
+                    fmt_opt(Some(g.median)),
                     g.class_of_mean.clone(),
                     g.class_of_median.clone(),
                 ];
@@ -918,5 +930,12 @@ pub(crate) fn score_fit_text(r: &ScoreFitReport) -> String {
 }
 
 fn fmt_opt(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into())
+    v.map(|x| {
+        if x.abs() >= 1e9 {
+            format!("{x:.3e}")
+        } else {
+            format!("{x:.3}")
+        }
+    })
+    .unwrap_or_else(|| "-".into())
 }

@@ -68,6 +68,9 @@ impl FeatureParams {
     /// puzzles need a million or more (`docs/score.md`).
     pub const BACKTRACK_CAP: u64 = 1_000_000;
 
+    /// The largest solution cap of a score model's relaxation samples.
+    pub const MAX_CAP: usize = 1_000_000;
+
     /// The cap of `rate`'s baseline, which models fitted before the field
     /// existed were computed with.
     fn rate_backtrack_cap() -> u64 {
@@ -79,7 +82,8 @@ impl FeatureParams {
     /// outside `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES)) and a `k`
     /// beyond the edges of the 9×9 Sudoku graph. The error names the field
     /// (`params.samples`, `params.k`) and its value; a `backtrack_cap` of 0
-    /// is refused as `params.backtrack_cap`.
+    /// or above `rate`'s, and a `cap` of 0 (uncapped) or above
+    /// [`FeatureParams::MAX_CAP`], are refused by name.
     pub fn check(&self) -> Result<(), crate::limits::OptionError> {
         let relax = RelaxOptions {
             k: self.k,
@@ -89,10 +93,16 @@ impl FeatureParams {
             ..RelaxOptions::default()
         };
         relax.check().map_err(|e| e.within("params"))?;
-        crate::limits::at_least(
+        let as_usize = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+        // A score runs on every puzzle of a batch: an uncapped count (cap 0)
+        // or a search past `rate`'s own cap has no time bound.
+        crate::limits::at_least("params.cap", as_usize(self.cap), 1)?;
+        crate::limits::at_most("params.cap", as_usize(self.cap), Self::MAX_CAP)?;
+        crate::limits::at_least("params.backtrack_cap", as_usize(self.backtrack_cap), 1)?;
+        crate::limits::at_most(
             "params.backtrack_cap",
-            usize::try_from(self.backtrack_cap).unwrap_or(usize::MAX),
-            1,
+            as_usize(self.backtrack_cap),
+            as_usize(Self::rate_backtrack_cap()),
         )?;
         crate::limits::check_k("params.k", self.k, 3)
     }
@@ -323,6 +333,23 @@ mod tests {
         };
         let err = zero.check().unwrap_err().to_string();
         assert!(err.contains("params.backtrack_cap"), "{err}");
+        let huge = FeatureParams {
+            backtrack_cap: 1_000_000_000_000_000_000,
+            ..FeatureParams::default()
+        };
+        let err = huge.check().unwrap_err().to_string();
+        assert!(
+            err.contains("params.backtrack_cap") && err.contains("at most 10000000"),
+            "{err}"
+        );
+        for cap in [0, 1_000_001] {
+            let p = FeatureParams {
+                cap,
+                ..FeatureParams::default()
+            };
+            let err = p.check().unwrap_err().to_string();
+            assert!(err.contains(&format!("params.cap {cap}")), "{err}");
+        }
         // A model written before the field: rate's cap of 10 million.
         let old: FeatureParams =
             serde_json::from_str(r#"{"seed": 1, "samples": 20, "k": 45, "cap": 1000}"#).unwrap();

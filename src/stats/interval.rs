@@ -61,16 +61,29 @@ pub(crate) fn mean_interval(xs: &[f64]) -> Option<MeanInterval> {
 }
 
 /// Wilson's 95 % score interval of a proportion of `successes` in `n`
-/// trials; `None` when `n` is 0.
+/// trials; `None` when `n` is 0. The interval always contains the observed
+/// proportion: at 0 (or all) successes its lower (upper) end is exactly 0
+/// (1), where the formula's rounding would leave 1e-19 (1 − 1e-16).
 pub(crate) fn wilson95(successes: usize, n: usize) -> Option<(f64, f64)> {
     if n == 0 {
         return None;
     }
-    let (n, p) = (n as f64, successes as f64 / n as f64);
+    let all = successes >= n;
+    let (n, p) = (n as f64, successes.min(n) as f64 / n as f64);
     let z2 = Z95 * Z95;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    Some(((centre - half).max(0.0), (centre + half).min(1.0)))
+    let low = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).clamp(0.0, p)
+    };
+    let high = if all {
+        1.0
+    } else {
+        (centre + half).clamp(p, 1.0)
+    };
+    Some((low, high))
 }
 
 #[cfg(test)]
@@ -110,5 +123,18 @@ mod tests {
         assert_eq!(lo, 0.0);
         assert!((hi - 0.1135).abs() < 1e-4, "{hi}");
         assert!(wilson95(0, 0).is_none());
+    }
+
+    #[test]
+    fn wilson_interval_contains_the_proportion_at_the_edges() {
+        for n in [1, 2, 7, 100, 1000, 12345] {
+            assert_eq!(wilson95(0, n).unwrap().0, 0.0, "0 of {n}");
+            assert_eq!(wilson95(n, n).unwrap().1, 1.0, "{n} of {n}");
+            for k in [0, 1, n / 2, n - 1, n] {
+                let (lo, hi) = wilson95(k, n).unwrap();
+                let p = k as f64 / n as f64;
+                assert!(lo <= p && p <= hi, "{k} of {n}: [{lo}, {hi}] misses {p}");
+            }
+        }
     }
 }

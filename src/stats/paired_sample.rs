@@ -18,6 +18,10 @@ pub(crate) struct PairedSample {
     /// Values sorted by (x, y).
     xs: Vec<f64>,
     ys: Vec<f64>,
+    /// The sorted values divided by their largest magnitude, for the
+    /// moments.
+    ux: Vec<f64>,
+    uy: Vec<f64>,
     /// Dense 0-based rank of each sorted item's y.
     y_rank: Vec<usize>,
     y_levels: usize,
@@ -32,6 +36,20 @@ fn distinct_count(v: &[f64]) -> usize {
     s.sort_by(f64::total_cmp);
     s.dedup();
     s.len()
+}
+
+/// `v` divided by its largest finite magnitude (unchanged when that is 0).
+fn unit_scaled(mut v: Vec<f64>) -> Vec<f64> {
+    let scale = v
+        .iter()
+        .filter(|a| a.is_finite())
+        .fold(0.0f64, |m, a| m.max(a.abs()));
+    if scale > 0.0 {
+        for a in &mut v {
+            *a /= scale;
+        }
+    }
+    v
 }
 
 fn choose2(k: u64) -> u64 {
@@ -64,9 +82,14 @@ impl PairedSample {
             .map(|v| levels.partition_point(|l| l < v))
             .collect();
         let x_group_ends = (1..=n).filter(|&i| i == n || xs[i] != xs[i - 1]).collect();
+        // Pearson r is scale-free: the moments are summed over values divided
+        // by their largest magnitude, so squares of 1e200 do not overflow.
+        let (ux, uy) = (unit_scaled(xs.clone()), unit_scaled(ys.clone()));
         PairedSample {
             xs,
             ys,
+            ux,
+            uy,
             y_rank,
             y_levels: levels.len(),
             x_group_ends,
@@ -128,8 +151,8 @@ impl PairedSample {
                 if c > 0 {
                     group += c;
                     level_w[self.y_rank[i]] += c;
-                    sum_x += c as f64 * self.xs[i];
-                    sum_y += c as f64 * self.ys[i];
+                    sum_x += c as f64 * self.ux[i];
+                    sum_y += c as f64 * self.uy[i];
                 }
             }
             tied_xy += choose2(run);
@@ -169,7 +192,7 @@ impl PairedSample {
                 }
                 let c = u64::from(w[i]);
                 let cf = c as f64;
-                let (dx, dy) = (self.xs[i] - mx, self.ys[i] - my);
+                let (dx, dy) = (self.ux[i] - mx, self.uy[i] - my);
                 sxy += cf * dx * dy;
                 sxx += cf * dx * dx;
                 syy += cf * dy * dy;

@@ -303,6 +303,38 @@ fn fast_bootstrap_draws_the_same_resamples() {
     }
 }
 
+/// Values near 1e180 (issue 50, item 11): Pearson's bootstrap interval is
+/// the same as on the values scaled down, and contains the estimate.
+#[test]
+fn bootstrap_pearson_of_huge_values_contains_the_estimate() {
+    let x: Vec<f64> = (0..60).map(|i| ((i * 37) % 61) as f64).collect();
+    let y: Vec<f64> = (0..60)
+        .map(|i| ((i * 11) % 29) as f64 + 0.5 * i as f64)
+        .collect();
+    let opts = BootstrapOptions {
+        replicates: 400,
+        ..BootstrapOptions::default()
+    };
+    let small = bootstrap_correlations(&x, &y, &opts);
+    for scale in [1e160, 1e180, 1e200, -1e200, 1e-200] {
+        let big: Vec<f64> = x.iter().map(|v| v * scale).collect();
+        let r = pearson(&big, &y).unwrap();
+        assert_close!(r, pearson(&x, &y).unwrap() * scale.signum(), 1e-12);
+        let iv = bootstrap_correlations(&big, &y, &opts)[0].unwrap();
+        assert!(
+            iv.lo <= r && r <= iv.hi,
+            "{scale}: {r} not in [{}, {}]",
+            iv.lo,
+            iv.hi
+        );
+        if scale > 0.0 {
+            let s = small[0].unwrap();
+            assert_close!(iv.lo, s.lo, 1e-9);
+            assert_close!(iv.hi, s.hi, 1e-9);
+        }
+    }
+}
+
 fn brute_force(x: &[f64], y: &[f64]) -> (u64, u64, u64, u64) {
     let (mut c, mut d, mut tx, mut ty) = (0, 0, 0, 0);
     for i in 0..x.len() {

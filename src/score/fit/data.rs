@@ -90,6 +90,20 @@ impl FitData {
         self
     }
 
+    /// The largest difference between two labels of `source` (after
+    /// [`FitData::with_timed`]: in ln time); 0 with fewer than two rows.
+    pub(crate) fn timed_spread(&self, source: &str) -> f64 {
+        let labels = self
+            .rows
+            .iter()
+            .filter(|r| r.source == source)
+            .map(|r| r.rank);
+        let (lo, hi) = labels.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+            (lo.min(x), hi.max(x))
+        });
+        if hi >= lo { hi - lo } else { 0.0 }
+    }
+
     /// Takes the rows of `source` out of the fit: they become anchors of
     /// the SE-equivalent's trial curve only (their SE label, e.g. a lower
     /// bound known for a list of puzzles, beside their trial rating) and

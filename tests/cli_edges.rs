@@ -1,0 +1,116 @@
+//! Numbers at the edges (issue 50): intervals that contain their estimate,
+//! a precision that was not reached said so, readable huge numbers.
+
+mod common;
+
+use common::sudolab;
+
+const SOLVED: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+const ESCARGOT: &str =
+    "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
+
+fn one_row(out: &str) -> serde_json::Value {
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+/// `relax` of a solved grid at k = 0: every sample is unique, and the Wilson
+/// interval of P(unique) ends at exactly 1; at a k where no sample is unique
+/// it starts at exactly 0.
+#[test]
+fn p_unique_bounds_contain_p_unique() {
+    let (code, out, err) = sudolab(
+        &["relax", "-", "--k", "0", "--samples", "50", "-f", "jsonl"],
+        &format!("{SOLVED}\n"),
+    );
+    assert_eq!(code, 0, "{err}");
+    let r = one_row(&out);
+    assert_eq!(r["p_unique"], 1.0, "{r}");
+    assert_eq!(r["p_unique_high"], 1.0, "{r}");
+    let (code, out, err) = sudolab(
+        &["relax", "-", "--k", "200", "--samples", "30", "-f", "jsonl"],
+        &format!("{ESCARGOT}\n"),
+    );
+    assert_eq!(code, 0, "{err}");
+    let r = one_row(&out);
+    assert_eq!(r["p_unique"], 0.0, "{r}");
+    assert_eq!(r["p_unique_low"], 0.0, "{r}");
+}
+
+/// `--precision` with too few `--samples`: the row says it was not reached
+/// and the text says so under the map; reached, the field is true.
+#[test]
+fn an_unreached_precision_is_said() {
+    let input = format!("{ESCARGOT}\n");
+    let args = [
+        "relax",
+        "-",
+        "--k",
+        "30",
+        "--precision",
+        "0.001",
+        "--samples",
+        "40",
+    ];
+    let (code, out, err) = sudolab(&[&args[..], &["-f", "jsonl"]].concat(), &input);
+    assert_eq!(code, 0, "{err}");
+    let r = one_row(&out);
+    assert_eq!(r["samples"], 40, "{r}");
+    assert_eq!(r["precision_reached"], false, "{r}");
+    let (code, out, err) = sudolab(&args, &input);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("the precision ±0.001 cells was not reached within 40 samples"),
+        "{out}"
+    );
+    let (code, out, err) = sudolab(
+        &[
+            "relax",
+            "-",
+            "--k",
+            "30",
+            "--precision",
+            "50",
+            "-f",
+            "jsonl",
+        ],
+        &input,
+    );
+    assert_eq!(code, 0, "{err}");
+    let r = one_row(&out);
+    assert_eq!(r["precision_reached"], true, "{r}");
+    assert_eq!(r["samples"], 30, "{r}");
+    let (code, out, _) = sudolab(
+        &["relax", "-", "--k", "30", "--samples", "5", "-f", "jsonl"],
+        &input,
+    );
+    assert_eq!(code, 0);
+    assert!(one_row(&out).get("precision_reached").is_none(), "{out}");
+}
+
+/// `classify` of a column near 1e200: its edges and class ranges print in
+/// scientific notation, not as 200-digit integers.
+#[test]
+fn huge_values_print_readably() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: String = (0..40)
+        .map(|i| {
+            format!(
+                "{{\"label\":\"x {}\",\"big\":{:e}}}\n",
+                i % 3,
+                (1.0 + i as f64) * 1e200
+            )
+        })
+        .collect();
+    std::fs::write(dir.path().join("r.jsonl"), rows).unwrap();
+    let (code, out, err) = common::sudolab_in(
+        dir.path(),
+        &[
+            "classify", "r.jsonl", "--metric", "big", "--label", "label:2",
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("edges [1.4e201, 2.7e201]"), "{out}");
+    assert!(!out.contains("0000000000000000"), "{out}");
+}
