@@ -255,6 +255,13 @@ pub struct Ratings {
     /// (`rule:count` joined by `;`, in rating order); null when the
     /// catalogue cannot finish.
     pub serate_uses: Option<String>,
+    /// Sudoku Explainer's EP ("pearl") on that path: the highest rating up
+    /// to and including the first step that places a digit; null as
+    /// `serate`.
+    pub serate_ep: Option<f64>,
+    /// Sudoku Explainer's ED ("diamond") on that path: the rating of the
+    /// first step; null as `serate`.
+    pub serate_ed: Option<f64>,
     /// Fowler-like rating: the sum of the ratings of every step of that
     /// path; null when the catalogue cannot finish.
     pub fowler: Option<f64>,

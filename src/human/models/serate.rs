@@ -7,7 +7,8 @@ use super::{HumanModel, Model, Rating};
 use crate::human::Unfinished;
 use crate::human::rate::Ratings;
 
-/// The highest rating along the path, and how often each rule was used.
+/// The highest rating along the path (ER), how often each rule was used,
+/// and Sudoku Explainer's EP and ED of the path.
 pub(crate) struct SerateModel;
 
 impl HumanModel for SerateModel {
@@ -21,6 +22,8 @@ impl HumanModel for SerateModel {
         let r = on.serate_path().as_ref().map_err(Clone::clone)?;
         out.serate = Some(r.serate);
         out.serate_uses = Some(r.uses_text());
+        out.serate_ep = Some(r.ep);
+        out.serate_ed = Some(r.ed);
         Ok(())
     }
 }
