@@ -44,3 +44,58 @@ impl HumanModel for FowlerModel {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::grid::parse_puzzle;
+    use crate::human::{RateOptions, rate};
+
+    /// Sudoku Explainer 1.2.1.3's ER, EP and ED of three 17-clue puzzles
+    /// (`diuf.sudoku.test.serate --format='%r %p %d'`), where our path
+    /// takes SE's steps: the first step places a digit, so EP = ED.
+    #[test]
+    fn ep_and_ed_are_sudoku_explainers() {
+        for (line, er, ep, ed) in [
+            (
+                "........1.....2.....3....45.......3......62....4.1.....2.4.....17....8..6..5.....",
+                1.2,
+                1.2,
+                1.2,
+            ),
+            (
+                "................12..3.45.........4.5.1.6.....7...........1...6...4.....852..7....",
+                1.7,
+                1.5,
+                1.5,
+            ),
+            (
+                "..............1..2.34....5........36......47.1....8.......7.......435...6.9......",
+                2.5,
+                2.3,
+                2.3,
+            ),
+        ] {
+            let p = parse_puzzle(line).unwrap();
+            let r = rate(&p, &RateOptions::for_models("serate").unwrap()).ratings;
+            assert_eq!(
+                (r.serate, r.serate_ep, r.serate_ed),
+                (Some(er), Some(ep), Some(ed)),
+                "{line}"
+            );
+        }
+    }
+
+    /// A full grid has no step: ER, EP and ED are 0, as SE's.
+    #[test]
+    fn a_full_grid_rates_zero() {
+        let p = parse_puzzle(
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+        )
+        .unwrap();
+        let r = rate(&p, &RateOptions::for_models("serate").unwrap()).ratings;
+        assert_eq!(
+            (r.serate, r.serate_ep, r.serate_ed),
+            (Some(0.0), Some(0.0), Some(0.0))
+        );
+    }
+}
