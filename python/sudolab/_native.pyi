@@ -135,6 +135,8 @@ class RatingFields(TypedDict, total=False):
     hardest_weight: Optional[int]
     basic_reach: Optional[float]
     serate: Optional[float]
+    serate_ep: Optional[float]
+    serate_ed: Optional[float]
     fowler: Optional[float]
     trial_depth: Optional[int]
     trial_steps: Optional[int]
@@ -155,6 +157,8 @@ class RateRow(RatingFields, ScoreFields, total=False):
 class _AnalyzePrecision(TypedDict, total=False):
     precision: float
     """Relaxation to a precision (± cells of ``mean_fixed``); absent without one."""
+    rate_seed: int
+    """Seed of the human models when it differs from ``seed`` (absent otherwise)."""
 
 class AnalyzeParams(_AnalyzePrecision):
     """How an ``analyze`` row was computed (its ``params``)."""

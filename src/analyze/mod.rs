@@ -78,8 +78,14 @@ impl Default for AnalyzeOptions {
 pub struct AnalyzeParams {
     /// The metric groups, as `--metrics` names them.
     pub metrics: String,
-    /// Seed of every randomized metric.
+    /// Seed of the relaxation samples when the relax group is requested,
+    /// else of the human models.
     pub seed: u64,
+    /// Seed of the human models when a rate group is requested with a seed
+    /// other than `seed` (absent otherwise: the command line and Python give
+    /// both groups one seed, and their rows record it once).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_seed: Option<u64>,
     /// Relaxation: edges removed (null without the relax group).
     pub k: Option<usize>,
     /// Relaxation: samples per puzzle (with a `precision`, the most drawn).
@@ -106,9 +112,19 @@ impl AnalyzeOptions {
     /// The parameters every row of this run carries.
     pub fn params(&self) -> AnalyzeParams {
         let relax = self.groups.contains(&MetricGroup::Relax);
+        let rate = self
+            .groups
+            .iter()
+            .any(|g| matches!(g, MetricGroup::Rate(_)));
+        let seed = if relax {
+            self.relax.seed
+        } else {
+            self.rate_seed
+        };
         AnalyzeParams {
             metrics: self.metrics(),
-            seed: self.relax.seed,
+            seed,
+            rate_seed: (rate && self.rate_seed != seed).then_some(self.rate_seed),
             k: relax.then_some(self.relax.k),
             samples: relax.then_some(self.relax.samples),
             precision: self.relax.precision.filter(|_| relax),
@@ -303,6 +319,48 @@ mod tests {
         );
         let rate = row.rate.unwrap();
         assert!(rate.status["puzzle"].contains("contradiction"));
+    }
+
+    /// A library user may give the relaxation and the human models
+    /// different seeds: the row records each, and the ratings are the ones
+    /// of the models' seed.
+    #[test]
+    fn params_record_the_relaxation_and_rating_seeds_apart() {
+        let p = crate::grid::parse_puzzle(EXAMPLE).unwrap();
+        let mut opts = options("relax,rate:hsolve", 2);
+        opts.relax.seed = 3;
+        opts.rate_seed = 5;
+        let row = analyze(&p, &opts).unwrap();
+        assert_eq!((row.params.seed, row.params.rate_seed), (3, Some(5)));
+        let v = serde_json::to_value(&row.params).unwrap();
+        assert_eq!(
+            (v["seed"].as_u64(), v["rate_seed"].as_u64()),
+            (Some(3), Some(5))
+        );
+        let hsolve = RateOptions {
+            seed: 5,
+            ..RateOptions::for_models("hsolve").unwrap()
+        };
+        assert_eq!(row.rate, Some(human::rate(&p, &hsolve).ratings));
+
+        // Without the relax group the models' seed is the run's seed.
+        let mut rate_only = options("rate:hsolve", 2);
+        rate_only.relax.seed = 3;
+        rate_only.rate_seed = 5;
+        assert_eq!(
+            (rate_only.params().seed, rate_only.params().rate_seed),
+            (5, None)
+        );
+        // One seed for both groups is recorded once, as in every CLI row.
+        let mut same = options("relax,rate:hsolve", 2);
+        (same.relax.seed, same.rate_seed) = (4, 4);
+        let v = serde_json::to_value(same.params()).unwrap();
+        assert_eq!(v["seed"], 4);
+        assert!(v.get("rate_seed").is_none());
+        // Without a rate group the models' seed is not a parameter.
+        let mut relax_only = options("relax", 2);
+        relax_only.rate_seed = 9;
+        assert_eq!(relax_only.params().rate_seed, None);
     }
 
     #[test]

@@ -24,31 +24,28 @@
 //! Randomized models take a seed and a run count and derive one seed per
 //! run (`seeds::run_seed`), so results never depend on threads. A model
 //! that cannot finish a puzzle says so with an [`Unfinished`] reason ("needs
-//! search", "no finite refutation"); it never makes a number up. [`rate`]
-//! runs a chosen set of models into one serializable [`RateRow`], and
+//! search", "no finite refutation"); it never makes a number up. Each model
+//! is a plug-in under `models/` (one file per model, the shared machinery
+//! here beside it); [`rate`] loops over the chosen models' plug-ins into one
+//! serializable [`RateRow`], and
 //! [`explain`] prints a step-by-step human solving path.
 
-pub(crate) mod annealing;
-mod baseline;
 pub(crate) mod board;
 mod explain;
-pub(crate) mod harmony;
-pub(crate) mod hsolve;
-pub(crate) mod nishio;
-pub(crate) mod oracle;
+mod models;
 pub(crate) mod path;
 mod rate;
 mod seeds;
 pub(crate) mod serate;
-pub(crate) mod singles;
-pub(crate) mod sisus;
 pub(crate) mod solver;
 pub(crate) mod techniques;
-pub(crate) mod trial_depth;
-pub(crate) mod weights;
+
+// The models keep their paths (`human::sisus`, …) for the layers above.
+pub(crate) use models::{hsolve, nishio, oracle, singles, sisus, trial_depth, weights};
 
 pub use explain::{ExplainStatus, Explanation, explain};
-pub use rate::{Model, RateError, RateOptions, RateRow, Ratings, parse_models, rate};
+pub use models::{Model, RateError, parse_models};
+pub use rate::{RateOptions, RateRow, Ratings, rate};
 pub use techniques::Technique;
 
 use std::fmt;

@@ -13,160 +13,19 @@
 //! (`oracle_level_confidence`), as `docs/methods.md` §3.10 defines them.
 //! The default seed is [`crate::seed::DEFAULT_SEED`], every command's.
 
-use super::annealing::{AnnealingOptions, anneal};
-use super::baseline::baseline;
-use super::baseline::open_candidates;
-use super::harmony::{HarmonyOptions, harmony};
-use super::hsolve::{HsolveOptions, hsolve};
-use super::nishio::{NishioOptions, nishio_heuristic, nishio_random, solved_by_strategies};
-use super::oracle::{OracleOptions, oracle};
-use super::seeds::run_rng;
-use super::serate::serate;
-use super::singles::{SinglesOptions, singles};
-use super::sisus::{SisusOptions, sisus, sisus_refutation_sum};
+use super::models::annealing::AnnealingOptions;
+use super::models::harmony::HarmonyOptions;
+use super::models::hsolve::HsolveOptions;
+use super::models::nishio::NishioOptions;
+use super::models::oracle::OracleOptions;
+use super::models::singles::SinglesOptions;
+use super::models::sisus::SisusOptions;
+use super::models::{Model, Rating, plug_ins, registry};
 use super::solver::{Solved, solve};
-use super::trial_depth::trial_depth;
-use super::weights::{basic_reach, weights};
 use crate::grid::Puzzle;
 use crate::limits::{self, OptionError};
-use crate::stats::Summary;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
-use std::str::FromStr;
-
-/// A human model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Model {
-    /// SiSuS, Pelánek's simulated singles solver (`docs/methods.md` §3.1).
-    Sisus,
-    /// Fletcher et al.'s oracle model (§3.2).
-    Oracle,
-    /// Chang et al.'s hsolve (§3.3).
-    Hsolve,
-    /// Patti's Nishio human cycles with 2, 3 and 4 strategies (§3.4).
-    Nishio,
-    /// Xu & Xu's technique-weight rating (§3.5).
-    Weights,
-    /// Pelánek's baselines: givens and plain-DFS backtracks (§3.6).
-    Baseline,
-    /// The singles model: hidden-single dependency and the reach of hidden
-    /// singles (§3.8).
-    Singles,
-    /// Serate-like rating: the highest Sudoku Explainer rating along the
-    /// lowest-rating-first path (Pelánek Tables 1 and 3).
-    Serate,
-    /// Fowler-like rating: the sum of the ratings along that path (Pelánek
-    /// Table 3's "Fowler's" row, our expression).
-    Fowler,
-    /// Trial depth: how deeply assumptions must nest before singles refute
-    /// them, and the fewest steps at that depth (§3.9).
-    Trial,
-    /// Steps of simulated annealing as a solver (Pelánek Table 3); costly.
-    Annealing,
-    /// Harmony search as a solver (Pelánek Table 3); costly.
-    Harmony,
-}
-
-impl Model {
-    /// Every model; what `all` selects in a model list. The costly solvers
-    /// come last, so that [`Model::DEFAULT`] is the list without them.
-    pub const ALL: [Model; 12] = [
-        Model::Sisus,
-        Model::Oracle,
-        Model::Hsolve,
-        Model::Nishio,
-        Model::Weights,
-        Model::Baseline,
-        Model::Singles,
-        Model::Serate,
-        Model::Fowler,
-        Model::Trial,
-        Model::Annealing,
-        Model::Harmony,
-    ];
-
-    /// The models [`RateOptions::default`] runs: every model but the
-    /// costly solvers (annealing, harmony search), which `all` or their
-    /// names select.
-    pub const DEFAULT: [Model; 10] = {
-        let mut out = [Model::Sisus; 10];
-        let mut i = 0;
-        while i < out.len() {
-            out[i] = Model::ALL[i];
-            i += 1;
-        }
-        out
-    };
-
-    /// Lowercase name, as on the command line and in `status` keys.
-    pub fn name(self) -> &'static str {
-        match self {
-            Model::Sisus => "sisus",
-            Model::Oracle => "oracle",
-            Model::Hsolve => "hsolve",
-            Model::Nishio => "nishio",
-            Model::Weights => "weights",
-            Model::Baseline => "baseline",
-            Model::Singles => "singles",
-            Model::Serate => "serate",
-            Model::Fowler => "fowler",
-            Model::Trial => "trial",
-            Model::Annealing => "annealing",
-            Model::Harmony => "harmony",
-        }
-    }
-}
-
-impl fmt::Display for Model {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A model list that could not be parsed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum RateError {
-    #[error(
-        "unknown model {0:?} (expected a comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler, trial, annealing, harmony, default, or all)"
-    )]
-    /// A name in the list that is no model.
-    UnknownModel(String),
-    #[error("empty model list")]
-    /// The list names no model.
-    Empty,
-}
-
-impl FromStr for Model {
-    type Err = RateError;
-    fn from_str(s: &str) -> Result<Model, RateError> {
-        let t = s.trim().to_ascii_lowercase();
-        Model::ALL
-            .into_iter()
-            .find(|m| m.name() == t)
-            .ok_or_else(|| RateError::UnknownModel(s.trim().to_string()))
-    }
-}
-
-/// Parses `sisus,oracle,...`, `all` (every model) or `default` (the models
-/// of [`Model::DEFAULT`]) into a set of models.
-pub fn parse_models(list: &str) -> Result<BTreeSet<Model>, RateError> {
-    let mut set = BTreeSet::new();
-    for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        if item.eq_ignore_ascii_case("all") {
-            set.extend(Model::ALL);
-        } else if item.eq_ignore_ascii_case("default") {
-            set.extend(Model::DEFAULT);
-        } else {
-            set.insert(item.parse()?);
-        }
-    }
-    if set.is_empty() {
-        return Err(RateError::Empty);
-    }
-    Ok(set)
-}
 
 /// What to compute and with which parameters.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -214,9 +73,9 @@ impl Default for RateOptions {
 
 impl RateOptions {
     /// Options with the models of a comma list and defaults elsewhere.
-    pub fn for_models(list: &str) -> Result<RateOptions, RateError> {
+    pub fn for_models(list: &str) -> Result<RateOptions, super::RateError> {
         Ok(RateOptions {
-            models: parse_models(list)?,
+            models: super::parse_models(list)?,
             ..RateOptions::default()
         })
     }
@@ -226,15 +85,7 @@ impl RateOptions {
     /// the flag and keyword that set them all), an oracle parameter that is
     /// not a finite number.
     pub fn check(&self) -> Result<(), OptionError> {
-        for runs in [
-            self.sisus.runs,
-            self.singles.runs,
-            self.oracle.trials,
-            self.hsolve.runs,
-            self.nishio.runs,
-            self.annealing.runs,
-            self.harmony.runs,
-        ] {
+        for runs in plug_ins().filter_map(|m| m.runs(self)) {
             limits::at_least("runs", runs, 1)?;
             limits::at_most("runs", runs, limits::MAX_RUNS)?;
         }
@@ -261,13 +112,9 @@ impl RateOptions {
     /// Overrides the run count of every randomized model (SiSuS runs, oracle
     /// trials, hsolve runs, Nishio starts, annealing and harmony runs).
     pub fn set_runs(&mut self, runs: usize) {
-        self.annealing.runs = runs;
-        self.harmony.runs = runs;
-        self.sisus.runs = runs;
-        self.singles.runs = runs;
-        self.oracle.trials = runs;
-        self.hsolve.runs = runs;
-        self.nishio.runs = runs;
+        for m in plug_ins() {
+            m.set_runs(self, runs);
+        }
     }
 }
 
@@ -332,7 +179,7 @@ pub struct Ratings {
     /// jackknife, `docs/methods.md` §3.10); null for a single trial.
     pub oracle_score_se: Option<f64>,
     /// Oracle level of the score: `Cinch`, `Confusing`, `Challenging` or `Crazy`.
-    pub oracle_level: Option<super::oracle::OracleLevel>,
+    pub oracle_level: Option<super::models::oracle::OracleLevel>,
     /// How sure the oracle level is: the probability, under the normal
     /// approximation with `oracle_score_se`, that the score of infinitely
     /// many trials is in the stated level, in [0, 1]; null with the level.
@@ -389,7 +236,7 @@ pub struct Ratings {
     pub weights_score: Option<u32>,
     /// Xu & Xu Table 3 level of the score (`Easy`, `Intermediate`, `Hard`,
     /// `Challenging`); null for orders other than 9×9.
-    pub weights_level: Option<super::weights::WeightLevel>,
+    pub weights_level: Option<super::models::weights::WeightLevel>,
     /// The used technique with the highest first-use weight (serialised by
     /// its name); null when nothing had to be filled.
     #[serde(serialize_with = "super::techniques::serialize_name")]
@@ -408,6 +255,13 @@ pub struct Ratings {
     /// (`rule:count` joined by `;`, in rating order); null when the
     /// catalogue cannot finish.
     pub serate_uses: Option<String>,
+    /// Sudoku Explainer's EP ("pearl") on that path: the highest rating up
+    /// to and including the first step that places a digit; null as
+    /// `serate`.
+    pub serate_ep: Option<f64>,
+    /// Sudoku Explainer's ED ("diamond") on that path: the rating of the
+    /// first step; null as `serate`.
+    pub serate_ed: Option<f64>,
     /// Fowler-like rating: the sum of the ratings of every step of that
     /// path; null when the catalogue cannot finish.
     pub fowler: Option<f64>,
@@ -453,8 +307,8 @@ impl Ratings {
     /// A 4×4 or 16×16 puzzle gets a status saying why its level is null.
     pub(crate) fn set_oracle(
         &mut self,
-        r: &super::oracle::OracleResult,
-        opts: &super::oracle::OracleOptions,
+        r: &super::models::oracle::OracleResult,
+        opts: &super::models::oracle::OracleOptions,
         order: usize,
     ) {
         self.oracle_score = Some(r.score);
@@ -479,13 +333,13 @@ impl Ratings {
     pub(crate) fn set_weights(
         &mut self,
         score: u32,
-        level: Option<super::weights::WeightLevel>,
+        level: Option<super::models::weights::WeightLevel>,
         hardest: Option<super::Technique>,
     ) {
         self.weights_score = Some(score);
         self.weights_level = level;
         self.hardest_technique = hardest;
-        self.hardest_weight = hardest.map(|t| super::weights::weight(t).0);
+        self.hardest_weight = hardest.map(|t| super::models::weights::weight(t).0);
     }
 }
 
@@ -510,13 +364,12 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
         label: puzzle.label.clone(),
         ..RateRow::default()
     };
-    let wants = |m: Model| opts.models.contains(&m);
-    if wants(Model::Baseline) {
-        row.ratings.givens = Some(puzzle.givens());
-        row.ratings.candidates = Some(open_candidates(puzzle));
+    let ratings = &mut row.ratings;
+    for &m in &opts.models {
+        registry(m).rate_any(puzzle, ratings);
     }
     if let Err(c) = puzzle.check() {
-        row.ratings
+        ratings
             .status
             .insert("puzzle".into(), format!("contradiction: {c}"));
         return row;
@@ -524,211 +377,28 @@ pub fn rate(puzzle: &Puzzle, opts: &RateOptions) -> RateRow {
     let solution = match solve(puzzle) {
         Solved::Unique(s) => s,
         Solved::Multiple => {
-            row.ratings
+            ratings
                 .status
                 .insert("puzzle".into(), "not unique: at least 2 solutions".into());
             return row;
         }
         Solved::None => {
-            row.ratings
-                .status
-                .insert("puzzle".into(), "no solution".into());
+            ratings.status.insert("puzzle".into(), "no solution".into());
             return row;
         }
     };
-    let seed = opts.seed;
-    let fail = |row: &mut RateRow, m: Model, why: String| {
-        row.ratings.status.insert(m.name().to_string(), why);
-    };
-    if wants(Model::Baseline) {
-        match baseline(puzzle, opts.backtrack_cap).backtracks {
-            Ok(b) => row.ratings.backtracks = Some(b),
-            Err(why) => fail(&mut row, Model::Baseline, why.0),
+    let on = Rating::new(puzzle, &solution, opts);
+    for &m in &opts.models {
+        let model = registry(m);
+        if let Err(why) = model.rate(&on, ratings) {
+            ratings.status.insert(model.name().to_string(), why.0);
         }
-    }
-    if wants(Model::Sisus) && !opts.sisus.dependency {
-        match sisus_refutation_sum(puzzle, &solution, &opts.sisus, seed) {
-            Ok((refutation_sum, dependency)) => {
-                row.ratings.sisus_refutation_sum = Some(refutation_sum.mean);
-                row.ratings.sisus_refutation_sum_sd = Some(refutation_sum.sd);
-                row.ratings.sisus_refutation_sum_se = refutation_sum.se();
-                row.ratings.sisus_dependency = dependency.map(|d| d.mean);
-                row.ratings.sisus_dependency_sd = dependency.map(|d| d.sd);
-                row.ratings.sisus_dependency_se = dependency.and_then(|d| d.se());
-            }
-            Err(e) => fail(&mut row, Model::Sisus, e.0),
-        }
-    } else if wants(Model::Sisus) {
-        match sisus(puzzle, &solution, &opts.sisus, seed) {
-            Ok(r) => {
-                row.ratings.sisus_refutation_sum = Some(r.refutation_sum.mean);
-                row.ratings.sisus_refutation_sum_sd = Some(r.refutation_sum.sd);
-                row.ratings.sisus_refutation_sum_se = r.refutation_sum.se();
-                row.ratings.sisus_dependency = Some(r.dependency.mean);
-                row.ratings.sisus_dependency_sd = Some(r.dependency.sd);
-                row.ratings.sisus_dependency_se = r.dependency.se();
-            }
-            Err(e) => fail(&mut row, Model::Sisus, e.0),
-        }
-    }
-    if wants(Model::Singles) {
-        let r = singles(puzzle, &solution, &opts.singles, seed);
-        row.ratings.singles_dependency = Some(r.dependency.mean);
-        row.ratings.singles_dependency_sd = Some(r.dependency.sd);
-        row.ratings.singles_dependency_se = r.dependency.se();
-        row.ratings.singles_box_reach = Some(r.box_reach);
-        row.ratings.singles_hidden_reach = Some(r.hidden_reach);
-        row.ratings.singles_naked_reach = Some(r.naked_reach);
-    }
-    if wants(Model::Oracle) {
-        row.ratings.set_oracle(
-            &oracle(puzzle, &solution, &opts.oracle, seed),
-            &opts.oracle,
-            puzzle.order(),
-        );
-    }
-    if wants(Model::Hsolve) {
-        match hsolve(puzzle, &opts.hsolve, seed) {
-            Ok(s) => {
-                row.ratings.hsolve = Some(s.mean);
-                row.ratings.hsolve_sd = Some(s.sd);
-                row.ratings.hsolve_se = s.se();
-                row.ratings.hsolve_median = Some(s.median);
-            }
-            Err(e) => fail(&mut row, Model::Hsolve, e.0),
-        }
-    }
-    if wants(Model::Nishio) {
-        row.ratings.solved_by_2 = Some(solved_by_strategies(puzzle, 2));
-        row.ratings.solved_by_3 = Some(solved_by_strategies(puzzle, 3));
-        row.ratings.solved_by_4 = Some(solved_by_strategies(puzzle, 4));
-        let mut errors = Vec::new();
-        match nishio_random(puzzle, 2, &opts.nishio, seed) {
-            Ok(s) => {
-                row.ratings.nishio2 = Some(s.mean);
-                row.ratings.nishio2_se = s.se();
-            }
-            Err(e) => errors.push(format!("2 strategies: {e}")),
-        }
-        match nishio_random(puzzle, 3, &opts.nishio, seed) {
-            Ok(s) => {
-                row.ratings.nishio3 = Some(s.mean);
-                row.ratings.nishio3_se = s.se();
-            }
-            Err(e) => errors.push(format!("3 strategies: {e}")),
-        }
-        match nishio_random(puzzle, 4, &opts.nishio, seed) {
-            Ok(s) => {
-                row.ratings.nishio4 = Some(s.mean);
-                row.ratings.nishio4_sd = Some(s.sd);
-                row.ratings.nishio4_se = s.se();
-                row.ratings.nishio4_median = Some(s.median);
-            }
-            Err(e) => errors.push(format!("4 strategies: {e}")),
-        }
-        match nishio_heuristic(puzzle, 4, &opts.nishio) {
-            Ok(c) => row.ratings.nishio4_heuristic = Some(c as f64),
-            Err(e) => errors.push(format!("heuristic: {e}")),
-        }
-        if !errors.is_empty() {
-            fail(&mut row, Model::Nishio, errors.join("; "));
-        }
-    }
-    if wants(Model::Weights) {
-        row.ratings.basic_reach = Some(basic_reach(puzzle));
-        match weights(puzzle) {
-            Ok(w) => {
-                row.ratings.set_weights(w.score, w.level, w.hardest);
-                if w.level.is_none() {
-                    row.ratings.status.insert(
-                        "weights_level".into(),
-                        "levels are defined for 9×9 only".into(),
-                    );
-                }
-            }
-            Err(e) => fail(&mut row, Model::Weights, e.0),
-        }
-    }
-    if wants(Model::Serate) || wants(Model::Fowler) {
-        match serate(puzzle) {
-            Ok(r) => {
-                if wants(Model::Serate) {
-                    row.ratings.serate = Some(r.serate);
-                    row.ratings.serate_uses = Some(r.uses_text());
-                }
-                if wants(Model::Fowler) {
-                    row.ratings.fowler = Some(r.fowler);
-                }
-            }
-            Err(e) => {
-                for m in [Model::Serate, Model::Fowler] {
-                    if wants(m) {
-                        fail(&mut row, m, e.0.clone());
-                    }
-                }
-            }
-        }
-    }
-    if wants(Model::Trial) {
-        match trial_depth(puzzle) {
-            Ok(r) => {
-                row.ratings.trial_depth = Some(r.depth);
-                row.ratings.trial_steps = Some(r.steps);
-                row.ratings.trial_rating = Some(r.rating());
-                row.ratings.trial_eliminations = Some(r.eliminations);
-            }
-            Err(e) => fail(&mut row, Model::Trial, e.to_string()),
-        }
-    }
-    if wants(Model::Annealing) {
-        let runs: Vec<_> = (0..opts.annealing.runs as u64)
-            .map(|i| {
-                anneal(
-                    puzzle,
-                    &opts.annealing,
-                    &mut run_rng(seed, ANNEALING_TAG, i),
-                )
-            })
-            .collect();
-        let steps = Summary::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
-        let solved = Summary::of(
-            &runs
-                .iter()
-                .map(|r| f64::from(u8::from(r.solved)))
-                .collect::<Vec<_>>(),
-        );
-        row.ratings.sa_steps = steps.map(|s| s.mean);
-        row.ratings.sa_steps_se = steps.and_then(|s| s.se());
-        row.ratings.sa_solved = solved.map(|s| s.mean);
-        row.ratings.sa_solved_se = solved.and_then(|s| s.se());
-    }
-    if wants(Model::Harmony) {
-        let runs: Vec<_> = (0..opts.harmony.runs as u64)
-            .map(|i| harmony(puzzle, &opts.harmony, &mut run_rng(seed, HARMONY_TAG, i)))
-            .collect();
-        let cost = Summary::of(
-            &runs
-                .iter()
-                .map(|r| f64::from(r.best_cost))
-                .collect::<Vec<_>>(),
-        );
-        let steps = Summary::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
-        row.ratings.harmony_cost = cost.map(|s| s.mean);
-        row.ratings.harmony_cost_se = cost.and_then(|s| s.se());
-        row.ratings.harmony_steps = steps.map(|s| s.mean);
-        row.ratings.harmony_steps_se = steps.and_then(|s| s.se());
     }
     row
 }
 
-/// Seed tags of the annealing and harmony runs ([`run_rng`]).
-const ANNEALING_TAG: u64 = 0x414e_4e45;
-const HARMONY_TAG: u64 = 0x4841_524d;
-
 #[cfg(test)]
 mod tests {
-    use super::Model;
-
     /// Fletcher et al.'s cut points are for 9×9 puzzles: a 4×4 or 16×16
     /// puzzle gets the oracle's score but no level, and the status says why.
     #[test]
@@ -747,15 +417,5 @@ mod tests {
         let r = rate(&p, &oracle).ratings;
         assert!(r.oracle_level.is_some());
         assert!(!r.status.contains_key("oracle_level"));
-    }
-
-    #[test]
-    fn the_default_models_are_all_but_the_costly_solvers() {
-        let costly = [Model::Annealing, Model::Harmony];
-        let rest: Vec<Model> = Model::ALL
-            .into_iter()
-            .filter(|m| !costly.contains(m))
-            .collect();
-        assert_eq!(Model::DEFAULT.to_vec(), rest);
     }
 }

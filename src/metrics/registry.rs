@@ -343,6 +343,10 @@ metric_table! {
         "Serate-like: highest Sukaku Explainer rating along the lowest-rating-first path (chains by kind and length)";
     SerateUses = "serate_uses", SERATE, Text, M, Up, false, "",
         "how many steps of that path used each Sukaku Explainer rule, `rule:count` joined by `;`";
+    SerateEp = "serate_ep", SERATE, Number, M, Up, false, "SE",
+        "Sudoku Explainer's EP (pearl) on that path: the highest rating up to and including the first step that places a digit";
+    SerateEd = "serate_ed", SERATE, Number, M, Up, false, "SE",
+        "Sudoku Explainer's ED (diamond) on that path: the rating of the first step";
     Fowler = "fowler", FOWLER, Number, M, Up, false, "SE",
         "Fowler-like: sum of the Sudoku Explainer ratings of every step of that path";
     TrialDepth = "trial_depth", TRIAL, Number, M, Up, false, "levels",

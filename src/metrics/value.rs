@@ -157,6 +157,8 @@ impl Ratings {
             Metric::BasicReach => n(self.basic_reach),
             Metric::Serate => n(self.serate),
             Metric::SerateUses => self.serate_uses.as_deref().map(text),
+            Metric::SerateEp => n(self.serate_ep),
+            Metric::SerateEd => n(self.serate_ed),
             Metric::Fowler => n(self.fowler),
             Metric::TrialDepth => self.trial_depth.map(count),
             Metric::TrialSteps => self.trial_steps.map(count),

@@ -178,6 +178,13 @@ pub(crate) struct SerateResult {
     pub serate: f64,
     /// The sum of the ratings of every step of that path.
     pub fowler: f64,
+    /// Sudoku Explainer's EP ("pearl"): the highest rating along the path
+    /// up to and including its first step that places a digit (0 when the
+    /// puzzle is already full).
+    pub ep: f64,
+    /// Sudoku Explainer's ED ("diamond"): the rating of the path's first
+    /// step (0 when the puzzle is already full).
+    pub ed: f64,
     /// The technique with the highest rating, if any step was taken.
     pub hardest: Option<Technique>,
     /// The rule with the highest rating, if any step was taken.
@@ -365,6 +372,8 @@ pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
     let mut r = SerateResult {
         serate: 0.0,
         fowler: 0.0,
+        ep: 0.0,
+        ed: 0.0,
         hardest: None,
         hardest_rule: None,
         steps: 0,
@@ -372,8 +381,11 @@ pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
     };
     let mut board = Board::new(puzzle);
     let (mut max, mut sum) = (0u32, 0u64);
+    // EP and ED in tenths, once the path has reached them.
+    let (mut pearl, mut diamond) = (None, None);
     let mut buf = Vec::new();
     while !board.is_solved() {
+        let empty = board.empty_count();
         let Some(step) = next_step(&mut board, &mut buf) else {
             return Err(Unfinished::new("needs search"));
         };
@@ -385,10 +397,16 @@ pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
             r.hardest_rule = Some(step.rule);
             r.hardest = Some(step.rule.technique());
         }
+        diamond.get_or_insert(step.tenths);
+        if pearl.is_none() && board.empty_count() < empty {
+            pearl = Some(max);
+        }
     }
     // Ratings are kept in tenths, so these are exact one-decimal values.
     r.serate = f64::from(max) / 10.0;
     r.fowler = sum as f64 / 10.0;
+    r.ep = f64::from(pearl.unwrap_or(0)) / 10.0;
+    r.ed = f64::from(diamond.unwrap_or(0)) / 10.0;
     Ok(r)
 }
 

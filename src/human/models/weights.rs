@@ -2,7 +2,7 @@
 //! Tables 1 and 3).
 //!
 //! The puzzle is solved along the simplest-first path of
-//! [`super::path::simplest_path`] with the sixteen techniques of the paper
+//! [`crate::human::path::simplest_path`] with the sixteen techniques of the paper
 //! (pointing and claiming together form its "intersection removal"). Each
 //! application adds the technique's weight from Table 1: the higher
 //! "first time" weight for its first use, the "others" weight afterwards (a
@@ -20,10 +20,12 @@
 //! player must reach for a harder technique, and where QQWing's generator
 //! starts to guess (its solver has exactly these techniques).
 
-use super::Unfinished;
-use super::path::simplest_path;
-use super::techniques::Technique;
+use super::{HumanModel, Model, Rating};
 use crate::grid::Puzzle;
+use crate::human::Unfinished;
+use crate::human::path::simplest_path;
+use crate::human::rate::Ratings;
+use crate::human::techniques::Technique;
 use serde::Serialize;
 use std::fmt;
 
@@ -207,6 +209,31 @@ pub fn weights(puzzle: &Puzzle) -> Result<WeightsResult, Unfinished> {
         hardest: tally.hardest,
         uses: counts,
     })
+}
+
+/// The technique weights as a plug-in of [`crate::human::rate`], with the
+/// basic reach beside them.
+pub(crate) struct WeightsModel;
+
+impl HumanModel for WeightsModel {
+    fn model(&self) -> Model {
+        Model::Weights
+    }
+    fn name(&self) -> &'static str {
+        "weights"
+    }
+    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), Unfinished> {
+        out.basic_reach = Some(basic_reach(on.puzzle));
+        let w = weights(on.puzzle)?;
+        out.set_weights(w.score, w.level, w.hardest);
+        if w.level.is_none() {
+            out.status.insert(
+                "weights_level".into(),
+                "levels are defined for 9×9 only".into(),
+            );
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -15,15 +15,19 @@
 //!
 //! The paper's appendix listing the strategies and their "possible
 //! applications" is not in our copy; `p` is defined per technique in
-//! [`super::techniques::possible_count`]. The default tiers are the engine's
+//! [`crate::human::techniques::possible_count`]. The default tiers are the engine's
 //! techniques one per tier, simplest first. A puzzle the tiers cannot finish
 //! is reported as "needs search".
 
-use super::Unfinished;
-use super::board::Board;
-use super::seeds::run_rng;
-use super::techniques::{Single, Technique, find, hidden_singles, naked_singles, possible_count};
+use super::{HumanModel, Model, Rating};
 use crate::grid::Puzzle;
+use crate::human::Unfinished;
+use crate::human::board::Board;
+use crate::human::rate::{RateOptions, Ratings};
+use crate::human::seeds::run_rng;
+use crate::human::techniques::{
+    Single, Technique, find, hidden_singles, naked_singles, possible_count,
+};
 use crate::stats::Summary;
 use rand::Rng;
 use serde::Serialize;
@@ -75,7 +79,7 @@ fn singles_of(t: Technique, b: &Board, out: &mut Vec<Single>) {
 /// A tier made of singles only is searched with the fast singles scan
 /// into a reused buffer: it lists the same singles in the same order as
 /// [`find`], so the same one is picked, without building an
-/// [`super::Application`] for each.
+/// [`crate::human::Application`] for each.
 fn run_once(puzzle: &Puzzle, opts: &HsolveOptions, rng: &mut impl Rng) -> Option<f64> {
     let mut b = Board::new(puzzle);
     let mut d = 0.0;
@@ -128,7 +132,7 @@ fn run_once(puzzle: &Puzzle, opts: &HsolveOptions, rng: &mut impl Rng) -> Option
     Some(d)
 }
 
-/// Runs hsolve; run `i` uses `super::seeds::run_seed`.
+/// Runs hsolve; run `i` uses `crate::human::seeds::run_seed`.
 pub fn hsolve(puzzle: &Puzzle, opts: &HsolveOptions, seed: u64) -> Result<Summary, Unfinished> {
     let runs = opts.runs.max(1);
     let mut ds = Vec::with_capacity(runs);
@@ -140,6 +144,32 @@ pub fn hsolve(puzzle: &Puzzle, opts: &HsolveOptions, seed: u64) -> Result<Summar
         }
     }
     Summary::of(&ds).ok_or_else(|| Unfinished::new("no run"))
+}
+
+/// hsolve as a plug-in of [`crate::human::rate`].
+pub(crate) struct HsolveModel;
+
+impl HumanModel for HsolveModel {
+    fn model(&self) -> Model {
+        Model::Hsolve
+    }
+    fn name(&self) -> &'static str {
+        "hsolve"
+    }
+    fn runs(&self, opts: &RateOptions) -> Option<usize> {
+        Some(opts.hsolve.runs)
+    }
+    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
+        opts.hsolve.runs = runs;
+    }
+    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), Unfinished> {
+        let s = hsolve(on.puzzle, &on.opts.hsolve, on.seed())?;
+        out.hsolve = Some(s.mean);
+        out.hsolve_sd = Some(s.sd);
+        out.hsolve_se = s.se();
+        out.hsolve_median = Some(s.median);
+        Ok(())
+    }
 }
 
 #[cfg(test)]

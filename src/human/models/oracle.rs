@@ -30,10 +30,12 @@
 //! α = 0.1, β = 0.5, G = 15, δ = 0.5, σ = 1, A = 0.25, B = 10. Levels cut at
 //! 0.18 / 0.6 / 0.8: Cinch, Confusing, Challenging, Crazy.
 
-use super::board::Board;
-use super::seeds::run_rng;
-use super::techniques::{Single, hidden_singles, naked_singles};
+use super::{HumanModel, Model, Rating};
 use crate::grid::{Puzzle, Solution};
+use crate::human::board::Board;
+use crate::human::rate::{RateOptions, Ratings};
+use crate::human::seeds::run_rng;
+use crate::human::techniques::{Single, hidden_singles, naked_singles};
 use crate::stats::Summary;
 use rand::Rng;
 use serde::Serialize;
@@ -347,7 +349,7 @@ fn trial(
     }
 }
 
-/// Runs the oracle model; trial `i` uses `super::seeds::run_seed`.
+/// Runs the oracle model; trial `i` uses `crate::human::seeds::run_seed`.
 pub fn oracle(
     puzzle: &Puzzle,
     solution: &Solution,
@@ -405,6 +407,33 @@ pub fn oracle(
         hidden_total: ht as f64 / trials as f64,
         scans: st as f64 / trials as f64,
         visits,
+    }
+}
+
+/// The oracle model as a plug-in of [`crate::human::rate`].
+pub(crate) struct OracleModel;
+
+impl HumanModel for OracleModel {
+    fn model(&self) -> Model {
+        Model::Oracle
+    }
+    fn name(&self) -> &'static str {
+        "oracle"
+    }
+    fn runs(&self, opts: &RateOptions) -> Option<usize> {
+        Some(opts.oracle.trials)
+    }
+    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
+        opts.oracle.trials = runs;
+    }
+    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
+        let opts = &on.opts.oracle;
+        out.set_oracle(
+            &oracle(on.puzzle, on.solution, opts, on.seed()),
+            opts,
+            on.puzzle.order(),
+        );
+        Ok(())
     }
 }
 

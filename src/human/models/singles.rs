@@ -31,10 +31,12 @@
 //! next move. The reaches are deterministic; the dependency is a mean
 //! over seeded runs (the per-run seeds of every human model).
 
-use super::board::Board;
-use super::seeds::run_rng;
-use super::techniques::{Single, hidden_singles, naked_singles};
+use super::{HumanModel, Model, Rating};
 use crate::grid::{Puzzle, Solution};
+use crate::human::board::Board;
+use crate::human::rate::{RateOptions, Ratings};
+use crate::human::seeds::run_rng;
+use crate::human::techniques::{Single, hidden_singles, naked_singles};
 use crate::stats::Summary;
 use rand::Rng;
 use serde::Serialize;
@@ -221,6 +223,34 @@ pub fn singles(
         box_reach: reach(puzzle, |u| u >= first_box),
         hidden_reach: reach(puzzle, |_| true),
         naked_reach: naked_reach(puzzle),
+    }
+}
+
+/// The singles model as a plug-in of [`crate::human::rate`].
+pub(crate) struct SinglesModel;
+
+impl HumanModel for SinglesModel {
+    fn model(&self) -> Model {
+        Model::Singles
+    }
+    fn name(&self) -> &'static str {
+        "singles"
+    }
+    fn runs(&self, opts: &RateOptions) -> Option<usize> {
+        Some(opts.singles.runs)
+    }
+    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
+        opts.singles.runs = runs;
+    }
+    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
+        let r = singles(on.puzzle, on.solution, &on.opts.singles, on.seed());
+        out.singles_dependency = Some(r.dependency.mean);
+        out.singles_dependency_sd = Some(r.dependency.sd);
+        out.singles_dependency_se = r.dependency.se();
+        out.singles_box_reach = Some(r.box_reach);
+        out.singles_hidden_reach = Some(r.hidden_reach);
+        out.singles_naked_reach = Some(r.naked_reach);
+        Ok(())
     }
 }
 

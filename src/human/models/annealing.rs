@@ -19,7 +19,11 @@
 //! over seeded runs. A run that reaches the step cap counts as the cap (a
 //! censored value: `sa_solved` says how many runs finished).
 
+use super::{HumanModel, Model, Rating};
 use crate::grid::{Geometry, Puzzle};
+use crate::human::rate::{RateOptions, Ratings};
+use crate::human::seeds::run_rng;
+use crate::stats::Summary;
 use crate::util::bits;
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -223,6 +227,47 @@ pub(crate) fn anneal(puzzle: &Puzzle, opts: &AnnealingOptions, rng: &mut impl Rn
         steps,
         grid: s.grid,
         solved: cost == 0,
+    }
+}
+
+/// Seed tag of the annealing runs ([`run_rng`]).
+const ANNEALING_TAG: u64 = 0x414e_4e45;
+
+/// Simulated annealing as a plug-in of [`crate::human::rate`]: moves until a
+/// solution and the share of solved runs, means over the runs with their
+/// standard errors.
+pub(crate) struct AnnealingModel;
+
+impl HumanModel for AnnealingModel {
+    fn model(&self) -> Model {
+        Model::Annealing
+    }
+    fn name(&self) -> &'static str {
+        "annealing"
+    }
+    fn runs(&self, opts: &RateOptions) -> Option<usize> {
+        Some(opts.annealing.runs)
+    }
+    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
+        opts.annealing.runs = runs;
+    }
+    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
+        let opts = &on.opts.annealing;
+        let runs: Vec<AnnealingRun> = (0..opts.runs as u64)
+            .map(|i| anneal(on.puzzle, opts, &mut run_rng(on.seed(), ANNEALING_TAG, i)))
+            .collect();
+        let steps = Summary::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
+        let solved = Summary::of(
+            &runs
+                .iter()
+                .map(|r| f64::from(u8::from(r.solved)))
+                .collect::<Vec<_>>(),
+        );
+        out.sa_steps = steps.map(|s| s.mean);
+        out.sa_steps_se = steps.and_then(|s| s.se());
+        out.sa_solved = solved.map(|s| s.mean);
+        out.sa_solved_se = solved.and_then(|s| s.se());
+        Ok(())
     }
 }
 

@@ -32,11 +32,13 @@
 //! cell without candidate. Patti's universal classes cut the 4-strategy
 //! cycles at 3.48 and 6.52.
 
-use super::Unfinished;
-use super::board::Board;
-use super::seeds::run_rng;
-use super::techniques::{Single, Technique, find, hidden_singles, naked_singles};
+use super::{HumanModel, Model, Rating};
 use crate::grid::Puzzle;
+use crate::human::Unfinished;
+use crate::human::board::Board;
+use crate::human::rate::{RateOptions, Ratings};
+use crate::human::seeds::run_rng;
+use crate::human::techniques::{Single, Technique, find, hidden_singles, naked_singles};
 use crate::stats::Summary;
 use crate::util::bits as digits;
 use rand::Rng;
@@ -275,6 +277,66 @@ pub fn nishio_heuristic(
     opts: &NishioOptions,
 ) -> Result<u64, Unfinished> {
     nishio_run(puzzle, strategies, opts, &mut heuristic_choice)
+}
+
+/// The Nishio cycles as a plug-in of [`crate::human::rate`]: "solved by
+/// strategies alone", the random starts with 2, 3 and 4 strategies and
+/// Patti's heuristic; a part that cannot finish is named in the status and
+/// leaves the others.
+pub(crate) struct NishioModel;
+
+impl HumanModel for NishioModel {
+    fn model(&self) -> Model {
+        Model::Nishio
+    }
+    fn name(&self) -> &'static str {
+        "nishio"
+    }
+    fn runs(&self, opts: &RateOptions) -> Option<usize> {
+        Some(opts.nishio.runs)
+    }
+    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
+        opts.nishio.runs = runs;
+    }
+    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), Unfinished> {
+        let (puzzle, opts, seed) = (on.puzzle, &on.opts.nishio, on.seed());
+        out.solved_by_2 = Some(solved_by_strategies(puzzle, 2));
+        out.solved_by_3 = Some(solved_by_strategies(puzzle, 3));
+        out.solved_by_4 = Some(solved_by_strategies(puzzle, 4));
+        let mut errors = Vec::new();
+        match nishio_random(puzzle, 2, opts, seed) {
+            Ok(s) => {
+                out.nishio2 = Some(s.mean);
+                out.nishio2_se = s.se();
+            }
+            Err(e) => errors.push(format!("2 strategies: {e}")),
+        }
+        match nishio_random(puzzle, 3, opts, seed) {
+            Ok(s) => {
+                out.nishio3 = Some(s.mean);
+                out.nishio3_se = s.se();
+            }
+            Err(e) => errors.push(format!("3 strategies: {e}")),
+        }
+        match nishio_random(puzzle, 4, opts, seed) {
+            Ok(s) => {
+                out.nishio4 = Some(s.mean);
+                out.nishio4_sd = Some(s.sd);
+                out.nishio4_se = s.se();
+                out.nishio4_median = Some(s.median);
+            }
+            Err(e) => errors.push(format!("4 strategies: {e}")),
+        }
+        match nishio_heuristic(puzzle, 4, opts) {
+            Ok(c) => out.nishio4_heuristic = Some(c as f64),
+            Err(e) => errors.push(format!("heuristic: {e}")),
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Unfinished::new(errors.join("; ")))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,11 +1,13 @@
 //! Baselines of Pelánek's Table 3: the number of givens and the
 //! backtracking effort of a plain depth-first search (see
-//! [`super::solver::plain_dfs_backtracks`]). Pelánek reports both as weak
+//! [`crate::human::solver::plain_dfs_backtracks`]). Pelánek reports both as weak
 //! predictors (Pearson 0.16-0.27 against human solving times).
 
-use super::Unfinished;
-use super::solver::plain_dfs_backtracks;
+use super::{HumanModel, Model, Rating};
 use crate::grid::Puzzle;
+use crate::human::Unfinished;
+use crate::human::rate::Ratings;
+use crate::human::solver::plain_dfs_backtracks;
 
 /// Baseline metrics.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +40,28 @@ pub(super) fn baseline(puzzle: &Puzzle, cap: u64) -> BaselineResult {
                 Unfinished::new("no solution")
             }
         }),
+    }
+}
+
+/// Pelánek's baselines as a plug-in of [`crate::human::rate`]: the givens
+/// and open candidates of any puzzle, the backtracks of one with a unique
+/// solution.
+pub(crate) struct BaselineModel;
+
+impl HumanModel for BaselineModel {
+    fn model(&self) -> Model {
+        Model::Baseline
+    }
+    fn name(&self) -> &'static str {
+        "baseline"
+    }
+    fn rate_any(&self, puzzle: &Puzzle, out: &mut Ratings) {
+        out.givens = Some(puzzle.givens());
+        out.candidates = Some(open_candidates(puzzle));
+    }
+    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), Unfinished> {
+        out.backtracks = Some(baseline(on.puzzle, on.opts.backtrack_cap).backtracks?);
+        Ok(())
     }
 }
 

@@ -19,7 +19,11 @@
 //! steps until a solution (`harmony_steps`, a run that does not finish
 //! counts as the cap: a censored value) and the share of runs that finish.
 
+use super::{HumanModel, Model, Rating};
 use crate::grid::{Geometry, Puzzle};
+use crate::human::rate::{RateOptions, Ratings};
+use crate::human::seeds::run_rng;
+use crate::stats::Summary;
 use crate::util::bits;
 use rand::Rng;
 
@@ -147,6 +151,47 @@ pub(crate) fn harmony(puzzle: &Puzzle, opts: &HarmonyOptions, rng: &mut impl Rng
         steps,
         best_cost,
         grid,
+    }
+}
+
+/// Seed tag of the harmony search runs ([`run_rng`]).
+const HARMONY_TAG: u64 = 0x4841_524d;
+
+/// Harmony search as a plug-in of [`crate::human::rate`]: the best
+/// harmony's cost and the steps until a solution, means over the runs with
+/// their standard errors.
+pub(crate) struct HarmonyModel;
+
+impl HumanModel for HarmonyModel {
+    fn model(&self) -> Model {
+        Model::Harmony
+    }
+    fn name(&self) -> &'static str {
+        "harmony"
+    }
+    fn runs(&self, opts: &RateOptions) -> Option<usize> {
+        Some(opts.harmony.runs)
+    }
+    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
+        opts.harmony.runs = runs;
+    }
+    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
+        let opts = &on.opts.harmony;
+        let runs: Vec<HarmonyRun> = (0..opts.runs as u64)
+            .map(|i| harmony(on.puzzle, opts, &mut run_rng(on.seed(), HARMONY_TAG, i)))
+            .collect();
+        let cost = Summary::of(
+            &runs
+                .iter()
+                .map(|r| f64::from(r.best_cost))
+                .collect::<Vec<_>>(),
+        );
+        let steps = Summary::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
+        out.harmony_cost = cost.map(|s| s.mean);
+        out.harmony_cost_se = cost.and_then(|s| s.se());
+        out.harmony_steps = steps.map(|s| s.mean);
+        out.harmony_steps_se = steps.and_then(|s| s.se());
+        Ok(())
     }
 }
 

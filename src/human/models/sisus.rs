@@ -34,11 +34,13 @@
 //! solution's digit never leaves them), so no run can get stuck and every
 //! run's refutation sum is 0.
 
-use super::Unfinished;
-use super::board::Board;
-use super::seeds::run_rng;
-use super::techniques::{Single, hidden_singles, naked_singles};
+use super::{HumanModel, Model, Rating};
 use crate::grid::{Puzzle, Solution};
+use crate::human::Unfinished;
+use crate::human::board::Board;
+use crate::human::rate::{RateOptions, Ratings};
+use crate::human::seeds::run_rng;
+use crate::human::techniques::{Single, hidden_singles, naked_singles};
 use crate::seed::SeededRng;
 use crate::stats::Summary;
 use crate::util::bits as digits;
@@ -242,7 +244,7 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, k: usize, rng: &mut SeededRng)
     })
 }
 
-/// Runs SiSuS `opts.runs` times; run `i` uses `super::seeds::run_seed`.
+/// Runs SiSuS `opts.runs` times; run `i` uses `crate::human::seeds::run_seed`.
 pub fn sisus(
     puzzle: &Puzzle,
     solution: &Solution,
@@ -328,6 +330,43 @@ fn all_runs(
             possibilities,
         }),
         _ => Err(Unfinished::new("no run finished")),
+    }
+}
+
+/// SiSuS as a plug-in of [`crate::human::rate`]: the refutation sum and the
+/// dependency, each a mean over the runs with its spread and standard
+/// error; without `dependency`, the runs a singles-solved puzzle does not
+/// need are skipped ([`sisus_refutation_sum`]).
+pub(crate) struct SisusModel;
+
+impl HumanModel for SisusModel {
+    fn model(&self) -> Model {
+        Model::Sisus
+    }
+    fn name(&self) -> &'static str {
+        "sisus"
+    }
+    fn runs(&self, opts: &RateOptions) -> Option<usize> {
+        Some(opts.sisus.runs)
+    }
+    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
+        opts.sisus.runs = runs;
+    }
+    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), Unfinished> {
+        let opts = &on.opts.sisus;
+        let (refutation_sum, dependency) = if opts.dependency {
+            let r = sisus(on.puzzle, on.solution, opts, on.seed())?;
+            (r.refutation_sum, Some(r.dependency))
+        } else {
+            sisus_refutation_sum(on.puzzle, on.solution, opts, on.seed())?
+        };
+        out.sisus_refutation_sum = Some(refutation_sum.mean);
+        out.sisus_refutation_sum_sd = Some(refutation_sum.sd);
+        out.sisus_refutation_sum_se = refutation_sum.se();
+        out.sisus_dependency = dependency.map(|d| d.mean);
+        out.sisus_dependency_sd = dependency.map(|d| d.sd);
+        out.sisus_dependency_se = dependency.and_then(|d| d.se());
+        Ok(())
     }
 }
 

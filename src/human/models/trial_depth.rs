@@ -28,7 +28,9 @@
 //! puzzles with a unique solution; the search for the fewest steps is
 //! bounded by the best count found so far.
 
+use super::{HumanModel, Model, Rating};
 use crate::grid::Puzzle;
+use crate::human::rate::Ratings;
 use std::sync::OnceLock;
 
 const CELLS: usize = 81;
@@ -557,6 +559,26 @@ pub fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
     }
     out.probes = search.probes;
     Ok(out)
+}
+
+/// The trial depth as a plug-in of [`crate::human::rate`].
+pub(crate) struct TrialModel;
+
+impl HumanModel for TrialModel {
+    fn model(&self) -> Model {
+        Model::Trial
+    }
+    fn name(&self) -> &'static str {
+        "trial"
+    }
+    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
+        let r = trial_depth(on.puzzle).map_err(|e| crate::human::Unfinished::new(e.to_string()))?;
+        out.trial_depth = Some(r.depth);
+        out.trial_steps = Some(r.steps);
+        out.trial_rating = Some(r.rating());
+        out.trial_eliminations = Some(r.eliminations);
+        Ok(())
+    }
 }
 
 #[cfg(test)]
