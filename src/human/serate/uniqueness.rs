@@ -586,3 +586,39 @@ fn bug3(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ses_loop_ratings() {
+        // UniqueLoopHint.getDifficulty: 4.5, +0.1 for six cells, +0.2 for
+        // eight, +0.3 +0.2 for ten or more.
+        let t = |cells| tenths(loop_rating(cells));
+        assert_eq!((t(4), t(6), t(8), t(10), t(12)), (45, 46, 47, 50, 50));
+        // UniqueLoopType3NakedHint / HiddenHint: +0.1 per member beyond
+        // the first (pair 0.1, quad 0.3).
+        let t3 = |cells, members| tenths(type3_rating(cells, members));
+        assert_eq!((t3(4, 2), t3(4, 3), t3(4, 4), t3(6, 2)), (46, 47, 48, 47));
+        // Bug3Hint: 5.7 + 0.1 per digit beyond the first.
+        assert_eq!((tenths(bug3_rating(2)), tenths(bug3_rating(4))), (58, 60));
+    }
+
+    #[test]
+    fn ses_doubles_order_equal_tenths() {
+        // SE sorts its loop hints by these doubles: a six-cell type 3 with
+        // a pair (4.5 + 0.1 + 0.1) comes before an eight-cell type 1
+        // (4.5 + 0.2), though both show as 4.7.
+        assert!(type3_rating(6, 2) < loop_rating(8));
+        assert_eq!(tenths(type3_rating(6, 2)), tenths(loop_rating(8)));
+        assert_eq!(type3_rating(4, 2), loop_rating(6));
+    }
+
+    #[test]
+    fn a_board_without_bivalue_cells_has_no_unique_loop_or_bug() {
+        let b = Board::new(&crate::grid::Puzzle::empty(3));
+        assert!(unique_loop(&b).is_none());
+        assert!(bivalue_universal_grave(&b).is_none());
+    }
+}
