@@ -501,10 +501,10 @@ pub(crate) fn bivalue_universal_grave(board: &Board) -> Option<SeHint> {
     if common.is_empty() {
         return None;
     }
-    if bug_cells.len() == 2 {
-        if let Some(r) = bug4(board, &bug_cells, &bug_values, all_bug) {
-            return Some(bug(4, 5.7, r));
-        }
+    if bug_cells.len() == 2
+        && let Some(r) = bug4(board, &bug_cells, &bug_values, all_bug)
+    {
+        return Some(bug(4, 5.7, r));
     }
     bug3(board, &bug_cells, &common, all_bug).map(|(size, r)| bug(3, bug3_rating(size), r))
 }
