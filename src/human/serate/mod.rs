@@ -1,37 +1,45 @@
 //! A Serate-like rating and a Fowler-like rating (Pelánek, "Difficulty
 //! rating of Sudoku puzzles: an overview and evaluation", §3.1 "Difficulty
-//! Metrics Based on the Model", Table 1 and Table 3), on Sukaku Explainer's
-//! difficulty scale.
+//! Metrics Based on the Model", Table 1 and Table 3), rebuilt on the
+//! classic Sudoku Explainer rater: SE 1.2.1.3 (Glenn Fowler's `serate`),
+//! whose ER is the rating the forum publishes.
 //!
-//! The rating table is Sukaku Explainer's (SE, the SudokuExplainer fork that
-//! rated the SE sets of `../shared/data`): the difficulty each of its hint
-//! classes reports, read from its source (version 1.18.1, default settings),
-//! of which Pelánek's Table 1 prints the eight simplest. Each rule of ours,
-//! with SE's rating in tests:
+//! The rating table is the classic SE's: the difficulty each of its hint
+//! classes reports, read from its source, of which Pelánek's Table 1 prints
+//! the eight simplest. Each rule of ours, with SE's rating in tests:
 //!
-//! * singles: the last empty cell of a unit 1.0, a hidden single in a box 1.2,
-//!   in a row or column 1.5, a naked single 2.3;
+//! * singles ([`classic`]): the last empty cell of a unit 1.0, a hidden
+//!   single in a box 1.2, in a row or column 1.5, a naked single 2.3;
 //! * "direct" techniques, which SE rates as the single they directly yield:
 //!   a pointing whose removals leave a hidden single in another box 1.7, a
 //!   claiming whose removals leave one in another parallel line 1.9, a hidden
 //!   pair or triple whose removals leave one in its own unit 2.0 and 2.5
 //!   (as in SE, the step places the single only; the removals wait for a
 //!   later step);
-//! * the other techniques of our catalogue at SE's base ratings: pointing
-//!   2.6, claiming 2.8, naked pair 3.0, X-wing 3.2, hidden pair 3.4, naked
-//!   triple 3.6, swordfish 3.8, hidden triple 4.0, XY-wing 4.2, XYZ-wing 4.4,
-//!   WXYZ-wing 4.6, naked quad 5.0, jellyfish 5.2, hidden quad 5.4;
+//! * intersections, subsets, fish and wings at SE's base ratings
+//!   ([`classic`]): pointing 2.6, claiming 2.8, naked pair 3.0, X-wing 3.2,
+//!   hidden pair 3.4, naked triple 3.6, swordfish 3.8, hidden triple 4.0,
+//!   XY-wing 4.2, XYZ-wing 4.4, naked quad 5.0, jellyfish 5.2, hidden quad
+//!   5.4 (the classic rater has no WXYZ-wing);
+//! * uniqueness ([`uniqueness`]): unique rectangles and loops 4.5 and up
+//!   (by length and type), the bivalue universal grave 5.6 and up (by type);
 //! * forcing chains by SE's kind and length ([`chains`]): 6.6 or 7.0 for a
 //!   static chain, 7.5 for a Nishio contradiction, 8.0 for multiple
 //!   (cell and region) forcing chains, 8.5 for a dynamic chain, 9.0 for a
 //!   dynamic chain with basic techniques inside, 9.5 for one with static
 //!   chains nested inside, each plus 0.1 per length threshold passed.
 //!
-//! The solving path, as in SE, takes at every state the lowest-rated step
-//! that applies: the lowest-rated single, else the lowest-rated technique's
-//! first application, else the lowest-rated chain conclusion of the first of
-//! SE's chain producers that finds one (which alone is applied, as SE
-//! applies one chain hint).
+//! The solving path is SE's (`Solver.getDifficulty`): at every state the
+//! first hint of the first producer that has one, the producers in SE's
+//! order ([`CLASSIC_PRODUCERS`]: hidden singles, direct pointing and
+//! claiming, direct hidden pair, naked singles, direct hidden triple,
+//! pointing and claiming, naked pair, X-wing, hidden pair, naked triple,
+//! swordfish, hidden triple, XY-wing, XYZ-wing, unique loops, naked quad,
+//! jellyfish, hidden quad, BUG), each searching in SE's order; then the
+//! lowest-rated chain conclusion of the first of SE's chain producers that
+//! finds one (which alone is applied, as SE applies one chain hint). That
+//! order is not by rating: a unique loop (4.5 and up) is tried before a
+//! naked quad (5.0) even when it rates higher.
 //!
 //! * **Serate** (Pelánek's definition: the difficulty of the hardest
 //!   technique used): the highest rating along that path.
@@ -48,10 +56,12 @@
 //! A puzzle the catalogue cannot finish is "needs search": no number.
 
 pub(crate) mod chains;
+pub(crate) mod classic;
+pub(crate) mod uniqueness;
 
 use super::Unfinished;
 use super::board::Board;
-use super::techniques::{Application, Technique, find, find_first, hidden_singles};
+use super::techniques::Technique;
 use crate::grid::Puzzle;
 use chains::{ChainKind, easiest_chain};
 use std::collections::BTreeMap;
@@ -75,12 +85,76 @@ pub(crate) enum SeRule {
     NakedSingle,
     /// Hidden triple that leaves a hidden single in its unit, 2.5.
     DirectHiddenTriple,
-    /// A technique of the catalogue (not a single or a chain) at its base
-    /// rating.
+    /// A technique of the catalogue (intersection, subset, fish or wing)
+    /// at its base rating.
     Plain(Technique),
+    /// A unique rectangle (four cells) or loop of type 1 to 4 (SE's
+    /// `UniqueLoops`), 4.5 and up.
+    UniqueLoop {
+        /// Cells of the loop.
+        cells: u8,
+        /// SE's type, 1 to 4.
+        loop_type: u8,
+    },
+    /// A bivalue universal grave of type 1 to 4 (SE's
+    /// `BivalueUniversalGrave`), 5.6 and up.
+    Bug(u8),
     /// A forcing chain of the kind (its rating grows with its length).
     Chain(ChainKind),
 }
+
+/// SE's names of unique loops (`UniqueLoopHint.getName`): by loop length
+/// (4, 6, 8, …, 18 cells, the longest a 9×9 grid holds) and type.
+const UNIQUE_LOOP_NAMES: [[&str; 4]; 8] = [
+    [
+        "Unique rectangle type 1",
+        "Unique rectangle type 2",
+        "Unique rectangle type 3",
+        "Unique rectangle type 4",
+    ],
+    [
+        "Unique loop type 1",
+        "Unique loop type 2",
+        "Unique loop type 3",
+        "Unique loop type 4",
+    ],
+    [
+        "Unique loop 8 type 1",
+        "Unique loop 8 type 2",
+        "Unique loop 8 type 3",
+        "Unique loop 8 type 4",
+    ],
+    [
+        "Unique loop 10 type 1",
+        "Unique loop 10 type 2",
+        "Unique loop 10 type 3",
+        "Unique loop 10 type 4",
+    ],
+    [
+        "Unique loop 12 type 1",
+        "Unique loop 12 type 2",
+        "Unique loop 12 type 3",
+        "Unique loop 12 type 4",
+    ],
+    [
+        "Unique loop 14 type 1",
+        "Unique loop 14 type 2",
+        "Unique loop 14 type 3",
+        "Unique loop 14 type 4",
+    ],
+    [
+        "Unique loop 16 type 1",
+        "Unique loop 16 type 2",
+        "Unique loop 16 type 3",
+        "Unique loop 16 type 4",
+    ],
+    [
+        "Unique loop 18+ type 1",
+        "Unique loop 18+ type 2",
+        "Unique loop 18+ type 3",
+        "Unique loop 18+ type 4",
+    ],
+];
 
 impl SeRule {
     /// The name `serate_uses` lists the rule by.
@@ -95,6 +169,15 @@ impl SeRule {
             SeRule::NakedSingle => "naked single",
             SeRule::DirectHiddenTriple => "direct hidden triple",
             SeRule::Plain(t) => t.name(),
+            SeRule::UniqueLoop { cells, loop_type } => {
+                let length = (usize::from(cells) / 2).clamp(2, 9) - 2;
+                let kind = usize::from(loop_type).clamp(1, 4) - 1;
+                UNIQUE_LOOP_NAMES[length][kind]
+            }
+            SeRule::Bug(1) => "BUG type 1",
+            SeRule::Bug(2) => "BUG type 2",
+            SeRule::Bug(3) => "BUG type 3",
+            SeRule::Bug(_) => "BUG type 4",
             SeRule::Chain(ChainKind::XOrY) => "forcing X- or Y-chain",
             SeRule::Chain(ChainKind::Forcing) => "forcing chain",
             SeRule::Chain(ChainKind::Nishio) => "Nishio",
@@ -105,23 +188,26 @@ impl SeRule {
         }
     }
 
-    /// The technique of our catalogue the rule is a case of.
-    pub(crate) fn technique(self) -> Technique {
+    /// The technique of our catalogue the rule is a case of (none for the
+    /// uniqueness rules, which the catalogue lacks).
+    pub(crate) fn technique(self) -> Option<Technique> {
         match self {
             SeRule::LastCell | SeRule::HiddenSingleBox | SeRule::HiddenSingleLine => {
-                Technique::HiddenSingle
+                Some(Technique::HiddenSingle)
             }
-            SeRule::DirectPointing => Technique::Pointing,
-            SeRule::DirectClaiming => Technique::Claiming,
-            SeRule::DirectHiddenPair => Technique::HiddenPair,
-            SeRule::NakedSingle => Technique::NakedSingle,
-            SeRule::DirectHiddenTriple => Technique::HiddenTriple,
-            SeRule::Plain(t) => t,
-            SeRule::Chain(_) => Technique::ForcingChain,
+            SeRule::DirectPointing => Some(Technique::Pointing),
+            SeRule::DirectClaiming => Some(Technique::Claiming),
+            SeRule::DirectHiddenPair => Some(Technique::HiddenPair),
+            SeRule::NakedSingle => Some(Technique::NakedSingle),
+            SeRule::DirectHiddenTriple => Some(Technique::HiddenTriple),
+            SeRule::Plain(t) => Some(t),
+            SeRule::UniqueLoop { .. } | SeRule::Bug(_) => None,
+            SeRule::Chain(_) => Some(Technique::ForcingChain),
         }
     }
 
-    /// SE's rating in tenths (a chain's base rating, without its length).
+    /// SE's rating in tenths (a chain's base rating, without its length; a
+    /// type-3 loop's or BUG's without its set).
     pub(crate) fn tenths(self) -> u32 {
         match self {
             SeRule::LastCell => 10,
@@ -132,17 +218,23 @@ impl SeRule {
             SeRule::DirectHiddenPair => 20,
             SeRule::NakedSingle => 23,
             SeRule::DirectHiddenTriple => 25,
-            SeRule::Plain(t) => (rating(t) * 10.0).round() as u32,
+            SeRule::Plain(t) => rating(t).map_or(0, |r| (r * 10.0).round() as u32),
+            SeRule::UniqueLoop { cells, .. } => {
+                (uniqueness::loop_rating(usize::from(cells)) * 10.0).round() as u32
+            }
+            SeRule::Bug(1) => 56,
+            SeRule::Bug(_) => 57,
             SeRule::Chain(k) => k.base_tenths(),
         }
     }
 }
 
-/// SE's base rating of a technique of our catalogue: the non-direct one,
-/// and for a hidden single the box one; a forcing chain at the lowest
-/// rating of its kinds (6.6).
-pub(crate) fn rating(t: Technique) -> f64 {
-    match t {
+/// SE's base rating of a technique of our catalogue in the classic rater:
+/// the non-direct one, and for a hidden single the box one; a forcing
+/// chain at the lowest rating of its kinds (6.6). `None` for the WXYZ-wing,
+/// which the classic rater does not have.
+pub(crate) fn rating(t: Technique) -> Option<f64> {
+    Some(match t {
         Technique::HiddenSingle => 1.2,
         Technique::NakedSingle => 2.3,
         Technique::Pointing => 2.6,
@@ -155,26 +247,129 @@ pub(crate) fn rating(t: Technique) -> f64 {
         Technique::HiddenTriple => 4.0,
         Technique::XyWing => 4.2,
         Technique::XyzWing => 4.4,
-        Technique::WxyzWing => 4.6,
+        Technique::WxyzWing => return None,
         Technique::NakedQuad => 5.0,
         Technique::Jellyfish => 5.2,
         Technique::HiddenQuad => 5.4,
         Technique::ForcingChain => 6.6,
+    })
+}
+
+/// One hint of SE's: what it places or removes, and how SE rates it. SE
+/// applies the removals, then the placement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SeHint {
+    /// The rule the hint is a case of.
+    pub rule: SeRule,
+    /// SE's rating of this hint, in tenths.
+    pub tenths: u32,
+    /// The `(cell, digit)` placed, if any.
+    pub placement: Option<(usize, u8)>,
+    /// The `(cell, digit)` candidates removed.
+    pub eliminations: Vec<(usize, u8)>,
+}
+
+impl SeHint {
+    /// Applies the removals, then the placement.
+    pub(crate) fn apply(&self, board: &mut Board) {
+        for &(cell, d) in &self.eliminations {
+            board.eliminate(cell, d);
+        }
+        if let Some((cell, d)) = self.placement {
+            board.place(cell, d);
+        }
+    }
+
+    /// True when the hint contradicts `solution` (cell values, row-major):
+    /// it removes a solution value or places a wrong digit.
+    #[cfg(test)]
+    pub(crate) fn contradicts(&self, solution: &[u8]) -> bool {
+        self.eliminations.iter().any(|&(c, d)| solution[c] == d)
+            || self.placement.is_some_and(|(c, d)| solution[c] != d)
     }
 }
 
-/// The catalogue ordered by rating, lowest first.
-pub(crate) fn by_rating() -> Vec<Technique> {
-    let mut ts = Technique::ALL.to_vec();
-    ts.sort_by(|a, b| rating(*a).total_cmp(&rating(*b)));
-    ts
+/// SE's hint producers before its chains (`Solver`'s direct and indirect
+/// producers), each giving the first hint its search finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HintProducer {
+    /// `HiddenSingle`.
+    HiddenSingle,
+    /// `Locking(true)`: direct pointing and claiming.
+    DirectLocking,
+    /// `HiddenSet(k, true)`: direct hidden pair (2) or triple (3).
+    DirectHiddenSet(usize),
+    /// `NakedSingle`.
+    NakedSingle,
+    /// `Locking(false)`: pointing and claiming.
+    Locking,
+    /// `NakedSet(k)`.
+    NakedSet(usize),
+    /// `Fisherman(k)`: X-wing (2), swordfish (3), jellyfish (4).
+    Fisherman(usize),
+    /// `HiddenSet(k, false)`.
+    HiddenSet(usize),
+    /// `XYWing(false)`.
+    XyWing,
+    /// `XYWing(true)`.
+    XyzWing,
+    /// `UniqueLoops`.
+    UniqueLoops,
+    /// `BivalueUniversalGrave`.
+    BivalueUniversalGrave,
+}
+
+/// SE 1.2.1.3's producers before its chains, in the order its `Solver`
+/// tries them.
+pub(crate) const CLASSIC_PRODUCERS: [HintProducer; 19] = [
+    HintProducer::HiddenSingle,
+    HintProducer::DirectLocking,
+    HintProducer::DirectHiddenSet(2),
+    HintProducer::NakedSingle,
+    HintProducer::DirectHiddenSet(3),
+    HintProducer::Locking,
+    HintProducer::NakedSet(2),
+    HintProducer::Fisherman(2),
+    HintProducer::HiddenSet(2),
+    HintProducer::NakedSet(3),
+    HintProducer::Fisherman(3),
+    HintProducer::HiddenSet(3),
+    HintProducer::XyWing,
+    HintProducer::XyzWing,
+    HintProducer::UniqueLoops,
+    HintProducer::NakedSet(4),
+    HintProducer::Fisherman(4),
+    HintProducer::HiddenSet(4),
+    HintProducer::BivalueUniversalGrave,
+    // SE's AlignedPairExclusion (aligned.rs) comes here, after the BUG and
+    // before the chains.
+];
+
+impl HintProducer {
+    /// The first hint of the producer on `board`, as SE's search finds it.
+    pub(crate) fn first_hint(self, board: &Board) -> Option<SeHint> {
+        match self {
+            HintProducer::HiddenSingle => classic::hidden_single(board),
+            HintProducer::DirectLocking => classic::locking(board, true),
+            HintProducer::DirectHiddenSet(k) => classic::hidden_set(board, k, true),
+            HintProducer::NakedSingle => classic::naked_single(board),
+            HintProducer::Locking => classic::locking(board, false),
+            HintProducer::NakedSet(k) => classic::naked_set(board, k),
+            HintProducer::Fisherman(k) => classic::fisherman(board, k),
+            HintProducer::HiddenSet(k) => classic::hidden_set(board, k, false),
+            HintProducer::XyWing => classic::xy_wing(board, false),
+            HintProducer::XyzWing => classic::xy_wing(board, true),
+            HintProducer::UniqueLoops => uniqueness::unique_loop(board),
+            HintProducer::BivalueUniversalGrave => uniqueness::bivalue_universal_grave(board),
+        }
+    }
 }
 
 /// Both ratings of one puzzle, and the rules used.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SerateResult {
-    /// The highest rating along the lowest-rating-first path (0 when the
-    /// puzzle is already full).
+    /// The highest rating along SE's path (0 when the puzzle is already
+    /// full).
     pub serate: f64,
     /// The sum of the ratings of every step of that path.
     pub fowler: f64,
@@ -185,7 +380,8 @@ pub(crate) struct SerateResult {
     /// Sudoku Explainer's ED ("diamond"): the rating of the path's first
     /// step (0 when the puzzle is already full).
     pub ed: f64,
-    /// The technique with the highest rating, if any step was taken.
+    /// The catalogue's technique behind the rule with the highest rating,
+    /// if a step was taken and that rule has one.
     pub hardest: Option<Technique>,
     /// The rule with the highest rating, if any step was taken.
     pub hardest_rule: Option<SeRule>,
@@ -214,145 +410,14 @@ struct Step {
     tenths: u32,
 }
 
-/// The kind of unit `u` (0 row, 1 column, 2 box).
-fn unit_kind(board: &Board, u: usize) -> usize {
-    let geo = board.geometry();
-    let first = geo.units[u][0];
-    geo.cell_units[first]
-        .iter()
-        .position(|&x| x == u)
-        .unwrap_or(0)
-}
-
-/// The lowest-rated hidden single of `board`, applied.
-fn hidden_single_step(board: &mut Board, buf: &mut Vec<super::techniques::Single>) -> Option<Step> {
-    buf.clear();
-    hidden_singles(board, buf);
-    let geo = board.geometry();
-    let rule_of = |s: &super::techniques::Single| {
-        let u = s.unit.unwrap_or(0);
-        let empty = geo.units[u]
-            .iter()
-            .filter(|&&c| board.value(c) == 0)
-            .count();
-        if empty == 1 {
-            SeRule::LastCell
-        } else if unit_kind(board, u) == 2 {
-            SeRule::HiddenSingleBox
-        } else {
-            SeRule::HiddenSingleLine
-        }
-    };
-    let (s, rule) = buf
-        .iter()
-        .map(|s| (*s, rule_of(s)))
-        .min_by_key(|(_, r)| r.tenths())?;
-    board.place(s.cell, s.digit);
-    Some(Step {
-        rule,
-        tenths: rule.tenths(),
-    })
-}
-
-/// The first application of `t` whose removals would leave a hidden single
-/// in a unit that `unit_ok` accepts (`board` has no hidden single): places
-/// that single.
-fn direct_step(
-    board: &mut Board,
-    t: Technique,
-    rule: SeRule,
-    unit_ok: impl Fn(&Board, &Application, usize) -> bool,
-) -> Option<Step> {
-    let mut buf = Vec::new();
-    for a in find(t, board) {
-        let mut after = board.clone();
-        a.apply(&mut after);
-        buf.clear();
-        hidden_singles(&after, &mut buf);
-        if let Some(s) = buf
-            .iter()
-            .find(|s| s.unit.is_some_and(|u| unit_ok(board, &a, u)))
-        {
-            // As SE's direct hints do, only the single is applied: the
-            // removals stay for a later (non-direct) application.
-            board.place(s.cell, s.digit);
+/// Takes the step SE would take on `board`; `None` when nothing applies.
+fn next_step(board: &mut Board) -> Option<Step> {
+    for producer in CLASSIC_PRODUCERS {
+        if let Some(hint) = producer.first_hint(board) {
+            hint.apply(board);
             return Some(Step {
-                rule,
-                tenths: rule.tenths(),
-            });
-        }
-    }
-    None
-}
-
-/// Takes the lowest-rated step SE would take on `board`; `None` when
-/// nothing applies.
-fn next_step(board: &mut Board, buf: &mut Vec<super::techniques::Single>) -> Option<Step> {
-    if let Some(s) = hidden_single_step(board, buf) {
-        return Some(s);
-    }
-    // Pointing: a box's digit on one line; SE looks for the single in the
-    // other boxes of the line. Claiming: a line's digit in one box; SE looks
-    // in the other lines of that kind through the box.
-    let same_kind_as_base = |b: &Board, a: &Application, u: usize| {
-        a.units
-            .first()
-            .is_some_and(|&w| unit_kind(b, w) == unit_kind(b, u) && w != u)
-    };
-    let own_unit = |_: &Board, a: &Application, u: usize| a.units.first() == Some(&u);
-    if let Some(s) = direct_step(
-        board,
-        Technique::Pointing,
-        SeRule::DirectPointing,
-        same_kind_as_base,
-    ) {
-        return Some(s);
-    }
-    if let Some(s) = direct_step(
-        board,
-        Technique::Claiming,
-        SeRule::DirectClaiming,
-        same_kind_as_base,
-    ) {
-        return Some(s);
-    }
-    if let Some(s) = direct_step(
-        board,
-        Technique::HiddenPair,
-        SeRule::DirectHiddenPair,
-        own_unit,
-    ) {
-        return Some(s);
-    }
-    if let Some(a) = find_first(Technique::NakedSingle, board) {
-        a.apply(board);
-        let rule = SeRule::NakedSingle;
-        return Some(Step {
-            rule,
-            tenths: rule.tenths(),
-        });
-    }
-    if let Some(s) = direct_step(
-        board,
-        Technique::HiddenTriple,
-        SeRule::DirectHiddenTriple,
-        own_unit,
-    ) {
-        return Some(s);
-    }
-    for t in by_rating() {
-        if matches!(
-            t,
-            Technique::HiddenSingle | Technique::NakedSingle | Technique::ForcingChain
-        ) {
-            continue;
-        }
-        if let Some(a) = find_first(t, board) {
-            a.apply(board);
-            let rule = SeRule::Plain(t);
-            return Some(Step {
-                rule,
-                tenths: rule.tenths(),
+                rule: hint.rule,
+                tenths: hint.tenths,
             });
         }
     }
@@ -364,7 +429,7 @@ fn next_step(board: &mut Board, buf: &mut Vec<super::techniques::Single>) -> Opt
     })
 }
 
-/// Rates `puzzle` along the lowest-rating-first path.
+/// Rates `puzzle` along SE's path.
 ///
 /// # Errors
 /// "needs search" when the catalogue cannot finish the puzzle.
@@ -383,10 +448,9 @@ pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
     let (mut max, mut sum) = (0u32, 0u64);
     // EP and ED in tenths, once the path has reached them.
     let (mut pearl, mut diamond) = (None, None);
-    let mut buf = Vec::new();
     while !board.is_solved() {
         let empty = board.empty_count();
-        let Some(step) = next_step(&mut board, &mut buf) else {
+        let Some(step) = next_step(&mut board) else {
             return Err(Unfinished::new("needs search"));
         };
         r.steps += 1;
@@ -395,7 +459,7 @@ pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
         if step.tenths > max {
             max = step.tenths;
             r.hardest_rule = Some(step.rule);
-            r.hardest = Some(step.rule.technique());
+            r.hardest = step.rule.technique();
         }
         diamond.get_or_insert(step.tenths);
         if pearl.is_none() && board.empty_count() < empty {
@@ -425,15 +489,39 @@ mod tests {
         assert_eq!(SeRule::DirectHiddenTriple.tenths(), 25);
         assert_eq!(SeRule::Plain(Technique::Pointing).tenths(), 26);
         assert_eq!(SeRule::Plain(Technique::Claiming).tenths(), 28);
-        // Sukaku Explainer's other single ratings and base ratings.
+        // SE 1.2.1.3's other single ratings and base ratings.
         assert_eq!(SeRule::LastCell.tenths(), 10);
         assert_eq!(SeRule::HiddenSingleLine.tenths(), 15);
         assert_eq!(SeRule::Plain(Technique::NakedPair).tenths(), 30);
         assert_eq!(SeRule::Plain(Technique::XWing).tenths(), 32);
         assert_eq!(SeRule::Plain(Technique::HiddenPair).tenths(), 34);
+        assert_eq!(SeRule::Plain(Technique::NakedTriple).tenths(), 36);
         assert_eq!(SeRule::Plain(Technique::Swordfish).tenths(), 38);
+        assert_eq!(SeRule::Plain(Technique::HiddenTriple).tenths(), 40);
         assert_eq!(SeRule::Plain(Technique::XyWing).tenths(), 42);
+        assert_eq!(SeRule::Plain(Technique::XyzWing).tenths(), 44);
+        assert_eq!(SeRule::Plain(Technique::NakedQuad).tenths(), 50);
+        assert_eq!(SeRule::Plain(Technique::Jellyfish).tenths(), 52);
         assert_eq!(SeRule::Plain(Technique::HiddenQuad).tenths(), 54);
+        // The classic rater has no WXYZ-wing (Sukaku Explainer's 4.6).
+        assert_eq!(rating(Technique::WxyzWing), None);
+        // UniqueLoopHint: 4.5, +0.1 for six cells, +0.2 for eight, +0.5
+        // for ten or more.
+        let ul = |cells, loop_type| SeRule::UniqueLoop { cells, loop_type }.tenths();
+        assert_eq!(
+            (ul(4, 1), ul(6, 2), ul(8, 4), ul(10, 1), ul(14, 1)),
+            (45, 46, 47, 50, 50)
+        );
+        // Bug1Hint 5.6, Bug2Hint and Bug4Hint 5.7, Bug3Hint 5.7 + set.
+        assert_eq!(
+            (
+                SeRule::Bug(1).tenths(),
+                SeRule::Bug(2).tenths(),
+                SeRule::Bug(3).tenths()
+            ),
+            (56, 57, 57)
+        );
+        assert_eq!(SeRule::Bug(4).tenths(), 57);
         assert_eq!(SeRule::Chain(ChainKind::XOrY).tenths(), 66);
         assert_eq!(SeRule::Chain(ChainKind::Forcing).tenths(), 70);
         assert_eq!(SeRule::Chain(ChainKind::Nishio).tenths(), 75);
@@ -441,10 +529,41 @@ mod tests {
         assert_eq!(SeRule::Chain(ChainKind::Dynamic).tenths(), 85);
         assert_eq!(SeRule::Chain(ChainKind::DynamicPlus).tenths(), 90);
         assert_eq!(SeRule::Chain(ChainKind::Nested).tenths(), 95);
-        let order = by_rating();
-        assert_eq!(order[0], Technique::HiddenSingle);
-        assert_eq!(order[1], Technique::NakedSingle);
-        assert_eq!(*order.last().unwrap(), Technique::ForcingChain);
+    }
+
+    #[test]
+    fn ses_names_of_uniqueness_rules() {
+        // UniqueLoopHint.getName: "Rectangle" for four cells, the length
+        // from eight cells on; Bug*Hint.getName.
+        let ul = |cells, loop_type| SeRule::UniqueLoop { cells, loop_type }.name();
+        assert_eq!(ul(4, 1), "Unique rectangle type 1");
+        assert_eq!(ul(6, 3), "Unique loop type 3");
+        assert_eq!(ul(8, 2), "Unique loop 8 type 2");
+        assert_eq!(ul(10, 4), "Unique loop 10 type 4");
+        assert_eq!(SeRule::Bug(2).name(), "BUG type 2");
+        assert_eq!(
+            SeRule::UniqueLoop {
+                cells: 4,
+                loop_type: 1
+            }
+            .technique(),
+            None
+        );
+    }
+
+    #[test]
+    fn the_producers_come_in_ses_order() {
+        // Solver.java 1.2.1.3: UniqueLoops after XYZ-wing and before the
+        // naked quad; the BUG last before the chains.
+        let at = |p| CLASSIC_PRODUCERS.iter().position(|&q| q == p).unwrap();
+        assert_eq!(at(HintProducer::HiddenSingle), 0);
+        assert_eq!(at(HintProducer::NakedSingle), 3);
+        assert_eq!(at(HintProducer::UniqueLoops), at(HintProducer::XyzWing) + 1);
+        assert_eq!(
+            at(HintProducer::NakedSet(4)),
+            at(HintProducer::UniqueLoops) + 1
+        );
+        assert_eq!(at(HintProducer::BivalueUniversalGrave), 18);
     }
 
     #[test]
