@@ -428,8 +428,81 @@ def se_pairs(name):
     return [(float(field(r, SE_FIELD[name])), r.get("serate")) for r in rows(f"{name}.jsonl")]
 
 
+def se17():
+    """(published ER, ours or None, our hardest rule, ours EP, ours ED, peer [ER, EP, ED] or None)."""
+    peer = {}
+    try:
+        with open(f"{W}/se17.peer") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 4:
+                    peer[parts[0]] = [float(x) for x in parts[1:4]]
+    except FileNotFoundError:
+        pass
+    out = []
+    for r in rows("se17.jsonl"):
+        uses = (r.get("serate_uses") or "").split(";")
+        rule = uses[-1].rsplit(":", 1)[0] if uses and uses[-1] else "none"
+        out.append((float(field(r, 1)), r.get("serate"), rule, r.get("serate_ep"), r.get("serate_ed"),
+                    peer.get(r["puzzle"])))
+    return out, bool(peer)
+
+
+def same(a, b):
+    return a is not None and b is not None and abs(a - b) < 0.05
+
+
+def pct(k, n):
+    return f"{100 * k / n:.0f} %" if n else ""
+
+
 p("")
-p("## 10. Serate beside Sukaku Explainer's rating (Pelánek Table 1's Serate)")
+p("## 10. Serate beside the classic Sudoku Explainer (the published ER, EP and ED)")
+p("")
+p("`sudolab rate -m serate` rebuilds the classic Sudoku Explainer rater (SE 1.2.1.3, the")
+p("rating the Sudoku forum publishes as ER/EP/ED; `docs/methods.md` §3.11). Against the")
+p("published ratings of the 17-clue list's training half (`se-ratings-17clue`, the first 30")
+p("puzzles of every rating value) and, where `docs/papers.sh` ran with `SE_CLASSIC`, the")
+p("classic peer built from today's `1to9only/SudokuExplainer` on the same puzzles: per")
+p("published value the share our ER equals it, the peer's, and the share the peer equals it.")
+p("")
+S17, HAVE_PEER = se17()
+p("| published ER | puzzles | ours = published | ours = peer | peer = published |")
+p("|---:|---:|---:|---:|---:|")
+for v in sorted({a for a, *_ in S17}):
+    g = [x for x in S17 if abs(x[0] - v) < 0.05]
+    n = len(g)
+    p(f"| {v:.1f} | {n} | {pct(sum(same(x[1], x[0]) for x in g), n)} | "
+      + (f"{pct(sum(same(x[1], x[5][0]) for x in g if x[5]), sum(1 for x in g if x[5]))} | "
+         f"{pct(sum(same(x[5][0], x[0]) for x in g if x[5]), sum(1 for x in g if x[5]))} |" if HAVE_PEER else "not run | not run |"))
+n = len(S17)
+p(f"| all | {n} | {pct(sum(same(x[1], x[0]) for x in S17), n)} | "
+  + (f"{pct(sum(same(x[1], x[5][0]) for x in S17 if x[5]), sum(1 for x in S17 if x[5]))} | "
+     f"{pct(sum(same(x[5][0], x[0]) for x in S17 if x[5]), sum(1 for x in S17 if x[5]))} |" if HAVE_PEER else "not run | not run |"))
+values = sorted({a for a, *_ in S17})
+if values:
+    share = [sum(same(x[1], x[0]) for x in S17 if abs(x[0] - v) < 0.05) / sum(1 for x in S17 if abs(x[0] - v) < 0.05)
+             for v in values]
+    p("")
+    p(f"Every value weighs the same above ({n} puzzles); {sum(1 for s_ in share if s_ >= 0.6)} of {len(values)} values are")
+    p("60 % or more exact.")
+if HAVE_PEER and any(x[3] is not None for x in S17):
+    both = [x for x in S17 if x[5] and x[3] is not None]
+    p(f"EP and ED beside the classic peer's: EP equal for {pct(sum(same(x[3], x[5][1]) for x in both), len(both))}, "
+      f"ED for {pct(sum(same(x[4], x[5][2]) for x in both), len(both))} of {len(both)} puzzles.")
+p("")
+p("By the hardest rule of our path (the last rule `serate_uses` lists): puzzles, and the share")
+p("whose ER equals the published one.")
+p("")
+p("| hardest rule | puzzles | ours = published |")
+p("|---|---:|---:|")
+by_rule = collections.defaultdict(list)
+for x in S17:
+    by_rule[x[2]].append(x)
+for rule, g in sorted(by_rule.items(), key=lambda kv: min((x[1] or 99) for x in kv[1])):
+    p(f"| {rule} | {len(g)} | {pct(sum(same(x[1], x[0]) for x in g), len(g))} |")
+p("")
+p("### Beside Sukaku Explainer's rating (Pelánek Table 1's Serate)")
 p("")
 p("`sudolab rate -m serate` (the highest Sukaku Explainer rating along the lowest-rating-first")
 p("path of our technique engine, chains rated by kind and length; `docs/raters.md`) against")

@@ -5,6 +5,7 @@
 #
 #   bash docs/papers.sh                 # about 4 minutes on 2 cores
 #   SAMPLE=20 DOCS_OUT=/tmp bash docs/papers.sh   # every 20th puzzle, output elsewhere
+#   SE_CLASSIC=/path/classes bash docs/papers.sh    # §10 with the classic SE peer beside
 #
 # SUDOLAB_DATA overrides the data directory (default ../shared/data),
 # SUDOLAB_BIN the binary (default: build target/release/sudolab).
@@ -56,6 +57,17 @@ pick "$DATA/se-ratings-hard/top1465_se_train.tsv" > "$W/se-hard.tsv"
 for s in se-web se-exchange se-hard; do
   nice $B rate "$W/$s.tsv" -m serate --no-score -f jsonl --keep-going > "$W/$s.jsonl" 2> /dev/null || [ $? -eq 3 ]
 done
+# Serate beside the classic Sudoku Explainer's published ratings: the first 30 puzzles of
+# every rating value of the 17-clue list's training half; with SE_CLASSIC (the classes
+# folder of ../shared/peers/se-classic/build.sh) the classic peer rates the same puzzles.
+awk -F'\t' -v n="$SAMPLE" '!/^#/ && ++c[$2] <= 30 && (n == 1 || c[$2] % n == 1)' \
+  "$DATA/se-ratings-17clue/royle17_ser_train.tsv" > "$W/se17.tsv"
+nice $B rate "$W/se17.tsv" -m serate --no-score -f jsonl --keep-going > "$W/se17.jsonl" 2> /dev/null || [ $? -eq 3 ]
+if [ -n "${SE_CLASSIC:-}" ]; then
+  cut -f1 "$W/se17.tsv" > "$W/se17.txt"
+  (cd "$W" && java -Xrs -Xmx1g -XX:ParallelGCThreads=1 -cp "$SE_CLASSIC:/usr/share/java/json-simple.jar" \
+    diuf.sudoku.test.serate --input=se17.txt --format='%g %r %p %d' > se17.peer 2> /dev/null)
+fi
 # The Cloud Sudoku puzzles carry SE's ER too; their `serate_uses` feed the Serate LM.
 $B rate "$W/cloud.tsv" -m serate --no-score -f jsonl > "$W/cloud-serate.jsonl"
 # Fletcher's Algorithm 2: 1,000 puzzles (seed 1) rated by the oracle model.

@@ -64,11 +64,13 @@ fn papers_script_writes_every_section() {
             "se-ratings-sukakuexplainer/se_ratings.tsv",
             "se-sudokuexchange/diabolical_se.tsv",
             "se-ratings-hard/top1465_se_train.tsv",
+            "se-ratings-17clue/royle17_ser_train.tsv",
         ],
     ) else {
         return;
     };
     let md = read(&out, "papers.md");
+    assert!(md.contains("| published ER | puzzles | ours = published |"), "{md}");
     assert!(md.contains("**Sample run: every 40th puzzle only"), "{md}");
     for section in 1..=11 {
         assert!(
