@@ -47,12 +47,14 @@
 //!
 //! A puzzle the catalogue cannot finish is "needs search": no number.
 
+pub(crate) mod aligned;
 pub(crate) mod chains;
 
 use super::Unfinished;
 use super::board::Board;
 use super::techniques::{Application, Technique, find, find_first, hidden_singles};
 use crate::grid::Puzzle;
+use aligned::Degree;
 use chains::{ChainKind, easiest_chain};
 use std::collections::BTreeMap;
 
@@ -80,6 +82,10 @@ pub(crate) enum SeRule {
     Plain(Technique),
     /// A forcing chain of the kind (its rating grows with its length).
     Chain(ChainKind),
+    /// Aligned pair exclusion ([`aligned`]), 6.2.
+    AlignedPairExclusion,
+    /// Aligned triplet exclusion ([`aligned`]), 7.5.
+    AlignedTripletExclusion,
 }
 
 impl SeRule {
@@ -102,6 +108,8 @@ impl SeRule {
             SeRule::Chain(ChainKind::Dynamic) => "dynamic forcing chain",
             SeRule::Chain(ChainKind::DynamicPlus) => "dynamic forcing chain (+)",
             SeRule::Chain(ChainKind::Nested) => "nested forcing chain (+ forcing chains)",
+            SeRule::AlignedPairExclusion => "Aligned Pair Exclusion",
+            SeRule::AlignedTripletExclusion => "Aligned Triplet Exclusion",
         }
     }
 
@@ -117,7 +125,10 @@ impl SeRule {
             SeRule::NakedSingle => Technique::NakedSingle,
             SeRule::DirectHiddenTriple => Technique::HiddenTriple,
             SeRule::Plain(t) => t,
-            SeRule::Chain(_) => Technique::ForcingChain,
+            // The catalogue has nothing between the quads and the chains.
+            SeRule::Chain(_) | SeRule::AlignedPairExclusion | SeRule::AlignedTripletExclusion => {
+                Technique::ForcingChain
+            }
         }
     }
 
@@ -134,6 +145,8 @@ impl SeRule {
             SeRule::DirectHiddenTriple => 25,
             SeRule::Plain(t) => (rating(t) * 10.0).round() as u32,
             SeRule::Chain(k) => k.base_tenths(),
+            SeRule::AlignedPairExclusion => 62,
+            SeRule::AlignedTripletExclusion => 75,
         }
     }
 }
@@ -349,7 +362,18 @@ fn next_step(board: &mut Board, buf: &mut Vec<super::techniques::Single>) -> Opt
             });
         }
     }
-    let c = easiest_chain(board)?;
+    if let Some(s) = aligned::step(board, Degree::Pair) {
+        return Some(s);
+    }
+    let mut triplet = false;
+    let c = easiest_chain(board, |b| {
+        triplet = aligned::first(b, Degree::Triplet).is_some();
+        triplet
+    });
+    if triplet {
+        return aligned::step(board, Degree::Triplet);
+    }
+    let c = c?;
     c.conclusion.apply(board);
     Some(Step {
         rule: SeRule::Chain(c.kind),
