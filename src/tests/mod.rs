@@ -26,4 +26,5 @@ mod relax;
 mod relax_certificate;
 mod report_html;
 mod score;
+mod serate_aligned;
 mod serate_chains;
