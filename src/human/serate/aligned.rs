@@ -269,10 +269,10 @@ fn scan(board: &Board, degree: Degree, mut visit: impl FnMut(AlignedExclusion) -
                 continue;
             }
             if degree == Degree::Pair {
-                if let Some(x) = exclusion(board, &[c0, c1], &common) {
-                    if visit(x).is_break() {
-                        return;
-                    }
+                if let Some(x) = exclusion(board, &[c0, c1], &common)
+                    && visit(x).is_break()
+                {
+                    return;
                 }
                 continue;
             }
@@ -292,10 +292,10 @@ fn scan(board: &Board, degree: Degree, mut visit: impl FnMut(AlignedExclusion) -
                 if !seen_triplets.insert(key) {
                     continue;
                 }
-                if let Some(x) = exclusion(board, &[c0, c1, c2], &common3) {
-                    if visit(x).is_break() {
-                        return;
-                    }
+                if let Some(x) = exclusion(board, &[c0, c1, c2], &common3)
+                    && visit(x).is_break()
+                {
+                    return;
                 }
             }
         }
