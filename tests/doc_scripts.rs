@@ -70,7 +70,10 @@ fn papers_script_writes_every_section() {
         return;
     };
     let md = read(&out, "papers.md");
-    assert!(md.contains("| published ER | puzzles | ours = published |"), "{md}");
+    assert!(
+        md.contains("| published ER | puzzles | ours = published |"),
+        "{md}"
+    );
     assert!(md.contains("**Sample run: every 40th puzzle only"), "{md}");
     for section in 1..=11 {
         assert!(

@@ -26,5 +26,6 @@ mod relax;
 mod relax_certificate;
 mod report_html;
 mod score;
+mod serate_aligned;
 mod serate_chains;
 mod serate_uniqueness;

@@ -1141,8 +1141,14 @@ pub(crate) fn rated_chains(board: &Board) -> Vec<RatedChain> {
 }
 
 /// The easiest conclusion (lowest rating, then fewest potentials, then
-/// first) of the first of SE's producers that reaches one.
-pub(crate) fn easiest_chain(board: &Board) -> Option<RatedChain> {
+/// first) of the first of SE's producers that reaches one. SE tries its
+/// Aligned Triplet Exclusion between its first chaining producer and
+/// Nishio: `before_nishio` stands for it, and when it returns true (it
+/// found its step) no chain is taken.
+pub(crate) fn easiest_chain(
+    board: &Board,
+    before_nishio: impl FnOnce(&Board) -> bool,
+) -> Option<RatedChain> {
     let easiest = |v: Vec<RatedChain>| {
         v.into_iter().reduce(|best, c| {
             if (c.tenths, c.nodes) < (best.tenths, best.nodes) {
@@ -1154,6 +1160,9 @@ pub(crate) fn easiest_chain(board: &Board) -> Option<RatedChain> {
     };
     if let Some(c) = easiest(static_chains(board)) {
         return Some(c);
+    }
+    if before_nishio(board) {
+        return None;
     }
     let dynamic = dynamic_chains(board, 0);
     let (nishio, dynamic): (Vec<_>, Vec<_>) = dynamic

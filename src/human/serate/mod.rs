@@ -55,6 +55,7 @@
 //!
 //! A puzzle the catalogue cannot finish is "needs search": no number.
 
+pub(crate) mod aligned;
 pub(crate) mod chains;
 pub(crate) mod classic;
 pub(crate) mod uniqueness;
@@ -63,6 +64,7 @@ use super::Unfinished;
 use super::board::Board;
 use super::techniques::Technique;
 use crate::grid::Puzzle;
+use aligned::Degree;
 use chains::{ChainKind, easiest_chain};
 use std::collections::BTreeMap;
 
@@ -101,6 +103,10 @@ pub(crate) enum SeRule {
     Bug(u8),
     /// A forcing chain of the kind (its rating grows with its length).
     Chain(ChainKind),
+    /// Aligned pair exclusion ([`aligned`]), 6.2.
+    AlignedPairExclusion,
+    /// Aligned triplet exclusion ([`aligned`]), 7.5.
+    AlignedTripletExclusion,
 }
 
 /// SE's names of unique loops (`UniqueLoopHint.getName`): by loop length
@@ -185,11 +191,13 @@ impl SeRule {
             SeRule::Chain(ChainKind::Dynamic) => "dynamic forcing chain",
             SeRule::Chain(ChainKind::DynamicPlus) => "dynamic forcing chain (+)",
             SeRule::Chain(ChainKind::Nested) => "nested forcing chain (+ forcing chains)",
+            SeRule::AlignedPairExclusion => "Aligned Pair Exclusion",
+            SeRule::AlignedTripletExclusion => "Aligned Triplet Exclusion",
         }
     }
 
     /// The technique of our catalogue the rule is a case of (none for the
-    /// uniqueness rules, which the catalogue lacks).
+    /// uniqueness rules and the aligned exclusions, which the catalogue lacks).
     pub(crate) fn technique(self) -> Option<Technique> {
         match self {
             SeRule::LastCell | SeRule::HiddenSingleBox | SeRule::HiddenSingleLine => {
@@ -201,7 +209,10 @@ impl SeRule {
             SeRule::NakedSingle => Some(Technique::NakedSingle),
             SeRule::DirectHiddenTriple => Some(Technique::HiddenTriple),
             SeRule::Plain(t) => Some(t),
-            SeRule::UniqueLoop { .. } | SeRule::Bug(_) => None,
+            SeRule::UniqueLoop { .. }
+            | SeRule::Bug(_)
+            | SeRule::AlignedPairExclusion
+            | SeRule::AlignedTripletExclusion => None,
             SeRule::Chain(_) => Some(Technique::ForcingChain),
         }
     }
@@ -225,6 +236,8 @@ impl SeRule {
             SeRule::Bug(1) => 56,
             SeRule::Bug(_) => 57,
             SeRule::Chain(k) => k.base_tenths(),
+            SeRule::AlignedPairExclusion => 62,
+            SeRule::AlignedTripletExclusion => 75,
         }
     }
 }
@@ -341,8 +354,8 @@ pub(crate) const CLASSIC_PRODUCERS: [HintProducer; 19] = [
     HintProducer::Fisherman(4),
     HintProducer::HiddenSet(4),
     HintProducer::BivalueUniversalGrave,
-    // SE's AlignedPairExclusion (aligned.rs) comes here, after the BUG and
-    // before the chains.
+    // SE's AlignedPairExclusion follows (`aligned::step` in `next_step`),
+    // after the BUG and before the chains.
 ];
 
 impl HintProducer {
@@ -421,7 +434,18 @@ fn next_step(board: &mut Board) -> Option<Step> {
             });
         }
     }
-    let c = easiest_chain(board)?;
+    if let Some(s) = aligned::step(board, Degree::Pair) {
+        return Some(s);
+    }
+    let mut triplet = false;
+    let c = easiest_chain(board, |b| {
+        triplet = aligned::first(b, Degree::Triplet).is_some();
+        triplet
+    });
+    if triplet {
+        return aligned::step(board, Degree::Triplet);
+    }
+    let c = c?;
     c.conclusion.apply(board);
     Some(Step {
         rule: SeRule::Chain(c.kind),
