@@ -27,3 +27,4 @@ mod relax_certificate;
 mod report_html;
 mod score;
 mod serate_chains;
+mod serate_cycles;

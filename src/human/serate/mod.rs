@@ -48,6 +48,7 @@
 //! A puzzle the catalogue cannot finish is "needs search": no number.
 
 pub(crate) mod chains;
+pub(crate) mod cycles;
 
 use super::Unfinished;
 use super::board::Board;
