@@ -1172,13 +1172,26 @@ pub(crate) fn easiest_chain(board: &Board) -> Option<RatedChain> {
     } else if let Some(c) = easiest(static_chains(board)) {
         return Some(c);
     }
-    let dynamic = dynamic_chains(board, 0);
-    let (nishio, dynamic): (Vec<_>, Vec<_>) = dynamic
-        .into_iter()
-        .partition(|c| c.kind == ChainKind::Nishio);
-    easiest(nishio)
+    // SE's Nishio producer (X links only, dynamic); on boards too large for
+    // it, the engine's one-digit dynamic contradictions.
+    let small = geo.cells * geo.side <= Eliminations::CAPACITY;
+    let dynamic = std::cell::OnceCell::new();
+    let dynamic_of = |want_nishio: bool| -> Vec<RatedChain> {
+        dynamic
+            .get_or_init(|| dynamic_chains(board, 0))
+            .iter()
+            .filter(|c| (c.kind == ChainKind::Nishio) == want_nishio)
+            .copied()
+            .collect()
+    };
+    let nishio = if small {
+        cycles::nishio_hint(board)
+    } else {
+        easiest(dynamic_of(true))
+    };
+    nishio
         .or_else(|| easiest(multiple_chains(board)))
-        .or_else(|| easiest(dynamic))
+        .or_else(|| easiest(dynamic_of(false)))
         .or_else(|| easiest(dynamic_chains(board, 1)))
         .or_else(|| easiest(dynamic_chains(board, 2)))
 }

@@ -136,6 +136,7 @@ pub(crate) struct FirstHint {
 
 impl FirstHint {
     /// SE's base rating of the hint, in tenths.
+    #[cfg(test)]
     pub(crate) fn base_tenths(&self) -> u32 {
         match (self.links.y && self.links.x, self.cycle) {
             (true, _) => 70,
@@ -550,6 +551,187 @@ pub(crate) fn first_hint(board: &Board) -> Option<FirstHint> {
     all_hints(board)
         .into_iter()
         .reduce(|best, h| if h.before(&best) { h } else { best })
+}
+
+/// A potential of a dynamic Nishio search, with every potential it follows
+/// from (the one that caused it, and for a hidden single the earlier
+/// removals of its digit in the unit: SE's "hidden parents").
+#[derive(Debug, Clone)]
+struct DynNode {
+    parents: Vec<u32>,
+}
+
+/// SE's Nishio forcing chains (7.5; Sudoku Explainer 1.2.1.3, `Chaining`
+/// with dynamic and Nishio set): from every candidate assumed on and off,
+/// X links only, each "off" potential removed from a working copy of the
+/// board as the search takes it (so later X links see the removals), the
+/// "on" potentials first. A potential reached both on and off refutes the
+/// assumption; the chain's complexity is the ancestry of the "on" version
+/// plus that of the "off" one. The hint SE applies: the lowest rating, then
+/// the fewest potentials, then the first found (cells row by row, digits
+/// ascending, the "on" assumption first).
+pub(crate) fn nishio_hint(board: &Board) -> Option<RatedChain> {
+    let geo = board.geometry();
+    let slots = geo.cells * (geo.side + 1);
+    let mut on_at = vec![ROOT; slots];
+    let mut off_at = vec![ROOT; slots];
+    let mut touched: Vec<usize> = Vec::new();
+    let mut nodes: Vec<DynNode> = Vec::new();
+    let mut cands: Vec<u32> = board.all_cands().to_vec();
+    let mut seen: Vec<u32> = Vec::new();
+    let mut stamp = 0u32;
+    let mut best: Option<(f64, usize, RatedChain)> = None;
+    let slot = |c: usize, d: u8| c * (geo.side + 1) + d as usize;
+    for cell in 0..geo.cells {
+        let cc = board.cands(cell);
+        if board.value(cell) != 0 || cc.count_ones() < 2 {
+            continue;
+        }
+        for d in digits(cc) {
+            for assume_on in [true, false] {
+                for &s in &touched {
+                    on_at[s] = ROOT;
+                    off_at[s] = ROOT;
+                }
+                touched.clear();
+                nodes.clear();
+                cands.copy_from_slice(board.all_cands());
+                nodes.push(DynNode {
+                    parents: Vec::new(),
+                });
+                let s0 = slot(cell, d);
+                touched.push(s0);
+                let mut pending_on: std::collections::VecDeque<(usize, u8, u32)> =
+                    std::collections::VecDeque::new();
+                let mut pending_off: std::collections::VecDeque<(usize, u8, u32)> =
+                    std::collections::VecDeque::new();
+                if assume_on {
+                    on_at[s0] = 0;
+                    pending_on.push_back((cell, d, 0));
+                } else {
+                    off_at[s0] = 0;
+                    pending_off.push_back((cell, d, 0));
+                }
+                let mut absurd: Option<(u32, u32)> = None;
+                let mut made: Vec<(usize, u8, Vec<u32>)> = Vec::new();
+                'search: while !pending_on.is_empty() || !pending_off.is_empty() {
+                    if let Some((c, x, n)) = pending_on.pop_front() {
+                        made.clear();
+                        for k in UNIT_ORDER {
+                            let u = geo.cell_units[c][k];
+                            for &o in &geo.units[u] {
+                                if o != c
+                                    && cands[o] & (1 << x) != 0
+                                    && !made.iter().any(|m| m.0 == o)
+                                {
+                                    made.push((o, x, vec![n]));
+                                }
+                            }
+                        }
+                        for (o, x, parents) in made.drain(..) {
+                            let s = slot(o, x);
+                            if on_at[s] != ROOT {
+                                nodes.push(DynNode { parents });
+                                absurd = Some((on_at[s], (nodes.len() - 1) as u32));
+                                break 'search;
+                            }
+                            if off_at[s] == ROOT {
+                                nodes.push(DynNode { parents });
+                                off_at[s] = (nodes.len() - 1) as u32;
+                                touched.push(s);
+                                pending_off.push_back((o, x, off_at[s]));
+                            }
+                        }
+                    } else if let Some((c, x, n)) = pending_off.pop_front() {
+                        made.clear();
+                        for k in UNIT_ORDER {
+                            let u = geo.cell_units[c][k];
+                            let mut here = 0u32;
+                            for (i, &o) in geo.units[u].iter().enumerate() {
+                                if cands[o] & (1 << x) != 0 {
+                                    here |= 1 << i;
+                                }
+                            }
+                            if here.count_ones() != 2 {
+                                continue;
+                            }
+                            let pos = geo.unit_positions[c][k];
+                            let other =
+                                geo.units[u][(here & !(1 << pos)).trailing_zeros() as usize];
+                            if made.iter().any(|m| m.0 == other) {
+                                continue;
+                            }
+                            let mut parents = vec![n];
+                            for &o in &geo.units[u] {
+                                if board.cands(o) & (1 << x) != 0 && cands[o] & (1 << x) == 0 {
+                                    let q = off_at[slot(o, x)];
+                                    if q != ROOT {
+                                        parents.push(q);
+                                    }
+                                }
+                            }
+                            made.push((other, x, parents));
+                        }
+                        cands[c] &= !(1 << x);
+                        for (o, x, parents) in made.drain(..) {
+                            let s = slot(o, x);
+                            if off_at[s] != ROOT {
+                                nodes.push(DynNode { parents });
+                                absurd = Some(((nodes.len() - 1) as u32, off_at[s]));
+                                break 'search;
+                            }
+                            if on_at[s] == ROOT {
+                                nodes.push(DynNode { parents });
+                                on_at[s] = (nodes.len() - 1) as u32;
+                                touched.push(s);
+                                pending_on.push_back((o, x, on_at[s]));
+                            }
+                        }
+                    }
+                }
+                let Some((a, b)) = absurd else {
+                    continue;
+                };
+                let mut count = |root: u32| {
+                    stamp += 1;
+                    if seen.len() < nodes.len() {
+                        seen.resize(nodes.len(), 0);
+                    }
+                    let mut stack = vec![root];
+                    let mut k = 0;
+                    while let Some(n) = stack.pop() {
+                        if seen[n as usize] == stamp {
+                            continue;
+                        }
+                        seen[n as usize] = stamp;
+                        k += 1;
+                        stack.extend_from_slice(&nodes[n as usize].parents);
+                    }
+                    k
+                };
+                let complexity = count(a) + count(b);
+                let difficulty = se_difficulty(7.5, complexity);
+                let conclusion = if assume_on {
+                    Conclusion::Remove(cell, d)
+                } else {
+                    Conclusion::Place(cell, d)
+                };
+                if best
+                    .as_ref()
+                    .is_none_or(|(bd, bc, _)| (difficulty, complexity) < (*bd, *bc))
+                {
+                    let rated = RatedChain {
+                        conclusion,
+                        kind: ChainKind::Nishio,
+                        nodes: complexity,
+                        tenths: (difficulty * 10.0).round() as u32,
+                    };
+                    best = Some((difficulty, complexity, rated));
+                }
+            }
+        }
+    }
+    best.map(|(_, _, r)| r)
 }
 
 #[cfg(test)]
