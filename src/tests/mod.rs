@@ -28,4 +28,5 @@ mod report_html;
 mod score;
 mod serate_aligned;
 mod serate_chains;
+mod serate_cycles;
 mod serate_uniqueness;

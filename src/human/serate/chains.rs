@@ -47,6 +47,7 @@
 //! every branch added (as SE adds its branches' in a cell or region forcing
 //! chain).
 
+use super::cycles::{self, Eliminations};
 use crate::human::board::Board;
 use crate::human::techniques::{Application, ChainSource, Technique, chain_sources, find};
 use crate::util::bits as digits;
@@ -107,6 +108,8 @@ pub(crate) enum Conclusion {
     Place(usize, u8),
     /// Remove the candidate from the cell.
     Remove(usize, u8),
+    /// Remove every candidate of the set (a cycle's eliminations).
+    Eliminate(Eliminations),
 }
 
 impl Conclusion {
@@ -116,6 +119,11 @@ impl Conclusion {
             Conclusion::Place(c, d) => board.place(c, d),
             Conclusion::Remove(c, d) => {
                 board.eliminate(c, d);
+            }
+            Conclusion::Eliminate(set) => {
+                for (c, d) in set.iter() {
+                    board.eliminate(c, d);
+                }
             }
         }
     }
@@ -127,6 +135,7 @@ impl Conclusion {
         match self {
             Conclusion::Place(c, d) => solution[c] != d,
             Conclusion::Remove(c, d) => solution[c] == d,
+            Conclusion::Eliminate(set) => set.iter().any(|(c, d)| solution[c] == d),
         }
     }
 }
@@ -512,6 +521,7 @@ impl Branch {
                 Conclusion::Place(c, x) => digits(self.board.cands(c) & !(1 << x))
                     .map(|y| (c, y))
                     .collect(),
+                Conclusion::Eliminate(set) => set.iter().collect(),
             };
             for (c, x) in removals {
                 if self.board.value(c) != 0 || self.board.cands(c) & (1 << x) == 0 {
@@ -1158,19 +1168,40 @@ pub(crate) fn easiest_chain(
             }
         })
     };
-    if let Some(c) = easiest(static_chains(board)) {
+    // SE's first producer: cycles and forcing X-, Y- and XY-chains; the
+    // engine's static chains stand in on boards too large for its sets.
+    let geo = board.geometry();
+    if geo.cells * geo.side <= Eliminations::CAPACITY {
+        if let Some(h) = cycles::first_hint(board) {
+            return Some(h.rated());
+        }
+    } else if let Some(c) = easiest(static_chains(board)) {
         return Some(c);
     }
+    // SE's AlignedExclusion(3) comes between the first producer and Nishio.
     if before_nishio(board) {
         return None;
     }
-    let dynamic = dynamic_chains(board, 0);
-    let (nishio, dynamic): (Vec<_>, Vec<_>) = dynamic
-        .into_iter()
-        .partition(|c| c.kind == ChainKind::Nishio);
-    easiest(nishio)
+    // SE's Nishio producer (X links only, dynamic); on boards too large for
+    // it, the engine's one-digit dynamic contradictions.
+    let small = geo.cells * geo.side <= Eliminations::CAPACITY;
+    let dynamic = std::cell::OnceCell::new();
+    let dynamic_of = |want_nishio: bool| -> Vec<RatedChain> {
+        dynamic
+            .get_or_init(|| dynamic_chains(board, 0))
+            .iter()
+            .filter(|c| (c.kind == ChainKind::Nishio) == want_nishio)
+            .copied()
+            .collect()
+    };
+    let nishio = if small {
+        cycles::nishio_hint(board)
+    } else {
+        easiest(dynamic_of(true))
+    };
+    nishio
         .or_else(|| easiest(multiple_chains(board)))
-        .or_else(|| easiest(dynamic))
+        .or_else(|| easiest(dynamic_of(false)))
         .or_else(|| easiest(dynamic_chains(board, 1)))
         .or_else(|| easiest(dynamic_chains(board, 2)))
 }

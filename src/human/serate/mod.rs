@@ -58,6 +58,7 @@
 pub(crate) mod aligned;
 pub(crate) mod chains;
 pub(crate) mod classic;
+pub(crate) mod cycles;
 pub(crate) mod uniqueness;
 
 use super::Unfinished;

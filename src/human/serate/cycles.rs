@@ -1,0 +1,775 @@
+//! Sudoku Explainer's first chaining producer: bidirectional cycles and
+//! forcing X-, Y- and XY-chains (Sudoku Explainer 1.2.1.3, class
+//! `Chaining` with neither multiple nor dynamic chains, and its hints
+//! `CycleHint` and `ForcingChainHint`; `docs/methods.md` §3.11).
+//!
+//! SE reasons on *potentials*: a candidate assumed on (placed) or off
+//! (removed). On the current board, left unchanged (SE's static links):
+//!
+//! * **on → off**: an "on" candidate turns off every other place of its
+//!   digit in its box, row and column, and, with Y links, every other
+//!   candidate of its cell;
+//! * **off → on**: an "off" candidate turns on the other candidate of its
+//!   cell when the cell has two (Y link), and the other place of its digit
+//!   in a box, row or column where the digit has two places (X link).
+//!
+//! From each candidate of each empty cell, three passes (X links only, Y
+//! links only, both) search breadth first:
+//!
+//! * a **cycle**: the search from the candidate on comes back to it on,
+//!   after at least two on-off rounds; every candidate outside the loop's
+//!   cells that sees an "on" and an "off" node of its digit on the loop
+//!   goes. X- and Y-cycles rate 6.5, XY-cycles 7.0;
+//! * a **forcing chain**: the search from the candidate on reaches it off
+//!   (it goes), or from it off reaches it on (it is placed). X-chains rate
+//!   6.6, XY-chains 7.0 (SE has no forcing Y-chain: a chain of Y links only
+//!   would be both odd and even).
+//!
+//! The kind is the pass's, not the links used: a chain found in the XY pass
+//! rates 7.0 even when it uses X links only (the X pass has found it at 6.6
+//! then). Each hint adds SE's length increment to its base, the length
+//! being the number of distinct potentials of the chain or cycle. SE sorts
+//! the hints by rating, then length, then kind (X, Y, XY), stably in the
+//! order it finds them (cells row by row, digits ascending, passes X, Y, XY;
+//! cycles before chains, the "on" chain before the "off" one), and applies
+//! the first: [`first_hint`]. The search order matters: the breadth-first
+//! search keeps, for every "on" potential, only the first way it is reached
+//! (an "off" potential is expanded again from each new parent in a cycle
+//! search), so the chain SE rates is the one that order finds.
+
+use super::chains::{ChainKind, Conclusion, RatedChain};
+use crate::grid::Geometry;
+use crate::human::board::Board;
+use crate::util::bits as digits;
+
+/// A set of candidates to remove (a cycle's eliminations), on a board
+/// whose cells × digits fit in [`Eliminations::CAPACITY`] (every 9×9 and
+/// smaller board).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Eliminations {
+    side: u8,
+    bits: [u64; 12],
+}
+
+impl Eliminations {
+    /// The most cells × digits a set holds.
+    pub(crate) const CAPACITY: usize = 12 * 64;
+
+    fn new(side: usize) -> Eliminations {
+        Eliminations {
+            side: side as u8,
+            bits: [0; 12],
+        }
+    }
+
+    fn insert(&mut self, cell: usize, d: u8) {
+        let i = cell * self.side as usize + d as usize - 1;
+        self.bits[i / 64] |= 1 << (i % 64);
+    }
+
+    /// True when the set holds nothing.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.bits.iter().all(|&w| w == 0)
+    }
+
+    /// The candidates `(cell, digit)`, in cell then digit order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        let side = self.side as usize;
+        self.bits.iter().enumerate().flat_map(move |(w, &word)| {
+            let mut m = word;
+            std::iter::from_fn(move || {
+                if m == 0 {
+                    return None;
+                }
+                let i = w * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                Some((i / side, (i % side) as u8 + 1))
+            })
+        })
+    }
+}
+
+/// Which links a pass uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Links {
+    /// Links inside a cell (naked: on → other candidates off, off → the
+    /// other candidate of a bivalue cell on).
+    pub y: bool,
+    /// Links inside a unit (hidden: off → the other place of a two-place
+    /// digit on).
+    pub x: bool,
+}
+
+/// SE's three passes, in its order.
+pub(crate) const PASSES: [Links; 3] = [
+    Links { y: false, x: true },
+    Links { y: true, x: false },
+    Links { y: true, x: true },
+];
+
+impl Links {
+    /// SE's sort key of a hint of the pass (X 2, Y 3, XY 4).
+    fn sort_key(self) -> u8 {
+        match (self.y, self.x) {
+            (true, true) => 4,
+            (true, false) => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// One hint of the producer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct FirstHint {
+    /// What it concludes.
+    pub conclusion: Conclusion,
+    /// A cycle (else a forcing chain).
+    pub cycle: bool,
+    /// The pass that found it.
+    pub links: Links,
+    /// Distinct potentials of the chain (SE's complexity).
+    pub complexity: usize,
+    /// SE's difficulty, computed as SE computes it (base plus 0.1 per
+    /// length threshold, in floating point: the sort compares these).
+    pub difficulty: f64,
+}
+
+impl FirstHint {
+    /// SE's base rating of the hint, in tenths.
+    #[cfg(test)]
+    pub(crate) fn base_tenths(&self) -> u32 {
+        match (self.links.y && self.links.x, self.cycle) {
+            (true, _) => 70,
+            (false, true) => 65,
+            (false, false) => 66,
+        }
+    }
+
+    /// The rating in tenths.
+    pub(crate) fn tenths(&self) -> u32 {
+        (self.difficulty * 10.0).round() as u32
+    }
+
+    /// As a rated chain of the path (kind X/Y for the X and Y passes, a
+    /// forcing chain for the XY pass; the tenths are the hint's, 6.5 for a
+    /// cycle).
+    pub(crate) fn rated(&self) -> RatedChain {
+        RatedChain {
+            conclusion: self.conclusion,
+            kind: if self.links.y && self.links.x {
+                ChainKind::Forcing
+            } else {
+                ChainKind::XOrY
+            },
+            nodes: self.complexity,
+            tenths: self.tenths(),
+        }
+    }
+
+    /// SE's order: difficulty, then complexity, then sort key.
+    fn before(&self, other: &FirstHint) -> bool {
+        if self.difficulty != other.difficulty {
+            return self.difficulty < other.difficulty;
+        }
+        (self.complexity, self.links.sort_key()) < (other.complexity, other.links.sort_key())
+    }
+}
+
+/// SE's difficulty of a chain: `base` plus 0.1 each time its length
+/// (complexity − 2) passes 4, 6, 8, 12, 16, 24, … (`getLengthDifficulty`),
+/// added in floating point as SE adds it.
+pub(crate) fn se_difficulty(base: f64, complexity: usize) -> f64 {
+    let length = complexity as i64 - 2;
+    let (mut added, mut ceil, mut odd) = (0.0f64, 4i64, false);
+    while length > ceil {
+        added += 0.1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    base + added
+}
+
+const ROOT: u32 = u32::MAX;
+
+/// A potential reached by a search, with the potential it was reached from.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    cell: usize,
+    digit: u8,
+    on: bool,
+    parent: u32,
+}
+
+/// The breadth-first searches of one board, with reusable scratch space.
+struct Search<'a> {
+    board: &'a Board,
+    geo: &'static Geometry,
+    nodes: Vec<Node>,
+    /// Stamp per potential slot: reached "on" / "off" in the current search.
+    on_seen: Vec<u32>,
+    off_seen: Vec<u32>,
+    stamp: u32,
+    /// Places of each digit in each unit (bit per position).
+    places: Vec<u32>,
+    /// Cells on the current cycle (stamped).
+    on_loop: Vec<u32>,
+    loop_stamp: u32,
+    out: Vec<(usize, u8)>,
+}
+
+/// The order SE visits a cell's units in: box, row, column.
+const UNIT_ORDER: [usize; 3] = [2, 0, 1];
+
+impl<'a> Search<'a> {
+    fn new(board: &'a Board) -> Search<'a> {
+        let geo = board.geometry();
+        let slots = geo.cells * (geo.side + 1);
+        let mut places = vec![0u32; geo.units.len() * (geo.side + 1)];
+        for (u, chunk) in places.chunks_mut(geo.side + 1).enumerate() {
+            board.unit_places(u, chunk);
+        }
+        Search {
+            board,
+            geo,
+            nodes: Vec::new(),
+            on_seen: vec![0; slots],
+            off_seen: vec![0; slots],
+            stamp: 0,
+            places,
+            on_loop: vec![0; geo.cells],
+            loop_stamp: 0,
+            out: Vec::new(),
+        }
+    }
+
+    fn slot(&self, cell: usize, d: u8) -> usize {
+        cell * (self.geo.side + 1) + d as usize
+    }
+
+    fn places(&self, unit: usize, d: u8) -> u32 {
+        self.places[unit * (self.geo.side + 1) + d as usize]
+    }
+
+    fn start(&mut self) {
+        self.stamp += 1;
+        self.nodes.clear();
+    }
+
+    fn push(&mut self, cell: usize, digit: u8, on: bool, parent: u32) -> u32 {
+        self.nodes.push(Node {
+            cell,
+            digit,
+            on,
+            parent,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// The potentials an "on" potential turns off (SE's `getOnToOff`), in
+    /// SE's order, into `self.out`.
+    fn on_to_off(&mut self, cell: usize, d: u8, y: bool) {
+        self.out.clear();
+        let cands = self.board.cands(cell);
+        if y {
+            for x in digits(cands & !(1 << d)) {
+                self.out.push((cell, x));
+            }
+        }
+        for k in UNIT_ORDER {
+            let u = self.geo.cell_units[cell][k];
+            for &c in &self.geo.units[u] {
+                if c != cell && self.board.cands(c) & (1 << d) != 0 && !self.out.contains(&(c, d)) {
+                    self.out.push((c, d));
+                }
+            }
+        }
+    }
+
+    /// The potentials an "off" potential turns on (SE's `getOffToOn`), in
+    /// SE's order, into `self.out`.
+    fn off_to_on(&mut self, cell: usize, d: u8, links: Links) {
+        self.out.clear();
+        let cands = self.board.cands(cell);
+        if links.y && cands.count_ones() == 2 {
+            let other = (cands & !(1 << d)).trailing_zeros() as u8;
+            self.out.push((cell, other));
+        }
+        if links.x {
+            for k in UNIT_ORDER {
+                let u = self.geo.cell_units[cell][k];
+                let p = self.places(u, d);
+                if p.count_ones() == 2 {
+                    let pos = self.geo.unit_positions[cell][k];
+                    let other = (p & !(1 << pos)).trailing_zeros() as usize;
+                    let c = self.geo.units[u][other];
+                    if !self.out.contains(&(c, d)) {
+                        self.out.push((c, d));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the potential `(cell, d, on)` is a strict ancestor of node
+    /// `n` (SE's `isParent`).
+    fn is_ancestor(&self, n: u32, cell: usize, d: u8, on: bool) -> bool {
+        let mut at = self.nodes[n as usize].parent;
+        while at != ROOT {
+            let p = self.nodes[at as usize];
+            if p.cell == cell && p.digit == d && p.on == on {
+                return true;
+            }
+            at = p.parent;
+        }
+        false
+    }
+
+    /// SE's `doCycles` from `(cell, d)` on: the nodes (off potentials) from
+    /// which the search comes back to the source.
+    fn cycles(&mut self, cell: usize, d: u8, links: Links, found: &mut Vec<u32>) {
+        self.start();
+        let root = self.push(cell, d, true, ROOT);
+        let s = self.slot(cell, d);
+        self.on_seen[s] = self.stamp;
+        let mut pending_on = vec![root];
+        let mut pending_off = Vec::new();
+        let mut length = 0;
+        while !pending_on.is_empty() || !pending_off.is_empty() {
+            length += 1;
+            for &p in &std::mem::take(&mut pending_on) {
+                let n = self.nodes[p as usize];
+                self.on_to_off(n.cell, n.digit, links.y);
+                for i in 0..self.out.len() {
+                    let (c, x) = self.out[i];
+                    if !self.is_ancestor(p, c, x, false) {
+                        let q = self.push(c, x, false, p);
+                        pending_off.push(q);
+                        let s = self.slot(c, x);
+                        self.off_seen[s] = self.stamp;
+                    }
+                }
+            }
+            length += 1;
+            for &p in &std::mem::take(&mut pending_off) {
+                let n = self.nodes[p as usize];
+                self.off_to_on(n.cell, n.digit, links);
+                for i in 0..self.out.len() {
+                    let (c, x) = self.out[i];
+                    if length >= 4 && c == cell && x == d {
+                        found.push(p);
+                    }
+                    let s = self.slot(c, x);
+                    if self.on_seen[s] != self.stamp {
+                        self.on_seen[s] = self.stamp;
+                        let q = self.push(c, x, true, p);
+                        pending_on.push(q);
+                    }
+                }
+            }
+        }
+    }
+
+    /// SE's `doForcingChains` from `(cell, d)` assumed `on`: the node whose
+    /// conjugate is the source (the chain's last potential before the
+    /// source's negation), if the search reaches it.
+    fn forcing_chain(&mut self, cell: usize, d: u8, on: bool, y: bool) -> Option<u32> {
+        self.start();
+        let links = Links { y, x: true };
+        let root = self.push(cell, d, on, ROOT);
+        let s = self.slot(cell, d);
+        let (mut pending_on, mut pending_off) = if on {
+            self.on_seen[s] = self.stamp;
+            (vec![root], Vec::new())
+        } else {
+            self.off_seen[s] = self.stamp;
+            (Vec::new(), vec![root])
+        };
+        while !pending_on.is_empty() || !pending_off.is_empty() {
+            for &p in &std::mem::take(&mut pending_on) {
+                let n = self.nodes[p as usize];
+                self.on_to_off(n.cell, n.digit, y);
+                for i in 0..self.out.len() {
+                    let (c, x) = self.out[i];
+                    if on && c == cell && x == d {
+                        return Some(p);
+                    }
+                    let s = self.slot(c, x);
+                    if !self.is_ancestor(p, c, x, false) && self.off_seen[s] != self.stamp {
+                        self.off_seen[s] = self.stamp;
+                        let q = self.push(c, x, false, p);
+                        pending_off.push(q);
+                    }
+                }
+            }
+            for &p in &std::mem::take(&mut pending_off) {
+                let n = self.nodes[p as usize];
+                self.off_to_on(n.cell, n.digit, links);
+                for i in 0..self.out.len() {
+                    let (c, x) = self.out[i];
+                    if !on && c == cell && x == d {
+                        return Some(p);
+                    }
+                    let s = self.slot(c, x);
+                    if self.on_seen[s] != self.stamp {
+                        self.on_seen[s] = self.stamp;
+                        let q = self.push(c, x, true, p);
+                        pending_on.push(q);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The number of nodes from `n` up to the root, both included.
+    fn depth(&self, mut n: u32) -> usize {
+        let mut k = 0;
+        while n != ROOT {
+            k += 1;
+            n = self.nodes[n as usize].parent;
+        }
+        k
+    }
+
+    /// SE's `createCycleHint` for the cycle closed from node `last` back to
+    /// the source (the root): its eliminations and its complexity.
+    fn cycle_eliminations(&mut self, last: u32) -> (Eliminations, usize) {
+        let root = self.nodes[0];
+        // The loop's potentials: the source (closing it), then `last` up to,
+        // not including, the root.
+        let mut loop_nodes = vec![root];
+        let mut at = last;
+        while self.nodes[at as usize].parent != ROOT {
+            loop_nodes.push(self.nodes[at as usize]);
+            at = self.nodes[at as usize].parent;
+        }
+        self.loop_stamp += 1;
+        for n in &loop_nodes {
+            self.on_loop[n.cell] = self.loop_stamp;
+        }
+        let geo = self.geo;
+        let slots = geo.cells * (geo.side + 1);
+        let mut forward = vec![false; slots];
+        let mut back = vec![false; slots];
+        for n in &loop_nodes {
+            for &c in &geo.peers[n.cell] {
+                if self.on_loop[c] != self.loop_stamp && self.board.cands(c) & (1 << n.digit) != 0 {
+                    let s = self.slot(c, n.digit);
+                    if n.on {
+                        forward[s] = true;
+                    } else {
+                        back[s] = true;
+                    }
+                }
+            }
+        }
+        let mut out = Eliminations::new(geo.side);
+        for cell in 0..geo.cells {
+            for d in digits(self.board.cands(cell)) {
+                let s = self.slot(cell, d);
+                if forward[s] && back[s] {
+                    out.insert(cell, d);
+                }
+            }
+        }
+        (out, loop_nodes.len())
+    }
+}
+
+/// Every hint of SE's first chaining producer on `board`, in the order SE
+/// finds them (before its sort). Empty when the board is too large for
+/// [`Eliminations`].
+pub(crate) fn all_hints(board: &Board) -> Vec<FirstHint> {
+    let geo = board.geometry();
+    let mut out = Vec::new();
+    if geo.cells * geo.side > Eliminations::CAPACITY {
+        return out;
+    }
+    let mut search = Search::new(board);
+    let mut found = Vec::new();
+    for links in PASSES {
+        let (base_cycle, base_chain) = if links.y && links.x {
+            (7.0, 7.0)
+        } else {
+            (6.5, 6.6)
+        };
+        for cell in 0..geo.cells {
+            let cands = board.cands(cell);
+            if board.value(cell) != 0 || cands.count_ones() < 2 {
+                continue;
+            }
+            // Y-cycles start only from a bivalue cell.
+            if cands.count_ones() > 2 && !links.x {
+                continue;
+            }
+            for d in digits(cands) {
+                found.clear();
+                search.cycles(cell, d, links, &mut found);
+                for &last in &found {
+                    let (elims, complexity) = search.cycle_eliminations(last);
+                    if !elims.is_empty() {
+                        out.push(FirstHint {
+                            conclusion: Conclusion::Eliminate(elims),
+                            cycle: true,
+                            links,
+                            complexity,
+                            difficulty: se_difficulty(base_cycle, complexity),
+                        });
+                    }
+                }
+                if !links.x {
+                    continue;
+                }
+                for on in [true, false] {
+                    if let Some(last) = search.forcing_chain(cell, d, on, links.y) {
+                        // The chain's potentials: the source, the nodes up to
+                        // `last`, and the source's negation.
+                        let complexity = search.depth(last) + 1;
+                        out.push(FirstHint {
+                            conclusion: if on {
+                                Conclusion::Remove(cell, d)
+                            } else {
+                                Conclusion::Place(cell, d)
+                            },
+                            cycle: false,
+                            links,
+                            complexity,
+                            difficulty: se_difficulty(base_chain, complexity),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The hint SE's first chaining producer applies on `board`: the first of
+/// its hints in SE's order (difficulty, complexity, kind, then the order
+/// found).
+pub(crate) fn first_hint(board: &Board) -> Option<FirstHint> {
+    all_hints(board)
+        .into_iter()
+        .reduce(|best, h| if h.before(&best) { h } else { best })
+}
+
+/// A potential of a dynamic Nishio search, with every potential it follows
+/// from (the one that caused it, and for a hidden single the earlier
+/// removals of its digit in the unit: SE's "hidden parents").
+#[derive(Debug, Clone)]
+struct DynNode {
+    parents: Vec<u32>,
+}
+
+/// SE's Nishio forcing chains (7.5; Sudoku Explainer 1.2.1.3, `Chaining`
+/// with dynamic and Nishio set): from every candidate assumed on and off,
+/// X links only, each "off" potential removed from a working copy of the
+/// board as the search takes it (so later X links see the removals), the
+/// "on" potentials first. A potential reached both on and off refutes the
+/// assumption; the chain's complexity is the ancestry of the "on" version
+/// plus that of the "off" one. The hint SE applies: the lowest rating, then
+/// the fewest potentials, then the first found (cells row by row, digits
+/// ascending, the "on" assumption first).
+pub(crate) fn nishio_hint(board: &Board) -> Option<RatedChain> {
+    let geo = board.geometry();
+    let slots = geo.cells * (geo.side + 1);
+    let mut on_at = vec![ROOT; slots];
+    let mut off_at = vec![ROOT; slots];
+    let mut touched: Vec<usize> = Vec::new();
+    let mut nodes: Vec<DynNode> = Vec::new();
+    let mut cands: Vec<u32> = board.all_cands().to_vec();
+    let mut seen: Vec<u32> = Vec::new();
+    let mut stamp = 0u32;
+    let mut best: Option<(f64, usize, RatedChain)> = None;
+    let slot = |c: usize, d: u8| c * (geo.side + 1) + d as usize;
+    for cell in 0..geo.cells {
+        let cc = board.cands(cell);
+        if board.value(cell) != 0 || cc.count_ones() < 2 {
+            continue;
+        }
+        for d in digits(cc) {
+            for assume_on in [true, false] {
+                for &s in &touched {
+                    on_at[s] = ROOT;
+                    off_at[s] = ROOT;
+                }
+                touched.clear();
+                nodes.clear();
+                cands.copy_from_slice(board.all_cands());
+                nodes.push(DynNode {
+                    parents: Vec::new(),
+                });
+                let s0 = slot(cell, d);
+                touched.push(s0);
+                let mut pending_on: std::collections::VecDeque<(usize, u8, u32)> =
+                    std::collections::VecDeque::new();
+                let mut pending_off: std::collections::VecDeque<(usize, u8, u32)> =
+                    std::collections::VecDeque::new();
+                if assume_on {
+                    on_at[s0] = 0;
+                    pending_on.push_back((cell, d, 0));
+                } else {
+                    off_at[s0] = 0;
+                    pending_off.push_back((cell, d, 0));
+                }
+                let mut absurd: Option<(u32, u32)> = None;
+                let mut made: Vec<(usize, u8, Vec<u32>)> = Vec::new();
+                'search: while !pending_on.is_empty() || !pending_off.is_empty() {
+                    if let Some((c, x, n)) = pending_on.pop_front() {
+                        made.clear();
+                        for k in UNIT_ORDER {
+                            let u = geo.cell_units[c][k];
+                            for &o in &geo.units[u] {
+                                if o != c
+                                    && cands[o] & (1 << x) != 0
+                                    && !made.iter().any(|m| m.0 == o)
+                                {
+                                    made.push((o, x, vec![n]));
+                                }
+                            }
+                        }
+                        for (o, x, parents) in made.drain(..) {
+                            let s = slot(o, x);
+                            if on_at[s] != ROOT {
+                                nodes.push(DynNode { parents });
+                                absurd = Some((on_at[s], (nodes.len() - 1) as u32));
+                                break 'search;
+                            }
+                            if off_at[s] == ROOT {
+                                nodes.push(DynNode { parents });
+                                off_at[s] = (nodes.len() - 1) as u32;
+                                touched.push(s);
+                                pending_off.push_back((o, x, off_at[s]));
+                            }
+                        }
+                    } else if let Some((c, x, n)) = pending_off.pop_front() {
+                        made.clear();
+                        for k in UNIT_ORDER {
+                            let u = geo.cell_units[c][k];
+                            let mut here = 0u32;
+                            for (i, &o) in geo.units[u].iter().enumerate() {
+                                if cands[o] & (1 << x) != 0 {
+                                    here |= 1 << i;
+                                }
+                            }
+                            if here.count_ones() != 2 {
+                                continue;
+                            }
+                            let pos = geo.unit_positions[c][k];
+                            let other =
+                                geo.units[u][(here & !(1 << pos)).trailing_zeros() as usize];
+                            if made.iter().any(|m| m.0 == other) {
+                                continue;
+                            }
+                            let mut parents = vec![n];
+                            for &o in &geo.units[u] {
+                                if board.cands(o) & (1 << x) != 0 && cands[o] & (1 << x) == 0 {
+                                    let q = off_at[slot(o, x)];
+                                    if q != ROOT {
+                                        parents.push(q);
+                                    }
+                                }
+                            }
+                            made.push((other, x, parents));
+                        }
+                        cands[c] &= !(1 << x);
+                        for (o, x, parents) in made.drain(..) {
+                            let s = slot(o, x);
+                            if off_at[s] != ROOT {
+                                nodes.push(DynNode { parents });
+                                absurd = Some(((nodes.len() - 1) as u32, off_at[s]));
+                                break 'search;
+                            }
+                            if on_at[s] == ROOT {
+                                nodes.push(DynNode { parents });
+                                on_at[s] = (nodes.len() - 1) as u32;
+                                touched.push(s);
+                                pending_on.push_back((o, x, on_at[s]));
+                            }
+                        }
+                    }
+                }
+                let Some((a, b)) = absurd else {
+                    continue;
+                };
+                let mut count = |root: u32| {
+                    stamp += 1;
+                    if seen.len() < nodes.len() {
+                        seen.resize(nodes.len(), 0);
+                    }
+                    let mut stack = vec![root];
+                    let mut k = 0;
+                    while let Some(n) = stack.pop() {
+                        if seen[n as usize] == stamp {
+                            continue;
+                        }
+                        seen[n as usize] = stamp;
+                        k += 1;
+                        stack.extend_from_slice(&nodes[n as usize].parents);
+                    }
+                    k
+                };
+                let complexity = count(a) + count(b);
+                let difficulty = se_difficulty(7.5, complexity);
+                let conclusion = if assume_on {
+                    Conclusion::Remove(cell, d)
+                } else {
+                    Conclusion::Place(cell, d)
+                };
+                if best
+                    .as_ref()
+                    .is_none_or(|(bd, bc, _)| (difficulty, complexity) < (*bd, *bc))
+                {
+                    let rated = RatedChain {
+                        conclusion,
+                        kind: ChainKind::Nishio,
+                        nodes: complexity,
+                        tenths: (difficulty * 10.0).round() as u32,
+                    };
+                    best = Some((difficulty, complexity, rated));
+                }
+            }
+        }
+    }
+    best.map(|(_, _, r)| r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn se_difficulties_of_the_first_producer() {
+        // SE 1.2.1.3: X- and Y-cycles 6.5, forcing X-chains 6.6, XY-cycles
+        // and forcing chains 7.0, plus 0.1 per threshold of length =
+        // complexity − 2 passed (4, 6, 8, 12, 16, 24, 32).
+        let t = |base, n| (se_difficulty(base, n) * 10.0).round() as u32;
+        assert_eq!(t(6.5, 4), 65);
+        assert_eq!(t(6.5, 6), 65);
+        assert_eq!(t(6.5, 7), 66);
+        assert_eq!(t(6.5, 8), 66);
+        assert_eq!(t(6.5, 10), 67);
+        assert_eq!(t(6.6, 6), 66);
+        assert_eq!(t(6.6, 9), 68);
+        assert_eq!(t(6.6, 14), 69);
+        assert_eq!(t(6.6, 15), 70);
+        assert_eq!(t(7.0, 6), 70);
+        assert_eq!(t(7.0, 11), 73);
+        assert_eq!(t(7.0, 18), 74);
+        assert_eq!(t(7.0, 19), 75);
+        assert_eq!(t(7.0, 27), 76);
+        // SE sums 0.1s in floating point: a 6.5 cycle one step long ties
+        // with a 6.6 chain, and the shorter of the two comes first.
+        assert_eq!(se_difficulty(6.5, 7), se_difficulty(6.6, 6));
+    }
+
+    #[test]
+    fn eliminations_round_trip() {
+        let mut e = Eliminations::new(9);
+        assert!(e.is_empty());
+        e.insert(80, 9);
+        e.insert(0, 1);
+        e.insert(40, 5);
+        assert_eq!(e.iter().collect::<Vec<_>>(), vec![(0, 1), (40, 5), (80, 9)]);
+    }
+}
