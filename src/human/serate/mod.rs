@@ -53,8 +53,11 @@ use super::Unfinished;
 use super::board::Board;
 use super::techniques::{Application, Technique, find, find_first, hidden_singles};
 use crate::grid::Puzzle;
+pub(crate) use chains::nesting::WorkBudget;
+use chains::nesting::{Work, easiest_deep_chain};
 use chains::{ChainKind, easiest_chain};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A rule of SE's rating table that our path can use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -102,6 +105,15 @@ impl SeRule {
             SeRule::Chain(ChainKind::Dynamic) => "dynamic forcing chain",
             SeRule::Chain(ChainKind::DynamicPlus) => "dynamic forcing chain (+)",
             SeRule::Chain(ChainKind::Nested) => "nested forcing chain (+ forcing chains)",
+            SeRule::Chain(ChainKind::NestedMultiple) => {
+                "nested forcing chain (+ multiple forcing chains)"
+            }
+            SeRule::Chain(ChainKind::NestedDynamic) => {
+                "nested forcing chain (+ dynamic forcing chains)"
+            }
+            SeRule::Chain(ChainKind::NestedDynamicPlus) => {
+                "nested forcing chain (+ dynamic forcing chains (+ forcing chains))"
+            }
         }
     }
 
@@ -278,9 +290,42 @@ fn direct_step(
     None
 }
 
-/// Takes the lowest-rated step SE would take on `board`; `None` when
+/// Why [`serate_within`] stops without a rating when its work budget runs
+/// out (the [`Unfinished`] reason).
+pub(crate) const OVER_BUDGET: &str = "over budget";
+
+/// Takes the lowest-rated step SE would take on `board`; `Ok(None)` when
 /// nothing applies.
-fn next_step(board: &mut Board, buf: &mut Vec<super::techniques::Single>) -> Option<Step> {
+///
+/// # Errors
+/// [`OVER_BUDGET`] when SE's nesting levels 3–5 run out of `work`.
+fn next_step(
+    board: &mut Board,
+    buf: &mut Vec<super::techniques::Single>,
+    work: &Arc<Work>,
+) -> Result<Option<Step>, Unfinished> {
+    if let Some(s) = simple_step(board, buf) {
+        return Ok(Some(s));
+    }
+    deep_step(board, work)
+}
+
+/// The step of SE's nesting levels 3–5, applied (only when no simpler
+/// rule applies).
+fn deep_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, Unfinished> {
+    let found = easiest_deep_chain(board, work).map_err(|_| Unfinished::new(OVER_BUDGET))?;
+    Ok(found.map(|c| {
+        c.conclusion.apply(board);
+        Step {
+            rule: SeRule::Chain(c.kind),
+            tenths: c.tenths,
+        }
+    }))
+}
+
+/// The lowest-rated step SE would take on `board` up to nesting level 2,
+/// applied; `None` when nothing applies.
+fn simple_step(board: &mut Board, buf: &mut Vec<super::techniques::Single>) -> Option<Step> {
     if let Some(s) = hidden_single_step(board, buf) {
         return Some(s);
     }
@@ -357,11 +402,27 @@ fn next_step(board: &mut Board, buf: &mut Vec<super::techniques::Single>) -> Opt
     })
 }
 
-/// Rates `puzzle` along the lowest-rating-first path.
+/// Rates `puzzle` along the lowest-rating-first path, within the default
+/// [`WorkBudget`].
 ///
 /// # Errors
-/// "needs search" when the catalogue cannot finish the puzzle.
+/// "needs search" when the catalogue cannot finish the puzzle,
+/// [`OVER_BUDGET`] when the budget runs out.
 pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
+    serate_within(puzzle, WorkBudget::DEFAULT)
+}
+
+/// Rates `puzzle` along the lowest-rating-first path; SE's nesting levels
+/// 3–5 may do `budget` units of work.
+///
+/// # Errors
+/// "needs search" when the catalogue cannot finish the puzzle,
+/// [`OVER_BUDGET`] when the budget runs out first.
+pub(crate) fn serate_within(
+    puzzle: &Puzzle,
+    budget: WorkBudget,
+) -> Result<SerateResult, Unfinished> {
+    let work = Work::new(budget);
     let mut r = SerateResult {
         serate: 0.0,
         fowler: 0.0,
@@ -374,7 +435,7 @@ pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
     let (mut max, mut sum) = (0u32, 0u64);
     let mut buf = Vec::new();
     while !board.is_solved() {
-        let Some(step) = next_step(&mut board, &mut buf) else {
+        let Some(step) = next_step(&mut board, &mut buf, &work)? else {
             return Err(Unfinished::new("needs search"));
         };
         r.steps += 1;
