@@ -90,7 +90,7 @@ impl Work {
 
     /// Units used so far.
     #[cfg(test)]
-    fn used(&self) -> u64 {
+    pub(crate) fn used(&self) -> u64 {
         self.used.load(Ordering::Relaxed)
     }
 }
@@ -528,5 +528,101 @@ mod tests {
         assert!(!w.charge(1));
         assert!(w.over());
         assert_eq!(w.used(), 11);
+    }
+}
+
+#[cfg(test)]
+mod puzzles {
+    use super::*;
+    use crate::grid::parse_puzzle;
+    use crate::human::serate::{OVER_BUDGET, SeRule, serate, serate_within, simple_step};
+    use crate::human::solver::{Solved, solve};
+
+    /// Puzzles of eleven's TE(2) list (training half of
+    /// `se-ratings-top/eleven_te2_train.tsv`) with their published ER.
+    const ELEVENS: [(&str, f64); 3] = [
+        (
+            ".....6..94...8..2....1..5...7....6....4.7..3.83.......3....5.....29....1.4..2..7.",
+            11.1,
+        ),
+        (
+            ".2....7...5.....3...9..1..62..8.......8.1...4.7.6.......41....8....9..5.....4.3..",
+            10.8,
+        ),
+        (
+            "..3.5.7..4....9....8.1....6.......71.1.2..6....5....2..7.8...6.....3....9....48..",
+            11.3,
+        ),
+    ];
+
+    /// The first board of `line`'s path where nothing up to nesting level 2
+    /// applies.
+    fn first_deep_state(line: &str) -> Board {
+        let p = parse_puzzle(line).unwrap();
+        let mut board = Board::new(&p);
+        let mut buf = Vec::new();
+        while !board.is_solved() && simple_step(&mut board, &mut buf).is_some() {}
+        assert!(!board.is_solved(), "{line}: no deep state");
+        board
+    }
+
+    /// A puzzle SE rates 11.1 through a level-3 chain (multiple forcing
+    /// chains nested, 10.0 + 1.1) gets SE's published rating and uses level
+    /// 3.
+    #[test]
+    fn an_elevens_puzzle_gets_its_published_rating() {
+        let (line, er) = ELEVENS[0];
+        let r = serate(&parse_puzzle(line).unwrap()).unwrap();
+        assert_eq!(r.serate, er, "{}", r.uses_text());
+        assert_eq!(
+            r.hardest_rule,
+            Some(SeRule::Chain(ChainKind::NestedMultiple))
+        );
+    }
+
+    /// With a tiny budget the rating stops at the first deep state with its
+    /// own outcome.
+    #[test]
+    fn a_tiny_budget_is_over_budget() {
+        let (line, _) = ELEVENS[0];
+        let e = serate_within(&parse_puzzle(line).unwrap(), WorkBudget(1000)).unwrap_err();
+        assert_eq!(e.0, OVER_BUDGET);
+        let board = first_deep_state(line);
+        let work = Work::new(WorkBudget(1000));
+        assert_eq!(easiest_deep_chain(&board, &work), Err(OverBudget));
+        assert!(work.used() > 1000);
+    }
+
+    /// Every conclusion of levels 3 and 4 on the first deep states of the
+    /// puzzles agrees with the unique solution, and each level finds some.
+    #[test]
+    fn deep_conclusions_agree_with_the_solution() {
+        let found: Vec<[usize; 2]> = ELEVENS
+            .par_iter()
+            .map(|&(line, _)| {
+                let Solved::Unique(sol) = solve(&parse_puzzle(line).unwrap()) else {
+                    panic!("{line}: not unique")
+                };
+                let board = first_deep_state(line);
+                let work = Work::new(WorkBudget::DEFAULT);
+                let mut n = [0; 2];
+                for (i, level) in [3, 4].into_iter().enumerate() {
+                    for c in deep_chains(&board, level, &work).unwrap() {
+                        assert!(
+                            !c.conclusion.contradicts(sol.cells()),
+                            "{line} level {level}: {c:?}"
+                        );
+                        assert_eq!(c.kind, kind_of_level(level));
+                        n[i] += 1;
+                    }
+                }
+                n
+            })
+            .collect();
+        assert!(found.iter().all(|n| n[0] + n[1] > 0), "{found:?}");
+        assert!(
+            found.iter().map(|n| n[0] + n[1]).sum::<usize>() >= 100,
+            "{found:?}"
+        );
     }
 }
