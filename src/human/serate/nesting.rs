@@ -38,8 +38,10 @@ use crate::human::board::Board;
 use crate::util::bits as digits;
 use rayon::prelude::*;
 use std::cell::RefCell;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// How much work the nesting levels 3–5 may do for one puzzle: branch
 /// propagations of their nested searches.
@@ -63,10 +65,12 @@ impl Default for WorkBudget {
 pub(crate) struct OverBudget;
 
 /// The work counter of one puzzle, shared by the threads of a producer.
-#[derive(Debug)]
 pub(crate) struct Work {
     limit: u64,
     used: AtomicU64,
+    /// The nested dynamic searches done, by board: level 5 repeats level
+    /// 4's branches before it nests deeper.
+    dynamic_seen: Mutex<HashMap<u64, Arc<Vec<NestedConclusion>>>>,
 }
 
 impl Work {
@@ -75,6 +79,7 @@ impl Work {
         Arc::new(Work {
             limit: budget.0,
             used: AtomicU64::new(0),
+            dynamic_seen: Mutex::new(HashMap::new()),
         })
     }
 
@@ -107,6 +112,34 @@ fn with_work<R>(work: &Arc<Work>, f: impl FnOnce() -> R) -> R {
     let r = f();
     WORK.with(|w| *w.borrow_mut() = before);
     r
+}
+
+/// The nested dynamic search of `board`, from this thread's counter's
+/// memo when it has it.
+fn memoised_dynamic(board: &Board) -> Arc<Vec<NestedConclusion>> {
+    let geo = board.geometry();
+    let mut h = DefaultHasher::new();
+    for c in 0..geo.cells {
+        (board.value(c), board.cands(c)).hash(&mut h);
+    }
+    let key = h.finish();
+    let work = WORK.with(|w| w.borrow().clone());
+    let seen = |w: &Arc<Work>| {
+        w.dynamic_seen
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).cloned())
+    };
+    if let Some(found) = work.as_ref().and_then(seen) {
+        return found;
+    }
+    let found = Arc::new(nested_dynamic(board, false));
+    if let Some(w) = &work
+        && let Ok(mut m) = w.dynamic_seen.lock()
+    {
+        m.insert(key, Arc::clone(&found));
+    }
+    found
 }
 
 /// Counts `n` units on this thread's counter; false when over budget.
@@ -342,18 +375,20 @@ impl Branch {
     /// when none has, or when the work budget is spent.
     pub(super) fn deep_round(&mut self, start: &Board, src_digit: u8, level: u8) -> bool {
         for &rule in inner_rules(level) {
-            // A nested search propagates about two branches per candidate.
+            // A nested search propagates about two branches per candidate
+            // (counted even when memoised, so that the count does not depend
+            // on the threads' order).
             let cost = 2 * candidates(&self.board).len() as u64;
             if !charge(cost) {
                 return false;
             }
             let found = match rule {
-                Inner::Static => nested_static(&self.board),
-                Inner::Multiple => nested_multiple(&self.board),
-                Inner::Dynamic => nested_dynamic(&self.board, false),
-                Inner::DynamicNested => nested_dynamic(&self.board, true),
+                Inner::Static => Arc::new(nested_static(&self.board)),
+                Inner::Multiple => Arc::new(nested_multiple(&self.board)),
+                Inner::Dynamic => memoised_dynamic(&self.board),
+                Inner::DynamicNested => Arc::new(nested_dynamic(&self.board, true)),
             };
-            if self.add_nested(start, src_digit, found) {
+            if self.add_nested(start, src_digit, &found) {
                 return true;
             }
         }
@@ -363,7 +398,7 @@ impl Branch {
     /// Adds the conclusions `found` of a nested rule that rest on removals
     /// of the branch as removals with those parents, each adding its nested
     /// chain's complexity once. True when any was added.
-    fn add_nested(&mut self, start: &Board, src_digit: u8, found: Vec<NestedConclusion>) -> bool {
+    fn add_nested(&mut self, start: &Board, src_digit: u8, found: &[NestedConclusion]) -> bool {
         let words = self.anc[0].set.len();
         let mut any = false;
         for inner in found {
