@@ -40,8 +40,8 @@
 //!   on and which adds the nested chain's complexity; bounded by
 //!   [`NESTED_ROUNDS`] per branch and [`NESTED_BUDGET`] searches per call.
 //!
-//! SE's cycles (6.5) and its nesting levels 3 and up (multiple or dynamic
-//! chains nested, 10.0 and up) have no counterpart. The complexity of a
+//! SE's nesting levels 3 to 5 (10.0, 10.5, 11.0) are [`nesting`]'s; SE's
+//! cycles (6.5) have no counterpart. The complexity of a
 //! contradiction is the ancestry (union) of the removals that empty the cell
 //! or unit, plus one; of an agreement, the ancestries of the conclusion in
 //! every branch added (as SE adds its branches' in a cell or region forcing
@@ -51,6 +51,9 @@ use super::cycles::{self, Eliminations};
 use crate::human::board::Board;
 use crate::human::techniques::{Application, ChainSource, Technique, chain_sources, find};
 use crate::util::bits as digits;
+
+#[path = "nesting.rs"]
+pub(crate) mod nesting;
 
 /// SE's kind of chain, with its base rating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -72,6 +75,13 @@ pub(crate) enum ChainKind {
     /// Dynamic chain whose branches also use static forcing chains (SE's
     /// "dynamic forcing chains (+ forcing chains)", nesting level 2), 9.5.
     Nested,
+    /// Nesting level 3: multiple forcing chains nested, 10.0 ([`nesting`]).
+    NestedMultiple,
+    /// Nesting level 4: dynamic forcing chains nested, 10.5.
+    NestedDynamic,
+    /// Nesting level 5: dynamic forcing chains (+ forcing chains) nested,
+    /// 11.0.
+    NestedDynamicPlus,
 }
 
 impl ChainKind {
@@ -85,6 +95,9 @@ impl ChainKind {
             ChainKind::Dynamic => 85,
             ChainKind::DynamicPlus => 90,
             ChainKind::Nested => 95,
+            ChainKind::NestedMultiple => 100,
+            ChainKind::NestedDynamic => 105,
+            ChainKind::NestedDynamicPlus => 110,
         }
     }
 }
@@ -222,27 +235,33 @@ struct Mode {
     /// When neither applies, the static forcing chains on the branch's
     /// board (SE's nesting level 2, "+ forcing chains", 9.5).
     nested: bool,
+    /// SE's nesting level 3, 4 or 5 (0 below): the rules [`nesting`] nests.
+    deep: u8,
 }
 
 const STATIC: Mode = Mode {
     static_only: true,
     plus: false,
     nested: false,
+    deep: 0,
 };
 const DYNAMIC: Mode = Mode {
     static_only: false,
     plus: false,
     nested: false,
+    deep: 0,
 };
 const PLUS: Mode = Mode {
     static_only: false,
     plus: true,
     nested: false,
+    deep: 0,
 };
 const NESTED: Mode = Mode {
     static_only: false,
     plus: true,
     nested: true,
+    deep: 0,
 };
 
 /// The techniques SE's nesting level 1 uses inside a chain, in its order
@@ -368,6 +387,9 @@ impl Branch {
             if found.is_empty() {
                 if (mode.plus && br.advanced(start, d))
                     || (mode.nested && nested_rounds < NESTED_ROUNDS && br.nested(start, d))
+                    || (mode.deep > 0
+                        && nested_rounds < NESTED_ROUNDS
+                        && br.deep_round(start, d, mode.deep))
                 {
                     nested_rounds += usize::from(!br.last_advanced);
                     br.contradiction = br.find_contradiction(start);

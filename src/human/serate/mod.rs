@@ -66,8 +66,11 @@ use super::board::Board;
 use super::techniques::Technique;
 use crate::grid::Puzzle;
 use aligned::Degree;
+pub(crate) use chains::nesting::WorkBudget;
+use chains::nesting::{Work, easiest_deep_chain};
 use chains::{ChainKind, easiest_chain};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A rule of SE's rating table that our path can use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -194,6 +197,15 @@ impl SeRule {
             SeRule::Chain(ChainKind::Nested) => "nested forcing chain (+ forcing chains)",
             SeRule::AlignedPairExclusion => "Aligned Pair Exclusion",
             SeRule::AlignedTripletExclusion => "Aligned Triplet Exclusion",
+            SeRule::Chain(ChainKind::NestedMultiple) => {
+                "nested forcing chain (+ multiple forcing chains)"
+            }
+            SeRule::Chain(ChainKind::NestedDynamic) => {
+                "nested forcing chain (+ dynamic forcing chains)"
+            }
+            SeRule::Chain(ChainKind::NestedDynamicPlus) => {
+                "nested forcing chain (+ dynamic forcing chains (+ forcing chains))"
+            }
         }
     }
 
@@ -424,8 +436,38 @@ struct Step {
     tenths: u32,
 }
 
-/// Takes the step SE would take on `board`; `None` when nothing applies.
-fn next_step(board: &mut Board) -> Option<Step> {
+/// Why [`serate_within`] stops without a rating when its work budget runs
+/// out (the [`Unfinished`] reason).
+pub(crate) const OVER_BUDGET: &str = "over budget";
+
+/// Takes the step SE would take on `board`; `Ok(None)` when nothing
+/// applies.
+///
+/// # Errors
+/// [`OVER_BUDGET`] when SE's nesting levels 3–5 run out of `work`.
+fn next_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, Unfinished> {
+    if let Some(s) = simple_step(board) {
+        return Ok(Some(s));
+    }
+    deep_step(board, work)
+}
+
+/// The step of SE's nesting levels 3–5, applied (only when no simpler
+/// rule applies).
+fn deep_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, Unfinished> {
+    let found = easiest_deep_chain(board, work).map_err(|_| Unfinished::new(OVER_BUDGET))?;
+    Ok(found.map(|c| {
+        c.conclusion.apply(board);
+        Step {
+            rule: SeRule::Chain(c.kind),
+            tenths: c.tenths,
+        }
+    }))
+}
+
+/// The step SE would take on `board` up to nesting level 2, applied;
+/// `None` when nothing applies.
+fn simple_step(board: &mut Board) -> Option<Step> {
     for producer in CLASSIC_PRODUCERS {
         if let Some(hint) = producer.first_hint(board) {
             hint.apply(board);
@@ -454,11 +496,26 @@ fn next_step(board: &mut Board) -> Option<Step> {
     })
 }
 
-/// Rates `puzzle` along SE's path.
+/// Rates `puzzle` along SE's path, within the default [`WorkBudget`].
 ///
 /// # Errors
-/// "needs search" when the catalogue cannot finish the puzzle.
+/// "needs search" when the catalogue cannot finish the puzzle,
+/// [`OVER_BUDGET`] when the budget runs out.
 pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
+    serate_within(puzzle, WorkBudget::DEFAULT)
+}
+
+/// Rates `puzzle` along SE's path; SE's nesting levels 3–5 may do
+/// `budget` units of work.
+///
+/// # Errors
+/// "needs search" when the catalogue cannot finish the puzzle,
+/// [`OVER_BUDGET`] when the budget runs out first.
+pub(crate) fn serate_within(
+    puzzle: &Puzzle,
+    budget: WorkBudget,
+) -> Result<SerateResult, Unfinished> {
+    let work = Work::new(budget);
     let mut r = SerateResult {
         serate: 0.0,
         fowler: 0.0,
@@ -475,7 +532,7 @@ pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
     let (mut pearl, mut diamond) = (None, None);
     while !board.is_solved() {
         let empty = board.empty_count();
-        let Some(step) = next_step(&mut board) else {
+        let Some(step) = next_step(&mut board, &work)? else {
             return Err(Unfinished::new("needs search"));
         };
         r.steps += 1;

@@ -1,0 +1,663 @@
+//! Sudoku Explainer's nesting levels 3, 4 and 5 (Sudoku Explainer 1.2.1.3,
+//! class `Chaining` with `isMultiple` and `isDynamic`, levels 3–5, and
+//! `Solver`'s advanced and experimental producers; `docs/methods.md`
+//! §3.11): dynamic forcing chains whose branches, when neither a single nor
+//! one of SE's basic techniques (locked candidates, hidden pair, naked pair,
+//! X-wing) follows, apply whole forcing chains on the branch's board:
+//!
+//! * **level 3, 10.0**: static forcing chains, else (static) multiple
+//!   forcing chains — cell forcing chains from cells with three or more
+//!   candidates, region forcing chains from digits with three or more
+//!   places in a unit;
+//! * **level 4, 10.5**: dynamic forcing chains (contradictions, doubles,
+//!   dynamic cell and region forcing chains);
+//! * **level 5, 11.0**: dynamic forcing chains, else dynamic forcing chains
+//!   with static chains nested inside (SE's level 2, 9.5).
+//!
+//! As in SE, every conclusion of the nested rule whose chain rests on a
+//! removal of the branch (its "rule parents": for each placement of the
+//! nested chain by a single, the branch's removals of the other candidates
+//! of the cell or of the digit's other places in the unit) is a removal of
+//! the branch, whose parents are those removals, and the rating adds each
+//! nested chain's complexity once. A rating is SE's: the level's base
+//! rating plus the length increment of that complexity.
+//!
+//! The outer branches of a producer run in parallel (rayon); the work is
+//! counted in branch propagations of the nested searches against a
+//! [`WorkBudget`], past which the producer stops with [`OverBudget`] (the
+//! count, so the outcome, does not depend on the threads). Like level 2,
+//! each branch takes at most [`super::NESTED_ROUNDS`] nested rounds (SE has no
+//! cap).
+
+use super::{
+    Ancestry, Assume, Branch, Cause, ChainKind, Conclusion, DYNAMIC, Mode, NESTED, NESTED_BUDGET,
+    NESTED_LEFT, NONE, NestedConclusion, RatedChain, STATIC, agreements, cell_and_region,
+    nested_static,
+};
+use crate::human::board::Board;
+use crate::util::bits as digits;
+use rayon::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// How much work the nesting levels 3–5 may do for one puzzle: branch
+/// propagations of their nested searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WorkBudget(pub u64);
+
+impl WorkBudget {
+    /// The default: far above what the 10.x puzzles of the forum's hardest
+    /// lists take (a few million), so that only pathological puzzles stop.
+    pub(crate) const DEFAULT: WorkBudget = WorkBudget(200_000_000);
+}
+
+impl Default for WorkBudget {
+    fn default() -> WorkBudget {
+        WorkBudget::DEFAULT
+    }
+}
+
+/// The nesting levels ran past their [`WorkBudget`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OverBudget;
+
+/// The work counter of one puzzle, shared by the threads of a producer.
+pub(crate) struct Work {
+    limit: u64,
+    used: AtomicU64,
+    /// The nested dynamic searches done, by board: level 5 repeats level
+    /// 4's branches before it nests deeper.
+    dynamic_seen: Mutex<HashMap<u64, Arc<Vec<NestedConclusion>>>>,
+}
+
+impl Work {
+    /// A counter with nothing used.
+    pub(crate) fn new(budget: WorkBudget) -> Arc<Work> {
+        Arc::new(Work {
+            limit: budget.0,
+            used: AtomicU64::new(0),
+            dynamic_seen: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Counts `n` units; false once the total passes the limit.
+    fn charge(&self, n: u64) -> bool {
+        let before = self.used.fetch_add(n, Ordering::Relaxed);
+        before.saturating_add(n) <= self.limit
+    }
+
+    fn over(&self) -> bool {
+        self.used.load(Ordering::Relaxed) > self.limit
+    }
+
+    /// Units used so far.
+    #[cfg(test)]
+    pub(crate) fn used(&self) -> u64 {
+        self.used.load(Ordering::Relaxed)
+    }
+}
+
+thread_local! {
+    /// The counter of the producer running on this thread (a branch reaches
+    /// it from deep inside its propagation).
+    static WORK: RefCell<Option<Arc<Work>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `work` as this thread's counter.
+fn with_work<R>(work: &Arc<Work>, f: impl FnOnce() -> R) -> R {
+    let before = WORK.with(|w| w.replace(Some(Arc::clone(work))));
+    let r = f();
+    WORK.with(|w| *w.borrow_mut() = before);
+    r
+}
+
+/// The nested dynamic search of `board`, from this thread's counter's
+/// memo when it has it.
+fn memoised_dynamic(board: &Board) -> Arc<Vec<NestedConclusion>> {
+    let geo = board.geometry();
+    let mut h = DefaultHasher::new();
+    for c in 0..geo.cells {
+        (board.value(c), board.cands(c)).hash(&mut h);
+    }
+    let key = h.finish();
+    let work = WORK.with(|w| w.borrow().clone());
+    let seen = |w: &Arc<Work>| {
+        w.dynamic_seen
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).cloned())
+    };
+    if let Some(found) = work.as_ref().and_then(seen) {
+        return found;
+    }
+    let found = Arc::new(nested_dynamic(board, false));
+    if let Some(w) = &work
+        && let Ok(mut m) = w.dynamic_seen.lock()
+    {
+        m.insert(key, Arc::clone(&found));
+    }
+    found
+}
+
+/// Counts `n` units on this thread's counter; false when over budget.
+fn charge(n: u64) -> bool {
+    WORK.with(|w| w.borrow().as_ref().is_none_or(|w| w.charge(n)))
+}
+
+/// The rule a nesting level applies inside its branches, in SE's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Inner {
+    /// Static forcing chains (levels 2 and 3).
+    Static,
+    /// Static cell and region forcing chains from three or more
+    /// alternatives (level 3).
+    Multiple,
+    /// Dynamic forcing chains (levels 4 and 5).
+    Dynamic,
+    /// Dynamic forcing chains with static chains nested (level 5).
+    DynamicNested,
+}
+
+/// The rules nesting level `level` (3–5) applies, in SE's order: the
+/// first that concludes anything is taken.
+fn inner_rules(level: u8) -> &'static [Inner] {
+    match level {
+        3 => &[Inner::Static, Inner::Multiple],
+        4 => &[Inner::Dynamic],
+        _ => &[Inner::Dynamic, Inner::DynamicNested],
+    }
+}
+
+/// SE's kind of a chain of nesting level `level` (3–5).
+pub(crate) fn kind_of_level(level: u8) -> ChainKind {
+    match level {
+        3 => ChainKind::NestedMultiple,
+        4 => ChainKind::NestedDynamic,
+        _ => ChainKind::NestedDynamicPlus,
+    }
+}
+
+/// The causes of the nodes of the ancestries `parts` (with `root`, the
+/// source of a cell or region forcing chain): what the nested chain's rule
+/// parents are made of.
+fn causes_of(parts: &[(&Branch, &Ancestry)], root: Option<Cause>) -> Vec<Cause> {
+    let mut causes: Vec<Cause> = root.into_iter().collect();
+    for (br, a) in parts {
+        for (w, &bits) in a.set.iter().enumerate() {
+            let mut m = bits;
+            while m != 0 {
+                let n = w * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if let Some(&c) = br.cause.get(n)
+                    && !matches!(c, Cause::Other)
+                {
+                    causes.push(c);
+                }
+            }
+        }
+    }
+    causes
+}
+
+/// What every branch of `live` implies (a nested cell or region forcing
+/// chain from `root`, or a double when `root` is `None`), as nested
+/// conclusions; `skip` is the source cell. The counterpart of
+/// [`agreements`] that keeps the causes.
+fn nested_agreements(
+    board: &Board,
+    live: &[&Branch],
+    skip: Option<usize>,
+    root: Option<Cause>,
+    out: &mut Vec<NestedConclusion>,
+) {
+    if live.iter().all(|b| b.contradiction.is_some()) {
+        return;
+    }
+    let Some(first) = live.first() else {
+        return;
+    };
+    let geo = board.geometry();
+    let mut agree = |at: &dyn Fn(&Branch) -> u32, conclusion: Conclusion| -> bool {
+        let mut parts = Vec::with_capacity(live.len());
+        for b in live {
+            let i = at(b);
+            if i == NONE {
+                return false;
+            }
+            parts.push((*b, &b.anc[i as usize]));
+        }
+        let nodes = parts.iter().map(|(_, a)| a.count()).sum();
+        out.push(NestedConclusion {
+            conclusion,
+            nodes,
+            causes: causes_of(&parts, root),
+        });
+        true
+    };
+    for cell in 0..geo.cells {
+        if board.value(cell) != 0 || skip == Some(cell) {
+            continue;
+        }
+        let mut placed = false;
+        for d in digits(board.cands(cell)) {
+            let s = first.slot(cell, d);
+            placed |= agree(&|b: &Branch| b.on_at[s], Conclusion::Place(cell, d));
+        }
+        if !placed {
+            for d in digits(board.cands(cell)) {
+                let s = first.slot(cell, d);
+                agree(&|b: &Branch| b.off_at[s], Conclusion::Remove(cell, d));
+            }
+        }
+    }
+}
+
+/// The cell forcing chains (cells with at least `min` candidates) and
+/// region forcing chains (digits with at least `min` places in a unit) of
+/// the "on" branches `on` (indexed by slot), as nested conclusions. With
+/// `first_cell_min`, a region's chain needs its first place's cell to have
+/// that many candidates (SE's static multiple chains start region chains
+/// only from the cells they start cell chains from).
+fn nested_cell_and_region(
+    board: &Board,
+    on: &[Option<Branch>],
+    min: u32,
+    first_cell_min: u32,
+    out: &mut Vec<NestedConclusion>,
+) {
+    let geo = board.geometry();
+    let slot = |c: usize, d: u8| c * (geo.side + 1) + d as usize;
+    for cell in 0..geo.cells {
+        let c = board.cands(cell);
+        if board.value(cell) != 0 || c.count_ones() < min {
+            continue;
+        }
+        let bs: Vec<&Branch> = digits(c)
+            .filter_map(|d| on[slot(cell, d)].as_ref())
+            .collect();
+        nested_agreements(board, &bs, Some(cell), Some(Cause::Naked(cell)), out);
+    }
+    for (u, cells) in geo.units.iter().enumerate() {
+        for d in digits(geo.all_digits() & !board.placed_in_unit(u)) {
+            let p = board.places(u, d);
+            if p.count_ones() < min {
+                continue;
+            }
+            let first = cells[p.trailing_zeros() as usize];
+            if board.cands(first).count_ones() < first_cell_min {
+                continue;
+            }
+            let bs: Vec<&Branch> = digits(p << 1)
+                .filter_map(|i| on[slot(cells[i as usize - 1], d)].as_ref())
+                .collect();
+            nested_agreements(board, &bs, None, Some(Cause::Hidden(u, d)), out);
+        }
+    }
+}
+
+/// Empty cells' candidates of `board`, as (cell, digit).
+fn candidates(board: &Board) -> Vec<(usize, u8)> {
+    let geo = board.geometry();
+    (0..geo.cells)
+        .filter(|&c| board.value(c) == 0)
+        .flat_map(|c| digits(board.cands(c)).map(move |d| (c, d)))
+        .collect()
+}
+
+/// SE's static multiple forcing chains on `board` as nested conclusions.
+fn nested_multiple(board: &Board) -> Vec<NestedConclusion> {
+    let geo = board.geometry();
+    let mut on: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
+    for (cell, d) in candidates(board) {
+        if board.cands(cell).count_ones() >= 3 || places_at_least(board, cell, d, 3) {
+            on[cell * (geo.side + 1) + d as usize] =
+                Some(Branch::run(board, Assume::On(cell, d), STATIC, false));
+        }
+    }
+    let mut out = Vec::new();
+    nested_cell_and_region(board, &on, 3, 3, &mut out);
+    out
+}
+
+/// True when `d` has at least `n` places in a unit of `cell`.
+fn places_at_least(board: &Board, cell: usize, d: u8, n: u32) -> bool {
+    board.geometry().cell_units[cell]
+        .iter()
+        .any(|&u| board.places(u, d).count_ones() >= n)
+}
+
+/// SE's dynamic forcing chains on `board` (with static chains nested
+/// inside when `nested`) as nested conclusions: contradictions, doubles,
+/// and cell and region forcing chains.
+fn nested_dynamic(board: &Board, nested: bool) -> Vec<NestedConclusion> {
+    let geo = board.geometry();
+    let mode = if nested {
+        NESTED_LEFT.with(|l| l.set(NESTED_BUDGET));
+        NESTED
+    } else {
+        DYNAMIC
+    };
+    let mut on: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
+    let mut out = Vec::new();
+    for (cell, d) in candidates(board) {
+        let b_on = Branch::run(board, Assume::On(cell, d), mode, false);
+        let b_off = Branch::run(board, Assume::Off(cell, d), mode, false);
+        if let Some(a) = &b_on.contradiction {
+            out.push(NestedConclusion {
+                conclusion: Conclusion::Remove(cell, d),
+                nodes: b_on.summed(a),
+                causes: causes_of(&[(&b_on, a)], None),
+            });
+        }
+        if let Some(a) = &b_off.contradiction {
+            out.push(NestedConclusion {
+                conclusion: Conclusion::Place(cell, d),
+                nodes: b_off.summed(a),
+                causes: causes_of(&[(&b_off, a)], None),
+            });
+        }
+        if board.cands(cell).count_ones() >= 3 {
+            nested_agreements(board, &[&b_on, &b_off], Some(cell), None, &mut out);
+        }
+        on[cell * (geo.side + 1) + d as usize] = Some(b_on);
+    }
+    nested_cell_and_region(board, &on, 2, 0, &mut out);
+    out
+}
+
+impl Branch {
+    /// SE's nesting level `level` (3–5) inside this branch: the
+    /// conclusions of the first of the level's nested rules that has any
+    /// resting on the branch's removals, each a removal of the branch. False
+    /// when none has, or when the work budget is spent.
+    pub(super) fn deep_round(&mut self, start: &Board, src_digit: u8, level: u8) -> bool {
+        for &rule in inner_rules(level) {
+            // A nested search propagates about two branches per candidate
+            // (counted even when memoised, so that the count does not depend
+            // on the threads' order).
+            let cost = 2 * candidates(&self.board).len() as u64;
+            if !charge(cost) {
+                return false;
+            }
+            let found = match rule {
+                Inner::Static => Arc::new(nested_static(&self.board)),
+                Inner::Multiple => Arc::new(nested_multiple(&self.board)),
+                Inner::Dynamic => memoised_dynamic(&self.board),
+                Inner::DynamicNested => Arc::new(nested_dynamic(&self.board, true)),
+            };
+            if self.add_nested(start, src_digit, &found) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Adds the conclusions `found` of a nested rule that rest on removals
+    /// of the branch as removals with those parents, each adding its nested
+    /// chain's complexity once. True when any was added.
+    fn add_nested(&mut self, start: &Board, src_digit: u8, found: &[NestedConclusion]) -> bool {
+        let words = self.anc[0].set.len();
+        let mut any = false;
+        for inner in found {
+            let mut parents = Vec::new();
+            for c in &inner.causes {
+                match *c {
+                    Cause::Naked(cell) => parents.extend(self.offs_of_cell(start, cell, u32::MAX)),
+                    Cause::Hidden(u, d) => {
+                        parents.extend(self.offs_in_unit(start, u, d, usize::MAX))
+                    }
+                    Cause::Other => {}
+                }
+            }
+            parents.sort_unstable();
+            parents.dedup();
+            if parents.is_empty() {
+                continue;
+            }
+            let removals: Vec<(usize, u8)> = match inner.conclusion {
+                Conclusion::Remove(c, x) => vec![(c, x)],
+                Conclusion::Place(c, x) => digits(self.board.cands(c) & !(1 << x))
+                    .map(|y| (c, y))
+                    .collect(),
+                Conclusion::Eliminate(set) => set.iter().collect(),
+            };
+            // One key per nested chain: SE counts a chain once however many
+            // of its removals the outer chain uses.
+            let mut key = None;
+            for (c, x) in removals {
+                if self.board.value(c) != 0 || self.board.cands(c) & (1 << x) == 0 {
+                    continue;
+                }
+                let n = self.new_node(words, &parents, false, (false, false), x == src_digit);
+                let k = *key.get_or_insert(n);
+                self.anc[n as usize].nested.push((k, inner.nodes as u32));
+                let s = self.slot(c, x);
+                self.off_at[s] = n;
+                self.board.eliminate(c, x);
+                any = true;
+            }
+        }
+        any
+    }
+}
+
+/// The mode of SE's nesting level `level` (3–5).
+fn mode_of_level(level: u8) -> Mode {
+    Mode {
+        static_only: false,
+        plus: true,
+        nested: false,
+        deep: level,
+    }
+}
+
+/// SE's dynamic forcing chains of nesting level `level` (3–5) on `board`,
+/// each rated as SE rates it: from every candidate assumed on and off, a
+/// contradiction refutes the assumption, both agreeing on a candidate of a
+/// cell with three or more candidates settle it, and every cell's and
+/// every unit's digit's branches agreeing settle what they agree on.
+///
+/// # Errors
+/// [`OverBudget`] when `work` runs out.
+pub(crate) fn deep_chains(
+    board: &Board,
+    level: u8,
+    work: &Arc<Work>,
+) -> Result<Vec<RatedChain>, OverBudget> {
+    let geo = board.geometry();
+    let mode = mode_of_level(level);
+    let kind = kind_of_level(level);
+    let cands = candidates(board);
+    let mut pairs: Vec<(Branch, Branch)> = cands
+        .par_iter()
+        .map(|&(cell, d)| {
+            with_work(work, || {
+                (
+                    Branch::run(board, Assume::On(cell, d), mode, false),
+                    Branch::run(board, Assume::Off(cell, d), mode, false),
+                )
+            })
+        })
+        .collect();
+    if work.over() {
+        return Err(OverBudget);
+    }
+    let mut out = Vec::new();
+    let mut on: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
+    for (&(cell, d), (b_on, b_off)) in cands.iter().zip(pairs.drain(..)) {
+        if let Some(a) = &b_on.contradiction {
+            out.push(RatedChain::new(
+                Conclusion::Remove(cell, d),
+                kind,
+                b_on.summed(a),
+            ));
+        }
+        if let Some(a) = &b_off.contradiction {
+            out.push(RatedChain::new(
+                Conclusion::Place(cell, d),
+                kind,
+                b_off.summed(a),
+            ));
+        }
+        if board.cands(cell).count_ones() >= 3 {
+            agreements(board, &[&b_on, &b_off], Some(cell), kind, &mut out);
+        }
+        on[cell * (geo.side + 1) + d as usize] = Some(b_on);
+    }
+    cell_and_region(board, &on, 2, kind, &mut out);
+    Ok(out)
+}
+
+/// The easiest conclusion (lowest rating, then fewest potentials, then
+/// first) of the first of SE's nesting levels 3, 4, 5 that reaches one.
+///
+/// # Errors
+/// [`OverBudget`] when `work` runs out first.
+pub(crate) fn easiest_deep_chain(
+    board: &Board,
+    work: &Arc<Work>,
+) -> Result<Option<RatedChain>, OverBudget> {
+    for level in 3..=5 {
+        let best = deep_chains(board, level, work)?
+            .into_iter()
+            .reduce(|best, c| {
+                if (c.tenths, c.nodes) < (best.tenths, best.nodes) {
+                    c
+                } else {
+                    best
+                }
+            });
+        if best.is_some() {
+            return Ok(best);
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nesting_levels_rate_as_se() {
+        // SE 1.2.1.3 `Chaining.getDifficulty`: 9.5 + 0.5 × (level − 2).
+        assert_eq!(kind_of_level(3).base_tenths(), 100);
+        assert_eq!(kind_of_level(4).base_tenths(), 105);
+        assert_eq!(kind_of_level(5).base_tenths(), 110);
+        // With the length increment: complexity 10 (length 8) adds 0.2.
+        let c = RatedChain::new(Conclusion::Remove(0, 1), kind_of_level(4), 10);
+        assert_eq!(c.tenths, 107);
+        assert_eq!(inner_rules(3), &[Inner::Static, Inner::Multiple]);
+        assert_eq!(inner_rules(4), &[Inner::Dynamic]);
+        assert_eq!(inner_rules(5), &[Inner::Dynamic, Inner::DynamicNested]);
+    }
+
+    #[test]
+    fn work_counts_past_the_limit() {
+        let w = Work::new(WorkBudget(10));
+        assert!(w.charge(6));
+        assert!(w.charge(4));
+        assert!(!w.over());
+        assert!(!w.charge(1));
+        assert!(w.over());
+        assert_eq!(w.used(), 11);
+    }
+}
+
+#[cfg(test)]
+mod puzzles {
+    use super::*;
+    use crate::grid::parse_puzzle;
+    use crate::human::serate::{OVER_BUDGET, SeRule, serate, serate_within, simple_step};
+    use crate::human::solver::{Solved, solve};
+
+    /// Puzzles of eleven's TE(2) list (training half of
+    /// `se-ratings-top/eleven_te2_train.tsv`) with their published ER.
+    const ELEVENS: [(&str, f64); 3] = [
+        (
+            ".....6..94...8..2....1..5...7....6....4.7..3.83.......3....5.....29....1.4..2..7.",
+            11.1,
+        ),
+        (
+            ".2....7...5.....3...9..1..62..8.......8.1...4.7.6.......41....8....9..5.....4.3..",
+            10.8,
+        ),
+        (
+            "..3.5.7..4....9....8.1....6.......71.1.2..6....5....2..7.8...6.....3....9....48..",
+            11.3,
+        ),
+    ];
+
+    /// The first board of `line`'s path where nothing up to nesting level 2
+    /// applies.
+    fn first_deep_state(line: &str) -> Board {
+        let p = parse_puzzle(line).unwrap();
+        let mut board = Board::new(&p);
+        while !board.is_solved() && simple_step(&mut board).is_some() {}
+        assert!(!board.is_solved(), "{line}: no deep state");
+        board
+    }
+
+    /// A puzzle SE rates 11.1 through a level-3 chain (multiple forcing
+    /// chains nested, 10.0 + 1.1) gets SE's published rating and uses level
+    /// 3.
+    #[test]
+    fn an_elevens_puzzle_gets_its_published_rating() {
+        let (line, er) = ELEVENS[0];
+        let r = serate(&parse_puzzle(line).unwrap()).unwrap();
+        assert_eq!(r.serate, er, "{}", r.uses_text());
+        assert_eq!(
+            r.hardest_rule,
+            Some(SeRule::Chain(ChainKind::NestedMultiple))
+        );
+    }
+
+    /// With a tiny budget the rating stops at the first deep state with its
+    /// own outcome.
+    #[test]
+    fn a_tiny_budget_is_over_budget() {
+        let (line, _) = ELEVENS[0];
+        let e = serate_within(&parse_puzzle(line).unwrap(), WorkBudget(1000)).unwrap_err();
+        assert_eq!(e.0, OVER_BUDGET);
+        let board = first_deep_state(line);
+        let work = Work::new(WorkBudget(1000));
+        assert_eq!(easiest_deep_chain(&board, &work), Err(OverBudget));
+        assert!(work.used() > 1000);
+    }
+
+    /// Every conclusion of levels 3 and 4 on the first deep states of the
+    /// puzzles agrees with the unique solution, and each level finds some.
+    #[test]
+    fn deep_conclusions_agree_with_the_solution() {
+        let found: Vec<[usize; 2]> = ELEVENS
+            .par_iter()
+            .map(|&(line, _)| {
+                let Solved::Unique(sol) = solve(&parse_puzzle(line).unwrap()) else {
+                    panic!("{line}: not unique")
+                };
+                let board = first_deep_state(line);
+                let work = Work::new(WorkBudget::DEFAULT);
+                let mut n = [0; 2];
+                for (i, level) in [3, 4].into_iter().enumerate() {
+                    for c in deep_chains(&board, level, &work).unwrap() {
+                        assert!(
+                            !c.conclusion.contradicts(sol.cells()),
+                            "{line} level {level}: {c:?}"
+                        );
+                        assert_eq!(c.kind, kind_of_level(level));
+                        n[i] += 1;
+                    }
+                }
+                n
+            })
+            .collect();
+        assert!(found.iter().all(|n| n[0] + n[1] > 0), "{found:?}");
+        assert!(
+            found.iter().map(|n| n[0] + n[1]).sum::<usize>() >= 100,
+            "{found:?}"
+        );
+    }
+}
