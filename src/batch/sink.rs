@@ -67,6 +67,14 @@ impl RowWriter {
         Ok(())
     }
 
+    /// True for a file written in place (new, or resumed), whose rows are
+    /// there as soon as written: an interrupted run keeps them. A file that
+    /// replaces an earlier one is written through a temporary file, which an
+    /// interruption removes (the earlier file stays).
+    pub(crate) fn in_place(&self) -> bool {
+        matches!(self, RowWriter::File(_, None))
+    }
+
     /// Completes the output (a file that replaces an earlier one is renamed
     /// over it only now, and gets its run record).
     pub(crate) fn finish(self) -> Result<(), SinkError> {

@@ -3,7 +3,7 @@
 //! Here: the run record of a command's arguments, and what the opened file
 //! held, said on stderr.
 
-use super::{Common, OutputArgs, is_stdio, open_input, write_stdout};
+use super::{Common, EXIT_INTERRUPTED, OutputArgs, is_stdio, open_input, signals, write_stdout};
 pub(super) use crate::analyze::results::{DoneRows, Lined, RowKey, RowSpec, RunRecord};
 use crate::analyze::results::{STDIN_INPUT, input_identity};
 pub(super) use crate::batch::sink::RowWriter;
@@ -193,6 +193,42 @@ pub(super) fn open(
         );
     }
     Ok((opened.writer, opened.done))
+}
+
+/// While the returned guard lives, a signal stops the batch instead of
+/// ending the program, when `writer` is a file written in place: its
+/// finished rows are then kept ([`interrupted`]).
+pub(super) fn keep_rows_on_signal(writer: Option<&RowWriter>) -> Option<signals::KeepRows> {
+    writer
+        .filter(|w| w.in_place())
+        .map(|_| signals::KeepRows::new())
+}
+
+/// Ends a streamed run that a signal stopped (`result` is the batch's
+/// error, returned as it is otherwise): the file is completed, stderr says
+/// how many rows it keeps (`before` were there already, `now` were written
+/// by this run) and that `--resume` continues, and the exit code is
+/// [`EXIT_INTERRUPTED`].
+pub(super) fn interrupted(
+    e: anyhow::Error,
+    writer: Option<RowWriter>,
+    out: &OutputArgs,
+    before: usize,
+    now: usize,
+) -> Result<u8> {
+    let (Some(writer), Some(path)) = (writer, out.file()) else {
+        return Err(e);
+    };
+    if !signals::is_interrupted(&e) {
+        return Err(e);
+    }
+    writer.finish()?;
+    note!(
+        "sudolab: interrupted: {} keeps {} finished row(s) ({now} from this run); run the same command with --resume to continue",
+        path.display(),
+        before + now
+    );
+    Ok(EXIT_INTERRUPTED)
 }
 
 /// The row stream of `command` with `params` over the input of `common`
