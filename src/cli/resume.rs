@@ -127,6 +127,32 @@ pub(super) fn streams(out: &OutputArgs) -> bool {
     out.format == Format::Jsonl
 }
 
+/// Lines of the input `common` names (the embedded examples: one per
+/// puzzle), `None` for stdin, which cannot be read twice.
+fn input_lines(common: &Common) -> Result<Option<u64>> {
+    use std::io::Read;
+    match &common.input {
+        None => Ok(Some(crate::examples::embedded().len() as u64)),
+        Some(path) if is_stdio(path) => Ok(None),
+        Some(path) => {
+            let mut reader = open_input(path)?;
+            let (mut lines, mut last) = (0u64, b'\n');
+            let mut buf = vec![0u8; 1 << 16];
+            loop {
+                let n = reader
+                    .read(&mut buf)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                if n == 0 {
+                    break;
+                }
+                lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+                last = buf[n - 1];
+            }
+            Ok(Some(lines + u64::from(last != b'\n')))
+        }
+    }
+}
+
 /// The identity of the input `common` names: a hash of the file's bytes,
 /// `stdin` (which cannot be read twice) or the embedded examples.
 pub(super) fn input_of(common: &Common) -> Result<String> {
@@ -168,6 +194,7 @@ pub(super) fn open(
     resume: bool,
     spec: &RowSpec,
     record: &RunRecord,
+    input_lines: Option<u64>,
 ) -> Result<(RowWriter, DoneRows)> {
     let file = out.file().filter(|_| streams(out));
     let Some(path) = file else {
@@ -177,7 +204,7 @@ pub(super) fn open(
         return Ok((RowWriter::Stream(Box::new(Stdout)), DoneRows::default()));
     };
     let resumed = resume && path.exists();
-    let opened = open_file(path, resume, spec, record)?;
+    let opened = open_file(path, resume, spec, record, input_lines)?;
     if opened.dropped_bytes > 0 {
         note!(
             "sudolab: {}: dropped an incomplete last line ({} bytes, left by an interrupted run); its puzzle is computed again",
@@ -243,7 +270,8 @@ pub(super) fn open_rows(
 ) -> Result<(Option<RowWriter>, DoneRows)> {
     if streams(&common.out) {
         let record = record(command, params, common)?;
-        let (w, done) = open(&common.out, resume, spec, &record)?;
+        let lines = if resume { input_lines(common)? } else { None };
+        let (w, done) = open(&common.out, resume, spec, &record, lines)?;
         Ok((Some(w), done))
     } else if resume {
         bail!("--resume needs -o FILE with --format jsonl");
@@ -286,9 +314,9 @@ mod tests {
             format: Format::Jsonl,
             output: None,
         };
-        assert!(open(&stdout, true, &spec(), &record()).is_err());
+        assert!(open(&stdout, true, &spec(), &record(), None).is_err());
         assert!(matches!(
-            open(&stdout, false, &spec(), &record()).unwrap().0,
+            open(&stdout, false, &spec(), &record(), None).unwrap().0,
             RowWriter::Stream(_)
         ));
     }
