@@ -11,6 +11,7 @@ mod encode;
 mod engines;
 mod eval;
 mod generate;
+mod lock;
 mod order;
 mod progress;
 mod rate;

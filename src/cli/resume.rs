@@ -258,6 +258,22 @@ pub(super) fn interrupted(
     Ok(EXIT_INTERRUPTED)
 }
 
+/// The lock of this process's streamed output, held until the process
+/// ends (one streamed output per command): released and removed by
+/// [`release_lock`] at the end of the run.
+static LOCK: std::sync::Mutex<Option<super::lock::OutputLock>> = std::sync::Mutex::new(None);
+
+fn held_lock(lock: Option<super::lock::OutputLock>) {
+    *LOCK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = lock;
+}
+
+/// Releases the output's lock (and removes its file).
+pub(super) fn release_lock() {
+    held_lock(None);
+}
+
 /// The row stream of `command` with `params` over the input of `common`
 /// when its output streams (`-f jsonl`), with the rows a resumed file holds;
 /// `None` (and no rows) otherwise, where `--resume` is refused.
@@ -269,6 +285,9 @@ pub(super) fn open_rows(
     spec: &RowSpec,
 ) -> Result<(Option<RowWriter>, DoneRows)> {
     if streams(&common.out) {
+        if let Some(path) = common.out.file() {
+            held_lock(super::lock::lock(path)?);
+        }
         let record = record(command, params, common)?;
         let lines = if resume { input_lines(common)? } else { None };
         let (w, done) = open(&common.out, resume, spec, &record, lines)?;
