@@ -137,3 +137,124 @@ fn help_to_a_full_disk_fails() {
     let (code, out, _) = common::sudolab(&["--version"], "");
     assert_eq!((code, out.starts_with("sudolab ")), (0, true), "{out}");
 }
+
+/// Issue 50.6: a second run on an output another run is streaming to
+/// refuses, naming the first (its process id); the lock file goes with the
+/// first run.
+#[cfg(unix)]
+#[test]
+fn a_second_run_on_a_streamed_output_refuses() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("in.txt"), format!("{EASY}\n").repeat(200)).unwrap();
+    let args = [
+        "analyze",
+        "in.txt",
+        "--metrics",
+        "clauses,relax",
+        "--samples",
+        "200",
+        "-o",
+        "dr.jsonl",
+    ];
+    let mut first = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(args)
+        .current_dir(d)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    while !fs::read(d.join("dr.jsonl")).is_ok_and(|b| b.contains(&b'\n')) {
+        if let Some(status) = first.try_wait().unwrap() {
+            panic!("finished before its first rows were seen: {status}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let mut again = args.to_vec();
+    again.push("--resume");
+    let (code, _, err) = sudolab_in(d, &again, b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "dr.jsonl is being written by another sudolab run (process {})",
+            first.id()
+        )),
+        "{err}"
+    );
+    // SAFETY: signals our own child process.
+    unsafe { libc::kill(first.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(first.wait().unwrap().code(), Some(130));
+    let mut names: Vec<String> = fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["dr.jsonl", "dr.jsonl.run.json", "in.txt"]);
+}
+
+/// Issue 50.7: `--resume` refuses a file with a duplicated row, as merge
+/// does, naming the file lines.
+#[test]
+fn resume_refuses_a_duplicated_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("in.txt"), format!("{EASY}\n").repeat(3)).unwrap();
+    let args = ["analyze", "in.txt", "--metrics", "clauses", "-o", "o.jsonl"];
+    let (code, _, err) = sudolab_in(d, &args, b"");
+    assert_eq!(code, 0, "{err}");
+    let text = fs::read_to_string(d.join("o.jsonl")).unwrap();
+    let first = text.lines().next().unwrap();
+    fs::write(d.join("o.jsonl"), format!("{first}\n{first}\n")).unwrap();
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    let (code, _, err) = sudolab_in(d, &resumed, b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("o.jsonl line 2: input line 1 again (first at line 1)"),
+        "{err}"
+    );
+}
+
+/// Issue 49.5: `rate`'s text table shows `serate`, `se_equivalent` and
+/// `minutes` under their CSV names, with the CSV's values; `rate --help`
+/// explains the columns.
+#[test]
+fn the_rate_table_shows_the_answers_under_their_csv_names() {
+    let (code, text, err) = common::sudolab(&["rate", "-m", "serate"], &format!("{EASY}\n"));
+    assert_eq!(code, 0, "{err}");
+    let (code, csv, err) =
+        common::sudolab(&["rate", "-m", "serate", "-f", "csv"], &format!("{EASY}\n"));
+    assert_eq!(code, 0, "{err}");
+    let header: Vec<&str> = text.lines().next().unwrap().split_whitespace().collect();
+    let row: Vec<&str> = text.lines().nth(1).unwrap().split_whitespace().collect();
+    let csv_header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let csv_row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    let csv_value = |name: &str| -> f64 {
+        let i = csv_header.iter().position(|h| *h == name).unwrap();
+        csv_row[i].parse().unwrap()
+    };
+    // The score column holds the score and its level: one word more.
+    let text_value = |name: &str| -> &str {
+        let i = header.iter().position(|h| *h == name).unwrap();
+        let past_score = header
+            .iter()
+            .position(|h| *h == "score")
+            .is_some_and(|s| i > s);
+        row[i + usize::from(past_score)]
+    };
+    for (name, decimals) in [("serate", 1), ("se_equivalent", 1), ("minutes", 1)] {
+        assert_eq!(
+            text_value(name),
+            format!("{:.decimals$}", csv_value(name)),
+            "{name}: {text}"
+        );
+    }
+    let (code, help, _) = common::sudolab(&["rate", "--help"], "");
+    assert_eq!(code, 0);
+    for name in ["se_equivalent", "serate", "sisus_refutation_sum"] {
+        assert!(help.contains(&format!("\n  {name} ")), "{name}: {help}");
+    }
+    assert!(help.contains("minutes: predicted"), "{help}");
+}
