@@ -222,10 +222,12 @@ fn resume_refuses_a_duplicated_row() {
 /// explains the columns.
 #[test]
 fn the_rate_table_shows_the_answers_under_their_csv_names() {
-    let (code, text, err) = common::sudolab(&["rate", "-m", "serate"], &format!("{EASY}\n"));
+    let (code, text, err) = common::sudolab(&["rate", "-", "-m", "serate"], &format!("{EASY}\n"));
     assert_eq!(code, 0, "{err}");
-    let (code, csv, err) =
-        common::sudolab(&["rate", "-m", "serate", "-f", "csv"], &format!("{EASY}\n"));
+    let (code, csv, err) = common::sudolab(
+        &["rate", "-", "-m", "serate", "-f", "csv"],
+        &format!("{EASY}\n"),
+    );
     assert_eq!(code, 0, "{err}");
     let header: Vec<&str> = text.lines().next().unwrap().split_whitespace().collect();
     let row: Vec<&str> = text.lines().nth(1).unwrap().split_whitespace().collect();

@@ -397,10 +397,14 @@ impl<'a> Driver<'a> {
             let (tx, rx) = std::sync::mpsc::channel();
             let (todo, next_ref, abort_ref, one, stop_asked) =
                 (&todo, &next, &abort, &one, &stop_asked);
-            rayon::in_place_scope(|scope| {
+            // Plain threads, not pool tasks: a job that is parallel inside
+            // (relaxation samples) would otherwise, while it waits for its
+            // own tasks, steal a whole worker loop onto its stack, and its
+            // row would wait for the rest of the window.
+            std::thread::scope(|scope| {
                 for _ in 0..rayon::current_num_threads().min(todo.len()) {
                     let tx = tx.clone();
-                    scope.spawn(move |_| {
+                    scope.spawn(move || {
                         while !abort_ref.load(std::sync::atomic::Ordering::Relaxed) && !stop_asked()
                         {
                             let i = next_ref.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
