@@ -386,6 +386,54 @@ pub enum ResultsError {
         /// The first parameter that differs.
         difference: Box<RecordDifference>,
     },
+    /// A row found twice in a file being resumed.
+    #[error(
+        "{} line {again_line}: input line {input_line}{} again (first at line {first_line}): a damaged file (merge refuses it too); remove the duplicate or compute into a new file",
+        path.display(),
+        k.map(|k| format!(" (k = {k})")).unwrap_or_default()
+    )]
+    DuplicateRow {
+        /// The results file.
+        path: PathBuf,
+        /// The row's input line.
+        input_line: u64,
+        /// Its `k`, if keyed by one.
+        k: Option<u64>,
+        /// 1-based file line of its first copy.
+        first_line: usize,
+        /// 1-based file line of the copy.
+        again_line: usize,
+    },
+    /// A row before one of an earlier input line in a file being resumed.
+    #[error(
+        "{} line {line}: input line {input_line} comes after input line {after}: rows out of input order (a damaged file; merge refuses it too); sort it with `sudolab merge` or compute into a new file",
+        path.display()
+    )]
+    OutOfOrder {
+        /// The results file.
+        path: PathBuf,
+        /// 1-based file line of the row.
+        line: usize,
+        /// Its input line.
+        input_line: u64,
+        /// The input line of the row before it.
+        after: u64,
+    },
+    /// A row for an input line the input does not have.
+    #[error(
+        "{} line {line} has a row for input line {input_line}, but the input has {input_lines} line(s): the file was written from another input (use another -o file)",
+        path.display()
+    )]
+    BeyondInput {
+        /// The results file.
+        path: PathBuf,
+        /// 1-based file line of the row.
+        line: usize,
+        /// Its input line.
+        input_line: u64,
+        /// Lines of the input.
+        input_lines: u64,
+    },
     /// A shard whose last row is cut short.
     #[error(
         "{}: the last line is cut short (an interrupted shard): finish it with --resume first",
@@ -531,20 +579,74 @@ impl ResultsFile {
 pub struct DoneRows {
     path: PathBuf,
     puzzles: HashMap<RowKey, String>,
+    /// The row of the largest input line: its file line and input line.
+    last: Option<(usize, u64)>,
 }
 
 impl DoneRows {
-    /// The rows of `file`, which must all match `spec`.
+    /// The rows of `file`, which must all match `spec`, each once and in
+    /// input order (as `merge` checks them): a duplicated row, or one
+    /// before a row of an earlier input line, is an error naming both.
+    /// A sweep's rows go by input line, then k, except that a grown sweep
+    /// (a file with several k) appends the new k of every line after the
+    /// earlier rows, so only its duplicates are checked.
     pub fn read(file: &ResultsFile, spec: &RowSpec) -> Result<DoneRows, ResultsError> {
         let mut puzzles = HashMap::new();
+        let mut file_lines: HashMap<RowKey, usize> = HashMap::new();
+        let mut ks = BTreeSet::new();
+        let mut previous: Option<u64> = None;
+        let mut last: Option<(usize, u64)> = None;
         for row in file.rows(spec) {
             let row = row?;
+            if let Some(&first_line) = file_lines.get(&row.key) {
+                return Err(ResultsError::DuplicateRow {
+                    path: file.path.clone(),
+                    input_line: row.key.line,
+                    k: row.key.fields.first().copied().flatten(),
+                    first_line,
+                    again_line: row.file_line,
+                });
+            }
+            ks.insert(row.key.fields.first().copied().flatten());
+            if let Some(after) = previous
+                && row.key.line < after
+                && ks.len() <= 1
+            {
+                return Err(ResultsError::OutOfOrder {
+                    path: file.path.clone(),
+                    line: row.file_line,
+                    input_line: row.key.line,
+                    after,
+                });
+            }
+            previous = Some(row.key.line);
+            if last.is_none_or(|(_, l)| row.key.line > l) {
+                last = Some((row.file_line, row.key.line));
+            }
+            file_lines.insert(row.key.clone(), row.file_line);
             puzzles.insert(row.key, row.puzzle);
         }
         Ok(DoneRows {
             path: file.path.clone(),
             puzzles,
+            last,
         })
+    }
+
+    /// Refuses rows for input lines past the `input_lines` lines of the
+    /// input, as `merge --input` does.
+    pub fn check_within(&self, input_lines: u64) -> Result<(), ResultsError> {
+        match self.last {
+            Some((line, input_line)) if input_line > input_lines => {
+                Err(ResultsError::BeyondInput {
+                    path: self.path.clone(),
+                    line,
+                    input_line,
+                    input_lines,
+                })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Rows done (one per key).

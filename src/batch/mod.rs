@@ -245,6 +245,7 @@ pub struct Driver<'a> {
     stop: Option<&'a (dyn Fn() -> bool + Sync)>,
     done: Option<&'a DoneRows>,
     check_window: Option<WindowCheck<'a>>,
+    eager: bool,
 }
 
 impl Default for Driver<'_> {
@@ -256,6 +257,7 @@ impl Default for Driver<'_> {
             stop: None,
             done: None,
             check_window: None,
+            eager: false,
         }
     }
 }
@@ -298,6 +300,15 @@ impl<'a> Driver<'a> {
         self
     }
 
+    /// Hands rows to the sink as soon as they and every row before them
+    /// are done (in input order), not window by window: a streamed file
+    /// then holds every finished row within moments, so an interrupted or
+    /// killed run loses only the puzzles in progress.
+    pub fn rows_as_they_finish(mut self) -> Self {
+        self.eager = true;
+        self
+    }
+
     /// Runs `check` on every window before its puzzles are computed (e.g. to
     /// refuse a parameter that does not fit a puzzle before any work).
     pub fn check_windows(mut self, check: WindowCheck<'a>) -> Self {
@@ -323,7 +334,10 @@ impl<'a> Driver<'a> {
         Ok(summary)
     }
 
-    /// Computes one window and hands its rows to `sink`.
+    /// Computes one window and hands its rows to `sink`, in input order:
+    /// all at once at the end of the window, or (with
+    /// [`Driver::rows_as_they_finish`]) each run of rows as soon as every
+    /// row before it is done.
     fn window_rows<R: Send>(
         &self,
         window: Vec<(usize, Puzzle)>,
@@ -346,51 +360,24 @@ impl<'a> Driver<'a> {
             }
         }
         self.progress.queued(todo.len() as u64);
+        let stop_asked = || self.stop.is_some_and(|stop| stop());
         let one = |(line, p): &(usize, Puzzle)| {
-            if self.stop.is_some_and(|stop| stop()) {
-                return (*line, None);
-            }
             let r = job(*line, p);
             self.progress.finished(1);
-            (*line, Some(r))
+            r
         };
-        let results: Vec<(usize, Option<Result<R, JobError>>)> = if self.parallel {
-            todo.par_iter().map(one).collect()
-        } else {
-            let mut results = Vec::with_capacity(todo.len());
-            for item in &todo {
-                let r = one(item);
-                let stopped = r.1.is_none();
-                results.push(r);
-                if stopped {
-                    break;
-                }
-            }
-            results
+        let mut order = InOrder {
+            next: 0,
+            pending: std::collections::BTreeMap::new(),
+            rows: Vec::new(),
+            rejected: Vec::new(),
+            stopped: None,
+            keep_going,
+            eager: self.eager,
         };
-        let mut rows = Vec::with_capacity(results.len());
-        let mut stopped = None;
-        for (line, r) in results {
-            match r {
-                Some(Ok(row)) => rows.push((line, row)),
-                Some(Err(JobError::Refused(why))) if keep_going => {
-                    summary.rejected.push((line, format!("line {line}: {why}")));
-                }
-                Some(Err(e)) => {
-                    stopped = Some(fatal(line, e));
-                    break;
-                }
-                None => {
-                    stopped = Some(BatchError::Stopped);
-                    break;
-                }
-            }
-        }
-        summary.computed += rows.len();
-        // The rows before a disagreement or a stop are kept.
-        let written = if rows.is_empty() {
-            Ok(())
-        } else {
+        let mut computed = 0;
+        let mut emit = |rows: Vec<(usize, R)>| -> Result<(), BatchError> {
+            computed += rows.len();
             let mut sink_result = Ok(());
             let mut rows = Some(rows);
             self.progress.pause(&mut || {
@@ -400,10 +387,136 @@ impl<'a> Driver<'a> {
             });
             sink_result.map_err(BatchError::Sink)
         };
-        match stopped {
+        // Puzzles are started in input order and the stop check is asked
+        // before a puzzle is taken, so when a batch stops every started
+        // puzzle finishes and the rows written are a prefix of the window:
+        // no finished row is lost behind one that was never started.
+        if self.parallel && rayon::current_thread_index().is_none() && todo.len() > 1 {
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let abort = std::sync::atomic::AtomicBool::new(false);
+            let (tx, rx) = std::sync::mpsc::channel();
+            let (todo, next_ref, abort_ref, one, stop_asked) =
+                (&todo, &next, &abort, &one, &stop_asked);
+            // Plain threads, not pool tasks: a job that is parallel inside
+            // (relaxation samples) would otherwise, while it waits for its
+            // own tasks, steal a whole worker loop onto its stack, and its
+            // row would wait for the rest of the window.
+            std::thread::scope(|scope| {
+                for _ in 0..rayon::current_num_threads().min(todo.len()) {
+                    let tx = tx.clone();
+                    scope.spawn(move || {
+                        while !abort_ref.load(std::sync::atomic::Ordering::Relaxed) && !stop_asked()
+                        {
+                            let i = next_ref.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(item) = todo.get(i) else { break };
+                            if tx.send((i, item.0, one(item))).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                }
+                drop(tx);
+                for (i, line, r) in rx {
+                    order.take(i, line, r, &mut emit);
+                    if order.stopped.is_some() {
+                        abort.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+            });
+        } else if self.parallel && todo.len() > 1 {
+            // Already on the pool (a job of an outer batch): the window is
+            // computed as a whole, then handed on in order.
+            let results: Vec<Option<Result<R, JobError>>> = todo
+                .par_iter()
+                .map(|item| (!stop_asked()).then(|| one(item)))
+                .collect();
+            for (i, r) in results.into_iter().enumerate() {
+                match r {
+                    Some(r) => order.take(i, todo[i].0, r, &mut emit),
+                    None => break,
+                }
+            }
+        } else {
+            for (i, item) in todo.iter().enumerate() {
+                if order.stopped.is_some() || stop_asked() {
+                    break;
+                }
+                order.take(i, item.0, one(item), &mut emit);
+            }
+        }
+        if order.stopped.is_none() && order.next < todo.len() {
+            order.stopped = Some(BatchError::Stopped);
+        }
+        // The rows before a disagreement or a stop are kept.
+        let written = order.flush(&mut emit);
+        summary.computed += computed;
+        summary.rejected.append(&mut order.rejected);
+        match order.stopped {
             Some(e) => Err(e),
             None => written,
         }
+    }
+}
+
+/// A window's results put back in input order as they arrive: what is
+/// ready goes to the sink (at once when `eager`), the first error stops it.
+struct InOrder<R> {
+    /// Index (in the window's to-do list) of the next row to hand on.
+    next: usize,
+    /// Results that arrived before an earlier one.
+    pending: std::collections::BTreeMap<usize, (usize, Result<R, JobError>)>,
+    /// Rows ready, in order, not yet handed on.
+    rows: Vec<(usize, R)>,
+    /// Refused puzzles skipped (with `keep_going`).
+    rejected: Vec<(usize, String)>,
+    stopped: Option<BatchError>,
+    keep_going: bool,
+    eager: bool,
+}
+
+impl<R> InOrder<R> {
+    /// Takes result `i` (of input `line`) and hands on what is ready.
+    fn take(
+        &mut self,
+        i: usize,
+        line: usize,
+        r: Result<R, JobError>,
+        emit: &mut impl FnMut(Vec<(usize, R)>) -> Result<(), BatchError>,
+    ) {
+        if self.stopped.is_some() {
+            return;
+        }
+        self.pending.insert(i, (line, r));
+        while let Some((line, r)) = self.pending.remove(&self.next) {
+            self.next += 1;
+            match r {
+                Ok(row) => self.rows.push((line, row)),
+                Err(JobError::Refused(why)) if self.keep_going => {
+                    self.rejected.push((line, format!("line {line}: {why}")));
+                }
+                Err(e) => {
+                    self.stopped = Some(fatal(line, e));
+                    self.pending.clear();
+                    break;
+                }
+            }
+        }
+        if self.eager
+            && let Err(e) = self.flush(emit)
+        {
+            self.stopped.get_or_insert(e);
+        }
+    }
+
+    /// Hands on the ready rows.
+    fn flush(
+        &mut self,
+        emit: &mut impl FnMut(Vec<(usize, R)>) -> Result<(), BatchError>,
+    ) -> Result<(), BatchError> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        emit(std::mem::take(&mut self.rows))
     }
 }
 
@@ -533,6 +646,46 @@ mod tests {
             .unwrap();
         assert_eq!(windows, [vec![1, 2, 3], vec![4, 5, 6], vec![7, 8]]);
         assert_eq!(summary.computed, 8);
+    }
+
+    #[test]
+    fn rows_can_go_out_one_by_one_and_a_stop_keeps_a_prefix() {
+        let mut calls = Vec::new();
+        Driver::new()
+            .window(3)
+            .sequential()
+            .rows_as_they_finish()
+            .run(
+                text(&lines(5)),
+                |line, _| Ok(line),
+                |rows| {
+                    calls.push(rows.iter().map(|(l, _)| *l).collect::<Vec<_>>());
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert_eq!(calls, [vec![1], vec![2], vec![3], vec![4], vec![5]]);
+        // In parallel, a stop asked after 40 puzzles were taken: the rows
+        // written are lines 1..=n with no gap, and every taken puzzle's row
+        // is among them.
+        let asked = std::sync::atomic::AtomicUsize::new(0);
+        let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= 40;
+        let mut rows = Vec::new();
+        let e = Driver::new()
+            .rows_as_they_finish()
+            .stop_when(&stop)
+            .run(
+                text(&lines(100)),
+                |line, _| Ok(line),
+                |r| {
+                    rows.extend(r.into_iter().map(|(l, _)| l));
+                    Ok(())
+                },
+            )
+            .unwrap_err();
+        assert!(matches!(e, BatchError::Stopped));
+        assert!(rows.len() >= 40 - rayon::current_num_threads(), "{rows:?}");
+        assert_eq!(rows, (1..=rows.len()).collect::<Vec<_>>());
     }
 
     #[test]

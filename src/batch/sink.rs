@@ -67,6 +67,14 @@ impl RowWriter {
         Ok(())
     }
 
+    /// True for a file written in place (new, or resumed), whose rows are
+    /// there as soon as written: an interrupted run keeps them. A file that
+    /// replaces an earlier one is written through a temporary file, which an
+    /// interruption removes (the earlier file stays).
+    pub(crate) fn in_place(&self) -> bool {
+        matches!(self, RowWriter::File(_, None))
+    }
+
     /// Completes the output (a file that replaces an earlier one is renamed
     /// over it only now, and gets its run record).
     pub(crate) fn finish(self) -> Result<(), SinkError> {
@@ -98,12 +106,16 @@ pub(crate) struct Opened {
 /// `record`: a new file (its record written beside it; one that replaces an
 /// earlier file gets it once complete), or with `resume` the existing file
 /// after checking its record against `record` and reading what it holds (a
-/// cut-off last line is dropped).
+/// cut-off last line is dropped). A resumed file's rows must each be there
+/// once, in input order, and (when `input_lines` is known) for lines the
+/// input has, as `merge` checks them: a damaged file is refused before
+/// anything is changed.
 pub(crate) fn open_file(
     path: &Path,
     resume: bool,
     spec: &RowSpec,
     record: &RunRecord,
+    input_lines: Option<u64>,
 ) -> Result<Opened, ResultsError> {
     let cannot = |append: bool| {
         move |source| ResultsError::Write {
@@ -149,11 +161,14 @@ pub(crate) fn open_file(
         }
         None => {}
     }
+    let done = DoneRows::read(&results, spec)?;
+    if let Some(lines) = input_lines {
+        done.check_within(lines)?;
+    }
     let dropped_bytes = results.torn_bytes();
     if dropped_bytes > 0 {
         results.drop_torn_line()?;
     }
-    let done = DoneRows::read(&results, spec)?;
     // A grown sweep: the record now names every k of the file.
     record.write(path)?;
     let f = OutputStream::append(path).map_err(cannot(true))?;
@@ -201,7 +216,7 @@ mod tests {
         let path = dir.path().join("out.jsonl");
         std::fs::write(&path, format!("{ROW}\n{}", &ROW[..30])).unwrap();
         record().write(&path).unwrap();
-        let mut opened = open_file(&path, true, &spec(), &record()).unwrap();
+        let mut opened = open_file(&path, true, &spec(), &record(), None).unwrap();
         // Which rows count as done is the library's test (analyze::results);
         // here: the kept row is found and the cut-off one is gone.
         assert_eq!(opened.done.len(), 1);
@@ -222,12 +237,32 @@ mod tests {
         let refused = |text: String| {
             std::fs::write(&path, text).unwrap();
             record().write(&path).unwrap();
-            open_file(&path, true, &spec(), &record())
+            open_file(&path, true, &spec(), &record(), None)
                 .err()
                 .unwrap()
                 .to_string()
         };
         let e = refused(ROW.replace("\"seed\":1", "\"seed\":2") + "\n");
+        let row = |line: u64| ROW.replace("\"line\":3", &format!("\"line\":{line}"));
+        let e2 = refused(format!("{}\n{}\n", row(3), row(3)));
+        assert!(
+            e2.contains("line 2: input line 3 (k = 45) again (first at line 1)"),
+            "{e2}"
+        );
+        let e2 = refused(format!("{}\n{}\n", row(4), row(3)));
+        assert!(
+            e2.contains("line 2: input line 3 comes after input line 4"),
+            "{e2}"
+        );
+        std::fs::write(&path, format!("{}\n", row(5000))).unwrap();
+        let e2 = open_file(&path, true, &spec(), &record(), Some(1000))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e2.contains("line 1 has a row for input line 5000, but the input has 1000 line(s)"),
+            "{e2}"
+        );
         assert!(e.contains("seed = 2, this run has 1"), "{e}");
         let e = refused("not json\n".into());
         assert!(e.contains("line 1: not a JSON record"), "{e}");

@@ -103,9 +103,12 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
         }
         Ok(())
     };
-    // Windows of 64 stream results in input order.
+    // A streamed file gets each row as soon as it and the rows before it
+    // are done; a signal then keeps every finished row.
+    let keep_rows = resume::keep_rows_on_signal(writer.as_ref());
+    let mut written = 0;
     let driver = Driver::new()
-        .window(64)
+        .rows_as_they_finish()
         .progress(&pb)
         .resume(&done)
         .check_windows(&check_k);
@@ -114,14 +117,23 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
         driver,
         |_, p| Ok(analyze(p, &opts)?),
         |done| match writer.as_mut() {
-            Some(w) => Ok(w.write(&done)?),
+            Some(w) => {
+                w.write(&done)?;
+                written += done.len();
+                Ok(())
+            }
             None => {
                 rows.extend(done.into_iter().map(|(line, row)| Lined { line, row }));
                 Ok(())
             }
         },
-    )?;
+    );
     drop(pb);
+    let summary = match summary {
+        Ok(summary) => summary,
+        Err(e) => return resume::interrupted(e, writer, out, done.len(), written),
+    };
+    drop(keep_rows);
     match writer {
         Some(w) => w.finish()?,
         None => out.emit(&rows, text::analyze_table)?,

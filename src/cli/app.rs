@@ -1,6 +1,7 @@
 //! The command line's entry: the subcommands, parsing, and the exit code of an error.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::io::Write as _;
 use std::process::ExitCode;
 
 /// sudolab: why is a Sudoku hard? CNF encodings, SAT and Dancing Links
@@ -122,9 +123,13 @@ pub fn main() -> ExitCode {
         Err(e) => {
             // --help and --version print to stdout and succeed; a usage error
             // gets EX_USAGE, so that exit code 2 keeps meaning "engines disagreed".
-            let _ = e.print();
+            // Help or a version that cannot be written (`> /dev/full`) is
+            // an error, as for every other output.
+            let printed = e.print().and_then(|()| std::io::stdout().flush());
             return ExitCode::from(if e.use_stderr() {
                 super::EXIT_USAGE
+            } else if printed.is_err() {
+                super::EXIT_ERROR
             } else {
                 super::EXIT_OK
             });
@@ -164,6 +169,8 @@ pub fn main() -> ExitCode {
         }
         Command::Report(a) => super::report::run(a),
     };
+    // Statics are not dropped at exit: the output's lock file goes now.
+    super::resume::release_lock();
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) if is_broken_pipe(&e) => ExitCode::from(super::EXIT_OK),

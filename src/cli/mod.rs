@@ -11,6 +11,7 @@ mod encode;
 mod engines;
 mod eval;
 mod generate;
+mod lock;
 mod order;
 mod progress;
 mod rate;
@@ -37,19 +38,75 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_ERROR: u8 = 1;
 pub const EXIT_DISAGREE: u8 = 2;
 pub const EXIT_PARTIAL: u8 = 3;
+/// A run stopped by SIGINT/SIGTERM/SIGHUP that kept its finished rows
+/// (128 + SIGINT, as a shell reports a program ended by Ctrl-C).
+pub const EXIT_INTERRUPTED: u8 = 130;
 /// A command-line usage error (EX_USAGE of sysexits.h).
 pub const EXIT_USAGE: u8 = 64;
 
 /// Where and how a subcommand writes its result.
-#[derive(Debug, Args, Clone)]
+#[derive(Debug, Clone)]
 pub struct OutputArgs {
-    /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
+    /// The format: `-f`, else JSON Lines for `-o FILE.jsonl`, else text.
     pub format: Format,
+    /// The output file; `-` or none is stdout.
+    pub output: Option<PathBuf>,
+}
+
+/// The flags behind [`OutputArgs`], as given.
+#[derive(Debug, Args, Clone)]
+struct OutputFlags {
+    /// Output format [default: text, or jsonl for -o FILE.jsonl]
+    #[arg(long, short = 'f', value_enum)]
+    format: Option<Format>,
     /// Write the output to this file (atomically) instead of stdout; `-` is
     /// stdout.
     #[arg(long, short = 'o')]
-    pub output: Option<PathBuf>,
+    output: Option<PathBuf>,
+}
+
+impl From<OutputFlags> for OutputArgs {
+    /// Without `-f`, a `.jsonl` output file is JSON Lines (streamed and
+    /// resumable), anything else text.
+    fn from(flags: OutputFlags) -> OutputArgs {
+        let jsonl_file = flags
+            .output
+            .as_deref()
+            .is_some_and(|p| p.extension().is_some_and(|e| e == "jsonl"));
+        let format = flags.format.unwrap_or(if jsonl_file {
+            Format::Jsonl
+        } else {
+            Format::Text
+        });
+        OutputArgs {
+            format,
+            output: flags.output,
+        }
+    }
+}
+
+impl clap::FromArgMatches for OutputArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        OutputFlags::from_arg_matches(matches).map(Into::into)
+    }
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        let mut flags = OutputFlags {
+            format: Some(self.format),
+            output: self.output.clone(),
+        };
+        flags.update_from_arg_matches(matches)?;
+        *self = flags.into();
+        Ok(())
+    }
+}
+
+impl Args for OutputArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        OutputFlags::augment_args(cmd)
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        OutputFlags::augment_args_for_update(cmd)
+    }
 }
 
 impl OutputArgs {
@@ -352,9 +409,9 @@ pub fn run_batch<R: Send>(
     job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync,
     mut sink: impl FnMut(Vec<(usize, R)>) -> Result<()>,
 ) -> Result<batch::Summary> {
-    let reader_gone = signals::stdout_reader_gone;
+    let stop = || signals::interrupted() || signals::stdout_reader_gone();
     driver
-        .stop_when(&reader_gone)
+        .stop_when(&stop)
         .run(input, job, |rows| sink(rows).map_err(Into::into))
         .map_err(batch_error)
 }
@@ -393,6 +450,7 @@ pub fn batch_error(e: BatchError) -> anyhow::Error {
         BatchError::Input(p) if matches!(p.kind, ParseErrorKind::Io(_)) => {
             anyhow::anyhow!("cannot read the input: {p}")
         }
+        BatchError::Stopped if signals::interrupted() => signals::Interrupted.into(),
         BatchError::Stopped => std::io::Error::from(std::io::ErrorKind::BrokenPipe).into(),
         BatchError::Job(b) | BatchError::Sink(b) => anyhow::Error::from_boxed(b),
         e => e.into(),

@@ -11,6 +11,9 @@ use anyhow::Result;
 use clap::Args;
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "The text table's columns are named as in -f csv|json|jsonl (which hold every field, with standard errors):\n  givens, backtracks     clues; backtracks of a plain search (baselines)\n  sisus_refutation_sum   SiSuS: refutations summed along a simulated solve; sisus_dependency: its mean dependency\n  oracle_score           Fletcher's oracle model, with its level\n  hsolve                 Chang's E(p, v) effort of hsolve\n  nishio4                Patti's Nishio cycles (assumptions of depth 4)\n  weights_score          Xu & Xu technique weights, with its level; hardest_technique: the hardest one used\n  serate                 Sudoku Explainer rating rebuilt (SE scale 1.0-11.9)\n  score                  the difficulty score (0-10 for the fitted range) with its score_level\n  se_equivalent          the score on SE's scale; minutes: predicted mean solving time of players\n  status                 why a model gave no value (`-`), e.g. SiSuS found no finite refutation\n`-` marks a value the model did not give; docs/score.md and docs/methods.md explain each."
+)]
 pub(super) struct RateArgs {
     #[command(flatten)]
     pub common: Common,

@@ -229,6 +229,8 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
         }
     };
     let text_now = out.format == Format::Text && out.file().is_none();
+    let keep_rows = resume::keep_rows_on_signal(stream.as_ref());
+    let mut written = 0;
     let summary = run_batch(
         args.common.input()?,
         Driver::new().sequential().window(1).check_windows(&check_k),
@@ -251,6 +253,7 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
                     let points: Vec<(usize, &RelaxReport)> =
                         sweep.points.iter().map(|r| (line, r)).collect();
                     w.write(&points)?;
+                    written += points.len();
                 }
                 let item = (line, sweep);
                 if text_now {
@@ -263,8 +266,13 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
             }
             Ok(())
         },
-    )?;
+    );
     drop(pb);
+    let summary = match summary {
+        Ok(summary) => summary,
+        Err(e) => return resume::interrupted(e, stream, out, done.len(), written),
+    };
+    drop(keep_rows);
     if let (Some(w), Some(path)) = (samples_out, &args.emit_samples) {
         w.into_inner()
             .map_err(|e| e.into_error())

@@ -3,7 +3,7 @@
 //! Here: the run record of a command's arguments, and what the opened file
 //! held, said on stderr.
 
-use super::{Common, OutputArgs, is_stdio, open_input, write_stdout};
+use super::{Common, EXIT_INTERRUPTED, OutputArgs, is_stdio, open_input, signals, write_stdout};
 pub(super) use crate::analyze::results::{DoneRows, Lined, RowKey, RowSpec, RunRecord};
 use crate::analyze::results::{STDIN_INPUT, input_identity};
 pub(super) use crate::batch::sink::RowWriter;
@@ -127,6 +127,32 @@ pub(super) fn streams(out: &OutputArgs) -> bool {
     out.format == Format::Jsonl
 }
 
+/// Lines of the input `common` names (the embedded examples: one per
+/// puzzle), `None` for stdin, which cannot be read twice.
+fn input_lines(common: &Common) -> Result<Option<u64>> {
+    use std::io::Read;
+    match &common.input {
+        None => Ok(Some(crate::examples::embedded().len() as u64)),
+        Some(path) if is_stdio(path) => Ok(None),
+        Some(path) => {
+            let mut reader = open_input(path)?;
+            let (mut lines, mut last) = (0u64, b'\n');
+            let mut buf = vec![0u8; 1 << 16];
+            loop {
+                let n = reader
+                    .read(&mut buf)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                if n == 0 {
+                    break;
+                }
+                lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+                last = buf[n - 1];
+            }
+            Ok(Some(lines + u64::from(last != b'\n')))
+        }
+    }
+}
+
 /// The identity of the input `common` names: a hash of the file's bytes,
 /// `stdin` (which cannot be read twice) or the embedded examples.
 pub(super) fn input_of(common: &Common) -> Result<String> {
@@ -168,6 +194,7 @@ pub(super) fn open(
     resume: bool,
     spec: &RowSpec,
     record: &RunRecord,
+    input_lines: Option<u64>,
 ) -> Result<(RowWriter, DoneRows)> {
     let file = out.file().filter(|_| streams(out));
     let Some(path) = file else {
@@ -177,7 +204,7 @@ pub(super) fn open(
         return Ok((RowWriter::Stream(Box::new(Stdout)), DoneRows::default()));
     };
     let resumed = resume && path.exists();
-    let opened = open_file(path, resume, spec, record)?;
+    let opened = open_file(path, resume, spec, record, input_lines)?;
     if opened.dropped_bytes > 0 {
         note!(
             "sudolab: {}: dropped an incomplete last line ({} bytes, left by an interrupted run); its puzzle is computed again",
@@ -195,6 +222,58 @@ pub(super) fn open(
     Ok((opened.writer, opened.done))
 }
 
+/// While the returned guard lives, a signal stops the batch instead of
+/// ending the program, when `writer` is a file written in place: its
+/// finished rows are then kept ([`interrupted`]).
+pub(super) fn keep_rows_on_signal(writer: Option<&RowWriter>) -> Option<signals::KeepRows> {
+    writer
+        .filter(|w| w.in_place())
+        .map(|_| signals::KeepRows::new())
+}
+
+/// Ends a streamed run that a signal stopped (`result` is the batch's
+/// error, returned as it is otherwise): the file is completed, stderr says
+/// how many rows it keeps (`before` were there already, `now` were written
+/// by this run) and that `--resume` continues, and the exit code is
+/// [`EXIT_INTERRUPTED`].
+pub(super) fn interrupted(
+    e: anyhow::Error,
+    writer: Option<RowWriter>,
+    out: &OutputArgs,
+    before: usize,
+    now: usize,
+) -> Result<u8> {
+    let (Some(writer), Some(path)) = (writer, out.file()) else {
+        return Err(e);
+    };
+    if !signals::is_interrupted(&e) {
+        return Err(e);
+    }
+    writer.finish()?;
+    note!(
+        "sudolab: interrupted: {} keeps {} finished row(s) ({now} from this run); run the same command with --resume to continue",
+        path.display(),
+        before + now
+    );
+    Ok(EXIT_INTERRUPTED)
+}
+
+/// The lock of this process's streamed output, held until the process
+/// ends (one streamed output per command): released and removed by
+/// [`release_lock`] at the end of the run.
+static LOCK: std::sync::Mutex<Option<super::lock::OutputLock>> = std::sync::Mutex::new(None);
+
+fn held_lock(lock: Option<super::lock::OutputLock>) {
+    *LOCK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = lock;
+}
+
+/// Releases the output's lock (and removes its file).
+pub(super) fn release_lock() {
+    held_lock(None);
+}
+
 /// The row stream of `command` with `params` over the input of `common`
 /// when its output streams (`-f jsonl`), with the rows a resumed file holds;
 /// `None` (and no rows) otherwise, where `--resume` is refused.
@@ -206,8 +285,12 @@ pub(super) fn open_rows(
     spec: &RowSpec,
 ) -> Result<(Option<RowWriter>, DoneRows)> {
     if streams(&common.out) {
+        if let Some(path) = common.out.file() {
+            held_lock(super::lock::lock(path)?);
+        }
         let record = record(command, params, common)?;
-        let (w, done) = open(&common.out, resume, spec, &record)?;
+        let lines = if resume { input_lines(common)? } else { None };
+        let (w, done) = open(&common.out, resume, spec, &record, lines)?;
         Ok((Some(w), done))
     } else if resume {
         bail!("--resume needs -o FILE with --format jsonl");
@@ -250,9 +333,9 @@ mod tests {
             format: Format::Jsonl,
             output: None,
         };
-        assert!(open(&stdout, true, &spec(), &record()).is_err());
+        assert!(open(&stdout, true, &spec(), &record(), None).is_err());
         assert!(matches!(
-            open(&stdout, false, &spec(), &record()).unwrap().0,
+            open(&stdout, false, &spec(), &record(), None).unwrap().0,
             RowWriter::Stream(_)
         ));
     }

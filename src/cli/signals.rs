@@ -4,6 +4,65 @@
 //! temporary files ([`crate::report::remove_temporaries`]), then restores
 //! the default action and raises the signal again, so the caller sees the
 //! program killed by it, as before.
+//!
+//! A run that streams its rows into a file written in place (`-f jsonl -o
+//! FILE`, new or resumed: see [`KeepRows`]) is stopped instead: the first
+//! signal sets [`interrupted`], the batch starts no new puzzle, the puzzles
+//! in progress finish and their rows are written, and the command says how
+//! many rows the file keeps and exits 130 (`--resume` continues it). A
+//! second signal ends the program at once, as above; the rows already
+//! written stay.
+
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+
+/// Runs whose rows a signal should keep ([`KeepRows`] guards alive).
+static KEEP_ROWS: AtomicUsize = AtomicUsize::new(0);
+
+/// The signal that asked a [`KeepRows`] run to stop (0: none).
+static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
+
+/// While alive, a signal stops the batch (see [`interrupted`]) instead of
+/// ending the program: for a run whose finished rows are in a file written
+/// in place.
+pub(super) struct KeepRows(());
+
+impl KeepRows {
+    pub(super) fn new() -> KeepRows {
+        KEEP_ROWS.fetch_add(1, Ordering::SeqCst);
+        KeepRows(())
+    }
+}
+
+impl Drop for KeepRows {
+    fn drop(&mut self) {
+        KEEP_ROWS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// True once a signal asked a [`KeepRows`] run to stop.
+pub(super) fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst) != 0
+}
+
+/// The error of a batch stopped by a signal, to keep its rows.
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted by a signal")]
+pub(super) struct Interrupted;
+
+/// True when `e` is [`Interrupted`].
+pub(super) fn is_interrupted(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.is::<Interrupted>())
+}
+
+/// What the signal thread does with signal `sig`: true to stop the batch
+/// and keep its rows (the first signal of a [`KeepRows`] run), false to end
+/// the program.
+fn keep_rows_on(sig: i32) -> bool {
+    KEEP_ROWS.load(Ordering::SeqCst) > 0
+        && INTERRUPTED
+            .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+}
 
 #[cfg(unix)]
 mod imp {
@@ -34,10 +93,18 @@ mod imp {
             .name("signals".into())
             .spawn(move || {
                 let mut byte = 0u8;
-                // SAFETY: reads one byte into a local from our own pipe.
-                let n = unsafe { libc::read(read_end, (&mut byte as *mut u8).cast(), 1) };
-                if n != 1 {
-                    return;
+                loop {
+                    // SAFETY: reads one byte into a local from our own pipe.
+                    let n = unsafe { libc::read(read_end, (&mut byte as *mut u8).cast(), 1) };
+                    if n != 1 {
+                        return;
+                    }
+                    if !super::keep_rows_on(libc::c_int::from(byte)) {
+                        break;
+                    }
+                    note!(
+                        "sudolab: interrupted: finishing the puzzles in progress and keeping every finished row (interrupt again to stop at once)"
+                    );
                 }
                 crate::report::remove_temporaries();
                 let sig = libc::c_int::from(byte);

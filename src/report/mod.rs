@@ -260,6 +260,16 @@ pub(crate) fn remove_temporaries() {
     }
 }
 
+/// Removes `path` too when a signal ends the program (a lock file).
+pub(crate) fn remove_on_signal(path: &Path) {
+    temporaries().push(path.to_path_buf());
+}
+
+/// `path` is no longer removed on a signal.
+pub(crate) fn forget_on_signal(path: &Path) {
+    forget_temporary(path);
+}
+
 /// A temporary file leaves the list once renamed over its target or
 /// removed.
 fn forget_temporary(path: &Path) {

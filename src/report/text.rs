@@ -12,7 +12,7 @@ use crate::analyze::results::Lined;
 use crate::analyze::{AnalysisRow, RatedRow};
 use crate::cnf::{ClauseRow, MeanDistribution};
 use crate::eval::{ClassifyReport, EvalReport, FitReport};
-use crate::metrics::Metric;
+use crate::metrics::{Metric, MetricValue};
 use crate::relax::{RelaxReport, RelaxSummary, SweepReport};
 use crate::score::ScoreRow;
 use crate::score::fit::ScoreFitReport;
@@ -144,11 +144,23 @@ fn fmt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into())
 }
 
-/// The text table of rated rows: the headline value of each model.
+/// The text table of rated rows: the headline value of each model and the
+/// score's answers (score with its level, SE-equivalent, predicted minutes),
+/// each column named as its CSV/JSON column.
 pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
+    let shown = |v: Option<MetricValue>, decimals: usize| match v {
+        Some(MetricValue::Number(x)) => format!("{x:.decimals$}"),
+        Some(MetricValue::Count(n)) => n.to_string(),
+        Some(MetricValue::Text(t)) => t,
+        Some(MetricValue::Bool(b)) => b.to_string(),
+        Some(MetricValue::List(_)) | None => "-".into(),
+    };
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|RatedRow { rate: r, score }| {
+            let score_value = |m: Metric, decimals: usize| {
+                shown(score.as_ref().and_then(|s| s.value(m)), decimals)
+            };
             vec![
                 r.label.clone().unwrap_or_else(|| r.puzzle.clone()),
                 r.ratings
@@ -175,10 +187,13 @@ pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
                     .hardest_technique
                     .map_or("-", |t| t.name())
                     .to_string(),
+                shown(r.ratings.value(Metric::Serate), 1),
                 score
                     .as_ref()
                     .map(|s| format!("{:.2} {}", s.score, s.score_level))
                     .unwrap_or_else(|| "-".into()),
+                score_value(Metric::SeEquivalent, 1),
+                score_value(Metric::Minutes, 1),
                 r.ratings
                     .status
                     .iter()
@@ -191,16 +206,19 @@ pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
     text_table(
         &[
             "puzzle",
-            "givens",
-            "backtracks",
-            "sisus_ref",
-            "sisus_dep",
-            "oracle",
+            Metric::Givens.name(),
+            Metric::Backtracks.name(),
+            Metric::SisusRefutationSum.name(),
+            Metric::SisusDependency.name(),
+            Metric::OracleScore.name(),
             Metric::Hsolve.name(),
-            "nishio4",
-            "weights",
-            "hardest",
-            "score",
+            Metric::Nishio4.name(),
+            Metric::WeightsScore.name(),
+            Metric::HardestTechnique.name(),
+            Metric::Serate.name(),
+            Metric::Score.name(),
+            Metric::SeEquivalent.name(),
+            Metric::Minutes.name(),
             "status",
         ],
         &table,

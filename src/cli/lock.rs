@@ -1,0 +1,101 @@
+//! An advisory lock on a streamed output (`-f jsonl -o FILE`): two runs
+//! appending to one file would duplicate its rows (issue 50, row 6), so a
+//! run holds `flock(2)` on a lock file beside its output (`.FILE.lock`,
+//! holding the run's process id) from before the file is read for
+//! `--resume` until the run ends, and a second run refuses with a message
+//! naming the first. The lock file is removed at the end (and on a signal,
+//! with the temporary files); one left by a killed run holds no lock and is
+//! taken over. Elsewhere than Unix there is no lock.
+
+use anyhow::{Result, bail};
+use std::path::{Path, PathBuf};
+
+/// The lock of one output; released and its file removed when dropped.
+pub(super) struct OutputLock {
+    path: PathBuf,
+    #[cfg(unix)]
+    _file: std::fs::File,
+}
+
+/// The lock file of `output`: `.NAME.lock` beside it.
+fn lock_path(output: &Path) -> PathBuf {
+    let name = output
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    output.with_file_name(format!(".{name}.lock"))
+}
+
+/// Locks `output` for this run; `None` for an output that is not a regular
+/// or new file (a device or FIFO is not resumed). Refuses when another run
+/// holds it.
+#[cfg(unix)]
+pub(super) fn lock(output: &Path) -> Result<Option<OutputLock>> {
+    use anyhow::Context;
+    use std::io::{Read, Seek, Write};
+    use std::os::unix::fs::MetadataExt;
+    use std::os::unix::io::AsRawFd;
+    if std::fs::metadata(output).is_ok_and(|m| !m.is_file()) {
+        return Ok(None);
+    }
+    let path = lock_path(output);
+    // A lock file removed by the run that held it between our open and
+    // our lock is no longer the one others lock: open it again.
+    for _ in 0..100 {
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .with_context(|| format!("cannot create the lock file {}", path.display()))?;
+        // SAFETY: flock(2) on a descriptor this function owns.
+        let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+        if !locked {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            let holder = holder.trim();
+            let who = if holder.is_empty() {
+                "another sudolab run".to_string()
+            } else {
+                format!("another sudolab run (process {holder})")
+            };
+            bail!(
+                "{} is being written by {who}, which holds {}: wait for it to end, or write to another file",
+                output.display(),
+                path.display()
+            );
+        }
+        let same = match (file.metadata(), std::fs::metadata(&path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        };
+        if !same {
+            continue;
+        }
+        file.set_len(0)?;
+        file.rewind()?;
+        write!(file, "{}", std::process::id())?;
+        crate::report::remove_on_signal(&path);
+        return Ok(Some(OutputLock { path, _file: file }));
+    }
+    bail!(
+        "cannot lock {}: its lock file keeps changing",
+        output.display()
+    )
+}
+
+#[cfg(not(unix))]
+pub(super) fn lock(output: &Path) -> Result<Option<OutputLock>> {
+    let _ = lock_path(output);
+    Ok(None)
+}
+
+impl Drop for OutputLock {
+    fn drop(&mut self) {
+        crate::report::forget_on_signal(&self.path);
+        // Removed while still locked: a run waiting on this file finds it
+        // gone and opens a new one.
+        let _ = std::fs::remove_file(&self.path);
+    }
+}

@@ -1,0 +1,262 @@
+//! A user's runs (issues 49 and 50): an interrupted run keeps its finished
+//! rows and `--resume` completes them, help written to a full disk fails,
+//! a damaged or concurrently resumed output is refused.
+
+mod common;
+
+use common::sudolab_in;
+use std::fs;
+use std::path::Path;
+
+const EASY: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// The `line` numbers of a JSON Lines file, in file order.
+fn lines_of(path: &Path) -> Vec<u64> {
+    fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| {
+            let row: serde_json::Value = serde_json::from_str(l).unwrap();
+            row["line"].as_u64().unwrap()
+        })
+        .collect()
+}
+
+/// Issue 49.2 / 50.15: SIGINT during `analyze -f jsonl -o FILE` after its
+/// first rows: every finished row is in the file, in input order, stderr
+/// says how many and that `--resume` continues, the exit code is 130, and
+/// `--resume` completes the file to exactly an uninterrupted run's.
+#[cfg(unix)]
+#[test]
+fn sigint_keeps_the_finished_rows_and_resume_completes_them() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let puzzles = 200;
+    fs::write(d.join("in.txt"), format!("{EASY}\n").repeat(puzzles)).unwrap();
+    let args = |out: &str| -> Vec<String> {
+        [
+            "analyze",
+            "in.txt",
+            "--metrics",
+            "clauses,relax",
+            "--samples",
+            "200",
+            "-f",
+            "jsonl",
+            "-o",
+            out,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(args("out.jsonl"))
+        .current_dir(d)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = d.join("out.jsonl");
+    // Rows arrive one by one, not a window at a time.
+    let finished_lines = || {
+        fs::read(&out)
+            .unwrap_or_default()
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+    };
+    while finished_lines() < 3 {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("finished before its first rows were seen: {status}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // SAFETY: signals our own child process.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status}: {err}");
+    let kept = lines_of(&out);
+    assert!(
+        kept.len() >= 3 && kept.len() < puzzles,
+        "{} rows",
+        kept.len()
+    );
+    assert_eq!(kept, (1..=kept.len() as u64).collect::<Vec<_>>());
+    assert!(
+        err.contains(&format!("keeps {} finished row(s)", kept.len())) && err.contains("--resume"),
+        "{err}"
+    );
+    // No `-f jsonl`: the extension says JSON Lines.
+    let mut resumed = args("out.jsonl");
+    resumed.retain(|a| a != "-f" && a != "jsonl");
+    resumed.push("--resume".into());
+    let resumed: Vec<&str> = resumed.iter().map(String::as_str).collect();
+    let (code, _, err) = sudolab_in(d, &resumed, b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("{} row(s) already done", kept.len())),
+        "{err}"
+    );
+    let whole: Vec<String> = args("whole.jsonl");
+    let whole: Vec<&str> = whole.iter().map(String::as_str).collect();
+    let (code, _, err) = sudolab_in(d, &whole, b"");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        fs::read_to_string(&out).unwrap(),
+        fs::read_to_string(d.join("whole.jsonl")).unwrap()
+    );
+    assert_eq!(lines_of(&out).len(), puzzles);
+}
+
+/// Issue 50.19: help and version written to a full disk exit 1, as the
+/// README's exit codes promise for an output that cannot be written.
+#[cfg(target_os = "linux")]
+#[test]
+fn help_to_a_full_disk_fails() {
+    use std::process::{Command, Stdio};
+    for args in [&["--help"][..], &["--version"], &["check", "--help"]] {
+        let status = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+            .args(args)
+            .stdout(fs::File::create("/dev/full").unwrap())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(1), "{args:?}");
+    }
+    let (code, out, _) = common::sudolab(&["--version"], "");
+    assert_eq!((code, out.starts_with("sudolab ")), (0, true), "{out}");
+}
+
+/// Issue 50.6: a second run on an output another run is streaming to
+/// refuses, naming the first (its process id); the lock file goes with the
+/// first run.
+#[cfg(unix)]
+#[test]
+fn a_second_run_on_a_streamed_output_refuses() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("in.txt"), format!("{EASY}\n").repeat(200)).unwrap();
+    let args = [
+        "analyze",
+        "in.txt",
+        "--metrics",
+        "clauses,relax",
+        "--samples",
+        "200",
+        "-o",
+        "dr.jsonl",
+    ];
+    let mut first = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(args)
+        .current_dir(d)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    while !fs::read(d.join("dr.jsonl")).is_ok_and(|b| b.contains(&b'\n')) {
+        if let Some(status) = first.try_wait().unwrap() {
+            panic!("finished before its first rows were seen: {status}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let mut again = args.to_vec();
+    again.push("--resume");
+    let (code, _, err) = sudolab_in(d, &again, b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "dr.jsonl is being written by another sudolab run (process {})",
+            first.id()
+        )),
+        "{err}"
+    );
+    // SAFETY: signals our own child process.
+    unsafe { libc::kill(first.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(first.wait().unwrap().code(), Some(130));
+    let mut names: Vec<String> = fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["dr.jsonl", "dr.jsonl.run.json", "in.txt"]);
+}
+
+/// Issue 50.7: `--resume` refuses a file with a duplicated row, as merge
+/// does, naming the file lines.
+#[test]
+fn resume_refuses_a_duplicated_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("in.txt"), format!("{EASY}\n").repeat(3)).unwrap();
+    let args = ["analyze", "in.txt", "--metrics", "clauses", "-o", "o.jsonl"];
+    let (code, _, err) = sudolab_in(d, &args, b"");
+    assert_eq!(code, 0, "{err}");
+    let text = fs::read_to_string(d.join("o.jsonl")).unwrap();
+    let first = text.lines().next().unwrap();
+    fs::write(d.join("o.jsonl"), format!("{first}\n{first}\n")).unwrap();
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    let (code, _, err) = sudolab_in(d, &resumed, b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("o.jsonl line 2: input line 1 again (first at line 1)"),
+        "{err}"
+    );
+}
+
+/// Issue 49.5: `rate`'s text table shows `serate`, `se_equivalent` and
+/// `minutes` under their CSV names, with the CSV's values; `rate --help`
+/// explains the columns.
+#[test]
+fn the_rate_table_shows_the_answers_under_their_csv_names() {
+    let (code, text, err) = common::sudolab(&["rate", "-", "-m", "serate"], &format!("{EASY}\n"));
+    assert_eq!(code, 0, "{err}");
+    let (code, csv, err) = common::sudolab(
+        &["rate", "-", "-m", "serate", "-f", "csv"],
+        &format!("{EASY}\n"),
+    );
+    assert_eq!(code, 0, "{err}");
+    let header: Vec<&str> = text.lines().next().unwrap().split_whitespace().collect();
+    let row: Vec<&str> = text.lines().nth(1).unwrap().split_whitespace().collect();
+    let csv_header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let csv_row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    let csv_value = |name: &str| -> f64 {
+        let i = csv_header.iter().position(|h| *h == name).unwrap();
+        csv_row[i].parse().unwrap()
+    };
+    // The score column holds the score and its level: one word more.
+    let text_value = |name: &str| -> &str {
+        let i = header.iter().position(|h| *h == name).unwrap();
+        let past_score = header
+            .iter()
+            .position(|h| *h == "score")
+            .is_some_and(|s| i > s);
+        row[i + usize::from(past_score)]
+    };
+    for (name, decimals) in [("serate", 1), ("se_equivalent", 1), ("minutes", 1)] {
+        assert_eq!(
+            text_value(name),
+            format!("{:.decimals$}", csv_value(name)),
+            "{name}: {text}"
+        );
+    }
+    let (code, help, _) = common::sudolab(&["rate", "--help"], "");
+    assert_eq!(code, 0);
+    for name in ["se_equivalent", "serate", "sisus_refutation_sum"] {
+        assert!(help.contains(&format!("\n  {name} ")), "{name}: {help}");
+    }
+    assert!(help.contains("minutes: predicted"), "{help}");
+}
