@@ -114,3 +114,28 @@ fn huge_values_print_readably() {
     assert!(out.contains("edges [1.4e201, 2.7e201]"), "{out}");
     assert!(!out.contains("0000000000000000"), "{out}");
 }
+
+/// Serate's nesting levels 3–5 run within `--serate-budget`: off by default
+/// ("needs search", as before they existed), "over budget" past a budget,
+/// never a silent number.
+#[test]
+fn serate_says_when_its_budget_ran_out() {
+    let input = format!("{ESCARGOT}\n");
+    let status = |extra: &[&str]| {
+        let args = [
+            &["rate", "-", "-m", "serate", "--no-score", "-f", "jsonl"],
+            extra,
+        ]
+        .concat();
+        let (code, out, err) = sudolab(&args, &input);
+        assert_eq!(code, 0, "{err}");
+        let r = one_row(&out);
+        assert!(r["serate"].is_null(), "{r}");
+        r["status"]["serate"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(status(&[]), "needs search");
+    assert_eq!(status(&["--serate-budget", "1000"]), "over budget");
+}

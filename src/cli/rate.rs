@@ -30,6 +30,13 @@ pub(super) struct RateArgs {
     /// Seed of every randomized model (each run derives its own seed from it).
     #[arg(long, default_value_t = RateOptions::default().seed)]
     pub seed: u64,
+    /// Serate: work units (branch propagations) Sudoku Explainer's nesting
+    /// levels 3–5 (ratings 10.0 and up) may use a puzzle; past it serate is
+    /// `-` with the status "over budget". 0, the default, leaves them out (a
+    /// puzzle that needs them "needs search"); 20000000 rates the forum's
+    /// famous hardest puzzles at about 30 s of one core each.
+    #[arg(long, default_value_t = RateOptions::SERATE_BUDGET)]
+    pub serate_budget: u64,
     /// Print the technique engine's step-by-step solving path instead of ratings.
     #[arg(long)]
     pub explain: bool,
@@ -89,6 +96,7 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
     }
     let mut opts = RateOptions::for_models(&args.model)?;
     opts.seed = args.seed;
+    opts.serate_budget = args.serate_budget;
     if let Some(r) = args.runs {
         opts.set_runs(r);
     }

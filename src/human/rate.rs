@@ -52,6 +52,10 @@ pub struct RateOptions {
     pub harmony: HarmonyOptions,
     /// The plain DFS baseline gives up after this many backtracks.
     pub backtrack_cap: u64,
+    /// Work units (branch propagations) Sudoku Explainer's nesting levels
+    /// 3–5 may use for one puzzle in serate; past it serate is null with
+    /// the status "over budget". [`RateOptions::SERATE_BUDGET`] by default.
+    pub serate_budget: u64,
 }
 
 impl Default for RateOptions {
@@ -67,11 +71,16 @@ impl Default for RateOptions {
             annealing: AnnealingOptions::default(),
             harmony: HarmonyOptions::default(),
             backtrack_cap: 10_000_000,
+            serate_budget: Self::SERATE_BUDGET,
         }
     }
 }
 
 impl RateOptions {
+    /// The default work budget of serate's nesting levels 3–5: a few
+    /// seconds a puzzle on one core (`docs/methods.md` §3.11).
+    pub const SERATE_BUDGET: u64 = crate::human::serate::WorkBudget::DEFAULT.0;
+
     /// Options with the models of a comma list and defaults elsewhere.
     pub fn for_models(list: &str) -> Result<RateOptions, super::RateError> {
         Ok(RateOptions {

@@ -191,8 +191,12 @@ impl<'a> Rating<'a> {
     /// The lowest-rating-first path of Sudoku Explainer's ratings
     /// ([`crate::human::serate::serate`]), made on first use.
     pub(crate) fn serate_path(&self) -> &Result<SerateResult, Unfinished> {
-        self.serate
-            .get_or_init(|| super::serate::serate(self.puzzle))
+        self.serate.get_or_init(|| {
+            super::serate::serate_within(
+                self.puzzle,
+                super::serate::WorkBudget(self.opts.serate_budget),
+            )
+        })
     }
 }
 

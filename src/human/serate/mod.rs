@@ -455,6 +455,9 @@ fn next_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, Unfini
 /// The step of SE's nesting levels 3–5, applied (only when no simpler
 /// rule applies).
 fn deep_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, Unfinished> {
+    if work.is_off() {
+        return Ok(None);
+    }
     let found = easiest_deep_chain(board, work).map_err(|_| Unfinished::new(OVER_BUDGET))?;
     Ok(found.map(|c| {
         c.conclusion.apply(board);

@@ -49,9 +49,13 @@ use std::sync::{Arc, Mutex};
 pub(crate) struct WorkBudget(pub u64);
 
 impl WorkBudget {
-    /// The default: far above what the 10.x puzzles of the forum's hardest
-    /// lists take (a few million), so that only pathological puzzles stop.
-    pub(crate) const DEFAULT: WorkBudget = WorkBudget(200_000_000);
+    /// No work: levels 3–5 are not tried, and a puzzle that needs them
+    /// "needs search" (the default of `rate` and the score: the levels
+    /// below cost up to seconds, these tens of seconds a puzzle).
+    pub(crate) const OFF: WorkBudget = WorkBudget(0);
+
+    /// The default: [`WorkBudget::OFF`].
+    pub(crate) const DEFAULT: WorkBudget = WorkBudget::OFF;
 }
 
 impl Default for WorkBudget {
@@ -87,6 +91,11 @@ impl Work {
     fn charge(&self, n: u64) -> bool {
         let before = self.used.fetch_add(n, Ordering::Relaxed);
         before.saturating_add(n) <= self.limit
+    }
+
+    /// Whether the budget is [`WorkBudget::OFF`]: levels 3–5 are not tried.
+    pub(crate) fn is_off(&self) -> bool {
+        self.limit == 0
     }
 
     fn over(&self) -> bool {
@@ -571,7 +580,11 @@ mod tests {
 mod puzzles {
     use super::*;
     use crate::grid::parse_puzzle;
-    use crate::human::serate::{OVER_BUDGET, SeRule, serate, serate_within, simple_step};
+    use crate::human::serate::{OVER_BUDGET, SeRule, serate_within, simple_step};
+
+    /// The budget `rate --serate-budget` suggests for the top of SE's scale:
+    /// none of the embedded famous puzzles needs more.
+    const DEEP: WorkBudget = WorkBudget(20_000_000);
     use crate::human::solver::{Solved, solve};
 
     /// Puzzles of eleven's TE(2) list (training half of
@@ -607,7 +620,7 @@ mod puzzles {
     #[test]
     fn an_elevens_puzzle_gets_its_published_rating() {
         let (line, er) = ELEVENS[0];
-        let r = serate(&parse_puzzle(line).unwrap()).unwrap();
+        let r = serate_within(&parse_puzzle(line).unwrap(), DEEP).unwrap();
         assert_eq!(r.serate, er, "{}", r.uses_text());
         assert_eq!(
             r.hardest_rule,
@@ -639,7 +652,7 @@ mod puzzles {
                     panic!("{line}: not unique")
                 };
                 let board = first_deep_state(line);
-                let work = Work::new(WorkBudget::DEFAULT);
+                let work = Work::new(DEEP);
                 let mut n = [0; 2];
                 for (i, level) in [3, 4].into_iter().enumerate() {
                     for c in deep_chains(&board, level, &work).unwrap() {
