@@ -117,17 +117,19 @@ fn huge_values_print_readably() {
 
 /// Serate's nesting levels 3–5 run within `--serate-budget`: off by default
 /// ("needs search", as before they existed), "over budget" past a budget,
-/// never a silent number.
+/// never a silent number. Golden Nugget's first step is a level-3 chain
+/// (with a budget its ED, the first step's rating, is 10.6).
 #[test]
 fn serate_says_when_its_budget_ran_out() {
-    let input = format!("{ESCARGOT}\n");
+    let input =
+        ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....\n";
     let status = |extra: &[&str]| {
         let args = [
             &["rate", "-", "-m", "serate", "--no-score", "-f", "jsonl"],
             extra,
         ]
         .concat();
-        let (code, out, err) = sudolab(&args, &input);
+        let (code, out, err) = sudolab(&args, input);
         assert_eq!(code, 0, "{err}");
         let r = one_row(&out);
         assert!(r["serate"].is_null(), "{r}");
