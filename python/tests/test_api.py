@@ -92,6 +92,9 @@ def test_relax_to_a_precision_carries_its_intervals():
     fixed = dict(sudolab.relax(WIKI, k=45, samples=r.samples, seed=1))
     ours = dict(r)
     ours.pop("precision")
+    # Reached: the run stopped on its stopping rule, not at the samples cap.
+    assert ours.pop("precision_reached") is True
+    assert "precision_reached" not in fixed
     assert ours == fixed
     with pytest.raises(ValueError, match="precision"):
         sudolab.relax(WIKI, precision=0)
