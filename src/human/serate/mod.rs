@@ -23,11 +23,14 @@
 //!   5.4 (the classic rater has no WXYZ-wing);
 //! * uniqueness ([`uniqueness`]): unique rectangles and loops 4.5 and up
 //!   (by length and type), the bivalue universal grave 5.6 and up (by type);
-//! * forcing chains by SE's kind and length ([`chains`]): 6.6 or 7.0 for a
-//!   static chain, 7.5 for a Nishio contradiction, 8.0 for multiple
-//!   (cell and region) forcing chains, 8.5 for a dynamic chain, 9.0 for a
-//!   dynamic chain with basic techniques inside, 9.5 for one with static
-//!   chains nested inside, each plus 0.1 per length threshold passed.
+//! * aligned pair and triplet exclusion 6.2 and 7.5 ([`aligned`]);
+//! * cycles and forcing chains by SE's kind and length ([`cycles`],
+//!   [`chains`]): 6.5 for an X- or Y-cycle, 6.6 for a forcing X- or
+//!   Y-chain, 7.0 for an XY one, 7.5 for Nishio, 8.0 for multiple (cell and
+//!   region) forcing chains, 8.5 for a dynamic chain, 9.0 for a dynamic
+//!   chain with basic techniques inside, 9.5 to 11.0 for nesting levels 2 to
+//!   5 (levels 3–5 in `chains::nesting`, within a work budget), each plus
+//!   0.1 per length threshold passed.
 //!
 //! The solving path is SE's (`Solver.getDifficulty`): at every state the
 //! first hint of the first producer that has one, the producers in SE's
@@ -35,9 +38,10 @@
 //! claiming, direct hidden pair, naked singles, direct hidden triple,
 //! pointing and claiming, naked pair, X-wing, hidden pair, naked triple,
 //! swordfish, hidden triple, XY-wing, XYZ-wing, unique loops, naked quad,
-//! jellyfish, hidden quad, BUG), each searching in SE's order; then the
-//! lowest-rated chain conclusion of the first of SE's chain producers that
-//! finds one (which alone is applied, as SE applies one chain hint). That
+//! jellyfish, hidden quad, BUG), each searching in SE's order; aligned pair
+//! exclusion; then the lowest-rated chain conclusion of the first of SE's
+//! chain producers that finds one (which alone is applied, as SE applies one
+//! chain hint), aligned triplet exclusion coming after the first of them. That
 //! order is not by rating: a unique loop (4.5 and up) is tried before a
 //! naked quad (5.0) even when it rates higher.
 //!
@@ -53,7 +57,9 @@
 //! * **Uses**: how many times each rule was used along the path, the data
 //!   Pelánek's "Serate LM" fits a linear model on (`docs/papers.md`).
 //!
-//! A puzzle the catalogue cannot finish is "needs search": no number.
+//! EP and ED (SE's "pearl" and "diamond") are read off the same path. A
+//! puzzle the rules cannot finish is "needs search"; one whose nesting levels
+//! 3–5 run past their budget is "over budget": no number.
 
 pub(crate) mod aligned;
 pub(crate) mod chains;
