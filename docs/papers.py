@@ -504,9 +504,8 @@ for rule, g in sorted(by_rule.items(), key=lambda kv: min((x[1] or 99) for x in 
 p("")
 p("### Beside Sukaku Explainer's rating (Pelánek Table 1's Serate)")
 p("")
-p("`sudolab rate -m serate` (the highest Sukaku Explainer rating along the lowest-rating-first")
-p("path of our technique engine, chains rated by kind and length; `docs/raters.md`) against")
-p("SE's own ER on the SE-rated sets: `se-ratings-sukakuexplainer` (the website and generator")
+p("The same classic rating against Sukaku Explainer's ER (the SudokuExplainer fork with more")
+p("techniques, which rates some puzzles lower) on the sets it rated: `se-ratings-sukakuexplainer` (the website and generator")
 p("samples), every 20th puzzle of `se-sudokuexchange` (SE 5.0–9.3), `se-ratings-hard` (the")
 p("rated half of top1465) and the Cloud Sudoku puzzles (their `se_er` column). Spearman ρ,")
 p("the median |ours − SE| and the share rated exactly as SE over the puzzles our engine")
@@ -540,13 +539,10 @@ for lo, hi in SE_BANDS:
     label = f"{lo:.1f}–{hi - 0.1:.1f}" if hi < 12 else f"≥ {lo:.1f}"
     p(f"| {label} | " + " | ".join(cells) + " |")
 p("")
-p("Where the two part: SE rates 4.0–6.0 by Sukaku Explainer's grouped strong links,")
-p("skyscrapers, kites, uniqueness tests and BUG, none of which our catalogue has, so ours")
-p("reaches them with a forcing chain (6.6 and up). From 6.6 up ours has SE's chain")
-p("producers in SE's order: static chains (6.6, 7.0), Nishio (7.5), multiple forcing chains")
-p("(8.0), dynamic forcing chains (8.5), dynamic chains with basic techniques inside (9.0)")
-p("and static chains nested in dynamic ones (9.5), each plus SE's length increment")
-p("(`docs/methods.md` §3.11); SE's deeper nesting (10.0 and up) has no counterpart.")
+p("Where the two part: Sukaku Explainer rates 4.0–6.0 by its grouped strong links,")
+p("skyscrapers, kites, WXYZ-wings and ALS, which the classic rater does not have, so the")
+p("classic path reaches those puzzles with its uniqueness rules, BUG or a chain (4.5 and up).")
+p("From 6.5 up both have the classic chain producers (`docs/methods.md` §3.11).")
 
 # 11. Serate LM: a linear model over the uses of each rule (Pelánek §4, Table 3).
 
