@@ -39,7 +39,6 @@ use crate::util::bits as digits;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -64,6 +63,9 @@ impl Default for WorkBudget {
     }
 }
 
+/// A board's values and candidates, cell by cell: the memo's key.
+type BoardKey = Vec<(u8, u32)>;
+
 /// The nesting levels ran past their [`WorkBudget`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct OverBudget;
@@ -74,7 +76,7 @@ pub(crate) struct Work {
     used: AtomicU64,
     /// The nested dynamic searches done, by board: level 5 repeats level
     /// 4's branches before it nests deeper.
-    dynamic_seen: Mutex<HashMap<u64, Arc<Vec<NestedConclusion>>>>,
+    dynamic_seen: Mutex<HashMap<BoardKey, Arc<Vec<NestedConclusion>>>>,
 }
 
 impl Work {
@@ -126,12 +128,11 @@ fn with_work<R>(work: &Arc<Work>, f: impl FnOnce() -> R) -> R {
 /// The nested dynamic search of `board`, from this thread's counter's
 /// memo when it has it.
 fn memoised_dynamic(board: &Board) -> Arc<Vec<NestedConclusion>> {
-    let geo = board.geometry();
-    let mut h = DefaultHasher::new();
-    for c in 0..geo.cells {
-        (board.value(c), board.cands(c)).hash(&mut h);
-    }
-    let key = h.finish();
+    // The whole state is the key: a hash alone could hand one board another's
+    // conclusions.
+    let key: BoardKey = (0..board.geometry().cells)
+        .map(|c| (board.value(c), board.cands(c)))
+        .collect();
     let work = WORK.with(|w| w.borrow().clone());
     let seen = |w: &Arc<Work>| {
         w.dynamic_seen
