@@ -133,8 +133,8 @@ pub use relax::{
 pub use human::oracle::OracleLevel;
 pub use human::weights::WeightLevel;
 pub use human::{
-    ExplainStatus, Explanation, Model, RateError, RateOptions, RateRow, Ratings, Technique,
-    explain, parse_models, rate,
+    ExplainStatus, Explanation, Model, RateError, RateOptions, RateRow, Ratings, SeExplainStep,
+    SeExplanation, Technique, explain, explain_serate, parse_models, rate,
 };
 
 // Metrics: the registry and a puzzle's metric values.
@@ -146,7 +146,7 @@ pub use metrics::{
 // Score: one calibrated difficulty score.
 pub use score::{
     ModelError as ScoreModelError, Score, ScoreError, ScoreModel, ScoreOptions, ScoreRow, Scored,
-    score,
+    SeBy, score,
 };
 
 // Analyze: the rows of a data set.

@@ -346,7 +346,7 @@ fn relax_report<'py>(
 /// `sudolab rate` rows (dicts) for a batch, on every core. Parameters left
 /// out take the library's defaults (`RateOptions`).
 #[pyfunction]
-#[pyo3(signature = (puzzles, models=None, seed=None, runs=None, with_score=true))]
+#[pyo3(signature = (puzzles, models=None, seed=None, runs=None, with_score=true, serate_budget=None))]
 fn rate<'py>(
     py: Python<'py>,
     puzzles: Vec<String>,
@@ -354,6 +354,7 @@ fn rate<'py>(
     seed: Option<u64>,
     runs: Option<usize>,
     with_score: bool,
+    serate_budget: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let lines = lines_of(None, puzzles.len())?;
     let mut opts = match models {
@@ -365,6 +366,9 @@ fn rate<'py>(
     }
     if let Some(r) = runs {
         opts.set_runs(r);
+    }
+    if let Some(b) = serate_budget {
+        opts.serate_budget = b;
     }
     opts.check().map_err(option_error)?;
     let parsed = parse_all(&puzzles, &lines)?;
@@ -378,7 +382,7 @@ fn rate<'py>(
 /// without a score raises `ValueError` naming its line. Parameters left out
 /// take the library's defaults (`ScoreOptions`, the shipped model's seed).
 #[pyfunction]
-#[pyo3(signature = (puzzles, lines=None, fast=None, scale=None, seed=None, all_metrics=None))]
+#[pyo3(signature = (puzzles, lines=None, fast=None, scale=None, seed=None, all_metrics=None, serate_budget=None))]
 fn score_rows<'py>(
     py: Python<'py>,
     puzzles: Vec<String>,
@@ -387,6 +391,7 @@ fn score_rows<'py>(
     scale: Option<usize>,
     seed: Option<u64>,
     all_metrics: Option<bool>,
+    serate_budget: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let d = ScoreOptions::default();
     let mut model = ScoreModel::shipped().clone();
@@ -398,6 +403,7 @@ fn score_rows<'py>(
         fast: fast.unwrap_or(d.fast),
         scale: scale.unwrap_or(d.scale),
         all_metrics: all_metrics.unwrap_or(d.all_metrics),
+        serate_budget: serate_budget.unwrap_or(d.serate_budget),
     };
     opts.check().map_err(option_error)?;
     let lines = lines_of(lines, puzzles.len())?;

@@ -316,6 +316,7 @@ def rate(
     seed: Optional[int] = None,
     runs: Optional[int] = None,
     with_score: bool = True,
+    serate_budget: Optional[int] = None,
 ) -> "RateRow":
     """Human-model ratings (``sudolab rate``): ``models`` is a comma list of
     ``sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler, trial,
@@ -323,7 +324,10 @@ def rate(
     and harmony search, the CLI's default) or ``all``; ``seed`` and each
     model's runs the CLI's unless given; with the difficulty score unless
     ``with_score=False``."""
-    (row,) = _native.rate([_line(puzzle)], models, _int("seed", seed), _int("runs", runs), with_score)
+    (row,) = _native.rate(
+        [_line(puzzle)], models, _int("seed", seed), _int("runs", runs), with_score,
+        _int("serate_budget", serate_budget),
+    )
     return _Row(row)
 
 
@@ -333,15 +337,23 @@ def score(
     scale: Optional[int] = None,
     seed: Optional[int] = None,
     all_metrics: Optional[bool] = None,
+    serate_budget: Optional[int] = None,
 ) -> "ScoreRow":
     """The calibrated difficulty score (``sudolab score``): ``score``,
     ``score_level``, ``se_equivalent`` (SE's scale, 1.0–11.9), ``minutes`` (with
     ``minutes_low`` and ``minutes_high``, when the score gives them),
     ``extrapolated`` and ``minutes_extrapolated`` (the puzzle is above everything
-    the model, or the time model, was fitted on) and ``hardest_technique``.
-    ``scale`` is the number of levels (2–10, the CLI's default unless
-    given), ``seed`` the model's unless given. Raises ``ValueError`` for a puzzle without a score."""
-    (row,) = _native.score_rows([_line(puzzle)], None, fast, _int("scale", scale), _int("seed", seed), all_metrics)
+    the model, or the time model, was fitted on), ``hardest_technique``,
+    ``se_by`` (``serate``: ``se_equivalent`` is Sudoku Explainer's rating by
+    serate; ``placement``, or ``placement (serate over budget)`` past
+    ``serate_budget`` work units) and ``trial_depth`` (0–3, how deeply
+    assumptions nest). ``scale`` is the number of levels (2–10, the CLI's
+    default unless given), ``seed`` the model's unless given. Raises
+    ``ValueError`` for a puzzle without a score."""
+    (row,) = _native.score_rows(
+        [_line(puzzle)], None, fast, _int("scale", scale), _int("seed", seed), all_metrics,
+        _int("serate_budget", serate_budget),
+    )
     row.pop("line", None)
     return _Row(row)
 
@@ -467,11 +479,15 @@ def score_batch(
     seed: Optional[int] = None,
     all_metrics: Optional[bool] = None,
     lines: Optional[Sequence[int]] = None,
+    serate_budget: Optional[int] = None,
 ) -> pd.DataFrame:
     """:func:`score` over many puzzles on every core: the rows of
     ``sudolab score --format jsonl``."""
     index = _batch_index(puzzles)
-    rows = _native.score_rows(_lines(puzzles), _lines_arg(lines), fast, _int("scale", scale), _int("seed", seed), all_metrics)
+    rows = _native.score_rows(
+        _lines(puzzles), _lines_arg(lines), fast, _int("scale", scale), _int("seed", seed), all_metrics,
+        _int("serate_budget", serate_budget),
+    )
     return _frame(rows, index)
 
 
@@ -481,11 +497,16 @@ def rate_batch(
     seed: Optional[int] = None,
     runs: Optional[int] = None,
     with_score: bool = True,
+    serate_budget: Optional[int] = None,
 ) -> pd.DataFrame:
     """:func:`rate` over many puzzles on every core: the rows of
     ``sudolab rate --format jsonl``."""
     index = _batch_index(puzzles)
-    return _frame(_native.rate(_lines(puzzles), models, _int("seed", seed), _int("runs", runs), with_score), index)
+    rows = _native.rate(
+        _lines(puzzles), models, _int("seed", seed), _int("runs", runs), with_score,
+        _int("serate_budget", serate_budget),
+    )
+    return _frame(rows, index)
 
 
 def generate(

@@ -81,6 +81,7 @@ class ScoreFields(TypedDict, total=False):
     score: float
     score_level: str
     se_equivalent: Optional[float]
+    se_by: Optional[str]
     minutes: Optional[float]
     minutes_low: Optional[float]
     minutes_high: Optional[float]
@@ -96,6 +97,7 @@ class ScoreRow(ScoreFields, total=False):
     label: Optional[str]
     calibrated_level: str
     hardest_technique: Optional[str]
+    trial_depth: Optional[int]
 
 class RatingFields(TypedDict, total=False):
     """The human models' fields, in ``rate`` and ``analyze`` rows (a model not
@@ -257,6 +259,7 @@ def rate(
     seed: Optional[int] = None,
     runs: Optional[int] = None,
     with_score: bool = True,
+    serate_budget: Optional[int] = None,
 ) -> List[RateRow]:
     """``sudolab rate`` rows, computed on every core without the GIL."""
 
@@ -267,6 +270,7 @@ def score_rows(
     scale: Optional[int] = None,
     seed: Optional[int] = None,
     all_metrics: Optional[bool] = None,
+    serate_budget: Optional[int] = None,
 ) -> List[ScoreRow]:
     """``sudolab score`` rows, computed on every core without the GIL."""
 

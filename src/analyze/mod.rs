@@ -33,7 +33,7 @@ use crate::limits::OptionError;
 use crate::metrics::{self, MetricOptions};
 pub(crate) use crate::metrics::{MetricGroup, parse_metric_groups};
 use crate::relax::{RelaxOptions, RelaxSummary};
-use crate::score::{self, Score, ScoreError, ScoreOptions};
+use crate::score::{self, Score, ScoreError, ScoreOptions, SerateOutcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -247,7 +247,9 @@ pub struct RatedRow {
 }
 
 /// Rates a puzzle with the requested models and, when `with_score`, adds its
-/// difficulty score (shipped model, default options).
+/// difficulty score (shipped model, default options; its SE-equivalent reads
+/// serate within `opts`'s work budget, the serate column's when `opts` runs
+/// serate).
 ///
 /// # Errors
 /// Only an engine disagreement; a puzzle without a score has `score: None`.
@@ -258,7 +260,26 @@ pub fn rate_row(
 ) -> Result<RatedRow, Disagreement> {
     let rate = human::rate(puzzle, opts);
     let score = if with_score {
-        match score::score(puzzle, ScoreOptions::shipped()) {
+        let known = opts.models.contains(&human::Model::Serate).then(|| {
+            match (rate.ratings.serate, rate.ratings.status.get("serate")) {
+                (Some(r), _) => SerateOutcome::Rated(r),
+                (None, Some(why)) if why == crate::human::serate::OVER_BUDGET => {
+                    SerateOutcome::OverBudget
+                }
+                (None, _) => SerateOutcome::Unfinished,
+            }
+        });
+        let shipped = ScoreOptions::shipped();
+        let scored = if known.is_some() || opts.serate_budget == shipped.serate_budget {
+            score::score_knowing(puzzle, shipped, known)
+        } else {
+            let own = ScoreOptions {
+                serate_budget: opts.serate_budget,
+                ..shipped.clone()
+            };
+            score::score(puzzle, &own)
+        };
+        match scored {
             Ok(s) => Some(s.score),
             Err(ScoreError::Disagreement(d)) => return Err(d),
             Err(_) => None,

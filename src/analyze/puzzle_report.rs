@@ -395,6 +395,7 @@ pub(crate) fn puzzle_report(
             "the techniques get stuck: the rest needs search".to_string()
         }
         human::ExplainStatus::Invalid(why) => format!("not explained: {why}"),
+        human::ExplainStatus::Stopped(why) => format!("the techniques stopped: {why}"),
     };
     let path = explanation
         .steps

@@ -32,12 +32,15 @@ pub(super) struct RateArgs {
     pub seed: u64,
     /// Serate: work units (branch propagations) Sudoku Explainer's nesting
     /// levels 3–5 (ratings 10.0 and up) may use a puzzle; past it serate is
-    /// `-` with the status "over budget". 0, the default, leaves them out (a
-    /// puzzle that needs them "needs search"); 20000000 rates the forum's
-    /// famous hardest puzzles at about 30 s of one core each.
+    /// `-` with the status "over budget" (and se_equivalent is the score's
+    /// placement). The default rates the forum's famous hardest puzzles at
+    /// about 30 s of one core each; 0 leaves the levels out (a puzzle that
+    /// needs them "needs search").
     #[arg(long, default_value_t = RateOptions::SERATE_BUDGET)]
     pub serate_budget: u64,
-    /// Print the technique engine's step-by-step solving path instead of ratings.
+    /// Print the step-by-step solving path instead of ratings: with `-m
+    /// serate`, Sudoku Explainer's steps with their ratings (and ER, EP, ED),
+    /// else the technique catalogue's simplest-first path.
     #[arg(long)]
     pub explain: bool,
     /// Leave out the difficulty score (score, score_level, se_equivalent).
@@ -80,16 +83,34 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
     out.check()?;
     if args.explain {
         let mut loaded = load(&args.common)?;
+        // `-m serate` explains Sudoku Explainer's path, any other list the
+        // technique catalogue's simplest-first path.
+        let se = human::parse_models(&args.model)?
+            .into_iter()
+            .eq([human::Model::Serate]);
         let mut s = String::new();
-        let mut rows = Vec::new();
-        for (_, p) in &loaded.puzzles {
-            let e = human::explain(p);
-            s.push_str(&format!("{e}\n"));
-            rows.push(e);
-        }
-        let text = match out.format {
-            Format::Text => s,
-            f => render_rows(&rows, f)?,
+        let text = if se {
+            let mut rows = Vec::new();
+            for (_, p) in &loaded.puzzles {
+                let e = human::explain_serate(p, args.serate_budget);
+                s.push_str(&format!("{e}\n"));
+                rows.push(e);
+            }
+            match out.format {
+                Format::Text => s,
+                f => render_rows(&rows, f)?,
+            }
+        } else {
+            let mut rows = Vec::new();
+            for (_, p) in &loaded.puzzles {
+                let e = human::explain(p);
+                s.push_str(&format!("{e}\n"));
+                rows.push(e);
+            }
+            match out.format {
+                Format::Text => s,
+                f => render_rows(&rows, f)?,
+            }
         };
         out.write(&text)?;
         return Ok(loaded.finish());

@@ -38,6 +38,12 @@ pub(super) struct ScoreArgs {
     /// input of `sudolab fit --score`).
     #[arg(long)]
     pub all_metrics: bool,
+    /// Work units (branch propagations) serate's nesting levels 3–5 may use
+    /// for a puzzle's SE-equivalent; past them se_equivalent is the score's
+    /// placement and se_by says "placement (serate over budget)". 0 leaves
+    /// the levels out.
+    #[arg(long, default_value_t = ScoreOptions::default().serate_budget)]
+    pub serate_budget: u64,
 }
 
 pub(super) fn run(args: ScoreArgs) -> Result<u8> {
@@ -73,6 +79,7 @@ pub(super) fn run(args: ScoreArgs) -> Result<u8> {
         fast: args.fast,
         scale: args.scale,
         all_metrics: args.all_metrics,
+        serate_budget: args.serate_budget,
     };
     opts.check()?;
     let model_name = args.model.as_ref().map(|p| p.display().to_string());

@@ -23,6 +23,9 @@ pub enum ExplainStatus {
     Solved,
     /// No technique applies before the grid is full.
     NeedsSearch,
+    /// The path stopped for another reason (SE's nesting levels 3–5 ran
+    /// past their work budget: "over budget").
+    Stopped(String),
     /// The puzzle is contradictory or has no unique solution.
     Invalid(String),
 }
@@ -254,6 +257,157 @@ impl fmt::Display for Explanation {
                 self.steps.len(),
                 self.remaining.as_deref().unwrap_or("")
             ),
+        }
+    }
+}
+
+/// One step of Sudoku Explainer's path, with its rating.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeExplainStep {
+    /// SE's rating of the step (ER is the largest).
+    pub rating: f64,
+    /// SE's rule, as `serate_uses` names it.
+    pub rule: String,
+    /// The readable line: `rating, rule: effect`.
+    pub text: String,
+    /// Digits the step places.
+    pub placements: Vec<CellDigit>,
+    /// Candidates the step removes (besides those its placements take).
+    pub eliminations: Vec<CellDigit>,
+}
+
+/// Sudoku Explainer's path of a puzzle step by step (`rate --explain -m
+/// serate`, `docs/methods.md` §3.11): the step SE takes at each state, with
+/// its rating, and the puzzle's ER, EP and ED.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeExplanation {
+    /// The puzzle as one line.
+    pub puzzle: String,
+    /// How the path ended: solved, or stuck (needs search, or over the work
+    /// budget of nesting levels 3–5, with the reason), or invalid puzzle.
+    pub status: ExplainStatus,
+    /// The steps, in order.
+    pub steps: Vec<SeExplainStep>,
+    /// ER, EP and ED when the path finished.
+    pub serate: Option<f64>,
+    /// EP (pearl).
+    pub serate_ep: Option<f64>,
+    /// ED (diamond).
+    pub serate_ed: Option<f64>,
+    /// The grid where the path stopped, when it did not finish.
+    pub remaining: Option<String>,
+}
+
+/// Explains Sudoku Explainer's path of `puzzle`, its nesting levels 3–5
+/// within `serate_budget` work units ([`crate::RateOptions::serate_budget`]).
+pub fn explain_serate(puzzle: &Puzzle, serate_budget: u64) -> SeExplanation {
+    use super::serate::{WorkBudget, serate_path};
+    let mut out = SeExplanation {
+        puzzle: puzzle.to_line(),
+        status: ExplainStatus::Solved,
+        steps: Vec::new(),
+        serate: None,
+        serate_ep: None,
+        serate_ed: None,
+        remaining: None,
+    };
+    if let Err(c) = puzzle.check() {
+        out.status = ExplainStatus::Invalid(format!("contradiction: {c}"));
+        return out;
+    }
+    match solve(puzzle) {
+        Solved::Unique(_) => {}
+        Solved::Multiple => {
+            out.status = ExplainStatus::Invalid("not unique: at least 2 solutions".into());
+            return out;
+        }
+        Solved::None => {
+            out.status = ExplainStatus::Invalid("no solution".into());
+            return out;
+        }
+    }
+    let geo = puzzle.geometry();
+    let cd = |v: &[(usize, u8)]| -> Vec<CellDigit> {
+        v.iter()
+            .map(|&(c, d)| CellDigit {
+                cell: geo.cell_name(c),
+                digit: d,
+            })
+            .collect()
+    };
+    let (result, path) = serate_path(puzzle, WorkBudget(serate_budget));
+    let mut board = crate::human::board::Board::new(puzzle);
+    for s in &path {
+        let placed = s
+            .placed
+            .iter()
+            .map(|&(c, d)| format!("{} = {}", geo.cell_name(c), digit(d)));
+        let removed = s
+            .removed
+            .iter()
+            .map(|&(c, d)| format!("{}≠{}", geo.cell_name(c), digit(d)));
+        let effect = placed.chain(removed).collect::<Vec<_>>().join(", ");
+        let rating = f64::from(s.tenths) / 10.0;
+        out.steps.push(SeExplainStep {
+            rating,
+            rule: s.rule.name().to_string(),
+            text: format!("{rating:.1}, {}: {effect}", s.rule.name()),
+            placements: cd(&s.placed),
+            eliminations: cd(&s.removed),
+        });
+        for &(c, d) in &s.removed {
+            board.eliminate(c, d);
+        }
+        for &(c, d) in &s.placed {
+            board.place(c, d);
+        }
+    }
+    match result {
+        Ok(r) => {
+            out.serate = Some(r.serate);
+            out.serate_ep = Some(r.ep);
+            out.serate_ed = Some(r.ed);
+        }
+        Err(why) if why.0 == "needs search" => {
+            out.status = ExplainStatus::NeedsSearch;
+            out.remaining = Some(board.to_puzzle().to_line());
+        }
+        Err(why) => {
+            out.status = ExplainStatus::Stopped(why.0);
+            out.remaining = Some(board.to_puzzle().to_line());
+        }
+    }
+    out
+}
+
+impl fmt::Display for SeExplanation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "puzzle: {}", self.puzzle)?;
+        if let ExplainStatus::Invalid(why) = &self.status {
+            return writeln!(f, "invalid puzzle: {why}");
+        }
+        let width = self.steps.len().to_string().len();
+        for (i, s) in self.steps.iter().enumerate() {
+            writeln!(f, "{:>width$}. {}", i + 1, s.text)?;
+        }
+        match (&self.status, self.serate, self.serate_ep, self.serate_ed) {
+            (ExplainStatus::Solved, Some(er), Some(ep), Some(ed)) => writeln!(
+                f,
+                "solved in {} steps; ER {er:.1}, EP {ep:.1}, ED {ed:.1}",
+                self.steps.len()
+            ),
+            (status, ..) => {
+                let why = match status {
+                    ExplainStatus::Stopped(why) => why.as_str(),
+                    _ => "needs search",
+                };
+                writeln!(
+                    f,
+                    "stuck after {} steps: {why}\nremaining: {}",
+                    self.steps.len(),
+                    self.remaining.as_deref().unwrap_or("")
+                )
+            }
         }
     }
 }

@@ -28,7 +28,8 @@
 //! is a plug-in under `models/` (one file per model, the shared machinery
 //! here beside it); [`rate`] loops over the chosen models' plug-ins into one
 //! serializable [`RateRow`], and
-//! [`explain`] prints a step-by-step human solving path.
+//! [`explain`] prints a step-by-step human solving path, [`explain_serate`]
+//! Sudoku Explainer's path with its ratings.
 
 pub(crate) mod board;
 mod explain;
@@ -43,7 +44,9 @@ pub(crate) mod techniques;
 // The models keep their paths (`human::sisus`, …) for the layers above.
 pub(crate) use models::{hsolve, nishio, oracle, singles, sisus, trial_depth, weights};
 
-pub use explain::{ExplainStatus, Explanation, explain};
+pub use explain::{
+    ExplainStatus, Explanation, SeExplainStep, SeExplanation, explain, explain_serate,
+};
 pub use models::{Model, RateError, parse_models};
 pub use rate::{RateOptions, RateRow, Ratings, rate};
 pub use techniques::Technique;

@@ -77,8 +77,9 @@ impl Default for RateOptions {
 }
 
 impl RateOptions {
-    /// The default work budget of serate's nesting levels 3–5: a few
-    /// seconds a puzzle on one core (`docs/methods.md` §3.11).
+    /// The default work budget of serate's nesting levels 3–5, 20 million
+    /// units: about 30 s of one core for the hardest famous puzzles, none
+    /// for a puzzle that never needs them (`docs/methods.md` §3.11).
     pub const SERATE_BUDGET: u64 = crate::human::serate::WorkBudget::DEFAULT.0;
 
     /// Options with the models of a comma list and defaults elsewhere.
@@ -255,12 +256,13 @@ pub struct Ratings {
     /// Share of the empty cells singles, pairs and intersections fill
     /// before they stall, in [0, 1]; lower is harder.
     pub basic_reach: Option<f64>,
-    /// Serate-like rating: the highest Sukaku Explainer rating (its rating
-    /// table, of which Pelánek's Table 1 prints the simplest; chains by kind
-    /// and length) along the lowest-rating-first path; null when the
-    /// catalogue cannot finish.
+    /// Serate: Sudoku Explainer's ER, the highest rating along SE's path
+    /// (the first hint of the first rule that applies; chains by kind,
+    /// nesting and length, `docs/methods.md` §3.11); null when the rules
+    /// cannot finish or levels 3–5 run past their work budget (`status`
+    /// says which).
     pub serate: Option<f64>,
-    /// How many steps of that path used each Sukaku Explainer rule
+    /// How many steps of that path used each Sudoku Explainer rule
     /// (`rule:count` joined by `;`, in rating order); null when the
     /// catalogue cannot finish.
     pub serate_uses: Option<String>,
@@ -272,7 +274,7 @@ pub struct Ratings {
     /// first step; null as `serate`.
     pub serate_ed: Option<f64>,
     /// Fowler-like rating: the sum of the ratings of every step of that
-    /// path; null when the catalogue cannot finish.
+    /// path; null as `serate`.
     pub fowler: Option<f64>,
     /// Trial depth: deepest nesting of assumptions singles needed (0–3).
     pub trial_depth: Option<u8>,

@@ -340,9 +340,9 @@ metric_table! {
     BasicReach = "basic_reach", WEIGHTS, Number, M, Down, false, "share",
         "share of the empty cells singles, pairs and intersections fill before they stall (1: they solve the puzzle)";
     Serate = "serate", SERATE, Number, M, Up, false, "SE",
-        "Serate-like: highest Sukaku Explainer rating along the lowest-rating-first path (chains by kind and length)";
+        "Sudoku Explainer's ER (rating): the highest rating along SE's path, the first hint of the first rule that applies (chains by kind, nesting and length)";
     SerateUses = "serate_uses", SERATE, Text, M, Up, false, "",
-        "how many steps of that path used each Sukaku Explainer rule, `rule:count` joined by `;`";
+        "how many steps of that path used each Sudoku Explainer rule, `rule:count` joined by `;`";
     SerateEp = "serate_ep", SERATE, Number, M, Up, false, "SE",
         "Sudoku Explainer's EP (pearl) on that path: the highest rating up to and including the first step that places a digit";
     SerateEd = "serate_ed", SERATE, Number, M, Up, false, "SE",
@@ -378,7 +378,9 @@ metric_table! {
     ScoreLevel = "score_level", SC, Kind::Levels(&SCORE_LEVELS), M, Up, false, "",
         "the score's level";
     SeEquivalent = "se_equivalent", SC, Number, M, Up, false, "SE",
-        "Sukaku Explainer rating equivalent (1.0–11.9): by the score, and by the trial depth for forcing-chain puzzles";
+        "Sudoku Explainer rating equivalent (1.0–11.9): serate's ER where it finishes within its work budget, else placed by the score and the trial depth";
+    SeBy = "se_by", SC, Text, M, Up, false, "",
+        "what se_equivalent is: serate, placement, or placement (serate over budget)";
     Minutes = "minutes", SC, Number, M, Up, false, "min",
         "expected mean solving time of the time model's population (Cloud Sudoku players, puzzles up to SE 8.2)";
     MinutesLow = "minutes_low", SC, Number, S, Up, false, "min",

@@ -14,8 +14,8 @@ use crate::cnf::{ClauseRow, MeanDistribution};
 use crate::eval::{ClassifyReport, EvalReport, FitReport};
 use crate::metrics::{Metric, MetricValue};
 use crate::relax::{RelaxReport, RelaxSummary, SweepReport};
-use crate::score::ScoreRow;
 use crate::score::fit::ScoreFitReport;
+use crate::score::{ScoreRow, SeBy};
 
 /// A label for a table cell (empty when none).
 fn label_of(label: &Option<String>) -> String {
@@ -117,6 +117,8 @@ pub(crate) fn score_table(rows: &[ScoreRow], calibrated: &str, with_level: bool)
                     .se_equivalent
                     .map(|x| format!("{x:.1}{}", extrapolated(r.score.extrapolated)))
                     .unwrap_or_else(|| "-".into()),
+                r.score.se_by.map_or("-", SeBy::name).to_string(),
+                r.trial_depth.map_or_else(|| "-".into(), |d| d.to_string()),
                 match (r.score.minutes, r.score.minutes_low, r.score.minutes_high) {
                     (Some(m), Some(lo), Some(hi)) => format!(
                         "{m:.1} ({lo:.1}–{hi:.1}){}",
@@ -132,7 +134,15 @@ pub(crate) fn score_table(rows: &[ScoreRow], calibrated: &str, with_level: bool)
         })
         .collect();
     let level_col = format!("{calibrated} level");
-    let mut header = vec!["puzzle", "score", "level", "se_equivalent", "minutes"];
+    let mut header = vec![
+        "puzzle",
+        "score",
+        "level",
+        Metric::SeEquivalent.name(),
+        Metric::SeBy.name(),
+        Metric::TrialDepth.name(),
+        "minutes",
+    ];
     if with_level {
         header.push(&level_col);
     }
@@ -193,6 +203,7 @@ pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
                     .map(|s| format!("{:.2} {}", s.score, s.score_level))
                     .unwrap_or_else(|| "-".into()),
                 score_value(Metric::SeEquivalent, 1),
+                score_value(Metric::SeBy, 0),
                 score_value(Metric::Minutes, 1),
                 r.ratings
                     .status
@@ -218,6 +229,7 @@ pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
             Metric::Serate.name(),
             Metric::Score.name(),
             Metric::SeEquivalent.name(),
+            Metric::SeBy.name(),
             Metric::Minutes.name(),
             "status",
         ],

@@ -182,15 +182,14 @@ pub(crate) struct Features {
     /// The trial rating (`docs/methods.md` §3.9), which places the
     /// SE-equivalent of the hardest puzzles.
     pub trial_rating: Option<f64>,
-    /// Serate's rating (§3.11), computed only where the SE calibration takes
-    /// it ([`SeCalibration::takes_serate`]); `None` there when serate cannot
-    /// finish the puzzle.
-    pub serate: Option<f64>,
+    /// The trial depth (§3.9).
+    pub trial_depth: Option<u8>,
 }
 
 /// The metrics of a 9×9 puzzle with exactly one solution, computed on
-/// its canonical form, its hardest technique and trial rating, and serate's
-/// rating where the SE calibration `se` takes it.
+/// its canonical form, its hardest technique, trial rating and trial depth.
+/// Serate's metrics are left out where the calibration `se` places the
+/// puzzle by its trial rating alone.
 pub(crate) fn feature_values(
     puzzle: &Puzzle,
     names: &[Metric],
@@ -217,18 +216,20 @@ pub(crate) fn feature_values(
         return Err(ScoreError::NotUnique(format!("{group}: {why}")));
     }
     let trial_rating = row.rate.as_ref().and_then(|r| r.trial_rating);
+    let trial_depth = row.rate.as_ref().and_then(|r| r.trial_depth);
     let hardest_technique = row.rate.as_ref().and_then(|r| r.hardest_technique);
-    // Serate runs where its numbers are used and the trial curve does not
-    // place the puzzle alone: there (the forum's hardest) SE's chains nested
-    // inside chains decide, and serate's nested chains cost seconds. Its
-    // metrics are missing there, as where it cannot finish.
-    let wanted = se.serate
-        || names
-            .iter()
-            .any(|m| matches!(m, Metric::Serate | Metric::Fowler));
+    // Serate's metrics (without nesting levels 3–5, as the model was fitted)
+    // are missing where the trial curve places the puzzle alone, as where
+    // serate cannot finish.
+    let wanted = names
+        .iter()
+        .any(|m| matches!(m, Metric::Serate | Metric::Fowler));
     let rated = (wanted
         && !se.placed_by_trial_alone(hardest_technique.map(Technique::name), trial_rating))
-    .then(|| crate::human::serate::serate(&canon).ok())
+    .then(|| {
+        use crate::human::serate::{WorkBudget, serate_within};
+        serate_within(&canon, WorkBudget::OFF).ok()
+    })
     .flatten();
     Ok(Features {
         values: names
@@ -243,7 +244,7 @@ pub(crate) fn feature_values(
             })
             .collect(),
         trial_rating,
-        serate: rated.filter(|_| se.serate).map(|r| r.serate),
+        trial_depth,
         hardest_technique,
     })
 }
@@ -315,7 +316,8 @@ mod tests {
         let base = feature_values(&p, &names, &params, &se).unwrap();
         // Serate rates the canonical form: hidden singles in boxes (1.2),
         // as it rates the puzzle as given (`rate -m serate`).
-        assert_eq!(base.serate, Some(1.2));
+        assert_eq!(base.values[&Metric::Serate], Some(1.2));
+        assert_eq!(base.trial_depth, Some(0));
         let mut rng = SeededRng::seed_from_u64(5);
         for _ in 0..3 {
             let q = Symmetry::random(3, &mut rng).apply(&p);

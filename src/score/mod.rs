@@ -296,10 +296,10 @@ pub struct SeCalibration {
     /// model fitted without `trial_rating`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trial: Option<TrialCalibration>,
-    /// Whether a puzzle takes serate's rating, SE's own rules rebuilt
-    /// (`docs/methods.md` §3.11, §6.3), when serate finishes it and the
-    /// trial curve does not place it alone ([`SeCalibration::takes_serate`]).
-    /// The full score's calibration does; the fast one computes no serate.
+    /// Whether the SE-equivalent is serate's rating, SE's own rules rebuilt
+    /// (`docs/methods.md` §3.11, §6.3), wherever serate finishes the puzzle
+    /// within its work budget. The full score's calibration does; the fast
+    /// one computes no serate.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub serate: bool,
 }
@@ -334,18 +334,9 @@ impl SeCalibration {
     /// Key of the puzzles no technique of the catalogue finishes.
     pub const BEYOND: &'static str = "beyond the catalogue";
 
-    /// Whether the SE-equivalent of a puzzle with this hardest technique and
-    /// trial rating is serate's rating: the calibration takes serate, and
-    /// the trial curve does not place the puzzle alone (it does where
-    /// assumptions nest in the forcing-chain tier: SE's chains nested inside
-    /// chains, beyond serate's levels, decide there).
-    pub fn takes_serate(&self, hardest: Option<&str>, trial: Option<f64>) -> bool {
-        self.serate && !self.placed_by_trial_alone(hardest, trial)
-    }
-
     /// Whether the trial curve alone places a puzzle with this hardest
     /// technique and trial rating: assumptions nest, in the tier the curve
-    /// covers.
+    /// covers (the score's metrics leave serate out there).
     pub fn placed_by_trial_alone(&self, hardest: Option<&str>, trial: Option<f64>) -> bool {
         self.trial_placing(hardest, trial)
             .is_some_and(|(_, t)| t >= TrialCalibration::NESTED)
@@ -368,7 +359,7 @@ impl SeCalibration {
     }
 
     /// The SE-equivalent of a score with this hardest technique, trial
-    /// rating and serate rating: serate's where [`Self::takes_serate`] and
+    /// rating and serate rating: serate's where the calibration takes it and
     /// serate finished, else placed by the score and the trial rating.
     pub fn at(
         &self,
@@ -377,7 +368,7 @@ impl SeCalibration {
         trial: Option<f64>,
         serate: Option<f64>,
     ) -> Option<f64> {
-        if let Some(r) = serate.filter(|r| r.is_finite() && self.takes_serate(hardest, trial)) {
+        if let Some(r) = serate.filter(|r| r.is_finite() && self.serate) {
             return Some(r);
         }
         let key = hardest.unwrap_or(Self::BEYOND);
@@ -592,8 +583,11 @@ pub struct Score {
     pub score: f64,
     /// Level on the `--scale` (default 4 levels).
     pub score_level: String,
-    /// SE-equivalent rating (Sukaku Explainer's scale).
+    /// SE-equivalent rating: Sudoku Explainer's ER by serate where it
+    /// finishes within its work budget, else the score's placement.
     pub se_equivalent: Option<f64>,
+    /// What `se_equivalent` is ([`SeBy`]); null with it.
+    pub se_by: Option<SeBy>,
     /// Expected mean solving time in minutes of the population the model's
     /// time was fitted on (`null` for a model without one).
     pub minutes: Option<f64>,
@@ -610,6 +604,65 @@ pub struct Score {
     pub minutes_extrapolated: Option<bool>,
 }
 
+/// Where a row's SE-equivalent comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum SeBy {
+    /// Serate's ER: Sudoku Explainer's rules rebuilt (`docs/methods.md`
+    /// §3.11), which finished the puzzle within its work budget.
+    #[serde(rename = "serate")]
+    Serate,
+    /// The score and trial rating placed on SE's scale (§6.3): a calibration
+    /// without serate (the fast score), or a puzzle beyond serate's rules.
+    #[serde(rename = "placement")]
+    Placement,
+    /// The placement, because serate ran past its work budget
+    /// ([`ScoreOptions::serate_budget`]).
+    #[serde(rename = "placement (serate over budget)")]
+    OverBudget,
+}
+
+impl SeBy {
+    /// The value as every output writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SeBy::Serate => "serate",
+            SeBy::Placement => "placement",
+            SeBy::OverBudget => "placement (serate over budget)",
+        }
+    }
+}
+
+/// Serate's outcome on a puzzle as given, as the SE-equivalent reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum SerateOutcome {
+    /// Serate's ER.
+    Rated(f64),
+    /// Serate ran past its work budget.
+    OverBudget,
+    /// Serate's rules cannot finish the puzzle (or it was not run).
+    Unfinished,
+}
+
+impl SerateOutcome {
+    /// Serate on `puzzle` as given (SE rates the puzzle as written, not its
+    /// canonical form), its nesting levels 3–5 within `budget` work units.
+    pub(crate) fn of(puzzle: &Puzzle, budget: u64) -> SerateOutcome {
+        use crate::human::serate::{OVER_BUDGET, WorkBudget, serate_within};
+        match serate_within(puzzle, WorkBudget(budget)) {
+            Ok(r) => SerateOutcome::Rated(r.serate),
+            Err(e) if e.0 == OVER_BUDGET => SerateOutcome::OverBudget,
+            Err(_) => SerateOutcome::Unfinished,
+        }
+    }
+
+    fn rating(self) -> Option<f64> {
+        match self {
+            SerateOutcome::Rated(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
 /// What `score` computes and how it is shown.
 #[derive(Debug, Clone)]
 pub struct ScoreOptions {
@@ -622,6 +675,10 @@ pub struct ScoreOptions {
     /// Compute every candidate metric, not only the model's (the input of
     /// `sudolab fit --score`).
     pub all_metrics: bool,
+    /// Work units serate's nesting levels 3–5 may use for the SE-equivalent
+    /// of one puzzle; past them the SE-equivalent is the placement and
+    /// `se_by` says so ([`crate::RateOptions::SERATE_BUDGET`] by default).
+    pub serate_budget: u64,
 }
 
 impl Default for ScoreOptions {
@@ -631,6 +688,7 @@ impl Default for ScoreOptions {
             fast: false,
             scale: 4,
             all_metrics: false,
+            serate_budget: crate::human::RateOptions::SERATE_BUDGET,
         }
     }
 }
@@ -668,6 +726,7 @@ impl Score {
             Metric::Score => Some(MetricValue::Number(self.score)),
             Metric::ScoreLevel => Some(MetricValue::Text(self.score_level.clone())),
             Metric::SeEquivalent => n(self.se_equivalent),
+            Metric::SeBy => self.se_by.map(|b| MetricValue::Text(b.name().into())),
             Metric::Minutes => n(self.minutes),
             Metric::MinutesLow => n(self.minutes_low),
             Metric::MinutesHigh => n(self.minutes_high),
@@ -687,6 +746,9 @@ pub struct Scored {
     pub metrics: BTreeMap<Metric, Option<f64>>,
     /// The hardest technique of the technique-weight path.
     pub hardest_technique: Option<Technique>,
+    /// The trial depth (`docs/methods.md` §3.9): how deeply assumptions
+    /// nest, the forum's other axis at the top (T&E(1)–T&E(3)).
+    pub trial_depth: Option<u8>,
 }
 
 /// One puzzle's score as `sudolab score` prints it.
@@ -709,6 +771,10 @@ pub struct ScoreRow {
     /// technique catalogue cannot finish).
     #[serde(serialize_with = "crate::human::techniques::serialize_name")]
     pub hardest_technique: Option<Technique>,
+    /// The trial depth: how deeply assumptions must nest before singles
+    /// finish (0–3, `docs/methods.md` §3.9), the forum's ranking of its
+    /// hardest puzzles beside SE's rating (T&E(1)–T&E(3)).
+    pub trial_depth: Option<u8>,
     /// The metric values (with `--all-metrics`: every candidate), flattened.
     #[serde(flatten)]
     pub metrics: BTreeMap<Metric, Option<f64>>,
@@ -732,8 +798,12 @@ impl ScoreRow {
             calibrated_level: site.map(|c| c.level(scored.score.score).to_string()),
             score: scored.score,
             hardest_technique: scored.hardest_technique,
+            trial_depth: scored.trial_depth,
             metrics: if all_metrics {
-                scored.metrics
+                // The trial depth has its own column.
+                let mut m = scored.metrics;
+                m.remove(&Metric::TrialDepth);
+                m
             } else {
                 BTreeMap::new()
             },
@@ -743,6 +813,17 @@ impl ScoreRow {
 
 /// Scores one puzzle.
 pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError> {
+    score_knowing(puzzle, opts, None)
+}
+
+/// Scores one puzzle whose serate outcome (on the puzzle as given, within
+/// `opts.serate_budget`) may be known already: `rate` computes it for its
+/// own column.
+pub(crate) fn score_knowing(
+    puzzle: &Puzzle,
+    opts: &ScoreOptions,
+    serate: Option<SerateOutcome>,
+) -> Result<Scored, ScoreError> {
     let linear = opts.model.variant(opts.fast);
     let names = if opts.all_metrics {
         features::candidates()
@@ -758,16 +839,27 @@ pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError>
     let names = scale_names(scale);
     let level = names[linear.level_index(s, scale) - 1].clone();
     let minutes = linear.time.as_ref().map(|t| t.minutes(s, &metrics.values));
+    let serate = linear
+        .se
+        .serate
+        .then(|| serate.unwrap_or_else(|| SerateOutcome::of(puzzle, opts.serate_budget)));
+    let se_equivalent = linear.se_equivalent(
+        s,
+        metrics.hardest_technique,
+        metrics.trial_rating,
+        serate.and_then(SerateOutcome::rating),
+    );
+    let se_by = se_equivalent.map(|_| match serate {
+        Some(SerateOutcome::Rated(_)) => SeBy::Serate,
+        Some(SerateOutcome::OverBudget) => SeBy::OverBudget,
+        _ => SeBy::Placement,
+    });
     Ok(Scored {
         score: Score {
             score: s,
             score_level: level,
-            se_equivalent: linear.se_equivalent(
-                s,
-                metrics.hardest_technique,
-                metrics.trial_rating,
-                metrics.serate,
-            ),
+            se_equivalent,
+            se_by,
             minutes: minutes.map(|m| m.expected),
             minutes_low: minutes.map(|m| m.low),
             minutes_high: minutes.map(|m| m.high),
@@ -775,6 +867,7 @@ pub fn score(puzzle: &Puzzle, opts: &ScoreOptions) -> Result<Scored, ScoreError>
             minutes_extrapolated: minutes.map(|m| m.extrapolated),
         },
         hardest_technique: metrics.hardest_technique,
+        trial_depth: metrics.trial_depth,
         metrics: metrics.values,
     })
 }
@@ -853,7 +946,8 @@ mod tests {
             serate: true,
             ..cal.clone()
         };
-        // Below nested assumptions serate's rating is the SE-equivalent...
+        // Serate's rating is the SE-equivalent wherever serate finished,
+        // nested assumptions or not...
         assert_eq!(
             with_serate.at(5.0, Some("forcing chain"), Some(1.5), Some(8.3)),
             Some(8.3)
@@ -866,24 +960,20 @@ mod tests {
             with_serate.at(3.0, Some("pointing"), None, Some(2.8)),
             Some(2.8)
         );
-        // ...where assumptions nest, or serate did not finish, it is not.
-        assert_eq!(with_serate.at(5.0, None, Some(2.5), Some(9.5)), Some(11.0));
+        assert_eq!(with_serate.at(5.0, None, Some(2.5), Some(11.3)), Some(11.3));
+        // ...and where it did not (past its budget), the placement is.
+        assert_eq!(with_serate.at(5.0, None, Some(2.5), None), Some(11.0));
         assert_eq!(
             with_serate.at(5.0, Some("forcing chain"), Some(1.5), None),
             Some(8.0)
         );
         let chain = Some("forcing chain");
-        assert!(with_serate.takes_serate(chain, Some(1.9)));
-        assert!(!with_serate.takes_serate(chain, Some(2.0)));
-        assert!(!with_serate.takes_serate(None, Some(2.0)));
+        assert!(!with_serate.placed_by_trial_alone(chain, Some(1.9)));
+        assert!(with_serate.placed_by_trial_alone(chain, Some(2.0)));
+        assert!(with_serate.placed_by_trial_alone(None, Some(2.0)));
         // A puzzle of an easier tier whose singles-only trials nest (SE's
-        // subsets solve it) keeps serate's rating.
-        assert!(with_serate.takes_serate(Some("pointing"), Some(2.5)));
-        assert_eq!(
-            with_serate.at(3.0, Some("pointing"), Some(2.5), Some(4.4)),
-            Some(4.4)
-        );
-        assert!(!cal.takes_serate(None, Some(0.0)));
+        // subsets solve it) is not the trial curve's.
+        assert!(!with_serate.placed_by_trial_alone(Some("pointing"), Some(2.5)));
         let old = SeCalibration { trial: None, ..cal };
         assert_eq!(old.at(5.0, None, Some(2.5), None), Some(5.0));
         assert_eq!(old.trial_extrapolates(None, Some(3.5)), None);

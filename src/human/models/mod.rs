@@ -188,8 +188,9 @@ impl<'a> Rating<'a> {
         self.opts.seed
     }
 
-    /// The lowest-rating-first path of Sudoku Explainer's ratings
-    /// ([`crate::human::serate::serate`]), made on first use.
+    /// Sudoku Explainer's path and ratings
+    /// ([`crate::human::serate::serate_within`], within the options' work
+    /// budget), made on first use.
     pub(crate) fn serate_path(&self) -> &Result<SerateResult, Unfinished> {
         self.serate.get_or_init(|| {
             super::serate::serate_within(

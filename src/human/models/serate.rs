@@ -1,7 +1,7 @@
-//! The Serate-like and Fowler-like ratings as plug-ins of
-//! [`crate::human::rate`]: both read the one lowest-rating-first path of
-//! Sudoku Explainer's ratings that [`crate::human::serate`] makes (Pelánek,
-//! Tables 1 and 3; `docs/methods.md` §3.7), made once per puzzle for both.
+//! The Serate and Fowler ratings as plug-ins of [`crate::human::rate`]: both
+//! read the one path of Sudoku Explainer's steps and ratings that
+//! [`crate::human::serate`] makes (`docs/methods.md` §3.11), made once
+//! per puzzle for both.
 
 use super::{HumanModel, Model, Rating};
 use crate::human::Unfinished;

@@ -164,7 +164,18 @@ pub(crate) struct RatedChain {
     pub nodes: usize,
     /// The rating in tenths: base plus length increment.
     pub tenths: u32,
+    /// SE's sort key of the hint (`getSortKey`): its last tie-break after
+    /// rating and complexity ([`KEY_DOUBLE`] … [`KEY_CONTRADICTION`]).
+    pub sort_key: u8,
 }
+
+/// SE's sort keys of its chaining hints: a double (both assumptions of a
+/// candidate agree), a cell forcing chain, a region forcing chain, a
+/// contradiction.
+const KEY_DOUBLE: u8 = 1;
+const KEY_CELL: u8 = 5;
+const KEY_REGION: u8 = 6;
+const KEY_CONTRADICTION: u8 = 7;
 
 impl RatedChain {
     fn new(conclusion: Conclusion, kind: ChainKind, nodes: usize) -> RatedChain {
@@ -173,17 +184,41 @@ impl RatedChain {
             kind,
             nodes,
             tenths: kind.base_tenths() + length_increment_tenths(nodes),
+            sort_key: 0,
         }
+    }
+
+    fn keyed(mut self, sort_key: u8) -> RatedChain {
+        self.sort_key = sort_key;
+        self
     }
 }
 
+/// The hint SE takes of a producer's: the lowest rating, then the lowest
+/// complexity, then the lowest sort key, then the first found (SE sorts its
+/// hints stably by these).
+pub(crate) fn easiest(chains: impl IntoIterator<Item = RatedChain>) -> Option<RatedChain> {
+    chains.into_iter().reduce(|best, c| {
+        if (c.tenths, c.nodes, c.sort_key) < (best.tenths, best.nodes, best.sort_key) {
+            c
+        } else {
+            best
+        }
+    })
+}
+
 const NONE: u32 = u32::MAX;
+
+/// The nodes of an ancestry, a bit per node, inline for a 9×9 board (810
+/// slots and the root fit 13 words): a branch makes one per node, and a heap
+/// allocation each was a quarter of the time of the nesting levels.
+type NodeSet = smallvec::SmallVec<[u64; 13]>;
 
 /// What the ancestry of a node holds.
 #[derive(Debug, Clone)]
 struct Ancestry {
     /// Nodes (bit per node index).
-    set: Vec<u64>,
+    set: NodeSet,
     /// No placement in it follows from several removals.
     stat: bool,
     /// It holds a hidden single (X link) / a naked single (Y link).
@@ -430,7 +465,7 @@ impl Branch {
     ) -> u32 {
         let idx = self.anc.len();
         let mut a = Ancestry {
-            set: vec![0; words],
+            set: smallvec::smallvec![0; words],
             stat,
             x,
             y,
@@ -705,7 +740,7 @@ impl Branch {
     /// The ancestry of a conclusion drawn from `parents`: their union.
     fn joined(&self, parents: &[u32]) -> Ancestry {
         let mut a = Ancestry {
-            set: vec![0; self.anc.first().map_or(1, |r| r.set.len())],
+            set: smallvec::smallvec![0; self.anc.first().map_or(1, |r| r.set.len())],
             stat: true,
             x: false,
             y: false,
@@ -757,7 +792,7 @@ fn contradiction_kind(a: &Ancestry) -> ChainKind {
 
 fn union(a: &Ancestry, b: &Ancestry) -> Ancestry {
     Ancestry {
-        set: Vec::new(),
+        set: NodeSet::new(),
         stat: a.stat && b.stat,
         x: a.x || b.x,
         y: a.y || b.y,
@@ -1013,67 +1048,80 @@ fn on_branches(board: &Board, mode: Mode, want: impl Fn(usize, u8) -> bool) -> V
     out
 }
 
-/// Cell forcing chains (every candidate of a cell with at least
-/// `min_alternatives`) and region forcing chains (every place of a digit
-/// in a unit with at least as many), from the branches `on`.
-fn cell_and_region(
+/// Cell and region forcing chains from the branches `on` in SE's order
+/// (`Chaining.getMultipleChainsHintList`): cell by cell along the rows,
+/// from each cell with at least `min_cell` candidates: for each of its
+/// digits, `binary`'s conclusions of the digit, then the region chains of the
+/// digit's box, row and column (two or more places) whose first place is
+/// the cell; then the cell's own chain.
+fn se_ordered(
     board: &Board,
     on: &[Option<Branch>],
-    min_alternatives: u32,
+    min_cell: u32,
     kind: ChainKind,
+    binary: &mut dyn FnMut(usize, u8, &mut Vec<RatedChain>),
     out: &mut Vec<RatedChain>,
 ) {
     let geo = board.geometry();
     let slot = |c: usize, d: u8| c * (geo.side + 1) + d as usize;
+    let key = |out: &mut Vec<RatedChain>, from: usize, k: u8| {
+        for c in &mut out[from..] {
+            c.sort_key = k;
+        }
+    };
     for cell in 0..geo.cells {
         let c = board.cands(cell);
-        if board.value(cell) != 0 || c.count_ones() < min_alternatives {
+        if board.value(cell) != 0 || c.count_ones() < min_cell {
             continue;
+        }
+        for d in digits(c) {
+            binary(cell, d, out);
+            // SE's region types: box, row, column.
+            let [row, col, bx] = geo.cell_units[cell];
+            for u in [bx, row, col] {
+                let p = board.places(u, d);
+                let cells = &geo.units[u];
+                if p.count_ones() < 2 || cells[p.trailing_zeros() as usize] != cell {
+                    continue;
+                }
+                let bs: Vec<&Branch> = digits(p << 1)
+                    .filter_map(|i| on[slot(cells[i as usize - 1], d)].as_ref())
+                    .collect();
+                let from = out.len();
+                agreements(board, &bs, None, kind, out);
+                key(out, from, KEY_REGION);
+            }
         }
         let bs: Vec<&Branch> = digits(c)
             .filter_map(|d| on[slot(cell, d)].as_ref())
             .collect();
+        let from = out.len();
         agreements(board, &bs, Some(cell), kind, out);
-    }
-    for (u, cells) in geo.units.iter().enumerate() {
-        for d in digits(geo.all_digits() & !board.placed_in_unit(u)) {
-            let p = board.places(u, d);
-            if p.count_ones() < min_alternatives {
-                continue;
-            }
-            let bs: Vec<&Branch> = digits(p << 1)
-                .filter_map(|i| on[slot(cells[i as usize - 1], d)].as_ref())
-                .collect();
-            agreements(board, &bs, None, kind, out);
-        }
+        key(out, from, KEY_CELL);
     }
 }
 
-/// SE's multiple forcing chains (8.0): static cell forcing chains from the
-/// cells with three or more candidates and region forcing chains from the
-/// digits with three or more places in a unit (the two-alternative ones
-/// are [`static_chains`]).
+/// SE's multiple forcing chains (8.0), static: from each cell with three
+/// or more candidates, its cell forcing chain and the region forcing chains
+/// of its digits' units whose first place it is, in SE's order
+/// ([`se_ordered`]).
 pub(crate) fn multiple_chains(board: &Board) -> Vec<RatedChain> {
-    let mut out: Vec<RatedChain> = two_alternative_chains(board)
-        .into_iter()
-        .filter(|c| c.kind == ChainKind::Multiple)
-        .collect();
+    let mut out: Vec<RatedChain> = Vec::new();
     let geo = board.geometry();
     let mut wanted = vec![false; geo.cells * (geo.side + 1)];
     for cell in 0..geo.cells {
         let c = board.cands(cell);
-        if board.value(cell) == 0 && c.count_ones() >= 3 {
-            for d in digits(c) {
-                wanted[cell * (geo.side + 1) + d as usize] = true;
-            }
+        if board.value(cell) != 0 || c.count_ones() < 3 {
+            continue;
         }
-    }
-    for (u, cells) in geo.units.iter().enumerate() {
-        for d in digits(geo.all_digits() & !board.placed_in_unit(u)) {
-            let p = board.places(u, d);
-            if p.count_ones() >= 3 {
-                for i in digits(p << 1) {
-                    wanted[cells[i as usize - 1] * (geo.side + 1) + d as usize] = true;
+        for d in digits(c) {
+            wanted[cell * (geo.side + 1) + d as usize] = true;
+            for u in geo.cell_units[cell] {
+                let p = board.places(u, d);
+                if geo.units[u][p.trailing_zeros() as usize] == cell {
+                    for i in digits(p << 1) {
+                        wanted[geo.units[u][i as usize - 1] * (geo.side + 1) + d as usize] = true;
+                    }
                 }
             }
         }
@@ -1081,7 +1129,14 @@ pub(crate) fn multiple_chains(board: &Board) -> Vec<RatedChain> {
     let on = on_branches(board, STATIC, |c, d| {
         wanted[c * (geo.side + 1) + d as usize]
     });
-    cell_and_region(board, &on, 3, ChainKind::Multiple, &mut out);
+    se_ordered(
+        board,
+        &on,
+        3,
+        ChainKind::Multiple,
+        &mut |_, _, _| {},
+        &mut out,
+    );
     out
 }
 
@@ -1106,43 +1161,47 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8) -> Vec<RatedChain> {
     let plus = level > 0;
     let on = on_branches(board, mode, |_, _| true);
     let mut out = Vec::new();
-    for cell in 0..geo.cells {
-        if board.value(cell) != 0 {
-            continue;
-        }
-        let c = board.cands(cell);
-        for d in digits(c) {
-            let Some(b_on) = &on[cell * (geo.side + 1) + d as usize] else {
-                continue;
-            };
-            let b_off = Branch::run(board, Assume::Off(cell, d), mode, false);
-            let contradiction_kind = |a: &Ancestry| {
-                if !plus && a.one_digit {
-                    ChainKind::Nishio
-                } else {
-                    kind
-                }
-            };
-            if let Some(a) = &b_on.contradiction {
-                out.push(RatedChain::new(
+    let mut binary = |cell: usize, d: u8, out: &mut Vec<RatedChain>| {
+        let Some(b_on) = &on[cell * (geo.side + 1) + d as usize] else {
+            return;
+        };
+        let b_off = Branch::run(board, Assume::Off(cell, d), mode, false);
+        let contradiction_kind = |a: &Ancestry| {
+            if !plus && a.one_digit {
+                ChainKind::Nishio
+            } else {
+                kind
+            }
+        };
+        if let Some(a) = &b_on.contradiction {
+            out.push(
+                RatedChain::new(
                     Conclusion::Remove(cell, d),
                     contradiction_kind(a),
                     b_on.summed(a),
-                ));
-            }
-            if let Some(a) = &b_off.contradiction {
-                out.push(RatedChain::new(
+                )
+                .keyed(KEY_CONTRADICTION),
+            );
+        }
+        if let Some(a) = &b_off.contradiction {
+            out.push(
+                RatedChain::new(
                     Conclusion::Place(cell, d),
                     contradiction_kind(a),
                     b_off.summed(a),
-                ));
-            }
-            if c.count_ones() >= 3 {
-                agreements(board, &[b_on, &b_off], Some(cell), kind, &mut out);
+                )
+                .keyed(KEY_CONTRADICTION),
+            );
+        }
+        if board.cands(cell).count_ones() >= 3 {
+            let from = out.len();
+            agreements(board, &[b_on, &b_off], Some(cell), kind, out);
+            for c in &mut out[from..] {
+                c.sort_key = KEY_DOUBLE;
             }
         }
-    }
-    cell_and_region(board, &on, 2, kind, &mut out);
+    };
+    se_ordered(board, &on, 2, kind, &mut binary, &mut out);
     out
 }
 
@@ -1172,8 +1231,8 @@ pub(crate) fn rated_chains(board: &Board) -> Vec<RatedChain> {
     out
 }
 
-/// The easiest conclusion (lowest rating, then fewest potentials, then
-/// first) of the first of SE's producers that reaches one. SE tries its
+/// The easiest conclusion ([`easiest`]) of the first of SE's producers that
+/// reaches one. SE tries its
 /// Aligned Triplet Exclusion between its first chaining producer and
 /// Nishio: `before_nishio` stands for it, and when it returns true (it
 /// found its step) no chain is taken.
@@ -1181,15 +1240,6 @@ pub(crate) fn easiest_chain(
     board: &Board,
     before_nishio: impl FnOnce(&Board) -> bool,
 ) -> Option<RatedChain> {
-    let easiest = |v: Vec<RatedChain>| {
-        v.into_iter().reduce(|best, c| {
-            if (c.tenths, c.nodes) < (best.tenths, best.nodes) {
-                c
-            } else {
-                best
-            }
-        })
-    };
     // SE's first producer: cycles and forcing X-, Y- and XY-chains; the
     // engine's static chains stand in on boards too large for its sets.
     let geo = board.geometry();

@@ -163,6 +163,7 @@ impl FirstHint {
             },
             nodes: self.complexity,
             tenths: self.tenths(),
+            sort_key: self.links.sort_key(),
         }
     }
 
@@ -725,6 +726,8 @@ pub(crate) fn nishio_hint(board: &Board) -> Option<RatedChain> {
                         kind: ChainKind::Nishio,
                         nodes: complexity,
                         tenths: (difficulty * 10.0).round() as u32,
+                        // SE's contradiction hints sort last.
+                        sort_key: 7,
                     };
                     best = Some((difficulty, complexity, rated));
                 }

@@ -505,11 +505,13 @@ fn simple_step(board: &mut Board) -> Option<Step> {
     })
 }
 
-/// Rates `puzzle` along SE's path, within the default [`WorkBudget`].
+/// Rates `puzzle` along SE's path, within the default [`WorkBudget`] (the
+/// tests' shorthand).
 ///
 /// # Errors
 /// "needs search" when the catalogue cannot finish the puzzle,
 /// [`OVER_BUDGET`] when the budget runs out.
+#[cfg(test)]
 pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
     serate_within(puzzle, WorkBudget::DEFAULT)
 }
@@ -523,6 +525,69 @@ pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
 pub(crate) fn serate_within(
     puzzle: &Puzzle,
     budget: WorkBudget,
+) -> Result<SerateResult, Unfinished> {
+    walk(puzzle, budget, None)
+}
+
+/// One step of SE's path, as `rate --explain -m serate` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PathStep {
+    /// The rule.
+    pub rule: SeRule,
+    /// SE's rating of the step, in tenths.
+    pub tenths: u32,
+    /// The `(cell, digit)` placed.
+    pub placed: Vec<(usize, u8)>,
+    /// The `(cell, digit)` candidates removed (not counting those a
+    /// placement takes from its cell and peers).
+    pub removed: Vec<(usize, u8)>,
+}
+
+/// SE's path of `puzzle` step by step, with its ratings (`Ok`) or, when it
+/// stops, why and the steps up to there.
+pub(crate) fn serate_path(
+    puzzle: &Puzzle,
+    budget: WorkBudget,
+) -> (Result<SerateResult, Unfinished>, Vec<PathStep>) {
+    let mut steps = Vec::new();
+    let r = walk(puzzle, budget, Some(&mut steps));
+    (r, steps)
+}
+
+/// Candidates as `(cell, digit)`.
+type Candidates = Vec<(usize, u8)>;
+
+/// What a step changed from `before` to `after`: placements, and the
+/// removals other than those the placements imply.
+fn step_effect(before: &Board, after: &Board) -> (Candidates, Candidates) {
+    let geo = before.geometry();
+    let placed: Candidates = (0..geo.cells)
+        .filter(|&c| before.value(c) == 0 && after.value(c) != 0)
+        .map(|c| (c, after.value(c)))
+        .collect();
+    let mut removed = Vec::new();
+    for c in 0..geo.cells {
+        if before.value(c) != 0 || placed.iter().any(|&(p, _)| p == c) {
+            continue;
+        }
+        for d in crate::util::bits(before.cands(c) & !after.cands(c)) {
+            let by_placement = placed
+                .iter()
+                .any(|&(p, x)| x == d && geo.peers[p].contains(&c));
+            if !by_placement {
+                removed.push((c, d));
+            }
+        }
+    }
+    (placed, removed)
+}
+
+/// SE's rating loop: the step SE takes at each state until the grid is
+/// full, recording each step in `trace` when given.
+fn walk(
+    puzzle: &Puzzle,
+    budget: WorkBudget,
+    mut trace: Option<&mut Vec<PathStep>>,
 ) -> Result<SerateResult, Unfinished> {
     let work = Work::new(budget);
     let mut r = SerateResult {
@@ -541,9 +606,19 @@ pub(crate) fn serate_within(
     let (mut pearl, mut diamond) = (None, None);
     while !board.is_solved() {
         let empty = board.empty_count();
+        let before = trace.is_some().then(|| board.clone());
         let Some(step) = next_step(&mut board, &work)? else {
             return Err(Unfinished::new("needs search"));
         };
+        if let (Some(t), Some(before)) = (trace.as_deref_mut(), before) {
+            let (placed, removed) = step_effect(&before, &board);
+            t.push(PathStep {
+                rule: step.rule,
+                tenths: step.tenths,
+                placed,
+                removed,
+            });
+        }
         r.steps += 1;
         sum += u64::from(step.tenths);
         *r.uses.entry(step.rule).or_insert(0) += 1;
@@ -690,6 +765,9 @@ mod tests {
     #[test]
     fn an_empty_grid_needs_search() {
         let p = Puzzle::empty(3);
-        assert_eq!(serate(&p).unwrap_err().0, "needs search");
+        assert_eq!(
+            serate_within(&p, WorkBudget::OFF).unwrap_err().0,
+            "needs search"
+        );
     }
 }

@@ -30,9 +30,9 @@
 //! cap).
 
 use super::{
-    Ancestry, Assume, Branch, Cause, ChainKind, Conclusion, DYNAMIC, Mode, NESTED, NESTED_BUDGET,
-    NESTED_LEFT, NONE, NestedConclusion, RatedChain, STATIC, agreements, cell_and_region,
-    nested_static,
+    Ancestry, Assume, Branch, Cause, ChainKind, Conclusion, DYNAMIC, KEY_CONTRADICTION, KEY_DOUBLE,
+    Mode, NESTED, NESTED_BUDGET, NESTED_LEFT, NONE, NestedConclusion, RatedChain, STATIC,
+    agreements, easiest, nested_static, se_ordered,
 };
 use crate::human::board::Board;
 use crate::util::bits as digits;
@@ -49,12 +49,16 @@ pub(crate) struct WorkBudget(pub u64);
 
 impl WorkBudget {
     /// No work: levels 3–5 are not tried, and a puzzle that needs them
-    /// "needs search" (the default of `rate` and the score: the levels
-    /// below cost up to seconds, these tens of seconds a puzzle).
+    /// "needs search".
     pub(crate) const OFF: WorkBudget = WorkBudget(0);
 
-    /// The default: [`WorkBudget::OFF`].
-    pub(crate) const DEFAULT: WorkBudget = WorkBudget::OFF;
+    /// The default of `rate`, `score` and `analyze`: 20 million units,
+    /// enough for every famous hardest puzzle embedded in `examples/` (Golden
+    /// Nugget needs the most) and for 59 of 60 random puzzles of eleven's
+    /// list (the largest need 3.7 million); one unit costs about 8 µs of one
+    /// core, so a puzzle past it stops after two or three minutes. Most
+    /// puzzles never reach level 3 and use none.
+    pub(crate) const DEFAULT: WorkBudget = WorkBudget(20_000_000);
 }
 
 impl Default for WorkBudget {
@@ -495,34 +499,45 @@ pub(crate) fn deep_chains(
     if work.over() {
         return Err(OverBudget);
     }
-    let mut out = Vec::new();
-    let mut on: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
+    let slots = geo.cells * (geo.side + 1);
+    let mut on: Vec<Option<Branch>> = (0..slots).map(|_| None).collect();
+    let mut off: Vec<Option<Branch>> = (0..slots).map(|_| None).collect();
     for (&(cell, d), (b_on, b_off)) in cands.iter().zip(pairs.drain(..)) {
+        on[cell * (geo.side + 1) + d as usize] = Some(b_on);
+        off[cell * (geo.side + 1) + d as usize] = Some(b_off);
+    }
+    let mut binary = |cell: usize, d: u8, out: &mut Vec<RatedChain>| {
+        let s = cell * (geo.side + 1) + d as usize;
+        let (Some(b_on), Some(b_off)) = (&on[s], &off[s]) else {
+            return;
+        };
         if let Some(a) = &b_on.contradiction {
-            out.push(RatedChain::new(
-                Conclusion::Remove(cell, d),
-                kind,
-                b_on.summed(a),
-            ));
+            out.push(
+                RatedChain::new(Conclusion::Remove(cell, d), kind, b_on.summed(a))
+                    .keyed(KEY_CONTRADICTION),
+            );
         }
         if let Some(a) = &b_off.contradiction {
-            out.push(RatedChain::new(
-                Conclusion::Place(cell, d),
-                kind,
-                b_off.summed(a),
-            ));
+            out.push(
+                RatedChain::new(Conclusion::Place(cell, d), kind, b_off.summed(a))
+                    .keyed(KEY_CONTRADICTION),
+            );
         }
         if board.cands(cell).count_ones() >= 3 {
-            agreements(board, &[&b_on, &b_off], Some(cell), kind, &mut out);
+            let from = out.len();
+            agreements(board, &[b_on, b_off], Some(cell), kind, out);
+            for c in &mut out[from..] {
+                c.sort_key = KEY_DOUBLE;
+            }
         }
-        on[cell * (geo.side + 1) + d as usize] = Some(b_on);
-    }
-    cell_and_region(board, &on, 2, kind, &mut out);
+    };
+    let mut out = Vec::new();
+    se_ordered(board, &on, 2, kind, &mut binary, &mut out);
     Ok(out)
 }
 
-/// The easiest conclusion (lowest rating, then fewest potentials, then
-/// first) of the first of SE's nesting levels 3, 4, 5 that reaches one.
+/// The easiest conclusion ([`easiest`]) of the first of SE's nesting levels
+/// 3, 4, 5 that reaches one.
 ///
 /// # Errors
 /// [`OverBudget`] when `work` runs out first.
@@ -531,15 +546,7 @@ pub(crate) fn easiest_deep_chain(
     work: &Arc<Work>,
 ) -> Result<Option<RatedChain>, OverBudget> {
     for level in 3..=5 {
-        let best = deep_chains(board, level, work)?
-            .into_iter()
-            .reduce(|best, c| {
-                if (c.tenths, c.nodes) < (best.tenths, best.nodes) {
-                    c
-                } else {
-                    best
-                }
-            });
+        let best = easiest(deep_chains(board, level, work)?);
         if best.is_some() {
             return Ok(best);
         }
