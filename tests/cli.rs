@@ -313,6 +313,10 @@ fn rate_and_eval_round_trip() {
             "rate",
             "--model",
             "nishio,weights,baseline",
+            // The score's SE-equivalent without serate's nesting levels 3–5
+            // (seconds, not minutes, for the famous hardest puzzles).
+            "--serate-budget",
+            "0",
             "-f",
             "jsonl",
             "-o",

@@ -115,10 +115,11 @@ fn huge_values_print_readably() {
     assert!(!out.contains("0000000000000000"), "{out}");
 }
 
-/// Serate's nesting levels 3–5 run within `--serate-budget`: off by default
-/// ("needs search", as before they existed), "over budget" past a budget,
-/// never a silent number. Golden Nugget's first step is a level-3 chain
-/// (with a budget its ED, the first step's rating, is 10.6).
+/// Serate's nesting levels 3–5 run within `--serate-budget`: "over budget"
+/// past it, never a silent number; off with budget 0 ("needs search", as
+/// before they existed). Golden Nugget's first step is a level-3 chain
+/// (within the default budget its ED, the first step's rating, is 10.6:
+/// `tests/score.rs` rates it so).
 #[test]
 fn serate_says_when_its_budget_ran_out() {
     let input =
@@ -138,6 +139,6 @@ fn serate_says_when_its_budget_ran_out() {
             .unwrap_or_default()
             .to_string()
     };
-    assert_eq!(status(&[]), "needs search");
+    assert_eq!(status(&["--serate-budget", "0"]), "needs search");
     assert_eq!(status(&["--serate-budget", "1000"]), "over budget");
 }

@@ -21,37 +21,127 @@ fn rows(jsonl: &str) -> Vec<Value> {
 
 #[test]
 fn score_prints_score_level_and_se_equivalent_for_the_embedded_examples() {
-    let (code, out, err) = sudolab(&["score"], "");
+    let fletcher = &sudolab::examples()[0].to_line();
+    let (code, out, err) = sudolab(&["score", "-"], fletcher);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("puzzle"), "{out}");
-    assert!(out.contains("score") && out.contains("level") && out.contains("se_equivalent"));
-    let (code, out, _) = sudolab(&["score", "-f", "jsonl"], "");
-    assert_eq!(code, 0);
+    for column in [
+        "score",
+        "level",
+        "se_equivalent",
+        "se_by",
+        "trial_depth",
+        "minutes",
+    ] {
+        assert!(out.lines().next().unwrap().contains(column), "{out}");
+    }
+    // One run gives the score and serate side by side: `rate` with its
+    // score (serate's outcome is computed once for both).
+    let (code, out, err) = sudolab(&["rate", "-m", "serate,trial", "-f", "jsonl"], "");
+    assert_eq!(code, 0, "{err}");
     let rows = rows(&out);
     assert_eq!(rows.len(), sudolab::examples().len());
-    let score_of = |name: &str| {
+    let row_of = |name: &str| {
         rows.iter()
             .find(|r| r["label"] == name)
-            .unwrap_or_else(|| panic!("{name}"))["score"]
-            .as_f64()
-            .unwrap()
+            .unwrap_or_else(|| panic!("{name}"))
     };
     // The forum's famous hardest puzzles score above every Fletcher example,
-    // on the top level, with an SE-equivalent at the top of SE's scale.
+    // on the top level.
     let fletcher_max = rows
         .iter()
         .filter(|r| r["label"].as_str().unwrap().starts_with("Fletcher"))
         .map(|r| r["score"].as_f64().unwrap())
         .fold(f64::MIN, f64::max);
     for hard in ["AI Escargot", "Easter Monster", "Golden Nugget"] {
-        assert!(score_of(hard) > fletcher_max + 5.0, "{hard}");
-        let row = rows.iter().find(|r| r["label"] == hard).unwrap();
+        let row = row_of(hard);
+        assert!(
+            row["score"].as_f64().unwrap() > fletcher_max + 5.0,
+            "{hard}"
+        );
         assert_eq!(row["score_level"], "Expert");
-        assert!(row["se_equivalent"].as_f64().unwrap() >= 8.5, "{row}");
     }
+    // Within the default budget serate finishes every embedded puzzle, so
+    // the SE-equivalent is serate's ER for each: the famous hardest at the
+    // top of SE's scale (nesting levels 2–5, 9.5 and up), all of them
+    // needing assumptions nested two deep (T&E(2)).
     for r in &rows {
-        let se = r["se_equivalent"].as_f64().unwrap();
-        assert!((1.0..=12.0).contains(&se), "{r}");
+        assert_eq!(r["se_by"], "serate", "{r}");
+        assert_eq!(r["se_equivalent"], r["serate"], "{r}");
+        assert!(r["trial_depth"].as_u64().unwrap() <= 3, "{r}");
+    }
+    for hard in ["AI Escargot", "Easter Monster", "Golden Nugget"] {
+        let row = row_of(hard);
+        assert!(row["se_equivalent"].as_f64().unwrap() >= 10.5, "{row}");
+        assert_eq!(row["trial_depth"], 2, "{row}");
+    }
+}
+
+#[test]
+fn past_its_budget_the_se_equivalent_is_the_placement_and_says_so() {
+    // Golden Nugget's first hard step needs nesting level 3: 1000 work
+    // units do not reach it, and the SE-equivalent falls back to the
+    // trial curve's placement (nested assumptions: the top of the curve).
+    let nugget = sudolab::examples()
+        .into_iter()
+        .find(|p| p.label.as_deref() == Some("Golden Nugget"))
+        .unwrap();
+    let line = nugget.to_line();
+    let (code, out, err) = sudolab(
+        &["score", "-", "-f", "jsonl", "--serate-budget", "1000"],
+        &line,
+    );
+    assert_eq!(code, 0, "{err}");
+    let row = &rows(&out)[0];
+    assert_eq!(row["se_by"], "placement (serate over budget)", "{row}");
+    assert!(row["se_equivalent"].as_f64().unwrap() >= 10.0, "{row}");
+    // Without serate (the fast score) the row says placement.
+    let (code, out, _) = sudolab(&["score", "-", "-f", "jsonl", "--fast"], &line);
+    assert_eq!(code, 0);
+    assert_eq!(rows(&out)[0]["se_by"], "placement");
+    // A budget of 0 leaves the levels out: serate needs search there.
+    let p = parse_puzzle(&line).unwrap();
+    let opts = ScoreOptions {
+        serate_budget: 0,
+        ..ScoreOptions::default()
+    };
+    let s = score(&p, &opts).unwrap().score;
+    assert_eq!(s.se_by, Some(sudolab::SeBy::Placement));
+}
+
+#[test]
+fn the_trial_depth_is_three_on_the_te3_list_and_stands_in_scores_row() {
+    // mith's T&E(3) list (`se-ratings-top/te3_sample100.txt`): every puzzle
+    // needs assumptions nested three deep (Berthier's T&E(3)).
+    let Some(path) = common::shared_data_path("se-ratings-top/te3_sample100.txt") else {
+        return;
+    };
+    let path = path.display().to_string();
+    let (code, out, err) = sudolab(
+        &["rate", &path, "-m", "trial", "--no-score", "-f", "jsonl"],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let rated = rows(&out);
+    assert_eq!(rated.len(), 100);
+    assert!(rated.iter().all(|r| r["trial_depth"] == 3), "{out}");
+    // The score's row carries it beside the SE-equivalent (two puzzles, a
+    // small serate budget: their SE rating is beyond it).
+    let two: String = rated[..2]
+        .iter()
+        .map(|r| format!("{}\n", r["puzzle"].as_str().unwrap()))
+        .collect();
+    let (code, out, err) = sudolab(
+        &["score", "-", "-f", "jsonl", "--serate-budget", "1000"],
+        &two,
+    );
+    assert_eq!(code, 0, "{err}");
+    for r in rows(&out) {
+        assert_eq!(r["trial_depth"], 3, "{r}");
+        assert!(
+            r["se_by"].is_string() && r["se_equivalent"].is_number(),
+            "{r}"
+        );
     }
 }
 
@@ -105,7 +195,16 @@ fn bad_puzzles_and_options_are_refused_by_name() {
 
 #[test]
 fn calibrated_levels_scales_rate_and_analyze_carry_the_score() {
-    let (code, out, err) = sudolab(&["score", "--calibrate", "patti-sotd", "-f", "jsonl"], "");
+    // Serate's nesting levels 3–5 are left out (`--serate-budget 0`): the
+    // levels and scales are the point here, and the SE-equivalent of the
+    // famous hardest puzzles would take minutes each run.
+    fn flat<'a>(args: &[&'a str]) -> Vec<&'a str> {
+        [args, &["--serate-budget", "0"]].concat()
+    }
+    let (code, out, err) = sudolab(
+        &flat(&["score", "--calibrate", "patti-sotd", "-f", "jsonl"]),
+        "",
+    );
     assert_eq!(code, 0, "{err}");
     let levels = [
         "Beginner",
@@ -127,23 +226,25 @@ fn calibrated_levels_scales_rate_and_analyze_carry_the_score() {
         .find(|r| r["label"] == "Golden Nugget")
         .unwrap();
     assert_eq!(golden["calibrated_level"], "Diabolical");
-    let (_, out, _) = sudolab(&["score", "--scale", "7", "-f", "jsonl"], "");
+    let (_, out, _) = sudolab(&flat(&["score", "--scale", "7", "-f", "jsonl"]), "");
     for r in rows(&out) {
         assert!(r["score_level"].as_str().unwrap().ends_with("/7"), "{r}");
     }
-    let (code, out, _) = sudolab(&["rate", "-m", "weights", "-f", "jsonl"], "");
+    let (code, out, _) = sudolab(&flat(&["rate", "-m", "weights", "-f", "jsonl"]), "");
     assert_eq!(code, 0);
-    let (_, scored, _) = sudolab(&["score", "-f", "jsonl"], "");
+    let (_, scored, _) = sudolab(&flat(&["score", "-f", "jsonl"]), "");
     for (r, s) in rows(&out).iter().zip(rows(&scored)) {
         assert_eq!(r["score"], s["score"]);
         assert_eq!(r["se_equivalent"], s["se_equivalent"]);
     }
     let (_, out, _) = sudolab(&["rate", "-m", "weights", "--no-score", "-f", "jsonl"], "");
     assert!(rows(&out).iter().all(|r| r.get("score").is_none()));
-    let (code, out, err) = sudolab(&["analyze", "--metrics", "score", "-f", "jsonl"], "");
+    let (code, out, err) = sudolab(&flat(&["analyze", "--metrics", "score", "-f", "jsonl"]), "");
     assert_eq!(code, 0, "{err}");
     for (r, s) in rows(&out).iter().zip(rows(&scored)) {
         assert_eq!(r["params"]["metrics"], "score");
+        assert_eq!(r["params"]["serate_budget"], 0);
+        assert_eq!(r["se_equivalent"], s["se_equivalent"]);
         assert_eq!(r["score"], s["score"]);
         assert_eq!(r["score_level"], s["score_level"]);
     }
@@ -211,6 +312,8 @@ fn fit_writes_a_model_that_score_reads() {
             "model.json",
             "--calibrate",
             "b",
+            "--serate-budget",
+            "0",
             "-f",
             "jsonl",
         ],

@@ -447,6 +447,7 @@ fn analyze_opts(
         rate_seed: seed,
         fixedness: fixedness.unwrap_or(d.fixedness),
         dedup: d.dedup,
+        serate_budget: d.serate_budget,
     };
     opts.check().map_err(option_error)?;
     Ok(opts)

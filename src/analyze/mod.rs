@@ -51,6 +51,9 @@ pub struct AnalyzeOptions {
     /// The caller skips input puzzles equivalent to an earlier one (recorded
     /// in the parameters only: it decides which rows exist, not their values).
     pub dedup: bool,
+    /// Work units of serate's nesting levels 3–5, for the `serate` column
+    /// and the score's SE-equivalent ([`RateOptions::serate_budget`]).
+    pub serate_budget: u64,
 }
 
 impl Default for AnalyzeOptions {
@@ -69,6 +72,7 @@ impl Default for AnalyzeOptions {
             rate_seed: crate::seed::DEFAULT_SEED,
             fixedness: false,
             dedup: false,
+            serate_budget: RateOptions::SERATE_BUDGET,
         }
     }
 }
@@ -100,6 +104,10 @@ pub struct AnalyzeParams {
     pub fixedness: bool,
     /// Puzzles equivalent to an earlier input line were skipped.
     pub dedup: bool,
+    /// Serate's work budget, when the rows read serate (the rate group's
+    /// serate or the score) and it is not the default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub serate_budget: Option<u64>,
 }
 
 impl AnalyzeOptions {
@@ -131,7 +139,22 @@ impl AnalyzeOptions {
             cap: relax.then_some(self.relax.cap),
             fixedness: relax && self.fixedness,
             dedup: self.dedup,
+            serate_budget: (self.reads_serate()
+                && self.serate_budget != RateOptions::SERATE_BUDGET)
+                .then_some(self.serate_budget),
         }
+    }
+
+    /// Whether the rows read serate: the score's SE-equivalent, or the rate
+    /// group's serate or fowler.
+    fn reads_serate(&self) -> bool {
+        self.groups.iter().any(|g| match g {
+            MetricGroup::Score => true,
+            MetricGroup::Rate(models) => {
+                models.contains(&human::Model::Serate) || models.contains(&human::Model::Fowler)
+            }
+            _ => false,
+        })
     }
 
     /// The metric groups' part of these options.
@@ -143,6 +166,7 @@ impl AnalyzeOptions {
             fixedness: self.fixedness,
             sisus_dependency: true,
             backtrack_cap: crate::human::RateOptions::default().backtrack_cap,
+            serate_budget: self.serate_budget,
         }
     }
 
@@ -219,7 +243,7 @@ pub fn analyze(puzzle: &Puzzle, opts: &AnalyzeOptions) -> Result<AnalysisRow, Di
         errors: values.errors,
     };
     if opts.groups.contains(&MetricGroup::Score) {
-        match score::score(puzzle, ScoreOptions::shipped()) {
+        match score_within(puzzle, opts.serate_budget, None) {
             Ok(s) => row.score = Some(s.score),
             Err(ScoreError::Disagreement(d)) => return Err(d),
             Err(e) => {
@@ -269,16 +293,7 @@ pub fn rate_row(
                 (None, _) => SerateOutcome::Unfinished,
             }
         });
-        let shipped = ScoreOptions::shipped();
-        let scored = if known.is_some() || opts.serate_budget == shipped.serate_budget {
-            score::score_knowing(puzzle, shipped, known)
-        } else {
-            let own = ScoreOptions {
-                serate_budget: opts.serate_budget,
-                ..shipped.clone()
-            };
-            score::score(puzzle, &own)
-        };
+        let scored = score_within(puzzle, opts.serate_budget, known);
         match scored {
             Ok(s) => Some(s.score),
             Err(ScoreError::Disagreement(d)) => return Err(d),
@@ -288,6 +303,25 @@ pub fn rate_row(
         None
     };
     Ok(RatedRow { rate, score })
+}
+
+/// The score with the shipped model and default options, serate's nesting
+/// levels within `serate_budget` (its outcome `known` when the caller has it).
+fn score_within(
+    puzzle: &Puzzle,
+    serate_budget: u64,
+    known: Option<SerateOutcome>,
+) -> Result<score::Scored, ScoreError> {
+    let shipped = ScoreOptions::shipped();
+    if known.is_some() || serate_budget == shipped.serate_budget {
+        score::score_knowing(puzzle, shipped, known)
+    } else {
+        let own = ScoreOptions {
+            serate_budget,
+            ..shipped.clone()
+        };
+        score::score(puzzle, &own)
+    }
 }
 
 #[cfg(test)]
@@ -307,6 +341,7 @@ mod tests {
             rate_seed: 1,
             fixedness: false,
             dedup: false,
+            serate_budget: RateOptions::SERATE_BUDGET,
         }
     }
 

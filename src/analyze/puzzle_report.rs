@@ -451,6 +451,7 @@ pub(crate) fn analyze_puzzles(
         rate_seed: opts.seed,
         fixedness: false,
         dedup: false,
+        serate_budget: crate::human::RateOptions::SERATE_BUDGET,
     };
     let rows: Vec<_> = puzzles
         .par_iter()

@@ -53,6 +53,12 @@ pub(super) struct AnalyzeArgs {
     /// only.
     #[arg(long)]
     pub dedup: bool,
+    /// Work units (branch propagations) serate's nesting levels 3–5 may use
+    /// for a puzzle, for the serate column and the score's SE-equivalent;
+    /// past them serate says "over budget" and se_equivalent is the score's
+    /// placement. 0 leaves the levels out.
+    #[arg(long, default_value_t = AnalyzeOptions::default().serate_budget)]
+    pub serate_budget: u64,
 }
 
 pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
@@ -71,6 +77,7 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
         rate_seed: args.seed,
         fixedness: args.fixedness,
         dedup: args.dedup,
+        serate_budget: args.serate_budget,
     };
     opts.check()?;
     let out = &args.common.out;

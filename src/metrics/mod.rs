@@ -131,6 +131,9 @@ pub(crate) struct MetricOptions {
     /// Backtracks after which the plain depth-first search of the baseline
     /// gives up (`backtracks` is then null).
     pub backtrack_cap: u64,
+    /// Work units of serate's nesting levels 3–5
+    /// ([`RateOptions::serate_budget`]).
+    pub serate_budget: u64,
 }
 
 /// The values of the requested groups for one puzzle.
@@ -182,6 +185,7 @@ pub(crate) fn compute(puzzle: &Puzzle, opts: &MetricOptions) -> Result<MetricVal
                     models: models.clone(),
                     seed: opts.rate_seed,
                     backtrack_cap: opts.backtrack_cap,
+                    serate_budget: opts.serate_budget,
                     ..RateOptions::default()
                 };
                 rate_opts.sisus.dependency = opts.sisus_dependency;

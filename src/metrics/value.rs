@@ -225,6 +225,7 @@ mod tests {
             fixedness: false,
             backtrack_cap: crate::human::RateOptions::default().backtrack_cap,
             sisus_dependency: true,
+            serate_budget: 0,
         };
         let v = compute(&p, &opts).unwrap();
         // The struct fields are the registry's columns, in its order.

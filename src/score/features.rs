@@ -168,6 +168,8 @@ fn metric_options(names: &[Metric], p: &FeatureParams) -> MetricOptions {
             .iter()
             .any(|n| matches!(n, Metric::SisusDependency | Metric::SisusDependencySd)),
         backtrack_cap: p.backtrack_cap,
+        // Serate's metrics are computed apart (`feature_values`).
+        serate_budget: 0,
     }
 }
 
