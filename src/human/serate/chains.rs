@@ -228,7 +228,7 @@ struct Ancestry {
     one_digit: bool,
     /// The nodes in it that a nested chain concluded, with that chain's
     /// complexity (SE adds each nested chain's once).
-    nested: Vec<(u32, u32)>,
+    nested: Vec<(u64, u32)>,
     /// A contradiction that joins three or more removals (a cell's
     /// candidates, a digit's places in a unit): SE reaches it only as a
     /// cell or region forcing chain.
@@ -339,8 +339,8 @@ struct Branch {
 /// cell (naked single, or the source cell) or the unit and digit (hidden
 /// single, or the source unit) whose other candidates' removals it rests
 /// on.
-#[derive(Debug, Clone, Copy)]
-enum Cause {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cause {
     /// A removal, or a root with no pattern.
     Other,
     /// The last candidate of the cell.
@@ -542,57 +542,22 @@ impl Branch {
         false
     }
 
-    /// SE's nesting level 2: the conclusions of the static forcing chains
-    /// of the branch's board (all of them, as SE takes every hint of its
-    /// nested rule), each a removal whose parents are the branch's removals
-    /// the nested chain rests on (for each of its placements, the other
-    /// candidates of the cell or the other places of the digit in the unit,
-    /// SE's `collectRuleParents`) and which adds the nested chain's
-    /// complexity. False when none applies or the budget is spent.
+    /// SE's nesting level 2: every hint of SE's first chaining producer
+    /// (cycles, forcing X-, Y- and XY-chains: [`nested_first`]) on the
+    /// branch's board, each removal of it a removal of the branch whose
+    /// parents are the branch's removals the nested chain rests on (for each
+    /// of its "on" potentials, the other candidates of the cell or the other
+    /// places of the digit in the unit, SE's `collectRuleParents`) and which
+    /// adds the nested chain's complexity once. False when none applies or
+    /// the budget is spent.
     fn nested(&mut self, start: &Board, src_digit: u8) -> bool {
         let left = NESTED_LEFT.with(|l| l.get());
         if left == 0 {
             return false;
         }
         NESTED_LEFT.with(|l| l.set(left - 1));
-        let mut any = false;
-        let words = self.anc[0].set.len();
-        for inner in nested_static(&self.board) {
-            let mut parents = Vec::new();
-            for c in &inner.causes {
-                match *c {
-                    Cause::Naked(cell) => parents.extend(self.offs_of_cell(start, cell, u32::MAX)),
-                    Cause::Hidden(u, d) => {
-                        parents.extend(self.offs_in_unit(start, u, d, usize::MAX))
-                    }
-                    Cause::Other => {}
-                }
-            }
-            parents.sort_unstable();
-            parents.dedup();
-            if parents.is_empty() {
-                continue;
-            }
-            let removals: Vec<(usize, u8)> = match inner.conclusion {
-                Conclusion::Remove(c, x) => vec![(c, x)],
-                Conclusion::Place(c, x) => digits(self.board.cands(c) & !(1 << x))
-                    .map(|y| (c, y))
-                    .collect(),
-                Conclusion::Eliminate(set) => set.iter().collect(),
-            };
-            for (c, x) in removals {
-                if self.board.value(c) != 0 || self.board.cands(c) & (1 << x) == 0 {
-                    continue;
-                }
-                let n = self.new_node(words, &parents, false, (false, false), x == src_digit);
-                self.anc[n as usize].nested.push((n, inner.nodes as u32));
-                let s = self.slot(c, x);
-                self.off_at[s] = n;
-                self.board.eliminate(c, x);
-                any = true;
-            }
-        }
-        any
+        let found = nested_first(&self.board);
+        self.add_nested(start, src_digit, &found)
     }
 
     /// The removals of the branch that pattern `a` rests on: for locked
@@ -928,6 +893,32 @@ struct NestedConclusion {
     conclusion: Conclusion,
     nodes: usize,
     causes: Vec<Cause>,
+    /// The nested chain's identity when two searches may find the same
+    /// chain (SE's `FullChain`): its complexity counts once per outer
+    /// chain.
+    fingerprint: Option<u64>,
+}
+
+/// SE's rule nested at levels 2 and 3, its first chaining producer
+/// (`Chaining(false, false, false, 0)`: cycles, forcing X-, Y- and
+/// XY-chains), on `board` (a branch's board): every hint in SE's order,
+/// those removing the same candidates once, each with the causes of its
+/// potentials ([`cycles::nested_hints`]). On boards too large for the
+/// cycles' sets, the engine's static forcing chains stand in.
+fn nested_first(board: &Board) -> Vec<NestedConclusion> {
+    let geo = board.geometry();
+    if geo.cells * geo.side > Eliminations::CAPACITY {
+        return nested_static(board);
+    }
+    cycles::nested_hints(board)
+        .into_iter()
+        .map(|(hint, removals, trace)| NestedConclusion {
+            conclusion: Conclusion::Eliminate(removals),
+            nodes: hint.complexity,
+            causes: trace.causes,
+            fingerprint: Some(trace.fingerprint),
+        })
+        .collect()
 }
 
 /// The static forcing chains of `board` (a branch's board) as nested
@@ -968,6 +959,7 @@ fn nested_static(board: &Board) -> Vec<NestedConclusion> {
                     conclusion,
                     nodes,
                     causes,
+                    fingerprint: None,
                 });
             },
         );

@@ -32,7 +32,7 @@
 use super::{
     Ancestry, Assume, Branch, Cause, ChainKind, Conclusion, DYNAMIC, KEY_CONTRADICTION, KEY_DOUBLE,
     Mode, NESTED, NESTED_BUDGET, NESTED_LEFT, NONE, NestedConclusion, RatedChain, STATIC,
-    agreements, easiest, nested_static, se_ordered,
+    agreements, easiest, nested_first, se_ordered,
 };
 use crate::human::board::Board;
 use crate::util::bits as digits;
@@ -248,6 +248,7 @@ fn nested_agreements(
             conclusion,
             nodes,
             causes: causes_of(&parts, root),
+            fingerprint: None,
         });
         true
     };
@@ -364,6 +365,7 @@ fn nested_dynamic(board: &Board, nested: bool) -> Vec<NestedConclusion> {
                 conclusion: Conclusion::Remove(cell, d),
                 nodes: b_on.summed(a),
                 causes: causes_of(&[(&b_on, a)], None),
+                fingerprint: None,
             });
         }
         if let Some(a) = &b_off.contradiction {
@@ -371,6 +373,7 @@ fn nested_dynamic(board: &Board, nested: bool) -> Vec<NestedConclusion> {
                 conclusion: Conclusion::Place(cell, d),
                 nodes: b_off.summed(a),
                 causes: causes_of(&[(&b_off, a)], None),
+                fingerprint: None,
             });
         }
         if board.cands(cell).count_ones() >= 3 {
@@ -397,7 +400,7 @@ impl Branch {
                 return false;
             }
             let found = match rule {
-                Inner::Static => Arc::new(nested_static(&self.board)),
+                Inner::Static => Arc::new(nested_first(&self.board)),
                 Inner::Multiple => Arc::new(nested_multiple(&self.board)),
                 Inner::Dynamic => memoised_dynamic(&self.board),
                 Inner::DynamicNested => Arc::new(nested_dynamic(&self.board, true)),
@@ -412,7 +415,12 @@ impl Branch {
     /// Adds the conclusions `found` of a nested rule that rest on removals
     /// of the branch as removals with those parents, each adding its nested
     /// chain's complexity once. True when any was added.
-    fn add_nested(&mut self, start: &Board, src_digit: u8, found: &[NestedConclusion]) -> bool {
+    pub(super) fn add_nested(
+        &mut self,
+        start: &Board,
+        src_digit: u8,
+        found: &[NestedConclusion],
+    ) -> bool {
         let words = self.anc[0].set.len();
         let mut any = false;
         for inner in found {
@@ -440,13 +448,16 @@ impl Branch {
             };
             // One key per nested chain: SE counts a chain once however many
             // of its removals the outer chain uses.
-            let mut key = None;
+            // A fingerprinted chain is keyed by it (the same chain found in
+            // two branches or two rounds counts once), with the top bit set
+            // so that no node index can collide with it.
+            let mut key = inner.fingerprint.map(|f| f | 1 << 63);
             for (c, x) in removals {
                 if self.board.value(c) != 0 || self.board.cands(c) & (1 << x) == 0 {
                     continue;
                 }
                 let n = self.new_node(words, &parents, false, (false, false), x == src_digit);
-                let k = *key.get_or_insert(n);
+                let k = *key.get_or_insert(u64::from(n));
                 self.anc[n as usize].nested.push((k, inner.nodes as u32));
                 let s = self.slot(c, x);
                 self.off_at[s] = n;
