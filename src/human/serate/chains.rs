@@ -35,13 +35,21 @@
 //!   pair and X-wing (SE's rules at its default settings), each removal a
 //!   node whose parents are the branch's removals the pattern rests on;
 //! * **nested forcing chains (+ forcing chains), 9.5** (level 2): the
-//!   branches also apply our static chains on their board, each conclusion
-//!   a node whose parents are the branch's removals the nested chain rests
-//!   on and which adds the nested chain's complexity; bounded by
-//!   [`NESTED_ROUNDS`] per branch and [`NESTED_BUDGET`] searches per call.
+//!   branches also apply SE's first chaining producer on their board
+//!   (cycles and forcing X-, Y- and XY-chains, [`cycles::nested_hints`]:
+//!   every hint, in SE's order, one per removal set, as SE 1.2.1.3's
+//!   `Chaining.getAdvancedPotentials` nests `Chaining(false, false, false,
+//!   0)`), each removal a node whose parents are the branch's removals the
+//!   nested chain rests on (its `ChainingHint.getRuleParents`: for each
+//!   "on" potential of the chain, and a cycle's "off" ones, the removed
+//!   candidates of its cell or the removed places of its digit in its unit)
+//!   and which adds the nested chain's complexity once per chain (SE's
+//!   `FullChain`); bounded by [`NESTED_ROUNDS`] per branch and
+//!   [`NESTED_BUDGET`] searches per call.
 //!
 //! SE's nesting levels 3 to 5 (10.0, 10.5, 11.0) are [`nesting`]'s; SE's
-//! cycles (6.5) have no counterpart. The complexity of a
+//! first producer (cycles 6.5, forcing X-chains 6.6, XY 7.0) and its Nishio
+//! producer are [`cycles`]'. The complexity of a
 //! contradiction is the ancestry (union) of the removals that empty the cell
 //! or unit, plus one; of an agreement, the ancestries of the conclusion in
 //! every branch added (as SE adds its branches' in a cell or region forcing
@@ -72,8 +80,9 @@ pub(crate) enum ChainKind {
     /// Dynamic chain whose branches also use SE's basic techniques
     /// (SE's "dynamic forcing chains (+)", nesting level 1), 9.0.
     DynamicPlus,
-    /// Dynamic chain whose branches also use static forcing chains (SE's
-    /// "dynamic forcing chains (+ forcing chains)", nesting level 2), 9.5.
+    /// Dynamic chain whose branches also use SE's cycles and forcing X-,
+    /// Y- and XY-chains (SE's "dynamic forcing chains (+ forcing chains)",
+    /// nesting level 2), 9.5.
     Nested,
     /// Nesting level 3: multiple forcing chains nested, 10.0 ([`nesting`]).
     NestedMultiple,
@@ -267,8 +276,9 @@ struct Mode {
     /// (locked candidates, hidden pair, naked pair, X-wing) on the
     /// branch's board (SE's "+", 9.0).
     plus: bool,
-    /// When neither applies, the static forcing chains on the branch's
-    /// board (SE's nesting level 2, "+ forcing chains", 9.5).
+    /// When neither applies, SE's first chaining producer (cycles, forcing
+    /// X-, Y- and XY-chains) on the branch's board (SE's nesting level 2,
+    /// "+ forcing chains", 9.5).
     nested: bool,
     /// SE's nesting level 3, 4 or 5 (0 below): the rules [`nesting`] nests.
     deep: u8,
@@ -921,8 +931,9 @@ fn nested_first(board: &Board) -> Vec<NestedConclusion> {
         .collect()
 }
 
-/// The static forcing chains of `board` (a branch's board) as nested
-/// conclusions.
+/// The static forcing chains of the engine's two-alternative sources on
+/// `board` (a branch's board) as nested conclusions: [`nested_first`]'s
+/// stand-in on boards too large for SE's first producer.
 fn nested_static(board: &Board) -> Vec<NestedConclusion> {
     let mut out = Vec::new();
     for src in chain_sources(board) {
@@ -1133,8 +1144,9 @@ pub(crate) fn multiple_chains(board: &Board) -> Vec<RatedChain> {
 }
 
 /// SE's dynamic forcing chains at nesting `level`: 0 (8.5), 1 with basic
-/// techniques inside the branches (9.0), 2 with static forcing chains
-/// inside too (9.5, within a budget of nested searches). From every
+/// techniques inside the branches (9.0), 2 with SE's cycles and forcing
+/// X-, Y- and XY-chains inside too (9.5, within a budget of nested
+/// searches). From every
 /// candidate assumed on and off, a contradiction refutes the assumption
 /// (a Nishio, 7.5, when every placement of it is of the assumed digit at
 /// level 0), both assumptions agreeing on a candidate of a cell with three

@@ -36,6 +36,16 @@
 //! search keeps, for every "on" potential, only the first way it is reached
 //! (an "off" potential is expanded again from each new parent in a cycle
 //! search), so the chain SE rates is the one that order finds.
+//!
+//! SE's nesting levels 2 and 3 nest this producer inside dynamic chains
+//! ([`nested_hints`]): every hint, sorted as above, one per set of removed
+//! candidates (SE's `Chaining.getHints` keeps the first of equal hints), each
+//! with the causes of its potentials ([`Trace`]): the link that made each
+//! "on" potential (the last candidate of a cell, the last place of a digit
+//! in a unit) and, for a cycle, each "off" one too (SE walks a cycle both
+//! ways, its reversed loop turning those "on" with the same cause). The
+//! removals of the outer chain behind those causes are the nested hint's
+//! rule parents (`ChainingHint.getRuleParents`).
 
 use super::chains::{Cause, ChainKind, Conclusion, RatedChain};
 use crate::grid::Geometry;
