@@ -35,13 +35,21 @@
 //!   pair and X-wing (SE's rules at its default settings), each removal a
 //!   node whose parents are the branch's removals the pattern rests on;
 //! * **nested forcing chains (+ forcing chains), 9.5** (level 2): the
-//!   branches also apply our static chains on their board, each conclusion
-//!   a node whose parents are the branch's removals the nested chain rests
-//!   on and which adds the nested chain's complexity; bounded by
-//!   [`NESTED_ROUNDS`] per branch and [`NESTED_BUDGET`] searches per call.
+//!   branches also apply SE's first chaining producer on their board
+//!   (cycles and forcing X-, Y- and XY-chains, [`cycles::nested_hints`]:
+//!   every hint, in SE's order, one per removal set, as SE 1.2.1.3's
+//!   `Chaining.getAdvancedPotentials` nests `Chaining(false, false, false,
+//!   0)`), each removal a node whose parents are the branch's removals the
+//!   nested chain rests on (its `ChainingHint.getRuleParents`: for each
+//!   "on" potential of the chain, and a cycle's "off" ones, the removed
+//!   candidates of its cell or the removed places of its digit in its unit)
+//!   and which adds the nested chain's complexity once per chain (SE's
+//!   `FullChain`); bounded by [`NESTED_ROUNDS`] per branch and
+//!   [`NESTED_BUDGET`] searches per call.
 //!
 //! SE's nesting levels 3 to 5 (10.0, 10.5, 11.0) are [`nesting`]'s; SE's
-//! cycles (6.5) have no counterpart. The complexity of a
+//! first producer (cycles 6.5, forcing X-chains 6.6, XY 7.0) and its Nishio
+//! producer are [`cycles`]'. The complexity of a
 //! contradiction is the ancestry (union) of the removals that empty the cell
 //! or unit, plus one; of an agreement, the ancestries of the conclusion in
 //! every branch added (as SE adds its branches' in a cell or region forcing
@@ -72,8 +80,9 @@ pub(crate) enum ChainKind {
     /// Dynamic chain whose branches also use SE's basic techniques
     /// (SE's "dynamic forcing chains (+)", nesting level 1), 9.0.
     DynamicPlus,
-    /// Dynamic chain whose branches also use static forcing chains (SE's
-    /// "dynamic forcing chains (+ forcing chains)", nesting level 2), 9.5.
+    /// Dynamic chain whose branches also use SE's cycles and forcing X-,
+    /// Y- and XY-chains (SE's "dynamic forcing chains (+ forcing chains)",
+    /// nesting level 2), 9.5.
     Nested,
     /// Nesting level 3: multiple forcing chains nested, 10.0 ([`nesting`]).
     NestedMultiple,
@@ -228,7 +237,7 @@ struct Ancestry {
     one_digit: bool,
     /// The nodes in it that a nested chain concluded, with that chain's
     /// complexity (SE adds each nested chain's once).
-    nested: Vec<(u32, u32)>,
+    nested: Vec<(u64, u32)>,
     /// A contradiction that joins three or more removals (a cell's
     /// candidates, a digit's places in a unit): SE reaches it only as a
     /// cell or region forcing chain.
@@ -267,8 +276,9 @@ struct Mode {
     /// (locked candidates, hidden pair, naked pair, X-wing) on the
     /// branch's board (SE's "+", 9.0).
     plus: bool,
-    /// When neither applies, the static forcing chains on the branch's
-    /// board (SE's nesting level 2, "+ forcing chains", 9.5).
+    /// When neither applies, SE's first chaining producer (cycles, forcing
+    /// X-, Y- and XY-chains) on the branch's board (SE's nesting level 2,
+    /// "+ forcing chains", 9.5).
     nested: bool,
     /// SE's nesting level 3, 4 or 5 (0 below): the rules [`nesting`] nests.
     deep: u8,
@@ -339,8 +349,8 @@ struct Branch {
 /// cell (naked single, or the source cell) or the unit and digit (hidden
 /// single, or the source unit) whose other candidates' removals it rests
 /// on.
-#[derive(Debug, Clone, Copy)]
-enum Cause {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cause {
     /// A removal, or a root with no pattern.
     Other,
     /// The last candidate of the cell.
@@ -542,57 +552,22 @@ impl Branch {
         false
     }
 
-    /// SE's nesting level 2: the conclusions of the static forcing chains
-    /// of the branch's board (all of them, as SE takes every hint of its
-    /// nested rule), each a removal whose parents are the branch's removals
-    /// the nested chain rests on (for each of its placements, the other
-    /// candidates of the cell or the other places of the digit in the unit,
-    /// SE's `collectRuleParents`) and which adds the nested chain's
-    /// complexity. False when none applies or the budget is spent.
+    /// SE's nesting level 2: every hint of SE's first chaining producer
+    /// (cycles, forcing X-, Y- and XY-chains: [`nested_first`]) on the
+    /// branch's board, each removal of it a removal of the branch whose
+    /// parents are the branch's removals the nested chain rests on (for each
+    /// of its "on" potentials, the other candidates of the cell or the other
+    /// places of the digit in the unit, SE's `collectRuleParents`) and which
+    /// adds the nested chain's complexity once. False when none applies or
+    /// the budget is spent.
     fn nested(&mut self, start: &Board, src_digit: u8) -> bool {
         let left = NESTED_LEFT.with(|l| l.get());
         if left == 0 {
             return false;
         }
         NESTED_LEFT.with(|l| l.set(left - 1));
-        let mut any = false;
-        let words = self.anc[0].set.len();
-        for inner in nested_static(&self.board) {
-            let mut parents = Vec::new();
-            for c in &inner.causes {
-                match *c {
-                    Cause::Naked(cell) => parents.extend(self.offs_of_cell(start, cell, u32::MAX)),
-                    Cause::Hidden(u, d) => {
-                        parents.extend(self.offs_in_unit(start, u, d, usize::MAX))
-                    }
-                    Cause::Other => {}
-                }
-            }
-            parents.sort_unstable();
-            parents.dedup();
-            if parents.is_empty() {
-                continue;
-            }
-            let removals: Vec<(usize, u8)> = match inner.conclusion {
-                Conclusion::Remove(c, x) => vec![(c, x)],
-                Conclusion::Place(c, x) => digits(self.board.cands(c) & !(1 << x))
-                    .map(|y| (c, y))
-                    .collect(),
-                Conclusion::Eliminate(set) => set.iter().collect(),
-            };
-            for (c, x) in removals {
-                if self.board.value(c) != 0 || self.board.cands(c) & (1 << x) == 0 {
-                    continue;
-                }
-                let n = self.new_node(words, &parents, false, (false, false), x == src_digit);
-                self.anc[n as usize].nested.push((n, inner.nodes as u32));
-                let s = self.slot(c, x);
-                self.off_at[s] = n;
-                self.board.eliminate(c, x);
-                any = true;
-            }
-        }
-        any
+        let found = nested_first(&self.board);
+        self.add_nested(start, src_digit, &found)
     }
 
     /// The removals of the branch that pattern `a` rests on: for locked
@@ -928,10 +903,37 @@ struct NestedConclusion {
     conclusion: Conclusion,
     nodes: usize,
     causes: Vec<Cause>,
+    /// The nested chain's identity when two searches may find the same
+    /// chain (SE's `FullChain`): its complexity counts once per outer
+    /// chain.
+    fingerprint: Option<u64>,
 }
 
-/// The static forcing chains of `board` (a branch's board) as nested
-/// conclusions.
+/// SE's rule nested at levels 2 and 3, its first chaining producer
+/// (`Chaining(false, false, false, 0)`: cycles, forcing X-, Y- and
+/// XY-chains), on `board` (a branch's board): every hint in SE's order,
+/// those removing the same candidates once, each with the causes of its
+/// potentials ([`cycles::nested_hints`]). On boards too large for the
+/// cycles' sets, the engine's static forcing chains stand in.
+fn nested_first(board: &Board) -> Vec<NestedConclusion> {
+    let geo = board.geometry();
+    if geo.cells * geo.side > Eliminations::CAPACITY {
+        return nested_static(board);
+    }
+    cycles::nested_hints(board)
+        .into_iter()
+        .map(|(hint, removals, trace)| NestedConclusion {
+            conclusion: Conclusion::Eliminate(removals),
+            nodes: hint.complexity,
+            causes: trace.causes,
+            fingerprint: Some(trace.fingerprint),
+        })
+        .collect()
+}
+
+/// The static forcing chains of the engine's two-alternative sources on
+/// `board` (a branch's board) as nested conclusions: [`nested_first`]'s
+/// stand-in on boards too large for SE's first producer.
 fn nested_static(board: &Board) -> Vec<NestedConclusion> {
     let mut out = Vec::new();
     for src in chain_sources(board) {
@@ -968,6 +970,7 @@ fn nested_static(board: &Board) -> Vec<NestedConclusion> {
                     conclusion,
                     nodes,
                     causes,
+                    fingerprint: None,
                 });
             },
         );
@@ -1141,8 +1144,9 @@ pub(crate) fn multiple_chains(board: &Board) -> Vec<RatedChain> {
 }
 
 /// SE's dynamic forcing chains at nesting `level`: 0 (8.5), 1 with basic
-/// techniques inside the branches (9.0), 2 with static forcing chains
-/// inside too (9.5, within a budget of nested searches). From every
+/// techniques inside the branches (9.0), 2 with SE's cycles and forcing
+/// X-, Y- and XY-chains inside too (9.5, within a budget of nested
+/// searches). From every
 /// candidate assumed on and off, a contradiction refutes the assumption
 /// (a Nishio, 7.5, when every placement of it is of the assumed digit at
 /// level 0), both assumptions agreeing on a candidate of a cell with three

@@ -36,8 +36,18 @@
 //! search keeps, for every "on" potential, only the first way it is reached
 //! (an "off" potential is expanded again from each new parent in a cycle
 //! search), so the chain SE rates is the one that order finds.
+//!
+//! SE's nesting levels 2 and 3 nest this producer inside dynamic chains
+//! ([`nested_hints`]): every hint, sorted as above, one per set of removed
+//! candidates (SE's `Chaining.getHints` keeps the first of equal hints), each
+//! with the causes of its potentials ([`Trace`]): the link that made each
+//! "on" potential (the last candidate of a cell, the last place of a digit
+//! in a unit) and, for a cycle, each "off" one too (SE walks a cycle both
+//! ways, its reversed loop turning those "on" with the same cause). The
+//! removals of the outer chain behind those causes are the nested hint's
+//! rule parents (`ChainingHint.getRuleParents`).
 
-use super::chains::{ChainKind, Conclusion, RatedChain};
+use super::chains::{Cause, ChainKind, Conclusion, RatedChain};
 use crate::grid::Geometry;
 use crate::human::board::Board;
 use crate::util::bits as digits;
@@ -199,6 +209,9 @@ struct Node {
     digit: u8,
     on: bool,
     parent: u32,
+    /// The link that made it: inside its cell (SE's naked single cause) or
+    /// inside a unit (SE's hidden cause); `Other` for the source.
+    cause: Cause,
 }
 
 /// The breadth-first searches of one board, with reusable scratch space.
@@ -215,7 +228,8 @@ struct Search<'a> {
     /// Cells on the current cycle (stamped).
     on_loop: Vec<u32>,
     loop_stamp: u32,
-    out: Vec<(usize, u8)>,
+    /// The potentials a link step reaches, with the link's cause.
+    out: Vec<(usize, u8, Cause)>,
 }
 
 /// The order SE visits a cell's units in: box, row, column.
@@ -256,12 +270,13 @@ impl<'a> Search<'a> {
         self.nodes.clear();
     }
 
-    fn push(&mut self, cell: usize, digit: u8, on: bool, parent: u32) -> u32 {
+    fn push(&mut self, cell: usize, digit: u8, on: bool, parent: u32, cause: Cause) -> u32 {
         self.nodes.push(Node {
             cell,
             digit,
             on,
             parent,
+            cause,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -273,14 +288,17 @@ impl<'a> Search<'a> {
         let cands = self.board.cands(cell);
         if y {
             for x in digits(cands & !(1 << d)) {
-                self.out.push((cell, x));
+                self.out.push((cell, x, Cause::Naked(cell)));
             }
         }
         for k in UNIT_ORDER {
             let u = self.geo.cell_units[cell][k];
             for &c in &self.geo.units[u] {
-                if c != cell && self.board.cands(c) & (1 << d) != 0 && !self.out.contains(&(c, d)) {
-                    self.out.push((c, d));
+                if c != cell
+                    && self.board.cands(c) & (1 << d) != 0
+                    && !self.out.iter().any(|o| (o.0, o.1) == (c, d))
+                {
+                    self.out.push((c, d, Cause::Hidden(u, d)));
                 }
             }
         }
@@ -293,7 +311,7 @@ impl<'a> Search<'a> {
         let cands = self.board.cands(cell);
         if links.y && cands.count_ones() == 2 {
             let other = (cands & !(1 << d)).trailing_zeros() as u8;
-            self.out.push((cell, other));
+            self.out.push((cell, other, Cause::Naked(cell)));
         }
         if links.x {
             for k in UNIT_ORDER {
@@ -303,8 +321,8 @@ impl<'a> Search<'a> {
                     let pos = self.geo.unit_positions[cell][k];
                     let other = (p & !(1 << pos)).trailing_zeros() as usize;
                     let c = self.geo.units[u][other];
-                    if !self.out.contains(&(c, d)) {
-                        self.out.push((c, d));
+                    if !self.out.iter().any(|o| (o.0, o.1) == (c, d)) {
+                        self.out.push((c, d, Cause::Hidden(u, d)));
                     }
                 }
             }
@@ -327,9 +345,9 @@ impl<'a> Search<'a> {
 
     /// SE's `doCycles` from `(cell, d)` on: the nodes (off potentials) from
     /// which the search comes back to the source.
-    fn cycles(&mut self, cell: usize, d: u8, links: Links, found: &mut Vec<u32>) {
+    fn cycles(&mut self, cell: usize, d: u8, links: Links, found: &mut Vec<(u32, Cause)>) {
         self.start();
-        let root = self.push(cell, d, true, ROOT);
+        let root = self.push(cell, d, true, ROOT, Cause::Other);
         let s = self.slot(cell, d);
         self.on_seen[s] = self.stamp;
         let mut pending_on = vec![root];
@@ -341,9 +359,9 @@ impl<'a> Search<'a> {
                 let n = self.nodes[p as usize];
                 self.on_to_off(n.cell, n.digit, links.y);
                 for i in 0..self.out.len() {
-                    let (c, x) = self.out[i];
+                    let (c, x, cause) = self.out[i];
                     if !self.is_ancestor(p, c, x, false) {
-                        let q = self.push(c, x, false, p);
+                        let q = self.push(c, x, false, p, cause);
                         pending_off.push(q);
                         let s = self.slot(c, x);
                         self.off_seen[s] = self.stamp;
@@ -355,14 +373,14 @@ impl<'a> Search<'a> {
                 let n = self.nodes[p as usize];
                 self.off_to_on(n.cell, n.digit, links);
                 for i in 0..self.out.len() {
-                    let (c, x) = self.out[i];
+                    let (c, x, cause) = self.out[i];
                     if length >= 4 && c == cell && x == d {
-                        found.push(p);
+                        found.push((p, cause));
                     }
                     let s = self.slot(c, x);
                     if self.on_seen[s] != self.stamp {
                         self.on_seen[s] = self.stamp;
-                        let q = self.push(c, x, true, p);
+                        let q = self.push(c, x, true, p, cause);
                         pending_on.push(q);
                     }
                 }
@@ -373,10 +391,10 @@ impl<'a> Search<'a> {
     /// SE's `doForcingChains` from `(cell, d)` assumed `on`: the node whose
     /// conjugate is the source (the chain's last potential before the
     /// source's negation), if the search reaches it.
-    fn forcing_chain(&mut self, cell: usize, d: u8, on: bool, y: bool) -> Option<u32> {
+    fn forcing_chain(&mut self, cell: usize, d: u8, on: bool, y: bool) -> Option<(u32, Cause)> {
         self.start();
         let links = Links { y, x: true };
-        let root = self.push(cell, d, on, ROOT);
+        let root = self.push(cell, d, on, ROOT, Cause::Other);
         let s = self.slot(cell, d);
         let (mut pending_on, mut pending_off) = if on {
             self.on_seen[s] = self.stamp;
@@ -390,14 +408,14 @@ impl<'a> Search<'a> {
                 let n = self.nodes[p as usize];
                 self.on_to_off(n.cell, n.digit, y);
                 for i in 0..self.out.len() {
-                    let (c, x) = self.out[i];
+                    let (c, x, cause) = self.out[i];
                     if on && c == cell && x == d {
-                        return Some(p);
+                        return Some((p, cause));
                     }
                     let s = self.slot(c, x);
                     if !self.is_ancestor(p, c, x, false) && self.off_seen[s] != self.stamp {
                         self.off_seen[s] = self.stamp;
-                        let q = self.push(c, x, false, p);
+                        let q = self.push(c, x, false, p, cause);
                         pending_off.push(q);
                     }
                 }
@@ -406,14 +424,14 @@ impl<'a> Search<'a> {
                 let n = self.nodes[p as usize];
                 self.off_to_on(n.cell, n.digit, links);
                 for i in 0..self.out.len() {
-                    let (c, x) = self.out[i];
+                    let (c, x, cause) = self.out[i];
                     if !on && c == cell && x == d {
-                        return Some(p);
+                        return Some((p, cause));
                     }
                     let s = self.slot(c, x);
                     if self.on_seen[s] != self.stamp {
                         self.on_seen[s] = self.stamp;
-                        let q = self.push(c, x, true, p);
+                        let q = self.push(c, x, true, p, cause);
                         pending_on.push(q);
                     }
                 }
@@ -481,6 +499,28 @@ impl<'a> Search<'a> {
 /// finds them (before its sort). Empty when the board is too large for
 /// [`Eliminations`].
 pub(crate) fn all_hints(board: &Board) -> Vec<FirstHint> {
+    traced_hints(board, false)
+        .into_iter()
+        .map(|(h, _)| h)
+        .collect()
+}
+
+/// What a hint of the first producer rests on, for a chain that nests it
+/// (SE's `ChainingHint.getRuleParents`, `FullChain`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Trace {
+    /// The causes of the chain's "on" potentials (a cycle's "off" ones too:
+    /// SE walks a cycle in both directions, its reversed loop turning every
+    /// "off" potential "on" with the same cause).
+    pub causes: Vec<Cause>,
+    /// The chain's potentials in order, as one number (SE counts a nested
+    /// chain's complexity once per distinct chain).
+    pub fingerprint: u64,
+}
+
+/// The hints of the first producer in the order found, each with its
+/// [`Trace`] when `traced` (else an empty one).
+fn traced_hints(board: &Board, traced: bool) -> Vec<(FirstHint, Trace)> {
     let geo = board.geometry();
     let mut out = Vec::new();
     if geo.cells * geo.side > Eliminations::CAPACITY {
@@ -506,27 +546,33 @@ pub(crate) fn all_hints(board: &Board) -> Vec<FirstHint> {
             for d in digits(cands) {
                 found.clear();
                 search.cycles(cell, d, links, &mut found);
-                for &last in &found {
+                for &(last, closing) in &found {
                     let (elims, complexity) = search.cycle_eliminations(last);
                     if !elims.is_empty() {
-                        out.push(FirstHint {
+                        let hint = FirstHint {
                             conclusion: Conclusion::Eliminate(elims),
                             cycle: true,
                             links,
                             complexity,
                             difficulty: se_difficulty(base_cycle, complexity),
-                        });
+                        };
+                        let trace = if traced {
+                            search.trace(last, closing, true, (cell, d, true))
+                        } else {
+                            Trace::default()
+                        };
+                        out.push((hint, trace));
                     }
                 }
                 if !links.x {
                     continue;
                 }
                 for on in [true, false] {
-                    if let Some(last) = search.forcing_chain(cell, d, on, links.y) {
+                    if let Some((last, closing)) = search.forcing_chain(cell, d, on, links.y) {
                         // The chain's potentials: the source, the nodes up to
                         // `last`, and the source's negation.
                         let complexity = search.depth(last) + 1;
-                        out.push(FirstHint {
+                        let hint = FirstHint {
                             conclusion: if on {
                                 Conclusion::Remove(cell, d)
                             } else {
@@ -536,11 +582,94 @@ pub(crate) fn all_hints(board: &Board) -> Vec<FirstHint> {
                             links,
                             complexity,
                             difficulty: se_difficulty(base_chain, complexity),
-                        });
+                        };
+                        // The target (the source's negation) is "on", with
+                        // the closing link's cause, when the source is off.
+                        let closing = if on { Cause::Other } else { closing };
+                        let trace = if traced {
+                            search.trace(last, closing, false, (cell, d, !on))
+                        } else {
+                            Trace::default()
+                        };
+                        out.push((hint, trace));
                     }
                 }
             }
         }
+    }
+    out
+}
+
+impl Search<'_> {
+    /// The [`Trace`] of the chain that ends at node `last` and closes on
+    /// `target` with a link of cause `closing` (`Other` when the target is
+    /// "off": SE takes rule parents from "on" potentials only). A cycle's
+    /// "off" potentials count too.
+    fn trace(
+        &self,
+        last: u32,
+        closing: Cause,
+        cycle: bool,
+        (tc, td, ton): (usize, u8, bool),
+    ) -> Trace {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (cycle, tc, td, ton).hash(&mut h);
+        let mut causes = Vec::new();
+        if !matches!(closing, Cause::Other) {
+            causes.push(closing);
+        }
+        let mut at = last;
+        while at != ROOT {
+            let n = self.nodes[at as usize];
+            (n.cell, n.digit, n.on).hash(&mut h);
+            if (n.on || cycle) && !matches!(n.cause, Cause::Other) {
+                causes.push(n.cause);
+            }
+            at = n.parent;
+        }
+        Trace {
+            causes,
+            fingerprint: h.finish(),
+        }
+    }
+}
+
+/// The hints of the first producer as SE hands them to a chain that nests
+/// it (`Chaining.getHints` of `Chaining(false, false, false, 0)`): sorted
+/// by difficulty, complexity and sort key, stably, and only the first of
+/// those that remove the same candidates; each with its removals on
+/// `board` and its [`Trace`].
+pub(crate) fn nested_hints(board: &Board) -> Vec<(FirstHint, Eliminations, Trace)> {
+    let geo = board.geometry();
+    let mut hints = traced_hints(board, true);
+    hints.sort_by(|(a, _), (b, _)| {
+        a.difficulty
+            .partial_cmp(&b.difficulty)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then((a.complexity, a.links.sort_key()).cmp(&(b.complexity, b.links.sort_key())))
+    });
+    let mut out: Vec<(FirstHint, Eliminations, Trace)> = Vec::with_capacity(hints.len());
+    for (hint, trace) in hints {
+        let removals = match hint.conclusion {
+            Conclusion::Eliminate(set) => set,
+            Conclusion::Remove(c, d) => {
+                let mut set = Eliminations::new(geo.side);
+                set.insert(c, d);
+                set
+            }
+            Conclusion::Place(c, d) => {
+                let mut set = Eliminations::new(geo.side);
+                for x in digits(board.cands(c) & !(1 << d)) {
+                    set.insert(c, x);
+                }
+                set
+            }
+        };
+        if removals.is_empty() || out.iter().any(|(_, r, _)| *r == removals) {
+            continue;
+        }
+        out.push((hint, removals, trace));
     }
     out
 }
