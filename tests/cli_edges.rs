@@ -118,8 +118,8 @@ fn huge_values_print_readably() {
 /// Serate's nesting levels 3–5 run within `--serate-budget`: "over budget"
 /// past it, never a silent number; off with budget 0 ("needs search", as
 /// before they existed). Golden Nugget's first step is a level-3 chain
-/// (within the default budget its ED, the first step's rating, is 10.6:
-/// `tests/score.rs` rates it so).
+/// (within the default budget `tests/score.rs` rates it at the top of SE's
+/// scale).
 #[test]
 fn serate_says_when_its_budget_ran_out() {
     let input =

@@ -106,6 +106,11 @@ def test_rate_and_score_follow_the_library_doc_example():
     s = sudolab.score(WIKI)
     assert s.score_level == "Easy"
     assert s.minutes_low <= s.minutes <= s.minutes_high
+    # Singles solve it: SE's rating 1.2 (hidden singles in boxes) is its
+    # SE-equivalent, and no assumption is needed.
+    assert (s.se_equivalent, s.se_by, s.trial_depth) == (1.2, "serate", 0)
+    assert sudolab.score(WIKI, serate_budget=0).se_by == "serate"
+    assert sudolab.rate(WIKI, models="serate", serate_budget=0)["serate"] == 1.2
 
 
 def test_analyze_single_has_its_figures():

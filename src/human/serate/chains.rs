@@ -1,7 +1,9 @@
-//! Sukaku Explainer's forcing chains and their ratings, on the propagation
+//! Sudoku Explainer's forcing chains and their ratings, on the propagation
 //! of our technique engine ([`crate::human::techniques`], `docs/methods.md`
-//! §3.11): SE's `Chaining` (1.18.1, `diuf/sudoku/solver/rules/chaining/`)
-//! with its producers in the order its `Solver` tries them.
+//! §3.11): SE 1.2.1.3's `Chaining` (`diuf/sudoku/solver/rules/chaining/`)
+//! with its producers in the order its `Solver` tries them, and its hints in
+//! the order it sorts them ([`easiest`]: rating, complexity, sort key, then
+//! the order found, cell by cell as `getMultipleChainsHintList` finds them).
 //!
 //! A branch assumes a candidate on (placed) or off (removed) and propagates
 //! it with naked and hidden singles, with provenance: every "on" node (a
@@ -22,11 +24,10 @@
 //!   or naked singles and bivalue cells only (Y) is 6.6;
 //! * **Nishio, 7.5**: a dynamic contradiction whose ancestry keeps to the
 //!   assumed digit;
-//! * **multiple forcing chains, 8.0** ([`multiple_chains`]): static cell
-//!   forcing chains from cells with three or more candidates and region
-//!   forcing chains from digits with three or more places in a unit, and
-//!   the static contradictions of a two-alternative source that join three
-//!   or more removals (SE reaches those only so);
+//! * **multiple forcing chains, 8.0** ([`multiple_chains`]): from each cell
+//!   with three or more candidates, its static cell forcing chain and the
+//!   region forcing chains (two or more places) of its digits' box, row and
+//!   column whose first place it is;
 //! * **dynamic forcing chains, 8.5** ([`dynamic_chains`] level 0): every
 //!   candidate assumed on and off, contradictions, doubles, and dynamic cell
 //!   and region forcing chains;
@@ -810,8 +811,10 @@ impl Producer {
 }
 
 /// The static forcing chains of the engine's two-alternative sources, each
-/// rated as SE rates its chain, in source order (the contradictions that
-/// SE reaches as multiple forcing chains are [`multiple_chains`]').
+/// rated as SE rates its chain, in source order, for boards larger than 9×9
+/// (SE's first producer, [`cycles`], has no counterpart there); a
+/// contradiction that joins three or more removals is left out (SE's first
+/// producer does not reach it).
 pub(crate) fn static_chains(board: &Board) -> Vec<RatedChain> {
     two_alternative_chains(board)
         .into_iter()
