@@ -142,3 +142,42 @@ fn serate_says_when_its_budget_ran_out() {
     assert_eq!(status(&["--serate-budget", "0"]), "needs search");
     assert_eq!(status(&["--serate-budget", "1000"]), "over budget");
 }
+
+/// `rate --explain -m serate` prints Sudoku Explainer's path: each step with
+/// its SE rating and rule, then ER, EP and ED. SE 1.2.1.3 (`serate
+/// --format='%r %p %d'`) rates this 17-clue puzzle ER 8.3, EP 1.2, ED 1.2;
+/// its first step is a hidden single in a box (1.2), its hardest region
+/// forcing chains (multiple forcing chains, 8.0 + length).
+#[test]
+fn explain_with_serate_prints_ses_path() {
+    let input =
+        "..............1..2..3..4.5......3....16...7..7.......8....6.3......9.4..2..7.....\n";
+    let (code, out, err) = sudolab(&["rate", "-", "-m", "serate", "--explain"], input);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().filter(|l| !l.is_empty()).collect();
+    assert!(
+        lines[1].starts_with(" 1. 1.2, hidden single (box): "),
+        "{out}"
+    );
+    assert!(
+        lines.last().unwrap().ends_with("; ER 8.3, EP 1.2, ED 1.2"),
+        "{out}"
+    );
+    assert!(out.contains(", multiple forcing chain: "), "{out}");
+    // As rows: the steps' ratings, whose largest is ER.
+    let (code, out, err) = sudolab(
+        &["rate", "-", "-m", "serate", "--explain", "-f", "json"],
+        input,
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row = &rows[0];
+    let max = row["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["rating"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert_eq!((max, row["serate"].as_f64().unwrap()), (8.3, 8.3));
+    assert_eq!(row["status"]["kind"], "solved");
+}

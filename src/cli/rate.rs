@@ -88,29 +88,15 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
         let se = human::parse_models(&args.model)?
             .into_iter()
             .eq([human::Model::Serate]);
-        let mut s = String::new();
+        let puzzles = loaded.puzzles.iter().map(|(_, p)| p);
         let text = if se {
-            let mut rows = Vec::new();
-            for (_, p) in &loaded.puzzles {
-                let e = human::explain_serate(p, args.serate_budget);
-                s.push_str(&format!("{e}\n"));
-                rows.push(e);
-            }
-            match out.format {
-                Format::Text => s,
-                f => render_rows(&rows, f)?,
-            }
+            explained(
+                puzzles,
+                |p| human::explain_serate(p, args.serate_budget),
+                out.format,
+            )?
         } else {
-            let mut rows = Vec::new();
-            for (_, p) in &loaded.puzzles {
-                let e = human::explain(p);
-                s.push_str(&format!("{e}\n"));
-                rows.push(e);
-            }
-            match out.format {
-                Format::Text => s,
-                f => render_rows(&rows, f)?,
-            }
+            explained(puzzles, human::explain, out.format)?
         };
         out.write(&text)?;
         return Ok(loaded.finish());
@@ -148,5 +134,19 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
     // stream each window's rows, other outputs keep them for the end.
     batch_rows(&args.common, "puzzles", true, text::rate_table, |_, p| {
         Ok(rate_row(p, &opts, !args.no_score)?)
+    })
+}
+
+/// The explanations of `puzzles` by `explain` in `format`: their text, one
+/// after another, or their rows.
+fn explained<'a, E: std::fmt::Display + serde::Serialize>(
+    puzzles: impl Iterator<Item = &'a crate::grid::Puzzle>,
+    explain: impl Fn(&crate::grid::Puzzle) -> E,
+    format: Format,
+) -> Result<String> {
+    let rows: Vec<E> = puzzles.map(explain).collect();
+    Ok(match format {
+        Format::Text => rows.iter().map(|e| format!("{e}\n")).collect(),
+        f => render_rows(&rows, f)?,
     })
 }

@@ -175,6 +175,19 @@ pub(super) fn describe(geo: &Geometry, a: &Application) -> String {
     }
 }
 
+/// Why a puzzle cannot be explained (a contradiction, no or several
+/// solutions); `None` when it has exactly one solution.
+fn invalid(puzzle: &Puzzle) -> Option<String> {
+    if let Err(c) = puzzle.check() {
+        return Some(format!("contradiction: {c}"));
+    }
+    match solve(puzzle) {
+        Solved::Unique(_) => None,
+        Solved::Multiple => Some("not unique: at least 2 solutions".into()),
+        Solved::None => Some("no solution".into()),
+    }
+}
+
 /// Explains how a human would solve the puzzle with the technique catalogue.
 pub fn explain(puzzle: &Puzzle) -> Explanation {
     let mut out = Explanation {
@@ -184,20 +197,9 @@ pub fn explain(puzzle: &Puzzle) -> Explanation {
         hardest_technique: None,
         remaining: None,
     };
-    if let Err(c) = puzzle.check() {
-        out.status = ExplainStatus::Invalid(format!("contradiction: {c}"));
+    if let Some(why) = invalid(puzzle) {
+        out.status = ExplainStatus::Invalid(why);
         return out;
-    }
-    match solve(puzzle) {
-        Solved::Unique(_) => {}
-        Solved::Multiple => {
-            out.status = ExplainStatus::Invalid("not unique: at least 2 solutions".into());
-            return out;
-        }
-        Solved::None => {
-            out.status = ExplainStatus::Invalid("no solution".into());
-            return out;
-        }
     }
     let geo = puzzle.geometry();
     let path = simplest_path(puzzle, &Technique::ALL);
@@ -311,20 +313,9 @@ pub fn explain_serate(puzzle: &Puzzle, serate_budget: u64) -> SeExplanation {
         serate_ed: None,
         remaining: None,
     };
-    if let Err(c) = puzzle.check() {
-        out.status = ExplainStatus::Invalid(format!("contradiction: {c}"));
+    if let Some(why) = invalid(puzzle) {
+        out.status = ExplainStatus::Invalid(why);
         return out;
-    }
-    match solve(puzzle) {
-        Solved::Unique(_) => {}
-        Solved::Multiple => {
-            out.status = ExplainStatus::Invalid("not unique: at least 2 solutions".into());
-            return out;
-        }
-        Solved::None => {
-            out.status = ExplainStatus::Invalid("no solution".into());
-            return out;
-        }
     }
     let geo = puzzle.geometry();
     let cd = |v: &[(usize, u8)]| -> Vec<CellDigit> {
