@@ -243,7 +243,14 @@ pub fn analyze(puzzle: &Puzzle, opts: &AnalyzeOptions) -> Result<AnalysisRow, Di
         errors: values.errors,
     };
     if opts.groups.contains(&MetricGroup::Score) {
-        match score_within(puzzle, opts.serate_budget, None) {
+        // The rate group's serate (same budget) is the SE-equivalent's.
+        let known = opts
+            .groups
+            .iter()
+            .any(|g| matches!(g, MetricGroup::Rate(m) if m.contains(&human::Model::Serate)))
+            .then(|| row.rate.as_ref().map(serate_outcome))
+            .flatten();
+        match score_within(puzzle, opts.serate_budget, known) {
             Ok(s) => row.score = Some(s.score),
             Err(ScoreError::Disagreement(d)) => return Err(d),
             Err(e) => {
@@ -284,15 +291,10 @@ pub fn rate_row(
 ) -> Result<RatedRow, Disagreement> {
     let rate = human::rate(puzzle, opts);
     let score = if with_score {
-        let known = opts.models.contains(&human::Model::Serate).then(|| {
-            match (rate.ratings.serate, rate.ratings.status.get("serate")) {
-                (Some(r), _) => SerateOutcome::Rated(r),
-                (None, Some(why)) if why == crate::human::serate::OVER_BUDGET => {
-                    SerateOutcome::OverBudget
-                }
-                (None, _) => SerateOutcome::Unfinished,
-            }
-        });
+        let known = opts
+            .models
+            .contains(&human::Model::Serate)
+            .then(|| serate_outcome(&rate.ratings));
         let scored = score_within(puzzle, opts.serate_budget, known);
         match scored {
             Ok(s) => Some(s.score),
@@ -303,6 +305,15 @@ pub fn rate_row(
         None
     };
     Ok(RatedRow { rate, score })
+}
+
+/// Serate's outcome as a row of ratings that ran it records it.
+fn serate_outcome(ratings: &Ratings) -> SerateOutcome {
+    match (ratings.serate, ratings.status.get("serate")) {
+        (Some(r), _) => SerateOutcome::Rated(r),
+        (None, Some(why)) if why == crate::human::serate::OVER_BUDGET => SerateOutcome::OverBudget,
+        (None, _) => SerateOutcome::Unfinished,
+    }
 }
 
 /// The score with the shipped model and default options, serate's nesting

@@ -604,21 +604,24 @@ pub struct Score {
     pub minutes_extrapolated: Option<bool>,
 }
 
-/// Where a row's SE-equivalent comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Where a row's SE-equivalent comes from (written as [`SeBy::name`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SeBy {
     /// Serate's ER: Sudoku Explainer's rules rebuilt (`docs/methods.md`
     /// §3.11), which finished the puzzle within its work budget.
-    #[serde(rename = "serate")]
     Serate,
     /// The score and trial rating placed on SE's scale (§6.3): a calibration
     /// without serate (the fast score), or a puzzle beyond serate's rules.
-    #[serde(rename = "placement")]
     Placement,
     /// The placement, because serate ran past its work budget
     /// ([`ScoreOptions::serate_budget`]).
-    #[serde(rename = "placement (serate over budget)")]
     OverBudget,
+}
+
+impl Serialize for SeBy {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
 }
 
 impl SeBy {
