@@ -96,25 +96,35 @@ fn digits_text(ds: &[u8]) -> String {
     )
 }
 
-/// The readable line of an application.
-pub(super) fn describe(geo: &Geometry, a: &Application) -> String {
-    let placed = a
-        .placements
-        .iter()
-        .map(|&(c, d)| format!("{} = {}", geo.cell_name(c), digit(d)))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let removed = a
-        .eliminations
-        .iter()
-        .map(|&(c, d)| format!("{}≠{}", geo.cell_name(c), digit(d)))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let effect = match (placed.is_empty(), removed.is_empty()) {
+/// Candidates with their cells named.
+fn cell_digits(geo: &Geometry, v: &[(usize, u8)]) -> Vec<CellDigit> {
+    v.iter()
+        .map(|&(c, d)| CellDigit {
+            cell: geo.cell_name(c),
+            digit: d,
+        })
+        .collect()
+}
+
+/// What a step places and removes, as `r1c2 = 3; r4c5≠6`.
+fn effect_text(geo: &Geometry, placed: &[(usize, u8)], removed: &[(usize, u8)]) -> String {
+    let list = |v: &[(usize, u8)], sign: &str| {
+        v.iter()
+            .map(|&(c, d)| format!("{}{sign}{}", geo.cell_name(c), digit(d)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (placed, removed) = (list(placed, " = "), list(removed, "≠"));
+    match (placed.is_empty(), removed.is_empty()) {
         (false, true) => placed,
         (true, false) => removed,
         _ => format!("{placed}; {removed}"),
-    };
+    }
+}
+
+/// The readable line of an application.
+pub(super) fn describe(geo: &Geometry, a: &Application) -> String {
+    let effect = effect_text(geo, &a.placements, &a.eliminations);
     let name = a.technique.name();
     let units = a
         .units
@@ -203,14 +213,7 @@ pub fn explain(puzzle: &Puzzle) -> Explanation {
     }
     let geo = puzzle.geometry();
     let path = simplest_path(puzzle, &Technique::ALL);
-    let cd = |v: &[(usize, u8)]| {
-        v.iter()
-            .map(|&(c, d)| CellDigit {
-                cell: geo.cell_name(c),
-                digit: d,
-            })
-            .collect()
-    };
+    let cd = |v: &[(usize, u8)]| cell_digits(geo, v);
     out.steps = path
         .steps
         .iter()
@@ -318,26 +321,11 @@ pub fn explain_serate(puzzle: &Puzzle, serate_budget: u64) -> SeExplanation {
         return out;
     }
     let geo = puzzle.geometry();
-    let cd = |v: &[(usize, u8)]| -> Vec<CellDigit> {
-        v.iter()
-            .map(|&(c, d)| CellDigit {
-                cell: geo.cell_name(c),
-                digit: d,
-            })
-            .collect()
-    };
+    let cd = |v: &[(usize, u8)]| cell_digits(geo, v);
     let (result, path) = serate_path(puzzle, WorkBudget(serate_budget));
     let mut board = crate::human::board::Board::new(puzzle);
     for s in &path {
-        let placed = s
-            .placed
-            .iter()
-            .map(|&(c, d)| format!("{} = {}", geo.cell_name(c), digit(d)));
-        let removed = s
-            .removed
-            .iter()
-            .map(|&(c, d)| format!("{}≠{}", geo.cell_name(c), digit(d)));
-        let effect = placed.chain(removed).collect::<Vec<_>>().join(", ");
+        let effect = effect_text(geo, &s.placed, &s.removed);
         let rating = f64::from(s.tenths) / 10.0;
         out.steps.push(SeExplainStep {
             rating,

@@ -900,6 +900,28 @@ fn two_way(
     }
 }
 
+/// The causes of the nodes of the ancestries `parts` (with `root`, the
+/// source of a cell or region forcing chain): what the nested chain's rule
+/// parents are made of.
+fn causes_of(parts: &[(&Branch, &Ancestry)], root: Option<Cause>) -> Vec<Cause> {
+    let mut causes: Vec<Cause> = root.into_iter().collect();
+    for (br, a) in parts {
+        for (w, &bits) in a.set.iter().enumerate() {
+            let mut m = bits;
+            while m != 0 {
+                let n = w * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if let Some(&c) = br.cause.get(n)
+                    && !matches!(c, Cause::Other)
+                {
+                    causes.push(c);
+                }
+            }
+        }
+    }
+    causes
+}
+
 /// A conclusion of a static chain nested in a branch: what it concludes,
 /// its complexity, and the causes of its nodes (its rule parents).
 struct NestedConclusion {
@@ -954,25 +976,10 @@ fn nested_static(board: &Board) -> Vec<NestedConclusion> {
             src,
             (&b1, &b2),
             &mut |conclusion, _, nodes, parts| {
-                let mut causes = Vec::new();
-                for (br, a) in parts {
-                    for (w, &bits) in a.set.iter().enumerate() {
-                        let mut m = bits;
-                        while m != 0 {
-                            let n = w * 64 + m.trailing_zeros() as usize;
-                            m &= m - 1;
-                            if let Some(&c) = br.cause.get(n)
-                                && !matches!(c, Cause::Other)
-                            {
-                                causes.push(c);
-                            }
-                        }
-                    }
-                }
                 out.push(NestedConclusion {
                     conclusion,
                     nodes,
-                    causes,
+                    causes: causes_of(parts, None),
                     fingerprint: None,
                 });
             },

@@ -31,9 +31,9 @@
 //! cap).
 
 use super::{
-    Ancestry, Assume, Branch, Cause, ChainKind, Conclusion, DYNAMIC, KEY_CONTRADICTION, KEY_DOUBLE,
-    Mode, NESTED, NESTED_BUDGET, NESTED_LEFT, NONE, NestedConclusion, RatedChain, STATIC,
-    agreements, easiest, nested_first, se_ordered,
+    Assume, Branch, Cause, ChainKind, Conclusion, DYNAMIC, KEY_CONTRADICTION, KEY_DOUBLE, Mode,
+    NESTED, NESTED_BUDGET, NESTED_LEFT, NONE, NestedConclusion, RatedChain, STATIC, agreements,
+    causes_of, easiest, nested_first, se_ordered,
 };
 use crate::human::board::Board;
 use crate::util::bits as digits;
@@ -54,11 +54,9 @@ impl WorkBudget {
     pub(crate) const OFF: WorkBudget = WorkBudget(0);
 
     /// The default of `rate`, `score` and `analyze`: 20 million units,
-    /// enough for every famous hardest puzzle embedded in `examples/` (Golden
-    /// Nugget needs the most) and for 59 of 60 random puzzles of eleven's
-    /// list (the largest need 3.7 million); one unit costs about 8 µs of one
-    /// core, so a puzzle past it stops after two or three minutes. Most
-    /// puzzles never reach level 3 and use none.
+    /// enough for every famous hardest puzzle embedded in `examples/`;
+    /// `docs/methods.md` §3.11 gives what eleven's list needs and what a
+    /// unit costs. Most puzzles never reach level 3 and use none.
     pub(crate) const DEFAULT: WorkBudget = WorkBudget(20_000_000);
 }
 
@@ -194,28 +192,6 @@ pub(crate) fn kind_of_level(level: u8) -> ChainKind {
         4 => ChainKind::NestedDynamic,
         _ => ChainKind::NestedDynamicPlus,
     }
-}
-
-/// The causes of the nodes of the ancestries `parts` (with `root`, the
-/// source of a cell or region forcing chain): what the nested chain's rule
-/// parents are made of.
-fn causes_of(parts: &[(&Branch, &Ancestry)], root: Option<Cause>) -> Vec<Cause> {
-    let mut causes: Vec<Cause> = root.into_iter().collect();
-    for (br, a) in parts {
-        for (w, &bits) in a.set.iter().enumerate() {
-            let mut m = bits;
-            while m != 0 {
-                let n = w * 64 + m.trailing_zeros() as usize;
-                m &= m - 1;
-                if let Some(&c) = br.cause.get(n)
-                    && !matches!(c, Cause::Other)
-                {
-                    causes.push(c);
-                }
-            }
-        }
-    }
-    causes
 }
 
 /// What every branch of `live` implies (a nested cell or region forcing
