@@ -459,3 +459,63 @@ fn fit_writes_a_model_that_score_reads() {
         "{err}"
     );
 }
+
+/// `minutes` is a function of the score alone that rises with it: a reader
+/// compares two puzzles' minutes as they compare their scores (issue 49: an
+/// SE 10.9 puzzle once got 32 minutes and an SE 9.0 one 81).
+#[test]
+fn minutes_rise_with_the_score_in_the_full_and_the_fast_score() {
+    let puzzles = std::fs::read_to_string("tests/fixtures/unique.txt").unwrap();
+    for fast in [true, false] {
+        let mut args = vec!["score", "-", "-f", "jsonl", "--serate-budget", "0"];
+        if fast {
+            args.push("--fast");
+        }
+        // The full score on every 7th puzzle (it runs the costly models).
+        let input: String = if fast {
+            puzzles.clone()
+        } else {
+            puzzles
+                .lines()
+                .step_by(7)
+                .map(|l| format!("{l}\n"))
+                .collect()
+        };
+        let (code, out, err) = sudolab(&args, &input);
+        assert!(code == 0 || code == 3, "{err}");
+        let mut pairs: Vec<(f64, f64)> = rows(&out)
+            .iter()
+            .map(|r| (r["score"].as_f64().unwrap(), r["minutes"].as_f64().unwrap()))
+            .collect();
+        assert!(pairs.len() >= 40, "fast {fast}: {} rows", pairs.len());
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for w in pairs.windows(2) {
+            assert!(w[1].1 >= w[0].1, "fast {fast}: {w:?}");
+            if w[1].0 > w[0].0 + 0.5 {
+                assert!(w[1].1 > w[0].1, "fast {fast}: {w:?}");
+            }
+        }
+        // The easiest and the hardest of the set are minutes apart.
+        let (first, last) = (pairs[0], pairs[pairs.len() - 1]);
+        assert!(last.1 > first.1 * 1.2, "fast {fast}: {first:?} {last:?}");
+    }
+}
+
+/// A model file whose time model carries fields this version does not read
+/// (the effort terms of earlier versions) is refused by name, not read with
+/// them silently left out.
+#[test]
+fn a_time_model_with_effort_terms_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut model: Value =
+        serde_json::from_str(&std::fs::read_to_string("src/score/model.json").unwrap()).unwrap();
+    model["full"]["time"]["terms"] = serde_json::json!([]);
+    std::fs::write(dir.path().join("old.json"), model.to_string()).unwrap();
+    let (code, _, err) = sudolab_in(
+        dir.path(),
+        &["score", "--model", "old.json", "--serate-budget", "0"],
+        b"",
+    );
+    assert_ne!(code, 0);
+    assert!(err.contains("old.json") && err.contains("terms"), "{err}");
+}

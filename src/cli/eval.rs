@@ -350,8 +350,7 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         se: args.se.as_deref().map(LabelSpec::parse).transpose()?,
         level: args.level.as_deref().map(LabelSpec::parse).transpose()?,
     };
-    let columns = FitData::columns(&metrics, args.timed.is_some());
-    let mut data = FitData::from_table(&table, &columns, &fields)?;
+    let mut data = FitData::from_table(&table, &metrics, &fields)?;
     if let Some(timed) = &args.timed {
         if !data.sources().contains(timed) {
             anyhow::bail!("--timed {timed}: no row has this source");

@@ -99,8 +99,15 @@ pub(crate) fn solve_text(rows: &[SolveRow]) -> String {
 }
 
 /// The mark of a value outside the data its model was fitted on.
+///
+/// Unmarked values carry as many spaces, so the numbers of a right-aligned
+/// column stay aligned whether or not a row is marked.
 fn extrapolated(flag: bool) -> &'static str {
-    if flag { " extrapolated" } else { "" }
+    if flag {
+        " extrapolated"
+    } else {
+        "             "
+    }
 }
 
 /// The text table of score rows; `calibrated` names the scale of the
@@ -146,8 +153,24 @@ pub(crate) fn score_table(rows: &[ScoreRow], calibrated: &str, with_level: bool)
     if with_level {
         header.push(&level_col);
     }
-    text_table(&header, &table)
+    let mut s: String = text_table(&header, &table)
+        .lines()
+        .map(|l| format!("{}\n", l.trim_end()))
+        .collect();
+    s.push_str(SCORE_LEGEND);
+    s
 }
+
+/// What the score's text table shows, under it (the formats that carry
+/// every field leave it out; `docs/score.md` has the details).
+const SCORE_LEGEND: &str = "\
+level: the score on the sites' levels (--scale N for more); past Hard everything is Expert, from \
+about SE 4 to the top, where se_equivalent and trial_depth separate the hardest
+se_equivalent: Sudoku Explainer's rating (serate's ER; se_by says when it is the score's \
+placement instead); trial_depth: how deep assumptions must nest (T&E depth)
+minutes: typical mean solving time of Cloud Sudoku players, with the band half of them fall in; \
+it rises with the score, and \"extrapolated\" marks a score above every timed puzzle
+";
 
 /// A rating with two decimals, `-` when missing.
 fn fmt(v: Option<f64>) -> String {
@@ -870,11 +893,9 @@ pub(crate) fn score_fit_text(r: &ScoreFitReport) -> String {
         s.push_str(&text_table(&header, &rows));
         if let Some(time) = &m.time {
             s.push_str(&format!(
-                "{name} time: ln(seconds) = {:.4} {:+.4}·score + Σ weight·z; band [{:+.4}, {:+.4}] ({})\n",
+                "{name} time: ln(seconds) = {:.4} {:+.4}·score; band [{:+.4}, {:+.4}] ({})\n",
                 time.intercept, time.score_weight, time.band.0, time.band.1, time.population
             ));
-            let rows = term_rows(&time.terms);
-            s.push_str(&text_table(&header, &rows));
         }
     }
     for h in &r.validation {

@@ -184,12 +184,10 @@ pub struct LinearScore {
 }
 
 impl LinearScore {
-    /// The metrics the score and its time model need (terms and gates,
-    /// each once).
+    /// The metrics the score needs (terms and gates, each once).
     pub(crate) fn metrics(&self) -> Vec<Metric> {
         let mut out: Vec<Metric> = Vec::new();
-        let time = self.time.iter().flat_map(time::TimeModel::metrics);
-        for m in self.terms.iter().flat_map(Term::metrics).chain(time) {
+        for m in self.terms.iter().flat_map(Term::metrics) {
             if !out.contains(&m) {
                 out.push(m);
             }
@@ -468,7 +466,6 @@ impl ScoreModel {
                     "{variant}: reference is not 101 ascending percentiles"
                 ));
             }
-            let time_terms = s.time.iter().flat_map(|t| &t.terms);
             if let Some(time) = &s.time {
                 let finite = [time.intercept, time.score_weight, time.band.0, time.band.1]
                     .iter()
@@ -476,8 +473,14 @@ impl ScoreModel {
                 if !finite || time.band.0 > time.band.1 {
                     return bad(format!("{variant}: time model is not finite"));
                 }
+                if time.score_weight < 0.0 {
+                    return bad(format!(
+                        "{variant}: time model's score weight {} is negative (minutes would fall as the score rises)",
+                        time.score_weight
+                    ));
+                }
             }
-            for t in s.terms.iter().chain(time_terms) {
+            for t in &s.terms {
                 let finite = [t.fill, t.mean, t.sd, t.weight]
                     .iter()
                     .all(|x| x.is_finite());
@@ -841,7 +844,7 @@ pub(crate) fn score_knowing(
     let scale = opts.scale.max(1);
     let names = scale_names(scale);
     let level = names[linear.level_index(s, scale) - 1].clone();
-    let minutes = linear.time.as_ref().map(|t| t.minutes(s, &metrics.values));
+    let minutes = linear.time.as_ref().map(|t| t.minutes(s));
     let serate = linear
         .se
         .serate

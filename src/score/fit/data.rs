@@ -67,15 +67,6 @@ pub(crate) struct LabelFields {
 }
 
 impl FitData {
-    /// The metric values of row `i` keyed by name.
-    pub(crate) fn values_of(&self, i: usize) -> std::collections::BTreeMap<Metric, Option<f64>> {
-        self.metrics
-            .iter()
-            .copied()
-            .zip(self.rows[i].values.iter().copied())
-            .collect()
-    }
-
     /// Turns the labels of `source`, solving times in seconds, into ln
     /// seconds (the scale the time model and the pair margin use); rows
     /// without a positive time are dropped.
@@ -115,22 +106,6 @@ impl FitData {
         self.anchors
             .extend(anchors.iter().filter_map(|r| Some((r.trial?, r.se?))));
         self
-    }
-
-    /// The columns a score fit reads: the candidates first (the fit's
-    /// metric indices are their positions), then, with a timed source, the
-    /// time model's terms that are not candidates (it reads them whether or
-    /// not the score may).
-    pub(crate) fn columns(candidates: &[Metric], timed: bool) -> Vec<Metric> {
-        let mut columns = candidates.to_vec();
-        if timed {
-            for m in crate::score::time::effort_metrics() {
-                if !columns.contains(&m) {
-                    columns.push(m);
-                }
-            }
-        }
-        columns
     }
 
     /// Reads the rows of a results table that have a source, a numeric label

@@ -47,7 +47,7 @@ use validation::validate_source;
 pub(crate) use validation::{HeldOut, leave_one_source_out};
 pub(crate) use weights::scores;
 
-use super::time::{TimeModel, TimedRow, effort_terms_for, fit_time};
+use super::time::{TimeModel, TimedRow, fit_time};
 use super::{LinearScore, SeCalibration, SiteLevels};
 use crate::metrics::Metric;
 use crate::stats::{BootstrapOptions, quantile_sorted};
@@ -235,19 +235,14 @@ pub(super) fn fit_time_model(
         .filter(|&i| data.rows[i].source == timed)
         .collect();
     let all = scores(data, score);
-    let values: Vec<BTreeMap<Metric, Option<f64>>> =
-        idx.iter().map(|&i| data.values_of(i)).collect();
-    let rows: Vec<TimedRow<'_>> = idx
+    let rows: Vec<TimedRow> = idx
         .iter()
-        .zip(&values)
-        .map(|(&i, v)| TimedRow {
+        .map(|&i| TimedRow {
             score: all[i],
-            values: v,
             ln_seconds: data.rows[i].rank,
         })
         .collect();
-    let names: Vec<Metric> = score.terms.iter().map(|t| t.name).collect();
-    fit_time(&rows, &effort_terms_for(&names), &opts.population).ok()
+    fit_time(&rows, &opts.population).ok()
 }
 
 /// Fits one score on the training rows with these metrics: weights, 0–10

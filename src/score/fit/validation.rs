@@ -182,7 +182,7 @@ pub(crate) fn validate_source(
                 None,
             );
             if let Some(time) = &full.time {
-                ln_pred[i] = Some(time.ln_seconds(s_full[i], &data.values_of(i)));
+                ln_pred[i] = Some(time.ln_seconds(s_full[i]));
                 band[i] = time.band;
             }
         }
