@@ -122,7 +122,11 @@ pub(crate) fn score_table(rows: &[ScoreRow], calibrated: &str, with_level: bool)
                 r.score.score_level.clone(),
                 r.score
                     .se_equivalent
-                    .map(|x| format!("{x:.1}{}", extrapolated(r.score.extrapolated)))
+                    // Serate's own ER is no extrapolation of the score's curve.
+                    .map(|x| {
+                        let placed = r.score.se_by != Some(SeBy::Serate);
+                        format!("{x:.1}{}", extrapolated(r.score.extrapolated && placed))
+                    })
                     .unwrap_or_else(|| "-".into()),
                 r.score.se_by.map_or("-", SeBy::name).to_string(),
                 r.trial_depth.map_or_else(|| "-".into(), |d| d.to_string()),
