@@ -106,21 +106,21 @@ pub mod cli;
 pub use examples::{by_name as example, embedded as examples};
 pub use grid::canon::{CanonError, Transform, canonical, equivalent};
 pub use grid::{
-    Contradiction, Geometry, ParseError, ParseErrorKind, Puzzle, Solution, UnitKind, parse_puzzle,
-    read_puzzles,
+    Alphabet, Contradiction, Geometry, ParseError, ParseErrorKind, Puzzle, Solution, UnitKind,
+    parse_puzzle, read_puzzles,
 };
 
 // Encode: CNF and DIMACS, and the clause-length histogram.
 pub use cnf::{
-    ClassCuts, ClauseCounts, ClauseRow, Cnf, DimacsError, EncodeError, Encoding, Histogram,
-    ModelError as SolverModelError, clause_row, decode_model, encode, parse_model, read_dimacs,
-    write_dimacs,
+    BadCuts, ClassCuts, ClauseCounts, ClauseKind, ClauseRow, Cnf, DimacsError, EncodeError,
+    Encoding, Histogram, ModelError as SolverModelError, clause_row, decode_model, encode,
+    parse_model, read_dimacs, write_dimacs,
 };
 
 // Check, count, solve: the engines and their answers.
 pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};
 pub use engine::{Disagreement, Engine, Engines, UnknownEngine};
-pub use graph::{RelaxedInstance, sample_edges, shuffled_edges};
+pub use graph::{EdgeError, RelaxedInstance, sample_edges, shuffled_edges};
 pub use seed::derive_seed;
 
 // Relax: constraint relaxation (Pelánek §3.2).
@@ -133,20 +133,22 @@ pub use relax::{
 pub use human::oracle::OracleLevel;
 pub use human::weights::WeightLevel;
 pub use human::{
-    ExplainStatus, Explanation, Model, RateError, RateOptions, RateRow, Ratings, SeExplainStep,
-    SeExplanation, Technique, explain, explain_serate, parse_models, rate,
+    AnnealingOptions, CellDigit, ExplainStatus, ExplainStep, Explanation, HarmonyOptions, Model,
+    RateError, RateOptions, RateRow, Ratings, ScanUnit, SeExplainStep, SeExplanation, Technique,
+    explain, explain_serate, parse_models, rate,
 };
 
 // Metrics: the registry and a puzzle's metric values.
 pub use metrics::{
-    Direction, Metric, MetricGroup, MetricValue, MetricValues, MetricsError, UnknownMetric,
-    parse_metric_groups,
+    Direction, Metric, MetricGroup, MetricInfo, MetricKind, MetricRole, MetricSource, MetricValue,
+    MetricValues, MetricsError, UnknownMetric, parse_metric_groups,
 };
 
 // Score: one calibrated difficulty score.
 pub use score::{
-    ModelError as ScoreModelError, Score, ScoreError, ScoreModel, ScoreOptions, ScoreRow, Scored,
-    SeBy, score,
+    FeatureParams, LinearScore, Minutes, ModelError as ScoreModelError, Score, ScoreError,
+    ScoreModel, ScoreOptions, ScoreRow, ScoreTerm, ScoreTransform, Scored, SeBy, SeCalibration,
+    SiteLevels, TimeModel, TrialCalibration, score,
 };
 
 // Analyze: the rows of a data set.
@@ -155,17 +157,18 @@ pub use analyze::{AnalysisRow, AnalyzeOptions, AnalyzeParams, RatedRow, analyze,
 // Generate: puzzles by removal, by Fletcher's and Xu's algorithms, or to targets.
 pub use generate::{
     AimOptions, Candidate, FletcherOptions, GenerateError, GenerateOptions, Generated, Level,
-    Method, PseudoOptions, RunOptions, Symmetry, Target, TargetError, generate,
-    make as generate_one, parse_targets,
+    Method, PseudoOptions, RunOptions, Symmetry, Target, TargetError, TargetFields, TargetOp,
+    TargetValue, generate, make as generate_one, parse_targets,
 };
 
 // Eval: statistics of result columns against labels.
 pub use eval::{
-    ClassMethod, ClassifyOptions, ClassifyReport, EvalError, EvalOptions, EvalReport, FitOptions,
-    FitReport, LabelSpec, Ordinal, Preset, ResultsTable, TableError, TableFormat, classify,
-    evaluate, fit_linear,
+    ClassCount, ClassMethod, ClassRange, ClassifyOptions, ClassifyReport, ClassifySummary,
+    Coefficient, ContingencyReport, EvalError, EvalOptions, EvalReport, EvalRow, FitOptions,
+    FitReport, GroupClass, LabelError, LabelSpec, Ordinal, Preset, PuzzleClass, ResultsTable,
+    TableError, TableFormat, TableValue, classify, evaluate, fit_linear,
 };
-pub use stats::{BootstrapOptions, Interval};
+pub use stats::{BootstrapOptions, Interval, StatError};
 
 // Report: output formats, atomic writes, SVG charts.
 pub use report::plot::{
@@ -174,7 +177,9 @@ pub use report::plot::{
 pub use report::{Format, jsonl_line, render_rows, to_csv, write_atomic};
 
 // Batch: one loop over a data set.
-pub use analyze::results::Lined;
+pub use analyze::results::{
+    DoneRows, Lined, RecordDifference, ResultRow, ResultsError, ResultsFile, RowKey, RowSpec,
+};
 pub use batch::{
     BatchError, Driver, Input, JobError, NoProgress, Progress, Shard, Source,
     Summary as BatchSummary,

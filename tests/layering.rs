@@ -5,7 +5,8 @@
 //! `cli/` sit on top and may import anything) and fails on an import of a
 //! module at the same layer or above (unit-test modules and the tests of
 //! internals in `src/tests/`, which may check a module against a higher
-//! one, are left out).
+//! one, are left out). An import of a name lib.rs re-exports
+//! (`crate::Status`) hides its module's layer and fails too.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -127,9 +128,12 @@ fn no_module_imports_its_own_layer_or_above() {
                     rel.display(),
                     layer_of(&name).unwrap_or(0)
                 )),
-                // Re-exports of lib.rs (`crate::Engines`, `crate::Puzzle`):
-                // their modules are checked by name where they are used.
-                None => {}
+                // A re-export of lib.rs (`crate::Engines`) hides the layer of
+                // the module it comes from: inside the library, name the module.
+                None => violations.push(format!(
+                    "{}: {module} imports {name} through the crate root (name its module)",
+                    rel.display()
+                )),
             }
         }
     }
@@ -139,7 +143,9 @@ fn no_module_imports_its_own_layer_or_above() {
 
 #[test]
 fn the_check_sees_imports() {
-    let text = "use crate::score::Score;\n// crate::report in a comment\nuse crate::{human::Model, grid};\nlet x = crate::eval::f(); // crate::cli";
+    let text = "use crate::score::Score;\n// crate::report in a comment\nuse crate::{human::Model, grid};\nlet x = crate::eval::f(); // crate::cli\nuse crate::{Count, Status};";
     let found: Vec<String> = imports(text).into_iter().collect();
-    assert_eq!(found, ["eval", "grid", "human", "score"]);
+    assert_eq!(found, ["Count", "Status", "eval", "grid", "human", "score"]);
+    // Names that are no module are crate-root imports: the test refuses them.
+    assert!(found.iter().filter(|n| layer_of(n).is_none()).count() == 2);
 }

@@ -20,6 +20,7 @@
 
 use super::reference::Reference;
 use crate::analyze::{AnalyzeOptions, MetricGroup, analyze};
+use crate::answers::{Count, Status};
 use crate::cnf::{ClassCuts, ClauseRow, Encoding, clause_row};
 use crate::engine::{Disagreement, Engine, Engines};
 use crate::eval::dataset::{DatasetError, DatasetReport, dataset_report};
@@ -29,7 +30,6 @@ use crate::human::{self, Explanation, Model, RateOptions};
 use crate::limits::{self, OptionError};
 use crate::metrics::{Kind, Metric, MetricValue, Role, Source};
 use crate::relax::{self, RelaxError, RelaxOptions, RelaxReport, SweepReport};
-use crate::{Count, Status};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -47,7 +47,7 @@ mod stream;
 pub use dimacs::{DimacsError, ModelError, decode_model, parse_model, read_dimacs};
 pub use encoders::encode;
 pub use formula::Cnf;
-pub use histogram::{ClassCuts, ClauseCounts, ClauseRow, Histogram, clause_row};
+pub use histogram::{BadCuts, ClassCuts, ClauseCounts, ClauseRow, Histogram, clause_row};
 pub(crate) use histogram::{MeanDistribution, mean_distribution};
 pub use stream::write_dimacs;
 

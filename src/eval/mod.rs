@@ -25,12 +25,17 @@ pub(crate) mod label;
 mod table;
 
 pub(crate) use classify::Direction;
-pub use classify::{ClassMethod, ClassifyOptions, ClassifyReport, Preset, classify};
-pub use combine::{FitOptions, FitReport, fit_linear};
-pub(crate) use label::{LabelError, label_scores};
+pub use classify::{
+    ClassCount, ClassMethod, ClassRange, ClassifyOptions, ClassifyReport, ClassifySummary,
+    GroupClass, Preset, PuzzleClass, classify,
+};
+pub use combine::{Coefficient, FitOptions, FitReport, fit_linear};
+pub use label::LabelError;
+pub(crate) use label::label_scores;
 pub use label::{LabelSpec, Ordinal};
 #[cfg(test)]
 pub(crate) use table::Value;
+pub use table::Value as TableValue;
 pub use table::{ResultsTable, TableError, TableFormat};
 
 use crate::stats::{self, BootstrapOptions, ChiSquare, Interval, StatError};

@@ -50,7 +50,7 @@ pub(crate) mod target;
 pub(crate) mod xu;
 
 use crate::grid::canon::canonical;
-pub use target::{Target, TargetError, parse_targets};
+pub use target::{Target, TargetError, TargetFields, TargetOp, TargetValue, parse_targets};
 pub(crate) use target::{known_fields, parse_target};
 
 use crate::engine::Disagreement;

@@ -14,8 +14,9 @@
 pub(crate) mod canon;
 mod parse;
 
+pub use parse::Alphabet;
+pub(crate) use parse::PuzzleReader;
 pub(crate) use parse::digit_to_char;
-pub(crate) use parse::{Alphabet, PuzzleReader};
 pub use parse::{ParseError, ParseErrorKind, parse_puzzle, read_puzzles};
 
 use serde::Serialize;

@@ -45,8 +45,12 @@ pub(crate) mod techniques;
 pub(crate) use models::{hsolve, nishio, oracle, singles, sisus, trial_depth, weights};
 
 pub use explain::{
-    ExplainStatus, Explanation, SeExplainStep, SeExplanation, explain, explain_serate,
+    CellDigit, ExplainStatus, ExplainStep, Explanation, SeExplainStep, SeExplanation, explain,
+    explain_serate,
 };
+pub use models::annealing::AnnealingOptions;
+pub use models::harmony::HarmonyOptions;
+pub use models::oracle::ScanUnit;
 pub use models::{Model, RateError, parse_models};
 pub use rate::{RateOptions, RateRow, Ratings, rate};
 pub use techniques::Technique;

@@ -13,7 +13,10 @@
 pub(crate) mod registry;
 mod value;
 
-pub use registry::{Direction, Metric, UnknownMetric};
+pub use registry::{
+    Direction, Kind as MetricKind, Metric, MetricInfo, Role as MetricRole, Source as MetricSource,
+    UnknownMetric,
+};
 pub(crate) use registry::{Kind, Role, Source, direction_of, is_parameter_column, join};
 pub use value::MetricValue;
 

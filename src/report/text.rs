@@ -5,11 +5,11 @@
 
 use super::chart::{bar, shade};
 use super::text_table;
-use crate::Status;
 use crate::analyze::engines::{BackboneRow, CheckRow, CountRow, SolveRow};
 use crate::analyze::fill_order::FillOrderRow;
 use crate::analyze::results::Lined;
 use crate::analyze::{AnalysisRow, RatedRow};
+use crate::answers::Status;
 use crate::cnf::{ClauseRow, MeanDistribution};
 use crate::eval::{ClassifyReport, EvalReport, FitReport};
 use crate::metrics::{Metric, MetricValue};

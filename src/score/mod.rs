@@ -24,7 +24,10 @@ pub(crate) mod features;
 pub(crate) mod fit;
 pub(crate) mod time;
 
-pub(crate) use features::{FeatureParams, feature_values};
+pub use features::FeatureParams;
+pub(crate) use features::feature_values;
+pub use time::{Minutes, TimeModel};
+pub use {Term as ScoreTerm, Transform as ScoreTransform};
 
 use crate::grid::Puzzle;
 use crate::human::Technique;

@@ -68,7 +68,9 @@ pub(crate) mod evaluator;
 pub(crate) mod search;
 pub(crate) mod spec;
 
-pub(crate) use evaluator::{Evaluator, Values};
+pub(crate) use evaluator::Evaluator;
+pub use evaluator::Values as TargetFields;
+pub(crate) use evaluator::Values;
 pub(crate) use search::{mutate, search};
-pub use spec::{Target, TargetError, parse_targets};
+pub use spec::{Op as TargetOp, Target, TargetError, TargetValue, parse_targets};
 pub(crate) use spec::{known_fields, numeric_field, numeric_fields, parse_target};

@@ -189,7 +189,8 @@ impl ScoreFitOptions {
         if self.timed.as_deref() != Some(held) || self.folds < 2 {
             return vec![mine];
         }
-        let mut rng = crate::SeededRng::seed_from_u64(crate::graph::derive_seed(self.seed, 0x71ed));
+        let mut rng =
+            crate::seed::SeededRng::seed_from_u64(crate::graph::derive_seed(self.seed, 0x71ed));
         let mut shuffled = mine;
         shuffled.shuffle(&mut rng);
         let k = self.folds.min(shuffled.len()).max(1);
