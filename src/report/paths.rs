@@ -201,14 +201,17 @@ impl PathPlan {
     /// written.
     pub(crate) fn check(&self) -> Result<(), PathError> {
         for output in &self.outputs {
-            let Some(written) = identity(&output.path) else {
-                continue;
+            let written = output.identity();
+            // A side file replaces a link at its path: the link itself,
+            // given as an input, is what it would replace.
+            let side_place = match output.origin {
+                Origin::Side { .. } => in_folder(&output.path),
+                _ => None,
             };
-            if let Some(input) = self
-                .inputs
-                .iter()
-                .find(|i| identity(&i.path) == Some(written))
-            {
+            if let Some(input) = self.inputs.iter().find(|i| {
+                (written.is_some() && identity(&i.path) == written)
+                    || (side_place.is_some() && in_folder(&i.path) == side_place)
+            }) {
                 return Err(PathError::InputAsOutput {
                     output: output.subject(),
                     input: input.as_input(),
@@ -217,10 +220,10 @@ impl PathPlan {
         }
         for (i, second) in self.outputs.iter().enumerate() {
             let place = location(second);
-            let id = identity(&second.path);
+            let id = second.identity();
             if let Some(first) = self.outputs[..i].iter().find(|first| {
                 (place.is_some() && location(first) == place)
-                    || (id.is_some() && identity(&first.path) == id)
+                    || (id.is_some() && first.identity() == id)
             }) {
                 return Err(PathError::TwoOutputs {
                     first: first.name(),
@@ -238,6 +241,16 @@ impl PathPlan {
 }
 
 impl Declared {
+    /// The file an output writes: for a side file the entry at its path
+    /// (a symbolic link there is replaced, not followed), for any other the
+    /// file its links lead to.
+    fn identity(&self) -> Option<Identity> {
+        match self.origin {
+            Origin::Side { .. } => entry_identity(&self.path),
+            _ => identity(&self.path),
+        }
+    }
+
     /// The output as the start of a sentence ending in "the input file …".
     fn subject(&self) -> String {
         match &self.origin {
@@ -284,11 +297,17 @@ impl Declared {
     }
 }
 
-/// The regular file a path leads to (links followed; `-` is whatever
-/// standard input is), as (device, inode): two paths with the same identity
-/// are one file, whatever hard or symbolic links lead there.
+/// What makes two paths one file: (device, inode) on Unix.
 #[cfg(unix)]
-fn identity(path: &Path) -> Option<(u64, u64)> {
+type Identity = (u64, u64);
+#[cfg(not(unix))]
+type Identity = PathBuf;
+
+/// The regular file a path leads to (links followed; `-` is whatever
+/// standard input is), as its [`Identity`]: two paths with the same
+/// identity are one file, whatever hard or symbolic links lead there.
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<Identity> {
     use std::os::unix::fs::MetadataExt;
     let path = if is_stdio(path) {
         Path::new("/dev/stdin")
@@ -302,8 +321,38 @@ fn identity(path: &Path) -> Option<(u64, u64)> {
 }
 
 #[cfg(not(unix))]
-fn identity(path: &Path) -> Option<PathBuf> {
+fn identity(path: &Path) -> Option<Identity> {
     fs::canonicalize(path).ok().filter(|p| p.is_file())
+}
+
+/// The regular file at `path` itself, a symbolic link not followed (a
+/// link has none).
+#[cfg(unix)]
+fn entry_identity(path: &Path) -> Option<Identity> {
+    use std::os::unix::fs::MetadataExt;
+    fs::symlink_metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn entry_identity(path: &Path) -> Option<Identity> {
+    fs::symlink_metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .and_then(|_| fs::canonicalize(path).ok())
+}
+
+/// The entry `path` names, as an absolute path with its last component as
+/// given (a link there not followed); `None` for `-` or a folder that
+/// cannot be resolved.
+fn in_folder(path: &Path) -> Option<PathBuf> {
+    if is_stdio(path) {
+        return None;
+    }
+    let folder = fs::canonicalize(super::folder_of(path)).ok()?;
+    Some(folder.join(path.file_name()?))
 }
 
 /// Where an output lands, as an absolute path: a named output's symbolic
@@ -319,8 +368,7 @@ fn location(output: &Declared) -> Option<PathBuf> {
         },
         _ => output.path.clone(),
     };
-    let folder = fs::canonicalize(super::folder_of(&path)).ok()?;
-    Some(folder.join(path.file_name()?))
+    in_folder(&path)
 }
 
 /// The files of `folder` whose names `member` accepts (none for a folder
