@@ -1,5 +1,6 @@
-//! Every promise of the README's "Exit codes" and "Outputs" paragraphs is
-//! tested by name: each clause of the two paragraphs holds a phrase of
+//! Every promise of the README's "Exit codes" and "Outputs" sections is
+//! tested by name: each clause of the two sections (a table cell, a list
+//! item, a sentence, a part between semicolons) holds a phrase of
 //! [`PROMISES`], and each phrase names the tests (functions under `tests/`
 //! or `src/`) that check it. A promise added to the README without a test,
 //! or a test renamed away, fails here.
@@ -43,19 +44,16 @@ const PROMISES: &[(&str, &[&str])] = &[
         &["an_output_that_is_an_input_is_refused_for_every_path_flag"],
     ),
     (
-        "an output that cannot be written, a full disk or a closed standard output included",
+        "an output that cannot be written (a full disk or a closed standard output included)",
         &[
             "output_target_is_checked_before_the_work",
             "full_disk_leaves_no_temporary_file_and_the_earlier_file_whole",
             "closed_standard_output_is_an_error",
         ],
     ),
+    ("the engines disagreed", &["an_engine_disagreement_exits_2"]),
     (
-        "2 the engines disagreed",
-        &["an_engine_disagreement_exits_2"],
-    ),
-    (
-        "3 some input lines or puzzles were rejected under `--keep-going`",
+        "some input lines or puzzles were rejected under `--keep-going`",
         &["bad_lines_named_and_keep_going"],
     ),
     (
@@ -63,15 +61,15 @@ const PROMISES: &[(&str, &[&str])] = &[
         &["cli_generate_errors_and_missed_targets"],
     ),
     (
-        "`merge` found missing, duplicated or extra rows or shards of different runs",
+        "`merge` found missing, duplicated or extra rows, or shards of different runs",
         &["merge_refuses_shards_that_do_not_cover_the_input_exactly"],
     ),
     (
-        "64 a command-line usage error",
+        "a command-line usage error",
         &["usage_errors_exit_64_and_help_exits_0"],
     ),
     (
-        "130 interrupted (SIGINT/SIGTERM/SIGHUP) while a streamed output was written",
+        "interrupted (SIGINT/SIGTERM/SIGHUP) while a streamed output was written",
         &["sigint_keeps_the_finished_rows_and_resume_completes_them"],
     ),
     (
@@ -99,7 +97,7 @@ const PROMISES: &[(&str, &[&str])] = &[
     ),
     // Outputs.
     (
-        "one rule holds for every path a command writes",
+        "One rule holds for every path a command writes",
         &[
             "the_walk_covers_every_path_argument",
             "every_path_argument_is_walked",
@@ -125,11 +123,11 @@ const PROMISES: &[(&str, &[&str])] = &[
         &["earlier_results_survive_a_bad_input"],
     ),
     (
-        "a file is opened only when the first result is ready",
+        "A file is opened only when the first result is ready",
         &["earlier_results_survive_a_bad_input"],
     ),
     (
-        "a regular file is replaced through a temporary file",
+        "A regular file is replaced through a temporary file",
         &["full_disk_leaves_no_temporary_file_and_the_earlier_file_whole"],
     ),
     (
@@ -208,15 +206,32 @@ const PROMISES: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The README paragraph that starts with `start`, its lines joined by
-/// single spaces.
-fn paragraph(readme: &str, start: &str) -> String {
+/// The README section headed `heading` (up to the next heading), as its
+/// units (table rows, list items, paragraphs), each with its lines joined
+/// by single spaces.
+fn section(readme: &str, heading: &str) -> Vec<String> {
     let at = readme
-        .find(&format!("\n{start}"))
-        .unwrap_or_else(|| panic!("README has no paragraph {start:?}"));
-    let text = &readme[at + 1..];
-    let end = text.find("\n\n").unwrap_or(text.len());
-    text[..end].split_whitespace().collect::<Vec<_>>().join(" ")
+        .find(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("README has no section {heading:?}"));
+    let text = &readme[at + heading.len() + 2..];
+    let end = text.find("\n#").unwrap_or(text.len());
+    let mut units: Vec<String> = Vec::new();
+    let mut open = false;
+    for line in text[..end].lines() {
+        let starts = line.starts_with('|') || line.starts_with("- ") || line.is_empty();
+        if starts || !open {
+            units.push(String::new());
+        }
+        open = !line.is_empty() && !line.starts_with('|');
+        let unit = units.last_mut().expect("a unit was opened");
+        unit.push(' ');
+        unit.push_str(line.strip_prefix("- ").unwrap_or(line));
+    }
+    units
+        .iter()
+        .map(|u| u.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|u| !u.is_empty())
+        .collect()
 }
 
 /// Every `.rs` file under `dir`, read.
@@ -235,17 +250,17 @@ fn sources(dir: &Path, out: &mut String) {
 fn every_readme_promise_names_its_tests() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = fs::read_to_string(root.join("README.md")).unwrap();
-    let paragraphs = [
-        paragraph(&readme, "Exit codes:"),
-        paragraph(&readme, "Outputs:"),
-    ];
+    let units: Vec<String> = ["### Exit codes", "### Outputs"]
+        .iter()
+        .flat_map(|h| section(&readme, h))
+        .collect();
     let mut code = String::new();
     sources(&root.join("tests"), &mut code);
     sources(&root.join("src"), &mut code);
     for (phrase, tests) in PROMISES {
         assert!(
-            paragraphs.iter().any(|p| p.contains(phrase)),
-            "the README's paragraphs no longer say {phrase:?}"
+            units.iter().any(|u| u.contains(phrase)),
+            "the README's sections no longer say {phrase:?}"
         );
         for test in *tests {
             assert!(
@@ -255,10 +270,23 @@ fn every_readme_promise_names_its_tests() {
         }
     }
     // Every clause holds a promise with its tests.
-    for p in &paragraphs {
-        // "e.g. " ends no sentence.
-        let p = p.replace("e.g. ", "e.g.\u{a0}");
-        for clause in p.split("; ").flat_map(|c| c.split(". ")) {
+    // A table's header, its rule and its first column (the exit code) are
+    // no promise.
+    let no_promise = |c: &str| {
+        c.is_empty()
+            || matches!(c, "code" | "meaning" | "---")
+            || c.bytes().all(|b| b.is_ascii_digit())
+    };
+    for unit in &units {
+        // "e.g. " ends no sentence, and `\|` is a bar inside a cell.
+        let unit = unit.replace("e.g. ", "e.g.\u{a0}").replace("\\|", "\u{a0}");
+        for clause in unit
+            .split('|')
+            .flat_map(|c| c.split("; "))
+            .flat_map(|c| c.split(". "))
+            .map(str::trim)
+            .filter(|c| !no_promise(c))
+        {
             assert!(
                 PROMISES.iter().any(|(phrase, _)| clause.contains(phrase)
                     || phrase.contains(clause.trim_end_matches('.'))),
