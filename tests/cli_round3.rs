@@ -492,12 +492,12 @@ fn dedup_shards_merge_to_the_unsharded_run() {
 }
 
 /// Row 11: SIGINT or SIGTERM while a streamed run replaces an existing
-/// file through a temporary one: the temporary is removed, the earlier file
-/// is intact, and the process ends by the signal.
+/// file through a temporary one: no temporary file is left, nothing is
+/// lost (issue 50): the finished rows take the file, the earlier file is
+/// kept whole beside it, and the run exits 130.
 #[cfg(unix)]
 #[test]
 fn a_signal_leaves_no_temporary_file() {
-    use std::os::unix::process::ExitStatusExt;
     use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -506,6 +506,9 @@ fn a_signal_leaves_no_temporary_file() {
     input.push_str(&format!("{EASY} slow\n").repeat(2000));
     fs::write(d.join("in.txt"), input).unwrap();
     for sig in [libc::SIGINT, libc::SIGTERM] {
+        for name in names(d).iter().filter(|n| n.starts_with("out")) {
+            fs::remove_file(d.join(name)).unwrap();
+        }
         fs::write(d.join("out.jsonl"), "{\"earlier\":1}\n").unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
             .args([
@@ -536,10 +539,19 @@ fn a_signal_leaves_no_temporary_file() {
         // SAFETY: signals our own child process.
         unsafe { libc::kill(child.id() as libc::pid_t, sig) };
         let status = child.wait().unwrap();
-        assert_eq!(status.signal(), Some(sig), "{status}");
-        assert_eq!(names(d), ["in.txt", "out.jsonl"], "signal {sig}");
+        assert_eq!(status.code(), Some(130), "{status}");
         assert_eq!(
-            fs::read_to_string(d.join("out.jsonl")).unwrap(),
+            names(d),
+            [
+                "in.txt",
+                "out.earlier.jsonl",
+                "out.jsonl",
+                "out.jsonl.run.json"
+            ],
+            "signal {sig}"
+        );
+        assert_eq!(
+            fs::read_to_string(d.join("out.earlier.jsonl")).unwrap(),
             "{\"earlier\":1}\n"
         );
     }

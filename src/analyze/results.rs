@@ -204,11 +204,11 @@ impl RunRecord {
             .map_err(|source| ResultsError::BadRecord { path, source })
     }
 
-    /// Writes the record of `results` beside it.
-    pub(crate) fn write(&self, results: &Path) -> Result<(), ResultsError> {
-        let path = RunRecord::path_for(results);
-        let text = serde_json::to_string_pretty(self).expect("a record serialises") + "\n";
-        std::fs::write(&path, text).map_err(|source| ResultsError::Repair { path, source })
+    /// The record as the text of its file (written beside the results
+    /// file by `crate::batch::sink::write_record`, atomically and without
+    /// following a link planted at its path).
+    pub(crate) fn to_text(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a record serialises") + "\n"
     }
 
     /// The first parameter on which `self` (a file's record) and `run`
@@ -1047,6 +1047,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    impl RunRecord {
+        /// Writes the record of `results` beside it, as a run does.
+        fn write_for_test(&self, results: &Path) {
+            crate::batch::sink::write_record(self, results).unwrap();
+        }
+    }
+
     fn spec() -> RowSpec {
         RowSpec {
             key: &["k"],
@@ -1145,8 +1152,7 @@ mod tests {
                 shard: Some(shard.into()),
                 ..record(5)
             }
-            .write(path)
-            .unwrap();
+            .write_for_test(path);
         }
         merged = merge_shards(&[a.clone(), b.clone()]).unwrap();
         assert_eq!(merged.len(), 3);
@@ -1195,7 +1201,7 @@ mod tests {
             row(1, 0, "1.").replace("\"samples\":5", "\"samples\":6") + "\n",
         )
         .unwrap();
-        record(6).write(&b).unwrap();
+        record(6).write_for_test(&b);
         let merged = merge_shards(&[a.clone(), b.clone()]).unwrap();
         let problems: Vec<String> = merged.problems().iter().map(|p| p.to_string()).collect();
         assert_eq!(problems.len(), 2, "{problems:?}");

@@ -20,6 +20,7 @@
 //!   a JSON object is an error.
 
 use crate::analyze::results::{DoneRows, Lined, ResultsError, ResultsFile, RowSpec, RunRecord};
+use crate::report::paths::write_side_file;
 use crate::report::{OutputStream, jsonl_line};
 use serde::Serialize;
 use std::io::Write;
@@ -29,8 +30,11 @@ use std::path::{Path, PathBuf};
 pub(crate) enum RowWriter {
     /// Written to a file (appended when resumed), flushed after every row;
     /// opened at the first row, so a bad input leaves an earlier file as it
-    /// was (see [`OutputStream`]). A file that replaces an earlier one gets
-    /// its run record (the second field) only once complete.
+    /// was (see [`OutputStream`]). The run record (the second field, until
+    /// written) goes beside it when due: with the first row of a file
+    /// written in place, so a run that fails before its first row leaves
+    /// no record behind; once complete for a file that replaces an earlier
+    /// one.
     File(OutputStream, Option<Box<(RunRecord, PathBuf)>>),
     /// Written to a stream (standard output) as they come.
     Stream(Box<dyn Write>),
@@ -50,16 +54,44 @@ pub(crate) enum SinkError {
     Record(#[from] ResultsError),
 }
 
+/// Writes the run record of results file `results` beside it
+/// ([`RunRecord::path_for`]), atomically: a link planted at the record's
+/// path is replaced, never followed.
+pub(crate) fn write_record(record: &RunRecord, results: &Path) -> Result<(), ResultsError> {
+    let path = RunRecord::path_for(results);
+    write_side_file(&path, record.to_text().as_bytes()).map_err(|source| ResultsError::Write {
+        path,
+        append: false,
+        source,
+    })
+}
+
+/// Writes a pending run record now.
+fn write_pending(pending: &mut Option<Box<(RunRecord, PathBuf)>>) -> Result<(), ResultsError> {
+    match pending.take() {
+        Some(due) => write_record(&due.0, &due.1),
+        None => Ok(()),
+    }
+}
+
 impl RowWriter {
     /// Writes rows with their input lines, flushed once they are all out.
     pub(crate) fn write<T: Serialize>(&mut self, rows: &[(usize, T)]) -> Result<(), SinkError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
         let mut text = String::new();
         for (line, row) in rows {
             text.push_str(&jsonl_line(&Lined { line: *line, row })?);
             text.push('\n');
         }
         let out: &mut dyn Write = match self {
-            RowWriter::File(f, _) => f,
+            RowWriter::File(f, pending) => {
+                if f.in_place() {
+                    write_pending(pending)?;
+                }
+                f
+            }
             RowWriter::Stream(w) => w,
         };
         out.write_all(text.as_bytes())?;
@@ -67,27 +99,49 @@ impl RowWriter {
         Ok(())
     }
 
-    /// True for a file written in place (new, or resumed), whose rows are
-    /// there as soon as written: an interrupted run keeps them. A file that
-    /// replaces an earlier one is written through a temporary file, which an
-    /// interruption removes (the earlier file stays).
-    pub(crate) fn in_place(&self) -> bool {
-        matches!(self, RowWriter::File(_, None))
+    /// True for a file (not a stream).
+    pub(crate) fn is_file(&self) -> bool {
+        matches!(self, RowWriter::File(..))
     }
 
     /// Completes the output (a file that replaces an earlier one is renamed
     /// over it only now, and gets its run record).
     pub(crate) fn finish(self) -> Result<(), SinkError> {
         match self {
-            RowWriter::File(f, pending) => {
-                f.finish()?;
-                if let Some(pending) = pending {
-                    let (record, path) = *pending;
-                    record.write(&path)?;
+            RowWriter::File(f, mut pending) => {
+                if f.in_place() {
+                    write_pending(&mut pending)?;
                 }
+                f.finish()?;
+                write_pending(&mut pending)?;
                 Ok(())
             }
             RowWriter::Stream(mut w) => Ok(w.flush()?),
+        }
+    }
+
+    /// Completes an output that a signal interrupted, losing nothing: the
+    /// finished rows take the file, with this run's record (so `--resume`
+    /// continues them), and a file they replace is kept under a fresh name
+    /// beside it ([`crate::report::paths::earlier_name`]) with its own
+    /// record, which is returned. With no row written yet, the earlier file
+    /// stays as it was.
+    pub(crate) fn finish_interrupted(self) -> Result<Option<PathBuf>, SinkError> {
+        match self {
+            RowWriter::File(f, mut pending) if !f.in_place() => {
+                let Some(kept) = f.finish_keeping_earlier()? else {
+                    return Ok(None);
+                };
+                if let Some(due) = &pending {
+                    let (from, to) = (RunRecord::path_for(&due.1), RunRecord::path_for(&kept));
+                    if from.exists() && !to.exists() {
+                        std::fs::rename(&from, &to)?;
+                    }
+                }
+                write_pending(&mut pending)?;
+                Ok(Some(kept))
+            }
+            other => other.finish().map(|()| None),
         }
     }
 }
@@ -126,16 +180,13 @@ pub(crate) fn open_file(
     };
     if !resume || !path.exists() {
         let f = OutputStream::new(path, true).map_err(cannot(false))?;
-        // A new file is written in place (so an interrupted run resumes):
-        // its record goes beside it now. A device or FIFO (`-o /dev/stdout`)
-        // gets no record: it cannot be resumed.
+        // A new file is written in place (so an interrupted run resumes),
+        // its record beside it with the first row; a file that replaces an
+        // earlier one gets it once complete. A device or FIFO (`-o
+        // /dev/stdout`) gets no record: it cannot be resumed.
         let pending = match std::fs::metadata(path) {
-            Ok(m) if m.is_file() => Some(Box::new((record.clone(), path.to_path_buf()))),
-            Ok(_) => None,
-            Err(_) => {
-                record.write(path)?;
-                None
-            }
+            Ok(m) if !m.is_file() => None,
+            _ => Some(Box::new((record.clone(), path.to_path_buf()))),
         };
         return Ok(Opened {
             writer: RowWriter::File(f, pending),
@@ -170,7 +221,7 @@ pub(crate) fn open_file(
         results.drop_torn_line()?;
     }
     // A grown sweep: the record now names every k of the file.
-    record.write(path)?;
+    write_record(record, path)?;
     let f = OutputStream::append(path).map_err(cannot(true))?;
     Ok(Opened {
         writer: RowWriter::File(f, None),
@@ -215,7 +266,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.jsonl");
         std::fs::write(&path, format!("{ROW}\n{}", &ROW[..30])).unwrap();
-        record().write(&path).unwrap();
+        write_record(&record(), &path).unwrap();
         let mut opened = open_file(&path, true, &spec(), &record(), None).unwrap();
         // Which rows count as done is the library's test (analyze::results);
         // here: the kept row is found and the cut-off one is gone.
@@ -236,7 +287,7 @@ mod tests {
         let path = dir.path().join("out.jsonl");
         let refused = |text: String| {
             std::fs::write(&path, text).unwrap();
-            record().write(&path).unwrap();
+            write_record(&record(), &path).unwrap();
             open_file(&path, true, &spec(), &record(), None)
                 .err()
                 .unwrap()

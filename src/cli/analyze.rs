@@ -81,7 +81,7 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     };
     opts.check()?;
     let out = &args.common.out;
-    out.check()?;
+    resume::with_side_files(args.common.paths(), out).check()?;
     let spec = resume::RowSpec::analyze(&opts.params())?;
     let params = match serde_json::to_value(opts.params())? {
         serde_json::Value::Object(params) => params,

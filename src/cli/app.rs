@@ -209,4 +209,96 @@ mod tests {
         );
         cmd.debug_assert();
     }
+
+    /// Every argument that names a file, as `COMMAND ARGUMENT`. Each goes
+    /// through the one path rule (`crate::report::paths`), and
+    /// tests/output_paths.rs walks each: a new one belongs in both lists.
+    const PATH_ARGUMENTS: &[&str] = &[
+        "analyze input",
+        "analyze output",
+        "backbone emit_graph",
+        "backbone input",
+        "backbone output",
+        "backbone remove_edges",
+        "canon input",
+        "canon output",
+        "check input",
+        "check output",
+        "classify output",
+        "classify results",
+        "clauses input",
+        "clauses output",
+        "count emit_graph",
+        "count input",
+        "count output",
+        "count remove_edges",
+        "decode model",
+        "decode output",
+        "encode input",
+        "encode output",
+        "eval output",
+        "eval results",
+        "fit model_out",
+        "fit output",
+        "fit results",
+        "generate from",
+        "generate output",
+        "merge input",
+        "merge out",
+        "merge shards",
+        "order input",
+        "order output",
+        "rate input",
+        "rate output",
+        "relax emit_samples",
+        "relax input",
+        "relax output",
+        "relax plot",
+        "report input",
+        "report output",
+        "report reference",
+        "score input",
+        "score model",
+        "score output",
+        "solve input",
+        "solve output",
+    ];
+
+    /// README, "Exit codes": 2 the engines disagreed. No engine
+    /// disagrees on purpose, so the test is of the error that `main` turns
+    /// into exit code 2, however deep in a chain it comes.
+    #[test]
+    fn an_engine_disagreement_exits_2() {
+        let d = crate::Disagreement {
+            what: "count".into(),
+            puzzle: "1.".into(),
+            answers: vec![
+                (crate::Engine::Bitset, "1".into()),
+                (crate::Engine::Sat, "2".into()),
+            ],
+        };
+        let e = anyhow::Error::from(d).context("line 3");
+        assert!(is_disagreement(&e));
+        assert!(!is_disagreement(&anyhow::anyhow!("line 3: bad")));
+        assert_eq!(super::super::EXIT_DISAGREE, 2);
+    }
+
+    #[test]
+    fn every_path_argument_is_walked() {
+        let mut found = Vec::new();
+        for sub in Cli::command().get_subcommands() {
+            for arg in sub.get_arguments() {
+                let path = arg.get_value_parser().type_id()
+                    == std::any::TypeId::of::<std::path::PathBuf>();
+                let file = arg
+                    .get_value_names()
+                    .is_some_and(|names| names.iter().any(|n| n.contains("FILE")));
+                if path || file {
+                    found.push(format!("{} {}", sub.get_name(), arg.get_id()));
+                }
+            }
+        }
+        found.sort();
+        assert_eq!(found, PATH_ARGUMENTS);
+    }
 }

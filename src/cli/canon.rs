@@ -22,7 +22,7 @@ pub(super) struct CanonRow {
 }
 
 pub(super) fn run(args: CanonArgs) -> Result<u8> {
-    args.common.out.check()?;
+    args.common.paths().check()?;
     let mut loaded = load(&args.common)?;
     let mut rows = Vec::new();
     for (line, p) in std::mem::take(&mut loaded.puzzles) {

@@ -34,7 +34,7 @@ pub(super) fn run(args: ClausesArgs) -> Result<u8> {
         .transpose()
         .map_err(|e| anyhow::anyhow!("--cuts: {e}"))?;
     let out = &args.common.out;
-    out.check()?;
+    args.common.paths().check()?;
     let mut loaded = load(&args.common)?;
     let mut rows = Vec::new();
     let puzzles = std::mem::take(&mut loaded.puzzles);

@@ -5,6 +5,7 @@ use crate::analyze::engines::SolveRow;
 use crate::cnf::{decode_model, parse_model};
 use crate::engine::Engines;
 use crate::grid::parse_puzzle;
+use crate::report::paths::PathPlan;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -22,7 +23,10 @@ pub(super) struct DecodeArgs {
 }
 
 pub(super) fn run(args: DecodeArgs) -> Result<u8> {
-    args.out.check()?;
+    PathPlan::new()
+        .input("MODEL", Some(&args.model))
+        .output("-o", args.out.file())
+        .check()?;
     let puzzle = parse_puzzle(&args.puzzle).map_err(|e| anyhow::anyhow!("--puzzle: {e}"))?;
     let text = read_text(&args.model)?;
     let lits = parse_model(&text).with_context(|| format!("{}", args.model.display()))?;

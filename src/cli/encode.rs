@@ -4,6 +4,7 @@ use super::{Common, Loaded, OutputArgs, load};
 use crate::cnf::{self, Encoding};
 use crate::grid::Alphabet;
 use crate::report::StagedFiles;
+use crate::report::paths::{OutputFolder, PathPlan, stale_members};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
@@ -26,6 +27,18 @@ pub(super) struct EncodeArgs {
     /// Digits of the input: 1-g or 0-f (see `check --help`).
     #[arg(long, value_enum)]
     pub alphabet: Option<Alphabet>,
+    /// With -o DIR/: remove the `line<N>.cnf` files an earlier run left in
+    /// DIR that this run does not write (without it such a folder is
+    /// refused, so that no run's files mix with another's).
+    #[arg(long)]
+    pub clean: bool,
+}
+
+/// True for the name of a file `encode -o DIR/` writes: `line<N>.cnf`.
+fn is_cnf_of_a_line(name: &str) -> bool {
+    name.strip_prefix("line")
+        .and_then(|rest| rest.strip_suffix(".cnf"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 pub(super) fn run(args: EncodeArgs) -> Result<u8> {
@@ -36,8 +49,15 @@ pub(super) fn run(args: EncodeArgs) -> Result<u8> {
     let dir = out
         .file()
         .filter(|p| p.is_dir() || p.as_os_str().to_string_lossy().ends_with('/'));
-    if dir.is_none() {
-        out.check()?;
+    let paths = PathPlan::new().input("INPUT", args.input.as_deref());
+    match dir {
+        Some(dir) => paths.folder("-o", dir, is_cnf_of_a_line)?.check()?,
+        None => paths.output("-o", out.file()).check()?,
+    }
+    if args.clean && dir.is_none() {
+        bail!(
+            "--clean removes the line<N>.cnf files of an earlier run from -o DIR/: it goes with a folder"
+        );
     }
     let common = Common {
         input: args.input.clone(),
@@ -52,11 +72,13 @@ pub(super) fn run(args: EncodeArgs) -> Result<u8> {
     let mut loaded: Loaded = load(&common)?;
     let puzzles = std::mem::take(&mut loaded.puzzles);
     if let Some(dir) = dir {
-        std::fs::create_dir_all(dir)
+        // A folder this run creates goes again if the run fails.
+        let folder = OutputFolder::create(dir)
             .with_context(|| format!("cannot create directory {}", dir.display()))?;
         // All files or none: a refused puzzle or a failed write leaves every
         // earlier `line<N>.cnf` as it was, as `-o FILE` does.
         let mut staged = StagedFiles::default();
+        let mut written = Vec::new();
         let mut text = Vec::new();
         for (line, p) in &puzzles {
             text.clear();
@@ -66,13 +88,38 @@ pub(super) fn run(args: EncodeArgs) -> Result<u8> {
                     staged
                         .stage(&path, &text)
                         .with_context(|| format!("cannot write {}", path.display()))?;
+                    written.push(path);
                 }
                 Err(e) => loaded.refuse(*line, e)?,
             }
         }
+        let mut stale = stale_members(dir, is_cnf_of_a_line, &written)
+            .with_context(|| format!("cannot read {}", dir.display()))?;
+        stale.sort_by_key(|p| (p.as_os_str().len(), p.clone()));
+        if !stale.is_empty() && !args.clean {
+            bail!(
+                "-o {}: holds {} line<N>.cnf file(s) of an earlier run that this run does not write ({}): they would sit beside this run's files; give --clean to remove them, or choose an empty folder",
+                dir.display(),
+                stale.len(),
+                names_of(&stale)
+            );
+        }
         staged
             .commit()
             .with_context(|| format!("cannot write in {}", dir.display()))?;
+        folder.keep();
+        for path in &stale {
+            std::fs::remove_file(path)
+                .with_context(|| format!("--clean: cannot remove {}", path.display()))?;
+        }
+        if !stale.is_empty() {
+            note!(
+                "sudolab: --clean: removed {} line<N>.cnf file(s) of an earlier run from {} ({})",
+                stale.len(),
+                dir.display(),
+                names_of(&stale)
+            );
+        }
     } else if puzzles.len() > 1 {
         bail!(
             "{} puzzles: give -o DIR/ (an existing directory or a path ending in /) to write one .cnf file per puzzle",
@@ -86,4 +133,18 @@ pub(super) fn run(args: EncodeArgs) -> Result<u8> {
         }
     }
     Ok(loaded.finish())
+}
+
+/// The first few file names of `paths`, for a message.
+fn names_of(paths: &[std::path::PathBuf]) -> String {
+    let mut names: Vec<String> = paths
+        .iter()
+        .take(3)
+        .filter_map(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
+    if paths.len() > 3 {
+        names.push(format!("… {} more", paths.len() - 3));
+    }
+    names.join(", ")
 }

@@ -50,6 +50,26 @@ pub(super) struct CountArgs {
     pub emit_graph: Option<std::path::PathBuf>,
 }
 
+/// The file `--remove-edges` names, if it names one (else it is the
+/// edges' text itself).
+fn edges_file(arg: &Option<String>) -> Option<&std::path::Path> {
+    arg.as_deref()
+        .map(std::path::Path::new)
+        .filter(|p| p.is_file())
+}
+
+/// The paths of `count` and `backbone`: the input, `--remove-edges` and
+/// their outputs, checked by the one rule.
+fn check_paths(args: &CountArgs) -> Result<()> {
+    Ok(args
+        .engine
+        .common
+        .paths()
+        .input("--remove-edges", edges_file(&args.remove_edges))
+        .output("--emit-graph", args.emit_graph.as_deref())
+        .check()?)
+}
+
 /// The edges of `--remove-edges` (a file, else inline text), with a note
 /// on stderr of what is used.
 fn removed_edges(arg: &Option<String>) -> Result<RemovedEdges> {
@@ -82,10 +102,7 @@ fn removed_edges(arg: &Option<String>) -> Result<RemovedEdges> {
 
 /// `sudolab backbone`: solution count and fixed cells, optionally relaxed.
 pub(super) fn backbone(args: CountArgs) -> Result<u8> {
-    args.engine.common.out.check()?;
-    if let Some(path) = &args.emit_graph {
-        super::check_target("--emit-graph", path)?;
-    }
+    check_paths(&args)?;
     let input = args.engine.common.input()?;
     let removed = removed_edges(&args.remove_edges)?;
     let mut rows = Vec::new();
@@ -129,7 +146,7 @@ pub(super) fn backbone(args: CountArgs) -> Result<u8> {
 }
 
 pub(super) fn check(args: EngineArgs) -> Result<u8> {
-    args.common.out.check()?;
+    args.common.paths().check()?;
     batch_rows(
         &args.common,
         "puzzles checked",
@@ -144,7 +161,14 @@ pub(super) fn count(args: CountArgs) -> Result<u8> {
         return backbone(args);
     }
     let common = &args.engine.common;
-    common.out.check()?;
+    check_paths(&args)?;
+    if let Some(graph) = &args.emit_graph {
+        anyhow::bail!(
+            "--emit-graph {}: count writes no graph without --remove-edges; use `sudolab backbone --emit-graph {}` for the Sudoku graph, or give --remove-edges",
+            graph.display(),
+            graph.display()
+        );
+    }
     batch_rows(
         common,
         "puzzles counted",
@@ -165,7 +189,7 @@ pub(super) fn count(args: CountArgs) -> Result<u8> {
 }
 
 pub(super) fn solve(args: EngineArgs) -> Result<u8> {
-    args.common.out.check()?;
+    args.common.paths().check()?;
     batch_rows(
         &args.common,
         "puzzles solved",

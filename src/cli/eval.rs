@@ -5,10 +5,20 @@ use crate::eval::{
     self, ClassMethod, ClassifyOptions, Direction, EvalOptions, FitOptions, LabelSpec, Ordinal,
     Preset, ResultsTable,
 };
+use crate::report::paths::PathPlan;
 use crate::report::{Format, render_rows, text};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
+
+/// The paths of `eval`, `classify` and `fit`: the results table and `-o`,
+/// checked by the one rule.
+fn check_paths(results: &std::path::Path, out: &OutputArgs) -> Result<()> {
+    Ok(PathPlan::new()
+        .input("RESULTS", Some(results))
+        .output("-o", out.file())
+        .check()?)
+}
 
 fn load_table(path: &std::path::Path) -> Result<ResultsTable> {
     // The table's errors name the file and the line.
@@ -48,7 +58,7 @@ fn split_list(s: &Option<String>) -> Option<Vec<String>> {
 }
 
 pub(super) fn run_eval(args: EvalArgs) -> Result<u8> {
-    args.out.check()?;
+    check_paths(&args.results, &args.out)?;
     super::at_most("--bootstrap", args.bootstrap, super::MAX_BOOTSTRAP)?;
     let table = load_table(&args.results)?;
     super::bootstrap_fits(args.bootstrap, table.len())?;
@@ -104,7 +114,7 @@ pub(super) struct ClassifyArgs {
 }
 
 pub(super) fn run_classify(args: ClassifyArgs) -> Result<u8> {
-    args.out.check()?;
+    check_paths(&args.results, &args.out)?;
     let table = load_table(&args.results)?;
     let label = args.label.as_deref().map(LabelSpec::parse).transpose()?;
     let opts = ClassifyOptions {
@@ -231,7 +241,13 @@ pub(super) fn run_fit(args: FitArgs) -> Result<u8> {
             anyhow::bail!("{flag} weighs the pairs of a score fit: it goes with --score");
         }
     }
-    args.out.check()?;
+    check_paths(&args.results, &args.out)?;
+    if let Some(p) = &args.model_out {
+        anyhow::bail!(
+            "--model-out {}: only a score fit writes a model: it goes with --score",
+            p.display()
+        );
+    }
     let table = load_table(&args.results)?;
     let label = LabelSpec::parse(&args.label)?;
     let Some(metrics) = split_list(&args.metrics) else {
@@ -281,10 +297,11 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     use crate::metrics::{Metric, join, registry::find};
     use crate::score::features::candidates;
     use crate::score::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
-    args.out.check()?;
-    if let Some(p) = &args.model_out {
-        super::check_target("--model-out", p)?;
-    }
+    PathPlan::new()
+        .input("RESULTS", Some(&args.results))
+        .output("-o", args.out.file())
+        .output("--model-out", args.model_out.as_deref())
+        .check()?;
     if args.timed.is_none() {
         for (flag, given) in [
             ("--timed-weight", args.timed_weight.is_some()),

@@ -85,7 +85,11 @@ pub(super) struct GenerateArgs {
 }
 
 pub(super) fn run(args: GenerateArgs) -> Result<u8> {
-    args.out.check()?;
+    let from = args.from.as_deref().map(Path::new);
+    crate::report::paths::PathPlan::new()
+        .input("--from", from.filter(|p| is_stdio(p) || p.is_file()))
+        .output("-o", args.out.file())
+        .check()?;
     let time_limit = match args.time_limit {
         None => None,
         Some(s) => Some(

@@ -18,7 +18,7 @@ pub(super) struct OutputLock {
 }
 
 /// The lock file of `output`: `.NAME.lock` beside it.
-fn lock_path(output: &Path) -> PathBuf {
+pub(super) fn lock_path(output: &Path) -> PathBuf {
     let name = output
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -33,7 +33,7 @@ fn lock_path(output: &Path) -> PathBuf {
 pub(super) fn lock(output: &Path) -> Result<Option<OutputLock>> {
     use anyhow::Context;
     use std::io::{Read, Seek, Write};
-    use std::os::unix::fs::MetadataExt;
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     use std::os::unix::io::AsRawFd;
     if std::fs::metadata(output).is_ok_and(|m| !m.is_file()) {
         return Ok(None);
@@ -42,11 +42,22 @@ pub(super) fn lock(output: &Path) -> Result<Option<OutputLock>> {
     // A lock file removed by the run that held it between our open and
     // our lock is no longer the one others lock: open it again.
     for _ in 0..100 {
+        // A symbolic link planted at the lock's path is removed, never
+        // followed: the file it names is not the lock's to truncate.
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            std::fs::remove_file(&path).with_context(|| {
+                format!(
+                    "cannot remove the link {} (in the lock's place)",
+                    path.display()
+                )
+            })?;
+        }
         let mut file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(&path)
             .with_context(|| format!("cannot create the lock file {}", path.display()))?;
         // SAFETY: flock(2) on a descriptor this function owns.

@@ -26,7 +26,8 @@ pub use app::main;
 
 use crate::batch::{self, BatchError, Driver, Input, JobError, Source};
 use crate::grid::{Alphabet, ParseErrorKind, Puzzle};
-use crate::report::{Format, OutputTarget, render_rows, write_atomic};
+use crate::report::paths::PathPlan;
+use crate::report::{Format, render_rows, write_atomic};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
@@ -115,14 +116,6 @@ impl OutputArgs {
         self.output.as_deref().filter(|p| !is_stdio(p))
     }
 
-    /// Fails now, before any work, if the output file cannot be written.
-    pub fn check(&self) -> Result<()> {
-        match self.file() {
-            Some(path) => check_target("-o", path),
-            None => Ok(()),
-        }
-    }
-
     /// Writes the whole output to the file (atomically) or stdout.
     pub fn write(&self, text: &str) -> Result<()> {
         match self.file() {
@@ -145,79 +138,6 @@ impl OutputArgs {
 /// `-` names stdin or stdout.
 pub fn is_stdio(path: &Path) -> bool {
     path.as_os_str() == "-"
-}
-
-/// Checks that `path` (given to `flag`) can be written: a device or FIFO
-/// (written directly), or a regular or new file (through a symbolic link
-/// too) in a folder that exists and takes new files. A folder or a link to
-/// nothing is refused.
-pub fn check_target(flag: &str, path: &Path) -> Result<()> {
-    let target = OutputTarget::of(path).with_context(|| format!("{flag} {}", path.display()))?;
-    let OutputTarget::File(file) = target else {
-        return Ok(());
-    };
-    crate::report::refuse_write_protected(&file)
-        .with_context(|| format!("{flag} {}", path.display()))?;
-    let dir = file
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    if !dir.is_dir() {
-        bail!(
-            "{flag} {}: the folder {} does not exist",
-            path.display(),
-            dir.display()
-        );
-    }
-    // A temporary file that removes itself: the folder takes new files.
-    tempfile::tempfile_in(dir).map(drop).with_context(|| {
-        format!(
-            "{flag} {}: cannot write in {}",
-            path.display(),
-            dir.display()
-        )
-    })
-}
-
-/// The regular file a path leads to (links followed; `-` is whatever
-/// standard input is), as (device, inode): two paths with the same identity
-/// are one file, whatever hard or symbolic links lead there.
-#[cfg(unix)]
-fn file_identity(path: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let path = if is_stdio(path) {
-        Path::new("/dev/stdin")
-    } else {
-        path
-    };
-    std::fs::metadata(path)
-        .ok()
-        .filter(|m| m.is_file())
-        .map(|m| (m.dev(), m.ino()))
-}
-
-#[cfg(not(unix))]
-fn file_identity(path: &Path) -> Option<PathBuf> {
-    std::fs::canonicalize(path).ok().filter(|p| p.is_file())
-}
-
-/// Refuses an output (`flag PATH`) that is the input file itself, by
-/// another name, a hard link or a symbolic link: writing it would destroy
-/// the input before or while it is read.
-pub fn refuse_input_as_output(flag: &str, output: &Path, input: &Path) -> Result<()> {
-    if is_stdio(output) {
-        return Ok(());
-    }
-    if let (Some(a), Some(b)) = (file_identity(output), file_identity(input))
-        && a == b
-    {
-        bail!(
-            "{flag} {}: this is the input file {} (same file): writing it would destroy the input; choose another output",
-            output.display(),
-            input.display()
-        );
-    }
-    Ok(())
 }
 
 /// True when standard output was closed when the program started (`>&-`):
@@ -346,9 +266,17 @@ pub fn open_input(path: &Path) -> Result<Box<dyn std::io::BufRead>> {
 }
 
 impl Common {
+    /// The paths of this command, for the one rule every command's paths
+    /// go through ([`crate::report::paths`]): the input file and `-o`. The
+    /// command adds its other paths and checks the plan before any work.
+    pub(crate) fn paths(&self) -> PathPlan {
+        PathPlan::new()
+            .input("INPUT", self.input.as_deref())
+            .output("-o", self.out.file())
+    }
+
     /// The batch input of this command: the input file (`-`: stdin) or the
-    /// embedded examples, with the shard, alphabet and `--keep-going`. An
-    /// output that is the input file is refused.
+    /// embedded examples, with the shard, alphabet and `--keep-going`.
     pub fn input(&self) -> Result<Input> {
         match &self.input {
             None => Ok(self.input_from(Source::Examples)),
@@ -361,9 +289,6 @@ impl Common {
 
     /// [`Common::input`] from `path` already opened as `reader`.
     pub fn text_input(&self, reader: Box<dyn std::io::BufRead>, path: &Path) -> Result<Input> {
-        if let Some(output) = self.out.file() {
-            refuse_input_as_output("-o", output, path)?;
-        }
         Ok(self.input_from(Source::Text {
             reader,
             name: path.display().to_string(),

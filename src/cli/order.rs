@@ -30,7 +30,7 @@ pub(super) struct OrderArgs {
 }
 
 pub(super) fn run(args: OrderArgs) -> Result<u8> {
-    args.common.out.check()?;
+    args.common.paths().check()?;
     super::at_most("--samples", args.samples, super::MAX_SAMPLES)?;
     super::at_most("--runs", args.runs, super::MAX_RUNS)?;
     let mut opts = FillOrderOptions {

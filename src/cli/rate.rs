@@ -80,7 +80,7 @@ pub(super) struct RateArgs {
 
 pub(super) fn run(args: RateArgs) -> Result<u8> {
     let out = &args.common.out;
-    out.check()?;
+    args.common.paths().check()?;
     if args.explain {
         let mut loaded = load(&args.common)?;
         // `-m serate` explains Sudoku Explainer's path, any other list the

@@ -1,9 +1,6 @@
 //! `sudolab relax`: the constraint-relaxation experiment (Pelánek §3.2).
 
-use super::{
-    Common, check_k_fits, check_target, finish, progress, refuse_input_as_output, resume,
-    run_batch, write_stdout,
-};
+use super::{Common, check_k_fits, finish, progress, resume, run_batch, write_stdout};
 use crate::analyze::engines::LARGE_COUNT;
 use crate::batch::{Driver, JobError};
 use crate::engine::Engines;
@@ -112,18 +109,12 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     };
     opts.check()?;
     let out = &args.common.out;
-    out.check()?;
-    for (flag, path) in [
-        ("--plot", &args.plot),
-        ("--emit-samples", &args.emit_samples),
-    ] {
-        if let Some(path) = path {
-            check_target(flag, path)?;
-            if let Some(input) = &args.common.input {
-                refuse_input_as_output(flag, path, input)?;
-            }
-        }
-    }
+    let paths = args
+        .common
+        .paths()
+        .output("--plot", args.plot.as_deref())
+        .output("--emit-samples", args.emit_samples.as_deref());
+    resume::with_side_files(paths, out).check()?;
     let streaming = resume::streams(out);
     let spec = resume::RowSpec::relax(&opts);
     let params = run_params(args.sweep.is_some(), args.k, &ks, &opts);

@@ -100,7 +100,10 @@ pub(super) fn run(args: ReportArgs) -> Result<u8> {
     if out.format == Format::Csv {
         bail!("report writes -f text (the HTML page), json or jsonl, not csv");
     }
-    out.check()?;
+    args.common
+        .paths()
+        .input("--reference", args.reference.as_deref())
+        .check()?;
     let opts = ReportOptions {
         k: args.k,
         samples: args.samples,

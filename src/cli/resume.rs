@@ -8,6 +8,7 @@ pub(super) use crate::analyze::results::{DoneRows, Lined, RowKey, RowSpec, RunRe
 use crate::analyze::results::{STDIN_INPUT, input_identity};
 pub(super) use crate::batch::sink::RowWriter;
 use crate::batch::sink::open_file;
+use crate::report::paths::PathPlan;
 use crate::report::{Format, jsonl_line};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
@@ -122,6 +123,17 @@ pub(super) fn write_rows<T: Serialize>(rows: &[T]) -> Result<()> {
     write_stdout(text.as_bytes())
 }
 
+/// `plan` with the side files of a streamed output (`-f jsonl -o FILE`):
+/// its run record `FILE.run.json` and its lock `.FILE.lock`.
+pub(super) fn with_side_files(plan: PathPlan, out: &OutputArgs) -> PathPlan {
+    match out.file().filter(|_| streams(out)) {
+        Some(path) => plan
+            .side_output("-o", "run record", &RunRecord::path_for(path), path)
+            .side_output("-o", "lock", &super::lock::lock_path(path), path),
+        None => plan,
+    }
+}
+
 /// True when rows are streamed (`--format jsonl`).
 pub(super) fn streams(out: &OutputArgs) -> bool {
     out.format == Format::Jsonl
@@ -223,19 +235,19 @@ pub(super) fn open(
 }
 
 /// While the returned guard lives, a signal stops the batch instead of
-/// ending the program, when `writer` is a file written in place: its
-/// finished rows are then kept ([`interrupted`]).
+/// ending the program, when `writer` is a file: its finished rows are then
+/// kept ([`interrupted`]), also when they replace an earlier file.
 pub(super) fn keep_rows_on_signal(writer: Option<&RowWriter>) -> Option<signals::KeepRows> {
     writer
-        .filter(|w| w.in_place())
+        .filter(|w| w.is_file())
         .map(|_| signals::KeepRows::new())
 }
 
 /// Ends a streamed run that a signal stopped (`result` is the batch's
 /// error, returned as it is otherwise): the file is completed, stderr says
 /// how many rows it keeps (`before` were there already, `now` were written
-/// by this run) and that `--resume` continues, and the exit code is
-/// [`EXIT_INTERRUPTED`].
+/// by this run), where the earlier file it replaced is kept, and that
+/// `--resume` continues, and the exit code is [`EXIT_INTERRUPTED`].
 pub(super) fn interrupted(
     e: anyhow::Error,
     writer: Option<RowWriter>,
@@ -249,9 +261,13 @@ pub(super) fn interrupted(
     if !signals::is_interrupted(&e) {
         return Err(e);
     }
-    writer.finish()?;
+    let kept = writer.finish_interrupted()?;
+    let earlier = match kept {
+        Some(kept) => format!("; the file it held before is kept as {}", kept.display()),
+        None => String::new(),
+    };
     note!(
-        "sudolab: interrupted: {} keeps {} finished row(s) ({now} from this run); run the same command with --resume to continue",
+        "sudolab: interrupted: {} keeps {} finished row(s) ({now} from this run){earlier}; run the same command with --resume to continue",
         path.display(),
         before + now
     );

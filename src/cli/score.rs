@@ -47,8 +47,10 @@ pub(super) struct ScoreArgs {
 }
 
 pub(super) fn run(args: ScoreArgs) -> Result<u8> {
-    let out = &args.common.out;
-    out.check()?;
+    args.common
+        .paths()
+        .input("--model", args.model.as_deref())
+        .check()?;
     let mut model = match &args.model {
         Some(path) => {
             let text = std::fs::read_to_string(path)

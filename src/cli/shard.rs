@@ -9,9 +9,10 @@
 //! [`crate::analyze::results::merge_shards`]; this file parses the
 //! arguments and reports).
 
-use super::{EXIT_OK, OutputArgs, is_stdio, refuse_input_as_output};
+use super::{EXIT_OK, OutputArgs, is_stdio};
 use crate::analyze::results::{RunRecord, input_identity, merge_shards};
 use crate::grid::PuzzleReader;
+use crate::report::paths::PathPlan;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
@@ -39,13 +40,19 @@ pub(super) fn run(args: MergeArgs) -> Result<u8> {
         format: crate::report::Format::Jsonl,
         output: Some(args.out.clone()),
     };
-    out.check()?;
+    let mut paths = PathPlan::new().input("--input", args.input.as_deref());
     for shard in &args.shards {
-        refuse_input_as_output("merge OUT", &args.out, shard)?;
+        let record = RunRecord::path_for(shard);
+        paths = paths
+            .input("SHARD", Some(shard))
+            .side_input("run record", &record, shard);
     }
-    if let Some(input) = &args.input {
-        refuse_input_as_output("merge OUT", &args.out, input)?;
+    paths = paths.output("merge OUT", out.file());
+    if let Some(path) = out.file() {
+        let record = RunRecord::path_for(path);
+        paths = paths.side_output("merge OUT", "run record", &record, path);
     }
+    paths.check()?;
     // `merge s*.jsonl` makes the first shard the output: a merged file never
     // has a shard in its run record, so an output that has one is a shard.
     if let Some(path) = out.file()
@@ -105,7 +112,7 @@ pub(super) fn run(args: MergeArgs) -> Result<u8> {
     }
     out.write(&merged.to_jsonl())?;
     if let (Some(path), Some(record)) = (out.file(), merged.record()) {
-        record.write(path)?;
+        crate::batch::sink::write_record(record, path)?;
     }
     note!(
         "sudolab: merged {} row(s) from {} shard file(s)",

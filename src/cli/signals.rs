@@ -5,13 +5,14 @@
 //! the default action and raises the signal again, so the caller sees the
 //! program killed by it, as before.
 //!
-//! A run that streams its rows into a file written in place (`-f jsonl -o
-//! FILE`, new or resumed: see [`KeepRows`]) is stopped instead: the first
-//! signal sets [`interrupted`], the batch starts no new puzzle, the puzzles
-//! in progress finish and their rows are written, and the command says how
-//! many rows the file keeps and exits 130 (`--resume` continues it). A
-//! second signal ends the program at once, as above; the rows already
-//! written stay.
+//! A run that streams its rows into a file (`-f jsonl -o FILE`, new,
+//! resumed or replacing an earlier file: see [`KeepRows`]) is stopped
+//! instead: the first signal sets [`interrupted`], the batch starts no new
+//! puzzle, the puzzles in progress finish and their rows are written (a
+//! file they replace is kept beside them under a fresh name), and the
+//! command says how many rows the file keeps and exits 130 (`--resume`
+//! continues it). A second signal ends the program at once, as above; the
+//! rows already written in place stay.
 
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
@@ -22,8 +23,7 @@ static KEEP_ROWS: AtomicUsize = AtomicUsize::new(0);
 static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
 
 /// While alive, a signal stops the batch (see [`interrupted`]) instead of
-/// ending the program: for a run whose finished rows are in a file written
-/// in place.
+/// ending the program: for a run whose finished rows go to a file.
 pub(super) struct KeepRows(());
 
 impl KeepRows {

@@ -17,6 +17,7 @@
 
 pub(crate) mod chart;
 pub(crate) mod html;
+pub(crate) mod paths;
 pub(crate) mod plot;
 mod read;
 pub(crate) mod text;
@@ -366,7 +367,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// continue after an interruption); a device or FIFO directly.
 pub(crate) struct OutputStream {
     target: OutputTarget,
-    in_place_if_new: bool,
+    /// The output replaces a regular file that holds something (or is
+    /// not streamed): written through a temporary file.
+    replaces: bool,
     state: StreamState,
 }
 
@@ -379,11 +382,24 @@ enum StreamState {
 impl OutputStream {
     /// An output to `path`, not opened yet.
     pub(crate) fn new(path: &Path, in_place_if_new: bool) -> io::Result<OutputStream> {
+        let target = OutputTarget::of(path)?;
+        let replaces = match &target {
+            OutputTarget::Special(_) => false,
+            OutputTarget::File(p) => !in_place_if_new || fs::metadata(p).is_ok_and(|m| m.len() > 0),
+        };
         Ok(OutputStream {
-            target: OutputTarget::of(path)?,
-            in_place_if_new,
+            target,
+            replaces,
             state: StreamState::Closed,
         })
+    }
+
+    /// True when the output is written in place (a new or empty file, a
+    /// resumed one, a device or FIFO): what is written is there at once.
+    /// False for a file that replaces an earlier one, renamed over it by
+    /// [`OutputStream::finish`].
+    pub(crate) fn in_place(&self) -> bool {
+        !self.replaces
     }
 
     /// An output appended to the existing file at `path` (opened now).
@@ -396,7 +412,7 @@ impl OutputStream {
         };
         Ok(OutputStream {
             target,
-            in_place_if_new: true,
+            replaces: false,
             state: StreamState::Direct(file),
         })
     }
@@ -409,14 +425,16 @@ impl OutputStream {
             OutputTarget::Special(p) => {
                 StreamState::Direct(fs::OpenOptions::new().write(true).open(p)?)
             }
-            OutputTarget::File(p) => {
-                let holds_something = fs::metadata(p).is_ok_and(|m| m.len() > 0);
-                if self.in_place_if_new && !holds_something {
-                    StreamState::Direct(fs::File::create(p)?)
-                } else {
-                    StreamState::Temp(temp_beside(p)?)
-                }
-            }
+            OutputTarget::File(p) if self.replaces => StreamState::Temp(temp_beside(p)?),
+            // A new file is created as new: a symbolic link planted at its
+            // path since the run began is not followed.
+            OutputTarget::File(p) if !p.exists() => StreamState::Direct(
+                fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(p)?,
+            ),
+            OutputTarget::File(p) => StreamState::Direct(fs::File::create(p)?),
         };
         Ok(())
     }
@@ -440,6 +458,56 @@ impl OutputStream {
                 done
             }
         }
+    }
+}
+
+impl OutputStream {
+    /// Completes an output that a signal interrupted, losing nothing: the
+    /// rows written so far take the target, and a file they replace is
+    /// kept under a fresh name beside it ([`paths::earlier_name`]), which
+    /// is returned. Nothing written yet: the earlier file stays as it was.
+    pub(crate) fn finish_keeping_earlier(self) -> io::Result<Option<PathBuf>> {
+        match &self.state {
+            StreamState::Closed => return Ok(None),
+            StreamState::Direct(_) => return self.finish().map(|()| None),
+            StreamState::Temp(_) => {}
+        }
+        let OutputTarget::File(path) = &self.target else {
+            unreachable!("only a regular file is written through a temporary file")
+        };
+        let path = path.clone();
+        let mut kept = None;
+        if path.exists() {
+            for n in 1.. {
+                let name = paths::earlier_name(&path, n);
+                // A hard link is made only where nothing is: an earlier
+                // kept file is never replaced.
+                match fs::hard_link(&path, &name) {
+                    Ok(()) => {
+                        kept = Some(name);
+                        break;
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                    // No hard links on this file system: a copy.
+                    Err(_) => match fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .open(&name)
+                    {
+                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                        Err(e) => return Err(e),
+                        Ok(mut to) => {
+                            io::copy(&mut fs::File::open(&path)?, &mut to)?;
+                            to.sync_all()?;
+                            kept = Some(name);
+                            break;
+                        }
+                    },
+                }
+            }
+        }
+        self.finish()?;
+        Ok(kept)
     }
 }
 

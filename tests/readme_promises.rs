@@ -1,0 +1,305 @@
+//! Every promise of the README's "Exit codes" and "Outputs" sections is
+//! tested by name: each clause of the two sections (a table cell, a list
+//! item, a sentence, a part between semicolons) holds a phrase of
+//! [`PROMISES`], and each phrase names the tests (functions under `tests/`
+//! or `src/`) that check it. A promise added to the README without a test,
+//! or a test renamed away, fails here.
+
+mod common;
+
+use common::sudolab;
+use std::fs;
+use std::path::Path;
+
+/// A phrase of the README's two paragraphs and the tests that check it.
+const PROMISES: &[(&str, &[&str])] = &[
+    // Exit codes.
+    (
+        "also when the reader of a pipe goes away",
+        &["text_output_stops_when_its_reader_goes_away"],
+    ),
+    (
+        "bad input line without `--keep-going`",
+        &["bad_lines_named_and_keep_going"],
+    ),
+    (
+        "a line longer than 64 KiB",
+        &["a_line_without_end_is_refused_while_reading"],
+    ),
+    ("unreadable file", &["an_unreadable_file_exits_1"]),
+    (
+        "a count flag above its ceiling",
+        &["absurd_counts_are_refused_before_any_work"],
+    ),
+    (
+        "an option out of its range such as `score --scale 1`",
+        &["option_errors_are_the_options_check_messages"],
+    ),
+    (
+        "a `--k` or `--sweep` beyond the graph's edges",
+        &["k_beyond_the_graph_is_refused_up_front"],
+    ),
+    (
+        "an output that is the input",
+        &["an_output_that_is_an_input_is_refused_for_every_path_flag"],
+    ),
+    (
+        "an output that cannot be written (a full disk or a closed standard output included)",
+        &[
+            "output_target_is_checked_before_the_work",
+            "full_disk_leaves_no_temporary_file_and_the_earlier_file_whole",
+            "closed_standard_output_is_an_error",
+        ],
+    ),
+    ("the engines disagreed", &["an_engine_disagreement_exits_2"]),
+    (
+        "some input lines or puzzles were rejected under `--keep-going`",
+        &["bad_lines_named_and_keep_going"],
+    ),
+    (
+        "`generate` missed a level or target",
+        &["cli_generate_errors_and_missed_targets"],
+    ),
+    (
+        "`merge` found missing, duplicated or extra rows, or shards of different runs",
+        &["merge_refuses_shards_that_do_not_cover_the_input_exactly"],
+    ),
+    (
+        "a command-line usage error",
+        &["usage_errors_exit_64_and_help_exits_0"],
+    ),
+    (
+        "interrupted (SIGINT/SIGTERM/SIGHUP) while a streamed output was written",
+        &["sigint_keeps_the_finished_rows_and_resume_completes_them"],
+    ),
+    (
+        "the same command with `--resume` continues",
+        &["sigint_keeps_the_finished_rows_and_resume_completes_them"],
+    ),
+    (
+        "an earlier file the run was replacing is kept beside them",
+        &[
+            "a_signal_keeps_a_replacing_runs_rows_and_the_earlier_file",
+            "a_signal_leaves_no_temporary_file",
+        ],
+    ),
+    (
+        "Parameters are checked before any work",
+        &["absurd_counts_are_refused_before_any_work"],
+    ),
+    (
+        "`eval --bootstrap` times the table's rows at most",
+        &["the_bootstrap_ceiling_bounds_the_work"],
+    ),
+    (
+        "the Python package refuses the same values with the same message",
+        &["option_errors_are_the_options_check_messages"],
+    ),
+    // Outputs.
+    (
+        "One rule holds for every path a command writes",
+        &[
+            "the_walk_covers_every_path_argument",
+            "every_path_argument_is_walked",
+        ],
+    ),
+    (
+        "an output that is a file the command reads",
+        &[
+            "an_output_that_is_an_input_is_refused_for_every_path_flag",
+            "a_side_file_that_is_an_input_is_refused",
+        ],
+    ),
+    (
+        "the same file by name, hard link or symbolic link",
+        &["an_output_that_is_an_input_is_refused_for_every_path_flag"],
+    ),
+    (
+        "two outputs on one path",
+        &["two_outputs_on_one_path_are_refused"],
+    ),
+    (
+        "`-o FILE` never destroys what was there",
+        &["earlier_results_survive_a_bad_input"],
+    ),
+    (
+        "A file is opened only when the first result is ready",
+        &["earlier_results_survive_a_bad_input"],
+    ),
+    (
+        "A regular file is replaced through a temporary file",
+        &["full_disk_leaves_no_temporary_file_and_the_earlier_file_whole"],
+    ),
+    (
+        "The replaced file keeps its mode",
+        &["an_output_keeps_its_mode_or_is_refused_when_write_protected"],
+    ),
+    (
+        "a write-protected file",
+        &["an_output_keeps_its_mode_or_is_refused_when_write_protected"],
+    ),
+    (
+        "files all or none",
+        &["encode_to_a_folder_writes_all_files_or_none"],
+    ),
+    (
+        "a folder holding `line<N>.cnf` files of an earlier run",
+        &["encode_keeps_a_runs_files_together"],
+    ),
+    (
+        "a folder the run created is removed again when it fails",
+        &["a_failed_run_leaves_nothing_behind"],
+    ),
+    (
+        "SIGINT, SIGTERM or SIGHUP removes the temporary file",
+        &["a_signal_leaves_no_temporary_file"],
+    ),
+    (
+        "A new file of a streamed `-f jsonl` run is written in place, row by row",
+        &["sigint_keeps_the_finished_rows_and_resume_completes_them"],
+    ),
+    (
+        "`-o FILE.jsonl` without `-f` is JSON Lines",
+        &["sigint_keeps_the_finished_rows_and_resume_completes_them"],
+    ),
+    (
+        "a lock (`.FILE.lock` beside it)",
+        &["a_second_run_on_a_streamed_output_refuses"],
+    ),
+    (
+        "`--resume` refuses a file with a duplicated row, rows out of input order",
+        &[
+            "resume_refuses_a_duplicated_row",
+            "resume_refuses_other_parameters_and_foreign_files",
+        ],
+    ),
+    (
+        "A device or FIFO",
+        &["devices_fifos_and_symbolic_links_are_written_through"],
+    ),
+    (
+        "A symbolic link is followed, in every format",
+        &["devices_fifos_and_symbolic_links_are_written_through"],
+    ),
+    (
+        "a link to nothing is refused",
+        &["devices_fifos_and_symbolic_links_are_written_through"],
+    ),
+    (
+        "writes its run record `FILE.run.json` beside a regular file",
+        &["earlier_results_survive_a_bad_input"],
+    ),
+    (
+        "with its first row, so a run that fails before leaves none",
+        &["a_failed_run_leaves_nothing_behind"],
+    ),
+    (
+        "without following a symbolic link planted at their paths",
+        &["a_planted_link_at_a_side_file_is_not_followed"],
+    ),
+    (
+        "`--resume` and `merge` refuse a file or shard of another run",
+        &[
+            "resume_refuses_another_k_engine_or_input_file",
+            "merge_refuses_shards_that_do_not_cover_the_input_exactly",
+        ],
+    ),
+];
+
+/// The README section headed `heading` (up to the next heading), as its
+/// units (table rows, list items, paragraphs), each with its lines joined
+/// by single spaces.
+fn section(readme: &str, heading: &str) -> Vec<String> {
+    let at = readme
+        .find(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("README has no section {heading:?}"));
+    let text = &readme[at + heading.len() + 2..];
+    let end = text.find("\n#").unwrap_or(text.len());
+    let mut units: Vec<String> = Vec::new();
+    let mut open = false;
+    for line in text[..end].lines() {
+        let starts = line.starts_with('|') || line.starts_with("- ") || line.is_empty();
+        if starts || !open {
+            units.push(String::new());
+        }
+        open = !line.is_empty() && !line.starts_with('|');
+        let unit = units.last_mut().expect("a unit was opened");
+        unit.push(' ');
+        unit.push_str(line.strip_prefix("- ").unwrap_or(line));
+    }
+    units
+        .iter()
+        .map(|u| u.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|u| !u.is_empty())
+        .collect()
+}
+
+/// Every `.rs` file under `dir`, read.
+fn sources(dir: &Path, out: &mut String) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push_str(&fs::read_to_string(&path).unwrap());
+        }
+    }
+}
+
+#[test]
+fn every_readme_promise_names_its_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let units: Vec<String> = ["### Exit codes", "### Outputs"]
+        .iter()
+        .flat_map(|h| section(&readme, h))
+        .collect();
+    let mut code = String::new();
+    sources(&root.join("tests"), &mut code);
+    sources(&root.join("src"), &mut code);
+    for (phrase, tests) in PROMISES {
+        assert!(
+            units.iter().any(|u| u.contains(phrase)),
+            "the README's sections no longer say {phrase:?}"
+        );
+        for test in *tests {
+            assert!(
+                code.contains(&format!("fn {test}()")),
+                "{phrase:?}: no test {test}"
+            );
+        }
+    }
+    // Every clause holds a promise with its tests.
+    // A table's header, its rule and its first column (the exit code) are
+    // no promise.
+    let no_promise = |c: &str| {
+        c.is_empty()
+            || matches!(c, "code" | "meaning" | "---")
+            || c.bytes().all(|b| b.is_ascii_digit())
+    };
+    for unit in &units {
+        // "e.g. " ends no sentence, and `\|` is a bar inside a cell.
+        let unit = unit.replace("e.g. ", "e.g.\u{a0}").replace("\\|", "\u{a0}");
+        for clause in unit
+            .split('|')
+            .flat_map(|c| c.split("; "))
+            .flat_map(|c| c.split(". "))
+            .map(str::trim)
+            .filter(|c| !no_promise(c))
+        {
+            assert!(
+                PROMISES.iter().any(|(phrase, _)| clause.contains(phrase)
+                    || phrase.contains(clause.trim_end_matches('.'))),
+                "no test names the README's promise {clause:?}"
+            );
+        }
+    }
+}
+
+/// README, "Exit codes": 1 for an unreadable file, named.
+#[test]
+fn an_unreadable_file_exits_1() {
+    let (code, _, err) = sudolab(&["check", "no-such-file.txt"], "");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("cannot open no-such-file.txt"), "{err}");
+}
