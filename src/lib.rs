@@ -176,7 +176,7 @@ pub use report::{Format, jsonl_line, render_rows, to_csv, write_atomic};
 // Batch: one loop over a data set.
 pub use analyze::results::Lined;
 pub use batch::{
-    BatchError, Driver, Input, JobError, NoProgress, Progress, Shard, Source,
+    BatchError, Driver, Input, JobError, NoProgress, Progress, Rejections, Shard, Source,
     Summary as BatchSummary,
 };
 
