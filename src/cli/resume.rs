@@ -37,11 +37,14 @@ impl std::io::Write for Stdout {
 /// all rows at once, text by the command's renderer window by window.
 pub(super) struct WindowRows<'a, T> {
     to: RowsTo,
-    text: Option<&'a dyn Fn(&[T]) -> String>,
+    text: Option<RenderText<'a, T>>,
     header: bool,
     rows: RowStream,
     windows: usize,
 }
+
+/// A command's text renderer of rows.
+type RenderText<'a, T> = &'a dyn Fn(&[T]) -> String;
 
 /// Where the rows of a [`WindowRows`] go.
 enum RowsTo {
@@ -55,11 +58,7 @@ impl<'a, T: Serialize> WindowRows<'a, T> {
     /// goes away (`| head`) stops the run; a table's header (its first line,
     /// when `header`) is written once. Columns are as wide as the first
     /// window needs, wider for a later window that needs more.
-    pub(super) fn new(
-        out: &OutputArgs,
-        header: bool,
-        render: &'a dyn Fn(&[T]) -> String,
-    ) -> Result<Self> {
+    pub(super) fn new(out: &OutputArgs, header: bool, render: RenderText<'a, T>) -> Result<Self> {
         let to = match out.file() {
             Some(path) => RowsTo::File(
                 OutputStream::new(path, false)
