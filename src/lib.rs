@@ -63,6 +63,7 @@ mod analyze;
 mod answers;
 mod batch;
 mod bitset;
+mod cancel;
 mod cnf;
 mod data;
 mod dlx;
@@ -179,6 +180,9 @@ pub use batch::{
     BatchError, Driver, Input, JobError, NoProgress, Progress, Rejections, Shard, Source,
     Summary as BatchSummary,
 };
+
+// Cancelling a long call (the Python package's Ctrl-C).
+pub use cancel::{Cancellable, cancel, cancelled};
 
 // Seeds, limits.
 pub use limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, OptionError, check_k};

@@ -19,8 +19,9 @@
 //!   puzzle: the rows before it are written, then the batch stops with
 //!   [`BatchError::Disagreement`] naming the input line (the command line
 //!   exits 2 on it, Python raises `EngineDisagreement`);
-//! * **stop**: a caller's stop check (Ctrl-C in Python, a reader that went
-//!   away) is asked before every puzzle; the batch then ends with
+//! * **stop**: a caller's stop check (a reader that went away, a signal
+//!   that keeps the rows) and the cancel flag ([`crate::cancel`], Ctrl-C
+//!   in Python) are asked before every puzzle; the batch then ends with
 //!   [`BatchError::Stopped`].
 //!
 //! The run record and the resumable JSON Lines file are [`sink`]'s.
@@ -408,7 +409,7 @@ impl<'a> Driver<'a> {
             }
         }
         self.progress.queued(todo.len() as u64);
-        let stop_asked = || self.stop.is_some_and(|stop| stop());
+        let stop_asked = || crate::cancel::cancelled() || self.stop.is_some_and(|stop| stop());
         let one = |(line, p): &(usize, Puzzle)| {
             let r = job(*line, p);
             self.progress.finished(1);

@@ -477,7 +477,7 @@ fn analyze_samples(
     range
         .into_par_iter()
         .map(|i| {
-            if stop.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) || crate::cancel::cancelled() {
                 return Err(RelaxError::Interrupted);
             }
             let mut removed = shuffled_edges(puzzle.order(), derive_seed(opts.seed, i as u64));
@@ -496,6 +496,10 @@ fn analyze_samples(
             let a = answer.map_err(|d| {
                 d.about(format_args!("sample {i}, seed {}, k {}", opts.seed, opts.k))
             })?;
+            // A count that a cancel cut short is not an answer.
+            if crate::cancel::cancelled() {
+                return Err(RelaxError::Interrupted);
+            }
             let removed: Vec<[usize; 2]> = removed.iter().map(|&(a, b)| [a, b]).collect();
             // Engines saturate a count at u64::MAX: never report that as exact.
             let saturated = a.count.solutions == u64::MAX;

@@ -92,8 +92,14 @@ impl Work {
         })
     }
 
-    /// Counts `n` units; false once the total passes the limit.
+    /// Counts `n` units; false once the total passes the limit, or when
+    /// the call is cancelled ([`crate::cancel`]: the work then ends as if
+    /// over budget, and the caller throws the outcome away).
     fn charge(&self, n: u64) -> bool {
+        if crate::cancel::cancelled() {
+            self.used.store(u64::MAX, Ordering::Relaxed);
+            return false;
+        }
         let before = self.used.fetch_add(n, Ordering::Relaxed);
         before.saturating_add(n) <= self.limit
     }
@@ -103,7 +109,7 @@ impl Work {
         self.limit == 0
     }
 
-    fn over(&self) -> bool {
+    pub(crate) fn over(&self) -> bool {
         self.used.load(Ordering::Relaxed) > self.limit
     }
 
@@ -121,7 +127,7 @@ thread_local! {
 }
 
 /// Runs `f` with `work` as this thread's counter.
-fn with_work<R>(work: &Arc<Work>, f: impl FnOnce() -> R) -> R {
+pub(crate) fn with_work<R>(work: &Arc<Work>, f: impl FnOnce() -> R) -> R {
     let before = WORK.with(|w| w.replace(Some(Arc::clone(work))));
     let r = f();
     WORK.with(|w| *w.borrow_mut() = before);
@@ -158,6 +164,22 @@ fn memoised_dynamic(board: &Board) -> Arc<Vec<NestedConclusion>> {
 /// Counts `n` units on this thread's counter; false when over budget.
 fn charge(n: u64) -> bool {
     WORK.with(|w| w.borrow().as_ref().is_none_or(|w| w.charge(n)))
+}
+
+/// Counts `n` units of the chain producers below level 3 on this thread's
+/// counter when `board` is larger than 9×9; false when over budget. On a
+/// 9×9 board those producers take milliseconds a step and the budget is the
+/// nesting levels' alone (its default is measured so); from 16×16 on, they
+/// are the expense themselves (minutes a step), so the same budget covers
+/// every branch they propagate. A budget of 0 leaves them uncounted, as
+/// before it left levels 3–5 out.
+pub(super) fn charge_large_board(board: &Board, n: u64) -> bool {
+    board.geometry().side <= 9
+        || WORK.with(|w| {
+            w.borrow()
+                .as_ref()
+                .is_none_or(|w| w.is_off() || w.charge(n))
+        })
 }
 
 /// The rule a nesting level applies inside its branches, in SE's order.
