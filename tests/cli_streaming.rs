@@ -89,7 +89,7 @@ fn keep_going_counts_every_bad_line_and_lists_the_first_twenty() {
             if i == 2500 {
                 format!("{EASY}\n")
             } else {
-                "junk\n".into()
+                "123\n".into()
             }
         })
         .collect();
