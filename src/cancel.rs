@@ -58,22 +58,3 @@ impl Drop for Cancellable {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_cancel_lasts_until_the_last_call_ends() {
-        cancel();
-        assert!(!cancelled(), "no call in progress: nothing to cancel");
-        let a = Cancellable::start();
-        let b = Cancellable::start();
-        cancel();
-        assert!(a.cancelled() && b.cancelled());
-        drop(a);
-        assert!(b.cancelled());
-        drop(b);
-        assert!(!cancelled());
-    }
-}

@@ -493,13 +493,14 @@ fn analyze_samples(
             } else {
                 primary.analyze_relaxed(&r, opts.cap)
             };
-            let a = answer.map_err(|d| {
-                d.about(format_args!("sample {i}, seed {}, k {}", opts.seed, opts.k))
-            })?;
-            // A count that a cancel cut short is not an answer.
+            // A count that a cancel cut short is not an answer (nor is a
+            // disagreement with it).
             if crate::cancel::cancelled() {
                 return Err(RelaxError::Interrupted);
             }
+            let a = answer.map_err(|d| {
+                d.about(format_args!("sample {i}, seed {}, k {}", opts.seed, opts.k))
+            })?;
             let removed: Vec<[usize; 2]> = removed.iter().map(|&(a, b)| [a, b]).collect();
             // Engines saturate a count at u64::MAX: never report that as exact.
             let saturated = a.count.solutions == u64::MAX;
