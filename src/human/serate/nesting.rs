@@ -97,7 +97,6 @@ impl Work {
     /// over budget, and the caller throws the outcome away).
     fn charge(&self, n: u64) -> bool {
         if crate::cancel::cancelled() {
-            self.used.store(u64::MAX, Ordering::Relaxed);
             return false;
         }
         let before = self.used.fetch_add(n, Ordering::Relaxed);
@@ -110,7 +109,7 @@ impl Work {
     }
 
     pub(crate) fn over(&self) -> bool {
-        self.used.load(Ordering::Relaxed) > self.limit
+        crate::cancel::cancelled() || self.used.load(Ordering::Relaxed) > self.limit
     }
 
     /// Units used so far.
