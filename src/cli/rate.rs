@@ -31,7 +31,9 @@ pub(super) struct RateArgs {
     #[arg(long, default_value_t = RateOptions::default().seed)]
     pub seed: u64,
     /// Serate: work units (branch propagations) Sudoku Explainer's nesting
-    /// levels 3–5 (ratings 10.0 and up) may use a puzzle; past it serate is
+    /// levels 3–5 (ratings 10.0 and up) may use a puzzle (from 16×16 on,
+    /// every chain producer counts: a minimal 16×16 puzzle ends within the
+    /// default in about 30 s of one core); past it serate is
     /// `-` with the status "over budget" (and se_equivalent is the score's
     /// placement). The default rates the forum's famous hardest puzzles at
     /// about 30 s of one core each; 0 leaves the levels out (a puzzle that

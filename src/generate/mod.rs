@@ -670,7 +670,7 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError>
         return pseudo::pseudo(opts, &evaluator, deadline);
     }
     let batch = |range: std::ops::Range<usize>| -> Result<Vec<Generated>, GenerateError> {
-        Ok(range
+        range
             .into_par_iter()
             .map(|i| {
                 if crate::cancel::cancelled() {
@@ -678,7 +678,7 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError>
                 }
                 Ok(generate_one(opts, &evaluator, i, deadline)?)
             })
-            .collect::<Result<_, _>>()?)
+            .collect()
     };
     if !opts.run.dedup {
         return batch(0..opts.run.count);

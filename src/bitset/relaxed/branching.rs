@@ -97,7 +97,7 @@ impl<const W: usize> Search<W> {
             // A cancelled call (`crate::cancel`) stops as a spent node
             // limit does; its partial answer is thrown away.
             if self.nodes >= self.limit
-                || (self.nodes % CANCEL_POLL == 0 && crate::cancel::cancelled())
+                || (self.nodes.is_multiple_of(CANCEL_POLL) && crate::cancel::cancelled())
             {
                 self.aborted = true;
                 return 0;
