@@ -63,6 +63,7 @@ mod analyze;
 mod answers;
 mod batch;
 mod bitset;
+mod cancel;
 mod cnf;
 mod data;
 mod dlx;
@@ -181,9 +182,12 @@ pub use analyze::results::{
     DoneRows, Lined, RecordDifference, ResultRow, ResultsError, ResultsFile, RowKey, RowSpec,
 };
 pub use batch::{
-    BatchError, Driver, Input, JobError, NoProgress, Progress, Shard, Source,
+    BatchError, Driver, Input, JobError, NoProgress, Progress, Rejections, Shard, Source,
     Summary as BatchSummary,
 };
+
+// Cancelling a long call (the Python package's Ctrl-C).
+pub use cancel::{Cancellable, cancel, cancelled};
 
 // Seeds, limits.
 pub use limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, OptionError, check_k};

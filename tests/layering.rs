@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 /// models, the generators and the report); the batch driver runs any of
 /// them.
 const LAYERS: &[&[&str]] = &[
-    &["util", "seed", "data", "limits"],
+    &["util", "seed", "data", "limits", "cancel"],
     &["grid"],
     &["cnf", "graph", "examples"],
     &["answers"],

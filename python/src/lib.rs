@@ -22,10 +22,11 @@
 //! `check()` ([`sudolab::OptionError`]), the check the CLI runs, and
 //! a refused value raises `ValueError` with the CLI's message. A Ctrl-C
 //! during a native call raises `KeyboardInterrupt` within a fraction of a
-//! second (signals are checked while the work runs, which stops between
-//! samples or puzzles); an engine [`Disagreement`] (always a bug) raises
-//! [`EngineDisagreement`] (a `RuntimeError`) carrying the reproducible case,
-//! never a missing value.
+//! second (signals are checked while the work runs, and the library's
+//! cancel flag stops it inside a relaxation's count, Sudoku Explainer's
+//! chains, between samples, puzzles and generated puzzles); an engine
+//! [`Disagreement`] (always a bug) raises [`EngineDisagreement`] (a
+//! `RuntimeError`) carrying the reproducible case, never a missing value.
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -34,7 +35,7 @@ use pythonize::pythonize;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use sudolab::{
-    AnalyzeOptions, BatchError, ClassCuts, Disagreement, Driver, Encoding, Engines,
+    AnalyzeOptions, BatchError, Cancellable, ClassCuts, Disagreement, Driver, Encoding, Engines,
     GenerateOptions, Input, JobError, Level, Lined, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, Method,
     MetricGroup, OptionError, Puzzle, RateOptions, RelaxError, RelaxOptions, ScoreModel,
     ScoreOptions, ScoreRow, Source, Symmetry, analyze as analyze_one, canonical, check_k,
@@ -54,13 +55,16 @@ pyo3::create_exception!(
 
 /// Runs `work` with the GIL released on another thread while this one
 /// checks for signals every 50 ms: on a Ctrl-C (`KeyboardInterrupt`, or
-/// whatever a Python signal handler raises) `stop` is raised, the work
-/// stops at its next check, and the signal's exception is returned.
+/// whatever a Python signal handler raises) `stop` and the library's cancel
+/// flag (`sudolab::cancel`, polled inside the engines' long loops) are
+/// raised, the work stops within moments, and the signal's exception is
+/// returned.
 fn interruptible<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&AtomicBool) -> T + Send,
 ) -> PyResult<T> {
     let stop = AtomicBool::new(false);
+    let call = Cancellable::start();
     let mut interrupt: Option<PyErr> = None;
     let done = py.detach(|| {
         std::thread::scope(|s| {
@@ -72,6 +76,7 @@ fn interruptible<T: Send>(
                 {
                     interrupt = Some(e);
                     stop.store(true, Ordering::Relaxed);
+                    sudolab::cancel();
                 }
             }
             handle.join()
@@ -79,6 +84,11 @@ fn interruptible<T: Send>(
     });
     if let Some(e) = interrupt {
         return Err(e);
+    }
+    // A Ctrl-C seen by another thread's call cancels this one too: its
+    // result is partial.
+    if call.cancelled() {
+        return Err(interrupted());
     }
     done.map_err(|_| PyRuntimeError::new_err("a native worker thread panicked"))
 }
@@ -566,9 +576,7 @@ fn generate_rows<'py>(
         .map(|l| enum_arg(&Level::ALL, "level", l))
         .transpose()?;
     opts.check().map_err(option_error)?;
-    let rows = py
-        .detach(|| sudolab::generate(&opts))
-        .map_err(value_error)?;
+    let rows = interruptible(py, |_| sudolab::generate(&opts))?.map_err(value_error)?;
     to_py(py, &rows)
 }
 

@@ -171,6 +171,52 @@ def test_ctrl_c_interrupts_a_native_call():
     assert out.strip() == "interrupted"
 
 
+# A minimal 16×16 puzzle made by `sudolab generate --order 4 --seed 1`:
+# Sudoku Explainer's chains on it run for minutes without a budget.
+MINIMAL_16 = (
+    "FE.D...97...C.2.......4.G9.B...5....G..A.....E1.B.8AEC..1....D....53...CFB2D4..A.A...."
+    "....36.FB..FC.4.6....5......B9.8..E..75.C..57.1..............1C9...2...........A.4.6."
+    ".2G5.DG.4F.7....C6.A8.D...5....F..A9....F....84A..7.......E1GB.C...F3..2.9..73.5....."
+)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        # One sample whose exact count runs for minutes.
+        f"sudolab.relax({WIKI!r}, k=200, cap=0, samples=1)",
+        # One puzzle whose rating runs for minutes (serate's budget is off).
+        f"sudolab.rate({MINIMAL_16!r}, models='serate', serate_budget=10**15)",
+    ],
+)
+def test_ctrl_c_stops_one_long_computation_within_seconds(call):
+    # SIGINT stops the engine inside its search (the library's cancel flag),
+    # not only between samples or puzzles.
+    code = textwrap.dedent(
+        f"""
+        import sudolab
+        print("started", flush=True)
+        try:
+            {call}
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+        """
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "started"
+    import time
+
+    time.sleep(1.0)
+    child.send_signal(subprocess.signal.SIGINT)
+    try:
+        out, _ = child.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        pytest.fail(f"{call}: still running 10 s after SIGINT")
+    assert out.strip() == "interrupted"
+
+
 def test_read_puzzles_spreads_a_few_hundred_puzzles_over_partitions(tmp_path):
     sd = pytest.importorskip("sudolab.dask")
     path = tmp_path / "p.txt"

@@ -19,8 +19,9 @@
 //!   puzzle: the rows before it are written, then the batch stops with
 //!   [`BatchError::Disagreement`] naming the input line (the command line
 //!   exits 2 on it, Python raises `EngineDisagreement`);
-//! * **stop**: a caller's stop check (Ctrl-C in Python, a reader that went
-//!   away) is asked before every puzzle; the batch then ends with
+//! * **stop**: a caller's stop check (a reader that went away, a signal
+//!   that keeps the rows) and the cancel flag ([`crate::cancel`], Ctrl-C
+//!   in Python) are asked before every puzzle; the batch then ends with
 //!   [`BatchError::Stopped`].
 //!
 //! The run record and the resumable JSON Lines file are [`sink`]'s.
@@ -209,11 +210,60 @@ pub enum BatchError {
 /// What a finished batch did.
 #[derive(Debug, Default)]
 pub struct Summary {
-    /// Rejected input lines and refused puzzles (with `keep_going`): input
-    /// line and why, in input order.
-    pub rejected: Vec<(usize, String)>,
+    /// Rejected input lines and refused puzzles (with `keep_going`).
+    pub rejected: Rejections,
     /// Puzzles computed (not counting those skipped as already done).
     pub computed: usize,
+}
+
+/// The rejected input lines and refused puzzles of a batch: how many, and
+/// the first [`Rejections::KEPT`] of them in input order with why. The
+/// others are only counted, so a batch over junk (`--keep-going` on a
+/// binary file) runs in the same memory however long its input.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Rejections {
+    first: Vec<(usize, String)>,
+    total: usize,
+}
+
+impl Rejections {
+    /// How many rejections are kept with their reason.
+    pub const KEPT: usize = 20;
+
+    /// Records the rejection of input `line` for `why`.
+    pub fn push(&mut self, line: usize, why: String) {
+        self.total += 1;
+        let at = self.first.partition_point(|(l, _)| *l <= line);
+        if at < Self::KEPT {
+            self.first.insert(at, (line, why));
+            self.first.truncate(Self::KEPT);
+        }
+    }
+
+    /// Adds the rejections of `other`.
+    pub fn extend(&mut self, other: Rejections) {
+        let more = other.total - other.first.len();
+        for (line, why) in other.first {
+            self.push(line, why);
+        }
+        self.total += more;
+    }
+
+    /// The first rejections kept (at most [`Rejections::KEPT`]), in input
+    /// order: input line and why.
+    pub fn first(&self) -> &[(usize, String)] {
+        &self.first
+    }
+
+    /// How many input lines or puzzles were rejected.
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// True when nothing was rejected.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
 }
 
 /// How far a batch has come, for a progress display. Every method has a
@@ -330,7 +380,6 @@ impl<'a> Driver<'a> {
             self.window_rows(window, &job, &mut sink, keep_going, summary)
         };
         read_windows(input, self.window, &mut summary, &mut each)?;
-        summary.rejected.sort_by_key(|(line, _)| *line);
         Ok(summary)
     }
 
@@ -360,7 +409,7 @@ impl<'a> Driver<'a> {
             }
         }
         self.progress.queued(todo.len() as u64);
-        let stop_asked = || self.stop.is_some_and(|stop| stop());
+        let stop_asked = || crate::cancel::cancelled() || self.stop.is_some_and(|stop| stop());
         let one = |(line, p): &(usize, Puzzle)| {
             let r = job(*line, p);
             self.progress.finished(1);
@@ -370,7 +419,7 @@ impl<'a> Driver<'a> {
             next: 0,
             pending: std::collections::BTreeMap::new(),
             rows: Vec::new(),
-            rejected: Vec::new(),
+            rejected: Rejections::default(),
             stopped: None,
             keep_going,
             eager: self.eager,
@@ -450,7 +499,7 @@ impl<'a> Driver<'a> {
         // The rows before a disagreement or a stop are kept.
         let written = order.flush(&mut emit);
         summary.computed += computed;
-        summary.rejected.append(&mut order.rejected);
+        summary.rejected.extend(order.rejected);
         match order.stopped {
             Some(e) => Err(e),
             None => written,
@@ -468,7 +517,7 @@ struct InOrder<R> {
     /// Rows ready, in order, not yet handed on.
     rows: Vec<(usize, R)>,
     /// Refused puzzles skipped (with `keep_going`).
-    rejected: Vec<(usize, String)>,
+    rejected: Rejections,
     stopped: Option<BatchError>,
     keep_going: bool,
     eager: bool,
@@ -492,7 +541,7 @@ impl<R> InOrder<R> {
             match r {
                 Ok(row) => self.rows.push((line, row)),
                 Err(JobError::Refused(why)) if self.keep_going => {
-                    self.rejected.push((line, format!("line {line}: {why}")));
+                    self.rejected.push(line, format!("line {line}: {why}"));
                 }
                 Err(e) => {
                     self.stopped = Some(fatal(line, e));
@@ -540,7 +589,6 @@ pub(crate) fn read_all(input: Input) -> Result<(Vec<(usize, Puzzle)>, Summary), 
         all.extend(window);
         Ok(())
     })?;
-    summary.rejected.sort_by_key(|(line, _)| *line);
     Ok((all, summary))
 }
 
@@ -594,7 +642,7 @@ fn read_windows(
                 if !input.keep_going {
                     return Err(BatchError::BadLine(e));
                 }
-                summary.rejected.push((e.line, e.to_string()));
+                summary.rejected.push(e.line, e.to_string());
             }
             _ => {}
         }
@@ -737,13 +785,37 @@ mod tests {
             })
             .unwrap();
         assert_eq!(rows, [(1, 1), (3, 3)]);
-        assert_eq!(s.rejected.len(), 2);
-        assert_eq!(s.rejected[0].0, 2);
-        assert_eq!(s.rejected[1], (4, "line 4: no".to_string()));
+        assert_eq!(s.rejected.total(), 2);
+        assert_eq!(s.rejected.first()[0].0, 2);
+        assert_eq!(s.rejected.first()[1], (4, "line 4: no".to_string()));
         let e = Driver::new()
             .run(text(&format!("{P}\n{P}\n{P}\n{P}\n")), job, |_| Ok(()))
             .unwrap_err();
         assert_eq!(e.to_string(), "line 4: no");
+    }
+
+    #[test]
+    fn rejections_keep_the_first_in_input_order_and_count_the_rest() {
+        let mut r = Rejections::default();
+        for line in (1..=30).rev() {
+            r.push(line, format!("line {line}"));
+        }
+        let mut later = Rejections::default();
+        for line in 100..1100 {
+            later.push(line, String::new());
+        }
+        r.extend(later);
+        assert_eq!(r.total(), 1030);
+        assert_eq!(
+            r.first().iter().map(|(l, _)| *l).collect::<Vec<_>>(),
+            (1..=20).collect::<Vec<_>>()
+        );
+        // A batch over many bad lines keeps 20 and counts them all.
+        let mut input = text(&"x\n".repeat(5000));
+        input.keep_going = true;
+        let e = Driver::new().run(input, |l, _| Ok(l), |_| Ok(())).unwrap();
+        assert_eq!((e.rejected.total(), e.rejected.first().len()), (5000, 20));
+        assert_eq!(e.rejected.first()[19].0, 20);
     }
 
     #[test]

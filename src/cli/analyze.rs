@@ -100,7 +100,7 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
             loaded.rejected,
         )
     } else {
-        (args.common.input()?, Vec::new())
+        (args.common.input()?, Default::default())
     };
     let pb = progress::Bar::new("puzzles");
     let mut rows = Vec::new();
@@ -146,6 +146,5 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
         None => out.emit(&rows, text::analyze_table)?,
     }
     rejected.extend(summary.rejected);
-    rejected.sort_by_key(|(line, _)| *line);
     Ok(finish(&rejected))
 }

@@ -212,8 +212,8 @@ pub struct Common {
 /// Puzzles read from the input, with their line numbers, and what was rejected.
 pub struct Loaded {
     pub puzzles: Vec<(usize, Puzzle)>,
-    /// Rejected input lines: line number and why.
-    pub rejected: Vec<(usize, String)>,
+    /// Rejected input lines and refused puzzles.
+    pub rejected: batch::Rejections,
     pub keep_going: bool,
 }
 
@@ -225,30 +225,32 @@ impl Loaded {
         if !self.keep_going {
             bail!("{msg}\n(use --keep-going to skip such puzzles)");
         }
-        self.rejected.push((line, msg));
+        self.rejected.push(line, msg);
         Ok(())
     }
 
     /// Prints the summary of rejected lines (in input order) and returns the
     /// exit code.
     pub fn finish(&mut self) -> u8 {
-        self.rejected.sort_by_key(|(line, _)| *line);
         finish(&self.rejected)
     }
 }
 
-/// Prints the rejected lines of a batch (in input order) and returns the
-/// exit code: [`EXIT_PARTIAL`] when there are any.
-pub fn finish(rejected: &[(usize, String)]) -> u8 {
+/// Prints the rejected lines of a batch (the first ones, in input order)
+/// and returns the exit code: [`EXIT_PARTIAL`] when there are any.
+pub fn finish(rejected: &batch::Rejections) -> u8 {
     if rejected.is_empty() {
         return EXIT_OK;
     }
-    note!("sudolab: {} input line(s) rejected:", rejected.len());
-    for (_, r) in rejected.iter().take(20) {
+    note!("sudolab: {} input line(s) rejected:", rejected.total());
+    for (_, r) in rejected.first() {
         note!("  {r}");
     }
-    if rejected.len() > 20 {
-        note!("  ... and {} more", rejected.len() - 20);
+    if rejected.total() > rejected.first().len() {
+        note!(
+            "  ... and {} more",
+            rejected.total() - rejected.first().len()
+        );
     }
     EXIT_PARTIAL
 }
@@ -342,8 +344,8 @@ pub fn run_batch<R: Send>(
 }
 
 /// Runs `job` over the input of `common` on every core and writes the rows
-/// (text by `render`, whose first line is a header when `header`), window
-/// by window to stdout, else at the end; returns the exit code.
+/// (text by `render`, whose first line is a header when `header`) window
+/// by window to stdout or the output file; returns the exit code.
 pub fn batch_rows<R: serde::Serialize + Send>(
     common: &Common,
     unit: &str,
@@ -352,14 +354,12 @@ pub fn batch_rows<R: serde::Serialize + Send>(
     job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync,
 ) -> Result<u8> {
     let pb = progress::Bar::new(unit);
-    let mut rows = resume::WindowRows::text(&common.out, header, &render);
+    let mut rows = resume::WindowRows::new(&common.out, header, &render)?;
     let summary = run_batch(common.input()?, Driver::new().progress(&pb), job, |done| {
         rows.push(done.into_iter().map(|(_, row)| row).collect())
     })?;
     drop(pb);
-    if !rows.streamed() {
-        common.out.emit(&rows.into_kept(), &render)?;
-    }
+    rows.finish()?;
     Ok(finish(&summary.rejected))
 }
 

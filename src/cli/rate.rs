@@ -3,10 +3,10 @@
 //! ratings, annealing and harmony search), and `--explain` for
 //! the solving path.
 
-use super::{Common, batch_rows, load};
+use super::{Common, batch_rows};
 use crate::analyze::rate_row;
 use crate::human::{self, RateOptions};
-use crate::report::{Format, render_rows, text};
+use crate::report::text;
 use anyhow::Result;
 use clap::Args;
 
@@ -31,7 +31,9 @@ pub(super) struct RateArgs {
     #[arg(long, default_value_t = RateOptions::default().seed)]
     pub seed: u64,
     /// Serate: work units (branch propagations) Sudoku Explainer's nesting
-    /// levels 3–5 (ratings 10.0 and up) may use a puzzle; past it serate is
+    /// levels 3–5 (ratings 10.0 and up) may use a puzzle (from 16×16 on,
+    /// every chain producer counts: a minimal 16×16 puzzle ends within the
+    /// default in about 30 s of one core); past it serate is
     /// `-` with the status "over budget" (and se_equivalent is the score's
     /// placement). The default rates the forum's famous hardest puzzles at
     /// about 30 s of one core each; 0 leaves the levels out (a puzzle that
@@ -79,27 +81,20 @@ pub(super) struct RateArgs {
 }
 
 pub(super) fn run(args: RateArgs) -> Result<u8> {
-    let out = &args.common.out;
     args.common.paths().check()?;
     if args.explain {
-        let mut loaded = load(&args.common)?;
         // `-m serate` explains Sudoku Explainer's path, any other list the
         // technique catalogue's simplest-first path.
         let se = human::parse_models(&args.model)?
             .into_iter()
             .eq([human::Model::Serate]);
-        let puzzles = loaded.puzzles.iter().map(|(_, p)| p);
-        let text = if se {
-            explained(
-                puzzles,
-                |p| human::explain_serate(p, args.serate_budget),
-                out.format,
-            )?
+        return if se {
+            explained(&args.common, |p| {
+                human::explain_serate(p, args.serate_budget)
+            })
         } else {
-            explained(puzzles, human::explain, out.format)?
+            explained(&args.common, human::explain)
         };
-        out.write(&text)?;
-        return Ok(loaded.finish());
     }
     let mut opts = RateOptions::for_models(&args.model)?;
     opts.seed = args.seed;
@@ -137,16 +132,14 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
     })
 }
 
-/// The explanations of `puzzles` by `explain` in `format`: their text, one
-/// after another, or their rows.
-fn explained<'a, E: std::fmt::Display + serde::Serialize>(
-    puzzles: impl Iterator<Item = &'a crate::grid::Puzzle>,
-    explain: impl Fn(&crate::grid::Puzzle) -> E,
-    format: Format,
-) -> Result<String> {
-    let rows: Vec<E> = puzzles.map(explain).collect();
-    Ok(match format {
-        Format::Text => rows.iter().map(|e| format!("{e}\n")).collect(),
-        f => render_rows(&rows, f)?,
+/// The explanations of the puzzles of `common` by `explain`, written as
+/// they are done: their text, one after another, or their rows.
+fn explained<E: std::fmt::Display + serde::Serialize + Send>(
+    common: &Common,
+    explain: impl Fn(&crate::grid::Puzzle) -> E + Sync,
+) -> Result<u8> {
+    let render = |rows: &[E]| rows.iter().map(|e| format!("{e}\n")).collect();
+    batch_rows(common, "puzzles explained", false, render, |_, p| {
+        Ok(explain(p))
     })
 }

@@ -155,10 +155,15 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     let job = |line: usize, p: &crate::Puzzle| {
         let puzzle = p.to_line();
         let (ks, onset) = if auto {
+            // The onset's search takes most of a large puzzle's time (minutes
+            // on 16×16): the bar says what runs while its clock moves.
+            pb.0.set_message(format!("line {line}: finding the onset (--k auto)"));
             let k = KChoice::Auto.resolve(p, &opts).map_err(|e| match e {
                 RelaxError::Disagreement(d) => JobError::from(d),
                 e => JobError::refused(e),
-            })?;
+            });
+            pb.0.set_message(String::new());
+            let k = k?;
             (vec![k], Some(k))
         } else {
             (ks.clone(), None)

@@ -9,10 +9,12 @@ use crate::analyze::results::{STDIN_INPUT, input_identity};
 pub(super) use crate::batch::sink::RowWriter;
 use crate::batch::sink::open_file;
 use crate::report::paths::PathPlan;
-use crate::report::{Format, jsonl_line};
+use crate::report::{Format, OutputStream, RowStream};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::io::Write;
+use std::path::PathBuf;
 
 /// Standard output as a row stream: a stream closed from the start is an
 /// error (see [`write_stdout`]).
@@ -28,99 +30,95 @@ impl std::io::Write for Stdout {
     }
 }
 
-/// True when finished rows go straight to stdout as JSON Lines (`-f jsonl`
-/// without `-o`), window by window: the same bytes as rendering them all at
-/// the end.
-pub(super) fn to_stdout(out: &OutputArgs) -> bool {
-    streams(out) && out.file().is_none()
-}
-
-/// The finished rows of a command that reads its input a window at a time:
-/// written to stdout window by window when they stream (JSON Lines
-/// ([`to_stdout`]), or text with a renderer), else kept to be rendered at the
-/// end.
+/// The finished rows of a command that reads its input a window at a time,
+/// written as each window is done, to stdout or to the output file (through
+/// its temporary file, renamed over the target only by
+/// [`WindowRows::finish`]), so memory does not grow with the input: JSON,
+/// JSON Lines and CSV in the bytes [`crate::report::render_rows`] gives for
+/// all rows at once, text by the command's renderer window by window.
 pub(super) struct WindowRows<'a, T> {
-    stream: Stream<'a, T>,
-    kept: Vec<T>,
+    to: RowsTo,
+    text: Option<RenderText<'a, T>>,
+    header: bool,
+    rows: RowStream,
     windows: usize,
 }
 
-/// How a window's rows go to stdout.
-enum Stream<'a, T> {
-    Kept,
-    Jsonl,
-    Text {
-        render: &'a dyn Fn(&[T]) -> String,
-        header: bool,
-    },
+/// A command's text renderer of rows.
+type RenderText<'a, T> = &'a dyn Fn(&[T]) -> String;
+
+/// Where the rows of a [`WindowRows`] go.
+enum RowsTo {
+    Stdout,
+    File(OutputStream, PathBuf),
 }
 
 impl<'a, T: Serialize> WindowRows<'a, T> {
-    /// Rows for the output `out`: streamed as JSON Lines to stdout.
-    pub(super) fn new(out: &OutputArgs) -> Self {
-        WindowRows {
-            stream: if to_stdout(out) {
-                Stream::Jsonl
-            } else {
-                Stream::Kept
-            },
-            kept: Vec::new(),
+    /// Rows for the output `out`; text (`-f text`) is rendered by `render`
+    /// window by window, so a reader sees rows as they come and one that
+    /// goes away (`| head`) stops the run; a table's header (its first line,
+    /// when `header`) is written once. Columns are as wide as the first
+    /// window needs, wider for a later window that needs more.
+    pub(super) fn new(out: &OutputArgs, header: bool, render: RenderText<'a, T>) -> Result<Self> {
+        let to = match out.file() {
+            Some(path) => RowsTo::File(
+                OutputStream::new(path, false)
+                    .with_context(|| format!("cannot write {}", path.display()))?,
+                path.to_path_buf(),
+            ),
+            None => RowsTo::Stdout,
+        };
+        Ok(WindowRows {
+            to,
+            text: (out.format == Format::Text).then_some(render),
+            header,
+            rows: RowStream::new(out.format),
             windows: 0,
-        }
+        })
     }
 
-    /// [`WindowRows::new`], and text to stdout rendered by `render` window
-    /// by window, so a reader sees rows as they come and one that goes away
-    /// (`| head`) stops the run; a table's header (its first line, when
-    /// `header`) is written once. Columns are as wide as the first window
-    /// needs, wider for a later window that needs more.
-    pub(super) fn text(out: &OutputArgs, header: bool, render: &'a dyn Fn(&[T]) -> String) -> Self {
-        let mut rows = Self::new(out);
-        if out.format == Format::Text && out.file().is_none() {
-            rows.stream = Stream::Text { render, header };
-        }
-        rows
-    }
-
-    /// Whether the rows went to stdout as they came.
-    pub(super) fn streamed(&self) -> bool {
-        !matches!(self.stream, Stream::Kept)
-    }
-
-    /// Hands on one window's rows.
+    /// Writes one window's rows.
     pub(super) fn push(&mut self, done: Vec<T>) -> Result<()> {
         self.windows += 1;
-        match &self.stream {
-            Stream::Kept => {
-                self.kept.extend(done);
-                Ok(())
-            }
-            Stream::Jsonl => write_rows(&done),
-            Stream::Text { render, header } => {
+        let text = match self.text {
+            Some(render) => {
                 let text = render(&done);
-                let text = match text.split_once('\n') {
-                    Some((_, rest)) if *header && self.windows > 1 => rest,
-                    _ => &text,
-                };
-                write_stdout(text.as_bytes())
+                match text.split_once('\n') {
+                    Some((_, rest)) if self.header && self.windows > 1 => rest.to_string(),
+                    _ => text,
+                }
             }
+            None => self.rows.rows(&done).context("cannot serialise a row")?,
+        };
+        self.write(&text)
+    }
+
+    fn write(&mut self, text: &str) -> Result<()> {
+        match &mut self.to {
+            RowsTo::Stdout => write_stdout(text.as_bytes()),
+            RowsTo::File(f, path) => f
+                .write_all(text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display())),
         }
     }
 
-    /// The kept rows (none when they streamed).
-    pub(super) fn into_kept(self) -> Vec<T> {
-        self.kept
+    /// Ends the output: JSON's closing bracket, a text file without rows
+    /// gets what the renderer makes of none (a table's header), and the
+    /// file is renamed over its target.
+    pub(super) fn finish(mut self) -> Result<()> {
+        let end = match self.text {
+            Some(render) if self.windows == 0 && matches!(self.to, RowsTo::File(..)) => render(&[]),
+            Some(_) => String::new(),
+            None => self.rows.end(),
+        };
+        self.write(&end)?;
+        match self.to {
+            RowsTo::Stdout => Ok(()),
+            RowsTo::File(f, path) => f
+                .finish()
+                .with_context(|| format!("cannot write {}", path.display())),
+        }
     }
-}
-
-/// Writes rows to stdout as JSON Lines.
-pub(super) fn write_rows<T: Serialize>(rows: &[T]) -> Result<()> {
-    let mut text = String::new();
-    for row in rows {
-        text.push_str(&jsonl_line(row).context("cannot serialise a row")?);
-        text.push('\n');
-    }
-    write_stdout(text.as_bytes())
 }
 
 /// `plan` with the side files of a streamed output (`-f jsonl -o FILE`):

@@ -259,6 +259,11 @@ fn certified_listing_at_most(
     let listed = if cap == 0 { limit } else { cap.min(limit) };
     let (analysis, solutions) =
         crate::bitset::relaxed::RelaxedSearch::new(r).analyze_with_solutions(cap, listed);
+    // A search cut short by a cancel has nothing to prove; its caller
+    // throws it away.
+    if crate::cancel::cancelled() {
+        return Ok(analysis);
+    }
     if analysis.count.solutions < listed || listed == cap {
         return check_certificate(r, cap, analysis, &solutions);
     }

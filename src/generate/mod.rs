@@ -307,6 +307,9 @@ pub enum GenerateError {
     /// The engines disagreed while a candidate was rated (a bug, with the case).
     #[error("{0}")]
     Disagreement(#[from] Disagreement),
+    /// The call was cancelled ([`crate::cancel`]) before every puzzle was made.
+    #[error("cancelled")]
+    Cancelled,
     /// The requested order (box side) is not 2, 3 or 4.
     #[error("order {0} is not supported by the generators (expected 2, 3 or 4)")]
     Order(usize),
@@ -667,10 +670,15 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError>
         return pseudo::pseudo(opts, &evaluator, deadline);
     }
     let batch = |range: std::ops::Range<usize>| -> Result<Vec<Generated>, GenerateError> {
-        Ok(range
+        range
             .into_par_iter()
-            .map(|i| generate_one(opts, &evaluator, i, deadline))
-            .collect::<Result<_, _>>()?)
+            .map(|i| {
+                if crate::cancel::cancelled() {
+                    return Err(GenerateError::Cancelled);
+                }
+                Ok(generate_one(opts, &evaluator, i, deadline)?)
+            })
+            .collect()
     };
     if !opts.run.dedup {
         return batch(0..opts.run.count);

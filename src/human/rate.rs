@@ -53,8 +53,10 @@ pub struct RateOptions {
     /// The plain DFS baseline gives up after this many backtracks.
     pub backtrack_cap: u64,
     /// Work units (branch propagations) Sudoku Explainer's nesting levels
-    /// 3–5 may use for one puzzle in serate; past it serate is null with
-    /// the status "over budget". [`RateOptions::SERATE_BUDGET`] by default.
+    /// 3–5 may use for one puzzle in serate (from 16×16 on, every chain
+    /// producer, a branch counted as its candidates against 9×9's); past
+    /// it serate is null with the status "over budget".
+    /// [`RateOptions::SERATE_BUDGET`] by default.
     pub serate_budget: u64,
 }
 

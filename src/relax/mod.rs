@@ -477,7 +477,7 @@ fn analyze_samples(
     range
         .into_par_iter()
         .map(|i| {
-            if stop.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) || crate::cancel::cancelled() {
                 return Err(RelaxError::Interrupted);
             }
             let mut removed = shuffled_edges(puzzle.order(), derive_seed(opts.seed, i as u64));
@@ -493,6 +493,11 @@ fn analyze_samples(
             } else {
                 primary.analyze_relaxed(&r, opts.cap)
             };
+            // A count that a cancel cut short is not an answer (nor is a
+            // disagreement with it).
+            if crate::cancel::cancelled() {
+                return Err(RelaxError::Interrupted);
+            }
             let a = answer.map_err(|d| {
                 d.about(format_args!("sample {i}, seed {}, k {}", opts.seed, opts.k))
             })?;

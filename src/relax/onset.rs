@@ -96,6 +96,9 @@ pub(crate) fn onset(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<Option<usize
         hi = (2 * hi).min(edges);
     }
     while hi - lo > 1 {
+        if crate::cancel::cancelled() {
+            return Err(RelaxError::Interrupted);
+        }
         let mid = lo + (hi - lo) / 2;
         if t.several_at(mid) >= need {
             hi = mid;

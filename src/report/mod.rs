@@ -69,21 +69,102 @@ pub fn jsonl_line<T: Serialize>(row: &T) -> Result<String, RenderError> {
 /// Renders rows as JSON (an array), JSON Lines or CSV. `Text` falls back to
 /// JSON Lines; subcommands render text themselves.
 pub fn render_rows<T: Serialize>(rows: &[T], format: Format) -> Result<String, RenderError> {
-    match format {
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(rows)?;
-            s.push('\n');
-            Ok(s)
+    let mut stream = RowStream::new(format);
+    let mut s = stream.rows(rows)?;
+    s.push_str(&stream.end());
+    Ok(s)
+}
+
+/// Rows rendered a part at a time, in the bytes [`render_rows`] gives for
+/// all of them at once: a long output is written as its rows come, never
+/// held whole. JSON opens its array at the first row and closes it at
+/// [`RowStream::end`]; CSV writes its header (the first row's fields) once.
+pub(crate) struct RowStream {
+    format: Format,
+    rows: usize,
+    csv_header: Option<Vec<String>>,
+}
+
+impl RowStream {
+    /// A stream of rows in `format` (`Text`: JSON Lines, as [`render_rows`]).
+    pub(crate) fn new(format: Format) -> RowStream {
+        RowStream {
+            format,
+            rows: 0,
+            csv_header: None,
         }
-        Format::Jsonl | Format::Text => {
-            let mut s = String::new();
-            for r in rows {
-                s.push_str(&jsonl_line(r)?);
-                s.push('\n');
+    }
+
+    /// The text of the next `rows`.
+    pub(crate) fn rows<T: Serialize>(&mut self, rows: &[T]) -> Result<String, RenderError> {
+        let mut s = String::new();
+        match self.format {
+            Format::Json => {
+                for r in rows {
+                    s.push_str(if self.rows == 0 { "[\n" } else { ",\n" });
+                    self.rows += 1;
+                    // The array's elements are indented one level; a JSON
+                    // string holds no raw line break, so every line is one
+                    // of the row's structure.
+                    for (i, line) in serde_json::to_string_pretty(r)?.lines().enumerate() {
+                        if i > 0 {
+                            s.push('\n');
+                        }
+                        s.push_str("  ");
+                        s.push_str(line);
+                    }
+                }
             }
-            Ok(s)
+            Format::Jsonl | Format::Text => {
+                for r in rows {
+                    s.push_str(&jsonl_line(r)?);
+                    s.push('\n');
+                }
+                self.rows += rows.len();
+            }
+            Format::Csv => s = self.csv(rows)?,
         }
-        Format::Csv => to_csv(rows),
+        Ok(s)
+    }
+
+    /// The text that closes the output (JSON's `]`; nothing for the others).
+    pub(crate) fn end(&self) -> String {
+        match self.format {
+            Format::Json if self.rows == 0 => "[]\n".into(),
+            Format::Json => "\n]\n".into(),
+            _ => String::new(),
+        }
+    }
+
+    /// CSV of `rows`, with the header before the first row of the stream.
+    fn csv<T: Serialize>(&mut self, rows: &[T]) -> Result<String, RenderError> {
+        let mut out = csv_writer();
+        for row in rows {
+            let v = serde_json::to_value(row)?;
+            let mut cells = Vec::new();
+            flatten("", &v, &mut cells);
+            let header = match &self.csv_header {
+                Some(h) => h,
+                None => {
+                    let h: Vec<String> = cells.iter().map(|(k, _)| k.clone()).collect();
+                    out.write_record(&h).map_err(csv_error)?;
+                    self.csv_header.insert(h)
+                }
+            };
+            let line = header.iter().map(|k| {
+                cells
+                    .iter()
+                    .find(|(c, _)| c == k)
+                    .map(|(_, v)| v.as_str())
+                    .unwrap_or_default()
+            });
+            out.write_record(line).map_err(csv_error)?;
+            self.rows += 1;
+        }
+        let bytes = out
+            .into_inner()
+            .map_err(|e| csv_error(e.into_error().into()))?;
+        String::from_utf8(bytes).map_err(|e| serde::ser::Error::custom(format!("CSV: {e}")))
     }
 }
 
@@ -142,32 +223,7 @@ fn csv_error(e: csv::Error) -> RenderError {
 
 /// CSV with a header from the first row's (flattened) fields.
 pub fn to_csv<T: Serialize>(rows: &[T]) -> Result<String, RenderError> {
-    let mut out = csv_writer();
-    let mut header: Option<Vec<String>> = None;
-    for row in rows {
-        let v = serde_json::to_value(row)?;
-        let mut cells = Vec::new();
-        flatten("", &v, &mut cells);
-        if header.is_none() {
-            let h: Vec<String> = cells.iter().map(|(k, _)| k.clone()).collect();
-            out.write_record(&h).map_err(csv_error)?;
-            header = Some(h);
-        }
-        if let Some(h) = &header {
-            let line = h.iter().map(|k| {
-                cells
-                    .iter()
-                    .find(|(c, _)| c == k)
-                    .map(|(_, v)| v.as_str())
-                    .unwrap_or_default()
-            });
-            out.write_record(line).map_err(csv_error)?;
-        }
-    }
-    let bytes = out
-        .into_inner()
-        .map_err(|e| csv_error(e.into_error().into()))?;
-    String::from_utf8(bytes).map_err(|e| serde::ser::Error::custom(format!("CSV: {e}")))
+    RowStream::new(Format::Csv).rows(rows)
 }
 
 /// Where an output path leads. Symbolic links are followed (the link stays,
@@ -616,6 +672,37 @@ mod tests {
         assert_eq!(
             render_rows(&rows, Format::Jsonl).unwrap(),
             "{\"puzzle\":\"1.\",\"label\":\"a,b\",\"counts\":[1,2],\"pairs\":[[0,1],[2,3]]}\n"
+        );
+    }
+
+    #[test]
+    fn rows_streamed_in_parts_are_the_bytes_of_all_at_once() {
+        let row = |i: u32| Row {
+            puzzle: format!("{i}."),
+            label: i.is_multiple_of(2).then(|| "a \"b\"\nc".into()),
+            counts: vec![i, 2],
+            pairs: vec![[0, i]],
+        };
+        let rows: Vec<Row> = (0..5).map(row).collect();
+        for f in [Format::Json, Format::Jsonl, Format::Csv, Format::Text] {
+            let mut stream = RowStream::new(f);
+            let mut parts = String::new();
+            for part in [&rows[..2], &rows[2..2], &rows[2..]] {
+                parts.push_str(&stream.rows(part).unwrap());
+            }
+            parts.push_str(&stream.end());
+            assert_eq!(parts, render_rows(&rows, f).unwrap(), "{f}");
+        }
+        // JSON is serde_json's pretty array, whole or empty.
+        for n in [0, 1, 5] {
+            let pretty = serde_json::to_string_pretty(&rows[..n]).unwrap() + "\n";
+            assert_eq!(render_rows(&rows[..n], Format::Json).unwrap(), pretty);
+        }
+        assert_eq!(render_rows::<Row>(&[], Format::Csv).unwrap(), "");
+        assert!(
+            render_rows(&rows[..1], Format::Json)
+                .unwrap()
+                .starts_with("[\n  {\n    \"puzzle\": \"0.\",\n")
         );
     }
 

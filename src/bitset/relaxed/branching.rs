@@ -6,6 +6,9 @@
 use super::bits::{Bits, and, count_ones, for_each, for_each_colour, is_empty};
 use super::{PLACED, PROBE_AFTER, Search};
 
+/// Nodes between two looks at the cancel flag.
+const CANCEL_POLL: u64 = 1 << 14;
+
 impl<const W: usize> Search<W> {
     /// The cell of `within` to branch on at `depth`: an open cell with an
     /// open neighbour and the fewest colours. Among cells with two colours,
@@ -91,7 +94,11 @@ impl<const W: usize> Search<W> {
                 self.next_value(rest)
             };
             rest &= !bit;
-            if self.nodes >= self.limit {
+            // A cancelled call (`crate::cancel`) stops as a spent node
+            // limit does; its partial answer is thrown away.
+            if self.nodes >= self.limit
+                || (self.nodes.is_multiple_of(CANCEL_POLL) && crate::cancel::cancelled())
+            {
                 self.aborted = true;
                 return 0;
             }

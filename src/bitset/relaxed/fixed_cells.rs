@@ -33,7 +33,7 @@ impl<const W: usize> Search<W> {
             let aborted = self.aborted;
             self.aborted = false;
             self.limit = u64::MAX;
-            if !aborted {
+            if !aborted || crate::cancel::cancelled() {
                 self.rng = 0;
                 return found > 0;
             }

@@ -410,6 +410,11 @@ impl Branch {
         let words = (slots + 1).div_ceil(64);
         let root = br.new_node(words, &[], true, (source_x, !source_x), true);
         br.cause[root as usize] = root_cause;
+        // Over budget (16×16 and up): a branch that concludes nothing; the
+        // rating is then "over budget" and this step is thrown away.
+        if !nesting::charge_large_board(start, 1) {
+            return br;
+        }
         let d = match assume {
             Assume::On(cell, d) => {
                 br.place(start, cell, d, root, d);
@@ -564,6 +569,14 @@ impl Branch {
     fn nested(&mut self, start: &Board, src_digit: u8) -> bool {
         let left = NESTED_LEFT.with(|l| l.get());
         if left == 0 {
+            return false;
+        }
+        // A nested search propagates about two branches per candidate, as
+        // the deeper levels count it.
+        let candidates: u32 = (0..self.board.geometry().cells)
+            .map(|c| self.board.cands(c).count_ones())
+            .sum();
+        if !nesting::charge_large_board(&self.board, 2 * u64::from(candidates)) {
             return false;
         }
         NESTED_LEFT.with(|l| l.set(left - 1));

@@ -73,7 +73,7 @@ use super::techniques::Technique;
 use crate::grid::Puzzle;
 use aligned::Degree;
 pub(crate) use chains::nesting::WorkBudget;
-use chains::nesting::{Work, easiest_deep_chain};
+use chains::nesting::{Work, easiest_deep_chain, with_work};
 use chains::{ChainKind, easiest_chain};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -452,7 +452,12 @@ pub(crate) const OVER_BUDGET: &str = "over budget";
 /// # Errors
 /// [`OVER_BUDGET`] when SE's nesting levels 3–5 run out of `work`.
 fn next_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, Unfinished> {
-    if let Some(s) = simple_step(board) {
+    // From 16×16 on, the chains below level 3 count on `work` too.
+    let simple = with_work(work, || simple_step(board));
+    if work.over() {
+        return Err(Unfinished::new(OVER_BUDGET));
+    }
+    if let Some(s) = simple {
         return Ok(Some(s));
     }
     deep_step(board, work)

@@ -92,8 +92,13 @@ impl Work {
         })
     }
 
-    /// Counts `n` units; false once the total passes the limit.
+    /// Counts `n` units; false once the total passes the limit, or when
+    /// the call is cancelled ([`crate::cancel`]: the work then ends as if
+    /// over budget, and the caller throws the outcome away).
     fn charge(&self, n: u64) -> bool {
+        if crate::cancel::cancelled() {
+            return false;
+        }
         let before = self.used.fetch_add(n, Ordering::Relaxed);
         before.saturating_add(n) <= self.limit
     }
@@ -103,8 +108,8 @@ impl Work {
         self.limit == 0
     }
 
-    fn over(&self) -> bool {
-        self.used.load(Ordering::Relaxed) > self.limit
+    pub(crate) fn over(&self) -> bool {
+        crate::cancel::cancelled() || self.used.load(Ordering::Relaxed) > self.limit
     }
 
     /// Units used so far.
@@ -121,7 +126,7 @@ thread_local! {
 }
 
 /// Runs `f` with `work` as this thread's counter.
-fn with_work<R>(work: &Arc<Work>, f: impl FnOnce() -> R) -> R {
+pub(crate) fn with_work<R>(work: &Arc<Work>, f: impl FnOnce() -> R) -> R {
     let before = WORK.with(|w| w.replace(Some(Arc::clone(work))));
     let r = f();
     WORK.with(|w| *w.borrow_mut() = before);
@@ -158,6 +163,33 @@ fn memoised_dynamic(board: &Board) -> Arc<Vec<NestedConclusion>> {
 /// Counts `n` units on this thread's counter; false when over budget.
 fn charge(n: u64) -> bool {
     WORK.with(|w| w.borrow().as_ref().is_none_or(|w| w.charge(n)))
+}
+
+/// Counts `n` branch propagations of the chain producers below level 3 on
+/// this thread's counter when `board` is larger than 9×9; false when over
+/// budget. On a 9×9 board those producers take milliseconds a step and the
+/// budget is the nesting levels' alone (its default is measured so); from
+/// 16×16 on, they are the expense themselves (minutes a step), so the same
+/// budget covers every branch they propagate, each counted as
+/// [`large_board_weight`] 9×9 ones. A budget of 0 leaves them uncounted,
+/// as it leaves levels 3–5 out.
+pub(super) fn charge_large_board(board: &Board, n: u64) -> bool {
+    board.geometry().side <= 9
+        || WORK.with(|w| {
+            w.borrow()
+                .as_ref()
+                .is_none_or(|w| w.is_off() || w.charge(n * large_board_weight(board)))
+        })
+}
+
+/// How many 9×9 branch propagations one on `board` is worth: the ratio of
+/// their candidates (cells × digits), 5 for 16×16 and 21 for 25×25, so a
+/// budget lasts about as long on every size (on the machine of
+/// `docs/performance.md`, 5 million units took 41 s of CPU on a minimal
+/// 16×16 puzzle unweighted, 20 million take about 30 s on 9×9).
+fn large_board_weight(board: &Board) -> u64 {
+    let geo = board.geometry();
+    ((geo.cells * geo.side) / (81 * 9)).max(1) as u64
 }
 
 /// The rule a nesting level applies inside its branches, in SE's order.
@@ -643,6 +675,28 @@ mod puzzles {
         let work = Work::new(WorkBudget(1000));
         assert_eq!(easiest_deep_chain(&board, &work), Err(OverBudget));
         assert!(work.used() > 1000);
+    }
+
+    /// From 16×16 on, the chains below level 3 count on the budget too:
+    /// a minimal 16×16 puzzle (`generate --order 4 --seed 1`, the second)
+    /// whose chains run for minutes unbounded ends "over budget" within a
+    /// small one (a cancel ends it so too: `tests/cancel.rs`).
+    #[test]
+    fn a_large_board_counts_every_chain_on_the_budget() {
+        const MINIMAL_16: &str = "27C1...F.....6E....A.4.CE...B......B.1A6.G.....2..9....D8.F...5...G....4..5..D...D.F65.9..B.7..1.43.A.......CB..A..9C...4.DEF...5..GB.2..1..D7............C.AF....A849..6.G.1........D.7...8...6.5.2G...F..36..7..7.D29..C...3B.BC..F.65.D8....AG.14...A.62.....";
+        let p = parse_puzzle(MINIMAL_16).unwrap();
+        let e = serate_within(&p, WorkBudget(20_000)).unwrap_err();
+        assert_eq!(e.0, OVER_BUDGET);
+        let board = Board::new(&p);
+        assert_eq!(large_board_weight(&board), 5);
+        let work = Work::new(WorkBudget(1_000_000));
+        with_work(&work, || {
+            assert!(charge_large_board(&board, 2));
+            // A 9×9 board's lower chains are not counted.
+            let small = parse_puzzle(ELEVENS[0].0).unwrap();
+            assert!(charge_large_board(&Board::new(&small), u64::MAX));
+        });
+        assert_eq!(work.used(), 10);
     }
 
     /// Every conclusion of levels 3 and 4 on the first deep states of the
