@@ -127,6 +127,18 @@ const PROMISES: &[(&str, &[&str])] = &[
         &["earlier_results_survive_a_bad_input"],
     ),
     (
+        "Every batch command writes its rows as they are done",
+        &["an_output_file_holds_the_bytes_stdout_gets_in_every_format"],
+    ),
+    (
+        "so memory does not grow with the input",
+        &["an_output_file_holds_the_bytes_stdout_gets_in_every_format"],
+    ),
+    (
+        "the first 20 rejected lines are listed with their reason",
+        &["keep_going_counts_every_bad_line_and_lists_the_first_twenty"],
+    ),
+    (
         "A regular file is replaced through a temporary file",
         &["full_disk_leaves_no_temporary_file_and_the_earlier_file_whole"],
     ),
