@@ -51,6 +51,7 @@ use super::chains::{Cause, ChainKind, Conclusion, RatedChain};
 use crate::grid::Geometry;
 use crate::human::board::Board;
 use crate::util::bits as digits;
+use std::collections::VecDeque;
 
 /// A set of candidates to remove (a cycle's eliminations), on a board
 /// whose cells × digits fit in [`Eliminations::CAPACITY`] (every 9×9 and
@@ -702,16 +703,8 @@ struct DynNode {
 /// ascending, the "on" assumption first).
 pub(crate) fn nishio_hint(board: &Board) -> Option<RatedChain> {
     let geo = board.geometry();
-    let slots = geo.cells * (geo.side + 1);
-    let mut on_at = vec![ROOT; slots];
-    let mut off_at = vec![ROOT; slots];
-    let mut touched: Vec<usize> = Vec::new();
-    let mut nodes: Vec<DynNode> = Vec::new();
-    let mut cands: Vec<u32> = board.all_cands().to_vec();
-    let mut seen: Vec<u32> = Vec::new();
-    let mut stamp = 0u32;
+    let mut search = NishioSearch::new(board);
     let mut best: Option<(f64, usize, RatedChain)> = None;
-    let slot = |c: usize, d: u8| c * (geo.side + 1) + d as usize;
     for cell in 0..geo.cells {
         let cc = board.cands(cell);
         if board.value(cell) != 0 || cc.count_ones() < 2 {
@@ -719,127 +712,10 @@ pub(crate) fn nishio_hint(board: &Board) -> Option<RatedChain> {
         }
         for d in digits(cc) {
             for assume_on in [true, false] {
-                for &s in &touched {
-                    on_at[s] = ROOT;
-                    off_at[s] = ROOT;
-                }
-                touched.clear();
-                nodes.clear();
-                cands.copy_from_slice(board.all_cands());
-                nodes.push(DynNode {
-                    parents: Vec::new(),
-                });
-                let s0 = slot(cell, d);
-                touched.push(s0);
-                let mut pending_on: std::collections::VecDeque<(usize, u8, u32)> =
-                    std::collections::VecDeque::new();
-                let mut pending_off: std::collections::VecDeque<(usize, u8, u32)> =
-                    std::collections::VecDeque::new();
-                if assume_on {
-                    on_at[s0] = 0;
-                    pending_on.push_back((cell, d, 0));
-                } else {
-                    off_at[s0] = 0;
-                    pending_off.push_back((cell, d, 0));
-                }
-                let mut absurd: Option<(u32, u32)> = None;
-                let mut made: Vec<(usize, u8, Vec<u32>)> = Vec::new();
-                'search: while !pending_on.is_empty() || !pending_off.is_empty() {
-                    if let Some((c, x, n)) = pending_on.pop_front() {
-                        made.clear();
-                        for k in UNIT_ORDER {
-                            let u = geo.cell_units[c][k];
-                            for &o in &geo.units[u] {
-                                if o != c
-                                    && cands[o] & (1 << x) != 0
-                                    && !made.iter().any(|m| m.0 == o)
-                                {
-                                    made.push((o, x, vec![n]));
-                                }
-                            }
-                        }
-                        for (o, x, parents) in made.drain(..) {
-                            let s = slot(o, x);
-                            if on_at[s] != ROOT {
-                                nodes.push(DynNode { parents });
-                                absurd = Some((on_at[s], (nodes.len() - 1) as u32));
-                                break 'search;
-                            }
-                            if off_at[s] == ROOT {
-                                nodes.push(DynNode { parents });
-                                off_at[s] = (nodes.len() - 1) as u32;
-                                touched.push(s);
-                                pending_off.push_back((o, x, off_at[s]));
-                            }
-                        }
-                    } else if let Some((c, x, n)) = pending_off.pop_front() {
-                        made.clear();
-                        for k in UNIT_ORDER {
-                            let u = geo.cell_units[c][k];
-                            let mut here = 0u32;
-                            for (i, &o) in geo.units[u].iter().enumerate() {
-                                if cands[o] & (1 << x) != 0 {
-                                    here |= 1 << i;
-                                }
-                            }
-                            if here.count_ones() != 2 {
-                                continue;
-                            }
-                            let pos = geo.unit_positions[c][k];
-                            let other =
-                                geo.units[u][(here & !(1 << pos)).trailing_zeros() as usize];
-                            if made.iter().any(|m| m.0 == other) {
-                                continue;
-                            }
-                            let mut parents = vec![n];
-                            for &o in &geo.units[u] {
-                                if board.cands(o) & (1 << x) != 0 && cands[o] & (1 << x) == 0 {
-                                    let q = off_at[slot(o, x)];
-                                    if q != ROOT {
-                                        parents.push(q);
-                                    }
-                                }
-                            }
-                            made.push((other, x, parents));
-                        }
-                        cands[c] &= !(1 << x);
-                        for (o, x, parents) in made.drain(..) {
-                            let s = slot(o, x);
-                            if off_at[s] != ROOT {
-                                nodes.push(DynNode { parents });
-                                absurd = Some(((nodes.len() - 1) as u32, off_at[s]));
-                                break 'search;
-                            }
-                            if on_at[s] == ROOT {
-                                nodes.push(DynNode { parents });
-                                on_at[s] = (nodes.len() - 1) as u32;
-                                touched.push(s);
-                                pending_on.push_back((o, x, on_at[s]));
-                            }
-                        }
-                    }
-                }
-                let Some((a, b)) = absurd else {
+                let Some((a, b)) = search.refute(cell, d, assume_on) else {
                     continue;
                 };
-                let mut count = |root: u32| {
-                    stamp += 1;
-                    if seen.len() < nodes.len() {
-                        seen.resize(nodes.len(), 0);
-                    }
-                    let mut stack = vec![root];
-                    let mut k = 0;
-                    while let Some(n) = stack.pop() {
-                        if seen[n as usize] == stamp {
-                            continue;
-                        }
-                        seen[n as usize] = stamp;
-                        k += 1;
-                        stack.extend_from_slice(&nodes[n as usize].parents);
-                    }
-                    k
-                };
-                let complexity = count(a) + count(b);
+                let complexity = search.ancestry(a) + search.ancestry(b);
                 let difficulty = se_difficulty(7.5, complexity);
                 let conclusion = if assume_on {
                     Conclusion::Remove(cell, d)
@@ -864,6 +740,164 @@ pub(crate) fn nishio_hint(board: &Board) -> Option<RatedChain> {
         }
     }
     best.map(|(_, _, r)| r)
+}
+
+/// The working state of [`nishio_hint`]'s searches, kept between
+/// assumptions so that each starts from the board without allocating: the
+/// node each potential was reached by (on and off), the slots touched, the
+/// nodes with their parents and the candidates with the "off" removals.
+struct NishioSearch<'b> {
+    board: &'b Board,
+    on_at: Vec<u32>,
+    off_at: Vec<u32>,
+    touched: Vec<usize>,
+    nodes: Vec<DynNode>,
+    cands: Vec<u32>,
+    seen: Vec<u32>,
+    stamp: u32,
+}
+
+impl<'b> NishioSearch<'b> {
+    fn new(board: &'b Board) -> NishioSearch<'b> {
+        let geo = board.geometry();
+        let slots = geo.cells * (geo.side + 1);
+        NishioSearch {
+            board,
+            on_at: vec![ROOT; slots],
+            off_at: vec![ROOT; slots],
+            touched: Vec::new(),
+            nodes: Vec::new(),
+            cands: board.all_cands().to_vec(),
+            seen: Vec::new(),
+            stamp: 0,
+        }
+    }
+
+    fn slot(&self, c: usize, d: u8) -> usize {
+        c * (self.board.geometry().side + 1) + d as usize
+    }
+
+    /// Follows the X links from `d` at `cell` assumed on (or off), the "on"
+    /// potentials first; the two nodes of a potential reached both on and
+    /// off (on, off), or `None` when the search ends without one.
+    fn refute(&mut self, cell: usize, d: u8, assume_on: bool) -> Option<(u32, u32)> {
+        let board = self.board;
+        let geo = board.geometry();
+        for &s in &self.touched {
+            self.on_at[s] = ROOT;
+            self.off_at[s] = ROOT;
+        }
+        self.touched.clear();
+        self.nodes.clear();
+        self.cands.copy_from_slice(board.all_cands());
+        self.nodes.push(DynNode {
+            parents: Vec::new(),
+        });
+        let s0 = self.slot(cell, d);
+        self.touched.push(s0);
+        let mut pending_on: VecDeque<(usize, u8, u32)> = VecDeque::new();
+        let mut pending_off: VecDeque<(usize, u8, u32)> = VecDeque::new();
+        if assume_on {
+            self.on_at[s0] = 0;
+            pending_on.push_back((cell, d, 0));
+        } else {
+            self.off_at[s0] = 0;
+            pending_off.push_back((cell, d, 0));
+        }
+        let mut made: Vec<(usize, u8, Vec<u32>)> = Vec::new();
+        while !pending_on.is_empty() || !pending_off.is_empty() {
+            if let Some((c, x, n)) = pending_on.pop_front() {
+                // On: every other place of x in the cell's units is off.
+                made.clear();
+                for k in UNIT_ORDER {
+                    let u = geo.cell_units[c][k];
+                    for &o in &geo.units[u] {
+                        if o != c && self.cands[o] & (1 << x) != 0 && !made.iter().any(|m| m.0 == o)
+                        {
+                            made.push((o, x, vec![n]));
+                        }
+                    }
+                }
+                for (o, x, parents) in made.drain(..) {
+                    let s = self.slot(o, x);
+                    if self.on_at[s] != ROOT {
+                        self.nodes.push(DynNode { parents });
+                        return Some((self.on_at[s], (self.nodes.len() - 1) as u32));
+                    }
+                    if self.off_at[s] == ROOT {
+                        self.nodes.push(DynNode { parents });
+                        self.off_at[s] = (self.nodes.len() - 1) as u32;
+                        self.touched.push(s);
+                        pending_off.push_back((o, x, self.off_at[s]));
+                    }
+                }
+            } else if let Some((c, x, n)) = pending_off.pop_front() {
+                // Off: a unit left with two places of x puts it on the other.
+                made.clear();
+                for k in UNIT_ORDER {
+                    let u = geo.cell_units[c][k];
+                    let mut here = 0u32;
+                    for (i, &o) in geo.units[u].iter().enumerate() {
+                        if self.cands[o] & (1 << x) != 0 {
+                            here |= 1 << i;
+                        }
+                    }
+                    if here.count_ones() != 2 {
+                        continue;
+                    }
+                    let pos = geo.unit_positions[c][k];
+                    let other = geo.units[u][(here & !(1 << pos)).trailing_zeros() as usize];
+                    if made.iter().any(|m| m.0 == other) {
+                        continue;
+                    }
+                    let mut parents = vec![n];
+                    for &o in &geo.units[u] {
+                        if board.cands(o) & (1 << x) != 0 && self.cands[o] & (1 << x) == 0 {
+                            let q = self.off_at[self.slot(o, x)];
+                            if q != ROOT {
+                                parents.push(q);
+                            }
+                        }
+                    }
+                    made.push((other, x, parents));
+                }
+                self.cands[c] &= !(1 << x);
+                for (o, x, parents) in made.drain(..) {
+                    let s = self.slot(o, x);
+                    if self.off_at[s] != ROOT {
+                        self.nodes.push(DynNode { parents });
+                        return Some(((self.nodes.len() - 1) as u32, self.off_at[s]));
+                    }
+                    if self.on_at[s] == ROOT {
+                        self.nodes.push(DynNode { parents });
+                        self.on_at[s] = (self.nodes.len() - 1) as u32;
+                        self.touched.push(s);
+                        pending_on.push_back((o, x, self.on_at[s]));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// How many nodes `root`'s ancestry holds, `root` included.
+    fn ancestry(&mut self, root: u32) -> usize {
+        self.stamp += 1;
+        if self.seen.len() < self.nodes.len() {
+            self.seen.resize(self.nodes.len(), 0);
+        }
+        let mut stack = vec![root];
+        let mut k = 0;
+        while let Some(n) = stack.pop() {
+            if self.seen[n as usize] == self.stamp {
+                continue;
+            }
+            self.seen[n as usize] = self.stamp;
+            k += 1;
+            stack.extend_from_slice(&self.nodes[n as usize].parents);
+        }
+        k
+    }
 }
 
 #[cfg(test)]
