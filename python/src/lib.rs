@@ -35,8 +35,8 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use sudolab::{
     AnalyzeOptions, BatchError, ClassCuts, Disagreement, Driver, Encoding, Engines,
-    GenerateOptions, Input, JobError, Level, Lined, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, Method,
-    MetricGroup, OptionError, Puzzle, RateOptions, RelaxError, RelaxOptions, ScoreModel,
+    GenerateOptions, Input, JobError, KChoice, Level, Lined, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES,
+    Method, MetricGroup, OptionError, Puzzle, RateOptions, RelaxError, RelaxOptions, ScoreModel,
     ScoreOptions, ScoreRow, Source, Symmetry, analyze as analyze_one, canonical, check_k,
     clause_row, parse_metric_groups, parse_puzzle, rate_row,
 };
@@ -270,10 +270,30 @@ fn clauses<'py>(
     to_py(py, &clause_row(&p, encoding, cuts).map_err(value_error)?)
 }
 
+/// A `k` as Python gives it: a number of edges (an int, checked by the
+/// Python layer) or the string `"auto"` (each puzzle's onset), read as
+/// the command line reads `--k`.
+fn k_choice(k: Option<&Bound<'_, PyAny>>) -> PyResult<Option<KChoice>> {
+    let Some(k) = k else { return Ok(None) };
+    if let Ok(text) = k.extract::<String>() {
+        return text
+            .parse()
+            .map(Some)
+            .map_err(|e| value_error(format!("k {e}")));
+    }
+    k.extract::<usize>()
+        .map(|k| Some(KChoice::At(k)))
+        .map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "k must be a number of edges or \"auto\", not {k}"
+            ))
+        })
+}
+
 /// The relaxation options of the given parameters, the library's defaults
 /// for the others, checked as the CLI checks them.
 fn relax_options(
-    k: Option<usize>,
+    k: Option<KChoice>,
     samples: Option<usize>,
     seed: Option<u64>,
     cap: Option<u64>,
@@ -287,16 +307,17 @@ fn relax_options(
         None => d.engines.clone(),
     };
     let samples = samples.unwrap_or(d.samples);
+    let k = k.unwrap_or(d.k_choice());
     let opts = RelaxOptions {
-        k: k.unwrap_or(d.k),
         samples,
         precision,
         seed: seed.unwrap_or(d.seed),
         cap: cap.unwrap_or(d.cap),
         verify: RelaxOptions::verify_for(&engines, samples, verify),
         engines,
-        verify_by: d.verify_by,
-    };
+        ..d
+    }
+    .with_k(k);
     opts.check().map_err(option_error)?;
     Ok(opts)
 }
@@ -310,7 +331,7 @@ fn relax_options(
 fn relax_report<'py>(
     py: Python<'py>,
     puzzle: &str,
-    k: Option<usize>,
+    k: Option<&Bound<'py, PyAny>>,
     samples: Option<usize>,
     seed: Option<u64>,
     cap: Option<u64>,
@@ -320,7 +341,7 @@ fn relax_report<'py>(
     precision: Option<f64>,
 ) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
     let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
-    let opts = relax_options(k, samples, seed, cap, engine, verify, precision)?;
+    let opts = relax_options(k_choice(k)?, samples, seed, cap, engine, verify, precision)?;
     let (report, drawn) = interruptible(py, |stop| {
         sudolab::relax_until(&p, &opts, stop).and_then(|(mut report, drawn)| {
             sudolab::name_onset(&p, &opts, &mut report).map(|()| (report, drawn))
@@ -420,7 +441,7 @@ fn score_rows<'py>(
 /// them.
 fn analyze_opts(
     metrics: Option<&str>,
-    k: Option<usize>,
+    k: Option<&Bound<'_, PyAny>>,
     samples: Option<usize>,
     seed: Option<u64>,
     cap: Option<u64>,
@@ -430,20 +451,21 @@ fn analyze_opts(
     let d = AnalyzeOptions::default();
     let samples = samples.unwrap_or(d.relax.samples);
     let seed = seed.unwrap_or(d.relax.seed);
+    let k = k_choice(k)?.unwrap_or(d.relax.k_choice());
     let opts = AnalyzeOptions {
         groups: match metrics {
             Some(m) => parse_metric_groups(m).map_err(value_error)?,
             None => d.groups,
         },
         relax: RelaxOptions {
-            k: k.unwrap_or(d.relax.k),
             samples,
             seed,
             cap: cap.unwrap_or(d.relax.cap),
             precision,
             verify: sudolab::default_verify(samples),
             ..d.relax
-        },
+        }
+        .with_k(k),
         rate_seed: seed,
         fixedness: fixedness.unwrap_or(d.fixedness),
         dedup: d.dedup,
@@ -464,7 +486,7 @@ fn analyze_opts(
 fn analyze_options<'py>(
     py: Python<'py>,
     metrics: Option<&str>,
-    k: Option<usize>,
+    k: Option<&Bound<'py, PyAny>>,
     samples: Option<usize>,
     seed: Option<u64>,
     cap: Option<u64>,
@@ -474,7 +496,7 @@ fn analyze_options<'py>(
     let opts = analyze_opts(metrics, k, samples, seed, cap, fixedness, precision)?;
     let out = PyDict::new(py);
     out.set_item("metrics", opts.metrics())?;
-    out.set_item("k", opts.relax.k)?;
+    out.set_item("k", to_py(py, &opts.relax.k_choice())?)?;
     out.set_item("samples", opts.relax.samples)?;
     out.set_item("seed", opts.relax.seed)?;
     out.set_item("cap", opts.relax.cap)?;
@@ -493,7 +515,7 @@ fn analyze<'py>(
     puzzles: Vec<String>,
     lines: Option<Vec<usize>>,
     metrics: Option<&str>,
-    k: Option<usize>,
+    k: Option<&Bound<'py, PyAny>>,
     samples: Option<usize>,
     seed: Option<u64>,
     cap: Option<u64>,
@@ -505,7 +527,7 @@ fn analyze<'py>(
     let parsed = parse_all(&puzzles, &lines)?;
     // As the CLI and `relax` do: a k beyond the graph is the caller's
     // mistake, refused before any work, not an `errors` column per row.
-    if opts.groups.contains(&MetricGroup::Relax) {
+    if opts.groups.contains(&MetricGroup::Relax) && !opts.relax.auto_k {
         for (p, line) in parsed.iter().zip(&lines) {
             check_k("k", opts.relax.k, p.order())
                 .map_err(|e| PyValueError::new_err(format!("{e} (input line {line})")))?;

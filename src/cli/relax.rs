@@ -102,6 +102,7 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     };
     let opts = RelaxOptions {
         k,
+        auto_k: false,
         samples: args.samples,
         precision: args.precision,
         seed: args.seed,
