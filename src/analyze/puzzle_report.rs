@@ -456,6 +456,34 @@ pub(crate) fn puzzle_report(
     })
 }
 
+/// `work` on every puzzle, in input order, calling `on_done` after each.
+/// The puzzles go in waves of one per thread: a puzzle's own work runs in
+/// parallel (its relaxation samples), and over one parallel iterator of all
+/// puzzles a thread waiting inside one puzzle takes up the next, so every
+/// puzzle would finish near the end and a progress bar would stand at 0
+/// until then.
+fn each_in_waves<T: Send>(
+    puzzles: &[Puzzle],
+    work: impl Fn(&Puzzle) -> T + Sync,
+    on_done: impl Fn() + Sync,
+) -> Vec<T> {
+    let wave = rayon::current_num_threads().max(1);
+    let mut out = Vec::with_capacity(puzzles.len());
+    for chunk in puzzles.chunks(wave) {
+        out.extend(
+            chunk
+                .par_iter()
+                .map(|p| {
+                    let r = work(p);
+                    on_done();
+                    r
+                })
+                .collect::<Vec<T>>(),
+        );
+    }
+    out
+}
+
 /// `analyze` rows (clauses, relax at `opts.k` with `opts.samples`, every
 /// human model with default runs) for puzzles, as a results table;
 /// `on_done` is called after each puzzle (for a progress bar).
@@ -477,14 +505,7 @@ pub(crate) fn analyze_puzzles(
         dedup: false,
         serate_budget: crate::human::RateOptions::SERATE_BUDGET,
     };
-    let rows: Vec<_> = puzzles
-        .par_iter()
-        .map(|p| {
-            let r = analyze(p, &aopts);
-            on_done();
-            r
-        })
-        .collect();
+    let rows = each_in_waves(puzzles, |p| analyze(p, &aopts), on_done);
     let mut jsonl = String::new();
     for row in rows {
         jsonl.push_str(&serde_json::to_string(&row?)?);
@@ -579,18 +600,48 @@ pub(crate) fn compute_report(
             report.dataset = Some(dataset_report(&table, &source, label, ordinal)?);
         }
         ReportSubject::Puzzles(puzzles) => {
-            let sections: Vec<Result<PuzzleReport, ReportError>> = puzzles
-                .par_iter()
-                .map(|p| {
-                    let r = puzzle_report(p, opts, reference);
-                    on_done();
-                    r
-                })
-                .collect();
+            let sections = each_in_waves(&puzzles, |p| puzzle_report(p, opts, reference), on_done);
             for section in sections {
                 report.puzzles.push(section?);
             }
         }
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Issue 49: the report's progress bar moves while the puzzles are
+    /// computed, not all at once at the end: when a wave starts, every
+    /// puzzle of the waves before it has called `on_done`.
+    #[test]
+    fn progress_advances_wave_by_wave() {
+        let puzzles = crate::examples::embedded();
+        assert!(puzzles.len() >= 6, "{}", puzzles.len());
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let done = AtomicUsize::new(0);
+        let seen: Vec<usize> = pool.install(|| {
+            each_in_waves(
+                &puzzles,
+                |_| done.load(Ordering::SeqCst),
+                || {
+                    done.fetch_add(1, Ordering::SeqCst);
+                },
+            )
+        });
+        assert_eq!(done.load(Ordering::SeqCst), puzzles.len());
+        for (i, &before) in seen.iter().enumerate() {
+            assert!(
+                before >= i / 2 * 2,
+                "puzzle {i} started after {before} done"
+            );
+        }
+        assert!(seen[puzzles.len() - 1] >= puzzles.len() - 2, "{seen:?}");
+    }
 }

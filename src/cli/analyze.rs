@@ -149,7 +149,13 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     drop(keep_rows);
     match writer {
         Some(w) => w.finish()?,
-        None => out.emit(&rows, text::analyze_table)?,
+        None => out.emit(&rows, |rows| {
+            let mut table = text::analyze_table(rows);
+            if rows.iter().any(|r| r.row.relax.is_some()) {
+                table.push_str(text::RELAX_LEGEND);
+            }
+            table
+        })?,
     }
     rejected.extend(summary.rejected);
     rejected.sort_by_key(|(line, _)| *line);

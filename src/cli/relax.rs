@@ -232,6 +232,7 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     let text_now = out.format == Format::Text && out.file().is_none();
     let keep_rows = resume::keep_rows_on_signal(stream.as_ref());
     let mut written = 0;
+    let mut printed = false;
     let summary = run_batch(
         args.common.input()?,
         Driver::new().sequential().window(1).check_windows(&check_k),
@@ -260,6 +261,7 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
                 if text_now {
                     let text = render(std::slice::from_ref(&item));
                     pb.0.suspend(|| write_stdout(text.as_bytes()))?;
+                    printed = true;
                 }
                 if (!streaming && !text_now) || args.plot.is_some() {
                     sweeps.push(item);
@@ -274,6 +276,9 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
         Err(e) => return resume::interrupted(e, stream, out, done.len(), written),
     };
     drop(keep_rows);
+    if printed {
+        write_stdout(text::RELAX_LEGEND.as_bytes())?;
+    }
     if let (Some(w), Some(path)) = (samples_out, &args.emit_samples) {
         w.into_inner()
             .map_err(|e| e.into_error())
@@ -290,7 +295,8 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     }
     if !streaming && !text_now {
         let text = match out.format {
-            Format::Text => render(&sweeps),
+            Format::Text if sweeps.is_empty() => String::new(),
+            Format::Text => render(&sweeps) + text::RELAX_LEGEND,
             Format::Json if args.sweep.is_some() => {
                 let rows: Vec<Lined<&SweepReport>> = sweeps
                     .iter()
