@@ -399,11 +399,29 @@ fn rate<'py>(
     to_py(py, &rows)
 }
 
+/// A `score` row, or with `keep_going` the row of a puzzle that has none:
+/// its line, its text and why (as `score --keep-going` reports a skipped
+/// line on stderr).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ScoreOrError {
+    Scored(ScoreRow),
+    Refused {
+        line: usize,
+        puzzle: String,
+        error: String,
+    },
+}
+
 /// `sudolab score` rows (dicts) for a batch, on every core; a puzzle
-/// without a score raises `ValueError` naming its line. Parameters left out
-/// take the library's defaults (`ScoreOptions`, the shipped model's seed).
+/// without a score (or that does not parse) raises `ValueError` naming its
+/// line, or with `keep_going` gives a row with `line`, `puzzle` and
+/// `error` in its place (an engine disagreement always raises). Parameters
+/// left out take the library's defaults (`ScoreOptions`, the shipped
+/// model's seed).
 #[pyfunction]
-#[pyo3(signature = (puzzles, lines=None, fast=None, scale=None, seed=None, all_metrics=None, serate_budget=None))]
+#[pyo3(signature = (puzzles, lines=None, fast=None, scale=None, seed=None, all_metrics=None, serate_budget=None, keep_going=false))]
+#[allow(clippy::too_many_arguments)]
 fn score_rows<'py>(
     py: Python<'py>,
     puzzles: Vec<String>,
@@ -413,6 +431,7 @@ fn score_rows<'py>(
     seed: Option<u64>,
     all_metrics: Option<bool>,
     serate_budget: Option<u64>,
+    keep_going: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let d = ScoreOptions::default();
     let mut model = ScoreModel::shipped().clone();
@@ -428,11 +447,47 @@ fn score_rows<'py>(
     };
     opts.check().map_err(option_error)?;
     let lines = lines_of(lines, puzzles.len())?;
-    let parsed = parse_all(&puzzles, &lines)?;
-    let rows = run_batch(py, parsed, lines, |line, p| {
-        let scored = sudolab::score(p, &opts)?;
-        Ok(ScoreRow::new(line, p, scored, None, opts.all_metrics))
+    if !keep_going {
+        let parsed = parse_all(&puzzles, &lines)?;
+        let rows = run_batch(py, parsed, lines, |line, p| {
+            let scored = sudolab::score(p, &opts)?;
+            Ok(ScoreRow::new(line, p, scored, None, opts.all_metrics))
+        })?;
+        return to_py(py, &rows);
+    }
+    // The puzzles that parse are scored; the others keep their place.
+    let mut rows: Vec<Option<ScoreOrError>> = Vec::with_capacity(puzzles.len());
+    let (mut parsed, mut parsed_lines) = (Vec::new(), Vec::new());
+    for (text, &line) in puzzles.iter().zip(&lines) {
+        match parse_puzzle(text) {
+            Ok(p) => {
+                parsed.push(p);
+                parsed_lines.push(line);
+                rows.push(None);
+            }
+            Err(e) => rows.push(Some(ScoreOrError::Refused {
+                line,
+                puzzle: text.clone(),
+                error: e.to_string(),
+            })),
+        }
+    }
+    let scored = run_batch(py, parsed, parsed_lines, |line, p| {
+        Ok(match sudolab::score(p, &opts) {
+            Ok(s) => ScoreOrError::Scored(ScoreRow::new(line, p, s, None, opts.all_metrics)),
+            Err(sudolab::ScoreError::Disagreement(d)) => return Err(d.into()),
+            Err(e) => ScoreOrError::Refused {
+                line,
+                puzzle: p.to_line(),
+                error: e.to_string(),
+            },
+        })
     })?;
+    let mut scored = scored.into_iter();
+    let rows: Vec<ScoreOrError> = rows
+        .into_iter()
+        .filter_map(|r| r.or_else(|| scored.next()))
+        .collect();
     to_py(py, &rows)
 }
 

@@ -493,13 +493,18 @@ def score_batch(
     all_metrics: Optional[bool] = None,
     lines: Optional[Sequence[int]] = None,
     serate_budget: Optional[int] = None,
+    keep_going: bool = False,
 ) -> pd.DataFrame:
     """:func:`score` over many puzzles on every core: the rows of
-    ``sudolab score --format jsonl``."""
+    ``sudolab score --format jsonl``. A puzzle without a score (several
+    solutions, not 9×9, a line that does not parse) raises ``ValueError``
+    naming its line; with ``keep_going=True`` (``score --keep-going``) its
+    row holds ``line``, ``puzzle`` and ``error`` instead, in its place, and
+    the others are scored. An engine disagreement always raises."""
     index = _batch_index(puzzles)
     rows = _native.score_rows(
         _lines(puzzles), _lines_arg(lines), fast, _int("scale", scale), _int("seed", seed), all_metrics,
-        _int("serate_budget", serate_budget),
+        _int("serate_budget", serate_budget), bool(keep_going),
     )
     return _frame(rows, index)
 

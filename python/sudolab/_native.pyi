@@ -272,6 +272,7 @@ def score_rows(
     seed: Optional[int] = None,
     all_metrics: Optional[bool] = None,
     serate_budget: Optional[int] = None,
+    keep_going: bool = False,
 ) -> List[ScoreRow]:
     """``sudolab score`` rows, computed on every core without the GIL."""
 

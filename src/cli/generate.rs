@@ -2,15 +2,13 @@
 //! Xu & Xu's no-brute-force generator, Chang et al.'s pseudo-generator, and
 //! generation towards metric targets.
 
-use super::{EXIT_OK, EXIT_PARTIAL, OutputArgs, is_stdio, open_input};
+use super::{EXIT_OK, EXIT_PARTIAL, OutputArgs};
 use crate::generate::{
     AimOptions, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
     PseudoOptions, RunOptions, Symmetry, generate, parse_targets,
 };
-use crate::grid::{Puzzle, PuzzleReader, parse_puzzle};
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use std::path::Path;
 use std::time::Duration;
 
 #[derive(Debug, Args)]
@@ -98,7 +96,7 @@ pub(super) fn run(args: GenerateArgs) -> Result<u8> {
         ),
     };
     let source = match &args.from {
-        Some(from) => Some(read_source(from)?),
+        Some(from) => Some(super::read_one_puzzle("--from", from, false)?),
         None => None,
     };
     let order = source.as_ref().map_or(args.order, |(_, p)| p.order());
@@ -175,29 +173,6 @@ pub(super) fn run(args: GenerateArgs) -> Result<u8> {
         );
     }
     Ok(EXIT_PARTIAL)
-}
-
-/// The source of `--from`: `-` or an existing file gives its first puzzle,
-/// anything else must be a puzzle line. Returns where it came from (for
-/// error messages) and the puzzle.
-fn read_source(from: &str) -> Result<(String, Puzzle)> {
-    let path = Path::new(from);
-    if !is_stdio(path) && !path.is_file() {
-        let p = parse_puzzle(from).map_err(|e| {
-            anyhow::anyhow!("--from {from:?}: neither an existing file nor a puzzle line: {e}")
-        })?;
-        return Ok((format!("{from:?}"), p));
-    }
-    let name = if is_stdio(path) {
-        "stdin".to_string()
-    } else {
-        path.display().to_string()
-    };
-    match PuzzleReader::new(open_input(path)?).next() {
-        Some(Ok((line, p))) => Ok((format!("{name} line {line}"), p)),
-        Some(Err(e)) => bail!("--from {name}: {e}"),
-        None => bail!("--from {name}: no puzzle found"),
-    }
 }
 
 /// The long help of `--target`: every field a target may name, from the

@@ -29,7 +29,8 @@ pub(super) struct RelaxArgs {
     #[arg(long, default_value = "45")]
     pub k: KChoice,
     /// Samples (relaxations) per puzzle and k (at most 100000); with
-    /// --precision, the most that are drawn.
+    /// --precision, the most that are drawn. relax draws 1000 by default,
+    /// analyze and report 200: give --samples to compare them.
     #[arg(long, default_value_t = 1000)]
     pub samples: usize,
     /// Draw samples until the 95 % interval of mean_fixed is within ± E
@@ -43,23 +44,28 @@ pub(super) struct RelaxArgs {
     /// Stop counting a sample's solutions at this many (0 = exact counts).
     #[arg(long, default_value_t = RelaxOptions::default().cap)]
     pub cap: u64,
-    /// Engine analysing every sample: bitset (default, fastest), dlx (Dancing
-    /// Links) or sat (varisat); a comma-separated list such as `sat,dlx`, or
-    /// `all`, analyzes every sample with each and compares (same as --verify =
-    /// --samples).
+    /// Engine analysing every sample: bitset, dlx, sat, a list (`sat,dlx`)
+    /// or `all`.
+    ///
+    /// bitset (the default) is the fastest, dlx is Dancing Links, sat is
+    /// varisat. A comma-separated list such as `sat,dlx`, or `all`, analyzes
+    /// every sample with each engine and compares them (the same as
+    /// --verify = --samples).
     #[arg(long, default_value = "bitset")]
     pub engine: Engines,
     /// Samples cross-checked, spread evenly (default: one in 500 of
     /// --samples, at least 1).
     #[arg(long)]
     pub verify: Option<usize>,
-    /// How --engine bitset's verified samples are checked: certificate (SAT
-    /// proves the count and fixed cells from the solutions the search found,
-    /// one incremental solver per sample; at most 100,000 are listed, so a
-    /// larger count is proved to be at least that, its fixed cells in full)
-    /// or resolve (SAT re-analyzes the sample from scratch). Other engines
-    /// are always re-analyzed: by SAT for dlx, by bitset for sat.
-    #[arg(long, value_enum, default_value_t = Verification::Certificate)]
+    /// How the verified samples are checked (see --help).
+    ///
+    /// With --engine bitset: certificate (SAT proves the count and fixed
+    /// cells from the solutions the search found, one incremental solver per
+    /// sample; at most 100,000 are listed, so a larger count is proved to be
+    /// at least that, its fixed cells in full) or resolve (SAT re-analyzes
+    /// the sample from scratch). Other engines are always re-analyzed: by
+    /// SAT for dlx, by bitset for sat.
+    #[arg(long, value_enum, default_value_t = Verification::Certificate, hide_short_help = true)]
     pub verify_by: Verification,
     /// Sweep k over A:B:STEP (inclusive) instead of one --k, e.g. 0:60:5.
     #[arg(long)]

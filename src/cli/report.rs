@@ -38,7 +38,8 @@ pub(super) struct ReportArgs {
     #[arg(long, default_value_t = ReportOptions::default().k)]
     pub k: KChoice,
     /// Fixedness heatmap: relaxations drawn (also the relax samples of a
-    /// data set computed from puzzles; at most 100000).
+    /// data set computed from puzzles; at most 100000). report and analyze
+    /// draw 200 by default, relax 1000: give --samples to compare them.
     #[arg(long, default_value_t = 200)]
     pub samples: usize,
     /// Fig. 8 sweep: A:B:STEP values of k.

@@ -90,15 +90,15 @@ fn harder_flag(d: Direction) -> &'static str {
     }
 }
 
-/// Whether a fixedness map is 0 % on every empty cell (and the puzzle has
-/// one): the map shows nothing.
+/// Whether a fixedness map shows 0 % on every empty cell, as the map
+/// rounds it (and the puzzle has one): the map shows nothing.
 fn all_zero(cells: &[u8], fixedness: &[f64]) -> bool {
     let mut empty = cells
         .iter()
         .zip(fixedness)
         .filter(|&(&c, _)| c == 0)
         .peekable();
-    empty.peek().is_some() && empty.all(|(_, &f)| f == 0.0)
+    empty.peek().is_some() && empty.all(|(_, &f)| (f * 100.0).round() == 0.0)
 }
 
 fn svg(s: String) -> Markup {
