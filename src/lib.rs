@@ -155,7 +155,7 @@ pub use analyze::{AnalysisRow, AnalyzeOptions, AnalyzeParams, RatedRow, analyze,
 // Generate: puzzles by removal, by Fletcher's and Xu's algorithms, or to targets.
 pub use generate::{
     AimOptions, Candidate, FletcherOptions, GenerateError, GenerateOptions, Generated, Level,
-    Method, PseudoOptions, RunOptions, Symmetry, Target, TargetError, generate,
+    Method, PseudoOptions, RunOptions, Symmetry, Target, TargetError, generate, generate_each,
     make as generate_one, parse_targets,
 };
 

@@ -270,3 +270,30 @@ fn short_help_is_short_and_samples_defaults_are_said() {
         assert!(help.contains("relax 1000"), "{cmd}: {help}");
     }
 }
+
+/// A target the tries do not reach: the note says how many reached it, how
+/// many missed, within what, and what to do.
+#[test]
+fn generate_says_how_many_missed_and_why() {
+    let (code, out, err) = sudolab(
+        &[
+            "generate",
+            "-t",
+            "givens<=17",
+            "-n",
+            "2",
+            "--max-tries",
+            "2",
+            "--seed",
+            "3",
+        ],
+        "",
+    );
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(
+        err.contains("0 of 2 puzzle(s) reached the level/targets; 2 missed within --max-tries 2 attempts each"),
+        "{err}"
+    );
+    assert!(err.contains("raise --max-tries or --time-limit"), "{err}");
+}

@@ -5,7 +5,7 @@
 use super::{EXIT_OK, EXIT_PARTIAL, OutputArgs};
 use crate::generate::{
     AimOptions, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
-    PseudoOptions, RunOptions, Symmetry, generate, parse_targets,
+    PseudoOptions, RunOptions, Symmetry, generate_each, parse_targets,
 };
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -129,7 +129,21 @@ pub(super) fn run(args: GenerateArgs) -> Result<u8> {
         },
     };
     opts.check()?;
-    let rows: Vec<Generated> = match generate(&opts) {
+    // A search towards a level or targets may take many seconds a puzzle:
+    // the bar (on a terminal only) shows it is working.
+    let aiming = opts.aim.level.is_some() || !opts.aim.targets.is_empty();
+    let pb = if aiming {
+        super::progress::bar(opts.run.count as u64, "puzzles")
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    pb.set_message(format!(
+        "searching, up to {} attempts a puzzle",
+        opts.run.max_tries
+    ));
+    let generated = generate_each(&opts, || pb.inc(1));
+    pb.finish_and_clear();
+    let rows: Vec<Generated> = match generated {
         Ok(rows) => rows,
         Err(e @ GenerateError::Source(_)) => match &source {
             Some((origin, _)) => bail!("--from {origin}: {e}"),
@@ -158,10 +172,19 @@ pub(super) fn run(args: GenerateArgs) -> Result<u8> {
     if missed.is_empty() {
         return Ok(EXIT_OK);
     }
+    let within = match opts.run.time_limit {
+        Some(t) => format!(
+            "{} attempts each or --time-limit {}s",
+            opts.run.max_tries,
+            t.as_secs_f64()
+        ),
+        None => format!("--max-tries {} attempts each", opts.run.max_tries),
+    };
     note!(
-        "sudolab: {} of {} puzzle(s) missed the level/targets; the closest found is printed:",
+        "sudolab: {} of {} puzzle(s) reached the level/targets; {} missed within {within} (such puzzles are rare among what this generator makes: raise --max-tries or --time-limit, or loosen the target). The closest found is printed:",
+        rows.len() - missed.len(),
+        rows.len(),
         missed.len(),
-        rows.len()
     );
     for r in missed.iter().take(20) {
         note!(

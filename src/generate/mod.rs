@@ -650,6 +650,19 @@ pub(crate) fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError> {
+    generate_each(opts, || {})
+}
+
+/// [`generate`], calling `on_done` as each puzzle's search ends (for a
+/// progress bar: a search towards a rare target may take many seconds
+/// per puzzle).
+///
+/// # Errors
+/// As [`generate`].
+pub fn generate_each(
+    opts: &GenerateOptions,
+    on_done: impl Fn() + Sync,
+) -> Result<Vec<Generated>, GenerateError> {
     validate(opts)?;
     let mut targets = opts.aim.targets.clone();
     for text in opts
@@ -669,7 +682,11 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError>
     let batch = |range: std::ops::Range<usize>| -> Result<Vec<Generated>, GenerateError> {
         Ok(range
             .into_par_iter()
-            .map(|i| generate_one(opts, &evaluator, i, deadline))
+            .map(|i| {
+                let row = generate_one(opts, &evaluator, i, deadline);
+                on_done();
+                row
+            })
             .collect::<Result<_, _>>()?)
     };
     if !opts.run.dedup {
