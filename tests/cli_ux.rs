@@ -297,3 +297,46 @@ fn generate_says_how_many_missed_and_why() {
     );
     assert!(err.contains("raise --max-tries or --time-limit"), "{err}");
 }
+
+/// The minimal encoding's header declares the whole numbering (729
+/// variables for 9×9) and a comment says why MiniSat warns of the unused
+/// ones; MiniSat's model (when MiniSat is installed) decodes to the
+/// solution through `decode --puzzle FILE`.
+#[test]
+fn minimal_encoding_says_why_minisat_warns_and_its_model_decodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dir.path().join("p.txt");
+    std::fs::write(
+        &puzzle,
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n",
+    )
+    .unwrap();
+    let (code, cnf, err) = sudolab(&["encode", puzzle.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(cnf.contains("\nc the header declares all 729 variables of this numbering; the minimal encoding uses the candidates' only, so MiniSat warns"), "{cnf}");
+    assert!(cnf.lines().any(|l| l.starts_with("p cnf 729 ")), "{cnf}");
+    if !common::external_tool("minisat") {
+        return;
+    }
+    let cnf_path = dir.path().join("p.cnf");
+    let model = dir.path().join("model.txt");
+    std::fs::write(&cnf_path, &cnf).unwrap();
+    let out = std::process::Command::new("minisat")
+        .arg(&cnf_path)
+        .arg(&model)
+        .output()
+        .unwrap();
+    // MiniSat exits 10 for satisfiable.
+    assert_eq!(out.status.code(), Some(10), "{out:?}");
+    let (code, solved, err) = sudolab(
+        &[
+            "decode",
+            "--puzzle",
+            puzzle.to_str().unwrap(),
+            model.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(solved.trim(), SOLVED);
+}
