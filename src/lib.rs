@@ -159,7 +159,7 @@ pub use analyze::{AnalysisRow, AnalyzeOptions, AnalyzeParams, RatedRow, analyze,
 pub use generate::{
     AimOptions, Candidate, FletcherOptions, GenerateError, GenerateOptions, Generated, Level,
     Method, PseudoOptions, RunOptions, Symmetry, Target, TargetError, TargetFields, TargetOp,
-    TargetValue, generate, make as generate_one, parse_targets,
+    TargetValue, generate, generate_each, make as generate_one, parse_targets,
 };
 
 // Eval: statistics of result columns against labels.

@@ -36,8 +36,8 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use sudolab::{
     AnalyzeOptions, BatchError, Cancellable, ClassCuts, Disagreement, Driver, Encoding, Engines,
-    GenerateOptions, Input, JobError, Level, Lined, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, Method,
-    MetricGroup, OptionError, Puzzle, RateOptions, RelaxError, RelaxOptions, ScoreModel,
+    GenerateOptions, Input, JobError, KChoice, Level, Lined, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES,
+    Method, MetricGroup, OptionError, Puzzle, RateOptions, RelaxError, RelaxOptions, ScoreModel,
     ScoreOptions, ScoreRow, Source, Symmetry, analyze as analyze_one, canonical, check_k,
     clause_row, parse_metric_groups, parse_puzzle, rate_row,
 };
@@ -280,10 +280,30 @@ fn clauses<'py>(
     to_py(py, &clause_row(&p, encoding, cuts).map_err(value_error)?)
 }
 
+/// A `k` as Python gives it: a number of edges (an int, checked by the
+/// Python layer) or the string `"auto"` (each puzzle's onset), read as
+/// the command line reads `--k`.
+fn k_choice(k: Option<&Bound<'_, PyAny>>) -> PyResult<Option<KChoice>> {
+    let Some(k) = k else { return Ok(None) };
+    if let Ok(text) = k.extract::<String>() {
+        return text
+            .parse()
+            .map(Some)
+            .map_err(|e| value_error(format!("k {e}")));
+    }
+    k.extract::<usize>()
+        .map(|k| Some(KChoice::At(k)))
+        .map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "k must be a number of edges or \"auto\", not {k}"
+            ))
+        })
+}
+
 /// The relaxation options of the given parameters, the library's defaults
 /// for the others, checked as the CLI checks them.
 fn relax_options(
-    k: Option<usize>,
+    k: Option<KChoice>,
     samples: Option<usize>,
     seed: Option<u64>,
     cap: Option<u64>,
@@ -297,16 +317,17 @@ fn relax_options(
         None => d.engines.clone(),
     };
     let samples = samples.unwrap_or(d.samples);
+    let k = k.unwrap_or(d.k_choice());
     let opts = RelaxOptions {
-        k: k.unwrap_or(d.k),
         samples,
         precision,
         seed: seed.unwrap_or(d.seed),
         cap: cap.unwrap_or(d.cap),
         verify: RelaxOptions::verify_for(&engines, samples, verify),
         engines,
-        verify_by: d.verify_by,
-    };
+        ..d
+    }
+    .with_k(k);
     opts.check().map_err(option_error)?;
     Ok(opts)
 }
@@ -320,7 +341,7 @@ fn relax_options(
 fn relax_report<'py>(
     py: Python<'py>,
     puzzle: &str,
-    k: Option<usize>,
+    k: Option<&Bound<'py, PyAny>>,
     samples: Option<usize>,
     seed: Option<u64>,
     cap: Option<u64>,
@@ -330,7 +351,7 @@ fn relax_report<'py>(
     precision: Option<f64>,
 ) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
     let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
-    let opts = relax_options(k, samples, seed, cap, engine, verify, precision)?;
+    let opts = relax_options(k_choice(k)?, samples, seed, cap, engine, verify, precision)?;
     let (report, drawn) = interruptible(py, |stop| {
         sudolab::relax_until(&p, &opts, stop).and_then(|(mut report, drawn)| {
             sudolab::name_onset(&p, &opts, &mut report).map(|()| (report, drawn))
@@ -388,11 +409,29 @@ fn rate<'py>(
     to_py(py, &rows)
 }
 
+/// A `score` row, or with `keep_going` the row of a puzzle that has none:
+/// its line, its text and why (as `score --keep-going` reports a skipped
+/// line on stderr).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ScoreOrError {
+    Scored(ScoreRow),
+    Refused {
+        line: usize,
+        puzzle: String,
+        error: String,
+    },
+}
+
 /// `sudolab score` rows (dicts) for a batch, on every core; a puzzle
-/// without a score raises `ValueError` naming its line. Parameters left out
-/// take the library's defaults (`ScoreOptions`, the shipped model's seed).
+/// without a score (or that does not parse) raises `ValueError` naming its
+/// line, or with `keep_going` gives a row with `line`, `puzzle` and
+/// `error` in its place (an engine disagreement always raises). Parameters
+/// left out take the library's defaults (`ScoreOptions`, the shipped
+/// model's seed).
 #[pyfunction]
-#[pyo3(signature = (puzzles, lines=None, fast=None, scale=None, seed=None, all_metrics=None, serate_budget=None))]
+#[pyo3(signature = (puzzles, lines=None, fast=None, scale=None, seed=None, all_metrics=None, serate_budget=None, keep_going=false))]
+#[allow(clippy::too_many_arguments)]
 fn score_rows<'py>(
     py: Python<'py>,
     puzzles: Vec<String>,
@@ -402,6 +441,7 @@ fn score_rows<'py>(
     seed: Option<u64>,
     all_metrics: Option<bool>,
     serate_budget: Option<u64>,
+    keep_going: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let d = ScoreOptions::default();
     let mut model = ScoreModel::shipped().clone();
@@ -417,11 +457,47 @@ fn score_rows<'py>(
     };
     opts.check().map_err(option_error)?;
     let lines = lines_of(lines, puzzles.len())?;
-    let parsed = parse_all(&puzzles, &lines)?;
-    let rows = run_batch(py, parsed, lines, |line, p| {
-        let scored = sudolab::score(p, &opts)?;
-        Ok(ScoreRow::new(line, p, scored, None, opts.all_metrics))
+    if !keep_going {
+        let parsed = parse_all(&puzzles, &lines)?;
+        let rows = run_batch(py, parsed, lines, |line, p| {
+            let scored = sudolab::score(p, &opts)?;
+            Ok(ScoreRow::new(line, p, scored, None, opts.all_metrics))
+        })?;
+        return to_py(py, &rows);
+    }
+    // The puzzles that parse are scored; the others keep their place.
+    let mut rows: Vec<Option<ScoreOrError>> = Vec::with_capacity(puzzles.len());
+    let (mut parsed, mut parsed_lines) = (Vec::new(), Vec::new());
+    for (text, &line) in puzzles.iter().zip(&lines) {
+        match parse_puzzle(text) {
+            Ok(p) => {
+                parsed.push(p);
+                parsed_lines.push(line);
+                rows.push(None);
+            }
+            Err(e) => rows.push(Some(ScoreOrError::Refused {
+                line,
+                puzzle: text.clone(),
+                error: e.to_string(),
+            })),
+        }
+    }
+    let scored = run_batch(py, parsed, parsed_lines, |line, p| {
+        Ok(match sudolab::score(p, &opts) {
+            Ok(s) => ScoreOrError::Scored(ScoreRow::new(line, p, s, None, opts.all_metrics)),
+            Err(sudolab::ScoreError::Disagreement(d)) => return Err(d.into()),
+            Err(e) => ScoreOrError::Refused {
+                line,
+                puzzle: p.to_line(),
+                error: e.to_string(),
+            },
+        })
     })?;
+    let mut scored = scored.into_iter();
+    let rows: Vec<ScoreOrError> = rows
+        .into_iter()
+        .filter_map(|r| r.or_else(|| scored.next()))
+        .collect();
     to_py(py, &rows)
 }
 
@@ -430,7 +506,7 @@ fn score_rows<'py>(
 /// them.
 fn analyze_opts(
     metrics: Option<&str>,
-    k: Option<usize>,
+    k: Option<&Bound<'_, PyAny>>,
     samples: Option<usize>,
     seed: Option<u64>,
     cap: Option<u64>,
@@ -440,20 +516,21 @@ fn analyze_opts(
     let d = AnalyzeOptions::default();
     let samples = samples.unwrap_or(d.relax.samples);
     let seed = seed.unwrap_or(d.relax.seed);
+    let k = k_choice(k)?.unwrap_or(d.relax.k_choice());
     let opts = AnalyzeOptions {
         groups: match metrics {
             Some(m) => parse_metric_groups(m).map_err(value_error)?,
             None => d.groups,
         },
         relax: RelaxOptions {
-            k: k.unwrap_or(d.relax.k),
             samples,
             seed,
             cap: cap.unwrap_or(d.relax.cap),
             precision,
             verify: sudolab::default_verify(samples),
             ..d.relax
-        },
+        }
+        .with_k(k),
         rate_seed: seed,
         fixedness: fixedness.unwrap_or(d.fixedness),
         dedup: d.dedup,
@@ -474,7 +551,7 @@ fn analyze_opts(
 fn analyze_options<'py>(
     py: Python<'py>,
     metrics: Option<&str>,
-    k: Option<usize>,
+    k: Option<&Bound<'py, PyAny>>,
     samples: Option<usize>,
     seed: Option<u64>,
     cap: Option<u64>,
@@ -484,7 +561,7 @@ fn analyze_options<'py>(
     let opts = analyze_opts(metrics, k, samples, seed, cap, fixedness, precision)?;
     let out = PyDict::new(py);
     out.set_item("metrics", opts.metrics())?;
-    out.set_item("k", opts.relax.k)?;
+    out.set_item("k", to_py(py, &opts.relax.k_choice())?)?;
     out.set_item("samples", opts.relax.samples)?;
     out.set_item("seed", opts.relax.seed)?;
     out.set_item("cap", opts.relax.cap)?;
@@ -503,7 +580,7 @@ fn analyze<'py>(
     puzzles: Vec<String>,
     lines: Option<Vec<usize>>,
     metrics: Option<&str>,
-    k: Option<usize>,
+    k: Option<&Bound<'py, PyAny>>,
     samples: Option<usize>,
     seed: Option<u64>,
     cap: Option<u64>,
@@ -515,7 +592,7 @@ fn analyze<'py>(
     let parsed = parse_all(&puzzles, &lines)?;
     // As the CLI and `relax` do: a k beyond the graph is the caller's
     // mistake, refused before any work, not an `errors` column per row.
-    if opts.groups.contains(&MetricGroup::Relax) {
+    if opts.groups.contains(&MetricGroup::Relax) && !opts.relax.auto_k {
         for (p, line) in parsed.iter().zip(&lines) {
             check_k("k", opts.relax.k, p.order())
                 .map_err(|e| PyValueError::new_err(format!("{e} (input line {line})")))?;

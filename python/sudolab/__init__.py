@@ -89,6 +89,16 @@ def _int(name: str, value: Any) -> Optional[int]:
     return value
 
 
+def _k(value: Any) -> Union[int, str, None]:
+    """A relaxation's ``k``: a number of edges (checked as :func:`_int`
+    checks it) or ``"auto"``, each puzzle's onset (where P(unique) falls
+    through one half over 100 samples), passed on as text for the library
+    to read as ``--k`` reads it."""
+    if isinstance(value, str):
+        return value
+    return _int("k", value)
+
+
 def _case(self: EngineDisagreement) -> Optional[dict]:
     return self.args[1] if len(self.args) > 1 else None
 
@@ -267,7 +277,7 @@ class Relaxation(_Row):
 
 def relax(
     puzzle: PuzzleLike,
-    k: Optional[int] = None,
+    k: Optional[Union[int, str]] = None,
     samples: Optional[int] = None,
     seed: Optional[int] = None,
     cap: Optional[int] = None,
@@ -278,6 +288,9 @@ def relax(
 ) -> Relaxation:
     """Removes ``k`` random edges of the Sudoku graph ``samples`` times and
     counts the solutions (``sudolab relax``, same defaults and seeds).
+    ``k="auto"`` relaxes at the puzzle's onset, where P(unique) falls
+    through one half over 100 samples (``relax --k auto``): the row's ``k``
+    and ``relaxation_onset_k`` hold it.
 
     ``engine`` is ``bitset``, ``dlx``, ``sat``, a list such as ``sat,dlx`` or
     ``all``; ``verify`` samples are cross-checked (default one in 500, at
@@ -295,7 +308,7 @@ def relax(
     """
     row, drawn = _native.relax_report(
         _line(puzzle),
-        _int("k", k),
+        _k(k),
         _int("samples", samples),
         _int("seed", seed),
         _int("cap", cap),
@@ -380,7 +393,7 @@ def _lines_arg(lines: Optional[Sequence[int]]) -> Optional[List[int]]:
 
 def analyze_options(
     metrics: Optional[str] = None,
-    k: Optional[int] = None,
+    k: Optional[Union[int, str]] = None,
     samples: Optional[int] = None,
     seed: Optional[int] = None,
     cap: Optional[int] = None,
@@ -395,14 +408,14 @@ def analyze_options(
     :mod:`sudolab.dask` does before it schedules anything). Raises
     ``ValueError`` with the CLI's message for a value it refuses."""
     return _native.analyze_options(
-        metrics, _int("k", k), _int("samples", samples), _int("seed", seed), _int("cap", cap), fixedness, precision
+        metrics, _k(k), _int("samples", samples), _int("seed", seed), _int("cap", cap), fixedness, precision
     )
 
 
 def analyze(
     puzzle: PuzzleLike,
     metrics: Optional[str] = None,
-    k: Optional[int] = None,
+    k: Optional[Union[int, str]] = None,
     samples: Optional[int] = None,
     seed: Optional[int] = None,
     cap: Optional[int] = None,
@@ -420,7 +433,7 @@ def analyze(
         [_line(puzzle)],
         None,
         metrics,
-        _int("k", k),
+        _k(k),
         _int("samples", samples),
         _int("seed", seed),
         _int("cap", cap),
@@ -445,7 +458,7 @@ def _batch_index(puzzles: Any) -> Optional[pd.Index]:
 def analyze_batch(
     puzzles: Union[Iterable[PuzzleLike], pd.Series],
     metrics: Optional[str] = None,
-    k: Optional[int] = None,
+    k: Optional[Union[int, str]] = None,
     samples: Optional[int] = None,
     seed: Optional[int] = None,
     cap: Optional[int] = None,
@@ -462,7 +475,7 @@ def analyze_batch(
         _lines(puzzles),
         _lines_arg(lines),
         metrics,
-        _int("k", k),
+        _k(k),
         _int("samples", samples),
         _int("seed", seed),
         _int("cap", cap),
@@ -480,13 +493,18 @@ def score_batch(
     all_metrics: Optional[bool] = None,
     lines: Optional[Sequence[int]] = None,
     serate_budget: Optional[int] = None,
+    keep_going: bool = False,
 ) -> pd.DataFrame:
     """:func:`score` over many puzzles on every core: the rows of
-    ``sudolab score --format jsonl``."""
+    ``sudolab score --format jsonl``. A puzzle without a score (several
+    solutions, not 9×9, a line that does not parse) raises ``ValueError``
+    naming its line; with ``keep_going=True`` (``score --keep-going``) its
+    row holds ``line``, ``puzzle`` and ``error`` instead, in its place, and
+    the others are scored. An engine disagreement always raises."""
     index = _batch_index(puzzles)
     rows = _native.score_rows(
         _lines(puzzles), _lines_arg(lines), fast, _int("scale", scale), _int("seed", seed), all_metrics,
-        _int("serate_budget", serate_budget),
+        _int("serate_budget", serate_budget), bool(keep_going),
     )
     return _frame(rows, index)
 

@@ -167,7 +167,8 @@ class AnalyzeParams(_AnalyzePrecision):
 
     metrics: str
     seed: int
-    k: Optional[int]
+    k: Optional[Union[int, str]]
+    """Edges removed, or ``"auto"`` (the row's ``k`` is then its puzzle's onset)."""
     samples: Optional[int]
     cap: Optional[int]
     fixedness: bool
@@ -222,7 +223,7 @@ class AnalyzeOptions(TypedDict):
     """:func:`analyze_options`: ``analyze``'s parameters, checked, defaults filled."""
 
     metrics: str
-    k: int
+    k: Union[int, str]
     samples: int
     seed: int
     cap: int
@@ -243,7 +244,7 @@ def clauses(puzzle: str, encoding: Optional[str] = None, cuts: Optional[str] = N
 
 def relax_report(
     puzzle: str,
-    k: Optional[int] = None,
+    k: Optional[Union[int, str]] = None,
     samples: Optional[int] = None,
     seed: Optional[int] = None,
     cap: Optional[int] = None,
@@ -271,12 +272,13 @@ def score_rows(
     seed: Optional[int] = None,
     all_metrics: Optional[bool] = None,
     serate_budget: Optional[int] = None,
+    keep_going: bool = False,
 ) -> List[ScoreRow]:
     """``sudolab score`` rows, computed on every core without the GIL."""
 
 def analyze_options(
     metrics: Optional[str] = None,
-    k: Optional[int] = None,
+    k: Optional[Union[int, str]] = None,
     samples: Optional[int] = None,
     seed: Optional[int] = None,
     cap: Optional[int] = None,
@@ -289,7 +291,7 @@ def analyze(
     puzzles: Sequence[str],
     lines: Optional[Sequence[int]] = None,
     metrics: Optional[str] = None,
-    k: Optional[int] = None,
+    k: Optional[Union[int, str]] = None,
     samples: Optional[int] = None,
     seed: Optional[int] = None,
     cap: Optional[int] = None,

@@ -77,7 +77,7 @@ def _partitions(collection, column: str):
 def analyze(
     collection,
     metrics: Optional[str] = None,
-    k: Optional[int] = None,
+    k: Optional[Union[int, str]] = None,
     samples: Optional[int] = None,
     seed: Optional[int] = None,
     cap: Optional[int] = None,
@@ -125,7 +125,7 @@ def analyze_to_parquet(
     collection,
     path: str,
     metrics: Optional[str] = None,
-    k: Optional[int] = None,
+    k: Optional[Union[int, str]] = None,
     samples: Optional[int] = None,
     seed: Optional[int] = None,
     cap: Optional[int] = None,

@@ -164,3 +164,41 @@ def test_defaults_are_the_library_ones():
         "metrics": "clauses,relax,score", "seed": 1, "k": 45, "samples": 4, "cap": 1000, "fixedness": True, "dedup": False
     }
     assert sudolab.analyze_batch([WIKI], metrics="clauses")["params"][0]["seed"] == 1
+
+
+ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+
+
+def test_k_auto_relaxes_at_the_onset_everywhere(cli):
+    """Issue 49: ``k="auto"`` (once a TypeError) is the CLI's ``--k auto``:
+    the library resolves it per puzzle, the row's ``k`` holds the onset."""
+    r = sudolab.relax(ESCARGOT, k="auto", samples=30)
+    assert r.k == r.relaxation_onset_k
+    assert 5 <= r.k < 45
+    (row,) = jsonl(run_cli(cli, ["relax", "--k", "auto", "--samples", "30", "-f", "jsonl"], stdin=ESCARGOT + "\n"))
+    assert row["k"] == r.k and row["mean_fixed"] == r.mean_fixed
+    a = sudolab.analyze(ESCARGOT, metrics="relax", k="auto", samples=30)
+    assert a["k"] == r.k and a["params"]["k"] == "auto"
+    frame = sudolab.analyze_batch([ESCARGOT, WIKI], metrics="relax", k="auto", samples=30)
+    assert list(frame["k"] == frame["relaxation_onset_k"]) == [True, True]
+    assert frame["k"][0] == r.k
+    assert sudolab.analyze_options(k="auto")["k"] == "auto"
+    assert sudolab.analyze_options(k=30)["k"] == 30
+    with pytest.raises(ValueError, match="expected a number of edges or auto"):
+        sudolab.relax(ESCARGOT, k="many", samples=5)
+    with pytest.raises(TypeError):
+        sudolab.relax(ESCARGOT, k=4.5, samples=5)
+
+
+def test_score_batch_keep_going_keeps_the_other_rows():
+    several = "." * 81
+    with pytest.raises(ValueError):
+        sudolab.score_batch([WIKI, several])
+    frame = sudolab.score_batch([WIKI, several, "12345", ESCARGOT], fast=True, keep_going=True)
+    assert list(frame["line"]) == [1, 2, 3, 4]
+    assert frame["score"].notna().tolist() == [True, False, False, True]
+    assert frame["error"].isna().tolist() == [True, False, False, True]
+    assert "solution" in frame["error"][1]
+    assert frame["puzzle"][2] == "12345"
+    alone = sudolab.score_batch([WIKI, ESCARGOT], fast=True)
+    assert frame["score"][0] == alone["score"][0] and frame["score"][3] == alone["score"][1]

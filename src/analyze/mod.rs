@@ -32,7 +32,7 @@ use crate::human::{self, RateOptions, RateRow, Ratings};
 use crate::limits::OptionError;
 use crate::metrics::{self, MetricOptions};
 pub(crate) use crate::metrics::{MetricGroup, parse_metric_groups};
-use crate::relax::{RelaxOptions, RelaxSummary};
+use crate::relax::{KChoice, RelaxOptions, RelaxSummary};
 use crate::score::{self, Score, ScoreError, ScoreOptions, SerateOutcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -90,8 +90,9 @@ pub struct AnalyzeParams {
     /// both groups one seed, and their rows record it once).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_seed: Option<u64>,
-    /// Relaxation: edges removed (null without the relax group).
-    pub k: Option<usize>,
+    /// Relaxation: edges removed, or `auto` (each row's `k` is then its
+    /// puzzle's onset); null without the relax group.
+    pub k: Option<KChoice>,
     /// Relaxation: samples per puzzle (with a `precision`, the most drawn).
     pub samples: Option<usize>,
     /// Relaxation to a precision: samples are drawn until the 95 % interval
@@ -133,7 +134,7 @@ impl AnalyzeOptions {
             metrics: self.metrics(),
             seed,
             rate_seed: (rate && self.rate_seed != seed).then_some(self.rate_seed),
-            k: relax.then_some(self.relax.k),
+            k: relax.then_some(self.relax.k_choice()),
             samples: relax.then_some(self.relax.samples),
             precision: self.relax.precision.filter(|_| relax),
             cap: relax.then_some(self.relax.cap),

@@ -29,7 +29,7 @@ use crate::grid::Puzzle;
 use crate::human::{self, Explanation, Model, RateOptions};
 use crate::limits::{self, OptionError};
 use crate::metrics::{Kind, Metric, MetricValue, Role, Source};
-use crate::relax::{self, RelaxError, RelaxOptions, RelaxReport, SweepReport};
+use crate::relax::{self, KChoice, RelaxError, RelaxOptions, RelaxReport, SweepReport};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -37,8 +37,10 @@ use serde::{Deserialize, Serialize};
 /// about a second in a release build).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct ReportOptions {
-    /// Relaxation for the fixedness heatmap: edges removed (default 45).
-    pub k: usize,
+    /// Relaxation for the fixedness heatmap (and the `analyze` rows of a
+    /// data set): edges removed (default 45), or `auto`, each puzzle's
+    /// onset; the relaxation's `k` records the one used.
+    pub k: KChoice,
     /// Relaxation for the fixedness heatmap: samples (default 200).
     pub samples: usize,
     /// Values of `k` of the sweep (default 0, 10, …, 60).
@@ -62,7 +64,7 @@ pub(crate) struct ReportOptions {
 impl Default for ReportOptions {
     fn default() -> Self {
         ReportOptions {
-            k: 45,
+            k: KChoice::At(45),
             samples: 200,
             sweep: (0..=60).step_by(10).collect(),
             sweep_samples: 100,
@@ -75,9 +77,8 @@ impl Default for ReportOptions {
 }
 
 impl ReportOptions {
-    fn relax(&self, k: usize, samples: usize, engines: Engines, verify: usize) -> RelaxOptions {
+    fn relax(&self, k: KChoice, samples: usize, engines: Engines, verify: usize) -> RelaxOptions {
         RelaxOptions {
-            k,
             samples,
             precision: None,
             seed: self.seed,
@@ -85,7 +86,9 @@ impl ReportOptions {
             engines,
             verify,
             verify_by: Default::default(),
+            ..RelaxOptions::default()
         }
+        .with_k(k)
     }
 
     fn rate(&self) -> RateOptions {
@@ -316,7 +319,7 @@ pub(crate) fn puzzle_report(
             None
         }
     };
-    let sweep_opts = opts.relax(0, opts.sweep_samples, Engines::default(), 0);
+    let sweep_opts = opts.relax(KChoice::At(0), opts.sweep_samples, Engines::default(), 0);
     let sweep = match relax::sweep(puzzle, &opts.sweep, &sweep_opts) {
         Ok(s) => Some(s),
         Err(e) => {
@@ -330,11 +333,14 @@ pub(crate) fn puzzle_report(
         notes.push(format!("{model}: {why}"));
     }
     let mut ratings = Vec::new();
-    let mut push = |fields: Vec<Field>| {
+    // `placed`: the values are comparable with the reference's.
+    let mut push = |fields: Vec<Field>, placed: bool| {
         for (metric, value, text) in fields {
             ratings.push(RatingEntry {
                 model: model_of(metric).to_string(),
-                percentile: value.and_then(|v| reference.percentile(metric.name(), v)),
+                percentile: value
+                    .filter(|_| placed)
+                    .and_then(|v| reference.percentile(metric.name(), v)),
                 harder: metric.direction(),
                 metric: metric.name().to_string(),
                 value,
@@ -342,50 +348,68 @@ pub(crate) fn puzzle_report(
             });
         }
     };
-    push(scalar_fields(
-        |s| matches!(s, Source::Rate(_)),
-        |m| rated.ratings.value(m),
-        &[],
-    ));
+    push(
+        scalar_fields(
+            |s| matches!(s, Source::Rate(_)),
+            |m| rated.ratings.value(m),
+            &[],
+        ),
+        true,
+    );
     // The score with its SE-equivalent, minutes and extrapolation flags
     // (`docs/score.md`, "The top of the scale").
     match crate::score::score(puzzle, crate::score::ScoreOptions::shipped()) {
-        Ok(s) => push(scalar_fields(
-            |src| src == Source::Score,
-            |m| s.score.value(m),
-            &[],
-        )),
+        Ok(s) => push(
+            scalar_fields(|src| src == Source::Score, |m| s.score.value(m), &[]),
+            true,
+        ),
         Err(crate::score::ScoreError::Disagreement(d)) => return Err(d.into()),
         Err(e) => notes.push(format!("score: {e}")),
     }
     if let Some(r) = &relax {
-        push(scalar_fields(
-            |s| s == Source::Relax,
-            |m| r.summary.value(m),
-            &[
-                Metric::K,
-                Metric::Samples,
-                Metric::Cap,
-                Metric::Capped,
-                Metric::MedianSolutions,
-                // Shown with the heatmap, not as ratings.
-                Metric::PUniqueLow,
-                Metric::PUniqueHigh,
-                Metric::MeanFixedSe,
-                Metric::MeanFixedLow,
-                Metric::MeanFixedHigh,
-                Metric::PNothing,
-                Metric::SawNothing,
-                Metric::RelaxationOnsetK,
-            ],
-        ));
+        let comparable = reference.relax_k == Some(r.summary.k);
+        if !comparable {
+            notes.push(match reference.relax_k {
+                Some(k) => format!(
+                    "relaxation percentiles left out: the reference relaxed at k = {k}, this puzzle at k = {}",
+                    r.summary.k
+                ),
+                None => "relaxation percentiles left out: the reference has no relaxation at one k".to_string(),
+            });
+        }
+        push(
+            scalar_fields(
+                |s| s == Source::Relax,
+                |m| r.summary.value(m),
+                &[
+                    Metric::K,
+                    Metric::Samples,
+                    Metric::Cap,
+                    Metric::Capped,
+                    Metric::MedianSolutions,
+                    // Shown with the heatmap, not as ratings.
+                    Metric::PUniqueLow,
+                    Metric::PUniqueHigh,
+                    Metric::MeanFixedSe,
+                    Metric::MeanFixedLow,
+                    Metric::MeanFixedHigh,
+                    Metric::PNothing,
+                    Metric::SawNothing,
+                    Metric::RelaxationOnsetK,
+                ],
+            ),
+            comparable,
+        );
     }
     if let Some(c) = clauses.first() {
-        push(scalar_fields(
-            |s| s == Source::Clauses,
-            |m| c.counts.value(m),
-            &[Metric::Variables],
-        ));
+        push(
+            scalar_fields(
+                |s| s == Source::Clauses,
+                |m| c.counts.value(m),
+                &[Metric::Variables],
+            ),
+            true,
+        );
     }
 
     let explanation: Explanation = human::explain(puzzle);
@@ -432,6 +456,34 @@ pub(crate) fn puzzle_report(
     })
 }
 
+/// `work` on every puzzle, in input order, calling `on_done` after each.
+/// The puzzles go in waves of one per thread: a puzzle's own work runs in
+/// parallel (its relaxation samples), and over one parallel iterator of all
+/// puzzles a thread waiting inside one puzzle takes up the next, so every
+/// puzzle would finish near the end and a progress bar would stand at 0
+/// until then.
+fn each_in_waves<T: Send>(
+    puzzles: &[Puzzle],
+    work: impl Fn(&Puzzle) -> T + Sync,
+    on_done: impl Fn() + Sync,
+) -> Vec<T> {
+    let wave = rayon::current_num_threads().max(1);
+    let mut out = Vec::with_capacity(puzzles.len());
+    for chunk in puzzles.chunks(wave) {
+        out.extend(
+            chunk
+                .par_iter()
+                .map(|p| {
+                    let r = work(p);
+                    on_done();
+                    r
+                })
+                .collect::<Vec<T>>(),
+        );
+    }
+    out
+}
+
 /// `analyze` rows (clauses, relax at `opts.k` with `opts.samples`, every
 /// human model with default runs) for puzzles, as a results table;
 /// `on_done` is called after each puzzle (for a progress bar).
@@ -453,14 +505,7 @@ pub(crate) fn analyze_puzzles(
         dedup: false,
         serate_budget: crate::human::RateOptions::SERATE_BUDGET,
     };
-    let rows: Vec<_> = puzzles
-        .par_iter()
-        .map(|p| {
-            let r = analyze(p, &aopts);
-            on_done();
-            r
-        })
-        .collect();
+    let rows = each_in_waves(puzzles, |p| analyze(p, &aopts), on_done);
     let mut jsonl = String::new();
     for row in rows {
         jsonl.push_str(&serde_json::to_string(&row?)?);
@@ -555,18 +600,48 @@ pub(crate) fn compute_report(
             report.dataset = Some(dataset_report(&table, &source, label, ordinal)?);
         }
         ReportSubject::Puzzles(puzzles) => {
-            let sections: Vec<Result<PuzzleReport, ReportError>> = puzzles
-                .par_iter()
-                .map(|p| {
-                    let r = puzzle_report(p, opts, reference);
-                    on_done();
-                    r
-                })
-                .collect();
+            let sections = each_in_waves(&puzzles, |p| puzzle_report(p, opts, reference), on_done);
             for section in sections {
                 report.puzzles.push(section?);
             }
         }
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Issue 49: the report's progress bar moves while the puzzles are
+    /// computed, not all at once at the end: when a wave starts, every
+    /// puzzle of the waves before it has called `on_done`.
+    #[test]
+    fn progress_advances_wave_by_wave() {
+        let puzzles = crate::examples::embedded();
+        assert!(puzzles.len() >= 6, "{}", puzzles.len());
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let done = AtomicUsize::new(0);
+        let seen: Vec<usize> = pool.install(|| {
+            each_in_waves(
+                &puzzles,
+                |_| done.load(Ordering::SeqCst),
+                || {
+                    done.fetch_add(1, Ordering::SeqCst);
+                },
+            )
+        });
+        assert_eq!(done.load(Ordering::SeqCst), puzzles.len());
+        for (i, &before) in seen.iter().enumerate() {
+            assert!(
+                before >= i / 2 * 2,
+                "puzzle {i} started after {before} done"
+            );
+        }
+        assert!(seen[puzzles.len() - 1] >= puzzles.len() - 2, "{seen:?}");
+    }
 }

@@ -13,7 +13,7 @@ use crate::eval::ResultsTable;
 use crate::metrics::is_parameter_column;
 use crate::stats::quantile_sorted;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The embedded reference, made by `examples/report_reference.rs`.
 pub(crate) const EMBEDDED_JSON: &str = include_str!("reference.json");
@@ -28,6 +28,12 @@ pub struct Reference {
     pub source: String,
     /// Puzzles (rows) of the reference set.
     pub puzzles: usize,
+    /// The relaxation's `k` when every row of the set relaxed at the same
+    /// one: the relaxation metrics (`mean_fixed`, `p_unique`, …) of a
+    /// puzzle relaxed at another `k` (`report --k auto`) are not placed
+    /// among them. `None` in a reference without relaxation rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relax_k: Option<usize>,
     /// Metric (results column) → its 101 quantiles, ascending, and the
     /// number of rows that have a value.
     pub metrics: BTreeMap<String, MetricQuantiles>,
@@ -92,17 +98,34 @@ impl Reference {
                 continue;
             }
             v.sort_by(f64::total_cmp);
-            let q = (0..QUANTILES)
+            let mut q: Vec<f64> = (0..QUANTILES)
                 .filter_map(|i| quantile_sorted(&v, i as f64 / 100.0))
                 .collect();
+            // Interpolating between two equal values may round one ulp
+            // below them; the quantiles must ascend ([`Reference::from_json`]).
+            for i in 1..q.len() {
+                q[i] = q[i].max(q[i - 1]);
+            }
             metrics.insert(col, MetricQuantiles { n: v.len(), q });
         }
         if metrics.is_empty() {
             return Err(ReferenceError::NoMetrics);
         }
+        let ks: BTreeSet<u64> = table
+            .numeric("k")
+            .unwrap_or_default()
+            .into_iter()
+            .flatten()
+            .map(|k| k as u64)
+            .collect();
+        let relax_k = match ks.into_iter().collect::<Vec<_>>().as_slice() {
+            [k] => Some(*k as usize),
+            _ => None,
+        };
         Ok(Reference {
             source: source.to_string(),
             puzzles: table.len(),
+            relax_k,
             metrics,
         })
     }
@@ -178,11 +201,47 @@ mod tests {
             Metric::MeanFixed,
             Metric::ShortPct,
             Metric::WeightsScore,
+            // Issue 49: the score's columns and serate's have percentiles.
+            Metric::Score,
+            Metric::SeEquivalent,
+            Metric::Minutes,
+            Metric::Serate,
+            Metric::Fowler,
+            Metric::TrialDepth,
+            Metric::TrialRating,
         ] {
             assert!(
                 e.metrics.contains_key(m.name()),
                 "embedded reference lacks {m}"
             );
         }
+        assert_eq!(e.relax_k, Some(45));
+        // SE 1.2 (singles) is below most of the SE-rated sample, 9.0 above.
+        assert!(e.percentile("se_equivalent", 1.2).unwrap() < 20.0);
+        assert!(e.percentile("se_equivalent", 9.0).unwrap() > 90.0);
+    }
+
+    /// Quantiles of equal values stay equal (interpolating between them
+    /// may round below), so a reference made from a table reads back; one
+    /// relaxation k across the rows is kept, two are not.
+    #[test]
+    fn quantiles_of_a_table_ascend_and_read_back() {
+        let se = 0.447_213_595_499_957_9_f64;
+        let rows: String = (1..=7)
+            .map(|i| {
+                let (v, k) = if i < 6 { (se, 45) } else { (1.0, 45) };
+                format!("{{\"line\":{i},\"harmony_cost_se\":{v},\"k\":{k}}}\n")
+            })
+            .collect();
+        let t = ResultsTable::parse(&rows, TableFormat::Jsonl).unwrap();
+        let r = Reference::from_table(&t, "test").unwrap();
+        let q = &r.metrics["harmony_cost_se"].q;
+        assert!(q.windows(2).all(|w| w[0] <= w[1]), "{q:?}");
+        assert_eq!(q[0], se);
+        assert_eq!(r.relax_k, Some(45));
+        Reference::from_json(&serde_json::to_string(&r).unwrap()).unwrap();
+        let mixed = rows.replacen("\"k\":45", "\"k\":30", 1);
+        let t = ResultsTable::parse(&mixed, TableFormat::Jsonl).unwrap();
+        assert_eq!(Reference::from_table(&t, "test").unwrap().relax_k, None);
     }
 }

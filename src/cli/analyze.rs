@@ -5,7 +5,7 @@ use super::{Common, drop_equivalents, finish, load, progress, resume, run_batch}
 use crate::analyze::{AnalyzeOptions, analyze, parse_metric_groups};
 use crate::batch::{Driver, JobError, Source};
 use crate::engine::Engines;
-use crate::relax::{self, RelaxOptions};
+use crate::relax::{self, KChoice, RelaxOptions};
 use crate::report::text;
 use anyhow::Result;
 use clap::Args;
@@ -21,11 +21,14 @@ pub(super) struct AnalyzeArgs {
     /// SE-equivalent and predicted minutes).
     #[arg(long, default_value_t = AnalyzeOptions::default().metrics())]
     pub metrics: String,
-    /// Relaxation: edges removed.
-    #[arg(long, default_value_t = AnalyzeOptions::default().relax.k)]
-    pub k: usize,
+    /// Relaxation: edges removed, or `auto`: each puzzle's onset (where
+    /// P(unique) falls through one half over 100 samples), recorded in the
+    /// row's k and relaxation_onset_k.
+    #[arg(long, default_value_t = AnalyzeOptions::default().relax.k_choice())]
+    pub k: KChoice,
     /// Relaxation: samples per puzzle (at most 100000); with --precision,
-    /// the most that are drawn.
+    /// the most that are drawn. analyze and report draw 200 by default,
+    /// relax 1000: give --samples to compare them.
     #[arg(long, default_value_t = AnalyzeOptions::default().relax.samples)]
     pub samples: usize,
     /// Relaxation: draw samples until the 95 % interval of mean_fixed is
@@ -65,7 +68,6 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     let opts = AnalyzeOptions {
         groups: parse_metric_groups(&args.metrics)?,
         relax: RelaxOptions {
-            k: args.k,
             samples: args.samples,
             precision: args.precision,
             seed: args.seed,
@@ -73,7 +75,9 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
             engines: Engines::default(),
             verify: relax::default_verify(args.samples),
             verify_by: Default::default(),
-        },
+            ..RelaxOptions::default()
+        }
+        .with_k(args.k),
         rate_seed: args.seed,
         fixedness: args.fixedness,
         dedup: args.dedup,
@@ -105,8 +109,11 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     let pb = progress::Bar::new("puzzles");
     let mut rows = Vec::new();
     let check_k = |puzzles: &[(usize, crate::Puzzle)]| {
-        if opts.groups.contains(&crate::metrics::MetricGroup::Relax) {
-            super::check_k_fits("--k", &[args.k], puzzles).map_err(JobError::fatal)?;
+        if let (true, KChoice::At(k)) = (
+            opts.groups.contains(&crate::metrics::MetricGroup::Relax),
+            args.k,
+        ) {
+            super::check_k_fits("--k", &[k], puzzles).map_err(JobError::fatal)?;
         }
         Ok(())
     };
@@ -143,7 +150,13 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     drop(keep_rows);
     match writer {
         Some(w) => w.finish()?,
-        None => out.emit(&rows, text::analyze_table)?,
+        None => out.emit(&rows, |rows| {
+            let mut table = text::analyze_table(rows);
+            if rows.iter().any(|r| r.row.relax.is_some()) {
+                table.push_str(text::RELAX_LEGEND);
+            }
+            table
+        })?,
     }
     rejected.extend(summary.rejected);
     Ok(finish(&rejected))

@@ -104,6 +104,36 @@ fn message(e: &anyhow::Error) -> String {
     msg
 }
 
+/// A hint under a usage error that clap cannot give: `generate --level`
+/// takes the generators' own levels, while the difficulty score's levels
+/// (Easy … Expert) are a target on `score_level`.
+fn usage_hint(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::InvalidValue {
+        return None;
+    }
+    let arg = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(s)) => s.as_str(),
+        _ => return None,
+    };
+    if !arg.starts_with("--level") {
+        return None;
+    }
+    let value = match e.get(ContextKind::InvalidValue) {
+        Some(ContextValue::String(s)) => s.as_str(),
+        _ => "",
+    };
+    let score_level = (2..=5)
+        .flat_map(crate::score::scale_names)
+        .find(|n| n.eq_ignore_ascii_case(value));
+    Some(match score_level {
+        Some(name) => format!(
+            "hint: {name} is a level of the difficulty score; generate towards it with a target: -t 'score_level={name}' (--level takes the generators' own levels, see docs/generation.md)"
+        ),
+        None => "hint: --level takes the generators' own levels; the difficulty score's levels (Easy, Medium, Hard, Expert) are a target: -t 'score_level=Expert'".to_string(),
+    })
+}
+
 /// The `sudolab` command: parse the arguments, run the subcommand, and
 /// return its exit code (0 ok, 1 error, 2 engine disagreement, 3 no answer, 64 usage).
 pub fn main() -> ExitCode {
@@ -126,6 +156,9 @@ pub fn main() -> ExitCode {
             // Help or a version that cannot be written (`> /dev/full`) is
             // an error, as for every other output.
             let printed = e.print().and_then(|()| std::io::stdout().flush());
+            if let Some(hint) = usage_hint(&e) {
+                note!("{hint}");
+            }
             return ExitCode::from(if e.use_stderr() {
                 super::EXIT_USAGE
             } else if printed.is_err() {

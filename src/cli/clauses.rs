@@ -18,6 +18,11 @@ pub(super) struct ClausesArgs {
     /// Patti's 2,5 for 9×9, scaled for other orders).
     #[arg(long)]
     pub cuts: Option<String>,
+    /// Only the mean distribution over the puzzles (a data set's histogram),
+    /// without a histogram per puzzle: text, one JSON object, or one
+    /// JSONL/CSV row.
+    #[arg(long)]
+    pub summary: bool,
 }
 
 #[derive(Serialize)]
@@ -45,11 +50,21 @@ pub(super) fn run(args: ClausesArgs) -> Result<u8> {
             Err(e) => loaded.refuse(*line, e)?,
         }
     }
-    let mean = if rows.len() > 1 {
+    let mean = if rows.len() > 1 || args.summary {
         mean_distribution(&rows)
     } else {
         None
     };
+    if args.summary {
+        let text = match (out.format, &mean) {
+            (Format::Text, _) => text::clauses_text(&[], mean.as_ref()),
+            (Format::Json, Some(m)) => serde_json::to_string_pretty(m)? + "\n",
+            (Format::Json, None) => "null\n".to_string(),
+            (f, m) => render_rows(m.as_slice(), f)?,
+        };
+        out.write(&text)?;
+        return Ok(loaded.finish());
+    }
     let text = match out.format {
         Format::Text => text::clauses_text(&rows, mean.as_ref()),
         Format::Json => {

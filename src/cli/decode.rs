@@ -4,7 +4,6 @@ use super::{OutputArgs, read_text};
 use crate::analyze::engines::SolveRow;
 use crate::cnf::{decode_model, parse_model};
 use crate::engine::Engines;
-use crate::grid::parse_puzzle;
 use crate::report::paths::PathPlan;
 use anyhow::{Context, Result};
 use clap::Args;
@@ -12,8 +11,9 @@ use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub(super) struct DecodeArgs {
-    /// The puzzle the model belongs to (one line of N² cells).
-    #[arg(long, short = 'p')]
+    /// The puzzle the model belongs to: one line of N² cells, or a file
+    /// holding that one puzzle.
+    #[arg(long, short = 'p', value_name = "PUZZLE|FILE")]
     pub puzzle: String,
     /// Solver output (`s`/`v` lines, minisat's result file or bare literals); `-` = stdin.
     #[arg(default_value = "-")]
@@ -23,11 +23,13 @@ pub(super) struct DecodeArgs {
 }
 
 pub(super) fn run(args: DecodeArgs) -> Result<u8> {
+    let puzzle_file = std::path::Path::new(&args.puzzle);
     PathPlan::new()
         .input("MODEL", Some(&args.model))
+        .input("--puzzle", puzzle_file.is_file().then_some(puzzle_file))
         .output("-o", args.out.file())
         .check()?;
-    let puzzle = parse_puzzle(&args.puzzle).map_err(|e| anyhow::anyhow!("--puzzle: {e}"))?;
+    let (_, puzzle) = super::read_one_puzzle("--puzzle", &args.puzzle, true)?;
     let text = read_text(&args.model)?;
     let lits = parse_model(&text).with_context(|| format!("{}", args.model.display()))?;
     let solution =

@@ -2,12 +2,11 @@
 //! Xu & Xu's no-brute-force generator, Chang et al.'s pseudo-generator, and
 //! generation towards metric targets.
 
-use super::{EXIT_OK, EXIT_PARTIAL, OutputArgs, is_stdio, open_input};
+use super::{EXIT_OK, EXIT_PARTIAL, OutputArgs, is_stdio};
 use crate::generate::{
     AimOptions, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
-    PseudoOptions, RunOptions, Symmetry, generate, parse_targets,
+    PseudoOptions, RunOptions, Symmetry, generate_each, parse_targets,
 };
-use crate::grid::{Puzzle, PuzzleReader, parse_puzzle};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::Path;
@@ -102,7 +101,7 @@ pub(super) fn run(args: GenerateArgs) -> Result<u8> {
         ),
     };
     let source = match &args.from {
-        Some(from) => Some(read_source(from)?),
+        Some(from) => Some(super::read_one_puzzle("--from", from, false)?),
         None => None,
     };
     let order = source.as_ref().map_or(args.order, |(_, p)| p.order());
@@ -135,7 +134,21 @@ pub(super) fn run(args: GenerateArgs) -> Result<u8> {
         },
     };
     opts.check()?;
-    let rows: Vec<Generated> = match generate(&opts) {
+    // A search towards a level or targets may take many seconds a puzzle:
+    // the bar (on a terminal only) shows it is working.
+    let aiming = opts.aim.level.is_some() || !opts.aim.targets.is_empty();
+    let pb = if aiming {
+        super::progress::bar(opts.run.count as u64, "puzzles")
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    pb.set_message(format!(
+        "searching, up to {} attempts a puzzle",
+        opts.run.max_tries
+    ));
+    let generated = generate_each(&opts, || pb.inc(1));
+    pb.finish_and_clear();
+    let rows: Vec<Generated> = match generated {
         Ok(rows) => rows,
         Err(e @ GenerateError::Source(_)) => match &source {
             Some((origin, _)) => bail!("--from {origin}: {e}"),
@@ -164,10 +177,19 @@ pub(super) fn run(args: GenerateArgs) -> Result<u8> {
     if missed.is_empty() {
         return Ok(EXIT_OK);
     }
+    let within = match opts.run.time_limit {
+        Some(t) => format!(
+            "{} attempts each or --time-limit {}s",
+            opts.run.max_tries,
+            t.as_secs_f64()
+        ),
+        None => format!("--max-tries {} attempts each", opts.run.max_tries),
+    };
     note!(
-        "sudolab: {} of {} puzzle(s) missed the level/targets; the closest found is printed:",
+        "sudolab: {} of {} puzzle(s) reached the level/targets; {} missed within {within} (such puzzles are rare among what this generator makes: raise --max-tries or --time-limit, or loosen the target). The closest found is printed:",
+        rows.len() - missed.len(),
+        rows.len(),
         missed.len(),
-        rows.len()
     );
     for r in missed.iter().take(20) {
         note!(
@@ -179,29 +201,6 @@ pub(super) fn run(args: GenerateArgs) -> Result<u8> {
         );
     }
     Ok(EXIT_PARTIAL)
-}
-
-/// The source of `--from`: `-` or an existing file gives its first puzzle,
-/// anything else must be a puzzle line. Returns where it came from (for
-/// error messages) and the puzzle.
-fn read_source(from: &str) -> Result<(String, Puzzle)> {
-    let path = Path::new(from);
-    if !is_stdio(path) && !path.is_file() {
-        let p = parse_puzzle(from).map_err(|e| {
-            anyhow::anyhow!("--from {from:?}: neither an existing file nor a puzzle line: {e}")
-        })?;
-        return Ok((format!("{from:?}"), p));
-    }
-    let name = if is_stdio(path) {
-        "stdin".to_string()
-    } else {
-        path.display().to_string()
-    };
-    match PuzzleReader::new(open_input(path)?).next() {
-        Some(Ok((line, p))) => Ok((format!("{name} line {line}"), p)),
-        Some(Err(e)) => bail!("--from {name}: {e}"),
-        None => bail!("--from {name}: no puzzle found"),
-    }
 }
 
 /// The long help of `--target`: every field a target may name, from the

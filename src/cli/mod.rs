@@ -135,10 +135,7 @@ impl OutputArgs {
     }
 }
 
-/// `-` names stdin or stdout.
-pub fn is_stdio(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
+pub(crate) use crate::report::paths::is_stdio;
 
 /// True when standard output was closed when the program started (`>&-`):
 /// the runtime then points it at `/dev/null`, where written results would
@@ -256,6 +253,40 @@ pub fn finish(rejected: &batch::Rejections) -> u8 {
 }
 
 /// Opens a puzzle input: a file, or stdin for `-`.
+/// One puzzle given to `flag` (`generate --from`, `decode --puzzle`): a
+/// puzzle line, or `-` or an existing file whose first puzzle is used; with
+/// `only`, a file holding more than one puzzle is refused (which one is
+/// meant cannot be guessed). Returns where it came from (for error
+/// messages) and the puzzle.
+pub(super) fn read_one_puzzle(flag: &str, from: &str, only: bool) -> Result<(String, Puzzle)> {
+    let path = Path::new(from);
+    if !is_stdio(path) && !path.is_file() {
+        let p = crate::grid::parse_puzzle(from).map_err(|e| {
+            anyhow::anyhow!("{flag} {from:?}: neither an existing file nor a puzzle line: {e}")
+        })?;
+        return Ok((format!("{from:?}"), p));
+    }
+    let name = if is_stdio(path) {
+        "stdin".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let mut reader = crate::grid::PuzzleReader::new(open_input(path)?);
+    let (line, p) = match reader.next() {
+        Some(Ok(found)) => found,
+        Some(Err(e)) => bail!("{flag} {name}: {e}"),
+        None => bail!("{flag} {name}: no puzzle found"),
+    };
+    match reader.next().filter(|_| only) {
+        Some(Ok((next, _))) => bail!(
+            "{flag} {name}: more than one puzzle (lines {line} and {next}); give a file with the one puzzle meant, or the puzzle line itself"
+        ),
+        Some(Err(e)) => bail!("{flag} {name}: after the puzzle of line {line}: {e}"),
+        None => {}
+    }
+    Ok((format!("{name} line {line}"), p))
+}
+
 pub fn open_input(path: &Path) -> Result<Box<dyn std::io::BufRead>> {
     if is_stdio(path) {
         return Ok(Box::new(BufReader::new(std::io::stdin())));

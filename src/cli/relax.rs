@@ -26,7 +26,8 @@ pub(super) struct RelaxArgs {
     #[arg(long, default_value = "45")]
     pub k: KChoice,
     /// Samples (relaxations) per puzzle and k (at most 100000); with
-    /// --precision, the most that are drawn.
+    /// --precision, the most that are drawn. relax draws 1000 by default,
+    /// analyze and report 200: give --samples to compare them.
     #[arg(long, default_value_t = 1000)]
     pub samples: usize,
     /// Draw samples until the 95 % interval of mean_fixed is within ± E
@@ -40,23 +41,28 @@ pub(super) struct RelaxArgs {
     /// Stop counting a sample's solutions at this many (0 = exact counts).
     #[arg(long, default_value_t = RelaxOptions::default().cap)]
     pub cap: u64,
-    /// Engine analysing every sample: bitset (default, fastest), dlx (Dancing
-    /// Links) or sat (varisat); a comma-separated list such as `sat,dlx`, or
-    /// `all`, analyzes every sample with each and compares (same as --verify =
-    /// --samples).
+    /// Engine analysing every sample: bitset, dlx, sat, a list (`sat,dlx`)
+    /// or `all`.
+    ///
+    /// bitset (the default) is the fastest, dlx is Dancing Links, sat is
+    /// varisat. A comma-separated list such as `sat,dlx`, or `all`, analyzes
+    /// every sample with each engine and compares them (the same as
+    /// --verify = --samples).
     #[arg(long, default_value = "bitset")]
     pub engine: Engines,
     /// Samples cross-checked, spread evenly (default: one in 500 of
     /// --samples, at least 1).
     #[arg(long)]
     pub verify: Option<usize>,
-    /// How --engine bitset's verified samples are checked: certificate (SAT
-    /// proves the count and fixed cells from the solutions the search found,
-    /// one incremental solver per sample; at most 100,000 are listed, so a
-    /// larger count is proved to be at least that, its fixed cells in full)
-    /// or resolve (SAT re-analyzes the sample from scratch). Other engines
-    /// are always re-analyzed: by SAT for dlx, by bitset for sat.
-    #[arg(long, value_enum, default_value_t = Verification::Certificate)]
+    /// How the verified samples are checked (see --help).
+    ///
+    /// With --engine bitset: certificate (SAT proves the count and fixed
+    /// cells from the solutions the search found, one incremental solver per
+    /// sample; at most 100,000 are listed, so a larger count is proved to be
+    /// at least that, its fixed cells in full) or resolve (SAT re-analyzes
+    /// the sample from scratch). Other engines are always re-analyzed: by
+    /// SAT for dlx, by bitset for sat.
+    #[arg(long, value_enum, default_value_t = Verification::Certificate, hide_short_help = true)]
     pub verify_by: Verification,
     /// Sweep k over A:B:STEP (inclusive) instead of one --k, e.g. 0:60:5.
     #[arg(long)]
@@ -99,6 +105,7 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     };
     let opts = RelaxOptions {
         k,
+        auto_k: false,
         samples: args.samples,
         precision: args.precision,
         seed: args.seed,
@@ -227,6 +234,7 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     let text_now = out.format == Format::Text && out.file().is_none();
     let keep_rows = resume::keep_rows_on_signal(stream.as_ref());
     let mut written = 0;
+    let mut printed = false;
     let summary = run_batch(
         args.common.input()?,
         Driver::new().sequential().window(1).check_windows(&check_k),
@@ -255,6 +263,7 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
                 if text_now {
                     let text = render(std::slice::from_ref(&item));
                     pb.0.suspend(|| write_stdout(text.as_bytes()))?;
+                    printed = true;
                 }
                 if (!streaming && !text_now) || args.plot.is_some() {
                     sweeps.push(item);
@@ -269,6 +278,9 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
         Err(e) => return resume::interrupted(e, stream, out, done.len(), written),
     };
     drop(keep_rows);
+    if printed {
+        write_stdout(text::RELAX_LEGEND.as_bytes())?;
+    }
     if let (Some(w), Some(path)) = (samples_out, &args.emit_samples) {
         w.into_inner()
             .map_err(|e| e.into_error())
@@ -285,7 +297,8 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     }
     if !streaming && !text_now {
         let text = match out.format {
-            Format::Text => render(&sweeps),
+            Format::Text if sweeps.is_empty() => String::new(),
+            Format::Text => render(&sweeps) + text::RELAX_LEGEND,
             Format::Json if args.sweep.is_some() => {
                 let rows: Vec<Lined<&SweepReport>> = sweeps
                     .iter()

@@ -14,7 +14,7 @@ use crate::analyze::reference::Reference;
 use crate::batch::Source;
 use crate::eval::{LabelSpec, Ordinal, ResultsTable, TableFormat};
 use crate::grid::Puzzle;
-use crate::relax::parse_sweep;
+use crate::relax::{KChoice, parse_sweep};
 use crate::report::{self, Format, html};
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -32,11 +32,14 @@ pub(super) struct ReportArgs {
     /// page, `-f json|jsonl` the report's numbers.
     #[command(flatten)]
     pub common: Common,
-    /// Fixedness heatmap: edges removed per relaxation.
-    #[arg(long, default_value_t = 45)]
-    pub k: usize,
+    /// Fixedness heatmap: edges removed per relaxation, or `auto`: each
+    /// puzzle's onset (where P(unique) falls through one half over 100
+    /// samples), also the k of a data set's relax rows.
+    #[arg(long, default_value_t = ReportOptions::default().k)]
+    pub k: KChoice,
     /// Fixedness heatmap: relaxations drawn (also the relax samples of a
-    /// data set computed from puzzles; at most 100000).
+    /// data set computed from puzzles; at most 100000). report and analyze
+    /// draw 200 by default, relax 1000: give --samples to compare them.
     #[arg(long, default_value_t = 200)]
     pub samples: usize,
     /// Fig. 8 sweep: A:B:STEP values of k.
@@ -200,7 +203,9 @@ pub(super) fn run(args: ReportArgs) -> Result<u8> {
             )?,
             _ => load_input(args.common.input_from(Source::Examples))?,
         };
-        super::check_k_fits("--k", &[args.k], &read.puzzles)?;
+        if let KChoice::At(k) = args.k {
+            super::check_k_fits("--k", &[k], &read.puzzles)?;
+        }
         super::check_k_fits("--sweep", &opts.sweep, &read.puzzles)?;
         let puzzles: Vec<Puzzle> = read.puzzles.iter().map(|(_, p)| p.clone()).collect();
         loaded = Some(read);

@@ -55,6 +55,15 @@ pub(super) fn comments(puzzle: &Puzzle, encoding: Encoding) -> Vec<String> {
             side
         ),
     ];
+    if encoding == Encoding::Min {
+        // Every encoding declares the whole numbering (one model decodes
+        // the same whatever the encoding); the minimal one leaves the
+        // non-candidates out, and MiniSat warns of that.
+        out.push(format!(
+            "the header declares all {} variables of this numbering; the minimal encoding uses the candidates' only, so MiniSat warns \"DIMACS header mismatch\": harmless, its model decodes the same",
+            side * side * side
+        ));
+    }
     if let Some(label) = &puzzle.label {
         out.push(format!("label {}", label.replace('\n', " ")));
     }

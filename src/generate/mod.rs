@@ -653,6 +653,19 @@ pub(crate) fn validate(opts: &GenerateOptions) -> Result<(), GenerateError> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError> {
+    generate_each(opts, || {})
+}
+
+/// [`generate`], calling `on_done` as each puzzle's search ends (for a
+/// progress bar: a search towards a rare target may take many seconds
+/// per puzzle).
+///
+/// # Errors
+/// As [`generate`].
+pub fn generate_each(
+    opts: &GenerateOptions,
+    on_done: impl Fn() + Sync,
+) -> Result<Vec<Generated>, GenerateError> {
     validate(opts)?;
     let mut targets = opts.aim.targets.clone();
     for text in opts
@@ -676,7 +689,9 @@ pub fn generate(opts: &GenerateOptions) -> Result<Vec<Generated>, GenerateError>
                 if crate::cancel::cancelled() {
                     return Err(GenerateError::Cancelled);
                 }
-                Ok(generate_one(opts, &evaluator, i, deadline)?)
+                let row = generate_one(opts, &evaluator, i, deadline);
+                on_done();
+                Ok(row?)
             })
             .collect()
     };

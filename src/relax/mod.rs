@@ -79,8 +79,15 @@ pub(crate) use {
 /// Parameters of a relaxation experiment.
 #[derive(Debug, Clone, Serialize)]
 pub struct RelaxOptions {
-    /// Edges removed per sample.
+    /// Edges removed per sample (with `auto_k`, each puzzle's onset
+    /// instead).
     pub k: usize,
+    /// `k = auto` ([`KChoice::Auto`]): [`relax`] relaxes each puzzle at its
+    /// own onset, found per puzzle ([`RelaxOptions::for_puzzle`]), and the
+    /// row's `k` and `relaxation_onset_k` record it. `analyze`, `report`
+    /// and the Python package take `auto` through this one field.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub auto_k: bool,
     /// Relaxations drawn per puzzle and `k`; with `precision`, the most
     /// that are drawn.
     pub samples: usize,
@@ -138,6 +145,7 @@ impl Default for RelaxOptions {
         let samples = 1000;
         RelaxOptions {
             k: 45,
+            auto_k: false,
             samples,
             precision: None,
             seed: crate::seed::DEFAULT_SEED,
@@ -164,6 +172,44 @@ pub fn default_verify(samples: usize) -> usize {
 }
 
 impl RelaxOptions {
+    /// These options relaxing at `k`: a number of edges, or `auto`.
+    pub fn with_k(self, k: KChoice) -> RelaxOptions {
+        match k {
+            KChoice::At(k) => RelaxOptions {
+                k,
+                auto_k: false,
+                ..self
+            },
+            KChoice::Auto => RelaxOptions {
+                auto_k: true,
+                ..self
+            },
+        }
+    }
+
+    /// The `k` these options relax at, as the command line names it.
+    pub fn k_choice(&self) -> KChoice {
+        if self.auto_k {
+            KChoice::Auto
+        } else {
+            KChoice::At(self.k)
+        }
+    }
+
+    /// These options for `puzzle`, with `k` resolved: with `auto_k`, the
+    /// puzzle's onset ([`KChoice::resolve`], the one place `auto` is
+    /// resolved), else unchanged.
+    ///
+    /// # Errors
+    /// With `auto_k`: what [`KChoice::resolve`] returns.
+    pub fn for_puzzle(&self, puzzle: &Puzzle) -> Result<RelaxOptions, RelaxError> {
+        Ok(RelaxOptions {
+            k: self.k_choice().resolve(puzzle, self)?,
+            auto_k: false,
+            ..self.clone()
+        })
+    }
+
     /// Refuses options no relaxation run takes: `samples` outside
     /// `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES). (`k` is checked
     /// against each puzzle's graph: [`crate::limits::check_k`].)
@@ -629,8 +675,13 @@ pub fn relax_until(
     stop: &AtomicBool,
 ) -> Result<(RelaxReport, Vec<SampleResult>), RelaxError> {
     check_puzzle(puzzle)?;
-    let (samples, verified) = run_samples_until(puzzle, opts, stop)?;
-    Ok((summarise(puzzle, opts, &samples, verified), samples))
+    let resolved = opts.for_puzzle(puzzle)?;
+    let (samples, verified) = run_samples_until(puzzle, &resolved, stop)?;
+    let mut report = summarise(puzzle, &resolved, &samples, verified);
+    if opts.auto_k {
+        report.summary.relaxation_onset_k = Some(resolved.k);
+    }
+    Ok((report, samples))
 }
 
 /// Names the `onset` in a report that saw nothing, as `relax` and the
@@ -817,7 +868,11 @@ fn sweep_points<E: From<RelaxError>>(
         _ => None,
     };
     for &k in ks {
-        let o = RelaxOptions { k, ..opts.clone() };
+        let o = RelaxOptions {
+            k,
+            auto_k: false,
+            ..opts.clone()
+        };
         let (samples, verified) = run_samples(puzzle, &o)?;
         let mut point = summarise(puzzle, &o, &samples, verified);
         let named = match policy {

@@ -60,6 +60,32 @@ impl FromStr for KChoice {
     }
 }
 
+/// A number of edges as a JSON number, `auto` as the string `"auto"`, as
+/// the command line writes them (a run record, a report's options).
+impl serde::Serialize for KChoice {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            KChoice::At(k) => s.serialize_u64(*k as u64),
+            KChoice::Auto => s.serialize_str("auto"),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for KChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<KChoice, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Written {
+            Number(usize),
+            Text(String),
+        }
+        match Written::deserialize(d)? {
+            Written::Number(k) => Ok(KChoice::At(k)),
+            Written::Text(t) => t.parse().map_err(serde::de::Error::custom),
+        }
+    }
+}
+
 impl KChoice {
     /// The `k` to relax `puzzle` at: the number, or the onset.
     ///
@@ -171,5 +197,14 @@ mod tests {
         assert_eq!("auto".parse::<KChoice>(), Ok(KChoice::Auto));
         assert!("4x".parse::<KChoice>().is_err());
         assert_eq!(KChoice::Auto.to_string(), "auto");
+    }
+
+    #[test]
+    fn k_is_written_as_a_number_or_auto_and_read_back() {
+        assert_eq!(serde_json::to_string(&KChoice::At(45)).unwrap(), "45");
+        assert_eq!(serde_json::to_string(&KChoice::Auto).unwrap(), "\"auto\"");
+        let read: Vec<KChoice> = serde_json::from_str(r#"[45, "auto"]"#).unwrap();
+        assert_eq!(read, vec![KChoice::At(45), KChoice::Auto]);
+        assert!(serde_json::from_str::<KChoice>(r#""4x""#).is_err());
     }
 }

@@ -90,6 +90,17 @@ fn harder_flag(d: Direction) -> &'static str {
     }
 }
 
+/// Whether a fixedness map shows 0 % on every empty cell, as the map
+/// rounds it (and the puzzle has one): the map shows nothing.
+fn all_zero(cells: &[u8], fixedness: &[f64]) -> bool {
+    let mut empty = cells
+        .iter()
+        .zip(fixedness)
+        .filter(|&(&c, _)| c == 0)
+        .peekable();
+    empty.peek().is_some() && empty.all(|(_, &f)| (f * 100.0).round() == 0.0)
+}
+
 fn svg(s: String) -> Markup {
     html! { div.chart { (PreEscaped(s)) } }
 }
@@ -203,6 +214,17 @@ fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
                     ", mean solutions " @if r.summary.capped > 0 { "≥ " } (num(r.summary.mean_solutions))
                     " (95 % intervals in brackets: Student's t, Wilson)."
                 }
+                @if all_zero(&p.cells, &r.summary.fixedness) {
+                    p.note.saw-nothing.all-zero {
+                        strong { "Every empty cell is fixed in 0 % of the samples: this map is empty, not a finding. " }
+                        "At k = " (r.summary.k) " the relaxations of this puzzle have many solutions and none keeps a cell. "
+                        code { "sudolab report --k auto" } " relaxes each puzzle where its relaxation begins"
+                        @if let Some(k0) = r.summary.relaxation_onset_k.filter(|&k0| k0 != r.summary.k) {
+                            " (k = " (k0) " for this one)"
+                        }
+                        ", where the map shows which cells hold."
+                    }
+                }
                 @if r.summary.saw_nothing {
                     p.note.saw-nothing {
                         strong { "This map shows saturation, not a finding. " }
@@ -211,7 +233,7 @@ fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
                         @if let Some(k0) = r.summary.relaxation_onset_k {
                             " Its relaxation begins at k = " (k0)
                             " (where P(unique) falls through one half); "
-                            code { "sudolab relax --k auto" } " relaxes there."
+                            code { "sudolab report --k auto" } " and " code { "sudolab relax --k auto" } " relax there."
                         }
                     }
                 }

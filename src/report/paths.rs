@@ -94,7 +94,7 @@ pub(crate) struct PathPlan {
 }
 
 /// `-` names standard input or output.
-fn is_stdio(path: &Path) -> bool {
+pub(crate) fn is_stdio(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 

@@ -182,7 +182,10 @@ fn log_panel(
 /// solutions with its fit (`fit`); P(unique); mean fixed cells. A legend
 /// names each puzzle with both fits' `c` and `λ`.
 pub(crate) fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
-    let legend_h = 20 * sweeps.len() as u32 + 10;
+    // Two lines of legend per puzzle, large enough to read when the
+    // 1440-pixel chart is shrunk to a page's width.
+    const LEGEND_LINE: u32 = 28;
+    let legend_h = 2 * LEGEND_LINE * sweeps.len() as u32 + 14;
     let (w, h) = (1440u32, 300 + legend_h);
     svg((w, h), |root| {
         let (plots, legend) = root.split_vertically(300);
@@ -254,10 +257,10 @@ pub(crate) fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
             }
         }
         for (i, s) in sweeps.iter().enumerate() {
-            let y = 14 + 20 * i as i32;
+            let y = 18 + (2 * LEGEND_LINE * i as u32) as i32;
             let c = colour(i);
             legend
-                .draw(&PathElement::new(vec![(60, y), (90, y)], c.stroke_width(3)))
+                .draw(&PathElement::new(vec![(40, y), (80, y)], c.stroke_width(4)))
                 .map_err(pe)?;
             let name = s.label.clone().unwrap_or_else(|| s.puzzle.clone());
             let describe = |f: Option<&ExpFit>| {
@@ -267,19 +270,21 @@ pub(crate) fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
                 )
             };
             let fit = format!(
-                " — Fig. 8 fit of the extra solutions: {}; mean solutions: {} (dashed; hollow: capped)",
+                "Fig. 8 fit of the extra solutions: {}; mean solutions: {} (dashed; hollow: capped)",
                 describe(s.paper_fit.fit.as_ref()),
                 describe(s.fit.as_ref())
             );
+            let style = |size: u32| {
+                (FONT, size)
+                    .into_font()
+                    .into_text_style(&legend)
+                    .pos(Pos::new(HPos::Left, VPos::Center))
+            };
             legend
-                .draw(&Text::new(
-                    format!("{name}{fit}"),
-                    (98, y),
-                    (FONT, 15)
-                        .into_font()
-                        .into_text_style(&legend)
-                        .pos(Pos::new(HPos::Left, VPos::Center)),
-                ))
+                .draw(&Text::new(name, (90, y), style(24)))
+                .map_err(pe)?;
+            legend
+                .draw(&Text::new(fit, (90, y + LEGEND_LINE as i32), style(22)))
                 .map_err(pe)?;
         }
         Ok(())
@@ -412,9 +417,12 @@ pub fn fixedness_grid(
     })
 }
 
-/// ALO clause lengths of several encodings as grouped bars (Patti Table 1
-/// counts the minimal encoding's clauses of each length): `series` pairs a
-/// name with `counts[i]` = clauses of length `i + 1`.
+/// ALO clause lengths of several encodings (Patti Table 1 counts the
+/// minimal encoding's clauses of each length): `series` pairs a name with
+/// `counts[i]` = clauses of length `i + 1`. One panel per encoding, stacked,
+/// each on its own scale: the maximal encoding's count at the longest
+/// length (about 320 for 9×9) would otherwise flatten the minimal one's
+/// bars to nothing. The panels share the length axis.
 pub fn clause_histogram(series: &[(String, Vec<u64>)]) -> Result<String, PlotError> {
     let lengths = series
         .iter()
@@ -422,61 +430,56 @@ pub fn clause_histogram(series: &[(String, Vec<u64>)]) -> Result<String, PlotErr
         .max()
         .unwrap_or(1)
         .max(1);
-    let top = series
-        .iter()
-        .flat_map(|(_, c)| c.iter().copied())
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64
-        * 1.1;
-    svg((620, 340), |root| {
-        let (strip, body) = root.split_vertically(30);
-        for (si, (name, _)) in series.iter().enumerate() {
-            let x = 70 + 170 * si as i32;
-            strip
-                .draw(&Rectangle::new(
-                    [(x, 10), (x + 14, 24)],
-                    colour(si).filled(),
-                ))
+    const PANEL_H: u32 = 230;
+    let panels = series.len().max(1);
+    svg((620, PANEL_H * panels as u32), |root| {
+        let areas = root.split_evenly((panels, 1));
+        for (si, ((name, counts), area)) in series.iter().zip(&areas).enumerate() {
+            let top = counts.iter().copied().max().unwrap_or(1).max(1) as f64 * 1.15;
+            let mut chart = ChartBuilder::on(area)
+                .caption(format!("{name}: ALO clauses by length"), (FONT, 18))
+                .margin(8)
+                .x_label_area_size(40)
+                .y_label_area_size(56)
+                .build_cartesian_2d(0.5f64..lengths as f64 + 0.5, 0f64..top)
                 .map_err(pe)?;
-            strip
-                .draw(&Text::new(
-                    name.clone(),
-                    (x + 20, 17),
-                    (FONT, 15)
-                        .into_font()
-                        .into_text_style(&strip)
-                        .pos(Pos::new(HPos::Left, VPos::Center)),
-                ))
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_labels(lengths)
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .x_desc("clause length (candidates)")
+                .y_desc("clauses")
+                .y_labels(5)
+                .y_label_formatter(&|v| format!("{v:.0}"))
+                .label_style((FONT, 16))
+                .draw()
                 .map_err(pe)?;
-        }
-        let mut chart = ChartBuilder::on(&body)
-            .caption("ALO clauses by length", (FONT, 17))
-            .margin(10)
-            .x_label_area_size(38)
-            .y_label_area_size(52)
-            .build_cartesian_2d(0.5f64..lengths as f64 + 0.5, 0f64..top)
-            .map_err(pe)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(lengths)
-            .x_label_formatter(&|v| format!("{v:.0}"))
-            .x_desc("clause length (candidates)")
-            .y_desc("clauses")
-            .y_label_formatter(&|v| format!("{v:.0}"))
-            .label_style((FONT, 16))
-            .draw()
-            .map_err(pe)?;
-        let n = series.len().max(1) as f64;
-        let bar = 0.8 / n;
-        for (si, (_, counts)) in series.iter().enumerate() {
             let c = colour(si);
             chart
                 .draw_series(counts.iter().enumerate().map(|(i, &v)| {
-                    let x0 = i as f64 + 1.0 - 0.4 + si as f64 * bar;
-                    Rectangle::new([(x0, 0.0), (x0 + bar * 0.95, v as f64)], c.filled())
+                    let x = i as f64 + 1.0;
+                    Rectangle::new([(x - 0.38, 0.0), (x + 0.38, v as f64)], c.filled())
                 }))
+                .map_err(pe)?;
+            // The count above each bar: the panels' scales differ.
+            chart
+                .draw_series(
+                    counts
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &v)| v > 0)
+                        .map(|(i, &v)| {
+                            Text::new(
+                                v.to_string(),
+                                (i as f64 + 1.0, v as f64),
+                                (FONT, 14)
+                                    .into_font()
+                                    .into_text_style(area)
+                                    .pos(Pos::new(HPos::Center, VPos::Bottom)),
+                            )
+                        }),
+                )
                 .map_err(pe)?;
         }
         Ok(())

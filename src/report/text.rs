@@ -280,8 +280,16 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
         header.push("short_pct");
     }
     if relax {
-        header
-            .extend([Metric::MeanFixed, Metric::PUnique, Metric::MeanSolutions].map(Metric::name));
+        // `k` per row: with `--k auto` each puzzle has its own.
+        header.extend(
+            [
+                Metric::K,
+                Metric::MeanFixed,
+                Metric::PUnique,
+                Metric::MeanSolutions,
+            ]
+            .map(Metric::name),
+        );
     }
     if rate {
         header.extend([
@@ -308,6 +316,7 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
             }
             if relax {
                 let r = row.relax.as_ref();
+                cells.push(r.map_or_else(|| "-".into(), |r| r.k.to_string()));
                 cells.push(f(r.map(|r| r.mean_fixed)));
                 cells.push(f(r.map(|r| r.p_unique)));
                 cells.push(r.map_or_else(
@@ -363,6 +372,21 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
 }
 
 /// One relaxation as text: its summary and the fixedness map.
+/// What a relaxation's words mean, printed once under the text of `relax`
+/// and of `analyze` with the relax group (never in JSON, JSON Lines or
+/// CSV): a reader of the headline output meets `k`, "fixed", "mean extra"
+/// and "capped" before any documentation.
+pub(crate) const RELAX_LEGEND: &str = "\
+Legend (docs/relaxation.md):
+  k           random edges of the Sudoku graph removed in each sample; --k auto takes
+              each puzzle's onset, where P(unique) falls through one half
+  samples     relaxations drawn per puzzle (relax draws 1000 by default, analyze and
+              report 200: pass --samples to compare them)
+  fixed       a non-given cell that keeps its value in every solution of a sample
+  mean extra  mean solutions besides the puzzle's own
+  capped      samples whose count stopped at --cap: the means are then lower bounds
+";
+
 pub(crate) fn relax_text(r: &RelaxReport) -> String {
     let mut s = String::new();
     let name = r.label.clone().unwrap_or_default();

@@ -153,6 +153,7 @@ fn metric_options(names: &[Metric], p: &FeatureParams) -> MetricOptions {
         groups,
         relax: RelaxOptions {
             k: p.k,
+            auto_k: false,
             samples: p.samples,
             precision: None,
             seed: p.seed,

@@ -467,3 +467,38 @@ fn k_auto_on_ai_escargot_gives_a_map_that_sees_something() {
     assert!(open.iter().any(|&f| f > 0.0) && open.iter().any(|&f| f < 1.0));
     assert!(a.mean_fixed > 1.0, "{a:?}");
 }
+
+/// Issue 49: `auto` is resolved by the library, per puzzle, for every
+/// caller of [`relax::relax`] (`analyze`, `report`, Python): the row's `k`
+/// is the puzzle's onset and `relaxation_onset_k` says so; a fixed `k`
+/// leaves the onset unlooked-for.
+#[test]
+fn relax_with_auto_k_relaxes_each_puzzle_at_its_own_onset() {
+    let p = crate::examples::by_name("AI Escargot").unwrap();
+    let opts = RelaxOptions {
+        samples: 20,
+        ..Default::default()
+    }
+    .with_k(relax::KChoice::Auto);
+    assert_eq!(opts.k_choice(), relax::KChoice::Auto);
+    let k0 = relax::onset(&p, &opts).unwrap().unwrap();
+    let (row, samples) = relax::relax(&p, &opts).unwrap();
+    assert_eq!(row.summary.k, k0);
+    assert_eq!(row.summary.relaxation_onset_k, Some(k0));
+    assert!(samples.iter().all(|s| s.removed.len() == k0));
+    // The same samples as a fixed k at the onset.
+    let fixed = opts.clone().with_k(relax::KChoice::At(k0));
+    let (at_k0, _) = relax::relax(&p, &fixed).unwrap();
+    assert_eq!(at_k0.summary.relaxation_onset_k, None);
+    assert_eq!(at_k0.summary.mean_fixed, row.summary.mean_fixed);
+    assert_eq!(at_k0.summary.p_unique, row.summary.p_unique);
+    // A full grid has no onset: auto is refused with the reason.
+    let full = parse_puzzle(
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+    )
+    .unwrap();
+    assert_eq!(
+        relax::relax(&full, &opts).unwrap_err(),
+        relax::RelaxError::NoOnset
+    );
+}
