@@ -135,3 +135,28 @@ fn score_script_fits_a_model_outside_the_source_tree() {
         "src/score/model.json changed"
     );
 }
+
+/// The outputs `docs/guide.md` shows are what today's binary prints
+/// (`python3 docs/guide.py` rewrites them; a block needing what this machine
+/// lacks, minisat or the shared data, is left as written).
+#[test]
+fn the_guide_shows_what_todays_binary_prints() {
+    if !common::external_tool("python3") || !common::external_tool("bash") {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let result = Command::new("python3")
+        .arg(root.join("docs").join("guide.py"))
+        .arg("--check")
+        .current_dir(root)
+        .env("SUDOLAB_BIN", env!("CARGO_BIN_EXE_sudolab"))
+        .env("SUDOLAB_DATA", common::data_dir())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        result.status.success(),
+        "docs/guide.md is stale (python3 docs/guide.py rewrites it):\n{}\n{}",
+        String::from_utf8_lossy(&result.stdout),
+        String::from_utf8_lossy(&result.stderr)
+    );
+}
