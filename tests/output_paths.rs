@@ -41,6 +41,7 @@ const PATH_ARGUMENTS: &[&str] = &[
     "count remove_edges",
     "decode model",
     "decode output",
+    "decode puzzle",
     "encode input",
     "encode output",
     "eval output",
@@ -144,6 +145,11 @@ const CASES: &[Case] = &[
         args: &["decode", "--puzzle", EASY, "IN", "-o", "OUT"],
         flag: "-o",
         covers: ["decode output", "decode model"],
+    },
+    Case {
+        args: &["decode", "--puzzle", "IN", "-", "-o", "OUT"],
+        flag: "-o",
+        covers: ["decode puzzle", "decode output"],
     },
     Case {
         args: &["encode", "IN", "-o", "OUT"],

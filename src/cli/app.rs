@@ -267,6 +267,7 @@ mod tests {
         "count remove_edges",
         "decode model",
         "decode output",
+        "decode puzzle",
         "encode input",
         "encode output",
         "eval output",

@@ -173,7 +173,8 @@ about SE 4 to the top, where se_equivalent and trial_depth separate the hardest
 se_equivalent: Sudoku Explainer's rating (serate's ER; se_by says when it is the score's \
 placement instead); trial_depth: how deep assumptions must nest (T&E depth)
 minutes: typical mean solving time of Cloud Sudoku players, with the band half of them fall in; \
-it rises with the score, and \"extrapolated\" marks a score above every timed puzzle
+it rises with the score; \"extrapolated\": a score above every timed puzzle, whose minutes \
+are those of the hardest timed puzzles (a lower bound)
 ";
 
 /// A rating with two decimals, `-` when missing.

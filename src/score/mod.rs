@@ -606,7 +606,8 @@ pub struct Score {
     /// fitting puzzle's): the score and SE-equivalent are extrapolations.
     pub extrapolated: bool,
     /// The score is above every puzzle of the time model's population:
-    /// `minutes` is an extrapolation (`null` without a time model).
+    /// `minutes` is the time of the hardest of them, a lower bound (`null`
+    /// without a time model).
     pub minutes_extrapolated: Option<bool>,
 }
 

@@ -57,7 +57,7 @@ pub struct Minutes {
     /// The 75 % end of the band.
     pub high: f64,
     /// The score is above every puzzle the time model was fitted on: the
-    /// time is an extrapolation outside its population.
+    /// time is that of the hardest of them, a lower bound.
     pub extrapolated: bool,
 }
 
@@ -67,9 +67,13 @@ impl TimeModel {
         self.intercept + self.score_weight * score
     }
 
-    /// The predicted time in minutes, with the band.
+    /// The predicted time in minutes, with the band. Above the largest
+    /// score of the fitting puzzles the line is not drawn on: the time is
+    /// that of the hardest timed puzzles, a lower bound, and says so
+    /// (`extrapolated`). Two lines (the full and the fast score's) drawn on
+    /// past their data printed 65 and 22 minutes for one puzzle.
     pub fn minutes(&self, score: f64) -> Minutes {
-        let ln = self.ln_seconds(score);
+        let ln = self.ln_seconds(self.max_score.map_or(score, |m| score.min(m)));
         let minutes = |x: f64| x.exp() / 60.0;
         Minutes {
             expected: minutes(ln),
