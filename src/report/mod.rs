@@ -340,6 +340,19 @@ fn forget_temporary(path: &Path) {
 /// would give.
 fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     refuse_write_protected(path)?;
+    let tmp = new_temp_beside(path)?;
+    // Exactly the replaced file's mode, whatever the umask.
+    if let Ok(m) = fs::metadata(path)
+        && m.is_file()
+    {
+        tmp.as_file().set_permissions(m.permissions())?;
+    }
+    Ok(tmp)
+}
+
+/// A new temporary file beside `path` (`.NAME.XXXXXX.tmp`) with the
+/// permissions the umask gives a new file, listed for removal on a signal.
+pub(crate) fn new_temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -353,12 +366,6 @@ fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     let tmp = builder.tempfile_in(folder_of(path))?;
     temporaries().push(tmp.path().to_path_buf());
-    // Exactly the replaced file's mode, whatever the umask.
-    if let Ok(m) = fs::metadata(path)
-        && m.is_file()
-    {
-        tmp.as_file().set_permissions(m.permissions())?;
-    }
     Ok(tmp)
 }
 

@@ -440,19 +440,8 @@ fn check_target(flag: &str, path: &Path) -> Result<(), PathError> {
 /// temporary file is removed on a signal, as every output's).
 pub(crate) fn write_side_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     use std::io::Write;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    // tempfile's default is 0600; ask for 0666 so the umask decides.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut tmp = builder.tempfile_in(super::folder_of(path))?;
+    let mut tmp = super::new_temp_beside(path)?;
     let temporary = tmp.path().to_path_buf();
-    super::temporaries().push(temporary.clone());
     let done = tmp
         .write_all(bytes)
         .and_then(|()| tmp.flush())
