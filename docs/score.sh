@@ -66,6 +66,7 @@ echo "labelled puzzles: $(wc -l < "$W/labelled.txt")" >&2
 # The fit reads the metrics, not the SE-equivalent: serate's nesting levels 3–5
 # (minutes for the forum's anchors) are left out here.
 "$BIN" score "$W/labelled.txt" --all-metrics --serate-budget 0 --keep-going -f jsonl -o "$W/metrics.jsonl" || [ $? -eq 3 ]
+echo "metrics rows: $(wc -l < "$W/metrics.jsonl") ($(grep -c '"forum-11plus ' "$W/metrics.jsonl" || true) forum anchors)" >&2
 
 "$BIN" fit "$W/metrics.jsonl" --score --source label:1 --label label:2 --se label:3 --level label:4 \
   --train-only se-exchange --se-anchor forum-11plus --timed cloudsudoku --timed-weight 1.5 \
