@@ -367,7 +367,15 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         se: args.se.as_deref().map(LabelSpec::parse).transpose()?,
         level: args.level.as_deref().map(LabelSpec::parse).transpose()?,
     };
-    let mut data = FitData::from_table(&table, &metrics, &fields)?;
+    let mut data = FitData::from_table(&table, &metrics, &fields, args.se_anchor.as_deref())?;
+    if let Some(anchor) = &args.se_anchor
+        && data.anchors.is_empty()
+    {
+        anyhow::bail!(
+            "--se-anchor {anchor}: no row of this source has both a trial rating ({}) and an SE label",
+            Metric::TrialRating.name()
+        );
+    }
     if let Some(timed) = &args.timed {
         if !data.sources().contains(timed) {
             anyhow::bail!("--timed {timed}: no row has this source");
@@ -387,12 +395,6 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         if !data.sources().contains(name) {
             anyhow::bail!("--source-weight {name}: no row has this source");
         }
-    }
-    if let Some(anchor) = &args.se_anchor {
-        if !data.sources().contains(anchor) {
-            anyhow::bail!("--se-anchor {anchor}: no row has this source");
-        }
-        data = data.split_anchors(anchor);
     }
     let train_only = split_list(&args.train_only).unwrap_or_default();
     let held_out: Vec<String> = data

@@ -109,11 +109,14 @@ impl FitData {
     }
 
     /// Reads the rows of a results table that have a source, a numeric label
-    /// and at least one metric value.
+    /// and at least one metric value; the rows of `anchor`, if given, become
+    /// anchors ([`FitData::split_anchors`]) whatever their metric values (an
+    /// anchor needs only its trial rating and its SE label).
     pub(crate) fn from_table(
         table: &ResultsTable,
         metrics: &[Metric],
         fields: &LabelFields,
+        anchor: Option<&str>,
     ) -> Result<FitData, ScoreFitError> {
         let text = |spec: &LabelSpec| crate::eval::label::label_texts(table, spec);
         let number = |spec: &LabelSpec| -> Result<Vec<Option<f64>>, ScoreFitError> {
@@ -153,7 +156,7 @@ impl FitData {
                 continue;
             };
             let values: Vec<Option<f64>> = columns.iter().map(|c| c[i]).collect();
-            if values.iter().all(Option::is_none) {
+            if values.iter().all(Option::is_none) && anchor != Some(source.as_str()) {
                 continue;
             }
             rows.push(FitRow {
@@ -171,10 +174,14 @@ impl FitData {
                 "no row has a source, a numeric label and a metric value".into(),
             ));
         }
-        Ok(FitData {
+        let data = FitData {
             metrics: metrics.to_vec(),
             rows,
             anchors: Vec::new(),
+        };
+        Ok(match anchor {
+            Some(source) => data.split_anchors(source),
+            None => data,
         })
     }
 
@@ -182,5 +189,41 @@ impl FitData {
     pub(crate) fn sources(&self) -> Vec<String> {
         let set: BTreeSet<&String> = self.rows.iter().map(|r| &r.source).collect();
         set.into_iter().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::TableFormat;
+
+    /// An anchor needs only its trial rating and its SE label: the forum's
+    /// hardest puzzles have no value for most metrics (serate and the
+    /// singles models give up on them), and a fit on such metrics still
+    /// draws the trial curve through them.
+    #[test]
+    fn anchor_rows_need_no_metric_value() {
+        let table = ResultsTable::parse(
+            "label,hsolve,trial_rating\n\
+             site 1 - -,2.5,1.0\n\
+             site 2 - -,3.5,1.5\n\
+             forum 11 11.0 -,,2.6\n\
+             forum 11 11.2 -,,\n\
+             other 3 - -,,1.2\n",
+            TableFormat::Delimited(','),
+        )
+        .unwrap();
+        let fields = LabelFields {
+            source: LabelSpec::parse("label:1").unwrap(),
+            rank: LabelSpec::parse("label:2").unwrap(),
+            se: Some(LabelSpec::parse("label:3").unwrap()),
+            level: None,
+        };
+        let data = FitData::from_table(&table, &[Metric::Hsolve], &fields, Some("forum")).unwrap();
+        assert_eq!(data.anchors, vec![(2.6, 11.0)]);
+        assert_eq!(data.sources(), vec!["site".to_string()]);
+        let plain = FitData::from_table(&table, &[Metric::Hsolve], &fields, None).unwrap();
+        assert!(plain.anchors.is_empty());
+        assert_eq!(plain.rows.len(), 2, "rows without a metric value are dropped");
     }
 }
