@@ -1,17 +1,17 @@
 //! Writes the reference quantiles of `sudolab report` (101 quantiles of
 //! every numeric metric of an `analyze` results file, no puzzle) as JSON, the
-//! content of `src/analyze/reference.json`:
+//! content of `src/eval/reference.json`:
 //!
 //! ```text
-//! cargo run --release --example report_reference -- RESULTS.jsonl "SOURCE TEXT" > src/analyze/reference.json
+//! cargo run --release --example report_reference -- RESULTS.jsonl "SOURCE TEXT" > src/eval/reference.json
 //! ```
 //!
 //! `docs/guide.md` ("report") gives the exact commands that made the
 //! embedded file from the SE-rated puzzles of the shared data sets.
 
 use std::path::Path;
+use sudolab::Reference;
 use sudolab::ResultsTable;
-use sudolab::paper::Reference;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

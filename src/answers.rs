@@ -23,10 +23,6 @@ pub struct Count {
     pub capped: bool,
 }
 
-/// Above this many solutions an exact count (`cap` 0) is announced as long:
-/// a puzzle with billions of solutions takes hours to count.
-pub(crate) const LARGE_COUNT: u64 = 1_000_000;
-
 impl Count {
     /// True when the count passed 2^64 − 1: engines saturate there, so the
     /// number is a lower bound, never an exact count.

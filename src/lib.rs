@@ -55,9 +55,6 @@
 //! ```
 #![warn(missing_docs)]
 #![warn(unreachable_pub)]
-// Without the command line, the code only it calls (report pages, the score
-// fit, merging shards) is still compiled, unused.
-#![cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
 
 mod analyze;
 mod answers;
@@ -128,6 +125,7 @@ pub use seed::derive_seed;
 pub use relax::{
     BadK, ExpFit, KChoice, PaperFit, RelaxError, RelaxOptions, RelaxReport, RelaxSummary,
     SampleResult, SweepReport, Verification, default_verify, name_onset, relax, relax_until, sweep,
+    sweep_each,
 };
 
 // Rate: the models of human solving.
@@ -162,12 +160,14 @@ pub use generate::{
     TargetValue, generate, generate_each, make as generate_one, parse_targets,
 };
 
-// Eval: statistics of result columns against labels.
+// Eval: statistics of result columns against labels; where a rating falls
+// in a reference set.
 pub use eval::{
     ClassCount, ClassMethod, ClassRange, ClassifyOptions, ClassifyReport, ClassifySummary,
     Coefficient, ContingencyReport, EvalError, EvalOptions, EvalReport, EvalRow, FitOptions,
-    FitReport, GroupClass, LabelError, LabelSpec, Ordinal, Preset, PuzzleClass, ResultsTable,
-    TableError, TableFormat, TableValue, classify, evaluate, fit_linear,
+    FitReport, GroupClass, LabelError, LabelSpec, MetricQuantiles, Ordinal, Preset, PuzzleClass,
+    Reference, ReferenceError, ResultsTable, TableError, TableFormat, TableValue, classify,
+    evaluate, fit_linear,
 };
 pub use stats::{BootstrapOptions, Interval, StatError};
 
@@ -201,7 +201,6 @@ pub use seed::{DEFAULT_SEED, SeededRng};
 /// [`Engines`]).
 #[doc(hidden)]
 pub mod paper {
-    pub use crate::analyze::reference::{MetricQuantiles, Reference, ReferenceError};
     pub use crate::bitset::relaxed::count as bitset_relaxed_count;
     pub use crate::data::data_dir;
     pub use crate::human::Unfinished;

@@ -116,7 +116,7 @@ mod tests {
         assert_eq!(crate::human::RateOptions::default().seed, DEFAULT_SEED);
         assert_eq!(crate::relax::RelaxOptions::default().seed, DEFAULT_SEED);
         assert_eq!(
-            crate::analyze::puzzle_report::ReportOptions::default().seed,
+            crate::cli::report::compute::ReportOptions::default().seed,
             DEFAULT_SEED
         );
     }

@@ -19,10 +19,7 @@
 //! solutions) leaves its fields out and says why in `errors`; an engine
 //! disagreement is never filed in a row: it is returned as an error.
 
-pub(crate) mod engines;
 pub(crate) mod fill_order;
-pub(crate) mod puzzle_report;
-pub(crate) mod reference;
 pub(crate) mod results;
 
 use crate::cnf::ClauseCounts;

@@ -205,7 +205,7 @@ impl RunRecord {
     }
 
     /// The record as the text of its file (written beside the results
-    /// file by `crate::batch::sink::write_record`, atomically and without
+    /// file by `crate::cli::sink::write_record`, atomically and without
     /// following a link planted at its path).
     pub(crate) fn to_text(&self) -> String {
         serde_json::to_string_pretty(self).expect("a record serialises") + "\n"
@@ -1050,7 +1050,7 @@ mod tests {
     impl RunRecord {
         /// Writes the record of `results` beside it, as a run does.
         fn write_for_test(&self, results: &Path) {
-            crate::batch::sink::write_record(self, results).unwrap();
+            crate::cli::sink::write_record(self, results).unwrap();
         }
     }
 

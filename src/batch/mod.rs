@@ -26,8 +26,6 @@
 //!
 //! The run record and the resumable JSON Lines file are [`sink`]'s.
 
-pub(crate) mod sink;
-
 use crate::analyze::results::{DoneRows, ResultsError, RowKey};
 use crate::engine::Disagreement;
 use crate::grid::{Alphabet, ParseError, ParseErrorKind, Puzzle, PuzzleReader};

@@ -4,9 +4,9 @@
 use super::{Common, drop_equivalents, finish, load, progress, resume, run_batch};
 use crate::analyze::{AnalyzeOptions, analyze, parse_metric_groups};
 use crate::batch::{Driver, JobError, Source};
+use crate::cli::text;
 use crate::engine::Engines;
 use crate::relax::{self, KChoice, RelaxOptions};
-use crate::report::text;
 use anyhow::Result;
 use clap::Args;
 use resume::Lined;

@@ -244,7 +244,7 @@ mod tests {
     }
 
     /// Every argument that names a file, as `COMMAND ARGUMENT`. Each goes
-    /// through the one path rule (`crate::report::paths`), and
+    /// through the one path rule (`crate::cli::paths`), and
     /// tests/output_paths.rs walks each: a new one belongs in both lists.
     const PATH_ARGUMENTS: &[&str] = &[
         "analyze input",

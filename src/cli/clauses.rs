@@ -1,8 +1,9 @@
 //! `sudolab clauses`: clause-length distribution of the ALO clauses.
 
+use super::text;
 use super::{Common, load};
 use crate::cnf::{ClassCuts, ClauseRow, Encoding, MeanDistribution, clause_row, mean_distribution};
-use crate::report::{Format, render_rows, text};
+use crate::report::{Format, render_rows};
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;

@@ -1,10 +1,10 @@
 //! `sudolab decode`: a SAT solver's model back to a grid.
 
 use super::{OutputArgs, read_text};
-use crate::analyze::engines::SolveRow;
+use crate::cli::engines::SolveRow;
+use crate::cli::paths::PathPlan;
 use crate::cnf::{decode_model, parse_model};
 use crate::engine::Engines;
-use crate::report::paths::PathPlan;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;

@@ -1,10 +1,10 @@
 //! `sudolab encode`: DIMACS CNF of puzzles.
 
+use super::output::StagedFiles;
 use super::{Common, Loaded, OutputArgs, load};
+use crate::cli::paths::{OutputFolder, PathPlan, stale_members};
 use crate::cnf::{self, Encoding};
 use crate::grid::Alphabet;
-use crate::report::StagedFiles;
-use crate::report::paths::{OutputFolder, PathPlan, stale_members};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;

@@ -1,12 +1,13 @@
 //! `sudolab eval`, `classify` and `fit`: metrics against external labels.
 
 use super::OutputArgs;
+use super::text;
+use crate::cli::paths::PathPlan;
 use crate::eval::{
     self, ClassMethod, ClassifyOptions, Direction, EvalOptions, FitOptions, LabelSpec, Ordinal,
     Preset, ResultsTable,
 };
-use crate::report::paths::PathPlan;
-use crate::report::{Format, render_rows, text};
+use crate::report::{Format, render_rows};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -278,12 +279,12 @@ fn parse_source_weights(list: &Option<String>) -> Result<std::collections::BTree
             .trim()
             .parse()
             .ok()
-            .filter(|&w: &f64| crate::score::fit::source_weight_ok(w))
+            .filter(|&w: &f64| crate::cli::fit::source_weight_ok(w))
             .ok_or_else(|| {
                 anyhow::anyhow!(
                     "--source-weight {item}: the weight must be a number from {} to {}",
-                    crate::score::fit::WEIGHT_RANGE.0,
-                    crate::score::fit::WEIGHT_RANGE.1
+                    crate::cli::fit::WEIGHT_RANGE.0,
+                    crate::cli::fit::WEIGHT_RANGE.1
                 )
             })?;
         if weights.insert(name.trim().to_string(), w).is_some() {
@@ -294,9 +295,9 @@ fn parse_source_weights(list: &Option<String>) -> Result<std::collections::BTree
 }
 
 fn run_fit_score(args: FitArgs) -> Result<u8> {
+    use crate::cli::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
     use crate::metrics::{Metric, join, registry::find};
     use crate::score::features::candidates;
-    use crate::score::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
     PathPlan::new()
         .input("RESULTS", Some(&args.results))
         .output("-o", args.out.file())
@@ -313,14 +314,14 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         }
     }
     let timed_weight = args.timed_weight.unwrap_or(1.0);
-    if !crate::score::fit::source_weight_ok(timed_weight) {
+    if !crate::cli::fit::source_weight_ok(timed_weight) {
         anyhow::bail!(
             "--timed-weight {timed_weight}: must be a number from {} to {}",
-            crate::score::fit::WEIGHT_RANGE.0,
-            crate::score::fit::WEIGHT_RANGE.1
+            crate::cli::fit::WEIGHT_RANGE.0,
+            crate::cli::fit::WEIGHT_RANGE.1
         );
     }
-    let time_margin = args.time_margin.unwrap_or(crate::score::fit::TIME_MARGIN);
+    let time_margin = args.time_margin.unwrap_or(crate::cli::fit::TIME_MARGIN);
     if !(time_margin.is_finite() && time_margin >= 0.0) {
         anyhow::bail!("--time-margin {time_margin}: must be a number, 0 or more");
     }

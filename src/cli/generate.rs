@@ -85,7 +85,7 @@ pub(super) struct GenerateArgs {
 
 pub(super) fn run(args: GenerateArgs) -> Result<u8> {
     let from = args.from.as_deref().map(Path::new);
-    crate::report::paths::PathPlan::new()
+    crate::cli::paths::PathPlan::new()
         .input("--from", from.filter(|p| is_stdio(p) || p.is_file()))
         .output("-o", args.out.file())
         .check()?;

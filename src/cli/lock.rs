@@ -87,7 +87,7 @@ pub(super) fn lock(output: &Path) -> Result<Option<OutputLock>> {
         file.set_len(0)?;
         file.rewind()?;
         write!(file, "{}", std::process::id())?;
-        crate::report::remove_on_signal(&path);
+        super::signals::remove_on_signal(&path);
         return Ok(Some(OutputLock { path, _file: file }));
     }
     bail!(
@@ -104,7 +104,7 @@ pub(super) fn lock(output: &Path) -> Result<Option<OutputLock>> {
 
 impl Drop for OutputLock {
     fn drop(&mut self) {
-        crate::report::forget_on_signal(&self.path);
+        super::signals::forget_on_signal(&self.path);
         // Removed while still locked: a run waiting on this file finds it
         // gone and opens a new one.
         let _ = std::fs::remove_file(&self.path);

@@ -5,28 +5,34 @@
 mod analyze;
 mod app;
 mod canon;
+mod chart;
 mod clauses;
 mod decode;
 mod encode;
 mod engines;
 mod eval;
+pub(crate) mod fit;
 mod generate;
 mod lock;
 mod order;
+mod output;
+pub(crate) mod paths;
 mod progress;
 mod rate;
 mod relax;
-mod report;
+pub(crate) mod report;
 mod resume;
 mod score;
 mod shard;
 mod signals;
+pub(crate) mod sink;
+pub(crate) mod text;
 
 pub use app::main;
 
 use crate::batch::{self, BatchError, Driver, Input, JobError, Source};
+use crate::cli::paths::PathPlan;
 use crate::grid::{Alphabet, ParseErrorKind, Puzzle};
-use crate::report::paths::PathPlan;
 use crate::report::{Format, render_rows, write_atomic};
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -135,7 +141,7 @@ impl OutputArgs {
     }
 }
 
-pub(crate) use crate::report::paths::is_stdio;
+pub(crate) use crate::cli::paths::is_stdio;
 
 /// True when standard output was closed when the program started (`>&-`):
 /// the runtime then points it at `/dev/null`, where written results would
@@ -300,7 +306,7 @@ pub fn open_input(path: &Path) -> Result<Box<dyn std::io::BufRead>> {
 
 impl Common {
     /// The paths of this command, for the one rule every command's paths
-    /// go through ([`crate::report::paths`]): the input file and `-o`. The
+    /// go through ([`crate::cli::paths`]): the input file and `-o`. The
     /// command adds its other paths and checks the plan before any work.
     pub(crate) fn paths(&self) -> PathPlan {
         PathPlan::new()
@@ -526,4 +532,28 @@ pub fn check_k_fits(flag: &str, ks: &[usize], puzzles: &[(usize, Puzzle)]) -> Re
         }
     }
     Ok(())
+}
+
+/// Parses `A:B:STEP` (inclusive) into the list of `k`.
+pub(crate) fn parse_sweep(s: &str) -> Result<Vec<usize>, crate::relax::RelaxError> {
+    let parts: Vec<&str> = s.split(':').collect();
+    let nums: Result<Vec<usize>, _> = parts.iter().map(|p| p.trim().parse::<usize>()).collect();
+    match nums.as_deref() {
+        Ok([a, b, step]) if *step > 0 && a <= b => Ok((*a..=*b).step_by(*step).collect()),
+        Ok([a, b]) if a <= b => Ok((*a..=*b).collect()),
+        _ => Err(crate::relax::RelaxError::BadSweep(s.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sweep_parsing() {
+        assert_eq!(parse_sweep("0:60:5").unwrap().len(), 13);
+        assert_eq!(parse_sweep("3:5").unwrap(), vec![3, 4, 5]);
+        assert!(parse_sweep("5:3:1").is_err());
+        assert!(parse_sweep("0:10:0").is_err());
+    }
 }

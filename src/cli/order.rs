@@ -6,8 +6,8 @@
 use super::{Common, finish, progress, run_batch};
 use crate::analyze::fill_order::{FillOrderError, FillOrderOptions, fill_order};
 use crate::batch::{Driver, JobError};
+use crate::cli::text;
 use crate::relax::{RelaxError, RelaxOptions};
-use crate::report::text;
 use anyhow::Result;
 use clap::Args;
 

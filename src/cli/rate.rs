@@ -5,8 +5,8 @@
 
 use super::{Common, batch_rows};
 use crate::analyze::rate_row;
+use crate::cli::text;
 use crate::human::{self, RateOptions};
-use crate::report::text;
 use anyhow::Result;
 use clap::Args;
 

@@ -1,14 +1,14 @@
 //! `sudolab relax`: the constraint-relaxation experiment (Pelánek §3.2).
 
-use super::{Common, check_k_fits, finish, progress, resume, run_batch, write_stdout};
-use crate::analyze::engines::LARGE_COUNT;
+use super::text;
+use super::{Common, check_k_fits, finish, parse_sweep, progress, resume, run_batch, write_stdout};
 use crate::batch::{Driver, JobError};
+use crate::cli::engines::LARGE_COUNT;
 use crate::engine::Engines;
 use crate::relax::{
     self, KChoice, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, Verification,
-    parse_sweep,
 };
-use crate::report::{Format, OutputStream, jsonl_line, render_rows, text, write_atomic};
+use crate::report::{Format, OutputStream, jsonl_line, render_rows, write_atomic};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use resume::Lined;
@@ -189,7 +189,7 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
         if !warned_long.load(Ordering::Relaxed) {
             for &k in &todo {
                 let at_k = RelaxOptions { k, ..opts.clone() };
-                if let Ok(true) = relax::is_long(p, &at_k) {
+                if let Ok(true) = super::engines::relax_is_long(p, &at_k) {
                     pb.0.suspend(|| {
                         note!(
                             "sudolab: line {line}, k = {k}: more than {LARGE_COUNT} solutions in a sample; --cap 0 counts them exactly, which may take very long (--cap N bounds it)"
@@ -201,7 +201,7 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
             }
         }
         let mut samples = Vec::new();
-        let sweep = relax::sweep_each_with_onset(p, &todo, &opts, onset, |report, drawn| {
+        let sweep = relax::sweep_each(p, &todo, &opts, onset, |report, drawn| {
             pb.0.inc(1);
             if keep_samples {
                 samples.push((report.summary.k, drawn.to_vec()));

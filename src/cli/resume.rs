@@ -1,14 +1,14 @@
 //! Streamed JSON Lines outputs and resuming them: the command line's side
-//! of [`crate::batch::sink`], which opens, checks and writes the file.
+//! of [`crate::cli::sink`], which opens, checks and writes the file.
 //! Here: the run record of a command's arguments, and what the opened file
 //! held, said on stderr.
 
 use super::{Common, EXIT_INTERRUPTED, OutputArgs, is_stdio, open_input, signals, write_stdout};
 pub(super) use crate::analyze::results::{DoneRows, Lined, RowKey, RowSpec, RunRecord};
 use crate::analyze::results::{STDIN_INPUT, input_identity};
-pub(super) use crate::batch::sink::RowWriter;
-use crate::batch::sink::open_file;
-use crate::report::paths::PathPlan;
+use crate::cli::paths::PathPlan;
+pub(super) use crate::cli::sink::RowWriter;
+use crate::cli::sink::open_file;
 use crate::report::{Format, OutputStream, RowStream};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;

@@ -3,7 +3,7 @@
 
 use super::{Common, batch_rows};
 use crate::batch::JobError;
-use crate::report::text;
+use crate::cli::text;
 use crate::score::{self, ScoreError, ScoreModel, ScoreOptions, ScoreRow};
 use anyhow::{Context, Result, bail};
 use clap::Args;

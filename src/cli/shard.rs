@@ -11,8 +11,8 @@
 
 use super::{EXIT_OK, OutputArgs, is_stdio};
 use crate::analyze::results::{RunRecord, input_identity, merge_shards};
+use crate::cli::paths::PathPlan;
 use crate::grid::PuzzleReader;
-use crate::report::paths::PathPlan;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
@@ -112,7 +112,7 @@ pub(super) fn run(args: MergeArgs) -> Result<u8> {
     }
     out.write(&merged.to_jsonl())?;
     if let (Some(path), Some(record)) = (out.file(), merged.record()) {
-        crate::batch::sink::write_record(record, path)?;
+        crate::cli::sink::write_record(record, path)?;
     }
     note!(
         "sudolab: merged {} row(s) from {} shard file(s)",

@@ -20,8 +20,8 @@
 
 pub(crate) mod classify;
 pub(crate) mod combine;
-pub(crate) mod dataset;
 pub(crate) mod label;
+mod reference;
 mod table;
 
 pub(crate) use classify::Direction;
@@ -33,6 +33,7 @@ pub use combine::{Coefficient, FitOptions, FitReport, fit_linear};
 pub use label::LabelError;
 pub(crate) use label::label_scores;
 pub use label::{LabelSpec, Ordinal};
+pub use reference::{MetricQuantiles, Reference, ReferenceError};
 #[cfg(test)]
 pub(crate) use table::Value;
 pub use table::Value as TableValue;

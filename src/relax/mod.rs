@@ -391,7 +391,7 @@ pub struct RelaxSummary {
     /// The `k` where this puzzle's relaxation begins: where P(unique) over
     /// `ONSET_SAMPLES` nested samples falls to one half (`onset`). Looked
     /// for by `relax` and the puzzle report where a row saw nothing, and by
-    /// `relax --k auto` ([`name_onset`], `sweep_each_with_onset`); `null`
+    /// `relax --k auto` ([`name_onset`], [`sweep_each`]); `null`
     /// elsewhere (`analyze`, `score`) and where the puzzle has no empty cell.
     #[serde(default)]
     pub relaxation_onset_k: Option<usize>,
@@ -447,25 +447,6 @@ pub(crate) fn check_puzzle(puzzle: &Puzzle) -> Result<(), RelaxError> {
 fn verified_samples(samples: usize, verify: usize) -> impl Fn(usize) -> bool {
     let verify = verify.min(samples);
     move |i| verify > 0 && (i * verify) % samples < verify
-}
-
-/// Whether the samples of `opts` are exact counts (`cap` 0) past
-/// [`LARGE_COUNT`](crate::answers::LARGE_COUNT) solutions, judged on the
-/// first sample (analysed with a count capped there, so it answers
-/// quickly): such a run may take very long.
-pub(crate) fn is_long(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<bool, Disagreement> {
-    let edges = puzzle.geometry().edges().len();
-    if opts.cap != 0 || opts.samples == 0 || opts.k > edges {
-        return Ok(false);
-    }
-    let mut removed = shuffled_edges(puzzle.order(), derive_seed(opts.seed, 0));
-    removed.truncate(opts.k);
-    removed.sort_unstable();
-    let r = RelaxedInstance::new(puzzle, &removed)
-        .unwrap_or_else(|e| unreachable!("sampled edges are graph edges: {e}"));
-    let a =
-        Engines::one(opts.engines.primary()).analyze_relaxed(&r, crate::answers::LARGE_COUNT)?;
-    Ok(a.count.capped)
 }
 
 /// Runs the samples of one puzzle at one `k`.
@@ -809,25 +790,19 @@ pub fn sweep(
     ks: &[usize],
     opts: &RelaxOptions,
 ) -> Result<SweepReport, RelaxError> {
-    sweep_each(puzzle, ks, opts, |_, _| Ok::<(), RelaxError>(()))
+    sweep_points(puzzle, ks, opts, OnsetPolicy::Skip, |_, _| {
+        Ok::<(), RelaxError>(())
+    })
 }
 
-/// [`sweep`], handing each point with its samples to `each` as soon as it is
-/// done (to stream it). The fit is made on the points of `ks`, so a resumed
-/// run that passes only the missing `k` fits those.
-pub(crate) fn sweep_each<E: From<RelaxError>>(
-    puzzle: &Puzzle,
-    ks: &[usize],
-    opts: &RelaxOptions,
-    each: impl FnMut(&RelaxReport, &[SampleResult]) -> Result<(), E>,
-) -> Result<SweepReport, E> {
-    sweep_points(puzzle, ks, opts, OnsetPolicy::Skip, each)
-}
-
-/// [`sweep_each`] as `relax` runs it: the points that saw nothing name the
-/// puzzle's [`onset`] (looked for once), and with `known_onset` (`relax --k
-/// auto` found it to choose `k`) every point carries it.
-pub(crate) fn sweep_each_with_onset<E: From<RelaxError>>(
+/// [`sweep`] as `sudolab relax` runs it, handing each point with its
+/// samples to `each` as soon as it is done (to stream it), and naming the
+/// puzzle's [`onset`] on the points that saw nothing (looked for once); with
+/// `known_onset` (found beforehand, e.g. to choose `k` by
+/// [`RelaxOptions::auto_k`]) every point carries it. The fit is made on the
+/// points of `ks`, so a resumed run that passes only the missing `k` fits
+/// those.
+pub fn sweep_each<E: From<RelaxError>>(
     puzzle: &Puzzle,
     ks: &[usize],
     opts: &RelaxOptions,
@@ -910,17 +885,6 @@ fn sweep_points<E: From<RelaxError>>(
     })
 }
 
-/// Parses `A:B:STEP` (inclusive) into the list of `k`.
-pub(crate) fn parse_sweep(s: &str) -> Result<Vec<usize>, RelaxError> {
-    let parts: Vec<&str> = s.split(':').collect();
-    let nums: Result<Vec<usize>, _> = parts.iter().map(|p| p.trim().parse::<usize>()).collect();
-    match nums.as_deref() {
-        Ok([a, b, step]) if *step > 0 && a <= b => Ok((*a..=*b).step_by(*step).collect()),
-        Ok([a, b]) if a <= b => Ok((*a..=*b).collect()),
-        _ => Err(RelaxError::BadSweep(s.to_string())),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -999,14 +963,6 @@ mod tests {
         assert!((old.lambda - 5.419).abs() < 1e-3, "{old:?}");
         // Nothing has begun at k = 0 alone, and one exact point fits nothing.
         assert!(PaperFit::of(&pts[..2]).fit.is_none());
-    }
-
-    #[test]
-    fn sweep_parsing() {
-        assert_eq!(parse_sweep("0:60:5").unwrap().len(), 13);
-        assert_eq!(parse_sweep("3:5").unwrap(), vec![3, 4, 5]);
-        assert!(parse_sweep("5:3:1").is_err());
-        assert!(parse_sweep("0:10:0").is_err());
     }
 
     #[test]

@@ -7,20 +7,15 @@
 //! links followed ([`OutputTarget`], [`OutputStream`]).
 //!
 //! The HTML report is drawn here too, and only drawn: its numbers are a
-//! [`Report`] computed by [`crate::analyze::puzzle_report`] (puzzle
+//! [`Report`] computed by [`crate::cli::report::compute`] (puzzle
 //! sections, percentiles of a
-//! [`Reference`](crate::analyze::reference::Reference) set) and
-//! [`crate::eval::dataset`] (the data-set section), or read back from the
+//! [`Reference`](crate::eval::Reference) set) and
+//! [`crate::cli::report::dataset`] (the data-set section), or read back from the
 //! JSON that `report --format json|jsonl` wrote ([`Report::from_json`]).
 //! [`html`] draws it as one self-contained page, and [`plot`] holds every
 //! chart (also `relax --plot`).
 
-pub(crate) mod chart;
-pub(crate) mod html;
-pub(crate) mod paths;
 pub(crate) mod plot;
-mod read;
-pub(crate) mod text;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -278,7 +273,7 @@ impl OutputTarget {
 }
 
 /// The folder a file at `path` lives in (`.` for a bare name).
-fn folder_of(path: &Path) -> &Path {
+pub(crate) fn folder_of(path: &Path) -> &Path {
     path.parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."))
@@ -298,38 +293,19 @@ pub(crate) fn refuse_write_protected(path: &Path) -> io::Result<()> {
 }
 
 /// The temporary files of this process not yet renamed over their
-/// targets: what [`remove_temporaries`] removes.
+/// targets: what the command line removes when a signal ends it
+/// (`cli::signals::remove_temporaries`).
 static TEMPORARIES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
-fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+pub(crate) fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     TEMPORARIES
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Removes every temporary output file of this process that is not yet
-/// renamed over its target (`.FILE.XXXXXX.tmp`): what a program interrupted
-/// by a signal calls before it ends, so that no temporary file is left and
-/// every target keeps its earlier contents.
-pub(crate) fn remove_temporaries() {
-    for path in temporaries().drain(..) {
-        let _ = fs::remove_file(path);
-    }
-}
-
-/// Removes `path` too when a signal ends the program (a lock file).
-pub(crate) fn remove_on_signal(path: &Path) {
-    temporaries().push(path.to_path_buf());
-}
-
-/// `path` is no longer removed on a signal.
-pub(crate) fn forget_on_signal(path: &Path) {
-    forget_temporary(path);
-}
-
 /// A temporary file leaves the list once renamed over its target or
 /// removed.
-fn forget_temporary(path: &Path) {
+pub(crate) fn forget_temporary(path: &Path) {
     temporaries().retain(|p| p != path);
 }
 
@@ -338,7 +314,7 @@ fn forget_temporary(path: &Path) {
 /// file it will replace (a write-protected one is refused,
 /// [`refuse_write_protected`]), or for a new file those `File::create`
 /// would give.
-fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
+pub(crate) fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     refuse_write_protected(path)?;
     let tmp = new_temp_beside(path)?;
     // Exactly the replaced file's mode, whatever the umask.
@@ -369,46 +345,6 @@ pub(crate) fn new_temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     Ok(tmp)
 }
 
-/// Files written all or none: each is staged in a temporary file beside
-/// it ([`StagedFiles::stage`]) and only [`StagedFiles::commit`] renames
-/// them over their targets, so a run that fails on its 10th file leaves
-/// the earlier 9 targets as they were (`encode -o DIR/`). Dropped without
-/// `commit`, the temporary files are removed.
-#[derive(Default)]
-pub(crate) struct StagedFiles {
-    staged: Vec<(tempfile::TempPath, PathBuf)>,
-}
-
-impl StagedFiles {
-    /// Writes `bytes` to a temporary file beside `path` (closed: no file
-    /// descriptor is held per staged file). A device or FIFO is written
-    /// directly, as [`write_atomic`] does.
-    pub(crate) fn stage(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
-        match OutputTarget::of(path)? {
-            OutputTarget::Special(_) => write_atomic(path, bytes),
-            OutputTarget::File(p) => {
-                let mut tmp = temp_beside(&p)?;
-                tmp.write_all(bytes)?;
-                tmp.flush()?;
-                tmp.as_file().sync_all()?;
-                self.staged.push((tmp.into_temp_path(), p));
-                Ok(())
-            }
-        }
-    }
-
-    /// Renames every staged file over its target.
-    pub(crate) fn commit(mut self) -> io::Result<()> {
-        for (tmp, path) in std::mem::take(&mut self.staged) {
-            let temporary = tmp.to_path_buf();
-            let done = tmp.persist(&path).map_err(|e| e.error);
-            forget_temporary(&temporary);
-            done?;
-        }
-        Ok(())
-    }
-}
-
 /// Writes `bytes` to the output `path` by the `OutputTarget` policy: a
 /// regular (or new) file atomically, through a temporary file in the same
 /// folder flushed and renamed over it (on any failure, a full disk
@@ -429,14 +365,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// in place when `in_place_if_new` (a streamed result that `--resume` can
 /// continue after an interruption); a device or FIFO directly.
 pub(crate) struct OutputStream {
-    target: OutputTarget,
+    pub(crate) target: OutputTarget,
     /// The output replaces a regular file that holds something (or is
     /// not streamed): written through a temporary file.
-    replaces: bool,
-    state: StreamState,
+    pub(crate) replaces: bool,
+    pub(crate) state: StreamState,
 }
 
-enum StreamState {
+pub(crate) enum StreamState {
     Closed,
     Direct(fs::File),
     Temp(NamedTempFile),
@@ -454,29 +390,6 @@ impl OutputStream {
             target,
             replaces,
             state: StreamState::Closed,
-        })
-    }
-
-    /// True when the output is written in place (a new or empty file, a
-    /// resumed one, a device or FIFO): what is written is there at once.
-    /// False for a file that replaces an earlier one, renamed over it by
-    /// [`OutputStream::finish`].
-    pub(crate) fn in_place(&self) -> bool {
-        !self.replaces
-    }
-
-    /// An output appended to the existing file at `path` (opened now).
-    pub(crate) fn append(path: &Path) -> io::Result<OutputStream> {
-        let target = OutputTarget::of(path)?;
-        let file = match &target {
-            OutputTarget::File(p) | OutputTarget::Special(p) => {
-                fs::OpenOptions::new().append(true).open(p)?
-            }
-        };
-        Ok(OutputStream {
-            target,
-            replaces: false,
-            state: StreamState::Direct(file),
         })
     }
 
@@ -524,68 +437,10 @@ impl OutputStream {
     }
 }
 
-impl OutputStream {
-    /// Completes an output that a signal interrupted, losing nothing: the
-    /// rows written so far take the target, and a file they replace is
-    /// kept under a fresh name beside it ([`paths::earlier_name`]), which
-    /// is returned. Nothing written yet: the earlier file stays as it was.
-    pub(crate) fn finish_keeping_earlier(self) -> io::Result<Option<PathBuf>> {
-        match &self.state {
-            StreamState::Closed => return Ok(None),
-            StreamState::Direct(_) => return self.finish().map(|()| None),
-            StreamState::Temp(_) => {}
-        }
-        let OutputTarget::File(path) = &self.target else {
-            unreachable!("only a regular file is written through a temporary file")
-        };
-        let path = path.clone();
-        let mut kept = None;
-        if path.exists() {
-            for n in 1.. {
-                let name = paths::earlier_name(&path, n);
-                // A hard link is made only where nothing is: an earlier
-                // kept file is never replaced.
-                match fs::hard_link(&path, &name) {
-                    Ok(()) => {
-                        kept = Some(name);
-                        break;
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                    // No hard links on this file system: a copy.
-                    Err(_) => match fs::OpenOptions::new()
-                        .write(true)
-                        .create_new(true)
-                        .open(&name)
-                    {
-                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                        Err(e) => return Err(e),
-                        Ok(mut to) => {
-                            io::copy(&mut fs::File::open(&path)?, &mut to)?;
-                            to.sync_all()?;
-                            kept = Some(name);
-                            break;
-                        }
-                    },
-                }
-            }
-        }
-        self.finish()?;
-        Ok(kept)
-    }
-}
-
 impl Drop for OutputStream {
     fn drop(&mut self) {
         if let StreamState::Temp(tmp) = &self.state {
             forget_temporary(tmp.path());
-        }
-    }
-}
-
-impl Drop for StagedFiles {
-    fn drop(&mut self) {
-        for (tmp, _) in &self.staged {
-            forget_temporary(tmp);
         }
     }
 }
@@ -607,49 +462,6 @@ impl Write for OutputStream {
             StreamState::Closed => Ok(()),
         }
     }
-}
-
-/// A plain text table with right-aligned numeric-looking columns.
-pub(crate) fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
-    let ncols = rows.iter().map(|r| r.len()).fold(header.len(), usize::max);
-    let mut width = vec![0; ncols];
-    for (i, h) in header.iter().enumerate() {
-        width[i] = h.chars().count();
-    }
-    for r in rows {
-        for (i, c) in r.iter().enumerate() {
-            width[i] = width[i].max(c.chars().count());
-        }
-    }
-    let fmt_row = |cells: Vec<&str>| -> String {
-        let mut line = String::new();
-        for (i, c) in cells.iter().enumerate() {
-            if i > 0 {
-                line.push_str("  ");
-            }
-            let pad = width[i].saturating_sub(c.chars().count());
-            let numeric = c
-                .trim_start_matches(['>', '=', '-'])
-                .chars()
-                .next()
-                .is_some_and(|ch| ch.is_ascii_digit());
-            if numeric && (i + 1 < cells.len() || i > 0) {
-                line.push_str(&" ".repeat(pad));
-                line.push_str(c);
-            } else {
-                line.push_str(c);
-                if i + 1 < cells.len() {
-                    line.push_str(&" ".repeat(pad));
-                }
-            }
-        }
-        line.trim_end().to_string() + "\n"
-    };
-    let mut out = fmt_row(header.to_vec());
-    for r in rows {
-        out.push_str(&fmt_row(r.iter().map(|s| s.as_str()).collect()));
-    }
-    out
 }
 
 #[cfg(test)]
@@ -722,15 +534,6 @@ mod tests {
             assert!(e.to_string().contains("key must be a string"), "{f}: {e}");
         }
         assert!(jsonl_line(&rows[0]).is_err());
-    }
-
-    #[test]
-    fn text_table_tolerates_ragged_rows() {
-        let t = text_table(
-            &["a", "b"],
-            &[vec!["x".into(), "1".into(), "extra".into()], vec![]],
-        );
-        assert_eq!(t, "a  b\nx  1  extra\n\n");
     }
 
     #[test]

@@ -252,17 +252,6 @@ pub(crate) fn feature_values(
     })
 }
 
-/// The gate of a candidate metric (`docs/methods.md` §6.1): the singles
-/// model's dependency and box reach count the moves of a puzzle hidden
-/// singles solve, so their terms are multiplied by `singles_hidden_reach`
-/// and fall silent on harder puzzles.
-pub(crate) fn gate_of(m: Metric) -> Option<Metric> {
-    match m {
-        Metric::SinglesDependency | Metric::SinglesBoxReach => Some(Metric::SinglesHiddenReach),
-        _ => None,
-    }
-}
-
 /// Every candidate metric.
 pub(crate) fn candidates() -> Vec<Metric> {
     CANDIDATES.to_vec()

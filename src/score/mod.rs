@@ -21,7 +21,6 @@
 //! regenerates it and the validation in `docs/score.md`).
 
 pub(crate) mod features;
-pub(crate) mod fit;
 pub(crate) mod time;
 
 pub use features::FeatureParams;
@@ -60,27 +59,6 @@ impl Transform {
             Transform::Identity => x,
             Transform::Log1p => x.max(0.0).ln_1p(),
             Transform::Whole => f64::from(u8::from(x >= 1.0)),
-        }
-    }
-
-    /// The transform the fit uses for a metric: `ln(1 + x)` for the effort
-    /// counts and sums, whether naked singles solve the puzzle for their
-    /// reach (QQWing's simplest level, faster for people too), the value
-    /// itself for other means, shares and scores.
-    pub(crate) fn for_metric(m: Metric) -> Transform {
-        match m {
-            Metric::WeightsScore
-            | Metric::Hsolve
-            | Metric::SisusRefutationSum
-            | Metric::Nishio2
-            | Metric::Nishio4
-            | Metric::Nishio4Heuristic
-            | Metric::Backtracks
-            | Metric::OracleVisits
-            | Metric::MeanSolutions
-            | Metric::SinglesDependency => Transform::Log1p,
-            Metric::SinglesNakedReach => Transform::Whole,
-            _ => Transform::Identity,
         }
     }
 }
@@ -888,20 +866,12 @@ mod tests {
 
     #[test]
     fn whole_marks_a_reach_that_solves_the_puzzle() {
-        assert_eq!(
-            Transform::for_metric(Metric::SinglesNakedReach),
-            Transform::Whole
-        );
         let w = |x: f64| Transform::Whole.apply(x);
         assert_eq!((w(1.0), w(0.999), w(0.0)), (1.0, 0.0, 0.0));
         // In the model file as a lowercase word, like the others.
         assert_eq!(
             serde_json::to_string(&Transform::Whole).unwrap(),
             "\"whole\""
-        );
-        assert_eq!(
-            Transform::for_metric(Metric::SinglesHiddenReach),
-            Transform::Identity
         );
     }
 

@@ -9,10 +9,10 @@ fn two_puzzles() -> Vec<crate::Puzzle> {
 
 #[test]
 fn a_report_read_back_from_json_draws_the_same_page() {
-    use crate::analyze::puzzle_report::{
+    use crate::cli::report::compute::{
         Report, ReportOptions, ReportRequest, ReportSubject, compute_report,
     };
-    use crate::analyze::reference::Reference;
+    use crate::eval::Reference;
     let reference = Reference::embedded().unwrap();
     let report = compute_report(
         ReportRequest {
@@ -35,14 +35,14 @@ fn a_report_read_back_from_json_draws_the_same_page() {
     )
     .unwrap();
     assert_eq!(report.puzzles.len(), 2);
-    let page = crate::report::html::render(&report).unwrap();
+    let page = crate::cli::report::html::render(&report).unwrap();
     for text in [
         serde_json::to_string_pretty(&report).unwrap() + "\n",
         crate::jsonl_line(&report).unwrap() + "\n",
     ] {
         let back = Report::from_json(&text).unwrap().expect("a report");
         assert!(back == report, "the report reads back unchanged");
-        assert_eq!(crate::report::html::render(&back).unwrap(), page);
+        assert_eq!(crate::cli::report::html::render(&back).unwrap(), page);
     }
     // Puzzles and `analyze` rows are no report.
     assert_eq!(Report::from_json(&report.puzzles[0].puzzle).unwrap(), None);

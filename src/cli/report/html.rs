@@ -11,11 +11,11 @@
 //! the metric histograms, the Spearman matrix, the scatter plots against the
 //! label and the universal classes (Patti §8.2).
 
-use super::plot::{self, PlotError};
-use crate::analyze::puzzle_report::{PuzzleReport, Report};
+use crate::cli::report::compute::{PuzzleReport, Report};
+use crate::cli::report::dataset::DatasetReport;
 use crate::eval::Direction;
-use crate::eval::dataset::DatasetReport;
 use crate::metrics::{Kind, Metric};
+use crate::report::plot::{self, PlotError};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 const CSS: &str = r#"

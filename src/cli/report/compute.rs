@@ -1,6 +1,6 @@
 //! The numbers of `sudolab report`, gathered in plain data: every number
 //! the HTML page shows, computed here and drawn by
-//! [`crate::report::html`], so `report --format json` writes exactly what
+//! [`crate::cli::report::html`], so `report --format json` writes exactly what
 //! the page shows, and the page can be drawn again from that JSON without
 //! computing anything ([`Report`] derives `Serialize` and `Deserialize`).
 //!
@@ -15,15 +15,15 @@
 //! A data set (an `analyze` results table, or rows computed from puzzles by
 //! [`analyze_puzzles`]) is described by a
 //! [`DatasetReport`] of
-//! [`crate::eval::dataset`]. [`compute_report`] makes either kind of
+//! [`crate::cli::report::dataset`]. [`compute_report`] makes either kind of
 //! [`Report`].
 
-use super::reference::Reference;
 use crate::analyze::{AnalyzeOptions, MetricGroup, analyze};
 use crate::answers::{Count, Status};
+use crate::cli::report::dataset::{DatasetError, DatasetReport, dataset_report};
 use crate::cnf::{ClassCuts, ClauseRow, Encoding, clause_row};
 use crate::engine::{Disagreement, Engine, Engines};
-use crate::eval::dataset::{DatasetError, DatasetReport, dataset_report};
+use crate::eval::Reference;
 use crate::eval::{Direction, LabelSpec, Ordinal, ResultsTable, TableError, TableFormat};
 use crate::grid::Puzzle;
 use crate::human::{self, Explanation, Model, RateOptions};

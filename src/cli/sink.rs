@@ -20,7 +20,7 @@
 //!   a JSON object is an error.
 
 use crate::analyze::results::{DoneRows, Lined, ResultsError, ResultsFile, RowSpec, RunRecord};
-use crate::report::paths::write_side_file;
+use crate::cli::paths::write_side_file;
 use crate::report::{OutputStream, jsonl_line};
 use serde::Serialize;
 use std::io::Write;
@@ -123,7 +123,7 @@ impl RowWriter {
     /// Completes an output that a signal interrupted, losing nothing: the
     /// finished rows take the file, with this run's record (so `--resume`
     /// continues them), and a file they replace is kept under a fresh name
-    /// beside it ([`crate::report::paths::earlier_name`]) with its own
+    /// beside it ([`crate::cli::paths::earlier_name`]) with its own
     /// record, which is returned. With no row written yet, the earlier file
     /// stays as it was.
     pub(crate) fn finish_interrupted(self) -> Result<Option<PathBuf>, SinkError> {

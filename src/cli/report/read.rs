@@ -2,7 +2,7 @@
 //! wrote becomes the [`Report`] it was made from, so a page can be drawn
 //! again without computing anything, with every number exactly as written.
 
-use crate::analyze::puzzle_report::Report;
+use crate::cli::report::compute::Report;
 use serde_json::Value;
 
 /// The fields at the top level of every report document.

@@ -9,12 +9,44 @@
 use super::{FitData, FitRow, ScoreFitOptions};
 use crate::graph::derive_seed;
 use crate::metrics::Metric;
-use crate::score::{LinearScore, Term, Transform, features};
+use crate::score::{LinearScore, Term, Transform};
 use crate::seed::SeededRng;
 use crate::stats::solve;
 use rand::Rng;
 use rand::SeedableRng;
 use std::collections::BTreeMap;
+
+/// The transform the fit uses for a metric: `ln(1 + x)` for the effort
+/// counts and sums, whether naked singles solve the puzzle for their
+/// reach (QQWing's simplest level, faster for people too), the value
+/// itself for other means, shares and scores.
+pub(crate) fn transform_for(m: Metric) -> Transform {
+    match m {
+        Metric::WeightsScore
+        | Metric::Hsolve
+        | Metric::SisusRefutationSum
+        | Metric::Nishio2
+        | Metric::Nishio4
+        | Metric::Nishio4Heuristic
+        | Metric::Backtracks
+        | Metric::OracleVisits
+        | Metric::MeanSolutions
+        | Metric::SinglesDependency => Transform::Log1p,
+        Metric::SinglesNakedReach => Transform::Whole,
+        _ => Transform::Identity,
+    }
+}
+
+/// The gate of a candidate metric (`docs/methods.md` §6.1): the singles
+/// model's dependency and box reach count the moves of a puzzle hidden
+/// singles solve, so their terms are multiplied by `singles_hidden_reach`
+/// and fall silent on harder puzzles.
+pub(crate) fn gate_of(m: Metric) -> Option<Metric> {
+    match m {
+        Metric::SinglesDependency | Metric::SinglesBoxReach => Some(Metric::SinglesHiddenReach),
+        _ => None,
+    }
+}
 
 /// The value of a term's gate in a row (`None`: no gate, or not in the data).
 fn gate_value(data: &FitData, gate: Option<usize>, i: usize) -> Option<f64> {
@@ -23,14 +55,14 @@ fn gate_value(data: &FitData, gate: Option<usize>, i: usize) -> Option<f64> {
 
 /// The index of a metric's gate among the data's metrics.
 pub(super) fn gate_index(data: &FitData, m: usize) -> Option<usize> {
-    let gate = features::gate_of(data.metrics[m])?;
+    let gate = gate_of(data.metrics[m])?;
     data.metrics.iter().position(|&n| n == gate)
 }
 
 /// The standardisation of one metric over the training rows.
 pub(super) fn standardise(data: &FitData, m: usize, train: &[usize]) -> Term {
     let name = data.metrics[m];
-    let transform = Transform::for_metric(name);
+    let transform = transform_for(name);
     let gate = gate_index(data, m);
     let present: Vec<f64> = train
         .iter()

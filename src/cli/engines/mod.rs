@@ -1,15 +1,20 @@
 //! `solve`, `count`, `check` and `backbone`: the engine subcommands.
 
 use super::{Common, batch_rows, finish, run_batch};
-use crate::analyze::engines::{
-    BackboneError, BackboneRow, CheckRow, CountRow, LARGE_COUNT, SolveRow,
-};
+mod removed;
+mod rows;
+
+use super::text;
 use crate::batch::{Driver, JobError};
 use crate::engine::Engines;
-use crate::graph::{RelaxedInstance, RemovedEdges};
-use crate::report::{text, write_atomic};
+use crate::graph::RelaxedInstance;
+use crate::report::write_atomic;
 use anyhow::Result;
 use clap::Args;
+pub(crate) use removed::{RemovedEdges, parse_removed};
+pub(crate) use rows::{
+    BackboneError, BackboneRow, CheckRow, CountRow, LARGE_COUNT, SolveRow, relax_is_long,
+};
 
 #[derive(Debug, Args)]
 pub(super) struct EngineArgs {
@@ -86,8 +91,8 @@ fn removed_edges(arg: &Option<String>) -> Result<RemovedEdges> {
     } else {
         anyhow::bail!("--remove-edges: {arg} is neither a file nor a JSON list of [a, b] pairs");
     };
-    let removed = crate::graph::parse_removed(&text)
-        .map_err(|e| anyhow::anyhow!("--remove-edges {source}: {e}"))?;
+    let removed =
+        parse_removed(&text).map_err(|e| anyhow::anyhow!("--remove-edges {source}: {e}"))?;
     let origin = match (&removed.sample, &removed.puzzle) {
         (Some(s), Some(p)) => format!(", sample {s} of puzzle {p}"),
         (Some(s), None) => format!(", sample {s}"),

@@ -4,17 +4,16 @@
 //! header), so a command can render its rows window by window.
 
 use super::chart::{bar, shade};
-use super::text_table;
-use crate::analyze::engines::{BackboneRow, CheckRow, CountRow, SolveRow};
 use crate::analyze::fill_order::FillOrderRow;
 use crate::analyze::results::Lined;
 use crate::analyze::{AnalysisRow, RatedRow};
 use crate::answers::Status;
+use crate::cli::engines::{BackboneRow, CheckRow, CountRow, SolveRow};
+use crate::cli::fit::ScoreFitReport;
 use crate::cnf::{ClauseRow, MeanDistribution};
 use crate::eval::{ClassifyReport, EvalReport, FitReport};
 use crate::metrics::{Metric, MetricValue};
 use crate::relax::{RelaxReport, RelaxSummary, SweepReport};
-use crate::score::fit::ScoreFitReport;
 use crate::score::{ScoreRow, SeBy};
 
 /// A label for a table cell (empty when none).
@@ -1018,4 +1017,61 @@ fn fmt_opt(v: Option<f64>) -> String {
         }
     })
     .unwrap_or_else(|| "-".into())
+}
+
+/// A plain text table with right-aligned numeric-looking columns.
+pub(crate) fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let ncols = rows.iter().map(|r| r.len()).fold(header.len(), usize::max);
+    let mut width = vec![0; ncols];
+    for (i, h) in header.iter().enumerate() {
+        width[i] = h.chars().count();
+    }
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            width[i] = width[i].max(c.chars().count());
+        }
+    }
+    let fmt_row = |cells: Vec<&str>| -> String {
+        let mut line = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            if i > 0 {
+                line.push_str("  ");
+            }
+            let pad = width[i].saturating_sub(c.chars().count());
+            let numeric = c
+                .trim_start_matches(['>', '=', '-'])
+                .chars()
+                .next()
+                .is_some_and(|ch| ch.is_ascii_digit());
+            if numeric && (i + 1 < cells.len() || i > 0) {
+                line.push_str(&" ".repeat(pad));
+                line.push_str(c);
+            } else {
+                line.push_str(c);
+                if i + 1 < cells.len() {
+                    line.push_str(&" ".repeat(pad));
+                }
+            }
+        }
+        line.trim_end().to_string() + "\n"
+    };
+    let mut out = fmt_row(header.to_vec());
+    for r in rows {
+        out.push_str(&fmt_row(r.iter().map(|s| s.as_str()).collect()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_table_tolerates_ragged_rows() {
+        let t = text_table(
+            &["a", "b"],
+            &[vec!["x".into(), "1".into(), "extra".into()], vec![]],
+        );
+        assert_eq!(t, "a  b\nx  1  extra\n\n");
+    }
 }

@@ -37,6 +37,7 @@
 mod calibration;
 mod data;
 mod selection;
+mod time;
 mod validation;
 mod weights;
 
@@ -47,15 +48,16 @@ use validation::validate_source;
 pub(crate) use validation::{HeldOut, leave_one_source_out};
 pub(crate) use weights::scores;
 
-use super::time::{TimeModel, TimedRow, fit_time};
-use super::{LinearScore, SeCalibration, SiteLevels};
 use crate::metrics::Metric;
+use crate::score::TimeModel;
+use crate::score::{LinearScore, SeCalibration, SiteLevels};
 use crate::stats::{BootstrapOptions, quantile_sorted};
 use calibration::{level_cuts, se_calibration};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use time::{TimedRow, fit_time};
 use weights::{fit_weights, raw_sum};
 
 /// Options of the fit.
@@ -344,7 +346,7 @@ pub(crate) struct ScoreFitReport {
     /// Leave-one-source-out validation of each held-out source.
     pub validation: Vec<HeldOut>,
     /// The model fitted on every source.
-    pub model: super::ScoreModel,
+    pub model: crate::score::ScoreModel,
 }
 
 /// Selects, fits and calibrates the full and the fast score on every row,
@@ -361,9 +363,9 @@ pub(crate) fn fit_model(
     let (kept, selection) = select_metrics(data, candidates, &all, opts);
     let (kept_fast, selection_fast) = select_metrics(data, fast, &all, opts);
     let full = fit_score(data, &kept, &all, opts);
-    let model = super::ScoreModel {
+    let model = crate::score::ScoreModel {
         about,
-        params: super::FeatureParams::default(),
+        params: crate::score::FeatureParams::default(),
         full: LinearScore {
             // The full score's SE-equivalent takes serate's rating where the
             // trial curve does not place the puzzle alone (`docs/methods.md`

@@ -1,21 +1,27 @@
 //! `sudolab report`: a self-contained HTML report of one puzzle, several
-//! puzzles, or a data set ([`crate::analyze::puzzle_report::compute_report`]
-//! computes, and [`crate::report::html`] draws). Input is a puzzle file,
+//! puzzles, or a data set ([`crate::cli::report::compute::compute_report`]
+//! computes, and [`crate::cli::report::html`] draws). Input is a puzzle file,
 //! an `analyze` JSONL results file (detected by extension or a first line
 //! that starts with `{`), a report that `report -f json|jsonl` wrote (one
 //! JSON object with the report's fields: drawn again as it is, nothing is
 //! computed), or nothing for the embedded examples.
 
+pub(crate) mod compute;
+pub(crate) mod dataset;
+pub(crate) mod html;
+mod read;
+
+use super::parse_sweep;
 use super::{Common, is_stdio, load_input, progress, read_bytes};
-use crate::analyze::puzzle_report::{
+use crate::batch::Source;
+use crate::cli::report::compute::{
     Report, ReportError, ReportOptions, ReportRequest, ReportSubject, compute_report,
 };
-use crate::analyze::reference::Reference;
-use crate::batch::Source;
+use crate::eval::Reference;
 use crate::eval::{LabelSpec, Ordinal, ResultsTable, TableFormat};
 use crate::grid::Puzzle;
-use crate::relax::{KChoice, parse_sweep};
-use crate::report::{self, Format, html};
+use crate::relax::KChoice;
+use crate::report::{self, Format};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::Path;

@@ -7,9 +7,12 @@
 //! relaxed or not (the fixed cells of the constraint relaxation, Pelánek
 //! §3.2; `docs/methods.md` §2).
 
+use super::RemovedEdges;
 use crate::engine::{Disagreement, Engines, Status};
-use crate::graph::{EdgeError, RelaxedInstance, RemovedEdges};
+use crate::graph::{EdgeError, RelaxedInstance};
+use crate::graph::{derive_seed, shuffled_edges};
 use crate::grid::{Puzzle, Solution};
+use crate::relax::RelaxOptions;
 use serde::Serialize;
 
 /// Result of `sudolab check`: is the puzzle valid and unique?
@@ -49,7 +52,9 @@ impl CheckRow {
     }
 }
 
-pub(crate) use crate::answers::LARGE_COUNT;
+/// Above this many solutions an exact count (`cap` 0) is announced as long:
+/// a puzzle with billions of solutions takes hours to count.
+pub(crate) const LARGE_COUNT: u64 = 1_000_000;
 
 /// Result of `sudolab count`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -224,4 +229,22 @@ impl BackboneRow {
             fixed: a.fixed,
         })
     }
+}
+
+/// Whether the samples of `opts` are exact counts (`cap` 0) past
+/// [`LARGE_COUNT`] solutions, judged on the
+/// first sample (analysed with a count capped there, so it answers
+/// quickly): such a run may take very long.
+pub(crate) fn relax_is_long(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<bool, Disagreement> {
+    let edges = puzzle.geometry().edges().len();
+    if opts.cap != 0 || opts.samples == 0 || opts.k > edges {
+        return Ok(false);
+    }
+    let mut removed = shuffled_edges(puzzle.order(), derive_seed(opts.seed, 0));
+    removed.truncate(opts.k);
+    removed.sort_unstable();
+    let r = RelaxedInstance::new(puzzle, &removed)
+        .unwrap_or_else(|e| unreachable!("sampled edges are graph edges: {e}"));
+    let a = Engines::one(opts.engines.primary()).analyze_relaxed(&r, LARGE_COUNT)?;
+    Ok(a.count.capped)
 }

@@ -3,7 +3,7 @@
 //! single puzzle's rating can be placed as a percentile of a reference set.
 //!
 //! Only aggregate statistics are kept, never a puzzle: the embedded
-//! reference ([`Reference::embedded`], `src/analyze/reference.json`) is made
+//! reference ([`Reference::embedded`], `src/eval/reference.json`) is made
 //! from a sample of the SE-rated puzzles of the shared data sets
 //! (`se-ratings-sukakuexplainer`, whose puzzles come partly from sets that
 //! may not be redistributed) with the command in `docs/guide.md`

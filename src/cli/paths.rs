@@ -23,7 +23,7 @@
 //! output folder the run created is removed again when the run fails
 //! ([`OutputFolder`]).
 
-use super::{OutputTarget, refuse_write_protected};
+use crate::report::{OutputTarget, refuse_write_protected};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -351,7 +351,7 @@ fn in_folder(path: &Path) -> Option<PathBuf> {
     if is_stdio(path) {
         return None;
     }
-    let folder = fs::canonicalize(super::folder_of(path)).ok()?;
+    let folder = fs::canonicalize(crate::report::folder_of(path)).ok()?;
     Some(folder.join(path.file_name()?))
 }
 
@@ -420,7 +420,7 @@ fn check_target(flag: &str, path: &Path) -> Result<(), PathError> {
         return Ok(());
     };
     refuse_write_protected(&file).map_err(|e| unwritable(e.to_string()))?;
-    let dir = super::folder_of(&file);
+    let dir = crate::report::folder_of(&file);
     if !dir.is_dir() {
         return Err(unwritable(format!(
             "the folder {} does not exist",
@@ -440,14 +440,14 @@ fn check_target(flag: &str, path: &Path) -> Result<(), PathError> {
 /// temporary file is removed on a signal, as every output's).
 pub(crate) fn write_side_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     use std::io::Write;
-    let mut tmp = super::new_temp_beside(path)?;
+    let mut tmp = crate::report::new_temp_beside(path)?;
     let temporary = tmp.path().to_path_buf();
     let done = tmp
         .write_all(bytes)
         .and_then(|()| tmp.flush())
         .and_then(|()| tmp.as_file().sync_all())
         .and_then(|()| tmp.persist(path).map(drop).map_err(|e| e.error));
-    super::forget_temporary(&temporary);
+    crate::report::forget_temporary(&temporary);
     done
 }
 
