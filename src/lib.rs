@@ -151,7 +151,10 @@ pub use score::{
 };
 
 // Analyze: the rows of a data set.
-pub use analyze::{AnalysisRow, AnalyzeOptions, AnalyzeParams, RatedRow, analyze, rate_row};
+pub use analyze::{
+    AnalysisRow, AnalyzeOptions, AnalyzeParams, FillOrderError, FillOrderOptions, FillOrderRow,
+    RatedRow, analyze, fill_order, rate_row,
+};
 
 // Generate: puzzles by removal, by Fletcher's and Xu's algorithms, or to targets.
 pub use generate::{
@@ -178,7 +181,7 @@ pub use report::plot::{
 pub use report::{Format, jsonl_line, render_rows, to_csv, write_atomic};
 
 // Batch: one loop over a data set.
-pub use analyze::results::{
+pub use batch::results::{
     DoneRows, Lined, RecordDifference, ResultRow, ResultsError, ResultsFile, RowKey, RowSpec,
 };
 pub use batch::{

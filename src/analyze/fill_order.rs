@@ -19,7 +19,7 @@ use serde::Serialize;
 
 /// How both orders are computed.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct FillOrderOptions {
+pub struct FillOrderOptions {
     /// The SiSuS runs (paper: 30).
     pub sisus: SisusOptions,
     /// The relaxation whose per-cell fixedness ranks the cells (paper: k = 45).
@@ -31,7 +31,7 @@ pub(crate) struct FillOrderOptions {
 /// Both predicted fill orders of one puzzle, cell by cell in row-major
 /// order; `None` on the givens.
 #[derive(Debug, Clone, Serialize)]
-pub(crate) struct FillOrderRow {
+pub struct FillOrderRow {
     /// The puzzle as one line.
     pub puzzle: String,
     /// Its label, if the input gave one.
@@ -54,7 +54,7 @@ pub(crate) struct FillOrderRow {
 
 /// Why a fill order could not be computed.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum FillOrderError {
+pub enum FillOrderError {
     /// The relaxation refused the puzzle (not unique, contradictory, `k` too
     /// large) or its engines disagreed.
     #[error(transparent)]
@@ -75,7 +75,7 @@ fn ranks_where_present(values: &[Option<f64>]) -> Vec<Option<f64>> {
 }
 
 /// Both predicted fill orders of `puzzle` (one with a unique solution).
-pub(crate) fn fill_order(
+pub fn fill_order(
     puzzle: &Puzzle,
     opts: &FillOrderOptions,
 ) -> Result<FillOrderRow, FillOrderError> {

@@ -6,10 +6,8 @@
 //! the minimal encoding, Patti §7.1; the relaxation summary, Pelánek §3.2;
 //! the human-model ratings of [`crate::human`]) and the difficulty score of
 //! [`crate::score`], as `sudolab analyze` streams them. [`RatedRow`] is
-//! `rate`'s row, the ratings beside the score. The submodules assemble the
-//! engine commands' rows ([`engines`]), the HTML report's numbers
-//! ([`puzzle_report`], [`mod@reference`]) and read results files back for
-//! `--resume` and `merge` ([`results`]).
+//! `rate`'s row, the ratings beside the score. [`fill_order`] predicts the
+//! order in which a puzzle's cells are filled, two ways (Pelánek Fig. 6).
 //!
 //! A row holds the puzzle, its label, the parameters it was computed with
 //! (so a results file says how it was made, and a resumed run can refuse to
@@ -19,9 +17,9 @@
 //! solutions) leaves its fields out and says why in `errors`; an engine
 //! disagreement is never filed in a row: it is returned as an error.
 
-pub(crate) mod fill_order;
-pub(crate) mod results;
+mod fill_order;
 
+pub use fill_order::{FillOrderError, FillOrderOptions, FillOrderRow, fill_order};
 use crate::cnf::ClauseCounts;
 use crate::engine::Disagreement;
 use crate::grid::Puzzle;

@@ -24,9 +24,13 @@
 //!   in Python) are asked before every puzzle; the batch then ends with
 //!   [`BatchError::Stopped`].
 //!
-//! The run record and the resumable JSON Lines file are [`sink`]'s.
+//! Results files read back ([`results`]: the rows a resumed run skips) are
+//! this module's; the command line writes them, with their run record
+//! (`cli::sink`, `cli::record`).
 
-use crate::analyze::results::{DoneRows, ResultsError, RowKey};
+pub(crate) mod results;
+
+use results::{DoneRows, ResultsError, RowKey};
 use crate::engine::Disagreement;
 use crate::grid::{Alphabet, ParseError, ParseErrorKind, Puzzle, PuzzleReader};
 use crate::score::ScoreError;

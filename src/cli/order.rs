@@ -1,10 +1,10 @@
 //! `sudolab order`: the order in which each puzzle's cells are filled, as
 //! the SiSuS model and relaxation fixedness predict it (Pelánek Fig. 6), and
 //! the SiSuS possibilities per step (Fig. 7); computed by
-//! `crate::analyze::fill_order`.
+//! [`crate::fill_order`].
 
 use super::{Common, finish, progress, run_batch};
-use crate::analyze::fill_order::{FillOrderError, FillOrderOptions, fill_order};
+use crate::analyze::{FillOrderError, FillOrderOptions, fill_order};
 use crate::batch::{Driver, JobError};
 use crate::cli::text;
 use crate::relax::{RelaxError, RelaxOptions};

@@ -4,8 +4,9 @@
 //! held, said on stderr.
 
 use super::{Common, EXIT_INTERRUPTED, OutputArgs, is_stdio, open_input, signals, write_stdout};
-pub(super) use crate::analyze::results::{DoneRows, Lined, RowKey, RowSpec, RunRecord};
-use crate::analyze::results::{STDIN_INPUT, input_identity};
+pub(super) use super::record::RunRecord;
+use super::record::{STDIN_INPUT, input_identity};
+pub(super) use crate::batch::results::{DoneRows, Lined, RowKey, RowSpec};
 use crate::cli::paths::PathPlan;
 pub(super) use crate::cli::sink::RowWriter;
 use crate::cli::sink::open_file;

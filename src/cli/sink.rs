@@ -2,7 +2,7 @@
 //!
 //! A long run (`analyze`, `relax`) written as JSON Lines gets each row as
 //! soon as its window is done, with the input `line` its puzzle came from.
-//! Resuming reads the existing file back first ([`crate::analyze::results`]):
+//! Resuming reads the existing file back first ([`crate::batch::results`]):
 //!
 //! * rows are keyed by input line (and `k` for sweeps), not by puzzle text,
 //!   so a data set with the same puzzle twice keeps both rows;
@@ -19,7 +19,8 @@
 //!   before appending, so no record is corrupted; any other line that is not
 //!   a JSON object is an error.
 
-use crate::analyze::results::{DoneRows, Lined, ResultsError, ResultsFile, RowSpec, RunRecord};
+use super::record::RunRecord;
+use crate::batch::results::{DoneRows, Lined, ResultsError, ResultsFile, RowSpec};
 use crate::cli::paths::write_side_file;
 use crate::report::{OutputStream, jsonl_line};
 use serde::Serialize;
@@ -233,7 +234,7 @@ pub(crate) fn open_file(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::results::RowKey;
+    use crate::batch::results::RowKey;
     use serde_json::json;
 
     /// The row spec of `relax --k 45 --samples 10 --seed 1 --cap 1000`.

@@ -4,8 +4,8 @@
 //! header), so a command can render its rows window by window.
 
 use super::chart::{bar, shade};
-use crate::analyze::fill_order::FillOrderRow;
-use crate::analyze::results::Lined;
+use crate::analyze::FillOrderRow;
+use crate::batch::results::Lined;
 use crate::analyze::{AnalysisRow, RatedRow};
 use crate::answers::Status;
 use crate::cli::engines::{BackboneRow, CheckRow, CountRow, SolveRow};

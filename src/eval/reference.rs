@@ -64,12 +64,12 @@ pub enum ReferenceError {
 
 impl Reference {
     /// The reference embedded in sudolab.
-    pub(crate) fn embedded() -> Result<Reference, ReferenceError> {
+    pub fn embedded() -> Result<Reference, ReferenceError> {
         Reference::from_json(EMBEDDED_JSON)
     }
 
     /// Reads and checks a reference JSON document.
-    pub(crate) fn from_json(text: &str) -> Result<Reference, ReferenceError> {
+    pub fn from_json(text: &str) -> Result<Reference, ReferenceError> {
         let r: Reference = serde_json::from_str(text)?;
         for (name, m) in &r.metrics {
             let ok = m.q.len() == QUANTILES
@@ -132,7 +132,7 @@ impl Reference {
 
     /// Percentile (0–100) of `value` among the reference values of
     /// `metric`; `None` when the reference lacks the metric.
-    pub(crate) fn percentile(&self, metric: &str, value: f64) -> Option<f64> {
+    pub fn percentile(&self, metric: &str, value: f64) -> Option<f64> {
         self.metrics.get(metric).map(|m| percentile_of(&m.q, value))
     }
 }

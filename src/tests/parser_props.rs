@@ -127,7 +127,8 @@ proptest! {
 
     #[test]
     fn mutated_results_files_never_panic((edits, cut) in edits(), twice in any::<bool>()) {
-        use crate::analyze::results::{DoneRows, ResultsFile, RowSpec, merge_shards};
+        use crate::batch::results::{DoneRows, ResultsFile, RowSpec};
+        use crate::cli::shard::merge_shards;
         let dir = tempfile::tempdir().unwrap();
         let rows = format!(
             "{{\"line\":1,\"puzzle\":\"{EASY}\",\"k\":45,\"samples\":5,\"seed\":1}}\n\
