@@ -177,6 +177,8 @@ pub use stats::{BootstrapOptions, Interval, StatError};
 // Report: output formats, atomic writes, SVG charts.
 pub use report::plot::{
     PlotError, clause_histogram as clause_histogram_svg, fixedness_grid as fixedness_svg,
+    histogram as histogram_svg, percentile_bars as percentile_bars_svg, scatter as scatter_svg,
+    sweep_chart as sweep_svg,
 };
 pub use report::{Format, jsonl_line, render_rows, to_csv, write_atomic};
 

@@ -37,6 +37,8 @@ pub(crate) fn readable_number(v: f64) -> String {
     }
 }
 
+// Used by the command line's text tables and the tests.
+#[cfg(any(feature = "cli", test))]
 /// Numbers as [`readable_number`] gives them, in brackets, comma-separated.
 pub(crate) fn readable_list(vs: &[f64]) -> String {
     let items: Vec<String> = vs.iter().map(|&v| readable_number(v)).collect();

@@ -19,16 +19,18 @@
 
 mod fill_order;
 
-pub use fill_order::{FillOrderError, FillOrderOptions, FillOrderRow, fill_order};
 use crate::cnf::ClauseCounts;
 use crate::engine::Disagreement;
 use crate::grid::Puzzle;
 use crate::human::{self, RateOptions, RateRow, Ratings};
 use crate::limits::OptionError;
+pub(crate) use crate::metrics::MetricGroup;
+#[cfg(feature = "cli")]
+pub(crate) use crate::metrics::parse_metric_groups;
 use crate::metrics::{self, MetricOptions};
-pub(crate) use crate::metrics::{MetricGroup, parse_metric_groups};
 use crate::relax::{KChoice, RelaxOptions, RelaxSummary};
 use crate::score::{self, Score, ScoreError, ScoreOptions, SerateOutcome};
+pub use fill_order::{FillOrderError, FillOrderOptions, FillOrderRow, fill_order};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

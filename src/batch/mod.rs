@@ -30,11 +30,11 @@
 
 pub(crate) mod results;
 
-use results::{DoneRows, ResultsError, RowKey};
 use crate::engine::Disagreement;
 use crate::grid::{Alphabet, ParseError, ParseErrorKind, Puzzle, PuzzleReader};
 use crate::score::ScoreError;
 use rayon::prelude::*;
+use results::{DoneRows, ResultsError, RowKey};
 use std::error::Error;
 use std::fmt;
 use std::io::BufRead;
@@ -580,6 +580,8 @@ fn fatal(line: usize, e: JobError) -> BatchError {
     }
 }
 
+// Used by the command line (commands that need the whole input) and the tests.
+#[cfg(any(feature = "cli", test))]
 /// Every puzzle of `input` (its shard, without bad lines when
 /// `keep_going`), read at once, and what was rejected: for the commands
 /// that need the whole input (a deduplication, one graph of the first

@@ -636,5 +636,4 @@ mod tests {
         let e = ResultsFile::read(&path).unwrap_err().to_string();
         assert!(e.contains("not a sudolab JSON Lines output"), "{e}");
     }
-
 }

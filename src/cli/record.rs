@@ -122,7 +122,6 @@ fn grows(from: &Value, to: &Value) -> bool {
     }
 }
 
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -134,7 +133,6 @@ pub(crate) mod tests {
             crate::cli::sink::write_record(self, results).unwrap();
         }
     }
-
 
     /// A relaxation's record with `samples`.
     pub(crate) fn record(samples: u64) -> RunRecord {
@@ -148,7 +146,6 @@ pub(crate) mod tests {
             shard: None,
         }
     }
-
 
     #[test]
     fn run_records_name_the_first_difference_and_let_a_sweep_grow() {

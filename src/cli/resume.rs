@@ -3,9 +3,9 @@
 //! Here: the run record of a command's arguments, and what the opened file
 //! held, said on stderr.
 
-use super::{Common, EXIT_INTERRUPTED, OutputArgs, is_stdio, open_input, signals, write_stdout};
 pub(super) use super::record::RunRecord;
 use super::record::{STDIN_INPUT, input_identity};
+use super::{Common, EXIT_INTERRUPTED, OutputArgs, is_stdio, open_input, signals, write_stdout};
 pub(super) use crate::batch::results::{DoneRows, Lined, RowKey, RowSpec};
 use crate::cli::paths::PathPlan;
 pub(super) use crate::cli::sink::RowWriter;

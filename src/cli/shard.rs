@@ -9,18 +9,16 @@
 //! [`crate::batch::results::merge_shards`]; this file parses the
 //! arguments and reports).
 
-use super::{EXIT_OK, OutputArgs, is_stdio};
 use super::record::{RunRecord, STDIN_INPUT, input_identity};
-use crate::batch::results::{
-    RecordDifference, ResultsError, ResultsFile, RowKey, RowSpec,
-};
-use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
+use super::{EXIT_OK, OutputArgs, is_stdio};
+use crate::batch::results::{RecordDifference, ResultsError, ResultsFile, RowKey, RowSpec};
 use crate::cli::paths::PathPlan;
 use crate::grid::PuzzleReader;
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::path::PathBuf;
 
 pub(super) use crate::batch::Shard;

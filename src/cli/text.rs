@@ -5,9 +5,9 @@
 
 use super::chart::{bar, shade};
 use crate::analyze::FillOrderRow;
-use crate::batch::results::Lined;
 use crate::analyze::{AnalysisRow, RatedRow};
 use crate::answers::Status;
+use crate::batch::results::Lined;
 use crate::cli::engines::{BackboneRow, CheckRow, CountRow, SolveRow};
 use crate::cli::fit::ScoreFitReport;
 use crate::cnf::{ClauseRow, MeanDistribution};

@@ -212,6 +212,8 @@ pub fn clause_row(
     })
 }
 
+// Used by the command line (`clauses --summary`) and the tests.
+#[cfg(any(feature = "cli", test))]
 /// Mean clause-length distribution over several puzzles: the mean of the
 /// per-puzzle percentages (the shape of Patti's per-site Table 1).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -228,6 +230,8 @@ pub(crate) struct MeanDistribution {
     pub long_pct: f64,
 }
 
+// Used by the command line (`clauses --summary`) and the tests.
+#[cfg(any(feature = "cli", test))]
 /// Mean of the rows' distributions; `None` for no rows.
 pub(crate) fn mean_distribution(rows: &[ClauseRow]) -> Option<MeanDistribution> {
     let first = rows.first()?;

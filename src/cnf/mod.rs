@@ -48,6 +48,7 @@ pub use dimacs::{DimacsError, ModelError, decode_model, parse_model, read_dimacs
 pub use encoders::encode;
 pub use formula::Cnf;
 pub use histogram::{BadCuts, ClassCuts, ClauseCounts, ClauseRow, Histogram, clause_row};
+#[cfg(any(feature = "cli", test))]
 pub(crate) use histogram::{MeanDistribution, mean_distribution};
 pub use stream::write_dimacs;
 

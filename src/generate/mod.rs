@@ -50,8 +50,10 @@ pub(crate) mod target;
 pub(crate) mod xu;
 
 use crate::grid::canon::canonical;
+#[cfg(feature = "cli")]
+pub(crate) use target::known_fields;
+pub(crate) use target::parse_target;
 pub use target::{Target, TargetError, TargetFields, TargetOp, TargetValue, parse_targets};
-pub(crate) use target::{known_fields, parse_target};
 
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;

@@ -285,6 +285,8 @@ pub fn equivalent(a: &Puzzle, b: &Puzzle) -> Result<bool, CanonError> {
     Ok(a.order() == b.order() && canonical(a)? == canonical(b)?)
 }
 
+// Used by the command line (`canon`, `merge`) and the tests.
+#[cfg(any(feature = "cli", test))]
 /// For each puzzle, the position of the first earlier puzzle equivalent to
 /// it (`None` for the first of its class): the duplicates `--dedup` drops.
 /// Canonical forms are computed in parallel; the answer does not depend on

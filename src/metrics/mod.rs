@@ -17,7 +17,9 @@ pub use registry::{
     Direction, Kind as MetricKind, Metric, MetricInfo, Role as MetricRole, Source as MetricSource,
     UnknownMetric,
 };
-pub(crate) use registry::{Kind, Role, Source, direction_of, is_parameter_column, join};
+pub(crate) use registry::{Kind, Role, Source, is_parameter_column};
+#[cfg(any(feature = "cli", test))]
+pub(crate) use registry::{direction_of, join};
 pub use value::MetricValue;
 
 use crate::cnf::{ClassCuts, ClauseCounts, Encoding, clause_row};

@@ -525,6 +525,8 @@ pub(crate) fn find(name: &str) -> Option<Metric> {
     Metric::ALL.iter().copied().find(|m| m.name() == name)
 }
 
+// Used by the command line's messages and tables.
+#[cfg(any(feature = "cli", test))]
 /// The names of these metrics joined by `sep`.
 pub(crate) fn join(metrics: &[Metric], sep: &str) -> String {
     metrics
@@ -539,6 +541,8 @@ pub(crate) fn known_names() -> Vec<&'static str> {
     Metric::ALL.iter().map(|m| m.name()).collect()
 }
 
+// Used by the command line (the report's data-set section).
+#[cfg(any(feature = "cli", test))]
 /// The direction of a column: the registry's for a metric, higher is harder
 /// for a column sudolab does not compute (a label, another tool's rating).
 pub(crate) fn direction_of(name: &str) -> Direction {

@@ -181,7 +181,7 @@ fn log_panel(
 /// original), with its fit (`paper_fit`); ours beside it, the mean number of
 /// solutions with its fit (`fit`); P(unique); mean fixed cells. A legend
 /// names each puzzle with both fits' `c` and `λ`.
-pub(crate) fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
+pub fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
     // Two lines of legend per puzzle, large enough to read when the
     // 1440-pixel chart is shrunk to a page's width.
     const LEGEND_LINE: u32 = 28;
@@ -489,7 +489,7 @@ pub fn clause_histogram(series: &[(String, Vec<u64>)]) -> Result<String, PlotErr
 /// Horizontal bars, one per `(name, percentile)`, on a 0–100 axis: where a
 /// puzzle's ratings fall in the reference set. A missing percentile leaves
 /// its row empty.
-pub(crate) fn percentile_bars(rows: &[(String, Option<f64>)]) -> Result<String, PlotError> {
+pub fn percentile_bars(rows: &[(String, Option<f64>)]) -> Result<String, PlotError> {
     let n = rows.len().max(1);
     let h = 60 + 24 * n as u32;
     svg((620, h), |root| {
@@ -611,12 +611,7 @@ impl Axis {
 }
 
 /// A histogram of `counts` over equal-width bins from `lo` to `hi`.
-pub(crate) fn histogram(
-    title: &str,
-    lo: f64,
-    hi: f64,
-    counts: &[usize],
-) -> Result<String, PlotError> {
+pub fn histogram(title: &str, lo: f64, hi: f64, counts: &[usize]) -> Result<String, PlotError> {
     let top = counts.iter().copied().max().unwrap_or(1).max(1) as f64 * 1.1;
     let (lo, hi) = match (lo.is_finite(), hi.is_finite()) {
         (true, true) if hi > lo => (lo, hi),
@@ -656,7 +651,7 @@ pub(crate) fn histogram(
 }
 
 /// A scatter plot of `points` (`(metric, label)`), titled with the metric.
-pub(crate) fn scatter(
+pub fn scatter(
     title: &str,
     x_desc: &str,
     y_desc: &str,

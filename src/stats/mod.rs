@@ -45,18 +45,25 @@ mod regression;
 mod summary;
 mod uncertainty;
 
+pub(crate) use bootstrap::bootstrap_correlations;
+#[cfg(any(feature = "cli", test))]
+pub(crate) use bootstrap::bootstrap_intervals;
 pub use bootstrap::{BootstrapOptions, Interval};
-pub(crate) use bootstrap::{bootstrap_correlations, bootstrap_intervals};
 pub(crate) use concordance::gamma_from_table;
 pub(crate) use contingency::{ChiSquare, chi_square, contingency_counts};
 pub(crate) use correlation::{average_ranks, correlations};
 pub use correlation::{pearson, spearman};
 pub(crate) use interval::{mean_interval, wilson95};
 pub(crate) use quantiles::{bin_of, equal_count_edges, quantile_sorted};
+#[cfg(any(feature = "cli", test))]
+pub(crate) use regression::least_absolute_deviations;
+#[cfg(feature = "cli")]
 pub(crate) use regression::solve;
-pub(crate) use regression::{FitError, least_absolute_deviations, least_squares, predict};
+pub(crate) use regression::{FitError, least_squares, predict};
 pub use summary::Summary;
-pub(crate) use summary::{mean, median_sorted};
+#[cfg(feature = "cli")]
+pub(crate) use summary::mean;
+pub(crate) use summary::median_sorted;
 pub(crate) use uncertainty::{jackknife_se, probability_in};
 #[cfg(test)]
 pub(crate) use {

@@ -49,6 +49,8 @@ pub(crate) fn least_squares(x: &[Vec<f64>], y: &[f64]) -> Result<Vec<f64>, FitEr
     weighted_least_squares(x, y, &vec![1.0; x.len().min(y.len())])
 }
 
+// Used by the command line (the time model's fit) and the tests.
+#[cfg(any(feature = "cli", test))]
 /// Least absolute deviations with an intercept (median regression): the
 /// `[b₀, b₁, …, b_p]` minimising `Σ |yᵢ − b₀ − Σ bⱼ·x[i][j]|`, by
 /// iteratively reweighted least squares from the least-squares line
