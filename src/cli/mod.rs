@@ -28,6 +28,7 @@ pub(crate) mod shard;
 mod signals;
 pub(crate) mod sink;
 pub(crate) mod text;
+mod values;
 
 pub use app::main;
 

@@ -59,14 +59,11 @@ use std::str::FromStr;
 
 /// Which CNF encoding to build (default the minimal one, Patti's).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Encoding {
     /// The maximal encoding (Patti's "maximum encoding").
-    #[cfg_attr(feature = "cli", value(alias = "maximal"))]
     Max,
     /// The candidate-based minimal encoding (Patti's "minimum encoding").
-    #[cfg_attr(feature = "cli", value(alias = "minimal"))]
     #[default]
     Min,
     /// Lynce & Ouaknine's "minimal" encoding: cell ALO + unit AMO + givens.

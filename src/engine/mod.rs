@@ -25,7 +25,6 @@ use std::str::FromStr;
 
 /// One engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {
     /// The varisat SAT solver on the CNF encodings.

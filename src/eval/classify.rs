@@ -39,14 +39,11 @@ pub(crate) use crate::metrics::Direction;
 
 /// The paper's fixed cut points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Preset {
     /// Nishio human cycles: 3.48 / 6.52, higher is harder.
-    #[cfg_attr(feature = "cli", value(alias = "patti", alias = "nishio"))]
     PattiNishio,
     /// Short-clause percentage: 22.6 / 17.6, lower is harder.
-    #[cfg_attr(feature = "cli", value(alias = "short", alias = "short-clauses"))]
     PattiShort,
 }
 

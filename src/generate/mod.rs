@@ -71,7 +71,6 @@ use std::time::{Duration, Instant};
 
 /// How puzzles are made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
     /// Random solution grid, then minimal removal checked by the bitset search.
@@ -113,7 +112,6 @@ impl fmt::Display for Method {
 
 /// Symmetry of the givens: cells are removed (and, for Xu, added) in orbits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Symmetry {
     /// No symmetry.
@@ -201,7 +199,6 @@ impl Symmetry {
 /// A difficulty level of the oracle model (Fletcher), of the technique
 /// weights (Xu; `challenging` exists in both) or an hsolve quartile (Chang).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// Oracle level (Fletcher): singles suffice.
@@ -220,10 +217,6 @@ pub enum Level {
     Hard,
     /// Chang level 1: hsolve below the first quartile of the reference set
     /// (`chang::QUARTILES`).
-    #[cfg_attr(
-        feature = "cli",
-        value(help = "Chang level 1: hsolve below the first quartile of the reference set")
-    )]
     Level1,
     /// Chang level 2: hsolve from the first quartile to below the median.
     Level2,
@@ -842,23 +835,6 @@ pub(crate) fn make_traced(opts: &GenerateOptions, seed: u64) -> (Candidate, bool
 #[cfg(test)]
 mod tests {
 
-    /// The Python binding parses these by their displayed names, the
-    /// command line by clap's: the two agree.
-    #[cfg(feature = "cli")]
-    #[test]
-    fn displayed_names_are_the_command_line_names() {
-        use clap::ValueEnum;
-        fn check<T: ValueEnum + fmt::Display>(all: &[T]) {
-            assert_eq!(all.len(), T::value_variants().len());
-            for v in all {
-                let clap_name = v.to_possible_value().unwrap().get_name().to_string();
-                assert_eq!(v.to_string(), clap_name);
-            }
-        }
-        check(&Method::ALL);
-        check(&Symmetry::ALL);
-        check(&Level::ALL);
-    }
     use super::*;
 
     #[test]

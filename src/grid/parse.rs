@@ -134,16 +134,13 @@ pub(crate) fn digit_to_char(v: u8, side: usize) -> char {
 
 /// How the characters of a puzzle line name digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Alphabet {
     /// `1`–`9` then `A`–`Z` are the digits 1, 2, …; `0`, `.` and `_` are
     /// blanks (16×16: `1`–`9`, `A`–`G`).
     #[default]
-    #[cfg_attr(feature = "cli", value(name = "1-g", alias = "standard"))]
     FromOne,
     /// `0`–`9` then `A`–`Z` are the digits 1, 2, …; `.` and `_` are blanks
     /// (the common 16×16 convention `0`–`F`).
-    #[cfg_attr(feature = "cli", value(name = "0-f", alias = "0f"))]
     FromZero,
 }
 

@@ -114,29 +114,16 @@ pub struct RelaxOptions {
 
 /// How the verified samples of a run with one engine are cross-checked.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Verification {
     /// The bitset search hands over its solutions and SAT proves its count
     /// and fixed cells from them (`crate::sat::certificate`); other
     /// engines are re-analyzed as with `Resolve`.
     #[default]
-    #[cfg_attr(
-        feature = "cli",
-        value(
-            help = "the bitset search hands over its solutions and SAT proves its count and fixed cells from them; other engines are re-analyzed as with resolve"
-        )
-    )]
     Certificate,
     /// The sample is re-analyzed from scratch by the engine's
     /// [`Engine::checker`] (SAT for the search engines) and the answers
     /// compared.
-    #[cfg_attr(
-        feature = "cli",
-        value(
-            help = "the sample is re-analyzed from scratch by the engine's checker (SAT for the search engines) and the answers compared"
-        )
-    )]
     Resolve,
 }
 

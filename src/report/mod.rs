@@ -27,7 +27,6 @@ use tempfile::NamedTempFile;
 
 /// Output format of a subcommand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// A table or report for people to read.
     #[default]
