@@ -778,6 +778,51 @@ mod tests {
     }
 
     #[test]
+    fn a_keyed_job_gets_the_keys_a_resumed_file_lacks() {
+        use crate::analyze::results::{ResultsFile, RowSpec};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("done.jsonl");
+        let row =
+            |line: usize, k: u64| format!("{{\"line\":{line},\"puzzle\":\"{P}\",\"k\":{k}}}\n");
+        std::fs::write(&path, row(1, 0) + &row(1, 20) + &row(2, 20)).unwrap();
+        let spec = RowSpec {
+            key: &["k"],
+            params: Vec::new(),
+        };
+        let done = DoneRows::read(&ResultsFile::read(&path).unwrap(), &spec).unwrap();
+        let mut rows = Vec::new();
+        let summary = Driver::new()
+            .resume(&done)
+            .run_keyed(
+                text(&lines(3)),
+                &[0, 20],
+                |line, _, keys| Ok((line, keys.to_vec())),
+                |r| {
+                    rows.extend(r.into_iter().map(|(_, row)| row));
+                    Ok(())
+                },
+            )
+            .unwrap();
+        // Line 1 is done at both k and skipped; line 2 lacks k = 0.
+        assert_eq!(rows, [(2, vec![0]), (3, vec![0, 20])]);
+        assert_eq!(summary.computed, 2);
+        // Unresumed, every puzzle gets every key.
+        let mut all = Vec::new();
+        Driver::new()
+            .run_keyed(
+                text(&lines(2)),
+                &[0, 20],
+                |_, _, keys| Ok(keys.to_vec()),
+                |r| {
+                    all.extend(r.into_iter().map(|(_, row)| row));
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert_eq!(all, [vec![0, 20], vec![0, 20]]);
+    }
+
+    #[test]
     fn shards_cover_the_input_once() {
         let mut seen = Vec::new();
         for i in 1..=3 {
