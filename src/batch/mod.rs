@@ -13,8 +13,9 @@
 //!   ([`JobError::Refused`]) stops the batch, or with `keep_going` is
 //!   recorded in the [`Summary`] and skipped;
 //! * **resume**: puzzles whose rows a results file already holds
-//!   ([`DoneRows`]) are skipped (a line holding another puzzle than the
-//!   file's is an error);
+//!   ([`DoneRows`]) are skipped, and a job with one row per key value (a
+//!   sweep's `k`, [`Driver::run_keyed`]) is given only the values still to
+//!   do (a line holding another puzzle than the file's is an error);
 //! * **disagreement**: an engine [`Disagreement`] is a bug, never a bad
 //!   puzzle: the rows before it are written, then the batch stops with
 //!   [`BatchError::Disagreement`] naming the input line (the command line
@@ -346,7 +347,8 @@ impl<'a> Driver<'a> {
         self
     }
 
-    /// Skips the puzzles whose rows `done` holds (keyed by input line).
+    /// Skips the puzzles whose rows `done` holds (keyed by input line, and
+    /// with [`Driver::run_keyed`] by the key values too).
     pub fn resume(mut self, done: &'a DoneRows) -> Self {
         self.done = Some(done);
         self
@@ -374,15 +376,57 @@ impl<'a> Driver<'a> {
         &self,
         input: Input,
         job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync,
+        sink: impl FnMut(Vec<(usize, R)>) -> Result<(), BoxError>,
+    ) -> Result<Summary, BatchError> {
+        self.run_keyed(input, &[], |line, p, _| job(line, p), sink)
+    }
+
+    /// [`Driver::run`] for a job that gives each puzzle one row per value
+    /// of `keys` (a relaxation sweep's `k`, the key field of its rows): the
+    /// job gets the values whose rows are still to do, all of them unless
+    /// [`Driver::resume`] holds some, and a puzzle with none left is
+    /// skipped. With no `keys`, a puzzle's row is keyed by its input line
+    /// alone, as in [`Driver::run`].
+    pub fn run_keyed<R: Send>(
+        &self,
+        input: Input,
+        keys: &[u64],
+        job: impl Fn(usize, &Puzzle, &[u64]) -> Result<R, JobError> + Sync,
         mut sink: impl FnMut(Vec<(usize, R)>) -> Result<(), BoxError>,
     ) -> Result<Summary, BatchError> {
         let keep_going = input.keep_going;
         let mut summary = Summary::default();
         let mut each = |summary: &mut Summary, window: Vec<(usize, Puzzle)>| {
-            self.window_rows(window, &job, &mut sink, keep_going, summary)
+            self.window_rows(window, keys, &job, &mut sink, keep_going, summary)
         };
         read_windows(input, self.window, &mut summary, &mut each)?;
         Ok(summary)
+    }
+
+    /// The values of `keys` whose rows of the puzzle `p` of input `line`
+    /// are still to do (all unless resumed); `None` when none is, or with
+    /// no `keys` when the line's row is done.
+    fn keys_to_do(
+        &self,
+        line: usize,
+        p: &Puzzle,
+        keys: &[u64],
+    ) -> Result<Option<Vec<u64>>, ResultsError> {
+        let Some(done) = self.done else {
+            return Ok(Some(keys.to_vec()));
+        };
+        let puzzle = p.to_line();
+        if keys.is_empty() {
+            let row_done = done.contains(&RowKey::new(line, &[]), &puzzle)?;
+            return Ok((!row_done).then(Vec::new));
+        }
+        let mut to_do = Vec::with_capacity(keys.len());
+        for &key in keys {
+            if !done.contains(&RowKey::new(line, &[key]), &puzzle)? {
+                to_do.push(key);
+            }
+        }
+        Ok((!to_do.is_empty()).then_some(to_do))
     }
 
     /// Computes one window and hands its rows to `sink`, in input order:
@@ -392,7 +436,8 @@ impl<'a> Driver<'a> {
     fn window_rows<R: Send>(
         &self,
         window: Vec<(usize, Puzzle)>,
-        job: &(impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync),
+        keys: &[u64],
+        job: &(impl Fn(usize, &Puzzle, &[u64]) -> Result<R, JobError> + Sync),
         sink: &mut impl FnMut(Vec<(usize, R)>) -> Result<(), BoxError>,
         keep_going: bool,
         summary: &mut Summary,
@@ -402,18 +447,14 @@ impl<'a> Driver<'a> {
         }
         let mut todo = Vec::with_capacity(window.len());
         for (line, p) in window {
-            let done = match self.done {
-                Some(done) => done.contains(&RowKey::new(line, &[]), &p.to_line())?,
-                None => false,
-            };
-            if !done {
-                todo.push((line, p));
+            if let Some(keys) = self.keys_to_do(line, &p, keys)? {
+                todo.push((line, p, keys));
             }
         }
         self.progress.queued(todo.len() as u64);
         let stop_asked = || crate::cancel::cancelled() || self.stop.is_some_and(|stop| stop());
-        let one = |(line, p): &(usize, Puzzle)| {
-            let r = job(*line, p);
+        let one = |(line, p, keys): &(usize, Puzzle, Vec<u64>)| {
+            let r = job(*line, p, keys);
             self.progress.finished(1);
             r
         };
@@ -738,6 +779,51 @@ mod tests {
         assert!(matches!(e, BatchError::Stopped));
         assert!(rows.len() >= 40 - rayon::current_num_threads(), "{rows:?}");
         assert_eq!(rows, (1..=rows.len()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_keyed_job_gets_the_keys_a_resumed_file_lacks() {
+        use crate::batch::results::{ResultsFile, RowSpec};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("done.jsonl");
+        let row =
+            |line: usize, k: u64| format!("{{\"line\":{line},\"puzzle\":\"{P}\",\"k\":{k}}}\n");
+        std::fs::write(&path, row(1, 0) + &row(1, 20) + &row(2, 20)).unwrap();
+        let spec = RowSpec {
+            key: &["k"],
+            params: Vec::new(),
+        };
+        let done = DoneRows::read(&ResultsFile::read(&path).unwrap(), &spec).unwrap();
+        let mut rows = Vec::new();
+        let summary = Driver::new()
+            .resume(&done)
+            .run_keyed(
+                text(&lines(3)),
+                &[0, 20],
+                |line, _, keys| Ok((line, keys.to_vec())),
+                |r| {
+                    rows.extend(r.into_iter().map(|(_, row)| row));
+                    Ok(())
+                },
+            )
+            .unwrap();
+        // Line 1 is done at both k and skipped; line 2 lacks k = 0.
+        assert_eq!(rows, [(2, vec![0]), (3, vec![0, 20])]);
+        assert_eq!(summary.computed, 2);
+        // Unresumed, every puzzle gets every key.
+        let mut all = Vec::new();
+        Driver::new()
+            .run_keyed(
+                text(&lines(2)),
+                &[0, 20],
+                |_, _, keys| Ok(keys.to_vec()),
+                |r| {
+                    all.extend(r.into_iter().map(|(_, row)| row));
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert_eq!(all, [vec![0, 20], vec![0, 20]]);
     }
 
     #[test]

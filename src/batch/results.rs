@@ -37,7 +37,6 @@
 //! is an error naming the file and the line.
 
 use crate::analyze::AnalyzeParams;
-use crate::relax::RelaxOptions;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
@@ -102,23 +101,6 @@ impl RowSpec {
                 .map(|(name, value)| (format!("/params/{name}"), value.clone()))
                 .collect(),
         })
-    }
-
-    /// The rows of `sudolab relax`: one per input line and `k`, each carrying
-    /// the `samples` (or with a precision, the `precision`: `samples` is then
-    /// what each row needed), `seed` and `cap` of `opts`.
-    pub fn relax(opts: &RelaxOptions) -> RowSpec {
-        RowSpec {
-            key: &["k"],
-            params: vec![
-                match opts.precision {
-                    Some(e) => ("/precision".into(), Value::from(e)),
-                    None => ("/samples".into(), Value::from(opts.samples)),
-                },
-                ("/seed".into(), Value::from(opts.seed)),
-                ("/cap".into(), Value::from(opts.cap)),
-            ],
-        }
     }
 }
 

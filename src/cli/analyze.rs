@@ -86,13 +86,10 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     opts.check()?;
     let out = &args.common.out;
     resume::with_side_files(args.common.paths(), out).check()?;
-    let spec = resume::RowSpec::analyze(&opts.params())?;
-    let params = match serde_json::to_value(opts.params())? {
-        serde_json::Value::Object(params) => params,
-        _ => serde_json::Map::new(),
-    };
+    let params = opts.params();
+    let spec = resume::RowSpec::analyze(&params)?;
     let (mut writer, done) =
-        resume::open_rows("analyze", params, &args.common, args.resume, &spec)?;
+        resume::open_rows("analyze", &params, &args.common, args.resume, &spec)?;
     // --dedup needs every canonical form, so it reads the whole input first;
     // otherwise the input is read a window at a time.
     let (input, mut rejected) = if args.dedup {

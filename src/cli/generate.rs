@@ -129,7 +129,7 @@ pub(super) fn run(args: GenerateArgs) -> Result<u8> {
         },
         pseudo: PseudoOptions {
             source: source.as_ref().map(|(_, p)| p.clone()),
-            metric: crate::generate::target::numeric_field(&args.metric)?,
+            metric: crate::generate::aim::numeric_field(&args.metric)?,
             tolerance: args.tolerance,
         },
     };
@@ -218,6 +218,6 @@ fn target_help() -> String {
 fn metric_help() -> String {
     format!(
         "Pseudo: the metric mutants must keep near the source's value, one of: {}",
-        crate::generate::target::numeric_fields().join(", ")
+        crate::generate::aim::numeric_fields().join(", ")
     )
 }

@@ -373,12 +373,24 @@ pub fn run_batch<R: Send>(
     input: Input,
     driver: Driver<'_>,
     job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync,
+    sink: impl FnMut(Vec<(usize, R)>) -> Result<()>,
+) -> Result<batch::Summary> {
+    run_batch_keyed(input, driver, &[], |line, p, _| job(line, p), sink)
+}
+
+/// [`run_batch`] for a job with one row per value of `keys` for each puzzle
+/// ([`Driver::run_keyed`]): the job gets the values still to do.
+fn run_batch_keyed<R: Send>(
+    input: Input,
+    driver: Driver<'_>,
+    keys: &[u64],
+    job: impl Fn(usize, &Puzzle, &[u64]) -> Result<R, JobError> + Sync,
     mut sink: impl FnMut(Vec<(usize, R)>) -> Result<()>,
 ) -> Result<batch::Summary> {
     let stop = || signals::interrupted() || signals::stdout_reader_gone();
     driver
         .stop_when(&stop)
-        .run(input, job, |rows| sink(rows).map_err(Into::into))
+        .run_keyed(input, keys, job, |rows| sink(rows).map_err(Into::into))
         .map_err(batch_error)
 }
 

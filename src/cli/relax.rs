@@ -1,7 +1,9 @@
 //! `sudolab relax`: the constraint-relaxation experiment (Pelánek §3.2).
 
 use super::text;
-use super::{Common, check_k_fits, finish, parse_sweep, progress, resume, run_batch, write_stdout};
+use super::{
+    Common, check_k_fits, finish, parse_sweep, progress, resume, run_batch_keyed, write_stdout,
+};
 use crate::batch::{Driver, JobError};
 use crate::cli::engines::LARGE_COUNT;
 use crate::engine::Engines;
@@ -11,10 +13,10 @@ use crate::relax::{
 use crate::report::{Format, OutputStream, jsonl_line, render_rows, write_atomic};
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use resume::Lined;
+use resume::{Lined, RowSpec};
 use serde::Serialize;
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Debug, Args)]
@@ -88,33 +90,81 @@ struct SampleLine<'a> {
     sample: &'a SampleResult,
 }
 
-pub(super) fn run(args: RelaxArgs) -> Result<u8> {
-    let auto = args.k == KChoice::Auto;
-    let ks = match (&args.sweep, args.k) {
-        (Some(_), KChoice::Auto) => {
-            bail!("--k auto chooses one k per puzzle; it cannot go with --sweep")
+/// Every parameter that changes a relax row. Serialised, it is the run
+/// record's `params` (the k values as `k` or `sweep`, samples, precision,
+/// seed, cap, engines, verified samples); [`RelaxParams::row_spec`] says how
+/// the rows are keyed and which of them every row carries.
+#[derive(Debug, Serialize)]
+struct RelaxParams {
+    #[serde(flatten)]
+    ks: RelaxKs,
+    samples: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    precision: Option<f64>,
+    seed: u64,
+    cap: u64,
+    engine: Engines,
+    verify: usize,
+}
+
+/// The k values of a relax run, under the name of the flag that gives them.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum RelaxKs {
+    /// `--k`: one number of edges, or `auto` (each puzzle's onset).
+    K(KChoice),
+    /// `--sweep`: every k of the sweep.
+    Sweep(Vec<usize>),
+}
+
+impl RelaxParams {
+    /// The parameters of a run over `ks` with the options `opts`.
+    fn new(ks: RelaxKs, opts: &RelaxOptions) -> RelaxParams {
+        RelaxParams {
+            ks,
+            samples: opts.samples,
+            precision: opts.precision,
+            seed: opts.seed,
+            cap: opts.cap,
+            engine: opts.engines.clone(),
+            verify: opts.verify,
         }
-        (Some(s), _) => parse_sweep(s).map_err(|e| anyhow::anyhow!("--sweep: {e}"))?,
-        (None, KChoice::At(k)) => vec![k],
-        // Each puzzle's onset, found below.
-        (None, KChoice::Auto) => Vec::new(),
-    };
-    let k = match args.k {
-        KChoice::At(k) => k,
-        KChoice::Auto => 0,
-    };
-    let opts = RelaxOptions {
-        k,
-        auto_k: false,
-        samples: args.samples,
-        precision: args.precision,
-        seed: args.seed,
-        cap: args.cap,
-        verify: RelaxOptions::verify_for(&args.engine, args.samples, args.verify),
-        verify_by: args.verify_by,
-        engines: args.engine,
-    };
-    opts.check()?;
+    }
+
+    /// The rows: one per input line and `k` (with `--k auto`, one per input
+    /// line, its `k` the puzzle's onset), each carrying the `samples` (or
+    /// with a precision, the `precision`: `samples` is then what each row
+    /// needed), `seed` and `cap`.
+    fn row_spec(&self) -> RowSpec {
+        RowSpec {
+            key: match self.ks {
+                RelaxKs::K(KChoice::Auto) => &[],
+                _ => &["k"],
+            },
+            params: vec![
+                match self.precision {
+                    Some(e) => ("/precision".into(), e.into()),
+                    None => ("/samples".into(), self.samples.into()),
+                },
+                ("/seed".into(), self.seed.into()),
+                ("/cap".into(), self.cap.into()),
+            ],
+        }
+    }
+
+    /// The values of the rows' key field for every puzzle: its k values
+    /// (none with `--k auto`, whose one row is keyed by its input line).
+    fn keys(&self) -> Vec<u64> {
+        match &self.ks {
+            RelaxKs::K(KChoice::At(k)) => vec![*k as u64],
+            RelaxKs::K(KChoice::Auto) => Vec::new(),
+            RelaxKs::Sweep(ks) => ks.iter().map(|&k| k as u64).collect(),
+        }
+    }
+}
+
+pub(super) fn run(args: RelaxArgs) -> Result<u8> {
+    let (ks, opts) = relax_options(&args)?;
     let out = &args.common.out;
     let paths = args
         .common
@@ -123,145 +173,59 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
         .output("--emit-samples", args.emit_samples.as_deref());
     resume::with_side_files(paths, out).check()?;
     let streaming = resume::streams(out);
-    let spec = resume::RowSpec::relax(&opts);
-    let params = run_params(args.sweep.is_some(), args.k, &ks, &opts);
-    let (mut stream, done) = resume::open_rows("relax", params, &args.common, args.resume, &spec)?;
+    let params = RelaxParams::new(ks, &opts);
+    let spec = params.row_spec();
+    let (mut stream, done) = resume::open_rows("relax", &params, &args.common, args.resume, &spec)?;
     if !done.is_empty() {
-        for (flag, given) in [
-            ("--emit-samples", args.emit_samples.is_some()),
-            ("--plot", args.plot.is_some()),
-        ] {
-            if given {
-                bail!(
-                    "{flag} with --resume: the {} row(s) already in the output are kept, not computed again, so {flag} would miss them; run without --resume or into a new file",
-                    done.len()
-                );
-            }
-        }
+        refuse_side_outputs_on_resume(&args, done.len())?;
     }
-    let mut samples_out = match &args.emit_samples {
-        Some(path) => Some(std::io::BufWriter::new(
-            OutputStream::new(path, false)
-                .with_context(|| format!("cannot write {}", path.display()))?,
-        )),
-        None => None,
-    };
+    let mut samples_out = open_samples(args.emit_samples.as_deref())?;
     let pb = progress::Bar::new("puzzles×k");
     let mut sweeps: Vec<(usize, SweepReport)> = Vec::new();
-    let k_flag = if args.sweep.is_some() {
-        "--sweep"
-    } else {
-        "--k"
-    };
+    let sweep_mode = args.sweep.is_some();
+    let keys = params.keys();
+    let sweep_ks: Vec<usize> = keys.iter().map(|&k| k as usize).collect();
+    let k_flag = if sweep_mode { "--sweep" } else { "--k" };
     let check_k = |puzzles: &[(usize, crate::Puzzle)]| {
-        check_k_fits(k_flag, &ks, puzzles).map_err(JobError::fatal)
+        check_k_fits(k_flag, &sweep_ks, puzzles).map_err(JobError::fatal)
     };
-    let warned_long = AtomicBool::new(false);
-    let keep_samples = args.emit_samples.is_some();
-    // One puzzle after the other: the samples of each are drawn in parallel.
-    let job = |line: usize, p: &crate::Puzzle| {
-        let puzzle = p.to_line();
-        let (ks, onset) = if auto {
-            // The onset's search takes most of a large puzzle's time (minutes
-            // on 16×16): the bar says what runs while its clock moves.
-            pb.0.set_message(format!("line {line}: finding the onset (--k auto)"));
-            let k = KChoice::Auto.resolve(p, &opts).map_err(|e| match e {
-                RelaxError::Disagreement(d) => JobError::from(d),
-                e => JobError::refused(e),
-            });
-            pb.0.set_message(String::new());
-            let k = k?;
-            (vec![k], Some(k))
-        } else {
-            (ks.clone(), None)
-        };
-        let mut todo = Vec::with_capacity(ks.len());
-        for &k in &ks {
-            let key = resume::RowKey::new(line, &[k as u64]);
-            if !done.contains(&key, &puzzle).map_err(JobError::fatal)? {
-                todo.push(k);
-            }
-        }
-        pb.0.inc_length(ks.len() as u64);
-        pb.0.inc((ks.len() - todo.len()) as u64);
-        // As `count` does, once per run: exact counts past a million
-        // solutions per sample may run for hours.
-        if !warned_long.load(Ordering::Relaxed) {
-            for &k in &todo {
-                let at_k = RelaxOptions { k, ..opts.clone() };
-                if let Ok(true) = super::engines::relax_is_long(p, &at_k) {
-                    pb.0.suspend(|| {
-                        note!(
-                            "sudolab: line {line}, k = {k}: more than {LARGE_COUNT} solutions in a sample; --cap 0 counts them exactly, which may take very long (--cap N bounds it)"
-                        )
-                    });
-                    warned_long.store(true, Ordering::Relaxed);
-                    break;
-                }
-            }
-        }
-        let mut samples = Vec::new();
-        let sweep = relax::sweep_each(p, &todo, &opts, onset, |report, drawn| {
-            pb.0.inc(1);
-            if keep_samples {
-                samples.push((report.summary.k, drawn.to_vec()));
-            }
-            Ok::<(), RelaxError>(())
-        })
-        .map_err(|e| match e {
-            RelaxError::Disagreement(d) => JobError::from(d),
-            e @ RelaxError::TooManyEdges { .. } => JobError::fatal(format!(
-                "--k: {e} ({}×{} grid, input line {line})",
-                p.side(),
-                p.side()
-            )),
-            e => JobError::refused(e),
-        })?;
-        Ok((puzzle, sweep, samples))
+    let job = PuzzleJob {
+        opts: &opts,
+        auto: args.k == KChoice::Auto,
+        ks: &sweep_ks,
+        pb: &pb,
+        warned_long: AtomicBool::new(false),
+        keep_samples: args.emit_samples.is_some(),
     };
     // Text to stdout goes out puzzle by puzzle, as JSON Lines do.
-    let sweep_mode = args.sweep.is_some();
-    let render = |rows: &[(usize, SweepReport)]| -> String {
-        if sweep_mode {
-            text::sweep_text(rows)
-        } else {
-            rows.iter()
-                .flat_map(|(_, s)| &s.points)
-                .map(text::relax_text)
-                .collect()
-        }
-    };
     let text_now = out.format == Format::Text && out.file().is_none();
     let keep_rows = resume::keep_rows_on_signal(stream.as_ref());
     let mut written = 0;
     let mut printed = false;
-    let summary = run_batch(
+    // One puzzle after the other: the samples of each are drawn in parallel.
+    let summary = run_batch_keyed(
         args.common.input()?,
-        Driver::new().sequential().window(1).check_windows(&check_k),
-        job,
+        Driver::new()
+            .sequential()
+            .window(1)
+            .check_windows(&check_k)
+            .resume(&done),
+        &keys,
+        |line, p, to_do| job.run(line, p, to_do),
         |rows| {
-            for (line, (puzzle, sweep, samples)) in rows {
+            for (line, relaxed) in rows {
                 if let Some(w) = samples_out.as_mut() {
-                    for (k, drawn) in &samples {
-                        for sample in drawn {
-                            let row = SampleLine {
-                                puzzle: &puzzle,
-                                k: *k,
-                                sample,
-                            };
-                            writeln!(w, "{}", jsonl_line(&Lined { line, row })?)?;
-                        }
-                    }
+                    write_samples(w, line, &relaxed)?;
                 }
                 if let Some(w) = stream.as_mut() {
                     let points: Vec<(usize, &RelaxReport)> =
-                        sweep.points.iter().map(|r| (line, r)).collect();
+                        relaxed.sweep.points.iter().map(|r| (line, r)).collect();
                     w.write(&points)?;
                     written += points.len();
                 }
-                let item = (line, sweep);
+                let item = (line, relaxed.sweep);
                 if text_now {
-                    let text = render(std::slice::from_ref(&item));
+                    let text = render_text(sweep_mode, std::slice::from_ref(&item));
                     pb.0.suspend(|| write_stdout(text.as_bytes()))?;
                     printed = true;
                 }
@@ -296,51 +260,269 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
             .with_context(|| format!("cannot write {}", plot.display()))?;
     }
     if !streaming && !text_now {
-        let text = match out.format {
-            Format::Text if sweeps.is_empty() => String::new(),
-            Format::Text => render(&sweeps) + text::RELAX_LEGEND,
-            Format::Json if args.sweep.is_some() => {
-                let rows: Vec<Lined<&SweepReport>> = sweeps
-                    .iter()
-                    .map(|(line, row)| Lined { line: *line, row })
-                    .collect();
-                serde_json::to_string_pretty(&rows)? + "\n"
-            }
-            f => {
-                let rows: Vec<Lined<&RelaxReport>> = sweeps
-                    .iter()
-                    .flat_map(|(line, s)| s.points.iter().map(|row| Lined { line: *line, row }))
-                    .collect();
-                render_rows(&rows, f)?
-            }
-        };
-        out.write(&text)?;
+        out.write(&render_collected(out.format, sweep_mode, &sweeps)?)?;
     }
     Ok(finish(&summary.rejected))
 }
 
-/// Every parameter that changes a relax row, for the run record: the k
-/// values (`k`, or `sweep` as the list), samples, seed, cap, engines and
-/// verified samples.
-fn run_params(
-    sweep: bool,
-    k: KChoice,
-    ks: &[usize],
-    opts: &RelaxOptions,
-) -> serde_json::Map<String, serde_json::Value> {
-    let mut params = serde_json::Map::new();
-    match (sweep, k) {
-        (true, _) => params.insert("sweep".into(), ks.into()),
-        (false, KChoice::At(k)) => params.insert("k".into(), k.into()),
-        (false, KChoice::Auto) => params.insert("k".into(), "auto".into()),
+/// The k values (`--k` or `--sweep`) and the relaxation options of `args`,
+/// checked.
+fn relax_options(args: &RelaxArgs) -> Result<(RelaxKs, RelaxOptions)> {
+    let ks = match (&args.sweep, args.k) {
+        (Some(_), KChoice::Auto) => {
+            bail!("--k auto chooses one k per puzzle; it cannot go with --sweep")
+        }
+        (Some(s), _) => {
+            RelaxKs::Sweep(parse_sweep(s).map_err(|e| anyhow::anyhow!("--sweep: {e}"))?)
+        }
+        (None, k) => RelaxKs::K(k),
     };
-    params.insert("samples".into(), opts.samples.into());
-    if let Some(e) = opts.precision {
-        params.insert("precision".into(), e.into());
+    let k = match args.k {
+        KChoice::At(k) => k,
+        KChoice::Auto => 0,
+    };
+    let opts = RelaxOptions {
+        k,
+        auto_k: false,
+        samples: args.samples,
+        precision: args.precision,
+        seed: args.seed,
+        cap: args.cap,
+        verify: RelaxOptions::verify_for(&args.engine, args.samples, args.verify),
+        verify_by: args.verify_by,
+        engines: args.engine.clone(),
+    };
+    opts.check()?;
+    Ok((ks, opts))
+}
+
+/// Refuses --emit-samples and --plot when a resumed output already holds
+/// `done` rows: they would miss the rows not computed again.
+fn refuse_side_outputs_on_resume(args: &RelaxArgs, done: usize) -> Result<()> {
+    for (flag, given) in [
+        ("--emit-samples", args.emit_samples.is_some()),
+        ("--plot", args.plot.is_some()),
+    ] {
+        if given {
+            bail!(
+                "{flag} with --resume: the {done} row(s) already in the output are kept, not computed again, so {flag} would miss them; run without --resume or into a new file"
+            );
+        }
     }
-    params.insert("seed".into(), opts.seed.into());
-    params.insert("cap".into(), opts.cap.into());
-    params.insert("engine".into(), opts.engines.to_string().into());
-    params.insert("verify".into(), opts.verify.into());
-    params
+    Ok(())
+}
+
+/// The --emit-samples file, when asked for.
+fn open_samples(path: Option<&Path>) -> Result<Option<BufWriter<OutputStream>>> {
+    path.map(|path| {
+        OutputStream::new(path, false)
+            .map(BufWriter::new)
+            .with_context(|| format!("cannot write {}", path.display()))
+    })
+    .transpose()
+}
+
+/// One puzzle's relaxation: its report at every k computed, and with
+/// --emit-samples the samples drawn at each k.
+struct Relaxed {
+    puzzle: String,
+    sweep: SweepReport,
+    samples: Vec<(usize, Vec<SampleResult>)>,
+}
+
+/// What the batch runs on every puzzle.
+struct PuzzleJob<'a> {
+    opts: &'a RelaxOptions,
+    /// `--k auto`: each puzzle at its onset.
+    auto: bool,
+    /// The k values of `--k` or `--sweep` (none with `--k auto`).
+    ks: &'a [usize],
+    pb: &'a progress::Bar,
+    /// A long count was warned about already (once per run).
+    warned_long: AtomicBool,
+    /// Keep every sample for --emit-samples.
+    keep_samples: bool,
+}
+
+impl PuzzleJob<'_> {
+    /// Relaxes the puzzle `p` of input `line` at the k values `to_do` (the
+    /// batch driver leaves out those a resumed output holds), or with
+    /// `--k auto` at its onset.
+    fn run(&self, line: usize, p: &crate::Puzzle, to_do: &[u64]) -> Result<Relaxed, JobError> {
+        let (ks, todo, onset) = if self.auto {
+            let k = self.onset(line, p)?;
+            (vec![k], vec![k], Some(k))
+        } else {
+            let todo = to_do.iter().map(|&k| k as usize).collect();
+            (self.ks.to_vec(), todo, None)
+        };
+        let pb = &self.pb.0;
+        pb.inc_length(ks.len() as u64);
+        pb.inc((ks.len() - todo.len()) as u64);
+        self.warn_if_long(line, p, &todo);
+        let mut samples = Vec::new();
+        let sweep = relax::sweep_each(p, &todo, self.opts, onset, |report, drawn| {
+            pb.inc(1);
+            if self.keep_samples {
+                samples.push((report.summary.k, drawn.to_vec()));
+            }
+            Ok::<(), RelaxError>(())
+        })
+        .map_err(|e| match e {
+            RelaxError::Disagreement(d) => JobError::from(d),
+            e @ RelaxError::TooManyEdges { .. } => JobError::fatal(format!(
+                "--k: {e} ({}×{} grid, input line {line})",
+                p.side(),
+                p.side()
+            )),
+            e => JobError::refused(e),
+        })?;
+        Ok(Relaxed {
+            puzzle: p.to_line(),
+            sweep,
+            samples,
+        })
+    }
+
+    /// The onset of `p` (`--k auto`).
+    fn onset(&self, line: usize, p: &crate::Puzzle) -> Result<usize, JobError> {
+        // The onset's search takes most of a large puzzle's time (minutes
+        // on 16×16): the bar says what runs while its clock moves.
+        let pb = &self.pb.0;
+        pb.set_message(format!("line {line}: finding the onset (--k auto)"));
+        let k = KChoice::Auto.resolve(p, self.opts).map_err(|e| match e {
+            RelaxError::Disagreement(d) => JobError::from(d),
+            e => JobError::refused(e),
+        });
+        pb.set_message(String::new());
+        k
+    }
+
+    /// Says, once per run as `count` does, that a sample of `p` at one of
+    /// the k values `todo` has more solutions than a quick count reaches:
+    /// exact counts past a million solutions per sample may run for hours.
+    fn warn_if_long(&self, line: usize, p: &crate::Puzzle, todo: &[usize]) {
+        if self.warned_long.load(Ordering::Relaxed) {
+            return;
+        }
+        for &k in todo {
+            let at_k = RelaxOptions {
+                k,
+                ..self.opts.clone()
+            };
+            if let Ok(true) = super::engines::relax_is_long(p, &at_k) {
+                self.pb.0.suspend(|| {
+                    note!(
+                        "sudolab: line {line}, k = {k}: more than {LARGE_COUNT} solutions in a sample; --cap 0 counts them exactly, which may take very long (--cap N bounds it)"
+                    )
+                });
+                self.warned_long.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+    }
+}
+
+/// Writes the samples of one puzzle's relaxation (--emit-samples).
+fn write_samples(w: &mut impl Write, line: usize, relaxed: &Relaxed) -> Result<()> {
+    for (k, drawn) in &relaxed.samples {
+        for sample in drawn {
+            let row = SampleLine {
+                puzzle: &relaxed.puzzle,
+                k: *k,
+                sample,
+            };
+            writeln!(w, "{}", jsonl_line(&Lined { line, row })?)?;
+        }
+    }
+    Ok(())
+}
+
+/// The text of relaxed puzzles: the sweep table, or one block per k.
+fn render_text(sweep_mode: bool, rows: &[(usize, SweepReport)]) -> String {
+    if sweep_mode {
+        text::sweep_text(rows)
+    } else {
+        rows.iter()
+            .flat_map(|(_, s)| &s.points)
+            .map(text::relax_text)
+            .collect()
+    }
+}
+
+/// The output of every relaxed puzzle at once (not streamed): text with
+/// its legend, a sweep's reports as JSON, else one row per puzzle and k.
+fn render_collected(
+    format: Format,
+    sweep_mode: bool,
+    sweeps: &[(usize, SweepReport)],
+) -> Result<String> {
+    Ok(match format {
+        Format::Text if sweeps.is_empty() => String::new(),
+        Format::Text => render_text(sweep_mode, sweeps) + text::RELAX_LEGEND,
+        Format::Json if sweep_mode => {
+            let rows: Vec<Lined<&SweepReport>> = sweeps
+                .iter()
+                .map(|(line, row)| Lined { line: *line, row })
+                .collect();
+            serde_json::to_string_pretty(&rows)? + "\n"
+        }
+        f => {
+            let rows: Vec<Lined<&RelaxReport>> = sweeps
+                .iter()
+                .flat_map(|(line, s)| s.points.iter().map(|row| Lined { line: *line, row }))
+                .collect();
+            render_rows(&rows, f)?
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The params of `relax --sweep 0:40:20 --samples 40` and of `relax --k
+    /// auto --precision 2`: the run record's bytes and the row keys.
+    #[test]
+    fn params_give_the_run_record_and_the_row_keys() {
+        let opts = RelaxOptions {
+            samples: 40,
+            verify: 1,
+            ..RelaxOptions::default()
+        };
+        let sweep = RelaxParams::new(RelaxKs::Sweep(vec![0, 20, 40]), &opts);
+        assert_eq!(
+            serde_json::to_string(&sweep).unwrap(),
+            r#"{"sweep":[0,20,40],"samples":40,"seed":1,"cap":1000,"engine":"bitset","verify":1}"#
+        );
+        assert_eq!(sweep.keys(), [0, 20, 40]);
+        let spec = sweep.row_spec();
+        assert_eq!(spec.key, ["k"]);
+        assert_eq!(
+            spec.params,
+            [
+                ("/samples".to_string(), 40.into()),
+                ("/seed".to_string(), 1.into()),
+                ("/cap".to_string(), 1000.into())
+            ]
+        );
+        let precise = RelaxOptions {
+            precision: Some(2.0),
+            ..opts.clone()
+        };
+        let auto = RelaxParams::new(RelaxKs::K(KChoice::Auto), &precise);
+        assert_eq!(
+            serde_json::to_string(&auto).unwrap(),
+            r#"{"k":"auto","samples":40,"precision":2.0,"seed":1,"cap":1000,"engine":"bitset","verify":1}"#
+        );
+        // One row per input line, its k the puzzle's onset.
+        assert!(auto.keys().is_empty() && auto.row_spec().key.is_empty());
+        assert_eq!(
+            auto.row_spec().params[0],
+            ("/precision".to_string(), 2.0.into())
+        );
+        let one = RelaxParams::new(RelaxKs::K(KChoice::At(45)), &opts);
+        assert_eq!(serde_json::to_value(&one).unwrap()["k"], 45);
+        assert_eq!(one.keys(), [45]);
+    }
 }

@@ -6,7 +6,7 @@
 pub(super) use super::record::RunRecord;
 use super::record::{STDIN_INPUT, input_identity};
 use super::{Common, EXIT_INTERRUPTED, OutputArgs, is_stdio, open_input, signals, write_stdout};
-pub(super) use crate::batch::results::{DoneRows, Lined, RowKey, RowSpec};
+pub(super) use crate::batch::results::{DoneRows, Lined, RowSpec};
 use crate::cli::paths::PathPlan;
 pub(super) use crate::cli::sink::RowWriter;
 use crate::cli::sink::open_file;
@@ -289,12 +289,13 @@ pub(super) fn release_lock() {
     held_lock(None);
 }
 
-/// The row stream of `command` with `params` over the input of `common`
-/// when its output streams (`-f jsonl`), with the rows a resumed file holds;
-/// `None` (and no rows) otherwise, where `--resume` is refused.
+/// The row stream of `command` with `params` (the command's parameters
+/// struct, which serialises to its run record's `params`) over the input of
+/// `common` when its output streams (`-f jsonl`), with the rows a resumed
+/// file holds; `None` (and no rows) otherwise, where `--resume` is refused.
 pub(super) fn open_rows(
     command: &str,
-    params: Map<String, Value>,
+    params: &impl Serialize,
     common: &Common,
     resume: bool,
     spec: &RowSpec,
@@ -303,6 +304,10 @@ pub(super) fn open_rows(
         if let Some(path) = common.out.file() {
             held_lock(super::lock::lock(path)?);
         }
+        let params = match serde_json::to_value(params)? {
+            Value::Object(params) => params,
+            other => bail!("the run parameters serialise to {other}, not an object"),
+        };
         let record = record(command, params, common)?;
         let lines = if resume { input_lines(common)? } else { None };
         let (w, done) = open(&common.out, resume, spec, &record, lines)?;
@@ -321,13 +326,14 @@ mod tests {
 
     /// The row spec of `relax --k 45 --samples 10 --seed 1 --cap 1000`.
     fn spec() -> RowSpec {
-        RowSpec::relax(&crate::relax::RelaxOptions {
-            k: 45,
-            samples: 10,
-            seed: 1,
-            cap: 1000,
-            ..Default::default()
-        })
+        RowSpec {
+            key: &["k"],
+            params: vec![
+                ("/samples".into(), 10.into()),
+                ("/seed".into(), 1.into()),
+                ("/cap".into(), 1000.into()),
+            ],
+        }
     }
 
     fn record() -> RunRecord {

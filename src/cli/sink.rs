@@ -239,13 +239,14 @@ mod tests {
 
     /// The row spec of `relax --k 45 --samples 10 --seed 1 --cap 1000`.
     fn spec() -> RowSpec {
-        RowSpec::relax(&crate::relax::RelaxOptions {
-            k: 45,
-            samples: 10,
-            seed: 1,
-            cap: 1000,
-            ..Default::default()
-        })
+        RowSpec {
+            key: &["k"],
+            params: vec![
+                ("/samples".into(), 10.into()),
+                ("/seed".into(), 1.into()),
+                ("/cap".into(), 1000.into()),
+            ],
+        }
     }
 
     fn record() -> RunRecord {

@@ -27,7 +27,7 @@
 //!   intervals of hsolve difficulty over a sample of typical puzzles): minimal
 //!   puzzles rated by hsolve until one falls in the requested quartile; the
 //!   quartiles are measured on the QQWing-generated reference set.
-//! * [`target`]: `FIELD OP VALUE` targets on any metric of the registry, reached by
+//! * [`aim`]: `FIELD OP VALUE` targets on any metric of the registry, reached by
 //!   generate-and-test plus a local search on the givens, always bounded by
 //!   a number of tries and a time limit.
 //! * `--dedup` keeps pairwise inequivalent puzzles by their canonical form
@@ -41,19 +41,19 @@
 //! makes the result depend on the machine's speed. Decisions where the papers
 //! are unclear are listed in `docs/generation.md`.
 
+pub(crate) mod aim;
 pub(crate) mod bounded;
 pub(crate) mod chang;
 pub(crate) mod fletcher;
 pub(crate) mod minimal;
 pub(crate) mod pseudo;
-pub(crate) mod target;
 pub(crate) mod xu;
 
 use crate::grid::canon::canonical;
 #[cfg(feature = "cli")]
-pub(crate) use target::known_fields;
-pub(crate) use target::parse_target;
-pub use target::{Target, TargetError, TargetFields, TargetOp, TargetValue, parse_targets};
+pub(crate) use aim::known_fields;
+pub(crate) use aim::parse_target;
+pub use aim::{Target, TargetError, TargetFields, TargetOp, TargetValue, parse_targets};
 
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;
@@ -548,7 +548,7 @@ pub struct Generated {
     pub millis: f64,
     /// The level and every target are met (always true without any).
     pub reached: bool,
-    /// Distance to the targets (0 when reached; see `target::distance()`).
+    /// Distance to the targets (0 when reached; see `aim::distance()`).
     pub distance: f64,
     /// Accepted local-search mutations per mutation tried (`None` without
     /// mutations).
@@ -562,7 +562,7 @@ pub struct Generated {
     pub method_score: Option<f64>,
     /// The value of every target field, by field name.
     #[serde(flatten)]
-    pub metrics: target::Values,
+    pub metrics: aim::Values,
 }
 
 /// A unique puzzle with its solution, as the methods produce it.
@@ -672,7 +672,7 @@ pub fn generate_each(
     {
         targets.push(parse_target(&text)?);
     }
-    let evaluator = target::Evaluator::new(opts, &targets)?;
+    let evaluator = aim::Evaluator::new(opts, &targets)?;
     let deadline = opts.run.time_limit.map(|t| Instant::now() + t);
     if opts.method == Method::Pseudo {
         return pseudo::pseudo(opts, &evaluator, deadline);
@@ -734,13 +734,13 @@ pub fn generate_each(
 /// One puzzle of a run: a single attempt without targets, else the search.
 fn generate_one(
     opts: &GenerateOptions,
-    evaluator: &target::Evaluator,
+    evaluator: &aim::Evaluator,
     index: usize,
     deadline: Option<Instant>,
 ) -> Result<Generated, Disagreement> {
     let start = Instant::now();
     let seed = derive_seed(opts.run.seed, index as u64);
-    let found = target::search(opts, evaluator, seed, deadline)?;
+    let found = aim::search(opts, evaluator, seed, deadline)?;
     let c = &found.candidate;
     let minimal = found.minimal_known || minimal::is_minimal(&c.puzzle, &c.solution);
     let (level, score) = evaluator.method_rating(&found.row);

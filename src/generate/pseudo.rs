@@ -4,7 +4,7 @@
 //!
 //! Our copy of the paper ends in §3.3, so the details are ours. A mutant is
 //! the source after one to three local changes that keep its solution
-//! unique (remove, add or move a given: [`super::target::mutate`]). It is
+//! unique (remove, add or move a given: [`super::aim::mutate`]). It is
 //! kept when its hsolve difficulty (§3.2, the mean of 20 runs) is within a
 //! relative tolerance of the source's — or the value of another metric
 //! (`PseudoOptions::metric`, any numeric field a target may name: hsolve
@@ -16,7 +16,7 @@
 //! batches in parallel and are judged in attempt order, so the output does
 //! not depend on the number of threads.
 
-use super::target::{Evaluator, mutate};
+use super::aim::{Evaluator, mutate};
 use super::{Candidate, GenerateError, GenerateOptions, Generated, Symmetry, canonical};
 use crate::bitset::sudoku::{Solver, solve};
 use crate::engine::Disagreement;

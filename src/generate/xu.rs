@@ -23,7 +23,7 @@
 //!    again from a) (§2.1 b: "we have to generate a new puzzle").
 //! c) Rate with technique weights (Table 1) into the levels of Table 3; a
 //!    requested level is reached by repeating from a), as in the paper's flow
-//!    diagram (the caller, [`super::target::search()`], does that).
+//!    diagram (the caller, [`super::aim::search()`], does that).
 //!
 //! With a symmetry, both phases work on orbits. Every puzzle this module
 //! returns is solved by naked and hidden singles (after a) alone) or by the

@@ -816,7 +816,7 @@ fn score_level_targets_name_the_four_level_scale() {
 fn a_level_is_no_numeric_target_field() {
     for bad in ["weights_level", "difficulty"] {
         assert!(
-            matches!(crate::generate::target::numeric_field(bad), Err(TargetError::Metric { ref field, .. }) if field == bad)
+            matches!(crate::generate::aim::numeric_field(bad), Err(TargetError::Metric { ref field, .. }) if field == bad)
         );
     }
 }

@@ -113,17 +113,7 @@ pub(super) fn run(args: ReportArgs) -> Result<u8> {
         .paths()
         .input("--reference", args.reference.as_deref())
         .check()?;
-    let opts = ReportOptions {
-        k: args.k,
-        samples: args.samples,
-        sweep: parse_sweep(&args.sweep).map_err(|e| anyhow::anyhow!("--sweep: {e}"))?,
-        sweep_samples: args.sweep_samples,
-        cap: args.cap,
-        verify: args.verify,
-        runs: args.runs,
-        seed: args.seed,
-    };
-    opts.check()?;
+    let opts = report_options(&args)?;
     let label = args
         .label
         .as_deref()
@@ -139,40 +129,9 @@ pub(super) fn run(args: ReportArgs) -> Result<u8> {
 
     let input = args.common.input.as_deref();
     let bytes = input.map(read_bytes).transpose()?;
-    // Puzzle lines that are not UTF-8 are rejected one by one by the puzzle
-    // reader (with --keep-going the others are read); a results file or a
-    // written report must be UTF-8 throughout.
-    let not_utf8 = bytes.as_deref().and_then(|b| {
-        std::str::from_utf8(b).err().map(|e| {
-            let valid = &b[..e.valid_up_to()];
-            let line = 1 + valid.iter().filter(|&&c| c == b'\n').count();
-            format!("line {line}: not valid UTF-8 (save the file as UTF-8)")
-        })
-    });
     let text = bytes.as_deref().map(String::from_utf8_lossy);
-    let source = input.map_or_else(
-        || "embedded examples".to_string(),
-        |p| {
-            if is_stdio(p) {
-                "standard input".to_string()
-            } else {
-                p.display().to_string()
-            }
-        },
-    );
-    let json_like = text.as_deref().is_some_and(|t| is_results(input, t));
-    if let (Some(why), true) = (&not_utf8, json_like) {
-        bail!("{source}: {why}");
-    }
-    let written = match text.as_deref().filter(|_| json_like) {
-        Some(t) => Report::from_json(t).with_context(|| {
-            format!(
-                "{source}: a report's fields (title, puzzles, dataset, options) that do not read"
-            )
-        })?,
-        None => None,
-    };
-    if let Some(mut written) = written {
+    let source = source_name(input);
+    if let Some(mut written) = written_report(input, bytes.as_deref(), text.as_deref(), &source)? {
         if let Some(title) = &args.title {
             written.title.clone_from(title);
         }
@@ -180,57 +139,17 @@ pub(super) fn run(args: ReportArgs) -> Result<u8> {
         return Ok(super::EXIT_OK);
     }
 
-    let (reference, reference_name) = match &args.reference {
-        Some(path) => {
-            let table = ResultsTable::from_path(path).context("--reference")?;
-            let name = format!("{} ({} rows)", path.display(), table.len());
-            (
-                Reference::from_table(&table, &name)
-                    .with_context(|| format!("--reference {}", path.display()))?,
-                name,
-            )
-        }
-        None => {
-            let r = Reference::embedded().context("the embedded reference")?;
-            let name = format!("{} ({} puzzles)", r.source, r.puzzles);
-            (r, name)
-        }
-    };
+    let (reference, reference_name) = load_reference(args.reference.as_deref())?;
     let mut loaded: Option<super::Loaded> = None;
     let mut pb = None;
     let subject = if let Some(text) = text.as_deref().filter(|t| is_results(input, t)) {
         let format = TableFormat::detect(input, text);
         ReportSubject::Rows(ResultsTable::parse(text, format)?)
     } else {
-        let read = match (bytes, input) {
-            (Some(b), Some(path)) => load_input(
-                args.common
-                    .text_input(Box::new(std::io::Cursor::new(b)), path)?,
-            )?,
-            _ => load_input(args.common.input_from(Source::Examples))?,
-        };
-        if let KChoice::At(k) = args.k {
-            super::check_k_fits("--k", &[k], &read.puzzles)?;
-        }
-        super::check_k_fits("--sweep", &opts.sweep, &read.puzzles)?;
-        let puzzles: Vec<Puzzle> = read.puzzles.iter().map(|(_, p)| p.clone()).collect();
+        let (subject, read, bar) = puzzles_subject(&args, bytes, &opts, &source)?;
         loaded = Some(read);
-        if puzzles.is_empty() {
-            bail!("no puzzle of {source} to report (all rejected, or none in this shard)");
-        }
-        pb = Some(progress::bar(puzzles.len() as u64, "puzzles"));
-        if args.dataset || puzzles.len() > args.max_puzzles {
-            if !args.dataset {
-                note!(
-                    "sudolab: {} puzzles (more than --max-puzzles {}): writing a data-set report",
-                    puzzles.len(),
-                    args.max_puzzles
-                );
-            }
-            ReportSubject::PuzzlesAsDataset(puzzles)
-        } else {
-            ReportSubject::Puzzles(puzzles)
-        }
+        pb = Some(bar);
+        subject
     };
     let request = ReportRequest {
         title: args
@@ -262,6 +181,130 @@ pub(super) fn run(args: ReportArgs) -> Result<u8> {
     Ok(loaded
         .as_mut()
         .map_or(super::EXIT_OK, super::Loaded::finish))
+}
+
+/// The computing options of `args`, checked.
+fn report_options(args: &ReportArgs) -> Result<ReportOptions> {
+    let opts = ReportOptions {
+        k: args.k,
+        samples: args.samples,
+        sweep: parse_sweep(&args.sweep).map_err(|e| anyhow::anyhow!("--sweep: {e}"))?,
+        sweep_samples: args.sweep_samples,
+        cap: args.cap,
+        verify: args.verify,
+        runs: args.runs,
+        seed: args.seed,
+    };
+    opts.check()?;
+    Ok(opts)
+}
+
+/// The input's name on the page and in messages.
+fn source_name(input: Option<&Path>) -> String {
+    input.map_or_else(
+        || "embedded examples".to_string(),
+        |p| {
+            if is_stdio(p) {
+                "standard input".to_string()
+            } else {
+                p.display().to_string()
+            }
+        },
+    )
+}
+
+/// The report an earlier `report -f json|jsonl` wrote, when the input
+/// (`bytes`, read as `text`) is one; `None` for puzzles and results rows.
+fn written_report(
+    input: Option<&Path>,
+    bytes: Option<&[u8]>,
+    text: Option<&str>,
+    source: &str,
+) -> Result<Option<Report>> {
+    // Puzzle lines that are not UTF-8 are rejected one by one by the puzzle
+    // reader (with --keep-going the others are read); a results file or a
+    // written report must be UTF-8 throughout.
+    let not_utf8 = bytes.and_then(|b| {
+        std::str::from_utf8(b).err().map(|e| {
+            let valid = &b[..e.valid_up_to()];
+            let line = 1 + valid.iter().filter(|&&c| c == b'\n').count();
+            format!("line {line}: not valid UTF-8 (save the file as UTF-8)")
+        })
+    });
+    let json_like = text.is_some_and(|t| is_results(input, t));
+    if let (Some(why), true) = (&not_utf8, json_like) {
+        bail!("{source}: {why}");
+    }
+    match text.filter(|_| json_like) {
+        Some(t) => Report::from_json(t).with_context(|| {
+            format!(
+                "{source}: a report's fields (title, puzzles, dataset, options) that do not read"
+            )
+        }),
+        None => Ok(None),
+    }
+}
+
+/// The percentile reference: the `analyze` results file `path`, or the
+/// embedded SE-rated reference; with its name on the page.
+fn load_reference(path: Option<&Path>) -> Result<(Reference, String)> {
+    match path {
+        Some(path) => {
+            let table = ResultsTable::from_path(path).context("--reference")?;
+            let name = format!("{} ({} rows)", path.display(), table.len());
+            Ok((
+                Reference::from_table(&table, &name)
+                    .with_context(|| format!("--reference {}", path.display()))?,
+                name,
+            ))
+        }
+        None => {
+            let r = Reference::embedded().context("the embedded reference")?;
+            let name = format!("{} ({} puzzles)", r.source, r.puzzles);
+            Ok((r, name))
+        }
+    }
+}
+
+/// The puzzles of the input (`bytes`, or the embedded examples) as the
+/// report's subject: one section each, or a data set when asked or when
+/// there are more than --max-puzzles; with what was read and the progress
+/// bar of their computation.
+fn puzzles_subject(
+    args: &ReportArgs,
+    bytes: Option<Vec<u8>>,
+    opts: &ReportOptions,
+    source: &str,
+) -> Result<(ReportSubject, super::Loaded, indicatif::ProgressBar)> {
+    let read = match (bytes, args.common.input.as_deref()) {
+        (Some(b), Some(path)) => load_input(
+            args.common
+                .text_input(Box::new(std::io::Cursor::new(b)), path)?,
+        )?,
+        _ => load_input(args.common.input_from(Source::Examples))?,
+    };
+    if let KChoice::At(k) = args.k {
+        super::check_k_fits("--k", &[k], &read.puzzles)?;
+    }
+    super::check_k_fits("--sweep", &opts.sweep, &read.puzzles)?;
+    let puzzles: Vec<Puzzle> = read.puzzles.iter().map(|(_, p)| p.clone()).collect();
+    if puzzles.is_empty() {
+        bail!("no puzzle of {source} to report (all rejected, or none in this shard)");
+    }
+    let pb = progress::bar(puzzles.len() as u64, "puzzles");
+    let subject = if args.dataset || puzzles.len() > args.max_puzzles {
+        if !args.dataset {
+            note!(
+                "sudolab: {} puzzles (more than --max-puzzles {}): writing a data-set report",
+                puzzles.len(),
+                args.max_puzzles
+            );
+        }
+        ReportSubject::PuzzlesAsDataset(puzzles)
+    } else {
+        ReportSubject::Puzzles(puzzles)
+    };
+    Ok((subject, read, pb))
 }
 
 /// The page (`-f text`) or the report's numbers (`-f json|jsonl`).

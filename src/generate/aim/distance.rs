@@ -306,7 +306,7 @@ pub(crate) fn need(targets: &[Target], metrics: &Values) -> Option<Need> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::target::spec::{parse_target, parse_targets};
+    use crate::generate::aim::spec::{parse_target, parse_targets};
     use MetricValue::{Bool, Count, Number};
 
     fn text(s: &str) -> MetricValue {

@@ -59,6 +59,77 @@ struct Judged {
     exact: bool,
 }
 
+/// Rates `candidate` against the evaluator's targets. With `opts.minimal`,
+/// a candidate that is not minimal is first reduced to a minimal one
+/// (`minimize`, seeded by the attempt's seed `s`) where that keeps the
+/// method's promises, else refused at [`NOT_MINIMAL`] without being rated.
+fn judge(
+    opts: &GenerateOptions,
+    ev: &Evaluator,
+    candidate: Candidate,
+    minimal_known: bool,
+    s: u64,
+) -> Result<Judged, Disagreement> {
+    let (candidate, minimal_known) =
+        if !opts.minimal || minimal_known || is_minimal(&candidate.puzzle, &candidate.solution) {
+            (candidate, minimal_known)
+        } else if opts.symmetry == Symmetry::None && opts.method != Method::Xu {
+            (minimize(&candidate, &mut SeededRng::seed_from_u64(s)), true)
+        } else {
+            return Ok(Judged {
+                candidate,
+                minimal_known: false,
+                row: None,
+                metrics: Values::default(),
+                distance: NOT_MINIMAL,
+                exact: true,
+            });
+        };
+    let (row, metrics, distance, exact) = ev.screen(&candidate)?;
+    Ok(Judged {
+        candidate,
+        minimal_known,
+        row,
+        metrics,
+        distance,
+        exact,
+    })
+}
+
+/// The closest candidate so far, and whether its row is the full one.
+type Best = Option<(Found, bool)>;
+
+/// Keeps `j` when it is closer than the best so far, or as close and a
+/// mutant of it (a minimal puzzle can lose a given only after a move has
+/// made one redundant).
+fn keep_if_closer(best: &mut Best, j: Judged, mutant: bool) {
+    let Some((found, exact)) = best else {
+        *best = Some((
+            Found {
+                candidate: j.candidate,
+                minimal_known: j.minimal_known,
+                row: j.row,
+                metrics: j.metrics,
+                distance: j.distance,
+                attempts: 1,
+                mutations: 0,
+                accepted: 0,
+            },
+            j.exact,
+        ));
+        return;
+    };
+    if j.distance < found.distance || (mutant && j.distance == found.distance) {
+        found.accepted += usize::from(mutant);
+        found.candidate = j.candidate;
+        found.minimal_known = j.minimal_known;
+        found.row = j.row;
+        found.metrics = j.metrics;
+        found.distance = j.distance;
+        *exact = j.exact;
+    }
+}
+
 /// Searches for a puzzle meeting the evaluator's targets (see the module
 /// doc); attempt `a` draws from `derive_seed(seed, a)`.
 pub(crate) fn search(
@@ -67,73 +138,13 @@ pub(crate) fn search(
     seed: u64,
     deadline: Option<Instant>,
 ) -> Result<Found, Disagreement> {
-    // With `opts.minimal`, a candidate that is not minimal is reduced to a
-    // minimal one (`minimize`, seeded by the attempt) where that keeps the
-    // method's promises, else refused without being rated.
-    let judge = |candidate: Candidate, minimal_known: bool, s: u64| {
-        let (candidate, minimal_known) =
-            if !opts.minimal || minimal_known || is_minimal(&candidate.puzzle, &candidate.solution)
-            {
-                (candidate, minimal_known)
-            } else if opts.symmetry == Symmetry::None && opts.method != Method::Xu {
-                (minimize(&candidate, &mut SeededRng::seed_from_u64(s)), true)
-            } else {
-                return Ok(Judged {
-                    candidate,
-                    minimal_known: false,
-                    row: None,
-                    metrics: Values::default(),
-                    distance: NOT_MINIMAL,
-                    exact: true,
-                });
-            };
-        let (row, metrics, distance, exact) = ev.screen(&candidate)?;
-        Ok::<_, Disagreement>(Judged {
-            candidate,
-            minimal_known,
-            row,
-            metrics,
-            distance,
-            exact,
-        })
-    };
-    let mut best: Option<(Found, bool)> = None;
-    // Keeps `j` when it is closer than the best so far, or as close and a
-    // mutant of it (a minimal puzzle can lose a given only after a move has
-    // made one redundant).
-    let consider = |best: &mut Option<(Found, bool)>, j: Judged, mutant: bool| {
-        let Some((found, exact)) = best else {
-            *best = Some((
-                Found {
-                    candidate: j.candidate,
-                    minimal_known: j.minimal_known,
-                    row: j.row,
-                    metrics: j.metrics,
-                    distance: j.distance,
-                    attempts: 1,
-                    mutations: 0,
-                    accepted: 0,
-                },
-                j.exact,
-            ));
-            return;
-        };
-        if j.distance < found.distance || (mutant && j.distance == found.distance) {
-            found.accepted += usize::from(mutant);
-            found.candidate = j.candidate;
-            found.minimal_known = j.minimal_known;
-            found.row = j.row;
-            found.metrics = j.metrics;
-            found.distance = j.distance;
-            *exact = j.exact;
-        }
-    };
+    let mut best: Best = None;
     let local = !opts.aim.targets.is_empty();
     let side = opts.order * opts.order;
     let orbits = opts.symmetry.orbits_cached(side);
     let mut solver = Solver::new(opts.order);
     let mut attempts = 0;
-    let done = |best: &Option<(Found, bool)>, attempts: usize| {
+    let done = |best: &Best, attempts: usize| {
         best.as_ref().is_some_and(|(f, _)| f.distance == 0.0)
             || attempts >= opts.run.max_tries.max(1)
             || (attempts > 0 && deadline.is_some_and(|d| Instant::now() >= d))
@@ -161,16 +172,16 @@ pub(crate) fn search(
                 need,
                 found.minimal_known,
             ) {
-                let j = judge(c, false, s)?;
-                consider(&mut best, j, true);
+                let j = judge(opts, ev, c, false, s)?;
+                keep_if_closer(&mut best, j, true);
             }
             continue;
         }
         let (candidate, minimal_known, removed) = make_traced(opts, s);
-        let j = judge(candidate, minimal_known, s)?;
+        let j = judge(opts, ev, candidate, minimal_known, s)?;
         let too_hard = j.distance > 0.0 && need(&ev.targets, &j.metrics) == Some(Need::Easier);
         let solution = j.candidate.solution.clone();
-        consider(&mut best, j, false);
+        keep_if_closer(&mut best, j, false);
         if !too_hard || !walk || removed.is_empty() {
             continue;
         }
@@ -193,14 +204,14 @@ pub(crate) fn search(
                 puzzle,
                 solution: solution.clone(),
             };
-            let j = judge(prefix, false, s)?;
+            let j = judge(opts, ev, prefix, false, s)?;
             match need(&ev.targets, &j.metrics) {
                 _ if j.distance == 0.0 => {}
                 Some(Need::Easier) => hard = mid,
                 Some(Need::Harder) => easy = mid,
                 None => hard = easy,
             }
-            consider(&mut best, j, false);
+            keep_if_closer(&mut best, j, false);
         }
     }
     let Some((mut best, exact)) = best else {

@@ -499,7 +499,7 @@ impl Evaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::target::spec::parse_targets;
+    use crate::generate::aim::spec::parse_targets;
 
     #[test]
     fn weights_caps_come_from_upper_bounds_only() {
