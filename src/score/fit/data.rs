@@ -224,6 +224,10 @@ mod tests {
         assert_eq!(data.sources(), vec!["site".to_string()]);
         let plain = FitData::from_table(&table, &[Metric::Hsolve], &fields, None).unwrap();
         assert!(plain.anchors.is_empty());
-        assert_eq!(plain.rows.len(), 2, "rows without a metric value are dropped");
+        assert_eq!(
+            plain.rows.len(),
+            2,
+            "rows without a metric value are dropped"
+        );
     }
 }
