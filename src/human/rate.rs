@@ -9,8 +9,9 @@
 //!
 //! Every mean over random runs is an [`Estimate`] and carries its standard
 //! error (`_se`, `sd/√n`; the oracle score's by the delete-one jackknife)
-//! and the oracle level the probability that it is the level of infinitely many trials
-//! (`oracle_level_confidence`), as `docs/methods.md` §3.10 defines them.
+//! and the oracle level the probability that it is the level of infinitely
+//! many trials (`oracle_level_confidence`), as `docs/methods.md` §3.10
+//! defines them.
 //! The default seed is [`crate::seed::DEFAULT_SEED`], every command's.
 
 use super::models::annealing::AnnealingOptions;
