@@ -136,6 +136,7 @@ pub use human::{
     RateError, RateOptions, RateRow, Ratings, ScanUnit, SeExplainStep, SeExplanation, Technique,
     explain, explain_serate, parse_models, rate,
 };
+pub use stats::Estimate;
 
 // Metrics: the registry and a puzzle's metric values.
 pub use metrics::{

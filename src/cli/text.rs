@@ -208,14 +208,14 @@ pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
                     .backtracks
                     .map(|g| g.to_string())
                     .unwrap_or_else(|| "-".into()),
-                fmt(r.ratings.sisus_refutation_sum),
-                fmt(r.ratings.sisus_dependency),
+                fmt(r.ratings.sisus_refutation_sum.map(|e| e.mean)),
+                fmt(r.ratings.sisus_dependency.map(|e| e.mean)),
                 match (&r.ratings.oracle_score, &r.ratings.oracle_level) {
                     (Some(s), Some(l)) => format!("{s:.2} {l}"),
                     _ => "-".into(),
                 },
-                fmt(r.ratings.hsolve),
-                fmt(r.ratings.nishio4),
+                fmt(r.ratings.hsolve.map(|e| e.mean)),
+                fmt(r.ratings.nishio4.map(|e| e.mean)),
                 r.ratings
                     .weights_score
                     .map(|w| format!("{w} {}", r.ratings.weights_level.map_or("", |l| l.name())))
@@ -332,13 +332,13 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
             }
             if rate {
                 let r = row.rate.as_ref();
-                cells.push(f(r.and_then(|r| r.sisus_refutation_sum)));
+                cells.push(f(r.and_then(|r| r.sisus_refutation_sum).map(|e| e.mean)));
                 cells.push(
                     r.and_then(|r| r.oracle_level)
                         .map_or_else(|| "-".into(), |l| l.to_string()),
                 );
-                cells.push(f(r.and_then(|r| r.hsolve)));
-                cells.push(f(r.and_then(|r| r.nishio4)));
+                cells.push(f(r.and_then(|r| r.hsolve).map(|e| e.mean)));
+                cells.push(f(r.and_then(|r| r.nishio4).map(|e| e.mean)));
                 cells.push(
                     r.and_then(|r| r.weights_score)
                         .map_or_else(|| "-".into(), |w| w.to_string()),

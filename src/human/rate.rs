@@ -7,10 +7,11 @@
 //! solution or has several gets a `status.puzzle` entry and no model metric
 //! (except `givens`, when the baseline is requested).
 //!
-//! Every mean over random runs carries its standard error (`_se`, `sd/√n`;
-//! the oracle score's by the delete-one jackknife) and the oracle level the
-//! probability that it is the level of infinitely many trials
-//! (`oracle_level_confidence`), as `docs/methods.md` §3.10 defines them.
+//! Every mean over random runs is an [`Estimate`] and carries its standard
+//! error (`_se`, `sd/√n`; the oracle score's by the delete-one jackknife)
+//! and the oracle level the probability that it is the level of infinitely
+//! many trials (`oracle_level_confidence`), as `docs/methods.md` §3.10
+//! defines them.
 //! The default seed is [`crate::seed::DEFAULT_SEED`], every command's.
 
 use super::models::annealing::AnnealingOptions;
@@ -24,6 +25,7 @@ use super::models::{Model, Rating, plug_ins, registry};
 use super::solver::{Solved, solve};
 use crate::grid::Puzzle;
 use crate::limits::{self, OptionError};
+use crate::stats::Estimate;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -142,8 +144,16 @@ pub struct RateRow {
     pub ratings: Ratings,
 }
 
-/// The metrics of every model. Field names are stable (CSV/JSON columns).
-#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+/// The metrics of every model. Their columns are the metric registry's
+/// of the human models (`crate::Metric` with a `rate:` source), under its
+/// names and in its order, then `status`: `Ratings` serialises through the
+/// registry and [`Ratings::value`], so a field has no serde name of its own.
+///
+/// A random metric (a mean over a model's runs) is one [`Estimate`], whose
+/// columns are the metric (the mean), its `_sd` and its `_se`, those the
+/// registry lists (`docs/methods.md` §3.10); the estimate and all its
+/// columns are null when the model did not run or could not finish.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Ratings {
     /// Number of givens (Pelánek's baseline); null unless the baseline is requested.
     pub givens: Option<usize>,
@@ -154,30 +164,18 @@ pub struct Ratings {
     /// Backtracks of the plain depth-first search before the first complete grid;
     /// null when not requested, the puzzle is invalid or `backtrack_cap` is hit.
     pub backtracks: Option<u64>,
-    /// SiSuS refutation sum, mean over the runs; null when the model did not run
-    /// or could not finish (no finite refutation).
-    pub sisus_refutation_sum: Option<f64>,
-    /// Sample standard deviation of the refutation sum over the SiSuS runs.
-    pub sisus_refutation_sum_sd: Option<f64>,
-    /// Standard error of the refutation sum over the SiSuS runs (`sd/√n`, `docs/methods.md`
-    /// §3.10); null for a single run.
-    pub sisus_refutation_sum_se: Option<f64>,
-    /// SiSuS dependency: mean possibility count of the first `k` steps (default 25),
-    /// averaged over the runs; lower is harder. Null as for the refutation sum.
-    pub sisus_dependency: Option<f64>,
-    /// Sample standard deviation of the dependency over the SiSuS runs.
-    pub sisus_dependency_sd: Option<f64>,
-    /// Standard error of the dependency over the SiSuS runs (`sd/√n`, `docs/methods.md`
-    /// §3.10); null for a single run.
-    pub sisus_dependency_se: Option<f64>,
+    /// SiSuS refutation sum over the runs (`sisus_refutation_sum`, `_sd`,
+    /// `_se`); null when the model did not run or could not finish (no
+    /// finite refutation).
+    pub sisus_refutation_sum: Option<Estimate>,
+    /// SiSuS dependency: mean possibility count of the first `k` steps
+    /// (default 25) over the runs (`sisus_dependency`, `_sd`, `_se`); lower
+    /// is harder. Null as for the refutation sum.
+    pub sisus_dependency: Option<Estimate>,
     /// Singles model: cells a hidden single can fill per step over the first
-    /// 30 steps, mean over the runs; lower is harder. Null unless requested.
-    pub singles_dependency: Option<f64>,
-    /// Sample standard deviation of the hidden-single dependency over the runs.
-    pub singles_dependency_sd: Option<f64>,
-    /// Standard error of the hidden-single dependency over the runs (`sd/√n`, `docs/methods.md`
-    /// §3.10); null for a single run.
-    pub singles_dependency_se: Option<f64>,
+    /// 30 steps, over the runs (`singles_dependency`, `_sd`, `_se`); lower
+    /// is harder. Null unless requested.
+    pub singles_dependency: Option<Estimate>,
     /// Singles model: share of the empty cells hidden singles in boxes alone
     /// fill, in [0, 1]; lower is harder.
     pub singles_box_reach: Option<f64>,
@@ -185,7 +183,9 @@ pub struct Ratings {
     pub singles_hidden_reach: Option<f64>,
     /// Singles model: share of the empty cells naked singles alone fill.
     pub singles_naked_reach: Option<f64>,
-    /// Oracle score `(1 + tanh(A·(s − B)))/2`, in [0, 1]; null unless the oracle ran.
+    /// Oracle score `(1 + tanh(A·(s − B)))/2`, in [0, 1]; null unless the
+    /// oracle ran. A function of three run means, not a mean itself, so no
+    /// [`Estimate`]: its standard error is `oracle_score_se`.
     pub oracle_score: Option<f64>,
     /// Standard error of the oracle score over the trials (delete-one
     /// jackknife, `docs/methods.md` §3.10); null for a single trial.
@@ -196,42 +196,25 @@ pub struct Ratings {
     /// approximation with `oracle_score_se`, that the score of infinitely
     /// many trials is in the stated level, in [0, 1]; null with the level.
     pub oracle_level_confidence: Option<f64>,
-    /// Oracle visits per trial, mean over the trials (`Ō`).
-    pub oracle_visits: Option<f64>,
-    /// Sample standard deviation of the oracle visits over the trials.
-    pub oracle_visits_sd: Option<f64>,
-    /// Standard error of the oracle visits over the trials (`sd/√n`, `docs/methods.md`
-    /// §3.10); null for a single run.
-    pub oracle_visits_se: Option<f64>,
-    /// hsolve difficulty `d` (sum of expected checks `(p + 1)/(v + 1)`), mean over
-    /// the runs; null when not requested or a run needs search.
-    pub hsolve: Option<f64>,
-    /// Sample standard deviation of the hsolve difficulty over the runs.
-    pub hsolve_sd: Option<f64>,
-    /// Standard error of the hsolve difficulty over the runs (`sd/√n`, `docs/methods.md`
-    /// §3.10); null for a single run.
-    pub hsolve_se: Option<f64>,
+    /// Oracle visits per trial over the trials (`Ō`; `oracle_visits`,
+    /// `_sd`, `_se`).
+    pub oracle_visits: Option<Estimate>,
+    /// hsolve difficulty `d` (sum of expected checks `(p + 1)/(v + 1)`) over
+    /// the runs (`hsolve`, `_sd`, `_se`); null when not requested or a run
+    /// needs search.
+    pub hsolve: Option<Estimate>,
     /// Median of the hsolve difficulty over the runs.
     pub hsolve_median: Option<f64>,
-    /// Nishio cycles with 2 strategies (singles), mean over the random starts.
-    pub nishio2: Option<f64>,
-    /// Standard error of the 2-strategy cycles over the random starts (`sd/√n`, `docs/methods.md`
-    /// §3.10); null for a single run.
-    pub nishio2_se: Option<f64>,
-    /// Nishio cycles with 3 strategies (singles, naked pair), mean over the random
-    /// starts.
-    pub nishio3: Option<f64>,
-    /// Standard error of the 3-strategy cycles over the random starts (`sd/√n`, `docs/methods.md`
-    /// §3.10); null for a single run.
-    pub nishio3_se: Option<f64>,
-    /// Nishio cycles with 4 strategies (singles, naked pair, X-wing), mean over
-    /// the random starts; Patti's universal classes cut it at 3.48 and 6.52.
-    pub nishio4: Option<f64>,
-    /// Sample standard deviation of the 4-strategy cycles over the random starts.
-    pub nishio4_sd: Option<f64>,
-    /// Standard error of the 4-strategy cycles over the random starts (`sd/√n`, `docs/methods.md`
-    /// §3.10); null for a single run.
-    pub nishio4_se: Option<f64>,
+    /// Nishio cycles with 2 strategies (singles) over the random starts
+    /// (`nishio2`, `_se`).
+    pub nishio2: Option<Estimate>,
+    /// Nishio cycles with 3 strategies (singles, naked pair) over the random
+    /// starts (`nishio3`, `_se`).
+    pub nishio3: Option<Estimate>,
+    /// Nishio cycles with 4 strategies (singles, naked pair, X-wing) over
+    /// the random starts (`nishio4`, `_sd`, `_se`); Patti's universal
+    /// classes cut the mean at 3.48 and 6.52.
+    pub nishio4: Option<Estimate>,
     /// Median of the 4-strategy cycles over the random starts.
     pub nishio4_median: Option<f64>,
     /// Nishio cycles with 4 strategies when each assumption follows Patti's
@@ -251,7 +234,6 @@ pub struct Ratings {
     pub weights_level: Option<super::models::weights::WeightLevel>,
     /// The used technique with the highest first-use weight (serialised by
     /// its name); null when nothing had to be filled.
-    #[serde(serialize_with = "super::techniques::serialize_name")]
     pub hardest_technique: Option<super::Technique>,
     /// First-use weight (Xu & Xu Table 1) of the hardest technique.
     pub hardest_weight: Option<u32>,
@@ -286,30 +268,19 @@ pub struct Ratings {
     pub trial_rating: Option<f64>,
     /// Trial depth: candidates eliminated by assumptions over the solve.
     pub trial_eliminations: Option<u32>,
-    /// Simulated annealing moves until a solution, mean over the runs (a run
-    /// that hits the cap counts as the cap).
-    pub sa_steps: Option<f64>,
-    /// Standard error of the annealing moves over the runs (`sd/√n`, `docs/methods.md`
-    /// §3.10); null for a single run.
-    pub sa_steps_se: Option<f64>,
-    /// Share of the annealing runs that reached a solution, in [0, 1].
-    pub sa_solved: Option<f64>,
-    /// Standard error of the share of solved annealing runs over the runs (`sd/√n`, `docs/methods.md`
-    /// §3.10); null for a single run.
-    pub sa_solved_se: Option<f64>,
+    /// Simulated annealing moves until a solution over the runs (a run that
+    /// hits the cap counts as the cap; `sa_steps`, `_se`).
+    pub sa_steps: Option<Estimate>,
+    /// Share of the annealing runs that reached a solution, in [0, 1]: the
+    /// mean of 1 per solved run and 0 per other (`sa_solved`, `_se`).
+    pub sa_solved: Option<Estimate>,
     /// Harmony search: cost (digits missing from the units) of the best
-    /// harmony after at most 10,000 steps, mean over the runs (Pelánek's
-    /// metric).
-    pub harmony_cost: Option<f64>,
-    /// Standard error of the harmony cost over the runs (`sd/√n`, `docs/methods.md`
-    /// §3.10); null for a single run.
-    pub harmony_cost_se: Option<f64>,
-    /// Harmony search steps until a solution, mean over the runs (a run
-    /// that does not finish counts as the cap).
-    pub harmony_steps: Option<f64>,
-    /// Standard error of the harmony search steps over the runs (`sd/√n`, `docs/methods.md`
-    /// §3.10); null for a single run.
-    pub harmony_steps_se: Option<f64>,
+    /// harmony after at most 10,000 steps over the runs (Pelánek's metric;
+    /// `harmony_cost`, `_se`).
+    pub harmony_cost: Option<Estimate>,
+    /// Harmony search steps until a solution over the runs (a run that does
+    /// not finish counts as the cap; `harmony_steps`, `_se`).
+    pub harmony_steps: Option<Estimate>,
     /// Model name (or `puzzle`) → why its metrics are null.
     pub status: BTreeMap<String, String>,
 }
@@ -331,9 +302,7 @@ impl Ratings {
             .oracle_level
             .and(r.score_se)
             .map(|se| opts.level_confidence(r.score, se));
-        self.oracle_visits = Some(r.visits.mean);
-        self.oracle_visits_sd = Some(r.visits.sd);
-        self.oracle_visits_se = r.visits.se();
+        self.oracle_visits = Some(r.visits.into());
         if order != 3 {
             self.status.insert(
                 "oracle_level".into(),

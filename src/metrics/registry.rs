@@ -96,6 +96,31 @@ pub enum Role {
     Uncertainty,
 }
 
+/// Which statistic of a random metric a column holds: a random metric `X`
+/// is one [`Estimate`](crate::Estimate), whose columns are `X` (the mean),
+/// `X_sd` and `X_se`, those of the three the registry lists
+/// ([`Metric::statistic`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Statistic {
+    /// The mean of the runs, or a column of no estimate.
+    Mean,
+    /// The sample standard deviation of the runs (`_sd`).
+    Sd,
+    /// The standard error of the mean (`_se`).
+    Se,
+}
+
+impl Statistic {
+    /// The suffix of its column's name after the metric's.
+    const fn suffix(self) -> &'static str {
+        match self {
+            Statistic::Mean => "",
+            Statistic::Sd => "_sd",
+            Statistic::Se => "_se",
+        }
+    }
+}
+
 /// What the registry says of one metric.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MetricInfo {
@@ -428,28 +453,30 @@ impl Metric {
     }
 
     /// The column holding this metric's standard error over its runs, for a
-    /// stochastic metric (a mean over random runs of a human model); `None`
-    /// for a deterministic one. `generate --target` reads it to keep a
-    /// puzzle only when the target holds with the asked confidence.
-    pub const fn standard_error(self) -> Option<Metric> {
-        use Metric as X;
-        Some(match self {
-            X::MeanFixed => X::MeanFixedSe,
-            X::SisusRefutationSum => X::SisusRefutationSumSe,
-            X::SisusDependency => X::SisusDependencySe,
-            X::SinglesDependency => X::SinglesDependencySe,
-            X::OracleScore => X::OracleScoreSe,
-            X::OracleVisits => X::OracleVisitsSe,
-            X::Hsolve => X::HsolveSe,
-            X::Nishio2 => X::Nishio2Se,
-            X::Nishio3 => X::Nishio3Se,
-            X::Nishio4 => X::Nishio4Se,
-            X::SaSteps => X::SaStepsSe,
-            X::SaSolved => X::SaSolvedSe,
-            X::HarmonyCost => X::HarmonyCostSe,
-            X::HarmonySteps => X::HarmonyStepsSe,
-            _ => return None,
-        })
+    /// stochastic metric (a mean over random runs of a human model or over
+    /// relaxation samples): the column named `X_se` for the metric `X`;
+    /// `None` for a deterministic one. `generate --target` reads it to keep
+    /// a puzzle only when the target holds with the asked confidence.
+    pub fn standard_error(self) -> Option<Metric> {
+        let name = self.name();
+        Metric::ALL
+            .iter()
+            .copied()
+            .find(|m| m.name().strip_prefix(name) == Some(Statistic::Se.suffix()))
+    }
+
+    /// The metric whose [`Estimate`](crate::Estimate) this column holds,
+    /// and which statistic of it: `X_sd` is the standard deviation of the
+    /// runs of `X`, `X_se` its standard error (for a metric `X` of the same
+    /// source), any other column its own value.
+    pub(crate) fn statistic(self) -> (Metric, Statistic) {
+        for statistic in [Statistic::Sd, Statistic::Se] {
+            let of = self.name().strip_suffix(statistic.suffix()).and_then(find);
+            if let Some(of) = of.filter(|of| of.source() == self.source()) {
+                return (of, statistic);
+            }
+        }
+        (self, Statistic::Mean)
     }
 
     /// The column saying how sure a level derived from a stochastic metric
@@ -621,6 +648,40 @@ mod tests {
         for m in ["weights_score", "givens", "trial_rating", "score"] {
             assert_eq!(metric(m).unwrap().standard_error(), None, "{m}");
         }
+        assert_eq!(Metric::Hsolve.standard_error(), Some(Metric::HsolveSe));
+        assert_eq!(
+            Metric::MeanFixed.standard_error(),
+            Some(Metric::MeanFixedSe)
+        );
+        assert_eq!(Metric::HsolveSe.standard_error(), None);
+    }
+
+    /// `X_sd` and `X_se` are statistics of `X`; a median, an interval end,
+    /// a confidence and a column named like another source's are not.
+    #[test]
+    fn sd_and_se_columns_are_statistics_of_their_metric() {
+        use Statistic::{Mean, Sd, Se};
+        let cases = [
+            (Metric::Hsolve, Metric::Hsolve, Mean),
+            (Metric::HsolveSd, Metric::Hsolve, Sd),
+            (Metric::HsolveSe, Metric::Hsolve, Se),
+            (Metric::Nishio2Se, Metric::Nishio2, Se),
+            (Metric::OracleScoreSe, Metric::OracleScore, Se),
+            (Metric::MeanFixedSe, Metric::MeanFixed, Se),
+            (Metric::HsolveMedian, Metric::HsolveMedian, Mean),
+            (Metric::PUniqueLow, Metric::PUniqueLow, Mean),
+            (
+                Metric::OracleLevelConfidence,
+                Metric::OracleLevelConfidence,
+                Mean,
+            ),
+            (Metric::SeEquivalent, Metric::SeEquivalent, Mean),
+        ];
+        for (column, of, statistic) in cases {
+            assert_eq!(column.statistic(), (of, statistic), "{column}");
+        }
+        let sd_columns = Metric::ALL.iter().filter(|m| m.statistic().1 == Sd).count();
+        assert_eq!(sd_columns, 6);
     }
 
     #[test]

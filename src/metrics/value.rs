@@ -2,15 +2,20 @@
 //! it: [`ClauseCounts`] (Patti §7.1), [`RelaxSummary`] (Pelánek §3.2) and
 //! [`Ratings`] (the human models). Each source answers for its own metrics
 //! by a `match` on [`Metric`], so a renamed field is a compile error, not a
-//! missing column at run time; the test below checks that every metric of
-//! each source has an answer and that the structs serialise under the
-//! registry's names, in its order.
+//! missing column at run time. A random metric of the human models is one
+//! [`Estimate`], and its `_sd` and `_se` columns are read off it
+//! ([`Metric::statistic`]); [`Ratings`] serialises through these values,
+//! under the registry's names and in its order. The tests below check that
+//! every metric of each source has an answer and that the other structs
+//! serialise under the registry's names, in its order.
 
-use super::registry::{Metric, Source};
+use super::registry::{Metric, Source, Statistic};
 use crate::cnf::ClauseCounts;
 use crate::human::Ratings;
 use crate::relax::RelaxSummary;
+use crate::stats::Estimate;
 use serde::Serialize;
+use serde::ser::{SerializeStruct, Serializer};
 
 /// One metric's value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -106,24 +111,44 @@ impl RelaxSummary {
 }
 
 impl Ratings {
+    /// The random metrics of the human models with their estimates: the
+    /// one place a random metric's columns (the metric, its `_sd` and
+    /// `_se`) meet its field.
+    fn estimates(&self) -> [(Metric, Option<Estimate>); 12] {
+        [
+            (Metric::SisusRefutationSum, self.sisus_refutation_sum),
+            (Metric::SisusDependency, self.sisus_dependency),
+            (Metric::SinglesDependency, self.singles_dependency),
+            (Metric::OracleVisits, self.oracle_visits),
+            (Metric::Hsolve, self.hsolve),
+            (Metric::Nishio2, self.nishio2),
+            (Metric::Nishio3, self.nishio3),
+            (Metric::Nishio4, self.nishio4),
+            (Metric::SaSteps, self.sa_steps),
+            (Metric::SaSolved, self.sa_solved),
+            (Metric::HarmonyCost, self.harmony_cost),
+            (Metric::HarmonySteps, self.harmony_steps),
+        ]
+    }
+
     /// The value of one of the human models' metrics (`Source::Rate`);
     /// `None` for any other metric or where the model left it null.
     pub fn value(&self, m: Metric) -> Option<MetricValue> {
+        let (of, statistic) = m.statistic();
+        if let Some((_, estimate)) = self.estimates().into_iter().find(|(x, _)| *x == of) {
+            let e = estimate?;
+            return Some(number(match statistic {
+                Statistic::Mean => e.mean,
+                Statistic::Sd => e.sd,
+                Statistic::Se => e.se?,
+            }));
+        }
         let n = |x: Option<f64>| x.map(number);
         let b = |x: Option<bool>| x.map(MetricValue::Bool);
         match m {
             Metric::Givens => self.givens.map(|g| count(g as u64)),
             Metric::Candidates => self.candidates.map(|c| count(c as u64)),
             Metric::Backtracks => self.backtracks.map(count),
-            Metric::SisusRefutationSum => n(self.sisus_refutation_sum),
-            Metric::SisusRefutationSumSd => n(self.sisus_refutation_sum_sd),
-            Metric::SisusRefutationSumSe => n(self.sisus_refutation_sum_se),
-            Metric::SisusDependency => n(self.sisus_dependency),
-            Metric::SisusDependencySd => n(self.sisus_dependency_sd),
-            Metric::SisusDependencySe => n(self.sisus_dependency_se),
-            Metric::SinglesDependency => n(self.singles_dependency),
-            Metric::SinglesDependencySd => n(self.singles_dependency_sd),
-            Metric::SinglesDependencySe => n(self.singles_dependency_se),
             Metric::SinglesBoxReach => n(self.singles_box_reach),
             Metric::SinglesHiddenReach => n(self.singles_hidden_reach),
             Metric::SinglesNakedReach => n(self.singles_naked_reach),
@@ -131,20 +156,7 @@ impl Ratings {
             Metric::OracleScoreSe => n(self.oracle_score_se),
             Metric::OracleLevel => self.oracle_level.map(|l| text(l.name())),
             Metric::OracleLevelConfidence => n(self.oracle_level_confidence),
-            Metric::OracleVisits => n(self.oracle_visits),
-            Metric::OracleVisitsSd => n(self.oracle_visits_sd),
-            Metric::OracleVisitsSe => n(self.oracle_visits_se),
-            Metric::Hsolve => n(self.hsolve),
-            Metric::HsolveSd => n(self.hsolve_sd),
-            Metric::HsolveSe => n(self.hsolve_se),
             Metric::HsolveMedian => n(self.hsolve_median),
-            Metric::Nishio2 => n(self.nishio2),
-            Metric::Nishio2Se => n(self.nishio2_se),
-            Metric::Nishio3 => n(self.nishio3),
-            Metric::Nishio3Se => n(self.nishio3_se),
-            Metric::Nishio4 => n(self.nishio4),
-            Metric::Nishio4Sd => n(self.nishio4_sd),
-            Metric::Nishio4Se => n(self.nishio4_se),
             Metric::Nishio4Median => n(self.nishio4_median),
             Metric::Nishio4Heuristic => n(self.nishio4_heuristic),
             Metric::SolvedBy2 => b(self.solved_by_2),
@@ -164,16 +176,28 @@ impl Ratings {
             Metric::TrialSteps => self.trial_steps.map(count),
             Metric::TrialRating => n(self.trial_rating),
             Metric::TrialEliminations => self.trial_eliminations.map(count),
-            Metric::SaSteps => n(self.sa_steps),
-            Metric::SaStepsSe => n(self.sa_steps_se),
-            Metric::SaSolved => n(self.sa_solved),
-            Metric::SaSolvedSe => n(self.sa_solved_se),
-            Metric::HarmonyCost => n(self.harmony_cost),
-            Metric::HarmonyCostSe => n(self.harmony_cost_se),
-            Metric::HarmonySteps => n(self.harmony_steps),
-            Metric::HarmonyStepsSe => n(self.harmony_steps_se),
             _ => None,
         }
+    }
+}
+
+/// The columns of [`Ratings`] are the registry's metrics of the human
+/// models, in its order, each with its [`Ratings::value`] (null where there
+/// is none), then `status`: a row holds every column the registry names,
+/// under its name, by construction.
+impl Serialize for Ratings {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let columns: Vec<Metric> = Metric::ALL
+            .iter()
+            .copied()
+            .filter(|m| matches!(m.source(), Source::Rate(_)))
+            .collect();
+        let mut row = serializer.serialize_struct("Ratings", columns.len() + 1)?;
+        for m in columns {
+            row.serialize_field(m.name(), &self.value(m))?;
+        }
+        row.serialize_field("status", &self.status)?;
+        row.end()
     }
 }
 
@@ -229,14 +253,6 @@ mod tests {
         };
         let v = compute(&p, &opts).unwrap();
         // The struct fields are the registry's columns, in its order.
-        let rate_names: Vec<&str> = Metric::ALL
-            .iter()
-            .filter(|m| matches!(m.source(), Source::Rate(_)))
-            .map(|m| m.name())
-            .collect();
-        let mut rate_keys = keys(v.rate.as_ref().unwrap());
-        rate_keys.retain(|k| k != "status");
-        assert_eq!(rate_keys, rate_names);
         let relax_keys = keys(v.relax.as_ref().unwrap());
         let relax_names: Vec<&str> = Metric::ALL
             .iter()
@@ -266,5 +282,50 @@ mod tests {
         }
         assert_eq!(v.get(Metric::Givens), Some(MetricValue::Count(30)));
         assert_eq!(v.get(Metric::Score), None);
+    }
+
+    /// A random metric is its estimate's mean, sd and se, the columns the
+    /// registry lists, under their names and in its order; a null estimate
+    /// nulls them all, a single run its standard error.
+    #[test]
+    fn a_random_metric_is_read_off_its_estimate() {
+        let ratings = Ratings {
+            hsolve: Estimate::of(&[1.0, 2.0, 3.0, 10.0]),
+            nishio2: Estimate::of(&[4.0]),
+            ..Ratings::default()
+        };
+        let sd = (50.0f64 / 3.0).sqrt();
+        let value = |m| ratings.value(m).and_then(|v| v.as_f64());
+        assert_eq!(value(Metric::Hsolve), Some(4.0));
+        assert_eq!(value(Metric::HsolveSd), Some(sd));
+        assert_eq!(value(Metric::HsolveSe), Some(sd / 2.0));
+        assert_eq!(value(Metric::Nishio2), Some(4.0));
+        assert_eq!(value(Metric::Nishio2Se), None);
+        assert_eq!(value(Metric::SaSteps), None);
+        let json = serde_json::to_value(&ratings).unwrap();
+        assert_eq!(json["hsolve_sd"], sd);
+        assert_eq!(json["nishio2"], 4.0);
+        assert_eq!(json["nishio2_se"], serde_json::Value::Null);
+        assert_eq!(json.get("nishio2_sd"), None);
+        let text = serde_json::to_string(&ratings).unwrap();
+        assert!(
+            text.starts_with(
+                r#"{"givens":null,"candidates":null,"backtracks":null,"sisus_refutation_sum":null,"sisus_refutation_sum_sd":null,"sisus_refutation_sum_se":null,"#
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#""hsolve":4.0,"hsolve_sd":4.08248290463863,"hsolve_se":2.041241452319315,"hsolve_median":null,"nishio2":4.0,"nishio2_se":null,"nishio3":null,"#),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(r#""harmony_steps_se":null,"status":{}}"#),
+            "{text}"
+        );
+        let rate_columns = Metric::ALL
+            .iter()
+            .filter(|m| matches!(m.source(), Source::Rate(_)))
+            .count();
+        assert_eq!(keys(&ratings).len(), rate_columns + 1);
     }
 }

@@ -22,8 +22,8 @@
 //!   proportion (Wilson's score interval), for the relaxation summaries.
 //! * `quantiles.rs` — quantiles and equal-count bins.
 //! * `bootstrap.rs` — seeded percentile bootstrap intervals.
-//! * `uncertainty.rs` — the standard error of a run mean, the jackknife
-//!   standard error, the normal distribution and the probability that a
+//! * `uncertainty.rs` — the standard error of a run mean, [`Estimate`] (a
+//!   random metric: mean, sd, se and runs), the jackknife standard error, the normal distribution and the probability that a
 //!   measured value lies in a range (a level's confidence).
 //! * `paired_sample.rs` — the four coefficients of a reweighted sample
 //!   sorted once, the fast path of [`bootstrap_correlations`].
@@ -64,6 +64,7 @@ pub use summary::Summary;
 #[cfg(feature = "cli")]
 pub(crate) use summary::mean;
 pub(crate) use summary::median_sorted;
+pub use uncertainty::Estimate;
 pub(crate) use uncertainty::{jackknife_se, probability_in};
 #[cfg(test)]
 pub(crate) use {

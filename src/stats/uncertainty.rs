@@ -1,10 +1,12 @@
 //! How sure a stochastic metric is: the standard error of a value averaged
-//! over random runs, and the probability that the value behind it lies in a
-//! range (a level, a target), under the normal approximation.
+//! over random runs, the [`Estimate`] a random metric is reported as, and
+//! the probability that the value behind it lies in a range (a level, a
+//! target), under the normal approximation.
 //!
 //! A model that averages `n` independent runs (SiSuS, the oracle's trials,
 //! hsolve, Nishio's random starts, annealing, harmony search) reports a mean
-//! whose sampling error is `sd/√n` ([`Summary::se`]). The oracle score is
+//! whose sampling error is `sd/√n` ([`Summary::se`]), all three in one
+//! [`Estimate`] (`docs/methods.md` §3.10). The oracle score is
 //! a smooth function of three run means (`docs/methods.md` §3.2), so its
 //! standard error is the delete-one jackknife's (Quenouille 1956; Efron &
 //! Stein, "The jackknife estimate of variance", Ann. Stat. 1981):
@@ -16,6 +18,7 @@
 //! `generate --target … --confidence` read (`docs/methods.md` §3.10).
 
 use super::Summary;
+use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 impl Summary {
@@ -23,6 +26,53 @@ impl Summary {
     /// spread is not measured.
     pub(crate) fn se(&self) -> Option<f64> {
         (self.n >= 2).then(|| self.sd / (self.n as f64).sqrt())
+    }
+}
+
+/// A random metric: the mean of a model's independent runs with how sure
+/// it is, as a rating reports it (`docs/methods.md` §3.10).
+///
+/// In a row a random metric `X` is up to three columns: `X` (the mean),
+/// `X_sd` and `X_se`, those of the three the metric registry lists
+/// ([`crate::Metric::standard_error`] names the `_se` column).
+///
+/// ```
+/// use sudolab::Estimate;
+///
+/// let e = Estimate::of(&[1.0, 2.0, 3.0, 10.0]).unwrap();
+/// assert_eq!((e.mean, e.n), (4.0, 4));
+/// assert_eq!(e.se, Some(e.sd / 2.0));
+/// assert_eq!(Estimate::of(&[5.0]).unwrap().se, None);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Estimate {
+    /// Arithmetic mean of the runs.
+    pub mean: f64,
+    /// Sample standard deviation of the runs (`n − 1` denominator; 0 for
+    /// one run).
+    pub sd: f64,
+    /// Standard error of the mean, `sd/√n`; `None` for a single run, whose
+    /// spread is not measured.
+    pub se: Option<f64>,
+    /// Number of runs.
+    pub n: usize,
+}
+
+impl Estimate {
+    /// The estimate of the values of independent runs; `None` for no run.
+    pub fn of(runs: &[f64]) -> Option<Estimate> {
+        Summary::of(runs).map(Estimate::from)
+    }
+}
+
+impl From<Summary> for Estimate {
+    fn from(s: Summary) -> Estimate {
+        Estimate {
+            mean: s.mean,
+            sd: s.sd,
+            se: s.se(),
+            n: s.n,
+        }
     }
 }
 
@@ -86,6 +136,19 @@ mod tests {
         let s = Summary::of(&[1.0, 2.0, 3.0, 10.0]).unwrap();
         assert!((s.se().unwrap() - s.sd / 2.0).abs() < 1e-12);
         assert_eq!(Summary::of(&[5.0]).unwrap().se(), None);
+    }
+
+    #[test]
+    fn an_estimate_holds_the_mean_sd_and_se_of_its_runs() {
+        // sd = √(Σ(x − 4)²/3) = √(50/3), se = sd/√4.
+        let e = Estimate::of(&[1.0, 2.0, 3.0, 10.0]).unwrap();
+        assert_eq!(e.mean, 4.0);
+        assert!((e.sd - (50.0f64 / 3.0).sqrt()).abs() < 1e-12, "{}", e.sd);
+        assert!((e.se.unwrap() - (50.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-12);
+        assert_eq!(e.n, 4);
+        let one = Estimate::of(&[5.0]).unwrap();
+        assert_eq!((one.mean, one.sd, one.se, one.n), (5.0, 0.0, None, 1));
+        assert_eq!(Estimate::of(&[]), None);
     }
 
     /// The jackknife of a plain mean is exactly `sd/√n`.

@@ -608,11 +608,11 @@ fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
     let rows = run(2);
     assert_eq!(rows.len(), 6);
     let hsolve = RateOptions::for_models("hsolve").unwrap();
-    let h0 = rate(&source, &hsolve).ratings.hsolve.unwrap();
+    let h0 = rate(&source, &hsolve).ratings.hsolve.unwrap().mean;
     let ps = puzzles(&rows, 3);
     for (r, p) in rows.iter().zip(&ps) {
         assert_eq!(sat().status(p).unwrap(), Status::Unique, "{p}");
-        let h = rate(p, &hsolve).ratings.hsolve.unwrap();
+        let h = rate(p, &hsolve).ratings.hsolve.unwrap().mean;
         assert_eq!(r.method_score, Some(h));
         assert!((h - h0).abs() <= 0.15 * h0, "{h} vs {h0}");
         assert!(!equivalent(p, &source).unwrap());
@@ -786,7 +786,7 @@ fn chang_puzzles_fall_in_their_hsolve_quartile_and_are_unique() {
             assert!(r.reached, "{name}: {r:?}");
             assert_eq!(r.method_level.as_deref(), Some(name));
             // Re-rated independently of the generator's row.
-            let h = rate(&p, &hsolve).ratings.hsolve.unwrap();
+            let h = rate(&p, &hsolve).ratings.hsolve.unwrap().mean;
             assert_eq!(r.method_score, Some(h));
             assert!(lo <= h && h < hi, "{name}: hsolve {h} not in [{lo}, {hi})");
             assert_unique_and_minimality(&p, true);

@@ -484,12 +484,12 @@ impl Evaluator {
                 r.ratings.weights_level.map(|l| l.name().to_string()),
                 r.ratings.weights_score.map(f64::from),
             ),
-            Method::Pseudo => (None, r.ratings.hsolve),
+            Method::Pseudo => (None, r.ratings.hsolve.map(|h| h.mean)),
             Method::Chang => (
                 r.ratings
                     .hsolve
-                    .map(|h| crate::generate::chang::level_of(h).to_string()),
-                r.ratings.hsolve,
+                    .map(|h| crate::generate::chang::level_of(h.mean).to_string()),
+                r.ratings.hsolve.map(|h| h.mean),
             ),
             Method::Minimal => (None, None),
         }

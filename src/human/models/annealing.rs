@@ -23,7 +23,7 @@ use super::{HumanModel, Model, Rating};
 use crate::grid::{Geometry, Puzzle};
 use crate::human::rate::{RateOptions, Ratings};
 use crate::human::seeds::run_rng;
-use crate::stats::Summary;
+use crate::stats::{Estimate, Summary};
 use crate::util::bits;
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -188,9 +188,7 @@ pub(crate) fn anneal(puzzle: &Puzzle, opts: &AnnealingOptions, rng: &mut impl Rn
         probe.push(s.cost() as f64);
     }
     cost = s.cost();
-    let t0 = crate::stats::Summary::of(&probe)
-        .map_or(1.0, |x| x.sd)
-        .max(0.5);
+    let t0 = Summary::of(&probe).map_or(1.0, |x| x.sd).max(0.5);
     let chain: u64 = free.iter().map(|f| (f.len() * f.len()) as u64).sum();
     let mut t = t0;
     let mut stale = 0usize;
@@ -256,17 +254,13 @@ impl HumanModel for AnnealingModel {
         let runs: Vec<AnnealingRun> = (0..opts.runs as u64)
             .map(|i| anneal(on.puzzle, opts, &mut run_rng(on.seed(), ANNEALING_TAG, i)))
             .collect();
-        let steps = Summary::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
-        let solved = Summary::of(
+        out.sa_steps = Estimate::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
+        out.sa_solved = Estimate::of(
             &runs
                 .iter()
                 .map(|r| f64::from(u8::from(r.solved)))
                 .collect::<Vec<_>>(),
         );
-        out.sa_steps = steps.map(|s| s.mean);
-        out.sa_steps_se = steps.and_then(|s| s.se());
-        out.sa_solved = solved.map(|s| s.mean);
-        out.sa_solved_se = solved.and_then(|s| s.se());
         Ok(())
     }
 }

@@ -23,7 +23,7 @@ use super::{HumanModel, Model, Rating};
 use crate::grid::{Geometry, Puzzle};
 use crate::human::rate::{RateOptions, Ratings};
 use crate::human::seeds::run_rng;
-use crate::stats::Summary;
+use crate::stats::Estimate;
 use crate::util::bits;
 use rand::Rng;
 
@@ -180,17 +180,13 @@ impl HumanModel for HarmonyModel {
         let runs: Vec<HarmonyRun> = (0..opts.runs as u64)
             .map(|i| harmony(on.puzzle, opts, &mut run_rng(on.seed(), HARMONY_TAG, i)))
             .collect();
-        let cost = Summary::of(
+        out.harmony_cost = Estimate::of(
             &runs
                 .iter()
                 .map(|r| f64::from(r.best_cost))
                 .collect::<Vec<_>>(),
         );
-        let steps = Summary::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
-        out.harmony_cost = cost.map(|s| s.mean);
-        out.harmony_cost_se = cost.and_then(|s| s.se());
-        out.harmony_steps = steps.map(|s| s.mean);
-        out.harmony_steps_se = steps.and_then(|s| s.se());
+        out.harmony_steps = Estimate::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
         Ok(())
     }
 }

@@ -164,9 +164,7 @@ impl HumanModel for HsolveModel {
     }
     fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), Unfinished> {
         let s = hsolve(on.puzzle, &on.opts.hsolve, on.seed())?;
-        out.hsolve = Some(s.mean);
-        out.hsolve_sd = Some(s.sd);
-        out.hsolve_se = s.se();
+        out.hsolve = Some(s.into());
         out.hsolve_median = Some(s.median);
         Ok(())
     }

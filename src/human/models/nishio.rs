@@ -305,24 +305,16 @@ impl HumanModel for NishioModel {
         out.solved_by_4 = Some(solved_by_strategies(puzzle, 4));
         let mut errors = Vec::new();
         match nishio_random(puzzle, 2, opts, seed) {
-            Ok(s) => {
-                out.nishio2 = Some(s.mean);
-                out.nishio2_se = s.se();
-            }
+            Ok(s) => out.nishio2 = Some(s.into()),
             Err(e) => errors.push(format!("2 strategies: {e}")),
         }
         match nishio_random(puzzle, 3, opts, seed) {
-            Ok(s) => {
-                out.nishio3 = Some(s.mean);
-                out.nishio3_se = s.se();
-            }
+            Ok(s) => out.nishio3 = Some(s.into()),
             Err(e) => errors.push(format!("3 strategies: {e}")),
         }
         match nishio_random(puzzle, 4, opts, seed) {
             Ok(s) => {
-                out.nishio4 = Some(s.mean);
-                out.nishio4_sd = Some(s.sd);
-                out.nishio4_se = s.se();
+                out.nishio4 = Some(s.into());
                 out.nishio4_median = Some(s.median);
             }
             Err(e) => errors.push(format!("4 strategies: {e}")),

@@ -244,9 +244,7 @@ impl HumanModel for SinglesModel {
     }
     fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
         let r = singles(on.puzzle, on.solution, &on.opts.singles, on.seed());
-        out.singles_dependency = Some(r.dependency.mean);
-        out.singles_dependency_sd = Some(r.dependency.sd);
-        out.singles_dependency_se = r.dependency.se();
+        out.singles_dependency = Some(r.dependency.into());
         out.singles_box_reach = Some(r.box_reach);
         out.singles_hidden_reach = Some(r.hidden_reach);
         out.singles_naked_reach = Some(r.naked_reach);

@@ -42,7 +42,7 @@ use crate::human::rate::{RateOptions, Ratings};
 use crate::human::seeds::run_rng;
 use crate::human::techniques::{Single, hidden_singles, naked_singles};
 use crate::seed::SeededRng;
-use crate::stats::Summary;
+use crate::stats::{Estimate, Summary};
 use crate::util::bits as digits;
 use rand::Rng;
 use serde::Serialize;
@@ -360,12 +360,8 @@ impl HumanModel for SisusModel {
         } else {
             sisus_refutation_sum(on.puzzle, on.solution, opts, on.seed())?
         };
-        out.sisus_refutation_sum = Some(refutation_sum.mean);
-        out.sisus_refutation_sum_sd = Some(refutation_sum.sd);
-        out.sisus_refutation_sum_se = refutation_sum.se();
-        out.sisus_dependency = dependency.map(|d| d.mean);
-        out.sisus_dependency_sd = dependency.map(|d| d.sd);
-        out.sisus_dependency_se = dependency.and_then(|d| d.se());
+        out.sisus_refutation_sum = Some(refutation_sum.into());
+        out.sisus_dependency = dependency.map(Estimate::from);
         Ok(())
     }
 }
