@@ -279,35 +279,13 @@ pub(crate) fn puzzle_report(
 ) -> Result<PuzzleReport, ReportError> {
     opts.check()?;
     let mut notes = Vec::new();
-    let answers: Vec<EngineAnswer> = Engine::ALL
-        .iter()
-        .map(|&engine| {
-            let Count { solutions, .. } = engine.implementation().count(puzzle, 2);
-            EngineAnswer {
-                engine,
-                status: Status::from_count(solutions),
-                solutions,
-            }
-        })
-        .collect();
-    let agree = answers
-        .windows(2)
-        .all(|w| (w[0].status, w[0].solutions) == (w[1].status, w[1].solutions));
+    let (answers, agree) = engine_answers(puzzle);
     let solution = Engines::all().solve(puzzle)?;
     let solution = solution
         .filter(|_| answers.first().is_some_and(|a| a.status == Status::Unique))
         .map(|s| s.cells().to_vec());
 
-    let mut clauses = Vec::new();
-    for enc in [Encoding::Min, Encoding::Max] {
-        match clause_row(puzzle, enc, ClassCuts::patti(puzzle.side())) {
-            Ok(row) => clauses.push(row),
-            Err(e) => {
-                notes.push(format!("clauses ({}): {e}", enc.name()));
-                break;
-            }
-        }
-    }
+    let clauses = clause_rows(puzzle, &mut notes);
 
     let heat_opts = opts.relax(opts.k, opts.samples, Engines::all(), opts.verify);
     let relax = match relax::relax(puzzle, &heat_opts)
@@ -328,6 +306,87 @@ pub(crate) fn puzzle_report(
         }
     };
 
+    let ratings = rating_entries(
+        puzzle,
+        opts,
+        reference,
+        relax.as_ref(),
+        &clauses,
+        &mut notes,
+    )?;
+
+    let (path, path_status) = solving_path(puzzle);
+
+    Ok(PuzzleReport {
+        puzzle: puzzle.to_line(),
+        label: puzzle.label.clone(),
+        side: puzzle.side(),
+        cells: puzzle.cells().to_vec(),
+        solution,
+        engines: EngineCheck {
+            answers,
+            agree,
+            relax_verified: relax.as_ref().map_or(0, |r| r.verified),
+            relax_verified_by: relax
+                .as_ref()
+                .map_or_else(Vec::new, |r| r.verified_by.clone()),
+        },
+        clauses,
+        relax,
+        sweep,
+        ratings,
+        path,
+        path_status,
+        notes,
+    })
+}
+
+/// Every engine's answer (counted to 2) and whether they all agree.
+fn engine_answers(puzzle: &Puzzle) -> (Vec<EngineAnswer>, bool) {
+    let answers: Vec<EngineAnswer> = Engine::ALL
+        .iter()
+        .map(|&engine| {
+            let Count { solutions, .. } = engine.implementation().count(puzzle, 2);
+            EngineAnswer {
+                engine,
+                status: Status::from_count(solutions),
+                solutions,
+            }
+        })
+        .collect();
+    let agree = answers
+        .windows(2)
+        .all(|w| (w[0].status, w[0].solutions) == (w[1].status, w[1].solutions));
+    (answers, agree)
+}
+
+/// The clause rows of the minimal and the maximal encoding; what stops
+/// them becomes a note.
+fn clause_rows(puzzle: &Puzzle, notes: &mut Vec<String>) -> Vec<ClauseRow> {
+    let mut clauses = Vec::new();
+    for enc in [Encoding::Min, Encoding::Max] {
+        match clause_row(puzzle, enc, ClassCuts::patti(puzzle.side())) {
+            Ok(row) => clauses.push(row),
+            Err(e) => {
+                notes.push(format!("clauses ({}): {e}", enc.name()));
+                break;
+            }
+        }
+    }
+    clauses
+}
+
+/// The ratings of the human models, the score and (placed where the
+/// reference is comparable) the relaxation and the clauses, with their
+/// reference percentiles; a model's status becomes a note.
+fn rating_entries(
+    puzzle: &Puzzle,
+    opts: &ReportOptions,
+    reference: &Reference,
+    relax: Option<&RelaxReport>,
+    clauses: &[ClauseRow],
+    notes: &mut Vec<String>,
+) -> Result<Vec<RatingEntry>, ReportError> {
     let rated = human::rate(puzzle, &opts.rate());
     for (model, why) in &rated.ratings.status {
         notes.push(format!("{model}: {why}"));
@@ -366,7 +425,7 @@ pub(crate) fn puzzle_report(
         Err(crate::score::ScoreError::Disagreement(d)) => return Err(d.into()),
         Err(e) => notes.push(format!("score: {e}")),
     }
-    if let Some(r) = &relax {
+    if let Some(r) = relax {
         let comparable = reference.relax_k == Some(r.summary.k);
         if !comparable {
             notes.push(match reference.relax_k {
@@ -411,7 +470,11 @@ pub(crate) fn puzzle_report(
             true,
         );
     }
+    Ok(ratings)
+}
 
+/// The solving path of the techniques alone, and how it ended.
+fn solving_path(puzzle: &Puzzle) -> (Vec<PathStep>, String) {
     let explanation: Explanation = human::explain(puzzle);
     let path_status = match &explanation.status {
         human::ExplainStatus::Solved => "solved by the techniques alone".to_string(),
@@ -431,29 +494,7 @@ pub(crate) fn puzzle_report(
             text: s.text.clone(),
         })
         .collect();
-
-    Ok(PuzzleReport {
-        puzzle: puzzle.to_line(),
-        label: puzzle.label.clone(),
-        side: puzzle.side(),
-        cells: puzzle.cells().to_vec(),
-        solution,
-        engines: EngineCheck {
-            answers,
-            agree,
-            relax_verified: relax.as_ref().map_or(0, |r| r.verified),
-            relax_verified_by: relax
-                .as_ref()
-                .map_or_else(Vec::new, |r| r.verified_by.clone()),
-        },
-        clauses,
-        relax,
-        sweep,
-        ratings,
-        path,
-        path_status,
-        notes,
-    })
+    (path, path_status)
 }
 
 /// `work` on every puzzle, in input order, calling `on_done` after each.

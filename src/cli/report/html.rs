@@ -197,159 +197,194 @@ fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
             p { code { (p.puzzle) } }
             @for n in &p.notes { p.note { "Note: " (n) } }
             h3 { "Fixedness heatmap" }
-            @if let (Some(r), Some(h)) = (&p.relax, heat) {
-                p {
-                    "Share of " (r.summary.samples) " relaxations removing k = " (r.summary.k)
-                    " random edges in which each cell keeps its value in every solution "
-                    "(Pelánek §3.2). Mean fixed non-given cells "
-                    (num(r.summary.mean_fixed))
-                    @if let (Some(lo), Some(hi)) = (r.summary.mean_fixed_low, r.summary.mean_fixed_high) {
-                        " [" (num(lo)) ", " (num(hi)) "]"
-                    }
-                    ", P(unique) " (num(r.summary.p_unique))
-                    // A report written before the intervals has none (upper end 0).
-                    @if r.summary.p_unique_high > 0.0 {
-                        " [" (num(r.summary.p_unique_low)) ", " (num(r.summary.p_unique_high)) "]"
-                    }
-                    ", mean solutions " @if r.summary.capped > 0 { "≥ " } (num(r.summary.mean_solutions))
-                    " (95 % intervals in brackets: Student's t, Wilson)."
-                }
-                @if all_zero(&p.cells, &r.summary.fixedness) {
-                    p.note.saw-nothing.all-zero {
-                        strong { "Every empty cell is fixed in 0 % of the samples: this map is empty, not a finding. " }
-                        "At k = " (r.summary.k) " the relaxations of this puzzle have many solutions and none keeps a cell. "
-                        code { "sudolab report --k auto" } " relaxes each puzzle where its relaxation begins"
-                        @if let Some(k0) = r.summary.relaxation_onset_k.filter(|&k0| k0 != r.summary.k) {
-                            " (k = " (k0) " for this one)"
-                        }
-                        ", where the map shows which cells hold."
-                    }
-                }
-                @if r.summary.saw_nothing {
-                    p.note.saw-nothing {
-                        strong { "This map shows saturation, not a finding. " }
-                        (format!("{:.0}", r.summary.p_nothing * 100.0)) " % of the samples are capped or fix no cell: "
-                        "k = " (r.summary.k) " relaxes this puzzle past what the method can show."
-                        @if let Some(k0) = r.summary.relaxation_onset_k {
-                            " Its relaxation begins at k = " (k0)
-                            " (where P(unique) falls through one half); "
-                            code { "sudolab report --k auto" } " and " code { "sudolab relax --k auto" } " relax there."
-                        }
-                    }
-                }
-                (svg(h))
-            } @else { p.note { "No relaxation for this puzzle." } }
-            div.row {
-                div {
-                    h3 { "Clause-length histogram" }
-                    @if let Some(h) = hist {
-                        (svg(h))
-                        table {
-                            tr { th { "encoding" } th { "variables" } th { "clauses" } th { "short %" } th { "medium %" } th { "long %" } }
-                            @for c in &p.clauses {
-                                tr {
-                                    td { (c.encoding.name()) }
-                                    td.num { (c.counts.variables) }
-                                    td.num { (c.counts.clauses) }
-                                    td.num { (format!("{:.1}", c.counts.short_pct)) }
-                                    td.num { (format!("{:.1}", c.counts.medium_pct)) }
-                                    td.num { (format!("{:.1}", c.counts.long_pct)) }
-                                }
-                            }
-                        }
-                        p { "At-least-one clauses by length (Patti §7.1, Table 1); classes by Patti's cut points." }
-                    } @else { p.note { "No encoding for this puzzle." } }
-                }
-                div {
-                    h3 { "Engine cross-check" }
-                    table {
-                        tr { th { "engine" } th { "status" } th { "solutions (counted to 2)" } }
-                        @for a in &p.engines.answers {
-                            tr { td { (a.engine) } td { (a.status) } td.num { (a.solutions) } }
-                        }
-                    }
-                    p {
-                        @if p.engines.agree { span.ok { "All engines agree." } }
-                        @else { span.bad { "The engines disagree." } }
-                        " Relaxation: " (p.engines.relax_verified) " verified samples, re-analyzed by "
-                        @if p.engines.relax_verified_by.is_empty() { "no engine" }
-                        @else { (p.engines.relax_verified_by.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ")) }
-                        "."
-                    }
-                }
-            }
+            (heatmap_part(p, heat))
+            (clauses_and_engines_part(p, hist))
             h3 { "Relaxation sweep (Pelánek Fig. 8)" }
-            @if let (Some(s), Some(chart)) = (&p.sweep, sweep) {
-                (svg(chart))
-                p {
-                    @if let Some(f) = &s.fit {
-                        "Fit of mean solutions ≈ c·e" sup { "k/λ" } ": "
-                        strong { "c = " (format!("{:.4}", f.c)) ", λ = " (format!("{:.3}", f.lambda)) }
-                        " (R² = " (format!("{:.3}", f.r2)) ", " (f.points) " points)."
-                        @if s.points.iter().any(|p| p.summary.capped > 0) {
-                            " Points with capped samples (counts stopped at " (s.points[0].summary.cap)
-                            ") are lower bounds, which flattens the curve."
-                        }
-                    } @else { "No exponential fit (too few points or a flat curve)." }
-                }
-                table {
-                    tr { th { "k" } th { "samples" } th { "mean solutions" } th { "P(unique)" } th { "mean fixed" } th { "capped" } }
-                    @for pt in &s.points {
-                        tr {
-                            td.num { (pt.summary.k) } td.num { (pt.summary.samples) }
-                            td.num { (num(pt.summary.mean_solutions)) } td.num { (num(pt.summary.p_unique)) }
-                            td.num { (num(pt.summary.mean_fixed)) } td.num { (pt.summary.capped) }
-                        }
-                    }
-                }
-            } @else { p.note { "No sweep for this puzzle." } }
+            (sweep_part(p, sweep))
             h3 { "Ratings and reference percentiles" }
-            p.note {
-                "score: 0 and 10 are the 1st and 99th percentiles of the puzzles the score was fitted on; "
-                "the hardest known puzzles reach about 13. se_equivalent: Sukaku Explainer's scale, 1.0–11.9 "
-                "(forcing-chain puzzles and harder placed by their trial depth). extrapolated yes: above "
-                "everything the model was fitted on; minutes_extrapolated yes: above every puzzle of the "
-                "time model's players (Cloud Sudoku, puzzles up to SE 8.2), the time is a guess."
-            }
-            div.row {
-                table {
-                    tr { th { "model" } th { "metric" } th { "value" } th { "harder when" } th { "percentile" } }
-                    @for r in &p.ratings {
-                        @let is_flag = is_flag(&r.metric);
-                        tr {
-                            td { (r.model) } td { (r.metric) }
-                            @if let (true, Some(v)) = (is_flag, r.value) {
-                                td { (flag(v)) }
-                                td { (harder_flag(r.harder)) }
-                                td.num { "–" }
-                            } @else {
-                                td.num {
-                                    @if let Some(v) = r.value { (num(v)) }
-                                    @else if let Some(t) = &r.text { (t) }
-                                    @else { "–" }
-                                }
-                                td { @if r.value.is_some() { (harder(r.harder)) } @else { "–" } }
-                                td.num { @if let Some(q) = r.percentile { (format!("{q:.0}")) } @else { "–" } }
-                            }
-                        }
-                    }
-                }
-                (svg(pct))
-            }
+            (ratings_part(p, pct))
             h3 { "Solving path (" (p.path.len()) " steps)" }
             p { (p.path_status) "." }
-            @if !p.path.is_empty() {
-                ol.path {
-                    @for s in &p.path {
-                        li {
-                            strong { (s.technique) } ": "
-                            (s.text.strip_prefix(&format!("{}: ", s.technique)).unwrap_or(&s.text))
+            (path_part(p))
+        }
+    })
+}
+
+/// The fixedness heatmap with its numbers and notes (Pelánek §3.2).
+fn heatmap_part(p: &PuzzleReport, heat: Option<String>) -> Markup {
+    html! {
+    @if let (Some(r), Some(h)) = (&p.relax, heat) {
+        p {
+            "Share of " (r.summary.samples) " relaxations removing k = " (r.summary.k)
+            " random edges in which each cell keeps its value in every solution "
+            "(Pelánek §3.2). Mean fixed non-given cells "
+            (num(r.summary.mean_fixed))
+            @if let (Some(lo), Some(hi)) = (r.summary.mean_fixed_low, r.summary.mean_fixed_high) {
+                " [" (num(lo)) ", " (num(hi)) "]"
+            }
+            ", P(unique) " (num(r.summary.p_unique))
+            // A report written before the intervals has none (upper end 0).
+            @if r.summary.p_unique_high > 0.0 {
+                " [" (num(r.summary.p_unique_low)) ", " (num(r.summary.p_unique_high)) "]"
+            }
+            ", mean solutions " @if r.summary.capped > 0 { "≥ " } (num(r.summary.mean_solutions))
+            " (95 % intervals in brackets: Student's t, Wilson)."
+        }
+        @if all_zero(&p.cells, &r.summary.fixedness) {
+            p.note.saw-nothing.all-zero {
+                strong { "Every empty cell is fixed in 0 % of the samples: this map is empty, not a finding. " }
+                "At k = " (r.summary.k) " the relaxations of this puzzle have many solutions and none keeps a cell. "
+                code { "sudolab report --k auto" } " relaxes each puzzle where its relaxation begins"
+                @if let Some(k0) = r.summary.relaxation_onset_k.filter(|&k0| k0 != r.summary.k) {
+                    " (k = " (k0) " for this one)"
+                }
+                ", where the map shows which cells hold."
+            }
+        }
+        @if r.summary.saw_nothing {
+            p.note.saw-nothing {
+                strong { "This map shows saturation, not a finding. " }
+                (format!("{:.0}", r.summary.p_nothing * 100.0)) " % of the samples are capped or fix no cell: "
+                "k = " (r.summary.k) " relaxes this puzzle past what the method can show."
+                @if let Some(k0) = r.summary.relaxation_onset_k {
+                    " Its relaxation begins at k = " (k0)
+                    " (where P(unique) falls through one half); "
+                    code { "sudolab report --k auto" } " and " code { "sudolab relax --k auto" } " relax there."
+                }
+            }
+        }
+        (svg(h))
+    } @else { p.note { "No relaxation for this puzzle." } }
+    }
+}
+
+/// The clause-length histogram (Patti §7.1) beside the engine cross-check.
+fn clauses_and_engines_part(p: &PuzzleReport, hist: Option<String>) -> Markup {
+    html! {
+    div.row {
+        div {
+            h3 { "Clause-length histogram" }
+            @if let Some(h) = hist {
+                (svg(h))
+                table {
+                    tr { th { "encoding" } th { "variables" } th { "clauses" } th { "short %" } th { "medium %" } th { "long %" } }
+                    @for c in &p.clauses {
+                        tr {
+                            td { (c.encoding.name()) }
+                            td.num { (c.counts.variables) }
+                            td.num { (c.counts.clauses) }
+                            td.num { (format!("{:.1}", c.counts.short_pct)) }
+                            td.num { (format!("{:.1}", c.counts.medium_pct)) }
+                            td.num { (format!("{:.1}", c.counts.long_pct)) }
                         }
+                    }
+                }
+                p { "At-least-one clauses by length (Patti §7.1, Table 1); classes by Patti's cut points." }
+            } @else { p.note { "No encoding for this puzzle." } }
+        }
+        div {
+            h3 { "Engine cross-check" }
+            table {
+                tr { th { "engine" } th { "status" } th { "solutions (counted to 2)" } }
+                @for a in &p.engines.answers {
+                    tr { td { (a.engine) } td { (a.status) } td.num { (a.solutions) } }
+                }
+            }
+            p {
+                @if p.engines.agree { span.ok { "All engines agree." } }
+                @else { span.bad { "The engines disagree." } }
+                " Relaxation: " (p.engines.relax_verified) " verified samples, re-analyzed by "
+                @if p.engines.relax_verified_by.is_empty() { "no engine" }
+                @else { (p.engines.relax_verified_by.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ")) }
+                "."
+            }
+        }
+    }
+    }
+}
+
+/// The relaxation sweep (Pelánek Fig. 8) with its fit and points.
+fn sweep_part(p: &PuzzleReport, sweep: Option<String>) -> Markup {
+    html! {
+    @if let (Some(s), Some(chart)) = (&p.sweep, sweep) {
+        (svg(chart))
+        p {
+            @if let Some(f) = &s.fit {
+                "Fit of mean solutions ≈ c·e" sup { "k/λ" } ": "
+                strong { "c = " (format!("{:.4}", f.c)) ", λ = " (format!("{:.3}", f.lambda)) }
+                " (R² = " (format!("{:.3}", f.r2)) ", " (f.points) " points)."
+                @if s.points.iter().any(|p| p.summary.capped > 0) {
+                    " Points with capped samples (counts stopped at " (s.points[0].summary.cap)
+                    ") are lower bounds, which flattens the curve."
+                }
+            } @else { "No exponential fit (too few points or a flat curve)." }
+        }
+        table {
+            tr { th { "k" } th { "samples" } th { "mean solutions" } th { "P(unique)" } th { "mean fixed" } th { "capped" } }
+            @for pt in &s.points {
+                tr {
+                    td.num { (pt.summary.k) } td.num { (pt.summary.samples) }
+                    td.num { (num(pt.summary.mean_solutions)) } td.num { (num(pt.summary.p_unique)) }
+                    td.num { (num(pt.summary.mean_fixed)) } td.num { (pt.summary.capped) }
+                }
+            }
+        }
+    } @else { p.note { "No sweep for this puzzle." } }
+    }
+}
+
+/// The ratings with their reference percentiles.
+fn ratings_part(p: &PuzzleReport, pct: String) -> Markup {
+    html! {
+    p.note {
+        "score: 0 and 10 are the 1st and 99th percentiles of the puzzles the score was fitted on; "
+        "the hardest known puzzles reach about 13. se_equivalent: Sukaku Explainer's scale, 1.0–11.9 "
+        "(forcing-chain puzzles and harder placed by their trial depth). extrapolated yes: above "
+        "everything the model was fitted on; minutes_extrapolated yes: above every puzzle of the "
+        "time model's players (Cloud Sudoku, puzzles up to SE 8.2), the time is a guess."
+    }
+    div.row {
+        table {
+            tr { th { "model" } th { "metric" } th { "value" } th { "harder when" } th { "percentile" } }
+            @for r in &p.ratings {
+                @let is_flag = is_flag(&r.metric);
+                tr {
+                    td { (r.model) } td { (r.metric) }
+                    @if let (true, Some(v)) = (is_flag, r.value) {
+                        td { (flag(v)) }
+                        td { (harder_flag(r.harder)) }
+                        td.num { "–" }
+                    } @else {
+                        td.num {
+                            @if let Some(v) = r.value { (num(v)) }
+                            @else if let Some(t) = &r.text { (t) }
+                            @else { "–" }
+                        }
+                        td { @if r.value.is_some() { (harder(r.harder)) } @else { "–" } }
+                        td.num { @if let Some(q) = r.percentile { (format!("{q:.0}")) } @else { "–" } }
                     }
                 }
             }
         }
-    })
+        (svg(pct))
+    }
+    }
+}
+
+/// The solving path, step by step.
+fn path_part(p: &PuzzleReport) -> Markup {
+    html! {
+    @if !p.path.is_empty() {
+        ol.path {
+            @for s in &p.path {
+                li {
+                    strong { (s.technique) } ": "
+                    (s.text.strip_prefix(&format!("{}: ", s.technique)).unwrap_or(&s.text))
+                }
+            }
+        }
+    }
+    }
 }
 
 /// Background of a correlation cell: blue for positive, red for negative.
