@@ -270,7 +270,7 @@ mod tests {
         std::fs::write(&path, format!("{ROW}\n{}", &ROW[..30])).unwrap();
         write_record(&record(), &path).unwrap();
         let mut opened = open_file(&path, true, &spec(), &record(), None).unwrap();
-        // Which rows count as done is the library's test (analyze::results);
+        // Which rows count as done is the library's test (batch::results);
         // here: the kept row is found and the cut-off one is gone.
         assert_eq!(opened.done.len(), 1);
         assert_eq!(opened.dropped_bytes, 30);

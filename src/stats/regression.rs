@@ -1,7 +1,7 @@
 //! Ordinary least squares with an intercept, the fitting primitive under
 //! Pelánek's linear combinations of metrics (`eval::combine`, "Evaluation
 //! and Discussion", Table 3) and the Newton steps of the score's
-//! pairwise-ranking fit (`score::fit`, `docs/methods.md` §6.2).
+//! pairwise-ranking fit (`cli::fit`, `docs/methods.md` §6.2).
 //!
 //! [`least_squares`] solves the normal equations of the centred data,
 //! [`least_absolute_deviations`] (median regression, the time model of
