@@ -15,11 +15,11 @@ use resume::Lined;
 pub(super) struct AnalyzeArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Metric groups, comma list: clauses, relax, rate-all, rate:MODELS
-    /// (e.g. rate:nishio,weights; models: sisus, oracle, hsolve, nishio,
-    /// weights, baseline, singles) or score (the difficulty score, its level,
-    /// SE-equivalent and predicted minutes).
-    #[arg(long, default_value_t = AnalyzeOptions::default().metrics())]
+    /// Metric groups, comma list (`--help` names them and the models).
+    #[arg(long, default_value_t = AnalyzeOptions::default().metrics(), help = format!(
+        "Metric groups, comma list: clauses, relax, rate-all (every model), rate:MODELS (e.g. rate:nishio,weights; models: {}) or score (the difficulty score, its level, SE-equivalent and predicted minutes)",
+        super::model_names()
+    ))]
     pub metrics: String,
     /// Relaxation: edges removed, or `auto`: each puzzle's onset (where
     /// P(unique) falls through one half over 100 samples), recorded in the

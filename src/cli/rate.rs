@@ -17,10 +17,12 @@ use clap::Args;
 pub(super) struct RateArgs {
     #[command(flatten)]
     pub common: Common,
-    /// Models: comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles,
-    /// serate, fowler, trial, annealing, harmony; `default` is every model but the costly
-    /// annealing and harmony search, `all` every model.
-    #[arg(long, short = 'm', default_value = "default")]
+    /// Models: a comma list of the models (`--help` names them), `default`
+    /// or `all`.
+    #[arg(long, short = 'm', default_value = "default", help = format!(
+        "Models: comma list of {}; `default` is every model but the costly annealing and harmony search, `all` every model",
+        super::model_names()
+    ))]
     pub model: String,
     /// Runs of every randomized model (default: SiSuS 30, oracle 100, hsolve 20, Nishio 50,
     /// annealing 5, harmony search 5;
