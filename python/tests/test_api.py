@@ -202,3 +202,33 @@ def test_score_batch_keep_going_keeps_the_other_rows():
     assert frame["puzzle"][2] == "12345"
     alone = sudolab.score_batch([WIKI, ESCARGOT], fast=True)
     assert frame["score"][0] == alone["score"][0] and frame["score"][3] == alone["score"][1]
+
+
+def test_the_analyze_parameters_are_declared_once():
+    """The analyze parameters are the library's (``analyze_options``, the
+    Rust ``AnalyzeOptions`` behind ``sudolab analyze``): every Python entry
+    point and the type stubs take exactly those, and a parameter added in
+    one place and forgotten in another fails here."""
+    import ast
+    import inspect
+    import pathlib
+
+    import sudolab.dask
+
+    declared = set(sudolab.analyze_options())
+    assert declared == {"metrics", "k", "samples", "seed", "cap", "fixedness", "precision"}
+
+    def params(f, own):
+        return set(inspect.signature(f).parameters) - own
+
+    assert params(sudolab.analyze_options, set()) == declared
+    assert params(sudolab.analyze, {"puzzle"}) == declared
+    assert params(sudolab.analyze_batch, {"puzzles", "lines"}) == declared
+    assert params(sudolab.dask.analyze, {"collection", "column"}) == declared
+
+    stubs = pathlib.Path(sudolab.__file__).with_name("_native.pyi")
+    tree = ast.parse(stubs.read_text())
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    for name, own in [("analyze", {"puzzles", "lines"}), ("analyze_options", set())]:
+        args = {a.arg for a in functions[name].args.args}
+        assert args - own == declared, name
