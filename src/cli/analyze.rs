@@ -2,11 +2,12 @@
 //! in one streaming, resumable, parallel run ([`crate::analyze`]).
 
 use super::{Common, drop_equivalents, finish, load, progress, resume, run_batch};
-use crate::analyze::{AnalyzeOptions, analyze, parse_metric_groups};
+use crate::analyze::{AnalysisRow, AnalyzeOptions, analyze, parse_metric_groups};
 use crate::batch::{Driver, JobError, Source};
 use crate::cli::text;
 use crate::engine::Engines;
 use crate::relax::{self, KChoice, RelaxOptions};
+use crate::report::Format;
 use anyhow::Result;
 use clap::Args;
 use resume::Lined;
@@ -104,6 +105,13 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
         (args.common.input()?, Default::default())
     };
     let pb = progress::Bar::new("puzzles");
+    // JSON and CSV go out window by window, as JSON Lines do; a text table
+    // is aligned over all its rows, so it is made at the end.
+    let render = |rows: &[Lined<AnalysisRow>]| text::analyze_table(rows);
+    let mut streamed = match (&writer, out.format) {
+        (None, Format::Json | Format::Csv) => Some(resume::WindowRows::new(out, false, &render)?),
+        _ => None,
+    };
     let mut rows = Vec::new();
     let check_k = |puzzles: &[(usize, crate::Puzzle)]| {
         if let (true, KChoice::At(k)) = (
@@ -134,8 +142,14 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
                 Ok(())
             }
             None => {
-                rows.extend(done.into_iter().map(|(line, row)| Lined { line, row }));
-                Ok(())
+                let done = done.into_iter().map(|(line, row)| Lined { line, row });
+                match streamed.as_mut() {
+                    Some(s) => s.push(done.collect()),
+                    None => {
+                        rows.extend(done);
+                        Ok(())
+                    }
+                }
             }
         },
     );
@@ -145,9 +159,10 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
         Err(e) => return resume::interrupted(e, writer, out, done.len(), written),
     };
     drop(keep_rows);
-    match writer {
-        Some(w) => w.finish()?,
-        None => out.emit(&rows, |rows| {
+    match (writer, streamed) {
+        (Some(w), _) => w.finish()?,
+        (None, Some(s)) => s.finish()?,
+        (None, None) => out.emit(&rows, |rows| {
             let mut table = text::analyze_table(rows);
             if rows.iter().any(|r| r.row.relax.is_some()) {
                 table.push_str(text::RELAX_LEGEND);
