@@ -125,12 +125,38 @@ fn grows(from: &Value, to: &Value) -> bool {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::batch::results::RowSpec;
     use serde_json::json;
 
     impl RunRecord {
         /// Writes the record of `results` beside it, as a run does.
         pub(crate) fn write_for_test(&self, results: &Path) {
             crate::cli::sink::write_record(self, results).unwrap();
+        }
+    }
+
+    /// The row spec of `relax --k 45 --samples 10 --seed 1 --cap 1000`.
+    pub(crate) fn relax_spec() -> RowSpec {
+        RowSpec {
+            key: &["k"],
+            params: vec![
+                ("/samples".into(), 10.into()),
+                ("/seed".into(), 1.into()),
+                ("/cap".into(), 1000.into()),
+            ],
+        }
+    }
+
+    /// The record of that relaxation reading standard input.
+    pub(crate) fn stdin_record() -> RunRecord {
+        RunRecord {
+            command: "relax".into(),
+            params: json!({"k": 45, "samples": 10, "seed": 1})
+                .as_object()
+                .cloned()
+                .unwrap(),
+            input: STDIN_INPUT.into(),
+            shard: None,
         }
     }
 

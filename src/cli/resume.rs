@@ -322,31 +322,7 @@ pub(super) fn open_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    /// The row spec of `relax --k 45 --samples 10 --seed 1 --cap 1000`.
-    fn spec() -> RowSpec {
-        RowSpec {
-            key: &["k"],
-            params: vec![
-                ("/samples".into(), 10.into()),
-                ("/seed".into(), 1.into()),
-                ("/cap".into(), 1000.into()),
-            ],
-        }
-    }
-
-    fn record() -> RunRecord {
-        RunRecord {
-            command: "relax".into(),
-            params: json!({"k": 45, "samples": 10, "seed": 1})
-                .as_object()
-                .cloned()
-                .unwrap(),
-            input: "stdin".into(),
-            shard: None,
-        }
-    }
+    use crate::cli::record::tests::{relax_spec, stdin_record};
 
     #[test]
     fn resume_needs_a_jsonl_file() {
@@ -354,9 +330,11 @@ mod tests {
             format: Format::Jsonl,
             output: None,
         };
-        assert!(open(&stdout, true, &spec(), &record(), None).is_err());
+        assert!(open(&stdout, true, &relax_spec(), &stdin_record(), None).is_err());
         assert!(matches!(
-            open(&stdout, false, &spec(), &record(), None).unwrap().0,
+            open(&stdout, false, &relax_spec(), &stdin_record(), None)
+                .unwrap()
+                .0,
             RowWriter::Stream(_)
         ));
     }

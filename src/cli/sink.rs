@@ -235,31 +235,8 @@ pub(crate) fn open_file(
 mod tests {
     use super::*;
     use crate::batch::results::RowKey;
+    use crate::cli::record::tests::{relax_spec, stdin_record};
     use serde_json::json;
-
-    /// The row spec of `relax --k 45 --samples 10 --seed 1 --cap 1000`.
-    fn spec() -> RowSpec {
-        RowSpec {
-            key: &["k"],
-            params: vec![
-                ("/samples".into(), 10.into()),
-                ("/seed".into(), 1.into()),
-                ("/cap".into(), 1000.into()),
-            ],
-        }
-    }
-
-    fn record() -> RunRecord {
-        RunRecord {
-            command: "relax".into(),
-            params: json!({"k": 45, "samples": 10, "seed": 1})
-                .as_object()
-                .cloned()
-                .unwrap(),
-            input: "stdin".into(),
-            shard: None,
-        }
-    }
 
     const ROW: &str = r#"{"line":3,"puzzle":"1.","k":45,"samples":10,"seed":1,"cap":1000}"#;
 
@@ -268,8 +245,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.jsonl");
         std::fs::write(&path, format!("{ROW}\n{}", &ROW[..30])).unwrap();
-        write_record(&record(), &path).unwrap();
-        let mut opened = open_file(&path, true, &spec(), &record(), None).unwrap();
+        write_record(&stdin_record(), &path).unwrap();
+        let mut opened = open_file(&path, true, &relax_spec(), &stdin_record(), None).unwrap();
         // Which rows count as done is the library's test (batch::results);
         // here: the kept row is found and the cut-off one is gone.
         assert_eq!(opened.done.len(), 1);
@@ -289,8 +266,8 @@ mod tests {
         let path = dir.path().join("out.jsonl");
         let refused = |text: String| {
             std::fs::write(&path, text).unwrap();
-            write_record(&record(), &path).unwrap();
-            open_file(&path, true, &spec(), &record(), None)
+            write_record(&stdin_record(), &path).unwrap();
+            open_file(&path, true, &relax_spec(), &stdin_record(), None)
                 .err()
                 .unwrap()
                 .to_string()
@@ -308,7 +285,7 @@ mod tests {
             "{e2}"
         );
         std::fs::write(&path, format!("{}\n", row(5000))).unwrap();
-        let e2 = open_file(&path, true, &spec(), &record(), Some(1000))
+        let e2 = open_file(&path, true, &relax_spec(), &stdin_record(), Some(1000))
             .err()
             .unwrap()
             .to_string();
