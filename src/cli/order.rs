@@ -48,7 +48,9 @@ pub(super) fn run(args: OrderArgs) -> Result<u8> {
     let check_k = |puzzles: &[(usize, crate::Puzzle)]| {
         super::check_k_fits("--k", &[args.k], puzzles).map_err(JobError::fatal)
     };
-    let mut rows = Vec::new();
+    // Rows go out window by window.
+    let render = text::order_text;
+    let mut rows = super::resume::WindowRows::new(&args.common.out, false, &render)?;
     let summary = run_batch(
         args.common.input()?,
         Driver::new().progress(&pb).check_windows(&check_k),
@@ -59,12 +61,9 @@ pub(super) fn run(args: OrderArgs) -> Result<u8> {
                 e => JobError::refused(e),
             })
         },
-        |done| {
-            rows.extend(done.into_iter().map(|(_, row)| row));
-            Ok(())
-        },
+        |done| rows.push(done.into_iter().map(|(_, row)| row).collect()),
     )?;
     drop(pb);
-    args.common.out.emit(&rows, text::order_text)?;
+    rows.finish()?;
     Ok(finish(&summary.rejected))
 }

@@ -110,7 +110,9 @@ pub(super) fn backbone(args: CountArgs) -> Result<u8> {
     check_paths(&args)?;
     let input = args.engine.common.input()?;
     let removed = removed_edges(&args.remove_edges)?;
-    let mut rows = Vec::new();
+    // Rows go out window by window, as the other engine commands' do.
+    let render = text::backbone_table;
+    let mut rows = super::resume::WindowRows::new(&args.engine.common.out, true, &render)?;
     let mut first = None;
     // One puzzle after the other, so that the note on a long count comes
     // before its work.
@@ -134,11 +136,12 @@ pub(super) fn backbone(args: CountArgs) -> Result<u8> {
             Ok((p.clone(), row))
         },
         |done| {
+            let mut window = Vec::with_capacity(done.len());
             for (_, (p, row)) in done {
                 first.get_or_insert(p);
-                rows.push(row);
+                window.push(row);
             }
-            Ok(())
+            rows.push(window)
         },
     )?;
     if let (Some(path), Some(first)) = (&args.emit_graph, &first) {
@@ -146,7 +149,7 @@ pub(super) fn backbone(args: CountArgs) -> Result<u8> {
         write_atomic(path, r.to_dot().as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
-    args.engine.common.out.emit(&rows, text::backbone_table)?;
+    rows.finish()?;
     Ok(finish(&summary.rejected))
 }
 
