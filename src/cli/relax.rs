@@ -10,7 +10,7 @@ use crate::engine::Engines;
 use crate::relax::{
     self, KChoice, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, Verification,
 };
-use crate::report::{Format, OutputStream, jsonl_line, render_rows, write_atomic};
+use crate::report::{Format, OutputStream, jsonl_line, write_atomic};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use resume::{Lined, RowSpec};
@@ -197,8 +197,16 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
         warned_long: AtomicBool::new(false),
         keep_samples: args.emit_samples.is_some(),
     };
-    // Text to stdout goes out puzzle by puzzle, as JSON Lines do.
+    // Text to stdout goes out puzzle by puzzle, as JSON Lines do; so do JSON
+    // and CSV (a sweep's reports as JSON, else one row per puzzle and k). A
+    // text file is one table, written at the end.
     let text_now = out.format == Format::Text && out.file().is_none();
+    let mut sweep_rows = (!streaming && out.format == Format::Json && sweep_mode)
+        .then(|| resume::WindowRows::new(out, false, &no_text::<Lined<SweepReport>>))
+        .transpose()?;
+    let mut point_rows = (!streaming && out.format != Format::Text && sweep_rows.is_none())
+        .then(|| resume::WindowRows::new(out, false, &no_text::<Lined<RelaxReport>>))
+        .transpose()?;
     let keep_rows = resume::keep_rows_on_signal(stream.as_ref());
     let mut written = 0;
     let mut printed = false;
@@ -223,13 +231,31 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
                     w.write(&points)?;
                     written += points.len();
                 }
+                if let Some(w) = point_rows.as_mut() {
+                    let points = relaxed.sweep.points.iter();
+                    w.push(
+                        points
+                            .map(|r| Lined {
+                                line,
+                                row: r.clone(),
+                            })
+                            .collect(),
+                    )?;
+                }
+                if let Some(w) = sweep_rows.as_mut() {
+                    w.push(vec![Lined {
+                        line,
+                        row: relaxed.sweep.clone(),
+                    }])?;
+                }
                 let item = (line, relaxed.sweep);
                 if text_now {
                     let text = render_text(sweep_mode, std::slice::from_ref(&item));
                     pb.0.suspend(|| write_stdout(text.as_bytes()))?;
                     printed = true;
                 }
-                if (!streaming && !text_now) || args.plot.is_some() {
+                let text_file = !streaming && !text_now && out.format == Format::Text;
+                if text_file || args.plot.is_some() {
                     sweeps.push(item);
                 }
             }
@@ -259,8 +285,19 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
         write_atomic(plot, crate::report::plot::sweep_chart(&plotted)?.as_bytes())
             .with_context(|| format!("cannot write {}", plot.display()))?;
     }
-    if !streaming && !text_now {
-        out.write(&render_collected(out.format, sweep_mode, &sweeps)?)?;
+    if let Some(w) = sweep_rows {
+        w.finish()?;
+    }
+    if let Some(w) = point_rows {
+        w.finish()?;
+    }
+    if !streaming && !text_now && out.format == Format::Text {
+        let text = if sweeps.is_empty() {
+            String::new()
+        } else {
+            render_text(sweep_mode, &sweeps) + text::RELAX_LEGEND
+        };
+        out.write(&text)?;
     }
     Ok(finish(&summary.rejected))
 }
@@ -450,31 +487,9 @@ fn render_text(sweep_mode: bool, rows: &[(usize, SweepReport)]) -> String {
     }
 }
 
-/// The output of every relaxed puzzle at once (not streamed): text with
-/// its legend, a sweep's reports as JSON, else one row per puzzle and k.
-fn render_collected(
-    format: Format,
-    sweep_mode: bool,
-    sweeps: &[(usize, SweepReport)],
-) -> Result<String> {
-    Ok(match format {
-        Format::Text if sweeps.is_empty() => String::new(),
-        Format::Text => render_text(sweep_mode, sweeps) + text::RELAX_LEGEND,
-        Format::Json if sweep_mode => {
-            let rows: Vec<Lined<&SweepReport>> = sweeps
-                .iter()
-                .map(|(line, row)| Lined { line: *line, row })
-                .collect();
-            serde_json::to_string_pretty(&rows)? + "\n"
-        }
-        f => {
-            let rows: Vec<Lined<&RelaxReport>> = sweeps
-                .iter()
-                .flat_map(|(line, s)| s.points.iter().map(|row| Lined { line: *line, row }))
-                .collect();
-            render_rows(&rows, f)?
-        }
-    })
+/// No text: the renderer of row streams that are never text.
+fn no_text<T>(_: &[T]) -> String {
+    String::new()
 }
 
 #[cfg(test)]
