@@ -1,7 +1,8 @@
 //! `sudolab canon`: the canonical form of puzzles under the Sudoku
 //! symmetries (relabelling, row/column permutations, transpose).
 
-use super::{Common, load};
+use super::{Common, batch_rows};
+use crate::batch::JobError;
 use crate::grid::canon::canonical;
 use anyhow::Result;
 use clap::Args;
@@ -23,20 +24,13 @@ pub(super) struct CanonRow {
 
 pub(super) fn run(args: CanonArgs) -> Result<u8> {
     args.common.paths().check()?;
-    let mut loaded = load(&args.common)?;
-    let mut rows = Vec::new();
-    for (line, p) in std::mem::take(&mut loaded.puzzles) {
-        match canonical(&p) {
-            Ok(c) => rows.push(CanonRow {
-                puzzle: p.to_line(),
-                label: p.label.clone(),
-                canonical: c.to_line(),
-            }),
-            Err(e) => loaded.refuse(line, e)?,
-        }
-    }
-    args.common.out.emit(&rows, |rows| {
-        rows.iter().map(|r| format!("{}\n", r.canonical)).collect()
-    })?;
-    Ok(loaded.finish())
+    let render = |rows: &[CanonRow]| rows.iter().map(|r| format!("{}\n", r.canonical)).collect();
+    batch_rows(&args.common, "puzzles", false, render, |_, p| {
+        let c = canonical(p).map_err(JobError::refused)?;
+        Ok(CanonRow {
+            puzzle: p.to_line(),
+            label: p.label.clone(),
+            canonical: c.to_line(),
+        })
+    })
 }
