@@ -75,6 +75,21 @@ fn ranks_where_present(values: &[Option<f64>]) -> Vec<Option<f64>> {
 }
 
 /// Both predicted fill orders of `puzzle` (one with a unique solution).
+///
+/// ```
+/// use sudolab::{FillOrderOptions, fill_order, parse_puzzle};
+/// let wiki = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+/// let p = parse_puzzle(wiki)?;
+/// let mut opts = FillOrderOptions::default();
+/// opts.relax.samples = 50;
+/// opts.sisus.runs = 5;
+/// let row = fill_order(&p, &opts)?;
+/// // The 51 empty cells have a rank in both orders, the givens none.
+/// assert_eq!(row.model_rank.iter().flatten().count(), 51);
+/// assert_eq!(row.fixedness_rank.iter().flatten().count(), 51);
+/// assert_eq!(row.model_rank[0], None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn fill_order(
     puzzle: &Puzzle,
     opts: &FillOrderOptions,

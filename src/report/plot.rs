@@ -181,6 +181,17 @@ fn log_panel(
 /// original), with its fit (`paper_fit`); ours beside it, the mean number of
 /// solutions with its fit (`fit`); P(unique); mean fixed cells. A legend
 /// names each puzzle with both fits' `c` and `λ`.
+///
+/// ```
+/// use sudolab::{RelaxOptions, parse_puzzle, sweep, sweep_svg};
+/// let wiki = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+/// let p = parse_puzzle(wiki)?;
+/// let opts = RelaxOptions { samples: 20, verify: 1, ..RelaxOptions::default() };
+/// let s = sweep(&p, &[20, 40], &opts)?;
+/// let svg = sweep_svg(&[s])?;
+/// assert!(svg.starts_with("<svg") && svg.contains("P(unique)"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn sweep_chart(sweeps: &[SweepReport]) -> Result<String, PlotError> {
     // Two lines of legend per puzzle, large enough to read when the
     // 1440-pixel chart is shrunk to a page's width.
