@@ -189,7 +189,7 @@ pub struct ContingencyReport {
     /// Row names, easiest level first.
     pub levels: Vec<String>,
     /// Upper edges of the metric bins except the last (see
-    /// [`stats::equal_count_edges`]: a value equal to an edge is in the lower bin).
+    /// `stats::equal_count_edges`: a value equal to an edge is in the lower bin).
     pub bin_edges: Vec<f64>,
     /// `counts[level][bin]`.
     pub counts: Vec<Vec<u64>>,

@@ -784,8 +784,8 @@ pub fn sweep(
 
 /// [`sweep`] as `sudolab relax` runs it, handing each point with its
 /// samples to `each` as soon as it is done (to stream it), and naming the
-/// puzzle's [`onset`] on the points that saw nothing (looked for once); with
-/// `known_onset` (found beforehand, e.g. to choose `k` by
+/// puzzle's onset ([`name_onset`]) on the points that saw nothing (looked
+/// for once); with `known_onset` (found beforehand, e.g. to choose `k` by
 /// [`RelaxOptions::auto_k`]) every point carries it. The fit is made on the
 /// points of `ks`, so a resumed run that passes only the missing `k` fits
 /// those.

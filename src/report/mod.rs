@@ -6,14 +6,10 @@
 //! file that was there; devices and FIFOs are written directly, symbolic
 //! links followed ([`OutputTarget`], [`OutputStream`]).
 //!
-//! The HTML report is drawn here too, and only drawn: its numbers are a
-//! [`Report`] computed by [`crate::cli::report::compute`] (puzzle
-//! sections, percentiles of a
-//! [`Reference`](crate::eval::Reference) set) and
-//! [`crate::cli::report::dataset`] (the data-set section), or read back from the
-//! JSON that `report --format json|jsonl` wrote ([`Report::from_json`]).
-//! [`html`] draws it as one self-contained page, and [`plot`] holds every
-//! chart (also `relax --plot`).
+//! [`plot`] holds every chart, each an SVG document as a `String` (the
+//! sweep of Fig. 8, the fixedness grid, the clause histogram, percentile
+//! bars, a histogram and a scatter plot); the command line's HTML report
+//! (`cli::report`) inlines them, and `relax --plot` writes the sweep.
 
 pub(crate) mod plot;
 

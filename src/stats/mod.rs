@@ -92,7 +92,7 @@ pub enum StatError {
         /// Length of y.
         y: usize,
     },
-    /// Fewer than [`MIN_PAIRS`] complete pairs.
+    /// Fewer than `MIN_PAIRS` complete pairs.
     #[error("only {n} complete pairs; at least {min} are needed")]
     TooFew {
         /// Complete pairs available.

@@ -41,7 +41,7 @@ pub struct Values {
     pub se: BTreeMap<Metric, f64>,
     /// The confidence every target must hold with, under the fields'
     /// standard errors (`None`: on the point values alone;
-    /// [`super::distance::holds_probability`]).
+    /// `distance::holds_probability`).
     pub confidence: Option<f64>,
     /// The scores behind level targets (`oracle_score` for `oracle_level`),
     /// which say how near a level's cut a puzzle is; not printed.
