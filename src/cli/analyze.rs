@@ -19,7 +19,7 @@ pub(super) struct AnalyzeArgs {
     /// Metric groups, comma list (`--help` names them and the models).
     #[arg(long, default_value_t = AnalyzeOptions::default().metrics(), help = format!(
         "Metric groups, comma list: clauses, relax, rate-all (every model), rate:MODELS (e.g. rate:nishio,weights; models: {}) or score (the difficulty score, its level, SE-equivalent and predicted minutes)",
-        super::model_names()
+        crate::Model::names()
     ))]
     pub metrics: String,
     /// Relaxation: edges removed, or `auto`: each puzzle's onset (where

@@ -548,11 +548,6 @@ pub fn check_k_fits(flag: &str, ks: &[usize], puzzles: &[(usize, Puzzle)]) -> Re
     Ok(())
 }
 
-/// Every human model's name, in `Model` order, as `--help` lists them.
-pub(crate) fn model_names() -> String {
-    crate::Model::ALL.map(crate::Model::name).join(", ")
-}
-
 /// Parses `A:B:STEP` (inclusive) into the list of `k`.
 pub(crate) fn parse_sweep(s: &str) -> Result<Vec<usize>, crate::relax::RelaxError> {
     let parts: Vec<&str> = s.split(':').collect();

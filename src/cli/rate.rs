@@ -21,7 +21,7 @@ pub(super) struct RateArgs {
     /// or `all`.
     #[arg(long, short = 'm', default_value = "default", help = format!(
         "Models: comma list of {}; `default` is every model but the costly annealing and harmony search, `all` every model",
-        super::model_names()
+        crate::Model::names()
     ))]
     pub model: String,
     /// Runs of every randomized model (default: SiSuS 30, oracle 100, hsolve 20, Nishio 50,

@@ -108,6 +108,12 @@ impl Model {
     pub fn name(self) -> &'static str {
         registry(self).name()
     }
+
+    /// Every model's name in [`Model::ALL`]'s order, comma separated, as
+    /// messages and `--help` list them.
+    pub(crate) fn names() -> String {
+        Model::ALL.map(Model::name).join(", ")
+    }
 }
 
 impl fmt::Display for Model {
@@ -120,7 +126,8 @@ impl fmt::Display for Model {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RateError {
     #[error(
-        "unknown model {0:?} (expected a comma list of sisus, oracle, hsolve, nishio, weights, baseline, singles, serate, fowler, trial, annealing, harmony, default, or all)"
+        "unknown model {0:?} (expected a comma list of {names}, default, or all)",
+        names = Model::names()
     )]
     /// A name in the list that is no model.
     UnknownModel(String),
