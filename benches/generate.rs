@@ -17,8 +17,8 @@ use std::hint::black_box;
 use std::time::Duration;
 use sudolab::canonical;
 use sudolab::{
-    AimOptions, FletcherOptions, GenerateOptions, Method, RunOptions, Symmetry,
-    generate as generate_targets, generate_one, parse_targets,
+    AimOptions, FletcherOptions, GenerateOptions, Method, RunOptions, Symmetry, Target,
+    generate as generate_targets, generate_one,
 };
 
 fn configure<'a>(c: &'a mut Criterion<Clock>, name: &str) -> criterion::BenchmarkGroup<'a, Clock> {
@@ -122,7 +122,7 @@ fn generate(c: &mut Criterion<Clock>) {
                         ..RunOptions::default()
                     },
                     aim: AimOptions {
-                        targets: parse_targets(&[target]).expect("a valid target"),
+                        targets: Target::parse_all(&[target]).expect("a valid target"),
                         ..AimOptions::default()
                     },
                     ..GenerateOptions::default()

@@ -243,7 +243,7 @@ fn main() {
         opts.hsolve.count_failed_tiers = false;
     }
     if let Ok(list) = std::env::var("MODELS") {
-        match sudolab::parse_models(&list) {
+        match sudolab::Model::parse_list(&list) {
             Ok(m) => opts.models = m,
             Err(e) => {
                 eprintln!("MODELS: {e}");

@@ -124,8 +124,7 @@ pub use seed::derive_seed;
 // Relax: constraint relaxation (Pelánek §3.2).
 pub use relax::{
     BadK, ExpFit, KChoice, PaperFit, RelaxError, RelaxOptions, RelaxReport, RelaxSummary,
-    SampleResult, SweepReport, Verification, default_verify, name_onset, relax, relax_until, sweep,
-    sweep_each,
+    SampleResult, SweepReport, Verification, relax, relax_until, sweep, sweep_each,
 };
 
 // Rate: the models of human solving.
@@ -134,14 +133,14 @@ pub use human::weights::WeightLevel;
 pub use human::{
     AnnealingOptions, CellDigit, ExplainStatus, ExplainStep, Explanation, HarmonyOptions, Model,
     RateError, RateOptions, RateRow, Ratings, ScanUnit, SeExplainStep, SeExplanation, Technique,
-    explain, explain_serate, parse_models, rate,
+    explain, explain_serate, rate,
 };
 pub use stats::Estimate;
 
 // Metrics: the registry and a puzzle's metric values.
 pub use metrics::{
     Direction, Metric, MetricGroup, MetricInfo, MetricKind, MetricRole, MetricSource, MetricValue,
-    MetricValues, MetricsError, UnknownMetric, parse_metric_groups,
+    MetricValues, MetricsError, UnknownMetric,
 };
 
 // Score: one calibrated difficulty score.
@@ -161,7 +160,7 @@ pub use analyze::{
 pub use generate::{
     AimOptions, Candidate, FletcherOptions, GenerateError, GenerateOptions, Generated, Level,
     Method, PseudoOptions, RunOptions, Symmetry, Target, TargetError, TargetFields, TargetOp,
-    TargetValue, generate, generate_each, make as generate_one, parse_targets,
+    TargetValue, generate, generate_each, make as generate_one,
 };
 
 // Eval: statistics of result columns against labels; where a rating falls
@@ -196,7 +195,7 @@ pub use batch::{
 pub use cancel::{Cancellable, cancel, cancelled};
 
 // Seeds, limits.
-pub use limits::{MAX_GENERATED, MAX_RUNS, MAX_SAMPLES, OptionError, check_k};
+pub use limits::OptionError;
 pub use seed::{DEFAULT_SEED, SeededRng};
 
 /// The human models one by one with their own options, two correlations

@@ -15,12 +15,12 @@
 /// model's `params.samples`, Python's `samples=`): each sample keeps its
 /// removed edges and fixed cells until the summary, about 1 KB on a 9×9
 /// grid at k = 45, so this is about 100 MB.
-pub const MAX_SAMPLES: usize = 100_000;
+pub(crate) const MAX_SAMPLES: usize = 100_000;
 /// Ceiling of `rate --runs` and `report --runs` (runs of a randomised
 /// human model per puzzle).
-pub const MAX_RUNS: usize = 10_000;
+pub(crate) const MAX_RUNS: usize = 10_000;
 /// Ceiling of `generate -n` (puzzles held until written).
-pub const MAX_GENERATED: usize = 1_000_000;
+pub(crate) const MAX_GENERATED: usize = 1_000_000;
 // Bounds of the command line's flags.
 #[cfg(any(feature = "cli", test))]
 /// Ceiling of `eval`/`fit --bootstrap` (resamples held per statistic).
@@ -154,7 +154,7 @@ pub(crate) fn check_samples(name: &str, samples: usize) -> Result<(), OptionErro
 /// the others of its row and column (2·(side − 1)) and of its box outside
 /// them ((order − 1)²), so the graph has side²·(3·side − 2·order − 1)/2
 /// edges (810 for 9×9).
-pub fn check_k(name: &str, k: usize, order: usize) -> Result<(), OptionError> {
+pub(crate) fn check_k(name: &str, k: usize, order: usize) -> Result<(), OptionError> {
     let side = order * order;
     let edges = side * side * (3 * side).saturating_sub(2 * order + 1) / 2;
     if k > edges {

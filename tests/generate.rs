@@ -8,8 +8,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use sudolab::{
     AimOptions, Engine, Engines, GenerateError, GenerateOptions, Generated, Method, Metric,
-    PseudoOptions, Puzzle, RateOptions, RunOptions, SeededRng, Status, TargetError, Transform,
-    canonical, equivalent, generate, parse_puzzle, parse_targets, rate,
+    PseudoOptions, Puzzle, RateOptions, RunOptions, SeededRng, Status, Target, TargetError,
+    Transform, canonical, equivalent, generate, parse_puzzle, rate,
 };
 
 fn sat() -> Engines {
@@ -38,7 +38,7 @@ fn score_targets_hold_when_rescored() {
             ..RunOptions::default()
         },
         aim: AimOptions {
-            targets: parse_targets(&["score_level>=Hard", "se_equivalent<=8"]).unwrap(),
+            targets: Target::parse_all(&["score_level>=Hard", "se_equivalent<=8"]).unwrap(),
             ..AimOptions::default()
         },
         ..GenerateOptions::default()

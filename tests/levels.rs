@@ -8,7 +8,7 @@ mod common;
 
 use common::sudolab;
 use sudolab::Metric;
-use sudolab::{AimOptions, GenerateOptions, RunOptions, generate, parse_targets};
+use sudolab::{AimOptions, GenerateOptions, RunOptions, Target, generate};
 use sudolab::{Puzzle, parse_puzzle};
 use sudolab::{RateOptions, rate};
 
@@ -83,7 +83,7 @@ fn kept_puzzles_pass_the_cut_by_their_standard_error() {
             ..RunOptions::default()
         },
         aim: AimOptions {
-            targets: parse_targets(&["oracle_score>=0.6"]).unwrap(),
+            targets: Target::parse_all(&["oracle_score>=0.6"]).unwrap(),
             confidence,
             ..AimOptions::default()
         },

@@ -36,10 +36,9 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use sudolab::{
     AnalyzeOptions, BatchError, Cancellable, ClassCuts, Disagreement, Driver, Encoding, Engines,
-    GenerateOptions, Input, JobError, KChoice, Level, Lined, MAX_GENERATED, MAX_RUNS, MAX_SAMPLES,
-    Method, MetricGroup, OptionError, Puzzle, RateOptions, RelaxError, RelaxOptions, ScoreModel,
-    ScoreOptions, ScoreRow, Source, Symmetry, analyze as analyze_one, canonical, check_k,
-    clause_row, parse_metric_groups, parse_puzzle, rate_row,
+    GenerateOptions, Input, JobError, KChoice, Level, Lined, Method, MetricGroup, OptionError,
+    Puzzle, RateOptions, RelaxError, RelaxOptions, ScoreModel, ScoreOptions, ScoreRow, Source,
+    Symmetry, analyze as analyze_one, canonical, clause_row, parse_puzzle, rate_row,
 };
 
 pyo3::create_exception!(
@@ -353,9 +352,8 @@ fn relax_report<'py>(
     let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
     let opts = relax_options(k_choice(k)?, samples, seed, cap, engine, verify, precision)?;
     let (report, drawn) = interruptible(py, |stop| {
-        sudolab::relax_until(&p, &opts, stop).and_then(|(mut report, drawn)| {
-            sudolab::name_onset(&p, &opts, &mut report).map(|()| (report, drawn))
-        })
+        sudolab::relax_until(&p, &opts, stop)
+            .and_then(|(mut report, drawn)| report.name_onset(&p, &opts).map(|()| (report, drawn)))
     })?
     .map_err(|e| match e {
         RelaxError::Disagreement(d) => disagreement(&d, None),
@@ -519,7 +517,7 @@ fn analyze_opts(
     let k = k_choice(k)?.unwrap_or(d.relax.k_choice());
     let opts = AnalyzeOptions {
         groups: match metrics {
-            Some(m) => parse_metric_groups(m).map_err(value_error)?,
+            Some(m) => MetricGroup::parse_list(m).map_err(value_error)?,
             None => d.groups,
         },
         relax: RelaxOptions {
@@ -527,7 +525,7 @@ fn analyze_opts(
             seed,
             cap: cap.unwrap_or(d.relax.cap),
             precision,
-            verify: sudolab::default_verify(samples),
+            verify: RelaxOptions::default_verify(samples),
             ..d.relax
         }
         .with_k(k),
@@ -594,7 +592,7 @@ fn analyze<'py>(
     // mistake, refused before any work, not an `errors` column per row.
     if opts.groups.contains(&MetricGroup::Relax) && !opts.relax.auto_k {
         for (p, line) in parsed.iter().zip(&lines) {
-            check_k("k", opts.relax.k, p.order())
+            RelaxOptions::check_k("k", opts.relax.k, p.order())
                 .map_err(|e| PyValueError::new_err(format!("{e} (input line {line})")))?;
         }
     }
@@ -702,11 +700,11 @@ fn clause_histogram_svg(series: Vec<(String, Vec<u64>)>) -> PyResult<String> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sudolab::cpu_check().map_err(pyo3::exceptions::PyImportError::new_err)?;
-    // The CLI's ceilings, one definition (`sudolab::MAX_SAMPLES` and the others), for callers
+    // The CLI's ceilings, one definition (`RelaxOptions::MAX_SAMPLES` and the others), for callers
     // that size their requests; the options' `check()` enforces them.
-    m.add("MAX_SAMPLES", MAX_SAMPLES)?;
-    m.add("MAX_RUNS", MAX_RUNS)?;
-    m.add("MAX_GENERATED", MAX_GENERATED)?;
+    m.add("MAX_SAMPLES", RelaxOptions::MAX_SAMPLES)?;
+    m.add("MAX_RUNS", RateOptions::MAX_RUNS)?;
+    m.add("MAX_GENERATED", GenerateOptions::MAX_GENERATED)?;
     m.add(
         "EngineDisagreement",
         m.py().get_type::<EngineDisagreement>(),

@@ -25,8 +25,6 @@ use crate::grid::Puzzle;
 use crate::human::{self, RateOptions, RateRow, Ratings};
 use crate::limits::OptionError;
 pub(crate) use crate::metrics::MetricGroup;
-#[cfg(feature = "cli")]
-pub(crate) use crate::metrics::parse_metric_groups;
 use crate::metrics::{self, MetricOptions};
 use crate::relax::{KChoice, RelaxOptions, RelaxSummary};
 use crate::score::{self, Score, ScoreError, ScoreOptions, SerateOutcome};
@@ -63,7 +61,7 @@ impl Default for AnalyzeOptions {
             groups: vec![MetricGroup::Clauses, MetricGroup::Relax, MetricGroup::Score],
             relax: RelaxOptions {
                 samples,
-                verify: crate::relax::default_verify(samples),
+                verify: crate::relax::RelaxOptions::default_verify(samples),
                 ..RelaxOptions::default()
             },
             rate_seed: crate::seed::DEFAULT_SEED,
@@ -342,7 +340,7 @@ mod tests {
 
     fn options(metrics: &str, samples: usize) -> AnalyzeOptions {
         AnalyzeOptions {
-            groups: parse_metric_groups(metrics).unwrap(),
+            groups: MetricGroup::parse_list(metrics).unwrap(),
             relax: RelaxOptions {
                 samples,
                 ..RelaxOptions::default()

@@ -2,11 +2,12 @@
 //! in one streaming, resumable, parallel run ([`crate::analyze`]).
 
 use super::{Common, drop_equivalents, finish, load, progress, resume, run_batch};
-use crate::analyze::{AnalysisRow, AnalyzeOptions, analyze, parse_metric_groups};
+use crate::analyze::{AnalysisRow, AnalyzeOptions, analyze};
 use crate::batch::{Driver, JobError, Source};
 use crate::cli::text;
 use crate::engine::Engines;
-use crate::relax::{self, KChoice, RelaxOptions};
+use crate::metrics::MetricGroup;
+use crate::relax::{KChoice, RelaxOptions};
 use crate::report::Format;
 use anyhow::Result;
 use clap::Args;
@@ -67,14 +68,14 @@ pub(super) struct AnalyzeArgs {
 
 pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     let opts = AnalyzeOptions {
-        groups: parse_metric_groups(&args.metrics)?,
+        groups: MetricGroup::parse_list(&args.metrics)?,
         relax: RelaxOptions {
             samples: args.samples,
             precision: args.precision,
             seed: args.seed,
             cap: args.cap,
             engines: Engines::default(),
-            verify: relax::default_verify(args.samples),
+            verify: crate::RelaxOptions::default_verify(args.samples),
             verify_by: Default::default(),
             ..RelaxOptions::default()
         }

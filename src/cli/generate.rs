@@ -5,7 +5,7 @@
 use super::{EXIT_OK, EXIT_PARTIAL, OutputArgs, is_stdio};
 use crate::generate::{
     AimOptions, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
-    PseudoOptions, RunOptions, Symmetry, generate_each, parse_targets,
+    PseudoOptions, RunOptions, Symmetry, Target, generate_each,
 };
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -119,7 +119,7 @@ pub(super) fn run(args: GenerateArgs) -> Result<u8> {
         },
         aim: AimOptions {
             level: args.level,
-            targets: parse_targets(&args.targets)?,
+            targets: Target::parse_all(&args.targets)?,
             relax_k: args.k,
             relax_samples: args.samples,
             confidence: (args.confidence != 0.0).then_some(args.confidence),

@@ -527,7 +527,7 @@ pub fn bootstrap_fits(replicates: usize, rows: usize) -> Result<()> {
 
 /// Refuses, before any work, a `k` (edges removed) larger than the
 /// Sudoku graph of a puzzle to be relaxed, in the library's words
-/// ([`crate::limits::check_k`], as the Python package): `flag` is the
+/// ([`crate::RelaxOptions::check_k`], as the Python package): `flag` is the
 /// parameter (`--k`, or `--sweep`, which the message names first), the
 /// error names the first input line of that order.
 pub fn check_k_fits(flag: &str, ks: &[usize], puzzles: &[(usize, Puzzle)]) -> Result<()> {

@@ -6,7 +6,7 @@
 use super::{Common, batch_rows};
 use crate::analyze::rate_row;
 use crate::cli::text;
-use crate::human::{self, RateOptions};
+use crate::human::{self, Model, RateOptions};
 use anyhow::Result;
 use clap::Args;
 
@@ -87,7 +87,7 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
     if args.explain {
         // `-m serate` explains Sudoku Explainer's path, any other list the
         // technique catalogue's simplest-first path.
-        let se = human::parse_models(&args.model)?
+        let se = Model::parse_list(&args.model)?
             .into_iter()
             .eq([human::Model::Serate]);
         return if se {

@@ -53,7 +53,7 @@ use crate::grid::canon::canonical;
 #[cfg(feature = "cli")]
 pub(crate) use aim::known_fields;
 pub(crate) use aim::parse_target;
-pub use aim::{Target, TargetError, TargetFields, TargetOp, TargetValue, parse_targets};
+pub use aim::{Target, TargetError, TargetFields, TargetOp, TargetValue};
 
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;
@@ -401,10 +401,14 @@ impl Default for GenerateOptions {
 }
 
 impl GenerateOptions {
+    /// Ceiling of `run.count` (`generate -n`, Python's `count=`): the
+    /// puzzles are held until written.
+    pub const MAX_GENERATED: usize = crate::limits::MAX_GENERATED;
+
     /// Refuses counts no run takes: `run.count` outside
-    /// `1..=`[`MAX_GENERATED`](crate::limits::MAX_GENERATED) (named
+    /// `1..=`[`MAX_GENERATED`](GenerateOptions::MAX_GENERATED) (named
     /// `count`), no attempt (`max tries`), relaxation samples for targets
-    /// above [`MAX_SAMPLES`](crate::limits::MAX_SAMPLES) (`samples`).
+    /// above [`MAX_SAMPLES`](crate::RelaxOptions::MAX_SAMPLES) (`samples`).
     /// `validate` checks the rest of a request.
     pub fn check(&self) -> Result<(), OptionError> {
         limits::at_least("count", self.run.count, 1)?;

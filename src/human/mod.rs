@@ -51,7 +51,7 @@ pub use explain::{
 pub use models::annealing::AnnealingOptions;
 pub use models::harmony::HarmonyOptions;
 pub use models::oracle::ScanUnit;
-pub use models::{Model, RateError, parse_models};
+pub use models::{Model, RateError};
 pub use rate::{RateOptions, RateRow, Ratings, rate};
 pub use techniques::Technique;
 

@@ -81,6 +81,10 @@ impl Default for RateOptions {
 }
 
 impl RateOptions {
+    /// Ceiling of `runs` (`rate --runs`, `report --runs`, Python's `runs=`):
+    /// runs of a randomised human model per puzzle.
+    pub const MAX_RUNS: usize = crate::limits::MAX_RUNS;
+
     /// The default work budget of serate's nesting levels 3–5, 20 million
     /// units: about 30 s of one core for the hardest famous puzzles, none
     /// for a puzzle that never needs them (`docs/methods.md` §3.11).
@@ -89,13 +93,13 @@ impl RateOptions {
     /// Options with the models of a comma list and defaults elsewhere.
     pub fn for_models(list: &str) -> Result<RateOptions, super::RateError> {
         Ok(RateOptions {
-            models: super::parse_models(list)?,
+            models: Model::parse_list(list)?,
             ..RateOptions::default()
         })
     }
 
     /// Refuses options no model can run with: runs of a randomized model
-    /// outside `1..=`[`MAX_RUNS`](crate::limits::MAX_RUNS) (named `runs`,
+    /// outside `1..=`[`MAX_RUNS`](RateOptions::MAX_RUNS) (named `runs`,
     /// the flag and keyword that set them all), an oracle parameter that is
     /// not a finite number.
     pub fn check(&self) -> Result<(), OptionError> {

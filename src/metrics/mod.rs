@@ -79,42 +79,44 @@ pub enum MetricsError {
     Empty,
 }
 
-/// Parses `clauses,relax,rate-all` or `rate:nishio,weights,clauses`: the
-/// models of `rate:` run up to the next group name. A group named twice is
-/// computed once.
-pub fn parse_metric_groups(list: &str) -> Result<Vec<MetricGroup>, MetricsError> {
-    const GROUPS: [&str; 5] = ["clauses", "relax", "rate-all", "rate", "score"];
-    let mut out: Vec<MetricGroup> = Vec::new();
-    let mut items = list
-        .split(',')
-        .map(str::trim)
-        .filter(|x| !x.is_empty())
-        .peekable();
-    while let Some(item) = items.next() {
-        let group = match item {
-            "clauses" => MetricGroup::Clauses,
-            "relax" => MetricGroup::Relax,
-            "score" => MetricGroup::Score,
-            "rate-all" | "rate" => MetricGroup::Rate(Model::ALL.into_iter().collect()),
-            x if x.starts_with("rate:") => {
-                let mut models = vec![x.trim_start_matches("rate:").to_string()];
-                while let Some(next) =
-                    items.next_if(|n| !GROUPS.contains(n) && !n.starts_with("rate:"))
-                {
-                    models.push(next.to_string());
+impl MetricGroup {
+    /// Parses `clauses,relax,rate-all` or `rate:nishio,weights,clauses`: the
+    /// models of `rate:` run up to the next group name. A group named twice is
+    /// computed once.
+    pub fn parse_list(list: &str) -> Result<Vec<MetricGroup>, MetricsError> {
+        const GROUPS: [&str; 5] = ["clauses", "relax", "rate-all", "rate", "score"];
+        let mut out: Vec<MetricGroup> = Vec::new();
+        let mut items = list
+            .split(',')
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+            .peekable();
+        while let Some(item) = items.next() {
+            let group = match item {
+                "clauses" => MetricGroup::Clauses,
+                "relax" => MetricGroup::Relax,
+                "score" => MetricGroup::Score,
+                "rate-all" | "rate" => MetricGroup::Rate(Model::ALL.into_iter().collect()),
+                x if x.starts_with("rate:") => {
+                    let mut models = vec![x.trim_start_matches("rate:").to_string()];
+                    while let Some(next) =
+                        items.next_if(|n| !GROUPS.contains(n) && !n.starts_with("rate:"))
+                    {
+                        models.push(next.to_string());
+                    }
+                    MetricGroup::Rate(Model::parse_list(&models.join(","))?)
                 }
-                MetricGroup::Rate(human::parse_models(&models.join(","))?)
+                other => return Err(MetricsError::Unknown(other.to_string())),
+            };
+            if !out.contains(&group) {
+                out.push(group);
             }
-            other => return Err(MetricsError::Unknown(other.to_string())),
-        };
-        if !out.contains(&group) {
-            out.push(group);
         }
+        if out.is_empty() {
+            return Err(MetricsError::Empty);
+        }
+        Ok(out)
     }
-    if out.is_empty() {
-        return Err(MetricsError::Empty);
-    }
-    Ok(out)
 }
 
 /// What to compute for one puzzle.
@@ -208,7 +210,7 @@ mod tests {
 
     #[test]
     fn groups_parse_with_model_lists() {
-        let g = parse_metric_groups("rate:nishio,weights,clauses,relax,clauses").unwrap();
+        let g = MetricGroup::parse_list("rate:nishio,weights,clauses,relax,clauses").unwrap();
         assert_eq!(
             g,
             vec![
@@ -219,17 +221,17 @@ mod tests {
         );
         assert_eq!(g[0].to_string(), "rate:nishio,weights");
         assert_eq!(
-            parse_metric_groups("rate-all").unwrap()[0].to_string(),
+            MetricGroup::parse_list("rate-all").unwrap()[0].to_string(),
             "rate-all"
         );
         assert_eq!(
-            parse_metric_groups("clauses,speed"),
+            MetricGroup::parse_list("clauses,speed"),
             Err(MetricsError::Unknown("speed".into()))
         );
         assert!(matches!(
-            parse_metric_groups("rate:nope"),
+            MetricGroup::parse_list("rate:nope"),
             Err(MetricsError::Model(_))
         ));
-        assert_eq!(parse_metric_groups(" , "), Err(MetricsError::Empty));
+        assert_eq!(MetricGroup::parse_list(" , "), Err(MetricsError::Empty));
     }
 }

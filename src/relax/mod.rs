@@ -104,7 +104,7 @@ pub struct RelaxOptions {
     /// re-check the verified ones.
     pub engines: Engines,
     /// How many samples are cross-checked (spread evenly), as `verify_by`
-    /// says ([`default_verify`] of `samples` unless the caller chooses;
+    /// says ([`RelaxOptions::default_verify`] of `samples` unless the caller chooses;
     /// [`RelaxOptions::verify_for`] decides it for a list of engines).
     pub verify: usize,
     /// How a sample is cross-checked with one engine (with several, each
@@ -138,27 +138,41 @@ impl Default for RelaxOptions {
             seed: crate::seed::DEFAULT_SEED,
             cap: 1000,
             engines: Engines::default(),
-            verify: default_verify(samples),
+            verify: RelaxOptions::default_verify(samples),
             verify_by: Verification::default(),
         }
     }
 }
 
-/// The share of samples cross-checked when the caller does not choose: one
-/// in 500, rounded up, and at least one.
-///
-/// A certificate check ([`Verification::Certificate`]) costs several times
-/// the bitset search's own time on a sample, most of it in `varisat`'s
-/// search (`docs/performance.md`, relaxation), and a re-analysis
-/// ([`Verification::Resolve`]) several times more than that; one sample in 500 keeps the default run's cross-check
-/// within a few percent of its time, and the floor of one sample means every
-/// puzzle and every `k` is still checked by an independent engine.
-/// `sudolab relax` (without `--verify`) and `sudolab analyze` use it.
-pub fn default_verify(samples: usize) -> usize {
-    samples.div_ceil(500).max(1)
-}
-
 impl RelaxOptions {
+    /// Ceiling of every samples parameter (`relax`, `analyze`, `report
+    /// --samples` and `--sweep-samples`, `generate`'s `--samples`, a score
+    /// model's `params.samples`, Python's `samples=`): each sample keeps its
+    /// removed edges and fixed cells until the summary, about 1 KB on a 9×9
+    /// grid at k = 45, so this is about 100 MB.
+    pub const MAX_SAMPLES: usize = crate::limits::MAX_SAMPLES;
+
+    /// The share of samples cross-checked when the caller does not choose: one
+    /// in 500, rounded up, and at least one.
+    ///
+    /// A certificate check ([`Verification::Certificate`]) costs several times
+    /// the bitset search's own time on a sample, most of it in `varisat`'s
+    /// search (`docs/performance.md`, relaxation), and a re-analysis
+    /// ([`Verification::Resolve`]) several times more than that; one sample in 500 keeps the default run's cross-check
+    /// within a few percent of its time, and the floor of one sample means every
+    /// puzzle and every `k` is still checked by an independent engine.
+    /// `sudolab relax` (without `--verify`) and `sudolab analyze` use it.
+    pub fn default_verify(samples: usize) -> usize {
+        samples.div_ceil(500).max(1)
+    }
+
+    /// Refuses a `k` (edges removed per relaxation) beyond the edges of the
+    /// Sudoku graph of order `order` (3 for 9×9, whose graph has 810 edges),
+    /// naming the parameter `name` in the error.
+    pub fn check_k(name: &str, k: usize, order: usize) -> Result<(), crate::limits::OptionError> {
+        crate::limits::check_k(name, k, order)
+    }
+
     /// These options relaxing at `k`: a number of edges, or `auto`.
     pub fn with_k(self, k: KChoice) -> RelaxOptions {
         match k {
@@ -198,8 +212,8 @@ impl RelaxOptions {
     }
 
     /// Refuses options no relaxation run takes: `samples` outside
-    /// `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES). (`k` is checked
-    /// against each puzzle's graph: [`crate::limits::check_k`].)
+    /// `1..=`[`MAX_SAMPLES`](RelaxOptions::MAX_SAMPLES). (`k` is checked
+    /// against each puzzle's graph: [`RelaxOptions::check_k`].)
     pub fn check(&self) -> Result<(), crate::limits::OptionError> {
         crate::limits::check_samples("samples", self.samples)?;
         match self.precision {
@@ -216,10 +230,10 @@ impl RelaxOptions {
     /// The `verify` of a run with `engines`: every sample when several
     /// engines are listed (each analyzes every sample, and they are
     /// compared), else `requested` or, when nothing is requested,
-    /// [`default_verify`].
+    /// [`RelaxOptions::default_verify`].
     pub fn verify_for(engines: &Engines, samples: usize, requested: Option<usize>) -> usize {
         if engines.checkers().is_empty() {
-            requested.unwrap_or_else(|| default_verify(samples))
+            requested.unwrap_or_else(|| RelaxOptions::default_verify(samples))
         } else {
             samples
         }
@@ -652,22 +666,21 @@ pub fn relax_until(
     Ok((report, samples))
 }
 
-/// Names the `onset` in a report that saw nothing, as `relax` and the
-/// puzzle report print it. [`relax`] leaves it out (`None`): the
-/// relaxations of `analyze`, `score` and the generators are many and short,
-/// and the search would cost them more than their samples.
-///
-/// # Errors
-/// What `onset` returns.
-pub fn name_onset(
-    puzzle: &Puzzle,
-    opts: &RelaxOptions,
-    report: &mut RelaxReport,
-) -> Result<(), RelaxError> {
-    if report.summary.saw_nothing && report.summary.relaxation_onset_k.is_none() {
-        report.summary.relaxation_onset_k = onset(puzzle, opts)?;
+impl RelaxReport {
+    /// Names the `onset` in this report of `puzzle` if it saw nothing, as
+    /// `relax` and the puzzle report print it. [`relax`] leaves it out
+    /// (`None`): the relaxations of `analyze`, `score` and the generators
+    /// are many and short, and the search would cost them more than their
+    /// samples.
+    ///
+    /// # Errors
+    /// What `onset` returns.
+    pub fn name_onset(&mut self, puzzle: &Puzzle, opts: &RelaxOptions) -> Result<(), RelaxError> {
+        if self.summary.saw_nothing && self.summary.relaxation_onset_k.is_none() {
+            self.summary.relaxation_onset_k = onset(puzzle, opts)?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Least-squares fit of `mean ≈ c·e^{k/λ}` on `ln(mean)`.
@@ -878,10 +891,10 @@ mod tests {
 
     #[test]
     fn verify_is_one_in_500_rounded_up_or_every_sample_with_several_engines() {
-        assert_eq!(default_verify(1000), 2);
-        assert_eq!(default_verify(1001), 3);
-        assert_eq!(default_verify(200), 1);
-        assert_eq!(default_verify(5), 1);
+        assert_eq!(RelaxOptions::default_verify(1000), 2);
+        assert_eq!(RelaxOptions::default_verify(1001), 3);
+        assert_eq!(RelaxOptions::default_verify(200), 1);
+        assert_eq!(RelaxOptions::default_verify(5), 1);
         assert_eq!(RelaxOptions::default().verify, 2);
         let one = Engines::default();
         assert_eq!(RelaxOptions::verify_for(&one, 2000, None), 4);

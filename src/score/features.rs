@@ -79,7 +79,7 @@ impl FeatureParams {
 
     /// Refuses parameters the command line would refuse as flags, with the
     /// same check: the relaxation's ([`RelaxOptions::check`]: samples
-    /// outside `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES)) and a `k`
+    /// outside `1..=`[`MAX_SAMPLES`](crate::RelaxOptions::MAX_SAMPLES)) and a `k`
     /// beyond the edges of the 9×9 Sudoku graph. The error names the field
     /// (`params.samples`, `params.k`) and its value; a `backtrack_cap` of 0
     /// or above `rate`'s, and a `cap` of 0 (uncapped) or above

@@ -9,7 +9,7 @@ use crate::generate::minimal;
 use crate::human::path::simplest_path;
 use crate::{
     AimOptions, GenerateError, GenerateOptions, Generated, Level, Method, PseudoOptions,
-    RunOptions, Symmetry, TargetError, generate, parse_targets,
+    RunOptions, Symmetry, Target, TargetError, generate,
 };
 use crate::{Engine, Engines};
 use crate::{Model, RateOptions, Technique, rate};
@@ -195,7 +195,7 @@ fn targets_hold_when_rerated() {
             ..RunOptions::default()
         },
         aim: AimOptions {
-            targets: parse_targets(&["givens>=24", "weights_score<=80", "oracle_level=Cinch"])
+            targets: Target::parse_all(&["givens>=24", "weights_score<=80", "oracle_level=Cinch"])
                 .unwrap(),
             ..AimOptions::default()
         },
@@ -231,7 +231,7 @@ fn targeted_levels_hold_when_rerated_by_the_rater() {
             ..RunOptions::default()
         },
         aim: AimOptions {
-            targets: parse_targets(&["weights_level=Hard"]).unwrap(),
+            targets: Target::parse_all(&["weights_level=Hard"]).unwrap(),
             ..AimOptions::default()
         },
         ..GenerateOptions::default()
@@ -263,7 +263,7 @@ fn targeted_levels_hold_when_rerated_by_the_rater() {
             ..RunOptions::default()
         },
         aim: AimOptions {
-            targets: parse_targets(&["oracle_level=Challenging"]).unwrap(),
+            targets: Target::parse_all(&["oracle_level=Challenging"]).unwrap(),
             ..AimOptions::default()
         },
         ..GenerateOptions::default()
@@ -294,7 +294,7 @@ fn a_missed_weights_target_reports_the_full_rating() {
             ..RunOptions::default()
         },
         aim: AimOptions {
-            targets: parse_targets(&["weights_score<=20", "givens<=40"]).unwrap(),
+            targets: Target::parse_all(&["weights_score<=20", "givens<=40"]).unwrap(),
             ..AimOptions::default()
         },
         ..GenerateOptions::default()
@@ -337,7 +337,7 @@ fn minimal_option_prints_only_minimal_puzzles() {
         },
         GenerateOptions {
             aim: AimOptions {
-                targets: parse_targets(&["weights_level=Hard"]).unwrap(),
+                targets: Target::parse_all(&["weights_level=Hard"]).unwrap(),
                 ..base.aim.clone()
             },
             ..base.clone()
@@ -388,7 +388,7 @@ fn local_search_moves_towards_an_unreachable_target_and_stops() {
             ..RunOptions::default()
         },
         aim: AimOptions {
-            targets: parse_targets(&["givens<=10"]).unwrap(),
+            targets: Target::parse_all(&["givens<=10"]).unwrap(),
             ..AimOptions::default()
         },
         ..GenerateOptions::default()
@@ -442,7 +442,7 @@ fn same_seed_same_puzzles_with_one_and_two_threads() {
                 ..RunOptions::default()
             },
             aim: AimOptions {
-                targets: parse_targets(&["givens<=22"]).unwrap(),
+                targets: Target::parse_all(&["givens<=22"]).unwrap(),
                 ..AimOptions::default()
             },
             ..GenerateOptions::default()
@@ -454,7 +454,7 @@ fn same_seed_same_puzzles_with_one_and_two_threads() {
                 ..RunOptions::default()
             },
             aim: AimOptions {
-                targets: parse_targets(&["weights_level=Hard"]).unwrap(),
+                targets: Target::parse_all(&["weights_level=Hard"]).unwrap(),
                 ..AimOptions::default()
             },
             ..GenerateOptions::default()
@@ -511,11 +511,11 @@ fn bad_requests_are_errors() {
             min: 1
         }))
     );
-    let err = parse_targets(&["nonsense>=3"]).unwrap_err();
+    let err = Target::parse_all(&["nonsense>=3"]).unwrap_err();
     assert!(matches!(err, TargetError::UnknownField { .. }));
     let relax_bad = GenerateOptions {
         aim: AimOptions {
-            targets: parse_targets(&["mean_fixed<=12"]).unwrap(),
+            targets: Target::parse_all(&["mean_fixed<=12"]).unwrap(),
             relax_k: 5000,
             ..base.aim
         },
@@ -673,7 +673,7 @@ fn time_limit_ends_an_endless_search() {
             ..RunOptions::default()
         },
         aim: AimOptions {
-            targets: parse_targets(&["givens<=5"]).unwrap(),
+            targets: Target::parse_all(&["givens<=5"]).unwrap(),
             ..AimOptions::default()
         },
         ..GenerateOptions::default()

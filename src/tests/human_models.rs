@@ -11,7 +11,7 @@ use crate::human::oracle::{OracleLevel, OracleOptions, oracle};
 use crate::human::sisus::{SisusOptions, sisus};
 use crate::human::solver::{Solved, solve};
 use crate::human::weights::{WeightLevel, weights};
-use crate::human::{Model, RateOptions, Technique, explain, parse_models, rate};
+use crate::human::{Model, RateOptions, Technique, explain, rate};
 use human_common::{EASY, EXPERT, FAMOUS, INTERMEDIATE, puzzle};
 
 fn solution(p: &Puzzle) -> crate::Solution {
@@ -254,20 +254,20 @@ fn rate_only_requested_models_and_bad_puzzles() {
 
 #[test]
 fn parse_model_lists() {
-    assert_eq!(parse_models("all").unwrap().len(), 12);
-    let default = parse_models("default").unwrap();
+    assert_eq!(Model::parse_list("all").unwrap().len(), 12);
+    let default = Model::parse_list("default").unwrap();
     assert_eq!(default.len(), 10);
     assert!(!default.contains(&Model::Annealing) && !default.contains(&Model::Harmony));
-    let s = parse_models("sisus, Oracle,sisus").unwrap();
+    let s = Model::parse_list("sisus, Oracle,sisus").unwrap();
     assert_eq!(
         s.into_iter().collect::<Vec<_>>(),
         vec![Model::Sisus, Model::Oracle]
     );
-    assert!(parse_models("sisus,foo").is_err());
-    assert!(parse_models(" , ").is_err());
+    assert!(Model::parse_list("sisus,foo").is_err());
+    assert!(Model::parse_list(" , ").is_err());
     assert_eq!(
-        parse_models("baseline,all").unwrap(),
-        parse_models("all").unwrap()
+        Model::parse_list("baseline,all").unwrap(),
+        Model::parse_list("all").unwrap()
     );
 }
 

@@ -450,7 +450,7 @@ fn k_auto_on_ai_escargot_gives_a_map_that_sees_something() {
         at45.summary.relaxation_onset_k, None,
         "relax alone does not look"
     );
-    relax::name_onset(&p, &opts, &mut at45).unwrap();
+    at45.name_onset(&p, &opts).unwrap();
     let s = &at45.summary;
     assert!(s.saw_nothing && s.p_nothing > 0.5, "{s:?}");
     let k0 = s.relaxation_onset_k.unwrap();

@@ -103,7 +103,7 @@ impl ReportOptions {
     }
 
     /// Refuses options that cannot give a report: samples outside
-    /// `1..=`[`MAX_SAMPLES`](crate::limits::MAX_SAMPLES), a `verify` above
+    /// `1..=`[`MAX_SAMPLES`](crate::RelaxOptions::MAX_SAMPLES), a `verify` above
     /// it, runs the human models refuse ([`RateOptions::check`]).
     pub(crate) fn check(&self) -> Result<(), ReportError> {
         limits::check_samples("samples", self.samples)?;
@@ -289,7 +289,7 @@ pub(crate) fn puzzle_report(
 
     let heat_opts = opts.relax(opts.k, opts.samples, Engines::all(), opts.verify);
     let relax = match relax::relax(puzzle, &heat_opts)
-        .and_then(|(mut r, _)| relax::name_onset(puzzle, &heat_opts, &mut r).map(|()| r))
+        .and_then(|(mut r, _)| r.name_onset(puzzle, &heat_opts).map(|()| r))
     {
         Ok(r) => Some(r),
         Err(e) => {

@@ -306,7 +306,7 @@ pub(crate) fn need(targets: &[Target], metrics: &Values) -> Option<Need> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::aim::spec::{parse_target, parse_targets};
+    use crate::generate::aim::spec::parse_target;
     use MetricValue::{Bool, Count, Number};
 
     fn text(s: &str) -> MetricValue {
@@ -341,7 +341,7 @@ mod tests {
 
     #[test]
     fn missed_targets_say_which_way_to_move() {
-        let t = |texts: &[&str]| parse_targets(texts).unwrap();
+        let t = |texts: &[&str]| Target::parse_all(texts).unwrap();
         let some = |pairs: &[(Metric, MetricValue)]| {
             m(&pairs
                 .iter()
@@ -392,7 +392,7 @@ mod tests {
             values.confidence = confidence;
             values
         };
-        let ge = parse_targets(&["oracle_score>=0.6"]).unwrap();
+        let ge = Target::parse_all(&["oracle_score>=0.6"]).unwrap();
         let phi = crate::stats::normal_cdf;
         assert_eq!(distance(&ge, &sure(0.66, 0.03, Some(0.95))), 0.0);
         let d = distance(&ge, &sure(0.65, 0.05, Some(0.95)));
@@ -401,7 +401,7 @@ mod tests {
         assert_eq!(distance(&ge, &sure(0.65, 0.05, None)), 0.0);
         assert_eq!(need(&ge, &sure(0.65, 0.05, None)), None);
         // A level: the normal mass of Challenging's [0.6, 0.8).
-        let level = parse_targets(&["oracle_level=Challenging"]).unwrap();
+        let level = Target::parse_all(&["oracle_level=Challenging"]).unwrap();
         let near = |score: f64| {
             let mut v = m(&[(Metric::OracleLevel, Some(text("Challenging")))]);
             v.scores.insert(Metric::OracleScore, score);

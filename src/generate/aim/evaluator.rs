@@ -499,11 +499,10 @@ impl Evaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::aim::spec::parse_targets;
 
     #[test]
     fn weights_caps_come_from_upper_bounds_only() {
-        let cap = |texts: &[&str]| weights_cap(&parse_targets(texts).unwrap());
+        let cap = |texts: &[&str]| weights_cap(&Target::parse_all(texts).unwrap());
         assert_eq!(cap(&["weights_level=Hard"]), Some(98));
         assert_eq!(cap(&["weights_level<=Intermediate"]), Some(86));
         assert_eq!(cap(&["weights_level<Intermediate"]), Some(72));

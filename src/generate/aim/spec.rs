@@ -140,7 +140,7 @@ pub enum TargetError {
 /// Whether a target may name this metric: a metric (or spread) of a human
 /// model, of the relaxation or of the score, with one value per puzzle.
 /// The relaxation's onset is left out: the generators' relaxations do not
-/// look for it (`relax::name_onset`), so it would never be met.
+/// look for it (`RelaxReport::name_onset`), so it would never be met.
 fn targetable(m: Metric) -> bool {
     m.role() != Role::Parameter
         && m.kind() != Kind::List
@@ -250,9 +250,11 @@ pub(crate) fn numeric_fields() -> Vec<String> {
         .collect()
 }
 
-/// Parses several targets (ANDed).
-pub fn parse_targets<S: AsRef<str>>(texts: &[S]) -> Result<Vec<Target>, TargetError> {
-    texts.iter().map(|t| parse_target(t.as_ref())).collect()
+impl Target {
+    /// Parses several targets (ANDed).
+    pub fn parse_all<S: AsRef<str>>(texts: &[S]) -> Result<Vec<Target>, TargetError> {
+        texts.iter().map(|t| parse_target(t.as_ref())).collect()
+    }
 }
 
 #[cfg(test)]

@@ -147,23 +147,25 @@ impl FromStr for Model {
     }
 }
 
-/// Parses `sisus,oracle,...`, `all` (every model) or `default` (the models
-/// of [`Model::DEFAULT`]) into a set of models.
-pub fn parse_models(list: &str) -> Result<BTreeSet<Model>, RateError> {
-    let mut set = BTreeSet::new();
-    for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        if item.eq_ignore_ascii_case("all") {
-            set.extend(Model::ALL);
-        } else if item.eq_ignore_ascii_case("default") {
-            set.extend(Model::DEFAULT);
-        } else {
-            set.insert(item.parse()?);
+impl Model {
+    /// Parses `sisus,oracle,...`, `all` (every model) or `default` (the models
+    /// of [`Model::DEFAULT`]) into a set of models.
+    pub fn parse_list(list: &str) -> Result<BTreeSet<Model>, RateError> {
+        let mut set = BTreeSet::new();
+        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            if item.eq_ignore_ascii_case("all") {
+                set.extend(Model::ALL);
+            } else if item.eq_ignore_ascii_case("default") {
+                set.extend(Model::DEFAULT);
+            } else {
+                set.insert(item.parse()?);
+            }
         }
+        if set.is_empty() {
+            return Err(RateError::Empty);
+        }
+        Ok(set)
     }
-    if set.is_empty() {
-        return Err(RateError::Empty);
-    }
-    Ok(set)
 }
 
 /// A puzzle being rated: what every model may read. The puzzle has exactly
