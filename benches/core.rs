@@ -126,7 +126,8 @@ fn encode(c: &mut Criterion<Clock>) {
                     b.iter(|| {
                         stream.clear();
                         for p in ps {
-                            let _ = sudolab::write_dimacs(black_box(p), encoding, &mut stream);
+                            let _ =
+                                sudolab::Cnf::append_dimacs(black_box(p), encoding, &mut stream);
                         }
                         stream.len()
                     })

@@ -14,7 +14,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use sudolab::Puzzle;
 use sudolab::parse_puzzle;
-use sudolab::{Engine, RelaxedInstance, derive_seed, sample_edges};
+use sudolab::{Engine, RelaxedInstance, derive_seed};
 
 /// Wall-clock time, or the CPU time of the running thread.
 enum Clock {
@@ -141,7 +141,7 @@ fn relaxed_instances(count: usize, k: usize) -> Vec<RelaxedInstance> {
         .take(count)
         .enumerate()
         .filter_map(|(i, p)| {
-            let edges = sample_edges(3, k, derive_seed(2024, i as u64)).ok()?;
+            let edges = RelaxedInstance::sample_edges(3, k, derive_seed(2024, i as u64)).ok()?;
             RelaxedInstance::new(p, &edges).ok()
         })
         .collect()

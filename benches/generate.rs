@@ -15,7 +15,6 @@ use common::Clock;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use sudolab::canonical;
 use sudolab::{
     AimOptions, FletcherOptions, GenerateOptions, Method, RunOptions, Symmetry, Target,
     generate as generate_targets, generate_one,
@@ -96,7 +95,7 @@ fn generate(c: &mut Criterion<Clock>) {
         b.iter(|| {
             puzzles
                 .iter()
-                .map(|p| canonical(black_box(p)).map(|c| c.givens()).unwrap_or(0))
+                .map(|p| black_box(p).canonical().map(|c| c.givens()).unwrap_or(0))
                 .sum::<usize>()
         })
     });

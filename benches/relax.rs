@@ -21,7 +21,7 @@ use std::hint::black_box;
 use std::time::Duration;
 use sudolab::Puzzle;
 use sudolab::read_puzzles;
-use sudolab::{Engine, RelaxedInstance, derive_seed, shuffled_edges};
+use sudolab::{Engine, RelaxedInstance, derive_seed};
 use sudolab::{RelaxOptions, Verification};
 
 const NYT_FILE: &str = "website-nyt/nyt.tsv";
@@ -252,7 +252,7 @@ fn split(c: &mut Criterion<Clock>) {
 
 /// The relaxed instance of sample seed `seed` at k = 45, as `relax` draws it.
 fn instance(p: &Puzzle, seed: u64) -> RelaxedInstance {
-    let mut removed = shuffled_edges(p.order(), seed);
+    let mut removed = RelaxedInstance::shuffled_edges(p.order(), seed);
     removed.truncate(45);
     RelaxedInstance::new(p, &removed).unwrap_or_else(|e| panic!("bad sample: {e}"))
 }

@@ -6,7 +6,7 @@
 //!
 //! The Python package raises it when `Python::check_signals` reports a
 //! signal during a native call ([`Cancellable`] around the call, then
-//! [`cancel`]); the call's partial result is thrown away (the caller checks
+//! [`Cancellable::cancel_all`]); the call's partial result is thrown away (the caller checks
 //! [`Cancellable::cancelled`] and raises `KeyboardInterrupt`). A signal is
 //! process-wide, and so is the flag: every call in progress stops. It is
 //! lowered when the last [`Cancellable`] ends, so the next call starts
@@ -16,30 +16,24 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// Raised by [`cancel`], lowered when the last [`Cancellable`] ends.
+/// Raised by [`Cancellable::cancel_all`], lowered when the last [`Cancellable`] ends.
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
 /// Calls in progress that may be cancelled.
 static CALLS: AtomicUsize = AtomicUsize::new(0);
 
-/// True once [`cancel`] was called during a [`Cancellable`] call: a long
-/// loop that sees it stops at once (its partial result is thrown away).
-pub fn cancelled() -> bool {
+/// True once [`Cancellable::cancel_all`] was called during a
+/// [`Cancellable`] call: a long loop that sees it stops at once (its partial
+/// result is thrown away).
+pub(crate) fn cancelled() -> bool {
     REQUESTED.load(Ordering::Relaxed)
-}
-
-/// Asks every [`Cancellable`] call in progress to stop.
-pub fn cancel() {
-    if CALLS.load(Ordering::SeqCst) > 0 {
-        REQUESTED.store(true, Ordering::SeqCst);
-    }
 }
 
 /// A call that may be cancelled, from its start to its end (drop).
 pub struct Cancellable(());
 
 impl Cancellable {
-    /// Marks the start of a call that [`cancel`] may stop.
+    /// Marks the start of a call that [`Cancellable::cancel_all`] may stop.
     pub fn start() -> Cancellable {
         CALLS.fetch_add(1, Ordering::SeqCst);
         Cancellable(())
@@ -48,6 +42,14 @@ impl Cancellable {
     /// Whether the call was cancelled: its result is then partial.
     pub fn cancelled(&self) -> bool {
         cancelled()
+    }
+
+    /// Asks every cancellable call in progress to stop (nothing when none
+    /// is in progress).
+    pub fn cancel_all() {
+        if CALLS.load(Ordering::SeqCst) > 0 {
+            REQUESTED.store(true, Ordering::SeqCst);
+        }
     }
 }
 

@@ -9,8 +9,8 @@
 //! names every metric; [`score`] is one calibrated difficulty score over
 //! them; [`analyze`] makes the rows of a data set and [`Driver`] runs a
 //! whole data set; [`evaluate`], [`classify`] and [`fit_linear`] compare
-//! metrics with labels; [`generate`] makes puzzles and [`canonical`] gives
-//! the canonical form; [`render_rows`] writes rows as JSON, JSON Lines or
+//! metrics with labels; [`generate`] makes puzzles and [`Puzzle::canonical`] gives
+//! the canonical form; [`Format::render`] writes rows as JSON, JSON Lines or
 //! CSV. Every name is at the crate root; the layers behind it and the data
 //! flow are drawn in `docs/architecture.md`.
 //!
@@ -101,8 +101,7 @@ macro_rules! note {
 pub mod cli;
 
 // Open a puzzle: parse it, read many, their geometry and canonical form.
-pub use examples::{by_name as example, embedded as examples};
-pub use grid::canon::{CanonError, Transform, canonical, equivalent};
+pub use grid::canon::{CanonError, Transform};
 pub use grid::{
     Alphabet, Contradiction, Geometry, ParseError, ParseErrorKind, Puzzle, Solution, UnitKind,
     parse_puzzle, read_puzzles,
@@ -111,14 +110,13 @@ pub use grid::{
 // Encode: CNF and DIMACS, and the clause-length histogram.
 pub use cnf::{
     BadCuts, ClassCuts, ClauseCounts, ClauseKind, ClauseRow, Cnf, DimacsError, EncodeError,
-    Encoding, Histogram, ModelError as SolverModelError, clause_row, decode_model, encode,
-    parse_model, read_dimacs, write_dimacs,
+    Encoding, Histogram, ModelError as SolverModelError, encode,
 };
 
 // Check, count, solve: the engines and their answers.
 pub use answers::{Count, InstanceAnalysis, Status, SudokuEngine};
 pub use engine::{Disagreement, Engine, Engines, UnknownEngine};
-pub use graph::{EdgeError, RelaxedInstance, sample_edges, shuffled_edges};
+pub use graph::{EdgeError, RelaxedInstance};
 pub use seed::derive_seed;
 
 // Relax: constraint relaxation (Pelánek §3.2).
@@ -180,7 +178,7 @@ pub use report::plot::{
     histogram as histogram_svg, percentile_bars as percentile_bars_svg, scatter as scatter_svg,
     sweep_chart as sweep_svg,
 };
-pub use report::{Format, jsonl_line, render_rows, to_csv, write_atomic};
+pub use report::{Format, write_atomic};
 
 // Batch: one loop over a data set.
 pub use batch::results::{
@@ -192,7 +190,7 @@ pub use batch::{
 };
 
 // Cancelling a long call (the Python package's Ctrl-C).
-pub use cancel::{Cancellable, cancel, cancelled};
+pub use cancel::Cancellable;
 
 // Seeds, limits.
 pub use limits::OptionError;

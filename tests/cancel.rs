@@ -1,13 +1,10 @@
-//! The cancel flag (`sudolab::cancel`, what the Python package raises on
+//! The cancel flag (`Cancellable::cancel_all`, what the Python package raises on
 //! Ctrl-C) stops a long computation inside its search, not only between
 //! samples or puzzles. In its own test binary: the flag is process-wide,
 //! and would stop the other tests of a shared one.
 
 use std::time::{Duration, Instant};
-use sudolab::{
-    Cancellable, RateOptions, RelaxError, RelaxOptions, cancel, cancelled, parse_puzzle, rate,
-    relax,
-};
+use sudolab::{Cancellable, RateOptions, RelaxError, RelaxOptions, parse_puzzle, rate, relax};
 
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -23,21 +20,24 @@ fn cancelled_after_half_a_second<T: Send>(work: impl FnOnce() -> T + Send) -> (T
         let handle = s.spawn(work);
         std::thread::sleep(Duration::from_millis(500));
         let asked = Instant::now();
-        cancel();
+        Cancellable::cancel_all();
         let result = handle.join().unwrap();
         (result, asked.elapsed().as_secs_f64())
     });
     assert!(call.cancelled());
     drop(call);
-    assert!(!cancelled(), "the flag is lowered when the last call ends");
+    assert!(
+        !Cancellable::start().cancelled(),
+        "the flag is lowered when the last call ends"
+    );
     (result, late)
 }
 
 #[test]
 fn a_cancel_stops_one_long_count_and_one_long_rating() {
     // Without a call in progress a cancel does nothing.
-    cancel();
-    assert!(!cancelled());
+    Cancellable::cancel_all();
+    assert!(!Cancellable::start().cancelled());
     // One sample whose exact count (k = 200, no cap) runs for minutes.
     let p = parse_puzzle(EASY).unwrap();
     let opts = RelaxOptions {

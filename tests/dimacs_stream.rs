@@ -1,4 +1,4 @@
-//! `sudolab::write_dimacs` (DIMACS text written without building the formula,
+//! `sudolab::Cnf::append_dimacs` (DIMACS text written without building the formula,
 //! from per-order literal tables and templates, the minimal encoding's
 //! clause count from its candidate masks) gives the same bytes as
 //! `sudolab::encode(..).to_dimacs_bytes()` for every encoding, on thousands of
@@ -20,7 +20,7 @@ fn same_bytes(p: &Puzzle) -> Option<EncodeError> {
     let mut stream = b"previous puzzle\n".to_vec();
     for e in [Encoding::Min, Encoding::Max, Encoding::LoMin] {
         let before = stream.len();
-        let direct = sudolab::write_dimacs(p, e, &mut stream);
+        let direct = sudolab::Cnf::append_dimacs(p, e, &mut stream);
         match sudolab::encode(p, e) {
             Ok(c) => {
                 assert!(direct.is_ok(), "{e}: {p:?}");
@@ -142,7 +142,7 @@ fn solved_grids_with_holes() {
         assert_eq!(same_bytes(&p), None);
         assert_eq!(min_clauses(&p), 0);
         let mut text = Vec::new();
-        sudolab::write_dimacs(&p, Encoding::Min, &mut text).unwrap();
+        sudolab::Cnf::append_dimacs(&p, Encoding::Min, &mut text).unwrap();
         let header = format!("\np cnf {} 0\n", side * side * side);
         assert!(text.ends_with(header.as_bytes()), "{n}");
         // One hole: its cell ALO and one unit ALO per unit, each of one literal.

@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use sudolab::{
     AimOptions, Engine, Engines, GenerateError, GenerateOptions, Generated, Method, Metric,
     PseudoOptions, Puzzle, RateOptions, RunOptions, SeededRng, Status, Target, TargetError,
-    Transform, canonical, equivalent, generate, parse_puzzle, rate,
+    Transform, generate, parse_puzzle, rate,
 };
 
 fn sat() -> Engines {
@@ -115,7 +115,7 @@ fn cli_generate_pipes_into_rate_and_canon() {
     assert_eq!(code, 0, "{err}");
     for (line, form) in lines.iter().zip(canon.lines()) {
         let p = parse_puzzle(line).unwrap();
-        assert_eq!(canonical(&p).unwrap().to_line(), form);
+        assert_eq!(p.canonical().unwrap().to_line(), form);
     }
     let (code, json, _) = sudolab(
         &[
@@ -201,8 +201,8 @@ fn cli_dedup_on_generate_and_analyze() {
     assert!(err.contains("--dedup") && err.contains("order 4"), "{err}");
 
     // Lines 3 and 5 are transforms of line 1; line 4 repeats line 2.
-    let a = sudolab::example("Golden Nugget").unwrap();
-    let b = sudolab::example("Fletcher Fig. 3 Crazy").unwrap();
+    let a = sudolab::Puzzle::example("Golden Nugget").unwrap();
+    let b = sudolab::Puzzle::example("Fletcher Fig. 3 Crazy").unwrap();
     let mut rng = SeededRng::seed_from_u64(5);
     let input = [
         a.to_line(),
@@ -237,7 +237,7 @@ fn cli_dedup_on_generate_and_analyze() {
 #[test]
 fn pseudo_keeps_another_metric_where_hsolve_cannot_rate_the_source() {
     // hsolve cannot finish Golden Nugget; the oracle score rates it.
-    let source = sudolab::example("Golden Nugget").unwrap();
+    let source = sudolab::Puzzle::example("Golden Nugget").unwrap();
     let opts = GenerateOptions {
         method: Method::Pseudo,
         run: RunOptions {
@@ -263,7 +263,7 @@ fn pseudo_keeps_another_metric_where_hsolve_cannot_rate_the_source() {
         assert_eq!(r.metrics.number(Metric::OracleScore), Some(s));
         assert_eq!(r.metrics.source, Some((Metric::OracleScore, s0)));
         assert!((s - s0).abs() <= 0.1 * s0, "{s} vs {s0}");
-        assert!(!equivalent(&p, &source).unwrap());
+        assert!(!p.equivalent(&source).unwrap());
     }
     // A metric must be a numeric field.
     let o = GenerateOptions {
@@ -306,7 +306,9 @@ fn pseudo_keeps_another_metric_where_hsolve_cannot_rate_the_source() {
 
 #[test]
 fn cli_pseudo_reads_its_source_from_a_file_or_stdin() {
-    let source = sudolab::example("Fletcher Fig. 3 Crazy").unwrap().to_line();
+    let source = sudolab::Puzzle::example("Fletcher Fig. 3 Crazy")
+        .unwrap()
+        .to_line();
     let dir = std::env::temp_dir().join(format!("sudolab-from-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("source.txt");

@@ -1,7 +1,7 @@
 //! The DIMACS files in `cnf/` are what the current encoder writes for the
 //! embedded examples. Regenerate them with `SUDOLAB_BLESS=1 cargo test --release --test golden`.
 
-use sudolab::{Encoding, encode, read_dimacs};
+use sudolab::{Cnf, Encoding, encode};
 
 fn slug(label: &str) -> String {
     label
@@ -20,7 +20,7 @@ fn golden_dimacs_files_are_current() {
     let dir = format!("{}/cnf", env!("CARGO_MANIFEST_DIR"));
     let bless = std::env::var_os("SUDOLAB_BLESS").is_some();
     let mut checked = 0;
-    for (i, p) in sudolab::examples().iter().enumerate() {
+    for (i, p) in sudolab::Puzzle::examples().iter().enumerate() {
         let name = slug(p.label.as_deref().unwrap_or("puzzle"));
         let mut encs = vec![Encoding::Min];
         if i == 0 {
@@ -40,7 +40,7 @@ fn golden_dimacs_files_are_current() {
                 "{path} is stale: rerun with SUDOLAB_BLESS=1"
             );
             let text = String::from_utf8(stored).unwrap();
-            let back = read_dimacs(&text, 9).unwrap();
+            let back = Cnf::read_dimacs(&text, 9).unwrap();
             assert_eq!(back.num_clauses(), cnf.num_clauses());
             if enc == Encoding::Max {
                 assert_eq!(back.num_clauses(), 11988 + p.givens());

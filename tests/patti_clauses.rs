@@ -11,7 +11,7 @@ mod common;
 
 use std::collections::BTreeMap;
 use sudolab::parse_puzzle;
-use sudolab::{ClassCuts, Encoding, clause_row};
+use sudolab::{ClassCuts, ClauseRow, Encoding};
 use sudolab::{
     ClassMethod, ClassifyOptions, LabelSpec, Preset, ResultsTable, TableFormat, classify,
 };
@@ -42,7 +42,7 @@ fn rows() -> Option<Vec<(String, [f64; 3])>> {
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let f: Vec<&str> = line.split('\t').collect();
         let p = parse_puzzle(f[0]).unwrap();
-        let r = clause_row(&p, Encoding::Min, ClassCuts::patti(9)).unwrap();
+        let r = ClauseRow::of(&p, Encoding::Min, ClassCuts::patti(9)).unwrap();
         let c = r.counts;
         out.push((
             format!("{} {}", f[1], f[2]),

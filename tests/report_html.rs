@@ -401,7 +401,7 @@ fn puzzles_as_a_data_set_and_a_reference_file() {
 
 /// Two puzzles, small sample counts.
 fn two_puzzles() -> Vec<sudolab::Puzzle> {
-    sudolab::examples().into_iter().take(2).collect()
+    sudolab::Puzzle::examples().into_iter().take(2).collect()
 }
 
 #[test]

@@ -21,7 +21,7 @@ fn rows(jsonl: &str) -> Vec<Value> {
 
 #[test]
 fn score_prints_score_level_and_se_equivalent_for_the_embedded_examples() {
-    let fletcher = &sudolab::examples()[0].to_line();
+    let fletcher = &sudolab::Puzzle::examples()[0].to_line();
     let (code, out, err) = sudolab(&["score", "-"], fletcher);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("puzzle"), "{out}");
@@ -40,7 +40,7 @@ fn score_prints_score_level_and_se_equivalent_for_the_embedded_examples() {
     let (code, out, err) = sudolab(&["rate", "-m", "serate,trial", "-f", "jsonl"], "");
     assert_eq!(code, 0, "{err}");
     let rows = rows(&out);
-    assert_eq!(rows.len(), sudolab::examples().len());
+    assert_eq!(rows.len(), sudolab::Puzzle::examples().len());
     let row_of = |name: &str| {
         rows.iter()
             .find(|r| r["label"] == name)
@@ -82,7 +82,7 @@ fn past_its_budget_the_se_equivalent_is_the_placement_and_says_so() {
     // Golden Nugget's first hard step needs nesting level 3: 1000 work
     // units do not reach it, and the SE-equivalent falls back to the
     // trial curve's placement (nested assumptions: the top of the curve).
-    let nugget = sudolab::examples()
+    let nugget = sudolab::Puzzle::examples()
         .into_iter()
         .find(|p| p.label.as_deref() == Some("Golden Nugget"))
         .unwrap();
@@ -512,7 +512,7 @@ fn minutes_rise_with_the_score_in_the_full_and_the_fast_score() {
     // Past the timed puzzles neither line is drawn on: the full and the fast
     // score give Golden Nugget about the same lower bound (they once gave
     // 58 and 20 minutes).
-    let nugget = sudolab::example("Golden Nugget").unwrap().to_line();
+    let nugget = sudolab::Puzzle::example("Golden Nugget").unwrap().to_line();
     let minutes = |fast: bool| {
         let mut args = vec!["score", "-", "-f", "jsonl", "--serate-budget", "0"];
         if fast {

@@ -35,10 +35,10 @@ use pythonize::pythonize;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use sudolab::{
-    AnalyzeOptions, BatchError, Cancellable, ClassCuts, Disagreement, Driver, Encoding, Engines,
-    GenerateOptions, Input, JobError, KChoice, Level, Lined, Method, MetricGroup, OptionError,
-    Puzzle, RateOptions, RelaxError, RelaxOptions, ScoreModel, ScoreOptions, ScoreRow, Source,
-    Symmetry, analyze as analyze_one, canonical, clause_row, parse_puzzle, rate_row,
+    AnalyzeOptions, BatchError, Cancellable, ClassCuts, ClauseRow, Disagreement, Driver, Encoding,
+    Engines, GenerateOptions, Input, JobError, KChoice, Level, Lined, Method, MetricGroup,
+    OptionError, Puzzle, RateOptions, RelaxError, RelaxOptions, ScoreModel, ScoreOptions, ScoreRow,
+    Source, Symmetry, analyze as analyze_one, parse_puzzle, rate_row,
 };
 
 pyo3::create_exception!(
@@ -75,7 +75,7 @@ fn interruptible<T: Send>(
                 {
                     interrupt = Some(e);
                     stop.store(true, Ordering::Relaxed);
-                    sudolab::cancel();
+                    Cancellable::cancel_all();
                 }
             }
             handle.join()
@@ -257,7 +257,7 @@ fn encode(puzzle: &str, encoding: Option<&str>) -> PyResult<String> {
     let p = parse(puzzle)?;
     let encoding = encoding_of(encoding)?;
     let mut text = Vec::new();
-    sudolab::write_dimacs(&p, encoding, &mut text).map_err(value_error)?;
+    sudolab::Cnf::append_dimacs(&p, encoding, &mut text).map_err(value_error)?;
     String::from_utf8(text).map_err(value_error)
 }
 
@@ -276,7 +276,7 @@ fn clauses<'py>(
         Some(c) => ClassCuts::parse(c).map_err(value_error)?,
         None => ClassCuts::patti(p.side()),
     };
-    to_py(py, &clause_row(&p, encoding, cuts).map_err(value_error)?)
+    to_py(py, &ClauseRow::of(&p, encoding, cuts).map_err(value_error)?)
 }
 
 /// A `k` as Python gives it: a number of edges (an int, checked by the
@@ -659,7 +659,7 @@ fn generate_rows<'py>(
 #[pyfunction]
 fn canon(puzzle: &str) -> PyResult<String> {
     let p = parse(puzzle)?;
-    canonical(&p).map(|c| c.to_line()).map_err(value_error)
+    p.canonical().map(|c| c.to_line()).map_err(value_error)
 }
 
 /// The HTML report's fixedness heatmap (SVG) of a puzzle, with its solution

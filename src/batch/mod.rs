@@ -664,7 +664,7 @@ fn read_windows(
     };
     let (reader, name) = match input.source {
         Source::Examples => {
-            let examples = crate::examples::embedded()
+            let examples = crate::grid::Puzzle::examples()
                 .into_iter()
                 .enumerate()
                 .map(|(i, p)| (i + 1, p))
@@ -968,6 +968,6 @@ mod tests {
         let (all, _) = read_all(Input::of(Source::Parsed(vec![(7, p.clone()), (9, p)]))).unwrap();
         assert_eq!(all.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [7, 9]);
         let (examples, _) = read_all(Input::of(Source::Examples)).unwrap();
-        assert_eq!(examples.len(), crate::examples::embedded().len());
+        assert_eq!(examples.len(), crate::grid::Puzzle::examples().len());
     }
 }

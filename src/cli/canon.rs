@@ -3,7 +3,6 @@
 
 use super::{Common, batch_rows};
 use crate::batch::JobError;
-use crate::grid::canon::canonical;
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
@@ -26,7 +25,7 @@ pub(super) fn run(args: CanonArgs) -> Result<u8> {
     args.common.paths().check()?;
     let render = |rows: &[CanonRow]| rows.iter().map(|r| format!("{}\n", r.canonical)).collect();
     batch_rows(&args.common, "puzzles", false, render, |_, p| {
-        let c = canonical(p).map_err(JobError::refused)?;
+        let c = p.canonical().map_err(JobError::refused)?;
         Ok(CanonRow {
             puzzle: p.to_line(),
             label: p.label.clone(),

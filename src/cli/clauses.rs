@@ -2,8 +2,8 @@
 
 use super::text;
 use super::{Common, load};
-use crate::cnf::{ClassCuts, ClauseRow, Encoding, MeanDistribution, clause_row, mean_distribution};
-use crate::report::{Format, render_rows};
+use crate::cnf::{ClassCuts, ClauseRow, Encoding, MeanDistribution, mean_distribution};
+use crate::report::Format;
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
@@ -46,7 +46,7 @@ pub(super) fn run(args: ClausesArgs) -> Result<u8> {
     let puzzles = std::mem::take(&mut loaded.puzzles);
     for (line, p) in &puzzles {
         let cuts = cuts_flag.unwrap_or_else(|| ClassCuts::patti(p.side()));
-        match clause_row(p, args.encoding, cuts) {
+        match ClauseRow::of(p, args.encoding, cuts) {
             Ok(r) => rows.push(r),
             Err(e) => loaded.refuse(*line, e)?,
         }
@@ -61,7 +61,7 @@ pub(super) fn run(args: ClausesArgs) -> Result<u8> {
             (Format::Text, _) => text::clauses_text(&[], mean.as_ref()),
             (Format::Json, Some(m)) => serde_json::to_string_pretty(m)? + "\n",
             (Format::Json, None) => "null\n".to_string(),
-            (f, m) => render_rows(m.as_slice(), f)?,
+            (f, m) => f.render(m.as_slice())?,
         };
         out.write(&text)?;
         return Ok(loaded.finish());
@@ -73,7 +73,7 @@ pub(super) fn run(args: ClausesArgs) -> Result<u8> {
             s.push('\n');
             s
         }
-        f => render_rows(&rows, f)?,
+        f => f.render(&rows)?,
     };
     out.write(&text)?;
     Ok(loaded.finish())

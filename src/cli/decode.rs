@@ -3,8 +3,8 @@
 use super::{OutputArgs, read_text};
 use crate::cli::engines::SolveRow;
 use crate::cli::paths::PathPlan;
-use crate::cnf::{decode_model, parse_model};
 use crate::engine::Engines;
+use crate::grid::Solution;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -31,9 +31,9 @@ pub(super) fn run(args: DecodeArgs) -> Result<u8> {
         .check()?;
     let (_, puzzle) = super::read_one_puzzle("--puzzle", &args.puzzle, true)?;
     let text = read_text(&args.model)?;
-    let lits = parse_model(&text).with_context(|| format!("{}", args.model.display()))?;
-    let solution =
-        decode_model(&puzzle, &lits).with_context(|| format!("{}", args.model.display()))?;
+    let lits = Solution::parse_model(&text).with_context(|| format!("{}", args.model.display()))?;
+    let solution = Solution::decode_model(&puzzle, &lits)
+        .with_context(|| format!("{}", args.model.display()))?;
     let row = SolveRow::of_solution(&puzzle, &solution, &Engines::default())?;
     args.out
         .emit(&[row], |_| format!("{}\n", solution.to_line()))?;

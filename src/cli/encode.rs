@@ -3,7 +3,7 @@
 use super::output::StagedFiles;
 use super::{Common, Loaded, OutputArgs, load};
 use crate::cli::paths::{OutputFolder, PathPlan, stale_members};
-use crate::cnf::{self, Encoding};
+use crate::cnf::{Cnf, Encoding};
 use crate::grid::Alphabet;
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -82,7 +82,7 @@ pub(super) fn run(args: EncodeArgs) -> Result<u8> {
         let mut text = Vec::new();
         for (line, p) in &puzzles {
             text.clear();
-            match cnf::write_dimacs(p, args.encoding, &mut text) {
+            match Cnf::append_dimacs(p, args.encoding, &mut text) {
                 Ok(()) => {
                     let path = dir.join(format!("line{line}.cnf"));
                     staged
@@ -127,7 +127,7 @@ pub(super) fn run(args: EncodeArgs) -> Result<u8> {
         );
     } else if let Some((line, p)) = puzzles.first() {
         let mut text = Vec::new();
-        match cnf::write_dimacs(p, args.encoding, &mut text) {
+        match Cnf::append_dimacs(p, args.encoding, &mut text) {
             Ok(()) => out.write(&String::from_utf8_lossy(&text))?,
             Err(e) => loaded.refuse(*line, e)?,
         }

@@ -7,7 +7,7 @@ use crate::eval::{
     self, ClassMethod, ClassifyOptions, Direction, EvalOptions, FitOptions, LabelSpec, Ordinal,
     Preset, ResultsTable,
 };
-use crate::report::{Format, render_rows};
+use crate::report::Format;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -82,7 +82,7 @@ pub(super) fn run_eval(args: EvalArgs) -> Result<u8> {
     let text = match args.out.format {
         Format::Text => text::eval_text(&report, args.bootstrap, args.seed),
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-        f => render_rows(&report.rows, f)?,
+        f => f.render(&report.rows)?,
     };
     args.out.write(&text)?;
     Ok(super::EXIT_OK)
@@ -135,7 +135,7 @@ pub(super) fn run_classify(args: ClassifyArgs) -> Result<u8> {
     let text = match args.out.format {
         Format::Text => text::classify_text(&report),
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-        f => render_rows(&report.puzzles, f)?,
+        f => f.render(&report.puzzles)?,
     };
     args.out.write(&text)?;
     Ok(super::EXIT_OK)
@@ -262,7 +262,7 @@ pub(super) fn run_fit(args: FitArgs) -> Result<u8> {
     let r = eval::fit_linear(&table, &label, &metrics, &opts)?;
     let text = match args.out.format {
         Format::Text => text::fit_text(&r),
-        f => render_rows(&[r], f)?,
+        f => f.render(&[r])?,
     };
     args.out.write(&text)?;
     Ok(super::EXIT_OK)
@@ -435,7 +435,7 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     let text = match args.out.format {
         Format::Text => text::score_fit_text(&report),
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-        f => render_rows(&report.validation, f)?,
+        f => f.render(&report.validation)?,
     };
     args.out.write(&text)?;
     Ok(super::EXIT_OK)

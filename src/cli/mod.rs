@@ -35,7 +35,7 @@ pub use app::main;
 use crate::batch::{self, BatchError, Driver, Input, JobError, Source};
 use crate::cli::paths::PathPlan;
 use crate::grid::{Alphabet, ParseErrorKind, Puzzle};
-use crate::report::{Format, render_rows, write_atomic};
+use crate::report::{Format, write_atomic};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
@@ -137,7 +137,7 @@ impl OutputArgs {
     pub fn emit<T: Serialize>(&self, rows: &[T], text: impl FnOnce(&[T]) -> String) -> Result<()> {
         let s = match self.format {
             Format::Text => text(rows),
-            f => render_rows(rows, f).context("cannot serialise the rows")?,
+            f => f.render(rows).context("cannot serialise the rows")?,
         };
         self.write(&s)
     }

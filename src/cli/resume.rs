@@ -35,7 +35,7 @@ impl std::io::Write for Stdout {
 /// written as each window is done, to stdout or to the output file (through
 /// its temporary file, renamed over the target only by
 /// [`WindowRows::finish`]), so memory does not grow with the input: JSON,
-/// JSON Lines and CSV in the bytes [`crate::report::render_rows`] gives for
+/// JSON Lines and CSV in the bytes [`Format::render`](crate::Format::render) gives for
 /// all rows at once, text by the command's renderer window by window.
 pub(super) struct WindowRows<'a, T> {
     to: RowsTo,
@@ -143,7 +143,7 @@ pub(super) fn streams(out: &OutputArgs) -> bool {
 fn input_lines(common: &Common) -> Result<Option<u64>> {
     use std::io::Read;
     match &common.input {
-        None => Ok(Some(crate::examples::embedded().len() as u64)),
+        None => Ok(Some(crate::grid::Puzzle::examples().len() as u64)),
         Some(path) if is_stdio(path) => Ok(None),
         Some(path) => {
             let mut reader = open_input(path)?;

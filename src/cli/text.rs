@@ -1,5 +1,5 @@
 //! The text renderings of the command line's rows: one function per row
-//! type, beside the JSON, JSON Lines and CSV that [`super::render_rows`]
+//! type, beside the JSON, JSON Lines and CSV that [`Format::render`](crate::Format::render)
 //! gives every row. Each returns the whole text (a table's first line is its
 //! header), so a command can render its rows window by window.
 

@@ -27,70 +27,72 @@ pub enum DimacsError {
     },
 }
 
-/// Reads DIMACS CNF text. Comment lines are kept in [`Cnf::comments`]; the
-/// clause kinds are inferred from the clause shapes of sudolab's encodings
-/// (positive unit = given, negative binary = AMO, positive = ALO) with the
-/// variable numbering of side `side` deciding cell or unit.
-pub fn read_dimacs(text: &str, side: usize) -> Result<Cnf, DimacsError> {
-    let mut cnf: Option<Cnf> = None;
-    let mut declared = 0;
-    let mut comments = Vec::new();
-    let mut clause: Vec<i32> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let t = line.trim();
-        if t.is_empty() {
-            continue;
-        }
-        if let Some(c) = t.strip_prefix('c') {
-            comments.push(c.strip_prefix(' ').unwrap_or(c).to_string());
-            continue;
-        }
-        let syntax = |msg: String| DimacsError::Syntax { line: line_no, msg };
-        if t.starts_with('p') {
-            let f: Vec<&str> = t.split_whitespace().collect();
-            if f.len() != 4 || f[1] != "cnf" {
-                return Err(syntax(format!("bad header {t:?}")));
+impl Cnf {
+    /// Reads DIMACS CNF text. Comment lines are kept in [`Cnf::comments`]; the
+    /// clause kinds are inferred from the clause shapes of sudolab's encodings
+    /// (positive unit = given, negative binary = AMO, positive = ALO) with the
+    /// variable numbering of side `side` deciding cell or unit.
+    pub fn read_dimacs(text: &str, side: usize) -> Result<Cnf, DimacsError> {
+        let mut cnf: Option<Cnf> = None;
+        let mut declared = 0;
+        let mut comments = Vec::new();
+        let mut clause: Vec<i32> = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line_no = i + 1;
+            let t = line.trim();
+            if t.is_empty() {
+                continue;
             }
-            let vars = f[2]
-                .parse()
-                .map_err(|_| syntax(format!("bad variable count {:?}", f[2])))?;
-            declared = f[3]
-                .parse()
-                .map_err(|_| syntax(format!("bad clause count {:?}", f[3])))?;
-            cnf = Some(Cnf::new(vars));
-            continue;
-        }
-        let Some(cnf) = cnf.as_mut() else {
-            return Err(DimacsError::NoHeader);
-        };
-        for tok in t.split_whitespace() {
-            let l: i32 = tok
-                .parse()
-                .map_err(|_| syntax(format!("not a literal: {tok:?}")))?;
-            if l == 0 {
-                let kind = infer_kind(&clause, side);
-                cnf.push(kind, &clause);
-                clause.clear();
-            } else if l.unsigned_abs() as usize > cnf.num_vars() {
-                return Err(syntax(format!(
-                    "literal {l} exceeds the {} declared variables",
-                    cnf.num_vars()
-                )));
-            } else {
-                clause.push(l);
+            if let Some(c) = t.strip_prefix('c') {
+                comments.push(c.strip_prefix(' ').unwrap_or(c).to_string());
+                continue;
+            }
+            let syntax = |msg: String| DimacsError::Syntax { line: line_no, msg };
+            if t.starts_with('p') {
+                let f: Vec<&str> = t.split_whitespace().collect();
+                if f.len() != 4 || f[1] != "cnf" {
+                    return Err(syntax(format!("bad header {t:?}")));
+                }
+                let vars = f[2]
+                    .parse()
+                    .map_err(|_| syntax(format!("bad variable count {:?}", f[2])))?;
+                declared = f[3]
+                    .parse()
+                    .map_err(|_| syntax(format!("bad clause count {:?}", f[3])))?;
+                cnf = Some(Cnf::new(vars));
+                continue;
+            }
+            let Some(cnf) = cnf.as_mut() else {
+                return Err(DimacsError::NoHeader);
+            };
+            for tok in t.split_whitespace() {
+                let l: i32 = tok
+                    .parse()
+                    .map_err(|_| syntax(format!("not a literal: {tok:?}")))?;
+                if l == 0 {
+                    let kind = infer_kind(&clause, side);
+                    cnf.push(kind, &clause);
+                    clause.clear();
+                } else if l.unsigned_abs() as usize > cnf.num_vars() {
+                    return Err(syntax(format!(
+                        "literal {l} exceeds the {} declared variables",
+                        cnf.num_vars()
+                    )));
+                } else {
+                    clause.push(l);
+                }
             }
         }
+        let mut cnf = cnf.ok_or(DimacsError::NoHeader)?;
+        if cnf.num_clauses() != declared {
+            return Err(DimacsError::ClauseCount {
+                declared,
+                found: cnf.num_clauses(),
+            });
+        }
+        cnf.comments = comments;
+        Ok(cnf)
     }
-    let mut cnf = cnf.ok_or(DimacsError::NoHeader)?;
-    if cnf.num_clauses() != declared {
-        return Err(DimacsError::ClauseCount {
-            declared,
-            found: cnf.num_clauses(),
-        });
-    }
-    cnf.comments = comments;
-    Ok(cnf)
 }
 
 fn infer_kind(clause: &[i32], side: usize) -> ClauseKind {
@@ -171,57 +173,61 @@ pub enum ModelError {
     },
 }
 
-/// Parses a solver's output: `s`/`v` lines (competition format), minisat's
-/// `SAT`/`UNSAT` file, or a bare list of literals. `c` lines are skipped.
-/// Returns the literals of the model.
-pub fn parse_model(text: &str) -> Result<Vec<i32>, ModelError> {
-    let mut lits = Vec::new();
-    let mut seen_any = false;
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('c') {
-            continue;
-        }
-        let upper = t.to_ascii_uppercase();
-        if upper.starts_with("S ")
-            || upper == "SAT"
-            || upper == "UNSAT"
-            || upper.starts_with("SATISFIABLE")
-            || upper.starts_with("UNSATISFIABLE")
-        {
-            if upper.contains("UNSAT") {
-                return Err(ModelError::Unsatisfiable);
+impl Solution {
+    /// Parses a solver's output: `s`/`v` lines (competition format), minisat's
+    /// `SAT`/`UNSAT` file, or a bare list of literals. `c` lines are skipped.
+    /// Returns the literals of the model.
+    pub fn parse_model(text: &str) -> Result<Vec<i32>, ModelError> {
+        let mut lits = Vec::new();
+        let mut seen_any = false;
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('c') {
+                continue;
             }
-            continue;
-        }
-        let body = t.strip_prefix('v').unwrap_or(t);
-        for tok in body.split_whitespace() {
-            let l: i32 = tok.parse().map_err(|_| ModelError::Syntax {
-                line: i + 1,
-                msg: format!("not a literal: {tok:?}"),
-            })?;
-            seen_any = true;
-            if l != 0 {
-                lits.push(l);
+            let upper = t.to_ascii_uppercase();
+            if upper.starts_with("S ")
+                || upper == "SAT"
+                || upper == "UNSAT"
+                || upper.starts_with("SATISFIABLE")
+                || upper.starts_with("UNSATISFIABLE")
+            {
+                if upper.contains("UNSAT") {
+                    return Err(ModelError::Unsatisfiable);
+                }
+                continue;
+            }
+            let body = t.strip_prefix('v').unwrap_or(t);
+            for tok in body.split_whitespace() {
+                let l: i32 = tok.parse().map_err(|_| ModelError::Syntax {
+                    line: i + 1,
+                    msg: format!("not a literal: {tok:?}"),
+                })?;
+                seen_any = true;
+                if l != 0 {
+                    lits.push(l);
+                }
             }
         }
+        if !seen_any {
+            return Err(ModelError::NoModel);
+        }
+        Ok(lits)
     }
-    if !seen_any {
-        return Err(ModelError::NoModel);
-    }
-    Ok(lits)
 }
 
-/// Decodes the true literals of a model to a grid and checks it solves the
-/// puzzle. Only variables of candidates of empty cells are read: given cells
-/// keep their value, and the minimal encoding leaves every other variable
-/// unconstrained, so a solver may set it either way.
-pub fn decode_model(puzzle: &Puzzle, lits: &[i32]) -> Result<Solution, ModelError> {
-    decode_candidates(puzzle, lits).map_err(|e| match (e, misfit(puzzle, lits)) {
-        (ModelError::TwoValues { .. }, Some(m @ ModelError::ContradictsGiven { .. })) => m,
-        (ModelError::NoValue { .. } | ModelError::NotASolution(_), Some(m)) => m,
-        (e, _) => e,
-    })
+impl Solution {
+    /// Decodes the true literals of a model to a grid and checks it solves the
+    /// puzzle. Only variables of candidates of empty cells are read: given cells
+    /// keep their value, and the minimal encoding leaves every other variable
+    /// unconstrained, so a solver may set it either way.
+    pub fn decode_model(puzzle: &Puzzle, lits: &[i32]) -> Result<Solution, ModelError> {
+        decode_candidates(puzzle, lits).map_err(|e| match (e, misfit(puzzle, lits)) {
+            (ModelError::TwoValues { .. }, Some(m @ ModelError::ContradictsGiven { .. })) => m,
+            (ModelError::NoValue { .. } | ModelError::NotASolution(_), Some(m)) => m,
+            (e, _) => e,
+        })
+    }
 }
 
 /// Why a model that does not decode belongs to another puzzle: a given it
@@ -311,7 +317,7 @@ mod tests {
         for enc in [Encoding::Max, Encoding::Min, Encoding::LoMin] {
             let cnf = encode(&p, enc).unwrap();
             let text = String::from_utf8(cnf.to_dimacs_bytes()).unwrap();
-            let back = read_dimacs(&text, 9).unwrap();
+            let back = Cnf::read_dimacs(&text, 9).unwrap();
             assert_eq!(back.num_vars(), cnf.num_vars());
             assert_eq!(back.comments, cnf.comments);
             assert!(back.clauses().eq(cnf.clauses()), "{enc}");
@@ -340,7 +346,9 @@ mod tests {
         let solved =
             "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
         assert_eq!(
-            decode_model(&easy, &grid_model(solved)).unwrap().to_line(),
+            Solution::decode_model(&easy, &grid_model(solved))
+                .unwrap()
+                .to_line(),
             solved
         );
         // The solution with digits 1 and 2 swapped: a valid grid of another
@@ -353,7 +361,7 @@ mod tests {
                 c => c,
             })
             .collect();
-        let e = decode_model(&easy, &grid_model(&swapped)).unwrap_err();
+        let e = Solution::decode_model(&easy, &grid_model(&swapped)).unwrap_err();
         assert_eq!(
             e,
             ModelError::ContradictsGiven {
@@ -364,7 +372,7 @@ mod tests {
         );
         // A minimal-encoding model has no literal for givens: an empty cell
         // without any true candidate is named instead.
-        let e = decode_model(&easy, &[1, 2, 3]).unwrap_err();
+        let e = Solution::decode_model(&easy, &[1, 2, 3]).unwrap_err();
         assert!(
             e.to_string()
                 .contains("none of the candidates of r1c3 (1,2,4) is true"),
@@ -374,27 +382,36 @@ mod tests {
 
     #[test]
     fn bad_dimacs_names_line() {
-        let e = read_dimacs("p cnf 3 1\n1 x 0\n", 9).unwrap_err();
+        let e = Cnf::read_dimacs("p cnf 3 1\n1 x 0\n", 9).unwrap_err();
         assert_eq!(e.to_string(), "line 2: not a literal: \"x\"");
         assert!(matches!(
-            read_dimacs("p cnf 3 2\n1 0\n", 9),
+            Cnf::read_dimacs("p cnf 3 2\n1 0\n", 9),
             Err(DimacsError::ClauseCount { .. })
         ));
-        assert!(read_dimacs("p cnf 3 1\n4 0\n", 9).is_err());
+        assert!(Cnf::read_dimacs("p cnf 3 1\n4 0\n", 9).is_err());
     }
 
     #[test]
     fn model_formats() {
         assert_eq!(
-            parse_model("s SATISFIABLE\nv 1 -2\nv 3 0\n").unwrap(),
+            Solution::parse_model("s SATISFIABLE\nv 1 -2\nv 3 0\n").unwrap(),
             vec![1, -2, 3]
         );
-        assert_eq!(parse_model("SAT\n1 -2 3 0\n").unwrap(), vec![1, -2, 3]);
-        assert_eq!(parse_model("UNSAT\n"), Err(ModelError::Unsatisfiable));
         assert_eq!(
-            parse_model("s UNSATISFIABLE\n"),
+            Solution::parse_model("SAT\n1 -2 3 0\n").unwrap(),
+            vec![1, -2, 3]
+        );
+        assert_eq!(
+            Solution::parse_model("UNSAT\n"),
             Err(ModelError::Unsatisfiable)
         );
-        assert_eq!(parse_model("c nothing\n"), Err(ModelError::NoModel));
+        assert_eq!(
+            Solution::parse_model("s UNSATISFIABLE\n"),
+            Err(ModelError::Unsatisfiable)
+        );
+        assert_eq!(
+            Solution::parse_model("c nothing\n"),
+            Err(ModelError::NoModel)
+        );
     }
 }

@@ -184,32 +184,34 @@ pub struct ClauseCounts {
     pub long_pct: f64,
 }
 
-/// Encodes a puzzle and computes its clause-length distribution.
-///
-/// # Errors
-/// A contradictory puzzle is refused whatever the encoding: its histogram
-/// would describe a formula with no solution.
-pub fn clause_row(
-    puzzle: &crate::grid::Puzzle,
-    encoding: Encoding,
-    cuts: ClassCuts,
-) -> Result<ClauseRow, super::EncodeError> {
-    puzzle.check()?;
-    let cnf = super::encode(puzzle, encoding)?;
-    let h = Histogram::of(&cnf, encoding, puzzle.side(), cuts);
-    Ok(ClauseRow {
-        puzzle: puzzle.to_line(),
-        label: puzzle.label.clone(),
-        encoding,
-        counts: ClauseCounts {
-            variables: cnf.num_vars(),
-            clauses: cnf.num_clauses(),
-            alo_lengths: h.counts,
-            short_pct: h.short_pct,
-            medium_pct: h.medium_pct,
-            long_pct: h.long_pct,
-        },
-    })
+impl ClauseRow {
+    /// Encodes a puzzle and computes its clause-length distribution.
+    ///
+    /// # Errors
+    /// A contradictory puzzle is refused whatever the encoding: its histogram
+    /// would describe a formula with no solution.
+    pub fn of(
+        puzzle: &crate::grid::Puzzle,
+        encoding: Encoding,
+        cuts: ClassCuts,
+    ) -> Result<ClauseRow, super::EncodeError> {
+        puzzle.check()?;
+        let cnf = super::encode(puzzle, encoding)?;
+        let h = Histogram::of(&cnf, encoding, puzzle.side(), cuts);
+        Ok(ClauseRow {
+            puzzle: puzzle.to_line(),
+            label: puzzle.label.clone(),
+            encoding,
+            counts: ClauseCounts {
+                variables: cnf.num_vars(),
+                clauses: cnf.num_clauses(),
+                alo_lengths: h.counts,
+                short_pct: h.short_pct,
+                medium_pct: h.medium_pct,
+                long_pct: h.long_pct,
+            },
+        })
+    }
 }
 
 // Used by the command line (`clauses --summary`) and the tests.

@@ -44,13 +44,12 @@ mod formula;
 mod histogram;
 mod stream;
 
-pub use dimacs::{DimacsError, ModelError, decode_model, parse_model, read_dimacs};
+pub use dimacs::{DimacsError, ModelError};
 pub use encoders::encode;
 pub use formula::Cnf;
-pub use histogram::{BadCuts, ClassCuts, ClauseCounts, ClauseRow, Histogram, clause_row};
+pub use histogram::{BadCuts, ClassCuts, ClauseCounts, ClauseRow, Histogram};
 #[cfg(any(feature = "cli", test))]
 pub(crate) use histogram::{MeanDistribution, mean_distribution};
-pub use stream::write_dimacs;
 
 use crate::grid::Contradiction;
 use serde::Serialize;

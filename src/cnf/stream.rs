@@ -1,5 +1,5 @@
-//! [`write_dimacs`]: the DIMACS text of an encoding written straight into a
-//! byte buffer, without building the [`Cnf`](super::Cnf) (Patti §4's
+//! [`Cnf::append_dimacs`]: the DIMACS text of an encoding written straight into a
+//! byte buffer, without building the [`Cnf`](Cnf) (Patti §4's
 //! formulas, many puzzles to one stream). Each literal's text is copied from
 //! a table made once per order (`Literals`); the maximal and `lo-min`
 //! encodings copy their puzzle-independent clauses from a template made
@@ -9,7 +9,7 @@
 
 use super::encoders::{MinCandidates, Sink, comments, encode_full, encode_givens};
 use super::formula::push_int;
-use super::{ClauseKind, EncodeError, Encoding};
+use super::{ClauseKind, Cnf, EncodeError, Encoding};
 use crate::grid::{Geometry, MAX_ORDER, MIN_ORDER, Puzzle};
 use std::io::Write as _;
 use std::sync::OnceLock;
@@ -149,36 +149,38 @@ impl Sink for Text<'_> {
     }
 }
 
-/// Appends the DIMACS text of `encode(puzzle, encoding)` to `out`: the same
-/// bytes as [`Cnf::to_dimacs_bytes`](super::Cnf::to_dimacs_bytes), without
-/// building the formula, so that many puzzles can be written to one stream
-/// (see the module doc).
-///
-/// # Errors
-/// As [`encode`](super::encode); nothing is appended then.
-pub fn write_dimacs(
-    puzzle: &Puzzle,
-    encoding: Encoding,
-    out: &mut Vec<u8>,
-) -> Result<(), EncodeError> {
-    let lits = Literals::of(puzzle.order());
-    if encoding == Encoding::Min {
-        let candidates = MinCandidates::of(puzzle)?;
-        let (clauses, literals) = candidates.size();
-        write_preamble(puzzle, encoding, clauses, out);
-        let mut text = Text::new(lits, out);
-        text.reserve(clauses, literals);
-        candidates.encode(&mut text);
-        text.finish();
-    } else {
-        let (fixed, clauses) = template(puzzle.geometry(), encoding == Encoding::Max);
-        write_preamble(puzzle, encoding, clauses + puzzle.givens(), out);
-        out.extend_from_slice(fixed);
-        let mut text = Text::new(lits, out);
-        encode_givens(puzzle, &mut text);
-        text.finish();
+impl Cnf {
+    /// Appends the DIMACS text of `encode(puzzle, encoding)` to `out`: the same
+    /// bytes as [`Cnf::to_dimacs_bytes`](super::Cnf::to_dimacs_bytes), without
+    /// building the formula, so that many puzzles can be written to one stream
+    /// (see the module doc).
+    ///
+    /// # Errors
+    /// As [`encode`](super::encode); nothing is appended then.
+    pub fn append_dimacs(
+        puzzle: &Puzzle,
+        encoding: Encoding,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        let lits = Literals::of(puzzle.order());
+        if encoding == Encoding::Min {
+            let candidates = MinCandidates::of(puzzle)?;
+            let (clauses, literals) = candidates.size();
+            write_preamble(puzzle, encoding, clauses, out);
+            let mut text = Text::new(lits, out);
+            text.reserve(clauses, literals);
+            candidates.encode(&mut text);
+            text.finish();
+        } else {
+            let (fixed, clauses) = template(puzzle.geometry(), encoding == Encoding::Max);
+            write_preamble(puzzle, encoding, clauses + puzzle.givens(), out);
+            out.extend_from_slice(fixed);
+            let mut text = Text::new(lits, out);
+            encode_givens(puzzle, &mut text);
+            text.finish();
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Appends the comment lines and the `p cnf` header of an encoded puzzle

@@ -419,7 +419,7 @@ mod tests {
         .unwrap();
         let mut over = 0;
         for i in 0..40 {
-            let mut removed = crate::graph::shuffled_edges(3, i);
+            let mut removed = RelaxedInstance::shuffled_edges(3, i);
             removed.truncate(45);
             removed.sort_unstable();
             let r = RelaxedInstance::new(&p, &removed).unwrap();

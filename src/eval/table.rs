@@ -12,7 +12,7 @@
 //!   convention of the shared data sets in `../shared/data/`) has the `#`
 //!   stripped. The `csv` crate splits the records: fields may be quoted
 //!   with `"` (a doubled `""` is a literal quote) and a quoted field may
-//!   span lines, as [`crate::report::to_csv`] writes them; a quote left open
+//!   span lines, as [`Format::render`](crate::Format::render) writes them; a quote left open
 //!   at the end of the file is an error. Blank lines are skipped. A field
 //!   that parses as a finite number is a number; an empty field, `NA`,
 //!   `NaN` or `null` is missing; anything else is text.

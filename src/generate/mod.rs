@@ -48,8 +48,6 @@ pub(crate) mod fletcher;
 pub(crate) mod minimal;
 pub(crate) mod pseudo;
 pub(crate) mod xu;
-
-use crate::grid::canon::canonical;
 #[cfg(feature = "cli")]
 pub(crate) use aim::known_fields;
 pub(crate) use aim::parse_target;
@@ -302,7 +300,7 @@ pub enum GenerateError {
     /// The engines disagreed while a candidate was rated (a bug, with the case).
     #[error("{0}")]
     Disagreement(#[from] Disagreement),
-    /// The call was cancelled ([`crate::cancel`]) before every puzzle was made.
+    /// The call was cancelled ([`crate::Cancellable::cancel_all`]) before every puzzle was made.
     #[error("cancelled")]
     Cancelled,
     /// The requested order (box side) is not 2, 3 or 4.
@@ -432,7 +430,7 @@ pub struct RunOptions {
     /// Wall-clock limit of the whole run; a puzzle still searching then
     /// returns its closest attempt (default none).
     pub time_limit: Option<Duration>,
-    /// Keep only pairwise inequivalent puzzles (under [`canonical`]): indices
+    /// Keep only pairwise inequivalent puzzles (under [`Puzzle::canonical`]): indices
     /// are generated in order and an index whose puzzle is equivalent to an
     /// earlier kept one is dropped, until `count` puzzles are kept or
     /// `max_tries` indices have been dropped (default false).
@@ -714,7 +712,7 @@ pub fn generate_each(
             .map(|r| {
                 crate::grid::parse_puzzle(&r.puzzle)
                     .ok()
-                    .and_then(|p| canonical(&p).ok())
+                    .and_then(|p| p.canonical().ok())
                     .map(|c| c.to_line())
             })
             .collect();

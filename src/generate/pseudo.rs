@@ -17,7 +17,7 @@
 //! not depend on the number of threads.
 
 use super::aim::{Evaluator, mutate};
-use super::{Candidate, GenerateError, GenerateOptions, Generated, Symmetry, canonical};
+use super::{Candidate, GenerateError, GenerateOptions, Generated, Symmetry};
 use crate::bitset::sudoku::{Solver, solve};
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;
@@ -76,7 +76,7 @@ pub(crate) fn pseudo(
 ) -> Result<Vec<Generated>, GenerateError> {
     let start = Instant::now();
     let source = source_of(opts)?;
-    let form = |p: &Puzzle| canonical(p).map(|c| c.to_line());
+    let form = |p: &Puzzle| p.canonical().map(|c| c.to_line());
     let source_form = form(&source.puzzle).map_err(|e| GenerateError::Source(e.to_string()))?;
     let metric = opts.pseudo.metric;
     let (row, metrics, _) = ev.evaluate(&source.puzzle)?;

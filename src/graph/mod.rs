@@ -39,14 +39,16 @@ pub(crate) fn sudoku_graph(n: usize) -> UnGraph<usize, ()> {
     graph
 }
 
-/// A uniformly random ordering of all edges of the order-`n` graph, from a
-/// seed. Taking its first `k` entries samples `k` distinct edges; prefixes of
-/// one ordering give nested relaxations.
-pub fn shuffled_edges(n: usize, seed: u64) -> Vec<(usize, usize)> {
-    let mut edges = Geometry::of(n).edges();
-    let mut rng = SeededRng::seed_from_u64(seed);
-    edges.shuffle(&mut rng);
-    edges
+impl RelaxedInstance {
+    /// A uniformly random ordering of all edges of the order-`n` graph, from a
+    /// seed. Taking its first `k` entries samples `k` distinct edges; prefixes of
+    /// one ordering give nested relaxations.
+    pub fn shuffled_edges(n: usize, seed: u64) -> Vec<(usize, usize)> {
+        let mut edges = Geometry::of(n).edges();
+        let mut rng = SeededRng::seed_from_u64(seed);
+        edges.shuffle(&mut rng);
+        edges
+    }
 }
 
 /// A set of removed edges that does not fit the Sudoku graph.
@@ -68,19 +70,21 @@ pub enum EdgeError {
     },
 }
 
-/// `k` distinct edges chosen uniformly at random (sorted), from a seed.
-///
-/// # Errors
-/// When `k` exceeds the number of edges.
-pub fn sample_edges(n: usize, k: usize, seed: u64) -> Result<Vec<(usize, usize)>, EdgeError> {
-    let edges = Geometry::of(n).edges().len();
-    if k > edges {
-        return Err(EdgeError::TooMany { k, edges });
+impl RelaxedInstance {
+    /// `k` distinct edges chosen uniformly at random (sorted), from a seed.
+    ///
+    /// # Errors
+    /// When `k` exceeds the number of edges.
+    pub fn sample_edges(n: usize, k: usize, seed: u64) -> Result<Vec<(usize, usize)>, EdgeError> {
+        let edges = Geometry::of(n).edges().len();
+        if k > edges {
+            return Err(EdgeError::TooMany { k, edges });
+        }
+        let mut edges = RelaxedInstance::shuffled_edges(n, seed);
+        edges.truncate(k);
+        edges.sort_unstable();
+        Ok(edges)
     }
-    let mut edges = shuffled_edges(n, seed);
-    edges.truncate(k);
-    edges.sort_unstable();
-    Ok(edges)
 }
 
 /// A puzzle with some edges of its Sudoku graph removed.
@@ -325,7 +329,7 @@ mod tests {
         use petgraph::visit::EdgeRef;
         let p = Puzzle::empty(3);
         for k in [0, 1, 45, 200] {
-            let removed = sample_edges(3, k, 11).unwrap();
+            let removed = RelaxedInstance::sample_edges(3, k, 11).unwrap();
             let r = RelaxedInstance::new(&p, &removed).unwrap();
             let g = r.relaxed_graph();
             assert_eq!(g.node_count(), 81);
@@ -371,14 +375,14 @@ mod tests {
 
     #[test]
     fn sampling_is_seeded_distinct_and_nested() {
-        let a = sample_edges(3, 45, 7).unwrap();
-        assert_eq!(a, sample_edges(3, 45, 7).unwrap());
-        assert_ne!(a, sample_edges(3, 45, 8).unwrap());
+        let a = RelaxedInstance::sample_edges(3, 45, 7).unwrap();
+        assert_eq!(a, RelaxedInstance::sample_edges(3, 45, 7).unwrap());
+        assert_ne!(a, RelaxedInstance::sample_edges(3, 45, 8).unwrap());
         let mut d = a.clone();
         d.dedup();
         assert_eq!(d.len(), 45);
-        assert!(sample_edges(3, 811, 1).is_err());
-        let all = shuffled_edges(3, 3);
+        assert!(RelaxedInstance::sample_edges(3, 811, 1).is_err());
+        let all = RelaxedInstance::shuffled_edges(3, 3);
         let mut s = all.clone();
         s.sort_unstable();
         assert_eq!(s, Geometry::of(3).edges());

@@ -243,46 +243,57 @@ impl Canon<'_> {
     }
 }
 
-/// The canonical form of `p` (see the module doc).
-pub fn canonical(p: &Puzzle) -> Result<Puzzle, CanonError> {
-    let n = p.order();
-    if n > 3 {
-        return Err(CanonError::Order(n));
-    }
-    let side = n * n;
-    let orders = cached_line_orders(n);
-    let original = p.cells();
-    let transposed: Vec<u8> = (0..side * side)
-        .map(|i| original[(i % side) * side + i / side])
-        .collect();
-    let mut best: Option<Vec<u8>> = None;
-    // One row buffer for every column order.
-    let mut cur = vec![0; side * side];
-    for grid in [original, transposed.as_slice()] {
-        for cols in orders {
-            let mut c = Canon {
-                n,
-                side,
-                grid,
-                cols,
-                cur,
-                best: best.take(),
-            };
-            c.place(0, &mut [false; MAX_SIDE], &[0; MAX_SIDE + 1], 0);
-            best = c.best;
-            cur = c.cur;
+impl Puzzle {
+    /// The canonical form of this puzzle (see the module doc): the least
+    /// grid of its class under the Sudoku symmetries, for orders up to 3.
+    ///
+    /// # Errors
+    /// An order above 3 ([`CanonError::Order`]).
+    pub fn canonical(&self) -> Result<Puzzle, CanonError> {
+        let p = self;
+        let n = p.order();
+        if n > 3 {
+            return Err(CanonError::Order(n));
+        }
+        let side = n * n;
+        let orders = cached_line_orders(n);
+        let original = p.cells();
+        let transposed: Vec<u8> = (0..side * side)
+            .map(|i| original[(i % side) * side + i / side])
+            .collect();
+        let mut best: Option<Vec<u8>> = None;
+        // One row buffer for every column order.
+        let mut cur = vec![0; side * side];
+        for grid in [original, transposed.as_slice()] {
+            for cols in orders {
+                let mut c = Canon {
+                    n,
+                    side,
+                    grid,
+                    cols,
+                    cur,
+                    best: best.take(),
+                };
+                c.place(0, &mut [false; MAX_SIDE], &[0; MAX_SIDE + 1], 0);
+                best = c.best;
+                cur = c.cur;
+            }
+        }
+        let cells = best.unwrap_or_else(|| original.to_vec());
+        match Puzzle::from_cells(n, cells) {
+            Ok(c) => Ok(c),
+            Err(_) => unreachable!("a relabelled grid of order {n}"),
         }
     }
-    let cells = best.unwrap_or_else(|| original.to_vec());
-    match Puzzle::from_cells(n, cells) {
-        Ok(c) => Ok(c),
-        Err(_) => unreachable!("a relabelled grid of order {n}"),
-    }
-}
 
-/// True when two puzzles are equivalent under the Sudoku symmetries.
-pub fn equivalent(a: &Puzzle, b: &Puzzle) -> Result<bool, CanonError> {
-    Ok(a.order() == b.order() && canonical(a)? == canonical(b)?)
+    /// True when this puzzle and `other` are equivalent under the Sudoku
+    /// symmetries.
+    ///
+    /// # Errors
+    /// As [`Puzzle::canonical`].
+    pub fn equivalent(&self, other: &Puzzle) -> Result<bool, CanonError> {
+        Ok(self.order() == other.order() && self.canonical()? == other.canonical()?)
+    }
 }
 
 // Used by the command line (`canon`, `merge`) and the tests.
@@ -301,7 +312,7 @@ pub(crate) fn earlier_equivalents(
     // Keyed by the line: a puzzle's label takes no part in equivalence.
     let forms: Vec<Result<String, CanonError>> = puzzles
         .par_iter()
-        .map(|p| canonical(p).map(|c| c.to_line()))
+        .map(|p| p.canonical().map(|c| c.to_line()))
         .collect();
     let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut out = Vec::with_capacity(puzzles.len());
@@ -409,18 +420,18 @@ mod tests {
             "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
         )
         .unwrap();
-        let c = canonical(&p).unwrap();
+        let c = p.canonical().unwrap();
         assert_eq!(c.givens(), p.givens());
         // The canonical form starts with as many empty cells as possible
         // and relabels digits in order of appearance.
         let first = c.cells().iter().find(|&&v| v != 0).copied();
         assert_eq!(first, Some(1));
-        assert_eq!(canonical(&c).unwrap(), c);
+        assert_eq!(c.canonical().unwrap(), c);
         let mut rng = SeededRng::seed_from_u64(2);
         for _ in 0..5 {
             let q = Transform::random(3, &mut rng).apply(&p);
-            assert_eq!(canonical(&q).unwrap(), c);
+            assert_eq!(q.canonical().unwrap(), c);
         }
-        assert_eq!(canonical(&Puzzle::empty(4)), Err(CanonError::Order(4)));
+        assert_eq!(Puzzle::empty(4).canonical(), Err(CanonError::Order(4)));
     }
 }

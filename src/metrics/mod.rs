@@ -22,7 +22,7 @@ pub(crate) use registry::{Kind, Role, Source, is_parameter_column};
 pub(crate) use registry::{direction_of, join};
 pub use value::MetricValue;
 
-use crate::cnf::{ClassCuts, ClauseCounts, Encoding, clause_row};
+use crate::cnf::{ClassCuts, ClauseCounts, ClauseRow, Encoding};
 use crate::engine::Disagreement;
 use crate::grid::Puzzle;
 use crate::human::{self, Model, RateError, RateOptions, Ratings};
@@ -167,7 +167,7 @@ pub(crate) fn compute(puzzle: &Puzzle, opts: &MetricOptions) -> Result<MetricVal
     for group in &opts.groups {
         match group {
             MetricGroup::Clauses => {
-                match clause_row(puzzle, Encoding::Min, ClassCuts::patti(puzzle.side())) {
+                match ClauseRow::of(puzzle, Encoding::Min, ClassCuts::patti(puzzle.side())) {
                     Ok(r) => out.clauses = Some(r.counts),
                     Err(e) => {
                         out.errors.insert(group.to_string(), e.to_string());

@@ -59,7 +59,7 @@
 //! [`sweep_each_with_onset`]); `relax --k auto` relaxes at that `k`.
 
 use crate::engine::{Disagreement, Engine, Engines, analyze_relaxed_certified};
-use crate::graph::{RelaxedInstance, derive_seed, shuffled_edges};
+use crate::graph::{RelaxedInstance, derive_seed};
 use crate::grid::Puzzle;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -392,7 +392,7 @@ pub struct RelaxSummary {
     /// The `k` where this puzzle's relaxation begins: where P(unique) over
     /// `ONSET_SAMPLES` nested samples falls to one half (`onset`). Looked
     /// for by `relax` and the puzzle report where a row saw nothing, and by
-    /// `relax --k auto` ([`name_onset`], [`sweep_each`]); `null`
+    /// `relax --k auto` ([`RelaxReport::name_onset`], [`sweep_each`]); `null`
     /// elsewhere (`analyze`, `score`) and where the puzzle has no empty cell.
     #[serde(default)]
     pub relaxation_onset_k: Option<usize>,
@@ -508,7 +508,8 @@ fn analyze_samples(
             if stop.load(Ordering::Relaxed) || crate::cancel::cancelled() {
                 return Err(RelaxError::Interrupted);
             }
-            let mut removed = shuffled_edges(puzzle.order(), derive_seed(opts.seed, i as u64));
+            let mut removed =
+                RelaxedInstance::shuffled_edges(puzzle.order(), derive_seed(opts.seed, i as u64));
             removed.truncate(opts.k);
             removed.sort_unstable();
             let r = RelaxedInstance::new(puzzle, &removed)
@@ -797,7 +798,7 @@ pub fn sweep(
 
 /// [`sweep`] as `sudolab relax` runs it, handing each point with its
 /// samples to `each` as soon as it is done (to stream it), and naming the
-/// puzzle's onset ([`name_onset`]) on the points that saw nothing (looked
+/// puzzle's onset ([`RelaxReport::name_onset`]) on the points that saw nothing (looked
 /// for once); with `known_onset` (found beforehand, e.g. to choose `k` by
 /// [`RelaxOptions::auto_k`]) every point carries it. The fit is made on the
 /// points of `ks`, so a resumed run that passes only the missing `k` fits

@@ -16,7 +16,7 @@
 //! count.
 
 use super::{RelaxError, RelaxOptions, check_puzzle};
-use crate::graph::{RelaxedInstance, derive_seed, shuffled_edges};
+use crate::graph::{RelaxedInstance, derive_seed};
 use crate::grid::Puzzle;
 use rayon::prelude::*;
 use std::fmt;
@@ -150,7 +150,7 @@ impl<'a> Thresholds<'a> {
     fn new(puzzle: &'a Puzzle, seed: u64) -> Self {
         let orders: Vec<Vec<(usize, usize)>> = (0..ONSET_SAMPLES)
             .into_par_iter()
-            .map(|i| shuffled_edges(puzzle.order(), derive_seed(seed, i as u64)))
+            .map(|i| RelaxedInstance::shuffled_edges(puzzle.order(), derive_seed(seed, i as u64)))
             .collect();
         Thresholds {
             puzzle,

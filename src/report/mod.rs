@@ -52,20 +52,27 @@ impl fmt::Display for Format {
 pub(crate) type RenderError = serde_json::Error;
 
 /// One JSON line for a row (no trailing newline).
-pub fn jsonl_line<T: Serialize>(row: &T) -> Result<String, RenderError> {
+pub(crate) fn jsonl_line<T: Serialize>(row: &T) -> Result<String, RenderError> {
     serde_json::to_string(row)
 }
 
-/// Renders rows as JSON (an array), JSON Lines or CSV. `Text` falls back to
-/// JSON Lines; subcommands render text themselves.
-pub fn render_rows<T: Serialize>(rows: &[T], format: Format) -> Result<String, RenderError> {
-    let mut stream = RowStream::new(format);
-    let mut s = stream.rows(rows)?;
-    s.push_str(&stream.end());
-    Ok(s)
+impl Format {
+    /// Renders rows as JSON (an array), JSON Lines or CSV (a header from the
+    /// first row's flattened fields). `Text` falls back to JSON Lines; the
+    /// command line renders its text tables itself.
+    ///
+    /// # Errors
+    /// A row that does not serialise (a map with non-string keys, a failing
+    /// `Serialize` impl).
+    pub fn render<T: Serialize>(self, rows: &[T]) -> Result<String, RenderError> {
+        let mut stream = RowStream::new(self);
+        let mut s = stream.rows(rows)?;
+        s.push_str(&stream.end());
+        Ok(s)
+    }
 }
 
-/// Rows rendered a part at a time, in the bytes [`render_rows`] gives for
+/// Rows rendered a part at a time, in the bytes [`Format::render`] gives for
 /// all of them at once: a long output is written as its rows come, never
 /// held whole. JSON opens its array at the first row and closes it at
 /// [`RowStream::end`]; CSV writes its header (the first row's fields) once.
@@ -76,7 +83,7 @@ pub(crate) struct RowStream {
 }
 
 impl RowStream {
-    /// A stream of rows in `format` (`Text`: JSON Lines, as [`render_rows`]).
+    /// A stream of rows in `format` (`Text`: JSON Lines, as [`Format::render`]).
     pub(crate) fn new(format: Format) -> RowStream {
         RowStream {
             format,
@@ -209,11 +216,6 @@ fn csv_writer() -> csv::Writer<Vec<u8>> {
 
 fn csv_error(e: csv::Error) -> RenderError {
     serde::ser::Error::custom(format!("CSV: {e}"))
-}
-
-/// CSV with a header from the first row's (flattened) fields.
-pub fn to_csv<T: Serialize>(rows: &[T]) -> Result<String, RenderError> {
-    RowStream::new(Format::Csv).rows(rows)
 }
 
 /// Where an output path leads. Symbolic links are followed (the link stays,
@@ -480,11 +482,11 @@ mod tests {
             pairs: vec![[0, 1], [2, 3]],
         }];
         assert_eq!(
-            to_csv(&rows).unwrap(),
+            Format::Csv.render(&rows).unwrap(),
             "puzzle,label,counts,pairs\n1.,\"a,b\",1 2,0-1 2-3\n"
         );
         assert_eq!(
-            render_rows(&rows, Format::Jsonl).unwrap(),
+            Format::Jsonl.render(&rows).unwrap(),
             "{\"puzzle\":\"1.\",\"label\":\"a,b\",\"counts\":[1,2],\"pairs\":[[0,1],[2,3]]}\n"
         );
     }
@@ -505,16 +507,17 @@ mod tests {
                 parts.push_str(&stream.rows(part).unwrap());
             }
             parts.push_str(&stream.end());
-            assert_eq!(parts, render_rows(&rows, f).unwrap(), "{f}");
+            assert_eq!(parts, f.render(&rows).unwrap(), "{f}");
         }
         // JSON is serde_json's pretty array, whole or empty.
         for n in [0, 1, 5] {
             let pretty = serde_json::to_string_pretty(&rows[..n]).unwrap() + "\n";
-            assert_eq!(render_rows(&rows[..n], Format::Json).unwrap(), pretty);
+            assert_eq!(Format::Json.render(&rows[..n]).unwrap(), pretty);
         }
-        assert_eq!(render_rows::<Row>(&[], Format::Csv).unwrap(), "");
+        assert_eq!(Format::Csv.render::<Row>(&[]).unwrap(), "");
         assert!(
-            render_rows(&rows[..1], Format::Json)
+            Format::Json
+                .render(&rows[..1])
                 .unwrap()
                 .starts_with("[\n  {\n    \"puzzle\": \"0.\",\n")
         );
@@ -525,7 +528,7 @@ mod tests {
         // JSON object keys must be strings: a map keyed by pairs cannot be written.
         let rows = vec![std::collections::BTreeMap::from([((1, 2), 3)])];
         for f in [Format::Json, Format::Jsonl, Format::Csv] {
-            let e = render_rows(&rows, f).unwrap_err();
+            let e = f.render(&rows).unwrap_err();
             assert!(e.to_string().contains("key must be a string"), "{f}: {e}");
         }
         assert!(jsonl_line(&rows[0]).is_err());
@@ -560,7 +563,7 @@ mod tests {
                 x: i as f64 + 0.5,
             })
             .collect();
-        let csv = to_csv(&rows).unwrap();
+        let csv = Format::Csv.render(&rows).unwrap();
         assert!(csv.starts_with(
             "name,note,x\np0,\"a,b\",0.5\np1,\"say \"\"hi\"\"\",1.5\np2,\"two\nlines\",2.5\n"
         ));

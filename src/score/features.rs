@@ -10,7 +10,6 @@
 use super::{ScoreError, SeCalibration};
 use crate::engine::Engines;
 use crate::grid::Puzzle;
-use crate::grid::canon::canonical;
 use crate::human::{Model, Technique};
 use crate::metrics::{self, Metric, MetricGroup, MetricOptions, Source};
 use crate::relax::RelaxOptions;
@@ -207,7 +206,7 @@ pub(crate) fn feature_values(
     puzzle
         .check()
         .map_err(|c| ScoreError::NotUnique(format!("puzzle is contradictory: {c}")))?;
-    let canon = match canonical(puzzle) {
+    let canon = match puzzle.canonical() {
         Ok(c) => c,
         Err(e) => unreachable!("every 9×9 puzzle has a canonical form: {e}"),
     };

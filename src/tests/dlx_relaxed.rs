@@ -9,7 +9,7 @@ use crate::bitset::relaxed;
 use crate::dlx::relaxed::{
     RelaxedDlx, analyze as dlx_analyze, count as dlx_count, solutions as dlx_solutions,
 };
-use crate::graph::{RelaxedInstance, sample_edges};
+use crate::graph::RelaxedInstance;
 use crate::{Count, Geometry, InstanceAnalysis, Puzzle};
 use dlx_common::{from_cells, puzzle, random_grid, random_puzzle};
 use rand::{Rng, SeedableRng};
@@ -229,7 +229,7 @@ fn random_4x4_instances_match_brute_force() {
             1 => rng.gen_range(1..=4),
             _ => rng.gen_range(0..=edges / 3),
         };
-        let removed = match sample_edges(2, k, rng.r#gen()) {
+        let removed = match RelaxedInstance::sample_edges(2, k, rng.r#gen()) {
             Ok(e) => e,
             Err(e) => panic!("{e}"),
         };
@@ -310,7 +310,7 @@ fn nine_by_nine_fast_path_matches_dancing_links() {
             &[0, 15, 30, 45, 60]
         };
         for &k in ks {
-            let removed = match sample_edges(3, k, rng.r#gen()) {
+            let removed = match RelaxedInstance::sample_edges(3, k, rng.r#gen()) {
                 Ok(e) => e,
                 Err(e) => panic!("{e}"),
             };
@@ -361,7 +361,7 @@ fn exact_counts_at_high_k_match_dancing_links() {
     for i in 0..90 {
         let p = random_puzzle(3, rng.gen_range(0.5..0.75), &mut rng);
         let k = [90, 120, 150][i % 3];
-        let removed = match sample_edges(3, k, rng.r#gen()) {
+        let removed = match RelaxedInstance::sample_edges(3, k, rng.r#gen()) {
             Ok(e) => e,
             Err(e) => panic!("{e}"),
         };
@@ -388,7 +388,7 @@ fn larger_orders_agree() {
     for n in [4, 5] {
         let p = random_puzzle(n, 0.7, &mut rng);
         let edges = Geometry::of(n).edges().len();
-        let removed = match sample_edges(n, edges / 50, rng.r#gen()) {
+        let removed = match RelaxedInstance::sample_edges(n, edges / 50, rng.r#gen()) {
             Ok(e) => e,
             Err(e) => panic!("{e}"),
         };
@@ -401,7 +401,7 @@ fn larger_orders_agree() {
 }
 
 /// Relaxed instances on which the fast path used to thrash (seconds, where
-/// CDCL needs milliseconds), from `sample_edges(3, k, derive_seed(99, i))`
+/// CDCL needs milliseconds), from `RelaxedInstance::sample_edges(3, k, derive_seed(99, i))`
 /// on `tests/fixtures/unique.txt` puzzles. Expected results as SAT computes
 /// them (checked again here).
 #[rustfmt::skip]

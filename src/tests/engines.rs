@@ -78,7 +78,7 @@ fn known_counts() {
     assert_eq!(count(&Puzzle::empty(2), 0).unwrap().solutions, 288);
     let c = count(&Puzzle::empty(3), 100).unwrap();
     assert!(c.capped && c.solutions == 100);
-    for p in crate::examples::embedded() {
+    for p in crate::grid::Puzzle::examples() {
         let s = Engines::all().solve(&p).unwrap().unwrap();
         assert!(s.solves(&p));
     }

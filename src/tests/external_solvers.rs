@@ -5,7 +5,8 @@
 
 use super::common;
 
-use crate::cnf::{Encoding, decode_model, encode, parse_model};
+use crate::cnf::{Encoding, encode};
+use crate::grid::Solution;
 use std::process::Command;
 
 fn run_solver(solver: &str, cnf_path: &std::path::Path, dir: &std::path::Path) -> String {
@@ -66,8 +67,10 @@ fn external_solvers_agree_with_our_engines() {
             let cnf = encode(p, enc).unwrap();
             std::fs::write(&path, cnf.to_dimacs_bytes()).unwrap();
             let out = run_solver(solver, &path, dir.path());
-            let lits = parse_model(&out).unwrap_or_else(|e| panic!("{solver}/{enc}: {e}\n{out}"));
-            let sol = decode_model(p, &lits).unwrap_or_else(|e| panic!("{solver}/{enc}: {e}"));
+            let lits = Solution::parse_model(&out)
+                .unwrap_or_else(|e| panic!("{solver}/{enc}: {e}\n{out}"));
+            let sol =
+                Solution::decode_model(p, &lits).unwrap_or_else(|e| panic!("{solver}/{enc}: {e}"));
             assert_eq!(sol, ours, "{solver} on {enc} for {p}");
             checked += 1;
         }
@@ -88,5 +91,5 @@ fn external_solver_reports_unsat_for_contradictory_grid() {
     let path = dir.path().join("u.cnf");
     std::fs::write(&path, encode(&p, Encoding::Max).unwrap().to_dimacs_bytes()).unwrap();
     let out = run_solver("cadical", &path, dir.path());
-    assert!(parse_model(&out).is_err(), "{out}");
+    assert!(Solution::parse_model(&out).is_err(), "{out}");
 }

@@ -5,6 +5,8 @@
 
 use crate::Metric;
 use crate::SeededRng;
+use crate::Status;
+use crate::Transform;
 use crate::generate::minimal;
 use crate::human::path::simplest_path;
 use crate::{
@@ -14,8 +16,6 @@ use crate::{
 use crate::{Engine, Engines};
 use crate::{Model, RateOptions, Technique, rate};
 use crate::{Puzzle, parse_puzzle};
-use crate::{Status, examples};
-use crate::{Transform, canonical, equivalent};
 use proptest::prelude::*;
 use rand::SeedableRng;
 
@@ -345,7 +345,7 @@ fn minimal_option_prints_only_minimal_puzzles() {
         GenerateOptions {
             method: Method::Pseudo,
             pseudo: PseudoOptions {
-                source: examples::by_name("Fletcher Fig. 3 Crazy"),
+                source: Puzzle::example("Fletcher Fig. 3 Crazy"),
                 ..base.pseudo.clone()
             },
             ..base.clone()
@@ -534,7 +534,7 @@ fn all_288_shidoku_grids_fall_into_two_classes() {
     assert_eq!(grids.len(), 288);
     let mut forms: Vec<String> = grids
         .iter()
-        .map(|g| canonical(&g.to_puzzle()).unwrap().to_line())
+        .map(|g| g.to_puzzle().canonical().unwrap().to_line())
         .collect();
     forms.sort();
     forms.dedup();
@@ -543,10 +543,10 @@ fn all_288_shidoku_grids_fall_into_two_classes() {
 
 #[test]
 fn canonical_forms_separate_the_example_puzzles() {
-    let all = examples::embedded();
+    let all = Puzzle::examples();
     let mut forms: Vec<String> = all
         .iter()
-        .map(|p| canonical(p).unwrap().to_line())
+        .map(|p| p.canonical().unwrap().to_line())
         .collect();
     forms.sort();
     forms.dedup();
@@ -558,13 +558,13 @@ proptest! {
 
     #[test]
     fn canonical_form_is_invariant_under_symmetries(seed in any::<u64>(), which in 0usize..11) {
-        let p = examples::embedded().swap_remove(which);
+        let p = Puzzle::examples().swap_remove(which);
         let mut rng = SeededRng::seed_from_u64(seed);
         let t = Transform::random(3, &mut rng);
         let q = t.apply(&p);
         prop_assert_eq!(q.givens(), p.givens());
-        prop_assert_eq!(canonical(&q).unwrap(), canonical(&p).unwrap());
-        prop_assert!(equivalent(&p, &q).unwrap());
+        prop_assert_eq!(q.canonical().unwrap(), p.canonical().unwrap());
+        prop_assert!(p.equivalent(&q).unwrap());
     }
 
     #[test]
@@ -577,13 +577,13 @@ proptest! {
         };
         let p = parse_puzzle(&generate(&opts).unwrap()[0].puzzle).unwrap();
         let q = Transform::random(2, &mut rng).apply(&p);
-        prop_assert_eq!(canonical(&q).unwrap(), canonical(&p).unwrap());
+        prop_assert_eq!(q.canonical().unwrap(), p.canonical().unwrap());
     }
 }
 
 #[test]
 fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
-    let source = examples::by_name("Fletcher Fig. 3 Crazy").unwrap();
+    let source = Puzzle::example("Fletcher Fig. 3 Crazy").unwrap();
     let opts = GenerateOptions {
         method: Method::Pseudo,
         run: RunOptions {
@@ -615,11 +615,11 @@ fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
         let h = rate(p, &hsolve).ratings.hsolve.unwrap().mean;
         assert_eq!(r.method_score, Some(h));
         assert!((h - h0).abs() <= 0.15 * h0, "{h} vs {h0}");
-        assert!(!equivalent(p, &source).unwrap());
+        assert!(!p.equivalent(&source).unwrap());
     }
     for (i, a) in ps.iter().enumerate() {
         for b in &ps[i + 1..] {
-            assert!(!equivalent(a, b).unwrap(), "{a} ~ {b}");
+            assert!(!a.equivalent(b).unwrap(), "{a} ~ {b}");
         }
     }
     let again: Vec<String> = run(1).into_iter().map(|r| r.puzzle).collect();
@@ -646,7 +646,7 @@ fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
     assert!(matches!(generate(&empty), Err(GenerateError::Source(_))));
     let hard = GenerateOptions {
         pseudo: PseudoOptions {
-            source: examples::by_name("Golden Nugget"),
+            source: Puzzle::example("Golden Nugget"),
             ..opts.pseudo.clone()
         },
         ..opts.clone()
@@ -721,7 +721,7 @@ fn dedup_keeps_pairwise_inequivalent_puzzles_whatever_the_threads() {
     for (i, a) in ps.iter().enumerate() {
         assert_eq!(sat().status(a).unwrap(), Status::Unique, "{a}");
         for b in &ps[i + 1..] {
-            assert!(!equivalent(a, b).unwrap(), "{a} ~ {b}");
+            assert!(!a.equivalent(b).unwrap(), "{a} ~ {b}");
         }
     }
     let lines = |rows: &[Generated]| rows.iter().map(|r| r.puzzle.clone()).collect::<Vec<_>>();
@@ -735,7 +735,7 @@ fn dedup_keeps_pairwise_inequivalent_puzzles_whatever_the_threads() {
             assert_eq!(rows[kept].puzzle, r.puzzle);
             kept += 1;
         } else if kept < rows.len() {
-            assert!(ps[..kept].iter().any(|q| equivalent(q, &p).unwrap()), "{p}");
+            assert!(ps[..kept].iter().any(|q| q.equivalent(&p).unwrap()), "{p}");
         }
     }
     assert_eq!(kept, 20, "the first 40 indices hold 20 classes");

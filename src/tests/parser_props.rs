@@ -98,7 +98,7 @@ proptest! {
         let cnf = crate::cnf::encode(&easy(), crate::cnf::Encoding::Min).unwrap();
         let text = String::from_utf8(cnf.to_dimacs_bytes()).unwrap();
         let text = mutate(&text, &edits, cut);
-        if let Ok(read) = crate::cnf::read_dimacs(&text, 9) {
+        if let Ok(read) = crate::cnf::Cnf::read_dimacs(&text, 9) {
             prop_assert!(read.num_clauses() <= cnf.num_clauses() + 4);
         }
     }
@@ -120,8 +120,8 @@ proptest! {
             1 => format!("SAT\n{} 0\n", lits.join(" ")),
             _ => lits.join("\n"),
         };
-        if let Ok(model) = crate::cnf::parse_model(&mutate(&text, &edits, cut)) {
-            let _ = crate::cnf::decode_model(&easy(), &model);
+        if let Ok(model) = crate::grid::Solution::parse_model(&mutate(&text, &edits, cut)) {
+            let _ = crate::grid::Solution::decode_model(&easy(), &model);
         }
     }
 

@@ -6,7 +6,7 @@
 use super::common;
 
 use crate::engine::{Count, Engine, Engines, InstanceAnalysis};
-use crate::graph::{RelaxedInstance, derive_seed, sample_edges, shuffled_edges};
+use crate::graph::{RelaxedInstance, derive_seed};
 use crate::grid::parse_puzzle;
 use crate::relax::{self, RelaxOptions};
 use rayon::prelude::*;
@@ -78,7 +78,7 @@ fn compare_engines(
         .filter_map(|i| {
             let p = &puzzles[i % puzzles.len()];
             let k = i % (max_k + 1);
-            let removed = sample_edges(3, k, derive_seed(seed, i as u64)).unwrap();
+            let removed = RelaxedInstance::sample_edges(3, k, derive_seed(seed, i as u64)).unwrap();
             let r = RelaxedInstance::new(p, &removed).unwrap();
             let cap = if i % 5 == 0 { caps[1] } else { caps[0] };
             let sat = analyze(&r, Engine::Sat, cap);
@@ -122,7 +122,7 @@ fn engines_agree_on_relaxations_of_the_hardest_puzzles() {
 
 #[test]
 fn k0_gives_one_solution_all_fixed() {
-    for p in crate::examples::embedded() {
+    for p in crate::grid::Puzzle::examples() {
         let opts = RelaxOptions {
             k: 0,
             samples: 5,
@@ -143,7 +143,7 @@ fn k0_gives_one_solution_all_fixed() {
 fn nested_samples_never_lose_solutions() {
     let puzzles = common::fixture("unique.txt");
     for (i, p) in puzzles.iter().take(20).enumerate() {
-        let order = shuffled_edges(3, derive_seed(7, i as u64));
+        let order = RelaxedInstance::shuffled_edges(3, derive_seed(7, i as u64));
         let mut last = 0;
         let mut last_fixed = usize::MAX;
         for k in (0..=80).step_by(8) {
@@ -184,7 +184,7 @@ fn nested_samples_never_lose_solutions() {
 
 #[test]
 fn same_seed_same_report_whatever_the_threads_and_engine() {
-    let p = crate::examples::by_name("Confusing").unwrap();
+    let p = crate::grid::Puzzle::example("Confusing").unwrap();
     let opts = RelaxOptions {
         k: 45,
         samples: 200,
@@ -240,7 +240,7 @@ fn refuses_contradictory_and_too_large_k() {
     line.push_str(&".".repeat(79));
     let bad = parse_puzzle(&line).unwrap();
     assert!(relax::relax(&bad, &RelaxOptions::default()).is_err());
-    let p = crate::examples::by_name("Cinch").unwrap();
+    let p = crate::grid::Puzzle::example("Cinch").unwrap();
     let e = relax::relax(
         &p,
         &RelaxOptions {
@@ -269,7 +269,7 @@ fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
 /// fixed run with the same seed.
 #[test]
 fn precision_rows_are_the_same_at_one_and_two_threads() {
-    let p = crate::examples::by_name("Confusing").unwrap();
+    let p = crate::grid::Puzzle::example("Confusing").unwrap();
     let e = 2.0;
     let opts = RelaxOptions {
         k: 30,
@@ -350,7 +350,7 @@ fn precision_one_stops_within_100_samples_on_forum_hardest() {
 /// range, and one sample has no spread.
 #[test]
 fn every_row_carries_the_intervals_of_mean_fixed_and_p_unique() {
-    let p = crate::examples::by_name("Cinch").unwrap();
+    let p = crate::grid::Puzzle::example("Cinch").unwrap();
     for k in [0, 20, 45] {
         let (r, samples) = relax::relax(
             &p,
@@ -404,7 +404,7 @@ fn every_row_carries_the_intervals_of_mean_fixed_and_p_unique() {
 /// one half: at the onset it is at most 1/2, one edge before it is above.
 #[test]
 fn onset_is_where_p_unique_falls_through_one_half() {
-    let p = crate::examples::by_name("AI Escargot").unwrap();
+    let p = crate::grid::Puzzle::example("AI Escargot").unwrap();
     let opts = RelaxOptions {
         samples: relax::ONSET_SAMPLES,
         seed: 3,
@@ -440,7 +440,7 @@ fn onset_is_where_p_unique_falls_through_one_half() {
 /// all capped.
 #[test]
 fn k_auto_on_ai_escargot_gives_a_map_that_sees_something() {
-    let p = crate::examples::by_name("AI Escargot").unwrap();
+    let p = crate::grid::Puzzle::example("AI Escargot").unwrap();
     let opts = RelaxOptions {
         samples: 200,
         ..Default::default()
@@ -474,7 +474,7 @@ fn k_auto_on_ai_escargot_gives_a_map_that_sees_something() {
 /// leaves the onset unlooked-for.
 #[test]
 fn relax_with_auto_k_relaxes_each_puzzle_at_its_own_onset() {
-    let p = crate::examples::by_name("AI Escargot").unwrap();
+    let p = crate::grid::Puzzle::example("AI Escargot").unwrap();
     let opts = RelaxOptions {
         samples: 20,
         ..Default::default()

@@ -7,7 +7,7 @@
 use crate::answers::InstanceAnalysis;
 use crate::bitset::relaxed;
 use crate::engine::{Engine, check_certificate};
-use crate::graph::{RelaxedInstance, derive_seed, shuffled_edges};
+use crate::graph::{RelaxedInstance, derive_seed};
 use crate::grid::{Puzzle, parse_puzzle};
 use crate::sat::certificate::{CertificateFault, check_relaxed_certificate};
 
@@ -17,7 +17,7 @@ const HARD: &str =
     "..5..........9........1.53.....3..7..68......3..85.1.2.....36.9..958..2.23.16....";
 
 fn sample(p: &Puzzle, k: usize, i: u64) -> RelaxedInstance {
-    let mut removed = shuffled_edges(3, derive_seed(7, i));
+    let mut removed = RelaxedInstance::shuffled_edges(3, derive_seed(7, i));
     removed.truncate(k);
     removed.sort_unstable();
     RelaxedInstance::new(p, &removed).unwrap()
@@ -145,7 +145,7 @@ fn every_solution_satisfies_the_checkers_unit_clauses() {
             .filter(|&(a, b)| p.is_given(a) && p.is_given(b))
             .collect();
         for i in 0..30u64 {
-            let mut removed = shuffled_edges(2, derive_seed(n as u64, i));
+            let mut removed = RelaxedInstance::shuffled_edges(2, derive_seed(n as u64, i));
             removed.truncate(6 + i as usize);
             removed.extend(&given);
             removed.sort_unstable();

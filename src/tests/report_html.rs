@@ -4,7 +4,10 @@
 
 /// Two puzzles, small sample counts.
 fn two_puzzles() -> Vec<crate::Puzzle> {
-    crate::examples().into_iter().take(2).collect()
+    crate::grid::Puzzle::examples()
+        .into_iter()
+        .take(2)
+        .collect()
 }
 
 #[test]
@@ -38,7 +41,7 @@ fn a_report_read_back_from_json_draws_the_same_page() {
     let page = crate::cli::report::html::render(&report).unwrap();
     for text in [
         serde_json::to_string_pretty(&report).unwrap() + "\n",
-        crate::jsonl_line(&report).unwrap() + "\n",
+        crate::report::jsonl_line(&report).unwrap() + "\n",
     ] {
         let back = Report::from_json(&text).unwrap().expect("a report");
         assert!(back == report, "the report reads back unchanged");

@@ -282,7 +282,6 @@ pub(crate) fn solutions(r: &RelaxedInstance, cap: u64) -> Vec<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::sample_edges;
     use crate::grid::parse_puzzle;
 
     /// One search answers repeated calls as fresh ones do: the last child of
@@ -303,7 +302,7 @@ mod tests {
             (easy, 30, 7),
         ] {
             let p = parse_puzzle(line).unwrap();
-            let removed = sample_edges(3, k, seed).unwrap();
+            let removed = RelaxedInstance::sample_edges(3, k, seed).unwrap();
             let r = RelaxedInstance::new(&p, &removed).unwrap();
             let mut s = RelaxedSearch::new(&r);
             // Exact counts (cap 0) only where they stay below 1000.

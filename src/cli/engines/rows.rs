@@ -9,8 +9,8 @@
 
 use super::RemovedEdges;
 use crate::engine::{Disagreement, Engines, Status};
+use crate::graph::derive_seed;
 use crate::graph::{EdgeError, RelaxedInstance};
-use crate::graph::{derive_seed, shuffled_edges};
 use crate::grid::{Puzzle, Solution};
 use crate::relax::RelaxOptions;
 use serde::Serialize;
@@ -240,7 +240,7 @@ pub(crate) fn relax_is_long(puzzle: &Puzzle, opts: &RelaxOptions) -> Result<bool
     if opts.cap != 0 || opts.samples == 0 || opts.k > edges {
         return Ok(false);
     }
-    let mut removed = shuffled_edges(puzzle.order(), derive_seed(opts.seed, 0));
+    let mut removed = RelaxedInstance::shuffled_edges(puzzle.order(), derive_seed(opts.seed, 0));
     removed.truncate(opts.k);
     removed.sort_unstable();
     let r = RelaxedInstance::new(puzzle, &removed)

@@ -21,7 +21,7 @@
 use crate::analyze::{AnalyzeOptions, MetricGroup, analyze};
 use crate::answers::{Count, Status};
 use crate::cli::report::dataset::{DatasetError, DatasetReport, dataset_report};
-use crate::cnf::{ClassCuts, ClauseRow, Encoding, clause_row};
+use crate::cnf::{ClassCuts, ClauseRow, Encoding};
 use crate::engine::{Disagreement, Engine, Engines};
 use crate::eval::Reference;
 use crate::eval::{Direction, LabelSpec, Ordinal, ResultsTable, TableError, TableFormat};
@@ -365,7 +365,7 @@ fn engine_answers(puzzle: &Puzzle) -> (Vec<EngineAnswer>, bool) {
 fn clause_rows(puzzle: &Puzzle, notes: &mut Vec<String>) -> Vec<ClauseRow> {
     let mut clauses = Vec::new();
     for enc in [Encoding::Min, Encoding::Max] {
-        match clause_row(puzzle, enc, ClassCuts::patti(puzzle.side())) {
+        match ClauseRow::of(puzzle, enc, ClassCuts::patti(puzzle.side())) {
             Ok(row) => clauses.push(row),
             Err(e) => {
                 notes.push(format!("clauses ({}): {e}", enc.name()));
@@ -660,7 +660,7 @@ mod tests {
     /// puzzle of the waves before it has called `on_done`.
     #[test]
     fn progress_advances_wave_by_wave() {
-        let puzzles = crate::examples::embedded();
+        let puzzles = crate::grid::Puzzle::examples();
         assert!(puzzles.len() >= 6, "{}", puzzles.len());
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)

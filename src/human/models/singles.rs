@@ -339,7 +339,7 @@ mod tests {
     #[test]
     fn naked_reach_agrees_with_naked_singles_by_hand() {
         let mut seen_partial = false;
-        let mut puzzles: Vec<Puzzle> = crate::examples::embedded();
+        let mut puzzles: Vec<Puzzle> = crate::grid::Puzzle::examples();
         puzzles.push(
             parse_puzzle(
                 "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",

@@ -656,7 +656,10 @@ mod tests {
     #[test]
     fn the_search_finds_what_the_plain_search_finds() {
         // Fletcher's four (Cinch … Crazy), and the two of top1465.
-        let mut puzzles: Vec<Puzzle> = crate::examples::embedded().into_iter().take(4).collect();
+        let mut puzzles: Vec<Puzzle> = crate::grid::Puzzle::examples()
+            .into_iter()
+            .take(4)
+            .collect();
         puzzles.extend([TOP_SE34, TOP_SE96].map(|l| parse_puzzle(l).unwrap()));
         let mut depths = Vec::new();
         for p in &puzzles {
