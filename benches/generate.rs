@@ -17,7 +17,7 @@ use std::hint::black_box;
 use std::time::Duration;
 use sudolab::{
     AimOptions, FletcherOptions, GenerateOptions, Method, RunOptions, Symmetry, Target,
-    generate as generate_targets, generate_one,
+    generate as generate_targets,
 };
 
 fn configure<'a>(c: &'a mut Criterion<Clock>, name: &str) -> criterion::BenchmarkGroup<'a, Clock> {
@@ -48,7 +48,7 @@ fn generate(c: &mut Criterion<Clock>) {
                         symmetry,
                         ..GenerateOptions::default()
                     };
-                    givens += generate_one(&opts, seed).0.puzzle.givens();
+                    givens += opts.make_one(seed).0.puzzle.givens();
                 }
                 black_box(givens)
             })
@@ -70,7 +70,7 @@ fn generate(c: &mut Criterion<Clock>) {
             (0..50)
                 .map(|_| {
                     seed += 1;
-                    generate_one(&fletcher, seed).0.puzzle.givens()
+                    fletcher.make_one(seed).0.puzzle.givens()
                 })
                 .sum::<usize>()
         })
@@ -82,13 +82,13 @@ fn generate(c: &mut Criterion<Clock>) {
             (0..5)
                 .map(|_| {
                     seed += 1;
-                    generate_one(&xu, seed).0.puzzle.givens()
+                    xu.make_one(seed).0.puzzle.givens()
                 })
                 .sum::<usize>()
         })
     });
     let puzzles: Vec<_> = (0..20u64)
-        .map(|s| generate_one(&GenerateOptions::default(), s).0.puzzle)
+        .map(|s| GenerateOptions::default().make_one(s).0.puzzle)
         .collect();
     g.throughput(Throughput::Elements(puzzles.len() as u64));
     g.bench_function("canon/9x9", |b| {

@@ -8,15 +8,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use sudolab::paper::trial_depth;
-use sudolab::paper::weights;
-use sudolab::paper::{HsolveOptions, hsolve};
-use sudolab::paper::{NishioOptions, nishio_heuristic, nishio_random};
-use sudolab::paper::{OracleOptions, oracle};
-use sudolab::paper::{SisusOptions, sisus};
-use sudolab::paper::{Solved, solve};
-use sudolab::parse_puzzle;
-use sudolab::{Model, RateOptions, explain, rate};
+use sudolab::{Explanation, Model, RateOptions, parse_puzzle, rate};
 
 const TYPICAL: &str =
     "..5..........9........1.53.....3..7..68......3..85.1.2.....36.9..958..2.23.16....";
@@ -29,9 +21,6 @@ const SINGLES: &str =
 fn bench(c: &mut Criterion) {
     let typical = parse_puzzle(TYPICAL).expect("bench puzzle parses");
     let singles = parse_puzzle(SINGLES).expect("bench puzzle parses");
-    let Solved::Unique(sol) = solve(&typical) else {
-        panic!("bench puzzle must be unique")
-    };
     let opts = RateOptions::default();
     c.bench_function("rate_all_default_typical", |b| {
         b.iter(|| rate(black_box(&typical), &opts))
@@ -39,40 +28,33 @@ fn bench(c: &mut Criterion) {
     c.bench_function("rate_all_default_singles", |b| {
         b.iter(|| rate(black_box(&singles), &opts))
     });
-    c.bench_function("sisus_30", |b| {
-        b.iter(|| sisus(black_box(&typical), &sol, &SisusOptions::default(), 0))
-    });
-    c.bench_function("oracle_100", |b| {
-        b.iter(|| oracle(black_box(&typical), &sol, &OracleOptions::default(), 0))
-    });
-    c.bench_function("hsolve_20", |b| {
-        b.iter(|| hsolve(black_box(&typical), &HsolveOptions::default(), 0))
-    });
-    c.bench_function("nishio4_50", |b| {
-        b.iter(|| nishio_random(black_box(&typical), 4, &NishioOptions::default(), 0))
-    });
-    c.bench_function("nishio4_heuristic", |b| {
-        b.iter(|| nishio_heuristic(black_box(&typical), 4, &NishioOptions::default()))
-    });
-    c.bench_function("weights", |b| b.iter(|| weights(black_box(&typical))));
-    c.bench_function("explain", |b| b.iter(|| explain(black_box(&typical))));
-    c.bench_function("trial_depth", |b| {
-        b.iter(|| trial_depth(black_box(&typical)))
-    });
-    let nested = parse_puzzle(NESTED).expect("bench puzzle parses");
-    c.bench_function("trial_depth_nested", |b| {
-        b.iter(|| trial_depth(black_box(&nested)))
-    });
+    // Each model alone with its default runs, through `rate` (which also
+    // solves the puzzle once, a few microseconds).
+    let only = |model: Model| RateOptions {
+        models: [model].into(),
+        ..RateOptions::default()
+    };
     for (name, model) in [
+        ("sisus_30", Model::Sisus),
+        ("oracle_100", Model::Oracle),
+        ("hsolve_20", Model::Hsolve),
+        ("nishio_50", Model::Nishio),
+        ("weights", Model::Weights),
+        ("trial_depth", Model::Trial),
         ("annealing_5", Model::Annealing),
         ("harmony_5", Model::Harmony),
     ] {
-        let only = RateOptions {
-            models: [model].into_iter().collect(),
-            ..RateOptions::default()
-        };
-        c.bench_function(name, |b| b.iter(|| rate(black_box(&typical), &only)));
+        let opts = only(model);
+        c.bench_function(name, |b| b.iter(|| rate(black_box(&typical), &opts)));
     }
+    c.bench_function("explain", |b| {
+        b.iter(|| Explanation::of(black_box(&typical)))
+    });
+    let nested = parse_puzzle(NESTED).expect("bench puzzle parses");
+    let trial = only(Model::Trial);
+    c.bench_function("trial_depth_nested", |b| {
+        b.iter(|| rate(black_box(&nested), &trial))
+    });
 }
 
 criterion_group! {

@@ -202,17 +202,6 @@ fn split(c: &mut Criterion<Clock>) {
         });
         let instances: Vec<RelaxedInstance> = seeds.iter().map(|&s| instance(&p, s)).collect();
         g.bench_with_input(
-            BenchmarkId::new("bitset-count-cap1000", name),
-            &instances,
-            |b, rs| {
-                b.iter(|| {
-                    rs.iter()
-                        .map(|r| sudolab::paper::bitset_relaxed_count(r, 1000).solutions)
-                        .sum::<u64>()
-                })
-            },
-        );
-        g.bench_with_input(
             BenchmarkId::new("bitset-analyze-cap1000", name),
             &instances,
             |b, rs| {

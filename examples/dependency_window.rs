@@ -11,16 +11,17 @@
 //! ```
 
 use rayon::prelude::*;
-use sudolab::paper::solved_by_strategies;
-use sudolab::paper::{SisusOptions, sisus};
-use sudolab::paper::{Solved, solve};
-use sudolab::paper::{pearson, spearman};
-use sudolab::parse_puzzle;
+use sudolab::{
+    Model, NishioOptions, RateOptions, SisusOptions, parse_puzzle, pearson, rate, spearman,
+};
+
+#[path = "../src/data.rs"]
+mod data;
 
 const WINDOWS: [usize; 8] = [5, 10, 15, 20, 25, 30, 40, 50];
 
 fn main() {
-    let path = sudolab::paper::data_dir().join("human-cloudsudoku-train/cloudsudoku_train.tsv");
+    let path = data::data_dir().join("human-cloudsudoku-train/cloudsudoku_train.tsv");
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("{} not found", path.display());
         std::process::exit(1);
@@ -38,20 +39,33 @@ fn main() {
         .par_iter()
         .map(|(text, _)| {
             let p = parse_puzzle(text).ok()?;
-            let Solved::Unique(s) = solve(&p) else {
-                return None;
-            };
+            // A puzzle without a unique solution has no rating.
             let by_k = WINDOWS
                 .iter()
                 .map(|&k| {
-                    let opts = SisusOptions {
-                        dependency_steps: k,
-                        ..SisusOptions::default()
+                    let opts = RateOptions {
+                        models: [Model::Sisus].into(),
+                        seed: 0,
+                        sisus: SisusOptions {
+                            dependency_steps: k,
+                            ..SisusOptions::default()
+                        },
+                        ..RateOptions::default()
                     };
-                    sisus(&p, &s, &opts, 0).ok().map(|r| r.dependency.mean)
+                    Some(rate(&p, &opts).ratings.sisus_dependency?.mean)
                 })
                 .collect::<Option<Vec<f64>>>()?;
-            Some((by_k, solved_by_strategies(&p, 2)))
+            // "Simple": solved by the first two of Patti's strategies (naked
+            // and hidden singles), which the Nishio model reports.
+            let nishio = RateOptions {
+                models: [Model::Nishio].into(),
+                nishio: NishioOptions {
+                    runs: 1,
+                    ..NishioOptions::default()
+                },
+                ..RateOptions::default()
+            };
+            Some((by_k, rate(&p, &nishio).ratings.solved_by_2?))
         })
         .collect();
     let simple = deps.iter().flatten().filter(|(_, s)| *s).count();

@@ -12,9 +12,10 @@
 
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use sudolab::paper::{NishioOptions, NishioOrder, nishio_random, solved_by_strategies};
-use sudolab::paper::{Solved, solve};
-use sudolab::parse_puzzle;
+use sudolab::{Model, NishioOptions, NishioOrder, RateOptions, parse_puzzle, rate};
+
+#[path = "../src/data.rs"]
+mod data;
 
 struct Rated {
     n4: f64,
@@ -36,7 +37,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let path = sudolab::paper::data_dir().join("website-projectpatti/patti.tsv");
+    let path = data::data_dir().join("website-projectpatti/patti.tsv");
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("{} not found", path.display());
         std::process::exit(1);
@@ -59,9 +60,14 @@ fn main() {
     } else {
         NishioOrder::GuessFirst
     };
-    let opts = NishioOptions {
-        order,
-        ..NishioOptions::default()
+    let opts = RateOptions {
+        models: [Model::Nishio].into(),
+        seed: 0,
+        nishio: NishioOptions {
+            order,
+            ..NishioOptions::default()
+        },
+        ..RateOptions::default()
     };
     println!(
         "| site | level | n | Nishio 4 mean | median | Nishio 2 mean | median | solved by 2 / 3 / 4 (%) |"
@@ -71,12 +77,12 @@ fn main() {
         let rated: Vec<Rated> = puzzles
             .par_iter()
             .filter_map(|s| {
-                let p = parse_puzzle(s).ok()?;
-                matches!(solve(&p), Solved::Unique(_)).then_some(())?;
+                // A puzzle without a unique solution has no rating.
+                let r = rate(&parse_puzzle(s).ok()?, &opts).ratings;
                 Some(Rated {
-                    n4: nishio_random(&p, 4, &opts, 0).ok()?.mean,
-                    n2: nishio_random(&p, 2, &opts, 0).ok()?.mean,
-                    solved: [2, 3, 4].map(|k| solved_by_strategies(&p, k)),
+                    n4: r.nishio4?.mean,
+                    n2: r.nishio2?.mean,
+                    solved: [r.solved_by_2?, r.solved_by_3?, r.solved_by_4?],
                 })
             })
             .collect();

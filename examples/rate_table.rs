@@ -29,6 +29,9 @@ use std::time::Instant;
 use sudolab::parse_puzzle;
 use sudolab::{RateOptions, RateRow, rate};
 
+#[path = "../src/data.rs"]
+mod data;
+
 struct Set {
     name: String,
     /// (puzzle, label value)
@@ -36,7 +39,7 @@ struct Set {
 }
 
 fn read(path: &str) -> Option<String> {
-    let full = sudolab::paper::data_dir().join(path);
+    let full = data::data_dir().join(path);
     match std::fs::read_to_string(&full) {
         Ok(s) => Some(s),
         Err(e) => {

@@ -11,15 +11,15 @@
 //! ```
 
 use rayon::prelude::*;
-use sudolab::paper::spearman;
-use sudolab::paper::{SinglesOptions, singles};
-use sudolab::paper::{Solved, solve};
-use sudolab::parse_puzzle;
+use sudolab::{Model, RateOptions, SinglesOptions, parse_puzzle, rate, spearman};
+
+#[path = "../src/data.rs"]
+mod data;
 
 const WINDOWS: [usize; 8] = [5, 10, 15, 20, 25, 30, 40, 81];
 
 fn main() {
-    let path = sudolab::paper::data_dir().join("human-cloudsudoku-train/cloudsudoku_train.tsv");
+    let path = data::data_dir().join("human-cloudsudoku-train/cloudsudoku_train.tsv");
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("{} not found", path.display());
         std::process::exit(1);
@@ -41,21 +41,22 @@ fn main() {
         .par_iter()
         .map(|(text, _, _)| {
             let p = parse_puzzle(text).ok()?;
-            let Solved::Unique(s) = solve(&p) else {
-                return None;
-            };
-            Some(
-                WINDOWS
-                    .iter()
-                    .map(|&window| {
-                        let opts = SinglesOptions {
+            // A puzzle without a unique solution has no rating.
+            WINDOWS
+                .iter()
+                .map(|&window| {
+                    let opts = RateOptions {
+                        models: [Model::Singles].into(),
+                        seed: 0,
+                        singles: SinglesOptions {
                             window,
                             ..SinglesOptions::default()
-                        };
-                        singles(&p, &s, &opts, 0).dependency.mean
-                    })
-                    .collect(),
-            )
+                        },
+                        ..RateOptions::default()
+                    };
+                    Some(rate(&p, &opts).ratings.singles_dependency?.mean)
+                })
+                .collect()
         })
         .collect();
     println!("| window k | Spearman with ln time (all) | (SE ≤ 1.5) |");

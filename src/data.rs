@@ -10,7 +10,7 @@ use std::path::PathBuf;
 /// relative to the crate's `Cargo.toml` (fixed at compile time, which suits
 /// tests, benches and examples run from a checkout). The folder may not
 /// exist; callers say what is missing.
-pub fn data_dir() -> PathBuf {
+pub(crate) fn data_dir() -> PathBuf {
     std::env::var_os("SUDOLAB_DATA")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))

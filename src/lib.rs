@@ -62,6 +62,9 @@ mod batch;
 mod bitset;
 mod cancel;
 mod cnf;
+// The shared data folder, for the unit tests; the integration tests, the
+// benches and the examples include the same file (`#[path]`).
+#[cfg(test)]
 mod data;
 mod dlx;
 mod engine;
@@ -126,12 +129,16 @@ pub use relax::{
 };
 
 // Rate: the models of human solving.
-pub use human::oracle::OracleLevel;
+pub use human::hsolve::HsolveOptions;
+pub use human::nishio::{NishioOptions, NishioOrder};
+pub use human::oracle::{OracleLevel, OracleOptions};
+pub use human::singles::SinglesOptions;
+pub use human::sisus::SisusOptions;
 pub use human::weights::WeightLevel;
 pub use human::{
     AnnealingOptions, CellDigit, ExplainStatus, ExplainStep, Explanation, HarmonyOptions, Model,
     RateError, RateOptions, RateRow, Ratings, ScanUnit, SeExplainStep, SeExplanation, Technique,
-    explain, explain_serate, rate,
+    rate,
 };
 pub use stats::Estimate;
 
@@ -151,14 +158,14 @@ pub use score::{
 // Analyze: the rows of a data set.
 pub use analyze::{
     AnalysisRow, AnalyzeOptions, AnalyzeParams, FillOrderError, FillOrderOptions, FillOrderRow,
-    RatedRow, analyze, fill_order, rate_row,
+    RatedRow, analyze, fill_order,
 };
 
 // Generate: puzzles by removal, by Fletcher's and Xu's algorithms, or to targets.
 pub use generate::{
     AimOptions, Candidate, FletcherOptions, GenerateError, GenerateOptions, Generated, Level,
     Method, PseudoOptions, RunOptions, Symmetry, Target, TargetError, TargetFields, TargetOp,
-    TargetValue, generate, generate_each, make as generate_one,
+    TargetValue, generate, generate_each,
 };
 
 // Eval: statistics of result columns against labels; where a rating falls
@@ -170,7 +177,7 @@ pub use eval::{
     Reference, ReferenceError, ResultsTable, TableError, TableFormat, TableValue, classify,
     evaluate, fit_linear,
 };
-pub use stats::{BootstrapOptions, Interval, StatError};
+pub use stats::{BootstrapOptions, Interval, StatError, pearson, spearman};
 
 // Report: output formats, atomic writes, SVG charts.
 pub use report::plot::{
@@ -195,31 +202,6 @@ pub use cancel::Cancellable;
 // Seeds, limits.
 pub use limits::OptionError;
 pub use seed::{DEFAULT_SEED, SeededRng};
-
-/// The human models one by one with their own options, two correlations
-/// and the bitset engine's relaxed count alone: for the programs in
-/// `examples/` that reproduce tables of the papers and for the benches that
-/// time one model or one engine step (`benches/human.rs`, `benches/relax.rs`);
-/// not part of the supported API (use [`rate`], [`evaluate`] and
-/// [`Engines`]).
-#[doc(hidden)]
-pub mod paper {
-    pub use crate::bitset::relaxed::count as bitset_relaxed_count;
-    pub use crate::data::data_dir;
-    pub use crate::human::Unfinished;
-    pub use crate::human::hsolve::{HsolveOptions, hsolve};
-    pub use crate::human::nishio::{
-        NishioOptions, NishioOrder, nishio_heuristic, nishio_random, solved_by_strategies,
-    };
-    pub use crate::human::oracle::{OracleOptions, OracleResult, oracle};
-    pub use crate::human::singles::{SinglesOptions, SinglesResult, singles};
-    pub use crate::human::sisus::{SisusOptions, SisusResult, sisus};
-    pub use crate::human::solver::{Solved, solve};
-    pub use crate::human::trial_depth::{TrialDepth, TrialDepthError, trial_depth};
-    pub use crate::human::weights::{WeightsResult, weights};
-    pub use crate::stats::Summary;
-    pub use crate::stats::{pearson, spearman};
-}
 
 /// Whether this CPU runs what the build was compiled for, else why not: on
 /// x86-64 the build uses the POPCNT instruction (`.cargo/config.toml`).

@@ -85,13 +85,10 @@ pub fn criterion() -> Criterion<Clock> {
     Criterion::default().with_measurement(Clock::from_env())
 }
 
-/// The shared data folder: `$SUDOLAB_DATA` when set, else `../shared/data`
-/// beside the crate's `Cargo.toml`.
+/// The shared data folder: one definition for the library's tests, the
+/// integration tests, the benches and the examples.
 #[allow(dead_code)] // not every bench reads the shared data
-pub fn data_dir() -> std::path::PathBuf {
-    std::env::var_os("SUDOLAB_DATA")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
-        })
-}
+#[path = "../../src/data.rs"]
+mod data;
+#[allow(unused_imports)] // not every bench reads the shared data
+pub(crate) use data::data_dir;

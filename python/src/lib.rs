@@ -37,8 +37,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use sudolab::{
     AnalyzeOptions, BatchError, Cancellable, ClassCuts, ClauseRow, Disagreement, Driver, Encoding,
     Engines, GenerateOptions, Input, JobError, KChoice, Level, Lined, Method, MetricGroup,
-    OptionError, Puzzle, RateOptions, RelaxError, RelaxOptions, ScoreModel, ScoreOptions, ScoreRow,
-    Source, Symmetry, analyze as analyze_one, parse_puzzle, rate_row,
+    OptionError, Puzzle, RateOptions, RatedRow, RelaxError, RelaxOptions, ScoreModel, ScoreOptions,
+    ScoreRow, Source, Symmetry, analyze as analyze_one, parse_puzzle,
 };
 
 pyo3::create_exception!(
@@ -55,7 +55,7 @@ pyo3::create_exception!(
 /// Runs `work` with the GIL released on another thread while this one
 /// checks for signals every 50 ms: on a Ctrl-C (`KeyboardInterrupt`, or
 /// whatever a Python signal handler raises) `stop` and the library's cancel
-/// flag (`sudolab::cancel`, polled inside the engines' long loops) are
+/// flag (`Cancellable::cancel_all`, polled inside the engines' long loops) are
 /// raised, the work stops within moments, and the signal's exception is
 /// returned.
 fn interruptible<T: Send>(
@@ -402,7 +402,7 @@ fn rate<'py>(
     opts.check().map_err(option_error)?;
     let parsed = parse_all(&puzzles, &lines)?;
     let rows = run_batch(py, parsed, lines, |_, p| {
-        Ok(rate_row(p, &opts, with_score)?)
+        Ok(RatedRow::of(p, &opts, with_score)?)
     })?;
     to_py(py, &rows)
 }

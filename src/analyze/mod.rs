@@ -273,34 +273,36 @@ pub struct RatedRow {
     pub score: Option<Score>,
 }
 
-/// Rates a puzzle with the requested models and, when `with_score`, adds its
-/// difficulty score (shipped model, default options; its SE-equivalent reads
-/// serate within `opts`'s work budget, the serate column's when `opts` runs
-/// serate).
-///
-/// # Errors
-/// Only an engine disagreement; a puzzle without a score has `score: None`.
-pub fn rate_row(
-    puzzle: &Puzzle,
-    opts: &RateOptions,
-    with_score: bool,
-) -> Result<RatedRow, Disagreement> {
-    let rate = human::rate(puzzle, opts);
-    let score = if with_score {
-        let known = opts
-            .models
-            .contains(&human::Model::Serate)
-            .then(|| serate_outcome(&rate.ratings));
-        let scored = score_within(puzzle, opts.serate_budget, known);
-        match scored {
-            Ok(s) => Some(s.score),
-            Err(ScoreError::Disagreement(d)) => return Err(d),
-            Err(_) => None,
-        }
-    } else {
-        None
-    };
-    Ok(RatedRow { rate, score })
+impl RatedRow {
+    /// Rates a puzzle with the requested models and, when `with_score`, adds its
+    /// difficulty score (shipped model, default options; its SE-equivalent reads
+    /// serate within `opts`'s work budget, the serate column's when `opts` runs
+    /// serate).
+    ///
+    /// # Errors
+    /// Only an engine disagreement; a puzzle without a score has `score: None`.
+    pub fn of(
+        puzzle: &Puzzle,
+        opts: &RateOptions,
+        with_score: bool,
+    ) -> Result<RatedRow, Disagreement> {
+        let rate = human::rate(puzzle, opts);
+        let score = if with_score {
+            let known = opts
+                .models
+                .contains(&human::Model::Serate)
+                .then(|| serate_outcome(&rate.ratings));
+            let scored = score_within(puzzle, opts.serate_budget, known);
+            match scored {
+                Ok(s) => Some(s.score),
+                Err(ScoreError::Disagreement(d)) => return Err(d),
+                Err(_) => None,
+            }
+        } else {
+            None
+        };
+        Ok(RatedRow { rate, score })
+    }
 }
 
 /// Serate's outcome as a row of ratings that ran it records it.

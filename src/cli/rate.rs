@@ -4,9 +4,9 @@
 //! the solving path.
 
 use super::{Common, batch_rows};
-use crate::analyze::rate_row;
+use crate::analyze::RatedRow;
 use crate::cli::text;
-use crate::human::{self, Model, RateOptions};
+use crate::human::{self, Explanation, Model, RateOptions, SeExplanation};
 use anyhow::Result;
 use clap::Args;
 
@@ -91,11 +91,9 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
             .into_iter()
             .eq([human::Model::Serate]);
         return if se {
-            explained(&args.common, |p| {
-                human::explain_serate(p, args.serate_budget)
-            })
+            explained(&args.common, |p| SeExplanation::of(p, args.serate_budget))
         } else {
-            explained(&args.common, human::explain)
+            explained(&args.common, Explanation::of)
         };
     }
     let mut opts = RateOptions::for_models(&args.model)?;
@@ -130,7 +128,7 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
     // The input is read a window at a time; `-f jsonl` and text to stdout
     // stream each window's rows, other outputs keep them for the end.
     batch_rows(&args.common, "puzzles", true, text::rate_table, |_, p| {
-        Ok(rate_row(p, &opts, !args.no_score)?)
+        Ok(RatedRow::of(p, &opts, !args.no_score)?)
     })
 }
 

@@ -101,7 +101,7 @@ pub(crate) fn oracle_row(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::{GenerateOptions, make};
+    use crate::generate::GenerateOptions;
     use crate::human::{Model, RateOptions, rate};
 
     /// Below the cap the capped rating is the full one, row for row; above
@@ -115,7 +115,7 @@ mod tests {
         };
         let (mut below, mut above) = (0, 0);
         for seed in 0..150 {
-            let (c, _) = make(&opts, seed);
+            let (c, _) = opts.make_one(seed);
             let full = rate(&c.puzzle, &rate_opts);
             let score = full
                 .ratings
@@ -151,7 +151,7 @@ mod tests {
             ..RateOptions::default()
         };
         for seed in 0..40 {
-            let (c, _) = make(&opts, seed);
+            let (c, _) = opts.make_one(seed);
             let row = oracle_row(&c.puzzle, &c.solution, &rate_opts.oracle, 3);
             assert_eq!(row, rate(&c.puzzle, &rate_opts), "seed {seed}");
         }

@@ -765,26 +765,28 @@ fn generate_one(
     })
 }
 
-/// One fresh puzzle of `opts.method` (of `opts.order`, with
-/// `opts.symmetry`) from an attempt seed, without targets, rating or
-/// deduplication: the step [`generate`] repeats. The flag says whether the
-/// method guarantees minimality (every given tried once, uniqueness being
-/// the removal test).
-///
-/// ```
-/// use sudolab::{Engines, GenerateOptions, Status, generate_one};
-///
-/// let (candidate, minimal) = generate_one(&GenerateOptions::default(), 7);
-/// assert!(minimal);
-/// assert_eq!(Engines::all().status(&candidate.puzzle)?, Status::Unique);
-/// # Ok::<(), sudolab::Disagreement>(())
-/// ```
-pub fn make(opts: &GenerateOptions, seed: u64) -> (Candidate, bool) {
-    let (c, minimal, _) = make_traced(opts, seed);
-    (c, minimal)
+impl GenerateOptions {
+    /// One fresh puzzle of `self.method` (of `self.order`, with
+    /// `self.symmetry`) from an attempt seed, without targets, rating or
+    /// deduplication: the step [`generate`] repeats. The flag says whether
+    /// the method guarantees minimality (every given tried once, uniqueness
+    /// being the removal test).
+    ///
+    /// ```
+    /// use sudolab::{Engines, GenerateOptions, Status};
+    ///
+    /// let (candidate, minimal) = GenerateOptions::default().make_one(7);
+    /// assert!(minimal);
+    /// assert_eq!(Engines::all().status(&candidate.puzzle)?, Status::Unique);
+    /// # Ok::<(), sudolab::Disagreement>(())
+    /// ```
+    pub fn make_one(&self, seed: u64) -> (Candidate, bool) {
+        let (c, minimal, _) = make_traced(self, seed);
+        (c, minimal)
+    }
 }
 
-/// [`make`] with the removal sequence of the minimal-puzzle methods
+/// [`GenerateOptions::make_one`] with the removal sequence of the minimal-puzzle methods
 /// ([`minimal::minimal_puzzle_traced`]; empty for the other methods).
 pub(crate) fn make_traced(opts: &GenerateOptions, seed: u64) -> (Candidate, bool, Vec<usize>) {
     let mut rng = SeededRng::seed_from_u64(seed);

@@ -198,42 +198,44 @@ fn invalid(puzzle: &Puzzle) -> Option<String> {
     }
 }
 
-/// Explains how a human would solve the puzzle with the technique catalogue.
-pub fn explain(puzzle: &Puzzle) -> Explanation {
-    let mut out = Explanation {
-        puzzle: puzzle.to_line(),
-        status: ExplainStatus::Solved,
-        steps: Vec::new(),
-        hardest_technique: None,
-        remaining: None,
-    };
-    if let Some(why) = invalid(puzzle) {
-        out.status = ExplainStatus::Invalid(why);
-        return out;
+impl Explanation {
+    /// Explains how a human would solve the puzzle with the technique catalogue.
+    pub fn of(puzzle: &Puzzle) -> Explanation {
+        let mut out = Explanation {
+            puzzle: puzzle.to_line(),
+            status: ExplainStatus::Solved,
+            steps: Vec::new(),
+            hardest_technique: None,
+            remaining: None,
+        };
+        if let Some(why) = invalid(puzzle) {
+            out.status = ExplainStatus::Invalid(why);
+            return out;
+        }
+        let geo = puzzle.geometry();
+        let path = simplest_path(puzzle, &Technique::ALL);
+        let cd = |v: &[(usize, u8)]| cell_digits(geo, v);
+        out.steps = path
+            .steps
+            .iter()
+            .map(|a| ExplainStep {
+                technique: a.technique,
+                text: describe(geo, a),
+                placements: cd(&a.placements),
+                eliminations: cd(&a.eliminations),
+            })
+            .collect();
+        out.hardest_technique = path
+            .steps
+            .iter()
+            .map(|a| a.technique)
+            .max_by_key(|&t| (weight(t).0, t));
+        if !path.solved {
+            out.status = ExplainStatus::NeedsSearch;
+            out.remaining = Some(path.end.to_puzzle().to_line());
+        }
+        out
     }
-    let geo = puzzle.geometry();
-    let path = simplest_path(puzzle, &Technique::ALL);
-    let cd = |v: &[(usize, u8)]| cell_digits(geo, v);
-    out.steps = path
-        .steps
-        .iter()
-        .map(|a| ExplainStep {
-            technique: a.technique,
-            text: describe(geo, a),
-            placements: cd(&a.placements),
-            eliminations: cd(&a.eliminations),
-        })
-        .collect();
-    out.hardest_technique = path
-        .steps
-        .iter()
-        .map(|a| a.technique)
-        .max_by_key(|&t| (weight(t).0, t));
-    if !path.solved {
-        out.status = ExplainStatus::NeedsSearch;
-        out.remaining = Some(path.end.to_puzzle().to_line());
-    }
-    out
 }
 
 impl fmt::Display for Explanation {
@@ -303,60 +305,62 @@ pub struct SeExplanation {
     pub remaining: Option<String>,
 }
 
-/// Explains Sudoku Explainer's path of `puzzle`, its nesting levels 3–5
-/// within `serate_budget` work units ([`crate::RateOptions::serate_budget`]).
-pub fn explain_serate(puzzle: &Puzzle, serate_budget: u64) -> SeExplanation {
-    use super::serate::{WorkBudget, serate_path};
-    let mut out = SeExplanation {
-        puzzle: puzzle.to_line(),
-        status: ExplainStatus::Solved,
-        steps: Vec::new(),
-        serate: None,
-        serate_ep: None,
-        serate_ed: None,
-        remaining: None,
-    };
-    if let Some(why) = invalid(puzzle) {
-        out.status = ExplainStatus::Invalid(why);
-        return out;
+impl SeExplanation {
+    /// Explains Sudoku Explainer's path of `puzzle`, its nesting levels 3–5
+    /// within `serate_budget` work units ([`crate::RateOptions::serate_budget`]).
+    pub fn of(puzzle: &Puzzle, serate_budget: u64) -> SeExplanation {
+        use super::serate::{WorkBudget, serate_path};
+        let mut out = SeExplanation {
+            puzzle: puzzle.to_line(),
+            status: ExplainStatus::Solved,
+            steps: Vec::new(),
+            serate: None,
+            serate_ep: None,
+            serate_ed: None,
+            remaining: None,
+        };
+        if let Some(why) = invalid(puzzle) {
+            out.status = ExplainStatus::Invalid(why);
+            return out;
+        }
+        let geo = puzzle.geometry();
+        let cd = |v: &[(usize, u8)]| cell_digits(geo, v);
+        let (result, path) = serate_path(puzzle, WorkBudget(serate_budget));
+        let mut board = crate::human::board::Board::new(puzzle);
+        for s in &path {
+            let effect = effect_text(geo, &s.placed, &s.removed);
+            let rating = f64::from(s.tenths) / 10.0;
+            out.steps.push(SeExplainStep {
+                rating,
+                rule: s.rule.name().to_string(),
+                text: format!("{rating:.1}, {}: {effect}", s.rule.name()),
+                placements: cd(&s.placed),
+                eliminations: cd(&s.removed),
+            });
+            for &(c, d) in &s.removed {
+                board.eliminate(c, d);
+            }
+            for &(c, d) in &s.placed {
+                board.place(c, d);
+            }
+        }
+        match result {
+            Ok(r) => {
+                out.serate = Some(r.serate);
+                out.serate_ep = Some(r.ep);
+                out.serate_ed = Some(r.ed);
+            }
+            Err(why) if why.0 == "needs search" => {
+                out.status = ExplainStatus::NeedsSearch;
+                out.remaining = Some(board.to_puzzle().to_line());
+            }
+            Err(why) => {
+                out.status = ExplainStatus::Stopped(why.0);
+                out.remaining = Some(board.to_puzzle().to_line());
+            }
+        }
+        out
     }
-    let geo = puzzle.geometry();
-    let cd = |v: &[(usize, u8)]| cell_digits(geo, v);
-    let (result, path) = serate_path(puzzle, WorkBudget(serate_budget));
-    let mut board = crate::human::board::Board::new(puzzle);
-    for s in &path {
-        let effect = effect_text(geo, &s.placed, &s.removed);
-        let rating = f64::from(s.tenths) / 10.0;
-        out.steps.push(SeExplainStep {
-            rating,
-            rule: s.rule.name().to_string(),
-            text: format!("{rating:.1}, {}: {effect}", s.rule.name()),
-            placements: cd(&s.placed),
-            eliminations: cd(&s.removed),
-        });
-        for &(c, d) in &s.removed {
-            board.eliminate(c, d);
-        }
-        for &(c, d) in &s.placed {
-            board.place(c, d);
-        }
-    }
-    match result {
-        Ok(r) => {
-            out.serate = Some(r.serate);
-            out.serate_ep = Some(r.ep);
-            out.serate_ed = Some(r.ed);
-        }
-        Err(why) if why.0 == "needs search" => {
-            out.status = ExplainStatus::NeedsSearch;
-            out.remaining = Some(board.to_puzzle().to_line());
-        }
-        Err(why) => {
-            out.status = ExplainStatus::Stopped(why.0);
-            out.remaining = Some(board.to_puzzle().to_line());
-        }
-    }
-    out
 }
 
 impl fmt::Display for SeExplanation {

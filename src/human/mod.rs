@@ -28,7 +28,7 @@
 //! is a plug-in under `models/` (one file per model, the shared machinery
 //! here beside it); [`rate`] loops over the chosen models' plug-ins into one
 //! serializable [`RateRow`], and
-//! [`explain`] prints a step-by-step human solving path, [`explain_serate`]
+//! [`explain`] prints a step-by-step human solving path, [`SeExplanation::of`]
 //! Sudoku Explainer's path with its ratings.
 
 pub(crate) mod board;
@@ -42,11 +42,10 @@ pub(crate) mod solver;
 pub(crate) mod techniques;
 
 // The models keep their paths (`human::sisus`, …) for the layers above.
-pub(crate) use models::{hsolve, nishio, oracle, singles, sisus, trial_depth, weights};
+pub(crate) use models::{hsolve, nishio, oracle, singles, sisus, weights};
 
 pub use explain::{
-    CellDigit, ExplainStatus, ExplainStep, Explanation, SeExplainStep, SeExplanation, explain,
-    explain_serate,
+    CellDigit, ExplainStatus, ExplainStep, Explanation, SeExplainStep, SeExplanation,
 };
 pub use models::annealing::AnnealingOptions;
 pub use models::harmony::HarmonyOptions;
@@ -59,7 +58,7 @@ use std::fmt;
 
 /// Why a model could not produce its metric for a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unfinished(pub String);
+pub(crate) struct Unfinished(pub String);
 
 impl Unfinished {
     /// An [`Unfinished`] with the given reason.

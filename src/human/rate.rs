@@ -306,7 +306,7 @@ impl Ratings {
             .oracle_level
             .and(r.score_se)
             .map(|se| opts.level_confidence(r.score, se));
-        self.oracle_visits = Some(r.visits.into());
+        self.oracle_visits = Some(r.visits.estimate());
         if order != 3 {
             self.status.insert(
                 "oracle_level".into(),

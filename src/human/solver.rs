@@ -15,7 +15,7 @@ use crate::grid::{Puzzle, Solution};
 
 /// What the search learned about a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Solved {
+pub(crate) enum Solved {
     /// Exactly one solution.
     Unique(Solution),
     /// At least two solutions (the search stops at two).
@@ -72,7 +72,7 @@ impl Search {
 }
 
 /// Solves a puzzle and checks uniqueness with the default engine.
-pub fn solve(puzzle: &Puzzle) -> Solved {
+pub(crate) fn solve(puzzle: &Puzzle) -> Solved {
     let engine = Engines::default().primary().implementation();
     match engine.count(puzzle, 2).solutions {
         0 => Solved::None,

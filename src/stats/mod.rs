@@ -60,7 +60,7 @@ pub(crate) use regression::least_absolute_deviations;
 #[cfg(feature = "cli")]
 pub(crate) use regression::solve;
 pub(crate) use regression::{FitError, least_squares, predict};
-pub use summary::Summary;
+pub(crate) use summary::Summary;
 #[cfg(feature = "cli")]
 pub(crate) use summary::mean;
 pub(crate) use summary::median_sorted;

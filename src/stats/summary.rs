@@ -43,7 +43,7 @@ pub(crate) fn median_sorted(sorted: &[f64]) -> Option<f64> {
 
 /// Mean, median and sample standard deviation of a set of runs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Arithmetic mean of the runs.
     pub mean: f64,
     /// Median of the runs (mean of the two middle values for an even count).

@@ -61,17 +61,18 @@ pub struct Estimate {
 impl Estimate {
     /// The estimate of the values of independent runs; `None` for no run.
     pub fn of(runs: &[f64]) -> Option<Estimate> {
-        Summary::of(runs).map(Estimate::from)
+        Summary::of(runs).map(Summary::estimate)
     }
 }
 
-impl From<Summary> for Estimate {
-    fn from(s: Summary) -> Estimate {
+impl Summary {
+    /// The estimate these runs give: their mean, sd, se and count.
+    pub(crate) fn estimate(self) -> Estimate {
         Estimate {
-            mean: s.mean,
-            sd: s.sd,
-            se: s.se(),
-            n: s.n,
+            mean: self.mean,
+            sd: self.sd,
+            se: self.se(),
+            n: self.n,
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::human::oracle::{OracleLevel, OracleOptions, oracle};
 use crate::human::sisus::{SisusOptions, sisus};
 use crate::human::solver::{Solved, solve};
 use crate::human::weights::{WeightLevel, weights};
-use crate::human::{Model, RateOptions, Technique, explain, rate};
+use crate::human::{Explanation, Model, RateOptions, Technique, rate};
 use human_common::{EASY, EXPERT, FAMOUS, INTERMEDIATE, puzzle};
 
 fn solution(p: &Puzzle) -> crate::Solution {
@@ -339,7 +339,7 @@ fn other_orders_do_not_panic() {
         );
         assert!(row.ratings.oracle_score.is_some());
         assert!(row.ratings.weights_score.is_some() && row.ratings.weights_level.is_none());
-        let text = explain(&p).to_string();
+        let text = Explanation::of(&p).to_string();
         assert!(text.contains("solved in"));
         if n == 4 {
             // Values are written as the input writes them: 10–16 as A–G.
@@ -377,7 +377,7 @@ fn first_solution(n: usize) -> Puzzle {
 
 #[test]
 fn explain_prints_a_path() {
-    let e = explain(&puzzle(INTERMEDIATE));
+    let e = Explanation::of(&puzzle(INTERMEDIATE));
     let text = e.to_string();
     assert!(text.contains("hidden single: r"), "{text}");
     assert!(text.contains("solved in"));
@@ -385,11 +385,11 @@ fn explain_prints_a_path() {
     let json = serde_json::to_string(&e).unwrap();
     assert!(json.contains("\"technique\":\"hidden_single\""));
     let (_, gn) = FAMOUS[1];
-    let stuck = explain(&puzzle(gn));
+    let stuck = Explanation::of(&puzzle(gn));
     assert!(stuck.to_string().contains("needs search"));
     assert!(stuck.remaining.is_some());
     let mut bad = Puzzle::empty(3);
     bad.set(0, 1);
     bad.set(1, 1);
-    assert!(explain(&bad).to_string().contains("invalid puzzle"));
+    assert!(Explanation::of(&bad).to_string().contains("invalid puzzle"));
 }

@@ -3,8 +3,8 @@
 
 use super::human_common;
 
-use crate::Puzzle;
-use crate::{RateOptions, explain, rate};
+use crate::{Explanation, Puzzle};
+use crate::{RateOptions, rate};
 use proptest::prelude::*;
 
 const SOLVED: &str =
@@ -31,7 +31,7 @@ proptest! {
         } else {
             prop_assert!(row.ratings.oracle_score.is_some());
         }
-        let _ = explain(&p).to_string();
+        let _ = Explanation::of(&p).to_string();
     }
 
     /// A solution grid with random cells blanked: unique or not, every model

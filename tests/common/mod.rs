@@ -65,15 +65,11 @@ pub fn external_tool(name: &str) -> bool {
     found
 }
 
-/// The shared data folder: `$SUDOLAB_DATA` when set, else `../shared/data`
-/// beside the crate's `Cargo.toml`.
-pub fn data_dir() -> std::path::PathBuf {
-    std::env::var_os("SUDOLAB_DATA")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
-        })
-}
+/// The shared data folder: one definition for the library's tests, the
+/// integration tests, the benches and the examples.
+#[path = "../../src/data.rs"]
+mod data;
+pub(crate) use data::data_dir;
 
 /// Deterministic xorshift64 generator for tests (Marsaglia's, as the
 /// crate's own).

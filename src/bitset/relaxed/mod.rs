@@ -253,7 +253,7 @@ impl RelaxedSearch {
 }
 
 /// Number of proper colourings of `r`, up to `cap` (0 = no cap).
-pub fn count(r: &RelaxedInstance, cap: u64) -> Count {
+pub(crate) fn count(r: &RelaxedInstance, cap: u64) -> Count {
     RelaxedSearch::new(r).count(cap)
 }
 

@@ -475,7 +475,7 @@ fn rating_entries(
 
 /// The solving path of the techniques alone, and how it ended.
 fn solving_path(puzzle: &Puzzle) -> (Vec<PathStep>, String) {
-    let explanation: Explanation = human::explain(puzzle);
+    let explanation: Explanation = Explanation::of(puzzle);
     let path_status = match &explanation.status {
         human::ExplainStatus::Solved => "solved by the techniques alone".to_string(),
         human::ExplainStatus::NeedsSearch => {

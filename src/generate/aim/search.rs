@@ -320,12 +320,11 @@ pub(crate) fn mutate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::make;
 
     #[test]
     fn mutants_keep_the_unique_solution() {
         let opts = GenerateOptions::default();
-        let (c, _) = make(&opts, 17);
+        let (c, _) = opts.make_one(17);
         let mut solver = Solver::new(3);
         let mut rng = SeededRng::seed_from_u64(1);
         let mut made = 0;

@@ -133,7 +133,11 @@ fn run_once(puzzle: &Puzzle, opts: &HsolveOptions, rng: &mut impl Rng) -> Option
 }
 
 /// Runs hsolve; run `i` uses `crate::human::seeds::run_seed`.
-pub fn hsolve(puzzle: &Puzzle, opts: &HsolveOptions, seed: u64) -> Result<Summary, Unfinished> {
+pub(crate) fn hsolve(
+    puzzle: &Puzzle,
+    opts: &HsolveOptions,
+    seed: u64,
+) -> Result<Summary, Unfinished> {
     let runs = opts.runs.max(1);
     let mut ds = Vec::with_capacity(runs);
     for i in 0..runs {
@@ -164,7 +168,7 @@ impl HumanModel for HsolveModel {
     }
     fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), Unfinished> {
         let s = hsolve(on.puzzle, &on.opts.hsolve, on.seed())?;
-        out.hsolve = Some(s.into());
+        out.hsolve = Some(s.estimate());
         out.hsolve_median = Some(s.median);
         Ok(())
     }

@@ -166,7 +166,7 @@ fn cycles_until_halt(b: &mut Board, strategies: usize, cycles: &mut u64) -> Halt
 }
 
 /// True when `strategies` (2, 3 or 4) solve the puzzle without assumption.
-pub fn solved_by_strategies(puzzle: &Puzzle, strategies: usize) -> bool {
+pub(crate) fn solved_by_strategies(puzzle: &Puzzle, strategies: usize) -> bool {
     let mut b = Board::new(puzzle);
     let mut cycles = 0;
     b.is_solved() || cycles_until_halt(&mut b, strategies.clamp(1, 4), &mut cycles) == Halt::Solved
@@ -219,7 +219,7 @@ fn nishio_run(
 }
 
 /// Randomized Nishio with `strategies` (2..=4) over `opts.runs` starts.
-pub fn nishio_random(
+pub(crate) fn nishio_random(
     puzzle: &Puzzle,
     strategies: usize,
     opts: &NishioOptions,
@@ -271,7 +271,7 @@ fn heuristic_choice(b: &Board) -> Option<(usize, u8)> {
 }
 
 /// Heuristic (deterministic) Nishio cycles with `strategies` (2..=4).
-pub fn nishio_heuristic(
+pub(crate) fn nishio_heuristic(
     puzzle: &Puzzle,
     strategies: usize,
     opts: &NishioOptions,
@@ -305,16 +305,16 @@ impl HumanModel for NishioModel {
         out.solved_by_4 = Some(solved_by_strategies(puzzle, 4));
         let mut errors = Vec::new();
         match nishio_random(puzzle, 2, opts, seed) {
-            Ok(s) => out.nishio2 = Some(s.into()),
+            Ok(s) => out.nishio2 = Some(s.estimate()),
             Err(e) => errors.push(format!("2 strategies: {e}")),
         }
         match nishio_random(puzzle, 3, opts, seed) {
-            Ok(s) => out.nishio3 = Some(s.into()),
+            Ok(s) => out.nishio3 = Some(s.estimate()),
             Err(e) => errors.push(format!("3 strategies: {e}")),
         }
         match nishio_random(puzzle, 4, opts, seed) {
             Ok(s) => {
-                out.nishio4 = Some(s.into());
+                out.nishio4 = Some(s.estimate());
                 out.nishio4_median = Some(s.median);
             }
             Err(e) => errors.push(format!("4 strategies: {e}")),

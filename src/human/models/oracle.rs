@@ -138,7 +138,7 @@ impl fmt::Display for OracleLevel {
 
 /// What the oracle model measured.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct OracleResult {
+pub(crate) struct OracleResult {
     /// Scaled score in [0, 1].
     pub score: f64,
     /// Standard error of the score over the trials: the delete-one
@@ -191,7 +191,7 @@ impl OracleOptions {
     /// How sure the level of `score` is: the probability, under the normal
     /// approximation with the score's standard error `se`, that the score
     /// of infinitely many trials lies in the level of `score`
-    /// ([`crate::stats::probability_in`]; 1 with no sampling error).
+    /// (1 with no sampling error).
     pub fn level_confidence(&self, score: f64, se: f64) -> f64 {
         let (lo, hi) = self.level_range(self.level(score));
         crate::stats::probability_in(score, se, lo, hi)
@@ -350,7 +350,7 @@ fn trial(
 }
 
 /// Runs the oracle model; trial `i` uses `crate::human::seeds::run_seed`.
-pub fn oracle(
+pub(crate) fn oracle(
     puzzle: &Puzzle,
     solution: &Solution,
     opts: &OracleOptions,

@@ -63,7 +63,7 @@ impl Default for SinglesOptions {
 
 /// What the singles model measured on a puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct SinglesResult {
+pub(crate) struct SinglesResult {
     /// Cells a hidden single can fill per step over the first `window`
     /// steps, per run.
     pub dependency: Summary,
@@ -199,7 +199,7 @@ fn reach_with(puzzle: &Puzzle, mut find: impl FnMut(&Board, &mut Vec<Single>)) -
 
 /// Runs the singles model on a puzzle with its (unique) solution; run `i`
 /// of the dependency uses the run seed of `(seed, MODEL_TAG, i)`.
-pub fn singles(
+pub(crate) fn singles(
     puzzle: &Puzzle,
     solution: &Solution,
     opts: &SinglesOptions,
@@ -244,7 +244,7 @@ impl HumanModel for SinglesModel {
     }
     fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
         let r = singles(on.puzzle, on.solution, &on.opts.singles, on.seed());
-        out.singles_dependency = Some(r.dependency.into());
+        out.singles_dependency = Some(r.dependency.estimate());
         out.singles_box_reach = Some(r.box_reach);
         out.singles_hidden_reach = Some(r.hidden_reach);
         out.singles_naked_reach = Some(r.naked_reach);

@@ -42,7 +42,7 @@ use crate::human::rate::{RateOptions, Ratings};
 use crate::human::seeds::run_rng;
 use crate::human::techniques::{Single, hidden_singles, naked_singles};
 use crate::seed::SeededRng;
-use crate::stats::{Estimate, Summary};
+use crate::stats::Summary;
 use crate::util::bits as digits;
 use rand::Rng;
 use serde::Serialize;
@@ -76,7 +76,7 @@ impl Default for SisusOptions {
 
 /// What SiSuS measured on a puzzle.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SisusResult {
+pub(crate) struct SisusResult {
     /// Summed refutation scores per run.
     pub refutation_sum: Summary,
     /// Mean possibility count over the first `k` steps, per run.
@@ -245,7 +245,7 @@ fn run_once(puzzle: &Puzzle, solution: &Solution, k: usize, rng: &mut SeededRng)
 }
 
 /// Runs SiSuS `opts.runs` times; run `i` uses `crate::human::seeds::run_seed`.
-pub fn sisus(
+pub(crate) fn sisus(
     puzzle: &Puzzle,
     solution: &Solution,
     opts: &SisusOptions,
@@ -360,8 +360,8 @@ impl HumanModel for SisusModel {
         } else {
             sisus_refutation_sum(on.puzzle, on.solution, opts, on.seed())?
         };
-        out.sisus_refutation_sum = Some(refutation_sum.into());
-        out.sisus_dependency = dependency.map(Estimate::from);
+        out.sisus_refutation_sum = Some(refutation_sum.estimate());
+        out.sisus_dependency = dependency.map(Summary::estimate);
         Ok(())
     }
 }

@@ -459,7 +459,7 @@ impl Search {
 
 /// What the trial-depth model measured on a puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct TrialDepth {
+pub(crate) struct TrialDepth {
     /// Deepest nesting of assumptions the solve needed: 0 singles, 1 single
     /// assumptions, 2 nested, 3 more than two levels.
     pub depth: u8,
@@ -488,7 +488,7 @@ impl TrialDepth {
 
 /// Why the trial depth could not be measured.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TrialDepthError {
+pub(crate) enum TrialDepthError {
     /// Only 9×9 grids are handled.
     #[error("trial depth needs a 9x9 puzzle, got order {0}")]
     Order(usize),
@@ -504,7 +504,7 @@ pub enum TrialDepthError {
 ///
 /// # Errors
 /// A puzzle of another order, or one singles show to have no solution.
-pub fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
+pub(crate) fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError> {
     if puzzle.order() != 3 {
         return Err(TrialDepthError::Order(puzzle.order()));
     }

@@ -146,7 +146,7 @@ impl fmt::Display for WeightLevel {
 
 /// A technique-weight rating.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WeightsResult {
+pub(crate) struct WeightsResult {
     /// Sum of the Table 1 weights of every use along the simplest-first path
     /// (first-use weight for a technique's first use, "others" weight afterwards).
     pub score: u32,
@@ -184,7 +184,7 @@ pub(crate) fn basic_reach(puzzle: &Puzzle) -> f64 {
 }
 
 /// Rates a puzzle by technique weights.
-pub fn weights(puzzle: &Puzzle) -> Result<WeightsResult, Unfinished> {
+pub(crate) fn weights(puzzle: &Puzzle) -> Result<WeightsResult, Unfinished> {
     let path = simplest_path(puzzle, &Technique::ALL);
     if !path.solved {
         return Err(Unfinished::new(format!(

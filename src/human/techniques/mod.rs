@@ -328,7 +328,7 @@ mod tests {
             .collect();
         let mut chains_with_several = 0;
         for seed in 0..60 {
-            let (c, _) = crate::generate::make(&opts, seed);
+            let (c, _) = opts.make_one(seed);
             let stuck = simplest_path(&c.puzzle, &before_chains).end;
             for t in Technique::ALL {
                 let all = find(t, &stuck);
