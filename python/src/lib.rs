@@ -28,6 +28,8 @@
 //! [`Disagreement`] (always a bug) raises [`EngineDisagreement`] (a
 //! `RuntimeError`) carrying the reproducible case, never a missing value.
 
+mod analyze_parameters;
+
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -35,10 +37,10 @@ use pythonize::pythonize;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use sudolab::{
-    AnalyzeOptions, BatchError, Cancellable, ClassCuts, ClauseRow, Disagreement, Driver, Encoding,
-    Engines, GenerateOptions, Input, JobError, KChoice, Level, Lined, Method, MetricGroup,
-    OptionError, Puzzle, RateOptions, RatedRow, RelaxError, RelaxOptions, ScoreModel, ScoreOptions,
-    ScoreRow, Source, Symmetry, analyze as analyze_one, parse_puzzle,
+    BatchError, Cancellable, ClassCuts, ClauseRow, Disagreement, Driver, Encoding, Engines,
+    GenerateOptions, Input, JobError, KChoice, Level, Lined, Method, MetricGroup, OptionError,
+    Puzzle, RateOptions, RatedRow, RelaxError, RelaxOptions, ScoreModel, ScoreOptions, ScoreRow,
+    Source, Symmetry, analyze as analyze_one, parse_puzzle,
 };
 
 pyo3::create_exception!(
@@ -282,21 +284,15 @@ fn clauses<'py>(
 /// A `k` as Python gives it: a number of edges (an int, checked by the
 /// Python layer) or the string `"auto"` (each puzzle's onset), read as
 /// the command line reads `--k`.
-fn k_choice(k: Option<&Bound<'_, PyAny>>) -> PyResult<Option<KChoice>> {
-    let Some(k) = k else { return Ok(None) };
+fn k_choice(k: &Bound<'_, PyAny>) -> PyResult<KChoice> {
     if let Ok(text) = k.extract::<String>() {
-        return text
-            .parse()
-            .map(Some)
-            .map_err(|e| value_error(format!("k {e}")));
+        return text.parse().map_err(|e| value_error(format!("k {e}")));
     }
-    k.extract::<usize>()
-        .map(|k| Some(KChoice::At(k)))
-        .map_err(|_| {
-            pyo3::exceptions::PyTypeError::new_err(format!(
-                "k must be a number of edges or \"auto\", not {k}"
-            ))
-        })
+    k.extract::<usize>().map(KChoice::At).map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "k must be a number of edges or \"auto\", not {k}"
+        ))
+    })
 }
 
 /// The relaxation options of the given parameters, the library's defaults
@@ -350,7 +346,8 @@ fn relax_report<'py>(
     precision: Option<f64>,
 ) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
     let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
-    let opts = relax_options(k_choice(k)?, samples, seed, cap, engine, verify, precision)?;
+    let k = k.map(k_choice).transpose()?;
+    let opts = relax_options(k, samples, seed, cap, engine, verify, precision)?;
     let (report, drawn) = interruptible(py, |stop| {
         sudolab::relax_until(&p, &opts, stop)
             .and_then(|(mut report, drawn)| report.name_onset(&p, &opts).map(|()| (report, drawn)))
@@ -499,93 +496,34 @@ fn score_rows<'py>(
     to_py(py, &rows)
 }
 
-/// The analyze options of the given parameters, the library's defaults
-/// (`AnalyzeOptions`, the CLI's) for the others, checked as the CLI checks
-/// them.
-fn analyze_opts(
-    metrics: Option<&str>,
-    k: Option<&Bound<'_, PyAny>>,
-    samples: Option<usize>,
-    seed: Option<u64>,
-    cap: Option<u64>,
-    fixedness: Option<bool>,
-    precision: Option<f64>,
-) -> PyResult<AnalyzeOptions> {
-    let d = AnalyzeOptions::default();
-    let samples = samples.unwrap_or(d.relax.samples);
-    let seed = seed.unwrap_or(d.relax.seed);
-    let k = k_choice(k)?.unwrap_or(d.relax.k_choice());
-    let opts = AnalyzeOptions {
-        groups: match metrics {
-            Some(m) => MetricGroup::parse_list(m).map_err(value_error)?,
-            None => d.groups,
-        },
-        relax: RelaxOptions {
-            samples,
-            seed,
-            cap: cap.unwrap_or(d.relax.cap),
-            precision,
-            verify: RelaxOptions::default_verify(samples),
-            ..d.relax
-        }
-        .with_k(k),
-        rate_seed: seed,
-        fixedness: fixedness.unwrap_or(d.fixedness),
-        dedup: d.dedup,
-        serate_budget: d.serate_budget,
-    };
-    opts.check().map_err(option_error)?;
-    Ok(opts)
-}
-
-/// The parameters of `sudolab analyze`, checked as the CLI checks them
-/// before any work (`AnalyzeOptions::check`) and completed with the
-/// defaults: a dict of `metrics`, `k`, `samples`, `seed`, `cap`,
-/// `fixedness` and `precision` to pass to `analyze`. Raises `ValueError` for a value the
-/// CLI refuses, with its message.
+/// The parameters of `sudolab analyze` (`**options`, the names of
+/// [`ANALYZE_PARAMETERS`](analyze_parameters::ANALYZE_PARAMETERS)),
+/// checked as the CLI checks them before any work
+/// (`AnalyzeOptions::check`) and completed with the defaults: a dict of
+/// every parameter to pass to `analyze`. Raises `ValueError` for a value
+/// the CLI refuses, with its message, and `TypeError` for an unknown name.
 #[pyfunction]
-#[pyo3(signature = (metrics=None, k=None, samples=None, seed=None, cap=None, fixedness=None, precision=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (**options))]
 fn analyze_options<'py>(
     py: Python<'py>,
-    metrics: Option<&str>,
-    k: Option<&Bound<'py, PyAny>>,
-    samples: Option<usize>,
-    seed: Option<u64>,
-    cap: Option<u64>,
-    fixedness: Option<bool>,
-    precision: Option<f64>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let opts = analyze_opts(metrics, k, samples, seed, cap, fixedness, precision)?;
-    let out = PyDict::new(py);
-    out.set_item("metrics", opts.metrics())?;
-    out.set_item("k", to_py(py, &opts.relax.k_choice())?)?;
-    out.set_item("samples", opts.relax.samples)?;
-    out.set_item("seed", opts.relax.seed)?;
-    out.set_item("cap", opts.relax.cap)?;
-    out.set_item("fixedness", opts.fixedness)?;
-    out.set_item("precision", opts.relax.precision)?;
-    Ok(out)
+    let opts = analyze_parameters::analyze_options_of(options)?;
+    analyze_parameters::values(py, &opts)
 }
 
 /// `sudolab analyze` rows (dicts) for a batch (with their input `lines`),
-/// on every core, with the CLI's defaults and meaning for every parameter.
+/// on every core, with the CLI's defaults and meaning for every parameter
+/// (`**options`, as [`analyze_options`] takes them).
 #[pyfunction]
-#[pyo3(signature = (puzzles, lines=None, metrics=None, k=None, samples=None, seed=None, cap=None, fixedness=None, precision=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (puzzles, lines=None, **options))]
 fn analyze<'py>(
     py: Python<'py>,
     puzzles: Vec<String>,
     lines: Option<Vec<usize>>,
-    metrics: Option<&str>,
-    k: Option<&Bound<'py, PyAny>>,
-    samples: Option<usize>,
-    seed: Option<u64>,
-    cap: Option<u64>,
-    fixedness: Option<bool>,
-    precision: Option<f64>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let opts = analyze_opts(metrics, k, samples, seed, cap, fixedness, precision)?;
+    let opts = analyze_parameters::analyze_options_of(options)?;
     let lines = lines_of(lines, puzzles.len())?;
     let parsed = parse_all(&puzzles, &lines)?;
     // As the CLI and `relax` do: a k beyond the graph is the caller's
@@ -719,6 +657,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(relax_report, m)?)?;
     m.add_function(wrap_pyfunction!(rate, m)?)?;
     m.add_function(wrap_pyfunction!(score_rows, m)?)?;
+    // The analyze parameters, for the Python wrappers' signatures and the
+    // stubs (`python/gen_stubs.py`).
+    m.add("ANALYZE_PARAMETERS", analyze_parameters::table(m.py())?)?;
     m.add_function(wrap_pyfunction!(analyze_options, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(generate_rows, m)?)?;

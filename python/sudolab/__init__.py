@@ -33,8 +33,11 @@ second (``KeyboardInterrupt``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+import functools
+import inspect
 import numbers
-from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Union
+import textwrap
+from typing import TYPE_CHECKING, Any, Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 import pandas as pd
@@ -43,7 +46,9 @@ from . import _native
 from ._native import EngineDisagreement
 
 if TYPE_CHECKING:
-    from ._native import RateRow, ScoreRow
+    from typing_extensions import Unpack
+
+    from ._native import AnalyzeOptions, AnalyzeParameters, RateRow, ScoreRow
 
 __all__ = [
     "EngineDisagreement",
@@ -89,14 +94,98 @@ def _int(name: str, value: Any) -> Optional[int]:
     return value
 
 
-def _k(value: Any) -> Union[int, str, None]:
-    """A relaxation's ``k``: a number of edges (checked as :func:`_int`
-    checks it) or ``"auto"``, each puzzle's onset (where P(unique) falls
-    through one half over 100 samples), passed on as text for the library
-    to read as ``--k`` reads it."""
+def _int_or_text(name: str, value: Any) -> Union[int, str, None]:
+    """A value that is a number or a word, such as a relaxation's ``k``: a
+    number of edges (checked as :func:`_int` checks it) or ``"auto"``, each
+    puzzle's onset (where P(unique) falls through one half over 100
+    samples), passed on as text for the library to read as ``--k`` reads
+    it."""
     if isinstance(value, str):
         return value
-    return _int("k", value)
+    return _int(name, value)
+
+
+class AnalyzeParameter(NamedTuple):
+    """One keyword parameter of ``sudolab analyze`` as Python takes it:
+    ``name``, ``type`` (of its value once checked, as :func:`analyze_options`
+    returns it), ``default`` (the CLI's) and ``doc`` (what it means)."""
+
+    name: str
+    type: str
+    default: Any
+    doc: str
+
+    @property
+    def annotation(self) -> str:
+        """The type a caller may give: :attr:`type`, or ``None`` for the
+        CLI's default."""
+        return self.type if self.type.startswith("Optional[") else f"Optional[{self.type}]"
+
+
+#: The keyword parameters of :func:`analyze`, :func:`analyze_batch`,
+#: :func:`analyze_options` and :mod:`sudolab.dask`'s functions, declared once
+#: in the extension (beside the library's ``AnalyzeOptions``): the functions'
+#: signatures and docs, the checks of their values and the type stubs
+#: (``python/gen_stubs.py``) all come from it.
+ANALYZE_PARAMETERS: Tuple[AnalyzeParameter, ...] = tuple(AnalyzeParameter(**p) for p in _native.ANALYZE_PARAMETERS)
+
+# How a value of each type is checked before the extension reads it (the
+# others it reads as they are).
+_CHECK_BY_TYPE = {"int": _int, "Union[int, str]": _int_or_text}
+
+
+def _checked(options: dict) -> dict:
+    """``options`` with every integer checked as :func:`_int` checks it, for
+    the extension, which refuses an unknown name (``TypeError``) and a value
+    the CLI refuses (``ValueError``, the CLI's message)."""
+    types = {p.name: p.type for p in ANALYZE_PARAMETERS}
+    checked = {}
+    for name, value in options.items():
+        check = _CHECK_BY_TYPE.get(types.get(name, ""))
+        checked[name] = value if check is None or value is None else check(name, value)
+    return checked
+
+
+def _parameters_doc(defaults: dict) -> str:
+    lines = ["", "", "    Parameters of ``sudolab analyze`` (keyword only; left out or ``None``: the CLI's default):", ""]
+    for p in ANALYZE_PARAMETERS:
+        lines.append(f"    {p.name} : {p.type}, default {defaults.get(p.name, p.default)!r}")
+        lines.append(textwrap.fill(p.doc, width=80, initial_indent=" " * 8, subsequent_indent=" " * 8))
+    return "\n".join(lines)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _takes_analyze_parameters(**defaults: Any) -> Callable[[_F], _F]:
+    """Makes a function that takes ``sudolab analyze``'s parameters as
+    ``**options`` show and check them, from :data:`ANALYZE_PARAMETERS`: its
+    signature lists them (keyword only, with their types; default ``None``,
+    the CLI's, unless ``defaults`` gives one), its docstring says what each
+    means and its default, and it receives the given ones with ``defaults``
+    filled in and every integer checked (:func:`_checked`)."""
+
+    def give(function: _F) -> _F:
+        @functools.wraps(function)
+        def checked(*args: Any, **options: Any) -> Any:
+            return function(*args, **_checked({**defaults, **options}))
+
+        signature = inspect.signature(function)
+        own = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        analyze = [
+            inspect.Parameter(
+                p.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=defaults.get(p.name),
+                annotation=p.type if p.name in defaults else p.annotation,
+            )
+            for p in ANALYZE_PARAMETERS
+        ]
+        checked.__signature__ = signature.replace(parameters=own + analyze)  # type: ignore[attr-defined]
+        checked.__doc__ = (function.__doc__ or "") + _parameters_doc(defaults)
+        return checked  # type: ignore[return-value]
+
+    return give
 
 
 def _case(self: EngineDisagreement) -> Optional[dict]:
@@ -308,7 +397,7 @@ def relax(
     """
     row, drawn = _native.relax_report(
         _line(puzzle),
-        _k(k),
+        _int_or_text("k", k),
         _int("samples", samples),
         _int("seed", seed),
         _int("cap", cap),
@@ -391,37 +480,19 @@ def _lines_arg(lines: Optional[Sequence[int]]) -> Optional[List[int]]:
     return [_int("lines", line) for line in lines]
 
 
-def analyze_options(
-    metrics: Optional[str] = None,
-    k: Optional[Union[int, str]] = None,
-    samples: Optional[int] = None,
-    seed: Optional[int] = None,
-    cap: Optional[int] = None,
-    fixedness: Optional[bool] = None,
-    precision: Optional[float] = None,
-) -> dict:
+@_takes_analyze_parameters()
+def analyze_options(**options: Unpack[AnalyzeParameters]) -> AnalyzeOptions:
     """The parameters of :func:`analyze_batch` checked as ``sudolab
     analyze`` checks its flags (the library's ``AnalyzeOptions.check``), the
-    ones left out filled with the CLI's defaults: a dict of ``metrics``,
-    ``k``, ``samples``, ``seed``, ``cap``, ``fixedness`` and ``precision``
-    to pass on (as
-    :mod:`sudolab.dask` does before it schedules anything). Raises
-    ``ValueError`` with the CLI's message for a value it refuses."""
-    return _native.analyze_options(
-        metrics, _k(k), _int("samples", samples), _int("seed", seed), _int("cap", cap), fixedness, precision
-    )
+    ones left out filled with the CLI's defaults: a dict of every parameter
+    to pass on (as :mod:`sudolab.dask` does before it schedules anything).
+    Raises ``ValueError`` with the CLI's message for a value it refuses, and
+    ``TypeError`` for a name it does not know."""
+    return _native.analyze_options(**options)
 
 
-def analyze(
-    puzzle: PuzzleLike,
-    metrics: Optional[str] = None,
-    k: Optional[Union[int, str]] = None,
-    samples: Optional[int] = None,
-    seed: Optional[int] = None,
-    cap: Optional[int] = None,
-    fixedness: bool = True,
-    precision: Optional[float] = None,
-) -> Analysis:
+@_takes_analyze_parameters(fixedness=True)
+def analyze(puzzle: PuzzleLike, **options: Unpack[AnalyzeParameters]) -> Analysis:
     """Every metric of ``metrics`` for one puzzle (``sudolab analyze``:
     groups ``clauses``, ``relax``, ``rate-all``, ``rate:MODELS``, ``score``;
     the CLI's defaults, :func:`analyze_options` gives them). With
@@ -429,17 +500,7 @@ def analyze(
     per-cell fixedness map. With ``precision`` (cells) the relaxation draws
     samples until the 95 % interval of ``mean_fixed`` is within ± that many
     cells (at most ``samples``), as ``--precision`` does."""
-    (row,) = _native.analyze(
-        [_line(puzzle)],
-        None,
-        metrics,
-        _k(k),
-        _int("samples", samples),
-        _int("seed", seed),
-        _int("cap", cap),
-        fixedness,
-        precision,
-    )
+    (row,) = _native.analyze([_line(puzzle)], None, **options)
     row.pop("line", None)
     return Analysis(row)
 
@@ -455,33 +516,18 @@ def _batch_index(puzzles: Any) -> Optional[pd.Index]:
     return puzzles.index if isinstance(puzzles, pd.Series) else None
 
 
+@_takes_analyze_parameters()
 def analyze_batch(
     puzzles: Union[Iterable[PuzzleLike], pd.Series],
-    metrics: Optional[str] = None,
-    k: Optional[Union[int, str]] = None,
-    samples: Optional[int] = None,
-    seed: Optional[int] = None,
-    cap: Optional[int] = None,
-    fixedness: Optional[bool] = None,
     lines: Optional[Sequence[int]] = None,
-    precision: Optional[float] = None,
+    **options: Unpack[AnalyzeParameters],
 ) -> pd.DataFrame:
     """:func:`analyze` over many puzzles on every core: the rows of
     ``sudolab analyze --format jsonl`` (``line`` = ``lines`` or the 1-based
     position; a Series keeps its index). Same defaults as the CLI
     (:func:`analyze_options` gives them)."""
     index = _batch_index(puzzles)
-    rows = _native.analyze(
-        _lines(puzzles),
-        _lines_arg(lines),
-        metrics,
-        _k(k),
-        _int("samples", samples),
-        _int("seed", seed),
-        _int("cap", cap),
-        fixedness,
-        precision,
-    )
+    rows = _native.analyze(_lines(puzzles), _lines_arg(lines), **options)
     return _frame(rows, index)
 
 

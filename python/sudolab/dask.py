@@ -21,14 +21,19 @@ from __future__ import annotations
 
 import json
 import os
-from typing import List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, List, Tuple, Union
 
 import dask
 import dask.bag as db
 import dask.dataframe as dd
 import pandas as pd
 
-from . import analyze_batch, analyze_options
+from . import _takes_analyze_parameters, analyze_batch, analyze_options
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ._native import AnalyzeParameters
 
 __all__ = ["read_puzzles", "analyze", "analyze_to_parquet"]
 
@@ -74,26 +79,15 @@ def _partitions(collection, column: str):
     raise TypeError(f"expected a Dask DataFrame, Series or bag of puzzle lines, not {type(collection).__name__}")
 
 
-def analyze(
-    collection,
-    metrics: Optional[str] = None,
-    k: Optional[Union[int, str]] = None,
-    samples: Optional[int] = None,
-    seed: Optional[int] = None,
-    cap: Optional[int] = None,
-    fixedness: Optional[bool] = None,
-    column: str = "puzzle",
-    precision: Optional[float] = None,
-) -> pd.DataFrame:
+@_takes_analyze_parameters()
+def analyze(collection, column: str = "puzzle", **options: Unpack[AnalyzeParameters]) -> pd.DataFrame:
     """Analyses every puzzle of ``collection`` (a Dask bag of lines, or the
     ``column`` of a Dask DataFrame), partition by partition on the cluster,
     and gathers one pandas DataFrame: the rows of ``sudolab analyze --format
     jsonl`` in input order, ``line`` counted over the whole collection. The
     parameters are :func:`sudolab.analyze_batch`'s, with the CLI's defaults,
     checked before anything is scheduled (:func:`sudolab.analyze_options`)."""
-    params = analyze_options(
-        metrics=metrics, k=k, samples=samples, seed=seed, cap=cap, fixedness=fixedness, precision=precision
-    )
+    params = analyze_options(**options)
     tasks = [dask.delayed(_analyze_partition)(part, params) for part in _partitions(collection, column)]
     results = dask.compute(*tasks)
     frames = []
@@ -121,27 +115,15 @@ def _write_partition(items, offset: int, params: dict, path: str, number: int) -
     return len(frame)
 
 
-def analyze_to_parquet(
-    collection,
-    path: str,
-    metrics: Optional[str] = None,
-    k: Optional[Union[int, str]] = None,
-    samples: Optional[int] = None,
-    seed: Optional[int] = None,
-    cap: Optional[int] = None,
-    fixedness: Optional[bool] = None,
-    column: str = "puzzle",
-    precision: Optional[float] = None,
-) -> int:
+@_takes_analyze_parameters()
+def analyze_to_parquet(collection, path: str, column: str = "puzzle", **options: Unpack[AnalyzeParameters]) -> int:
     """Like :func:`analyze`, but each worker writes its partition's rows to
     ``path/part.NNNNN.parquet`` (a directory ``pandas.read_parquet`` and
     ``dask.dataframe.read_parquet`` read as one table; list fields such as
     ``alo_lengths`` stay lists, the nested ``params`` and ``errors`` are JSON
     text). Returns the number of rows written. The line offsets are counted
     first (one pass that reads the partitions' lengths)."""
-    params = analyze_options(
-        metrics=metrics, k=k, samples=samples, seed=seed, cap=cap, fixedness=fixedness, precision=precision
-    )
+    params = analyze_options(**options)
     os.makedirs(path, exist_ok=True)
     parts = _partitions(collection, column)
     counts = dask.compute(*[dask.delayed(len)(p) for p in parts])

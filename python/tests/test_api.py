@@ -205,30 +205,75 @@ def test_score_batch_keep_going_keeps_the_other_rows():
 
 
 def test_the_analyze_parameters_are_declared_once():
-    """The analyze parameters are the library's (``analyze_options``, the
-    Rust ``AnalyzeOptions`` behind ``sudolab analyze``): every Python entry
-    point and the type stubs take exactly those, and a parameter added in
-    one place and forgotten in another fails here."""
-    import ast
+    """The analyze parameters are one table of the extension
+    (``ANALYZE_PARAMETERS``, beside the library's ``AnalyzeOptions``): every
+    Python entry point lists exactly those, keyword only, with their types
+    and defaults, says what each means, refuses any other name, and
+    ``analyze_options`` fills them with the table's defaults."""
     import inspect
+
+    sd = pytest.importorskip("sudolab.dask")
+    table = sudolab.ANALYZE_PARAMETERS
+    names = [p.name for p in table]
+    assert names == ["metrics", "k", "samples", "seed", "cap", "fixedness", "precision"]
+    assert [p.annotation for p in table] == [
+        "Optional[str]", "Optional[Union[int, str]]", "Optional[int]", "Optional[int]",
+        "Optional[int]", "Optional[bool]", "Optional[float]",
+    ]
+    assert sudolab.analyze_options() == {p.name: p.default for p in table}
+    assert all(p.doc.endswith(".") and len(p.doc) > 20 for p in table)
+
+    entry_points = [
+        (sudolab.analyze_options, []),
+        (sudolab.analyze, ["puzzle"]),
+        (sudolab.analyze_batch, ["puzzles", "lines"]),
+        (sd.analyze, ["collection", "column"]),
+        (sd.analyze_to_parquet, ["collection", "path", "column"]),
+    ]
+    for f, own in entry_points:
+        params = inspect.signature(f).parameters
+        assert list(params) == own + names, f.__name__
+        for p in table:
+            assert params[p.name].kind is inspect.Parameter.KEYWORD_ONLY
+            if not (f is sudolab.analyze and p.name == "fixedness"):
+                assert (params[p.name].annotation, params[p.name].default) == (p.annotation, None), f.__name__
+        assert "    samples : int, default 200\n        Relaxation: samples per puzzle" in f.__doc__, f.__name__
+    fixedness = inspect.signature(sudolab.analyze).parameters["fixedness"]
+    assert (fixedness.annotation, fixedness.default) == ("bool", True)
+    assert "fixedness : bool, default True" in sudolab.analyze.__doc__
+
+    unknown = "^unknown analyze parameter 'sample': expected one of metrics, k, samples, seed, cap, fixedness, precision$"
+    with pytest.raises(TypeError, match=unknown):
+        sudolab.analyze_batch([WIKI], sample=3)
+    with pytest.raises(TypeError, match=unknown):
+        sudolab._native.analyze([WIKI], sample=3)
+    import dask.bag as db
+
+    with pytest.raises(TypeError, match=unknown):
+        sd.analyze(db.from_sequence([WIKI], npartitions=1), sample=3)
+    with pytest.raises(TypeError, match="^samples must be an integer, not float"):
+        sudolab.analyze(WIKI, samples=2.5)
+    with pytest.raises(TypeError, match="^fixedness: 'int' object cannot be converted"):
+        sudolab._native.analyze_options(fixedness=1)
+
+
+def test_the_stubs_are_generated_from_the_table(tmp_path):
+    """The stubs' analyze parameters are ``python/gen_stubs.py``'s output
+    from ``ANALYZE_PARAMETERS``: the committed file passes ``--check``, and
+    one with a parameter missing fails it with a diff naming the line."""
     import pathlib
+    import subprocess
+    import sys
 
-    import sudolab.dask
-
-    declared = set(sudolab.analyze_options())
-    assert declared == {"metrics", "k", "samples", "seed", "cap", "fixedness", "precision"}
-
-    def params(f, own):
-        return set(inspect.signature(f).parameters) - own
-
-    assert params(sudolab.analyze_options, set()) == declared
-    assert params(sudolab.analyze, {"puzzle"}) == declared
-    assert params(sudolab.analyze_batch, {"puzzles", "lines"}) == declared
-    assert params(sudolab.dask.analyze, {"collection", "column"}) == declared
-
-    stubs = pathlib.Path(sudolab.__file__).with_name("_native.pyi")
-    tree = ast.parse(stubs.read_text())
-    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    for name, own in [("analyze", {"puzzles", "lines"}), ("analyze_options", set())]:
-        args = {a.arg for a in functions[name].args.args}
-        assert args - own == declared, name
+    script = pathlib.Path(__file__).resolve().parents[1] / "gen_stubs.py"
+    stubs = script.with_name("sudolab") / "_native.pyi"
+    ok = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    text = stubs.read_text()
+    cap = '    cap: Optional[int]\n    """Relaxation: solution cap. Default 1000."""\n'
+    assert text.count(cap) == 1 and "**options: Unpack[AnalyzeParameters]" in text
+    stale = tmp_path / "_native.pyi"
+    stale.write_text(text.replace(cap, ""))
+    bad = subprocess.run([sys.executable, str(script), "--check", "--stubs", str(stale)], capture_output=True, text=True)
+    assert bad.returncode == 1
+    assert "+    cap: Optional[int]" in bad.stdout and "run python python/gen_stubs.py" in bad.stderr
