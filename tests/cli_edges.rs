@@ -88,6 +88,66 @@ fn an_unreached_precision_is_said() {
     assert!(one_row(&out).get("precision_reached").is_none(), "{out}");
 }
 
+/// `analyze --precision` says so too (issue 50, item 17): its row carries
+/// `precision_reached` (false at the samples cap, true when reached, absent
+/// without a precision) and the text table a note naming the lines.
+#[test]
+fn analyze_says_an_unreached_precision() {
+    let input = format!("{ESCARGOT}\n");
+    let args = [
+        "analyze",
+        "-",
+        "--metrics",
+        "relax",
+        "--k",
+        "30",
+        "--precision",
+        "0.001",
+        "--samples",
+        "40",
+    ];
+    let (code, out, err) = sudolab(&[&args[..], &["-f", "jsonl"]].concat(), &input);
+    assert_eq!(code, 0, "{err}");
+    let r = one_row(&out);
+    assert_eq!(
+        (r["samples"].clone(), r["precision_reached"].clone()),
+        (40.into(), false.into()),
+        "{r}"
+    );
+    let (code, out, err) = sudolab(&args, &input);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "NOTE: line(s) 1: the precision ±0.001 cells was not reached within 40 samples"
+        ),
+        "{out}"
+    );
+    let mut reached = args.to_vec();
+    reached[7] = "50";
+    let (code, out, err) = sudolab(&[&reached[..], &["-f", "jsonl"]].concat(), &input);
+    assert_eq!(code, 0, "{err}");
+    let r = one_row(&out);
+    assert_eq!(
+        (r["samples"].clone(), r["precision_reached"].clone()),
+        (30.into(), true.into()),
+        "{r}"
+    );
+    let (_, out, _) = sudolab(
+        &[
+            "analyze",
+            "-",
+            "--metrics",
+            "relax",
+            "--samples",
+            "5",
+            "-f",
+            "jsonl",
+        ],
+        &input,
+    );
+    assert!(one_row(&out).get("precision_reached").is_none(), "{out}");
+}
+
 /// `classify` of a column near 1e200: its edges and class ranges print in
 /// scientific notation, not as 200-digit integers.
 #[test]
@@ -113,6 +173,50 @@ fn huge_values_print_readably() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("edges [1.4e201, 2.7e201]"), "{out}");
     assert!(!out.contains("0000000000000000"), "{out}");
+}
+
+/// `classify`'s group means of values near f64::MAX are their means, not
+/// the infinity their sum overflows to, and their class is the one the
+/// mean falls in.
+#[test]
+fn group_means_near_the_largest_number_are_finite() {
+    let dir = tempfile::tempdir().unwrap();
+    // Group g holds 10 values (g + 1)·4e307 (sums up to 1.2e309).
+    let rows: String = (0..30)
+        .map(|i| {
+            let g = i % 3;
+            format!(
+                "{{\"label\":\"x {g}\",\"big\":{:e}}}\n",
+                (1.0 + g as f64) * 4e307
+            )
+        })
+        .collect();
+    std::fs::write(dir.path().join("r.jsonl"), rows).unwrap();
+    let (code, out, err) = common::sudolab_in(
+        dir.path(),
+        &[
+            "classify", "r.jsonl", "--metric", "big", "--label", "label:2", "-f", "json",
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let groups = report["groups"].as_array().unwrap();
+    let expected = [
+        ("0", 4e307, "easy"),
+        ("1", 8e307, "medium"),
+        ("2", 1.2e308, "hard"),
+    ];
+    assert_eq!(groups.len(), expected.len(), "{out}");
+    for (g, (name, mean, class)) in groups.iter().zip(expected) {
+        assert_eq!(
+            (g["group"].as_str(), g["class_of_mean"].as_str()),
+            (Some(name), Some(class)),
+            "{g}"
+        );
+        let got = g["mean"].as_f64().unwrap_or(f64::NAN);
+        assert!((got - mean).abs() <= mean * 1e-12, "{g}");
+    }
 }
 
 /// Serate's nesting levels 3–5 run within `--serate-budget`: "over budget"

@@ -138,15 +138,11 @@ fn help_to_a_full_disk_fails() {
     assert_eq!((code, out.starts_with("sudolab ")), (0, true), "{out}");
 }
 
-/// Issue 50.6: a second run on an output another run is streaming to
-/// refuses, naming the first (its process id); the lock file goes with the
-/// first run.
+/// The arguments of a streamed run of 200 puzzles to `dr.jsonl` in `d`,
+/// and that run started, once its first row is in the file.
 #[cfg(unix)]
-#[test]
-fn a_second_run_on_a_streamed_output_refuses() {
+fn a_streaming_run(d: &Path) -> ([&'static str; 8], std::process::Child) {
     use std::process::{Command, Stdio};
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
     fs::write(d.join("in.txt"), format!("{EASY}\n").repeat(200)).unwrap();
     let args = [
         "analyze",
@@ -172,6 +168,26 @@ fn a_second_run_on_a_streamed_output_refuses() {
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
+    (args, first)
+}
+
+/// Interrupts `run` (our own child), which ends with exit code 130.
+#[cfg(unix)]
+fn interrupt(mut run: std::process::Child) {
+    // SAFETY: signals our own child process.
+    unsafe { libc::kill(run.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(run.wait().unwrap().code(), Some(130));
+}
+
+/// Issue 50.6: a second run on an output another run is streaming to
+/// refuses, naming the first (its process id); the lock file goes with the
+/// first run.
+#[cfg(unix)]
+#[test]
+fn a_second_run_on_a_streamed_output_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (args, first) = a_streaming_run(d);
     let mut again = args.to_vec();
     again.push("--resume");
     let (code, _, err) = sudolab_in(d, &again, b"");
@@ -183,15 +199,50 @@ fn a_second_run_on_a_streamed_output_refuses() {
         )),
         "{err}"
     );
-    // SAFETY: signals our own child process.
-    unsafe { libc::kill(first.id() as libc::pid_t, libc::SIGINT) };
-    assert_eq!(first.wait().unwrap().code(), Some(130));
+    interrupt(first);
     let mut names: Vec<String> = fs::read_dir(d)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
     assert_eq!(names, ["dr.jsonl", "dr.jsonl.run.json", "in.txt"]);
+}
+
+/// Issue 50.6 through another name: a second run resuming the streamed
+/// output through a symbolic link (its run record linked too) takes the
+/// same lock and refuses, so no row is written twice.
+#[cfg(unix)]
+#[test]
+fn a_second_run_through_a_link_to_a_streamed_output_refuses() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (args, first) = a_streaming_run(d);
+    symlink("dr.jsonl", d.join("link.jsonl")).unwrap();
+    symlink("dr.jsonl.run.json", d.join("link.jsonl.run.json")).unwrap();
+    let mut again = args.to_vec();
+    again[7] = "link.jsonl";
+    again.push("--resume");
+    let (code, _, err) = sudolab_in(d, &again, b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "link.jsonl is being written by another sudolab run (process {})",
+            first.id()
+        )),
+        "{err}"
+    );
+    interrupt(first);
+    let text = fs::read_to_string(d.join("dr.jsonl")).unwrap();
+    let lines: Vec<u64> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["line"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(lines, (1..=lines.len() as u64).collect::<Vec<_>>());
 }
 
 /// Issue 50.7: `--resume` refuses a file with a duplicated row, as merge

@@ -475,6 +475,31 @@ fn a_planted_link_at_a_side_file_is_not_followed() {
     }
 }
 
+/// A symbolic link planted in an `encode -o DIR/` folder where the run
+/// writes its `line<N>.cnf` is replaced by the file, not followed: the
+/// file it names is left as it was.
+#[cfg(unix)]
+#[test]
+fn a_planted_link_in_an_encode_folder_is_not_followed() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::create_dir(d.join("cnf")).unwrap();
+    fs::write(d.join("victim.txt"), "victim\n").unwrap();
+    symlink("../victim.txt", d.join("cnf/line1.cnf")).unwrap();
+    let (code, _, err) = run_in(d, &["encode", "-", "-o", "cnf/"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        fs::read_to_string(d.join("victim.txt")).unwrap(),
+        "victim\n"
+    );
+    let written = d.join("cnf/line1.cnf");
+    assert!(!fs::symlink_metadata(&written).unwrap().is_symlink());
+    let text = fs::read_to_string(&written).unwrap();
+    assert!(text.starts_with("c sudolab encoding="), "{text}");
+    assert_eq!(names(&d.join("cnf")), ["line1.cnf"]);
+}
+
 /// A run that fails before its first result leaves nothing behind: no
 /// output, no run record, no folder it created.
 #[test]

@@ -155,6 +155,10 @@ const PROMISES: &[(&str, &[&str])] = &[
         &["encode_to_a_folder_writes_all_files_or_none"],
     ),
     (
+        "a symbolic link planted at one is replaced, not followed",
+        &["a_planted_link_in_an_encode_folder_is_not_followed"],
+    ),
+    (
         "a folder holding `line<N>.cnf` files of an earlier run",
         &["encode_keeps_a_runs_files_together"],
     ),
@@ -175,8 +179,12 @@ const PROMISES: &[(&str, &[&str])] = &[
         &["sigint_keeps_the_finished_rows_and_resume_completes_them"],
     ),
     (
-        "a lock (`.FILE.lock` beside it)",
+        "a lock (`.FILE.lock` beside it",
         &["a_second_run_on_a_streamed_output_refuses"],
+    ),
+    (
+        "under any link's name",
+        &["a_second_run_through_a_link_to_a_streamed_output_refuses"],
     ),
     (
         "`--resume` refuses a file with a duplicated row, rows out of input order",

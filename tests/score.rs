@@ -358,6 +358,8 @@ fn fit_writes_a_model_that_score_reads() {
             "label:2",
             "--metrics",
             "givens,weights_score",
+            "--se",
+            "label:3",
             "--bootstrap",
             "0",
             "--model-out",
@@ -370,6 +372,43 @@ fn fit_writes_a_model_that_score_reads() {
     assert_eq!(code, 0, "{err}");
     let model = std::fs::read_to_string(dir.path().join("weighted.json")).unwrap();
     assert!(model.contains("; a weighs 0.5"), "{model}");
+    // A model `score --model` would refuse is not written (issue 50, item
+    // 12): without Sukaku Explainer's ratings it has no SE curve, and one
+    // whose terms all weigh 0 scores every puzzle the same.
+    let (code, _, err) = sudolab_in(
+        dir.path(),
+        &[
+            "fit",
+            "m.jsonl",
+            "--score",
+            "--label",
+            "label:2",
+            "--metrics",
+            "givens",
+            "--model-out",
+            "no-se.json",
+        ],
+        b"",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("--model-out no-se.json: a model's SE-equivalent curve is fitted on Sukaku Explainer's ratings: give --se COLUMN"),
+        "{err}"
+    );
+    assert!(!dir.path().join("no-se.json").exists());
+    let mut flat: serde_json::Value = serde_json::from_str(&model).unwrap();
+    for variant in ["full", "fast"] {
+        for term in flat[variant]["terms"].as_array_mut().unwrap() {
+            term["weight"] = 0.0.into();
+        }
+    }
+    std::fs::write(dir.path().join("flat.json"), flat.to_string()).unwrap();
+    let (code, _, err) = sudolab_in(dir.path(), &["score", "--model", "flat.json"], b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("--model flat.json: not a score model: full: every term weighs 0, so every puzzle would score the same"),
+        "{err}"
+    );
     for (bad, says) in [
         ("a", "--source-weight a: expected SOURCE=WEIGHT"),
         (

@@ -195,6 +195,11 @@ pub struct AnalysisRow {
     /// requested or the puzzle cannot be relaxed.
     #[serde(flatten)]
     pub relax: Option<RelaxSummary>,
+    /// With a relaxation precision: whether the samples reached it (`false`:
+    /// the run stopped at `samples` first, so `mean_fixed`'s interval is
+    /// wider than asked). Written only with a precision, as `relax` does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision_reached: Option<bool>,
     /// Human-model ratings, flattened (the `rate` columns); `None` when no model
     /// is requested.
     #[serde(flatten)]
@@ -234,6 +239,7 @@ pub fn analyze(puzzle: &Puzzle, opts: &AnalyzeOptions) -> Result<AnalysisRow, Di
         params: opts.params(),
         clauses: values.clauses,
         relax: values.relax,
+        precision_reached: values.precision_reached,
         rate: values.rate,
         score: None,
         errors: values.errors,

@@ -86,7 +86,7 @@ pub(super) fn run(args: EncodeArgs) -> Result<u8> {
                 Ok(()) => {
                     let path = dir.join(format!("line{line}.cnf"));
                     staged
-                        .stage(&path, &text)
+                        .stage_in_folder(&path, &text)
                         .with_context(|| format!("cannot write {}", path.display()))?;
                     written.push(path);
                 }

@@ -313,6 +313,12 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
             }
         }
     }
+    if let (Some(p), None) = (&args.model_out, &args.se) {
+        anyhow::bail!(
+            "--model-out {}: a model's SE-equivalent curve is fitted on Sukaku Explainer's ratings: give --se COLUMN (e.g. label:3), known for some rows",
+            p.display()
+        );
+    }
     let timed_weight = args.timed_weight.unwrap_or(1.0);
     if !crate::cli::fit::source_weight_ok(timed_weight) {
         anyhow::bail!(
@@ -428,6 +434,13 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     let all: Vec<usize> = (0..metrics.len()).collect();
     let report = fit_model(&data, &all, &fast, &held_out, &opts, about);
     if let Some(p) = &args.model_out {
+        // What `score --model` would refuse is not written.
+        report.model.check().map_err(|e| {
+            anyhow::anyhow!(
+                "--model-out {}: the fitted model is not one `score --model` can use ({e}); nothing written",
+                p.display()
+            )
+        })?;
         let json = serde_json::to_string_pretty(&report.model)? + "\n";
         crate::report::write_atomic(p, json.as_bytes())
             .with_context(|| format!("cannot write {}", p.display()))?;

@@ -1,7 +1,7 @@
 //! An advisory lock on a streamed output (`-f jsonl -o FILE`): two runs
 //! appending to one file would duplicate its rows (issue 50, row 6), so a
-//! run holds `flock(2)` on a lock file beside its output (`.FILE.lock`,
-//! holding the run's process id) from before the file is read for
+//! run holds `flock(2)` on a lock file beside its output (`.FILE.lock`
+//! beside the file a symbolic link names, holding the run's process id) from before the file is read for
 //! `--resume` until the run ends, and a second run refuses with a message
 //! naming the first. The lock file is removed at the end (and on a signal,
 //! with the temporary files); one left by a killed run holds no lock and is
@@ -17,8 +17,14 @@ pub(super) struct OutputLock {
     _file: std::fs::File,
 }
 
-/// The lock file of `output`: `.NAME.lock` beside it.
+/// The lock file of `output`: `.NAME.lock` beside the file it names. A
+/// symbolic link is followed, as the output's rows are: two runs that
+/// write one file through two names take one lock.
 pub(super) fn lock_path(output: &Path) -> PathBuf {
+    let output = match crate::report::OutputTarget::of(output) {
+        Ok(crate::report::OutputTarget::File(file)) => file,
+        _ => output.to_path_buf(),
+    };
     let name = output
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

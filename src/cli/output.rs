@@ -5,7 +5,8 @@
 //! the file they replace.
 
 use crate::report::{
-    OutputStream, OutputTarget, StreamState, forget_temporary, temp_beside, write_atomic,
+    OutputStream, OutputTarget, StreamState, forget_temporary, new_temp_beside, temp_beside,
+    write_atomic,
 };
 use std::fs;
 use std::io::{self, Write};
@@ -29,14 +30,38 @@ impl StagedFiles {
         match OutputTarget::of(path)? {
             OutputTarget::Special(_) => write_atomic(path, bytes),
             OutputTarget::File(p) => {
-                let mut tmp = temp_beside(&p)?;
-                tmp.write_all(bytes)?;
-                tmp.flush()?;
-                tmp.as_file().sync_all()?;
-                self.staged.push((tmp.into_temp_path(), p));
-                Ok(())
+                let tmp = temp_beside(&p)?;
+                self.stage_in(tmp, p, bytes)
             }
         }
+    }
+
+    /// [`StagedFiles::stage`] for a file the run names itself in an output
+    /// folder (`encode -o DIR/`'s `line<N>.cnf`): a symbolic link planted
+    /// at `path` is replaced by the file, never followed, as a side file's
+    /// ([`super::paths::write_side_file`]).
+    pub(crate) fn stage_in_folder(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            let tmp = new_temp_beside(path)?;
+            self.stage_in(tmp, path.to_path_buf(), bytes)
+        } else {
+            self.stage(path, bytes)
+        }
+    }
+
+    /// Writes `bytes` to `tmp`, flushed and closed, to be renamed over
+    /// `target` by [`StagedFiles::commit`].
+    fn stage_in(
+        &mut self,
+        mut tmp: tempfile::NamedTempFile,
+        target: PathBuf,
+        bytes: &[u8],
+    ) -> io::Result<()> {
+        tmp.write_all(bytes)?;
+        tmp.flush()?;
+        tmp.as_file().sync_all()?;
+        self.staged.push((tmp.into_temp_path(), target));
+        Ok(())
     }
 
     /// Renames every staged file over its target.

@@ -368,7 +368,22 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
             cells
         })
         .collect();
-    text_table(&header, &table)
+    let mut text = text_table(&header, &table);
+    let unreached: Vec<String> = rows
+        .iter()
+        .filter(|r| r.row.precision_reached == Some(false))
+        .map(|r| r.line.to_string())
+        .collect();
+    if let (Some(first), false) = (rows.first(), unreached.is_empty()) {
+        let p = &first.row.params;
+        text.push_str(&format!(
+            "NOTE: line(s) {}: the precision ±{} cells was not reached within {} samples (raise --samples for a narrower interval; precision_reached is false in -f jsonl).\n",
+            unreached.join(", "),
+            p.precision.unwrap_or_default(),
+            p.samples.unwrap_or_default()
+        ));
+    }
+    text
 }
 
 /// One relaxation as text: its summary and the fixedness map.

@@ -497,7 +497,7 @@ fn group_classes(
         .map(|(group, mut vals)| {
             vals.sort_by(f64::total_cmp);
             let n = vals.len();
-            let mean = vals.iter().sum::<f64>() / n as f64;
+            let mean = stats::mean(&vals).unwrap_or(f64::NAN);
             let median = stats::median_sorted(&vals).unwrap_or(f64::NAN);
             let mut per_class = vec![0usize; names.len()];
             for &v in &vals {

@@ -150,6 +150,8 @@ pub struct MetricValues {
     pub clauses: Option<ClauseCounts>,
     /// Relaxation summary at the requested `k`.
     pub relax: Option<RelaxSummary>,
+    /// With a relaxation precision: whether its samples reached it.
+    pub precision_reached: Option<bool>,
     /// Human-model ratings.
     pub rate: Option<Ratings>,
     /// Metric group → why it could not be computed for this puzzle.
@@ -181,6 +183,7 @@ pub(crate) fn compute(puzzle: &Puzzle, opts: &MetricOptions) -> Result<MetricVal
                         summary.fixedness.clear();
                     }
                     out.relax = Some(summary);
+                    out.precision_reached = report.precision_reached;
                 }
                 Err(RelaxError::Disagreement(d)) => return Err(d),
                 Err(e) => {

@@ -427,8 +427,9 @@ impl ScoreModel {
     }
 
     /// Refuses a model no score can be computed with: parameters the
-    /// command line would refuse (`FeatureParams::check`), a term with a
-    /// zero or non-finite spread, an empty or unordered curve, level cuts that do not
+    /// command line would refuse (`FeatureParams::check`), terms that all
+    /// weigh 0 (one score for every puzzle), a term with a zero or
+    /// non-finite spread, an empty or unordered curve, level cuts that do not
     /// fit their levels.
     pub fn check(&self) -> Result<(), ModelError> {
         let bad = |what: String| Err(ModelError::Invalid(what));
@@ -438,6 +439,11 @@ impl ScoreModel {
         for (variant, s) in [("full", &self.full), ("fast", &self.fast)] {
             if s.terms.is_empty() {
                 return bad(format!("{variant}: no term"));
+            }
+            if s.terms.iter().all(|t| t.weight == 0.0) {
+                return bad(format!(
+                    "{variant}: every term weighs 0, so every puzzle would score the same"
+                ));
             }
             if !(s.low.is_finite() && s.high.is_finite() && s.high > s.low) {
                 return bad(format!("{variant}: low {} / high {}", s.low, s.high));

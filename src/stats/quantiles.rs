@@ -18,8 +18,18 @@ pub(crate) fn quantile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
     if t == 0.0 {
         return Some(sorted[lo]);
     }
-    // Weighted, not `a + t·(b − a)`: `b − a` overflows for values near ±f64::MAX.
-    Some(sorted[lo] * (1.0 - t) + sorted[hi] * t)
+    let (a, b) = (sorted[lo], sorted[hi]);
+    // `a + t·(b − a)` rises with `t` and is `a` for two equal values, so
+    // quantiles of ascending `q` ascend (a fitted model's percentiles are
+    // checked for it); weighted where `b − a` overflows (values near
+    // ±f64::MAX). Rounding cannot take it out of `[a, b]`.
+    let span = b - a;
+    let q = if span.is_finite() {
+        a + t * span
+    } else {
+        a * (1.0 - t) + b * t
+    };
+    Some(q.max(a.min(b)).min(a.max(b)))
 }
 
 /// Edges of `bins` equal-count bins of `values` (any order, finite).

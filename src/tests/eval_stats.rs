@@ -226,6 +226,22 @@ fn quantiles_interpolate() {
     assert_eq!(quantile_sorted(&[], 0.5), None);
 }
 
+/// Tied values give their value exactly at every `q`, so percentiles of
+/// ascending `q` ascend (a fitted score model's reference percentiles are
+/// checked for it); values near f64::MAX interpolate without overflow.
+#[test]
+fn quantiles_of_ties_are_the_tied_value() {
+    let tied = 2.8291841466122913;
+    let s = vec![tied; 136];
+    let q: Vec<f64> = (0..=100)
+        .map(|i| quantile_sorted(&s, f64::from(i) / 100.0).unwrap())
+        .collect();
+    assert!(q.iter().all(|&x| x == tied), "{q:?}");
+    let huge = [-f64::MAX, f64::MAX];
+    assert_eq!(quantile_sorted(&huge, 0.5), Some(0.0));
+    assert_eq!(quantile_sorted(&huge, 1.0), Some(f64::MAX));
+}
+
 fn noisy_line(n: usize) -> (Vec<f64>, Vec<f64>) {
     // A deterministic, mildly noisy increasing relation.
     let x: Vec<f64> = (0..n).map(|i| i as f64).collect();
