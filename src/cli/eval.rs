@@ -296,8 +296,7 @@ fn parse_source_weights(list: &Option<String>) -> Result<std::collections::BTree
 
 fn run_fit_score(args: FitArgs) -> Result<u8> {
     use crate::cli::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
-    use crate::metrics::{Metric, join, registry::find};
-    use crate::score::features::candidates;
+    use crate::metrics::Metric;
     PathPlan::new()
         .input("RESULTS", Some(&args.results))
         .output("-o", args.out.file())
@@ -333,41 +332,7 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     }
     let source_weights = parse_source_weights(&args.source_weight)?;
     let table = load_table(&args.results)?;
-    let known = candidates();
-    let metrics: Vec<Metric> = match split_list(&args.metrics) {
-        None => known.clone(),
-        Some(names) => names
-            .iter()
-            .map(|n| {
-                find(n).filter(|m| known.contains(m)).ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "--metrics {n}: the score can only use the metrics it computes: {}",
-                        join(&known, ", ")
-                    )
-                })
-            })
-            .collect::<Result<_>>()?,
-    };
-    // A name given after `--metrics` is one of them, or an error.
-    let among = |flag: &str, names: Vec<String>| -> Result<Vec<Metric>> {
-        names
-            .iter()
-            .map(|n| {
-                find(n)
-                    .filter(|m| metrics.contains(m))
-                    .ok_or_else(|| anyhow::anyhow!("{flag} {n}: not among --metrics"))
-            })
-            .collect()
-    };
-    let fast_metrics = match split_list(&args.fast_metrics) {
-        None => metrics.iter().copied().filter(|m| !m.costly()).collect(),
-        Some(names) => among("--fast-metrics", names)?,
-    };
-    let fast: Vec<usize> = fast_metrics
-        .iter()
-        .filter_map(|f| metrics.iter().position(|m| m == f))
-        .collect();
-    let keep = among("--keep", split_list(&args.keep).unwrap_or_default())?;
+    let (metrics, fast, keep) = score_fit_metrics(&args)?;
     let fields = LabelFields {
         source: LabelSpec::parse(&args.source)?,
         rank: LabelSpec::parse(&args.label)?,
@@ -452,4 +417,51 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     };
     args.out.write(&text)?;
     Ok(super::EXIT_OK)
+}
+
+/// The metrics of `fit --score`: `--metrics` (every metric the score computes
+/// by default), the positions among them of `--fast-metrics` (the cheap ones
+/// by default), and `--keep`; a name outside the score's metrics, or a fast
+/// or kept one outside `--metrics`, is refused naming its flag.
+fn score_fit_metrics(
+    args: &FitArgs,
+) -> Result<(Vec<crate::Metric>, Vec<usize>, Vec<crate::Metric>)> {
+    use crate::metrics::{Metric, join, registry::find};
+    use crate::score::features::candidates;
+    let known = candidates();
+    let metrics: Vec<Metric> = match split_list(&args.metrics) {
+        None => known.clone(),
+        Some(names) => names
+            .iter()
+            .map(|n| {
+                find(n).filter(|m| known.contains(m)).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--metrics {n}: the score can only use the metrics it computes: {}",
+                        join(&known, ", ")
+                    )
+                })
+            })
+            .collect::<Result<_>>()?,
+    };
+    // A name given after `--metrics` is one of them, or an error.
+    let among = |flag: &str, names: Vec<String>| -> Result<Vec<Metric>> {
+        names
+            .iter()
+            .map(|n| {
+                find(n)
+                    .filter(|m| metrics.contains(m))
+                    .ok_or_else(|| anyhow::anyhow!("{flag} {n}: not among --metrics"))
+            })
+            .collect()
+    };
+    let fast_metrics = match split_list(&args.fast_metrics) {
+        None => metrics.iter().copied().filter(|m| !m.costly()).collect(),
+        Some(names) => among("--fast-metrics", names)?,
+    };
+    let fast: Vec<usize> = fast_metrics
+        .iter()
+        .filter_map(|f| metrics.iter().position(|m| m == f))
+        .collect();
+    let keep = among("--keep", split_list(&args.keep).unwrap_or_default())?;
+    Ok((metrics, fast, keep))
 }

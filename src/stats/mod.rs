@@ -61,7 +61,6 @@ pub(crate) use regression::least_absolute_deviations;
 pub(crate) use regression::solve;
 pub(crate) use regression::{FitError, least_squares, predict};
 pub(crate) use summary::Summary;
-#[cfg(feature = "cli")]
 pub(crate) use summary::mean;
 pub(crate) use summary::median_sorted;
 pub use uncertainty::Estimate;
