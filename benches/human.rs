@@ -1,8 +1,8 @@
 //! Speed of the human models: every model with its default run count on one
-//! typical puzzle (QQWing "Intermediate": needs pairs or intersections), plus
-//! each model alone (the two costly solvers, annealing and harmony search,
-//! through `rate` with only that model) and a singles-only puzzle; the trial
-//! depth also on a top1465 puzzle that needs nested assumptions.
+//! typical puzzle (QQWing "Intermediate": needs pairs or intersections) and on
+//! a singles-only puzzle, then each model alone through `rate` with only that
+//! model (beside `rate` with none, its fixed cost: solving the puzzle); the
+//! trial depth also on a top1465 puzzle that needs nested assumptions.
 //!
 //! `cargo bench --bench human`
 
@@ -28,12 +28,20 @@ fn bench(c: &mut Criterion) {
     c.bench_function("rate_all_default_singles", |b| {
         b.iter(|| rate(black_box(&singles), &opts))
     });
-    // Each model alone with its default runs, through `rate` (which also
-    // solves the puzzle once, a few microseconds).
+    // Each model alone with its default runs, through `rate`, which also
+    // solves the puzzle once with the default engines: `rate_no_model` is
+    // that fixed part.
     let only = |model: Model| RateOptions {
         models: [model].into(),
         ..RateOptions::default()
     };
+    let none = RateOptions {
+        models: Default::default(),
+        ..RateOptions::default()
+    };
+    c.bench_function("rate_no_model", |b| {
+        b.iter(|| rate(black_box(&typical), &none))
+    });
     for (name, model) in [
         ("sisus_30", Model::Sisus),
         ("oracle_100", Model::Oracle),
