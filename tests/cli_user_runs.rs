@@ -245,6 +245,55 @@ fn a_second_run_through_a_link_to_a_streamed_output_refuses() {
     assert_eq!(lines, (1..=lines.len() as u64).collect::<Vec<_>>());
 }
 
+/// A run through a hard link to a streamed output (its own lock file, its
+/// own run record) refuses: the first run holds a lock on the file itself.
+#[cfg(unix)]
+#[test]
+fn a_second_run_through_a_hard_link_to_a_streamed_output_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (args, first) = a_streaming_run(d);
+    fs::hard_link(d.join("dr.jsonl"), d.join("hard.jsonl")).unwrap();
+    fs::copy(d.join("dr.jsonl.run.json"), d.join("hard.jsonl.run.json")).unwrap();
+    let mut again = args.to_vec();
+    again[7] = "hard.jsonl";
+    again.push("--resume");
+    let (code, _, err) = sudolab_in(d, &again, b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("hard.jsonl is being written by another sudolab run under another name"),
+        "{err}"
+    );
+    interrupt(first);
+}
+
+/// A file of the user's own in the place of an output's lock file is not
+/// taken for a stale lock: the run refuses and the file is kept.
+#[cfg(unix)]
+#[test]
+fn a_users_file_in_the_lock_files_place_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("in.txt"), format!("{EASY}\n")).unwrap();
+    fs::write(d.join(".o.jsonl.lock"), "my notes\n").unwrap();
+    let args = ["analyze", "in.txt", "--metrics", "clauses", "-o", "o.jsonl"];
+    let (code, _, err) = sudolab_in(d, &args, b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("holds something else than a process id"),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read_to_string(d.join(".o.jsonl.lock")).unwrap(),
+        "my notes\n"
+    );
+    // A lock left by a killed run (a process id) is taken over.
+    fs::write(d.join(".o.jsonl.lock"), "4242").unwrap();
+    let (code, _, err) = sudolab_in(d, &args, b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(!d.join(".o.jsonl.lock").exists());
+}
+
 /// Issue 50.7: `--resume` refuses a file with a duplicated row, as merge
 /// does, naming the file lines.
 #[test]

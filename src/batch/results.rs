@@ -175,14 +175,17 @@ pub enum ResultsError {
     },
     /// A line is not JSON.
     #[error(
-        "{} line {line}: not a JSON record; is it a sudolab JSON Lines output?",
-        path.display()
+        "{} line {line}: not a JSON record; is it a sudolab JSON Lines output?{}",
+        path.display(),
+        if *last { " It is the last line: one damaged by a full disk or a crash can be deleted (the run with --resume computes its puzzle again)." } else { "" }
     )]
     NotJson {
         /// The results file.
         path: PathBuf,
         /// 1-based line of the file.
         line: usize,
+        /// Whether it is the file's last line, the one a crash damages.
+        last: bool,
         /// What the JSON parser said.
         #[source]
         source: serde_json::Error,
@@ -414,6 +417,7 @@ impl ResultsFile {
         let value: Value = serde_json::from_str(text).map_err(|source| ResultsError::NotJson {
             path: self.path.clone(),
             line: file_line,
+            last: self.complete.lines().count() == file_line,
             source,
         })?;
         for (pointer, expected) in &spec.params {
@@ -611,6 +615,12 @@ mod tests {
         );
         let e = read("\nnot json\n".into());
         assert!(e.contains("out.jsonl line 2: not a JSON record"), "{e}");
+        // A damaged last line (a full disk) is named as such; one in the
+        // middle is not.
+        assert!(e.contains("It is the last line"), "{e}");
+        let e = read(format!("not json\n{ROW}\n"));
+        assert!(e.contains("line 1: not a JSON record"), "{e}");
+        assert!(!e.contains("last line"), "{e}");
         let e =
             read(r#"{"puzzle":"1.","k":45,"samples":10,"params":{"seed":1}}"#.to_string() + "\n");
         assert!(e.contains("line 1: no `line`"), "{e}");

@@ -1,11 +1,16 @@
 //! An advisory lock on a streamed output (`-f jsonl -o FILE`): two runs
 //! appending to one file would duplicate its rows (issue 50, row 6), so a
 //! run holds `flock(2)` on a lock file beside its output (`.FILE.lock`
-//! beside the file a symbolic link names, holding the run's process id) from before the file is read for
-//! `--resume` until the run ends, and a second run refuses with a message
-//! naming the first. The lock file is removed at the end (and on a signal,
-//! with the temporary files); one left by a killed run holds no lock and is
-//! taken over. Elsewhere than Unix there is no lock.
+//! beside the file a symbolic link names, holding the run's process id)
+//! from before the file is read for `--resume` until the run ends, and a
+//! second run refuses with a message naming the first. It also holds
+//! `flock(2)` on the output file itself, when there is one, so a run through
+//! another name of the same file (a hard link, whose lock file is another)
+//! refuses too. The lock file is removed at the end (and on a signal, with
+//! the temporary files); one left by a killed run holds no lock and is taken
+//! over, but a file in its place that holds anything but a process id is
+//! the user's, and the run refuses rather than overwrite it. Elsewhere than
+//! Unix there is no lock.
 
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
@@ -15,6 +20,23 @@ pub(super) struct OutputLock {
     path: PathBuf,
     #[cfg(unix)]
     _file: std::fs::File,
+    /// The output file itself, locked while the run lasts.
+    #[cfg(unix)]
+    output: Option<std::fs::File>,
+}
+
+impl OutputLock {
+    /// Locks the output file itself once the run has created it (a new
+    /// file has nothing to lock when the lock is taken).
+    pub(super) fn hold_output(&mut self, output: &Path) -> Result<()> {
+        #[cfg(unix)]
+        if self.output.is_none() {
+            self.output = lock_output(output)?;
+        }
+        #[cfg(not(unix))]
+        let _ = output;
+        Ok(())
+    }
 }
 
 /// The lock file of `output`: `.NAME.lock` beside the file it names. A
@@ -90,16 +112,48 @@ pub(super) fn lock(output: &Path) -> Result<Option<OutputLock>> {
         if !same {
             continue;
         }
+        let mut held = String::new();
+        let _ = file.read_to_string(&mut held);
+        if !held.trim().bytes().all(|b| b.is_ascii_digit()) {
+            bail!(
+                "{} is in the place of {}'s lock and holds something else than a process id: move it away, or write to another file",
+                path.display(),
+                output.display()
+            );
+        }
+        let output_file = lock_output(output)?;
         file.set_len(0)?;
         file.rewind()?;
         write!(file, "{}", std::process::id())?;
         super::signals::remove_on_signal(&path);
-        return Ok(Some(OutputLock { path, _file: file }));
+        return Ok(Some(OutputLock {
+            path,
+            _file: file,
+            output: output_file,
+        }));
     }
     bail!(
         "cannot lock {}: its lock file keeps changing",
         output.display()
     )
+}
+
+/// `flock(2)` on the output file itself (when it exists), which every name
+/// of the file shares: `None` for a new file.
+#[cfg(unix)]
+fn lock_output(output: &Path) -> Result<Option<std::fs::File>> {
+    use std::os::unix::io::AsRawFd;
+    let Ok(file) = std::fs::File::open(output) else {
+        return Ok(None);
+    };
+    // SAFETY: flock(2) on a descriptor this function owns.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        bail!(
+            "{} is being written by another sudolab run under another name of the same file (a hard link): wait for it to end, or write to another file",
+            output.display()
+        );
+    }
+    Ok(Some(file))
 }
 
 #[cfg(not(unix))]

@@ -39,7 +39,8 @@ pub(super) struct RateArgs {
     /// `-` with the status "over budget" (and se_equivalent is the score's
     /// placement). The default rates the forum's famous hardest puzzles at
     /// about 30 s of one core each; 0 leaves the levels out (a puzzle that
-    /// needs them "needs search").
+    /// needs them "needs search") and, from 16×16 on, sets no bound on the
+    /// other chain producers.
     #[arg(long, default_value_t = RateOptions::SERATE_BUDGET)]
     pub serate_budget: u64,
     /// Print the step-by-step solving path instead of ratings: with `-m

@@ -284,6 +284,19 @@ fn held_lock(lock: Option<super::lock::OutputLock>) {
         .unwrap_or_else(std::sync::PoisonError::into_inner) = lock;
 }
 
+/// Locks the streamed output file itself, once its first rows have created
+/// it (see `lock.rs`).
+pub(super) fn hold_output_lock(path: &std::path::Path) -> Result<()> {
+    match LOCK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .as_mut()
+    {
+        Some(lock) => lock.hold_output(path),
+        None => Ok(()),
+    }
+}
+
 /// Releases the output's lock (and removes its file).
 pub(super) fn release_lock() {
     held_lock(None);

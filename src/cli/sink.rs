@@ -53,6 +53,9 @@ pub(crate) enum SinkError {
     /// The run record cannot be written.
     #[error(transparent)]
     Record(#[from] ResultsError),
+    /// Another run holds the output file under another name.
+    #[error("{0}")]
+    Locked(String),
 }
 
 /// Writes the run record of results file `results` beside it
@@ -86,9 +89,13 @@ impl RowWriter {
             text.push_str(&jsonl_line(&Lined { line: *line, row })?);
             text.push('\n');
         }
+        // The first rows of a new file create it: then the file itself can
+        // be locked (`lock.rs`), against a run through another of its names.
+        let mut created = None;
         let out: &mut dyn Write = match self {
             RowWriter::File(f, pending) => {
                 if f.in_place() {
+                    created = pending.as_ref().map(|due| due.1.clone());
                     write_pending(pending)?;
                 }
                 f
@@ -97,6 +104,10 @@ impl RowWriter {
         };
         out.write_all(text.as_bytes())?;
         out.flush()?;
+        if let Some(path) = created {
+            super::resume::hold_output_lock(&path)
+                .map_err(|e| SinkError::Locked(format!("{e:#}")))?;
+        }
         Ok(())
     }
 
