@@ -187,6 +187,14 @@ const PROMISES: &[(&str, &[&str])] = &[
         &["a_second_run_through_a_link_to_a_streamed_output_refuses"],
     ),
     (
+        "a run through a hard link refuses too",
+        &["a_second_run_through_a_hard_link_to_a_streamed_output_refuses"],
+    ),
+    (
+        "a file of yours in the lock file's place is kept",
+        &["a_users_file_in_the_lock_files_place_is_kept"],
+    ),
+    (
         "`--resume` refuses a file with a duplicated row, rows out of input order",
         &[
             "resume_refuses_a_duplicated_row",
