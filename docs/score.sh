@@ -22,8 +22,10 @@
 # The website-labelled sets are read at run time and never copied.
 #
 # tests/doc_scripts.rs runs it on a sample: SAMPLE=N keeps every N-th labelled
-# puzzle (and of step 4's), DOCS_OUT=DIR puts the work files and the model in
-# DIR (src/score/ is left alone), SUDOLAB_BIN names the binary (default: build it).
+# puzzle (and of step 4's), ANCHOR_SAMPLE=N every N-th of the forum's anchors, DOCS_OUT=DIR
+# puts the work files and the model in DIR (src/score/ is left alone),
+# SUDOLAB_BIN names the binary (default: build it), SERATE_BUDGET=B bounds
+# serate's nesting levels in step 4 (default: the command's default budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${SUDOLAB_DATA:-../shared/data}
@@ -59,7 +61,7 @@ awk -F'\t' -v OFS='\t' '
   "$DATA/human-cloudsudoku-train/cloudsudoku_train.tsv" |
   awk -v n="$SAMPLE" 'n == 1 || NR % n == 1' > "$W/labelled.txt"
 FORUM="$DATA/tdoku-benchmarks/tdoku-forum-hardest-1905-11plus.txt"
-grep -v '^#' "$FORUM" | awk -v OFS='\t' 'NR % 480 == 1 { print $1, "forum-11plus 11.0 11.0 -" }' >> "$W/labelled.txt"
+grep -v '^#' "$FORUM" | awk -v OFS='\t' -v n="${ANCHOR_SAMPLE:-1}" 'NR % 480 == 1 && (n == 1 || ++i % n == 1) { print $1, "forum-11plus 11.0 11.0 -" }' >> "$W/labelled.txt"
 echo "labelled puzzles: $(wc -l < "$W/labelled.txt")" >&2
 
 # Non-unique puzzles (4 in Patti's sets) are reported and skipped (exit 3).
@@ -83,8 +85,10 @@ if [ -z "${SUDOLAB_BIN:-}" ] && [ -z "${DOCS_OUT:-}" ]; then cargo build --relea
 awk -F'\t' -v OFS='\t' -v n="$SAMPLE" '!/^#/ && (n == 1 || ++i % n == 1) { print $1, $2 }' \
   "$DATA/se-ratings-hard/top1465_se_train.tsv" > "$W/top1465.txt"
 grep -v '^#' "$FORUM" | awk -v n="$SAMPLE" 'NR % 480 == 241 && (n == 1 || ++i % n == 1) { print $1 }' > "$W/forum11.txt"
-"$BIN" score "$W/top1465.txt" -f jsonl -o "$W/top1465.jsonl"
-"$BIN" score "$W/forum11.txt" -f jsonl -o "$W/forum11.jsonl"
+BUDGET=()
+[ -n "${SERATE_BUDGET:-}" ] && BUDGET=(--serate-budget "$SERATE_BUDGET")
+"$BIN" score "$W/top1465.txt" "${BUDGET[@]}" -f jsonl -o "$W/top1465.jsonl"
+"$BIN" score "$W/forum11.txt" "${BUDGET[@]}" -f jsonl -o "$W/forum11.jsonl"
 for min in 0 7 8.5; do
   jq -c --argjson m "$min" 'select((.label | tonumber) >= $m) | {label: (.label | tonumber), se_equivalent, score}' \
     "$W/top1465.jsonl" > "$W/top1465-$min.jsonl"

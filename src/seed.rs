@@ -28,8 +28,8 @@
 /// The default seed of every randomized rating, in every command and in the
 /// Python binding: `rate`, `analyze`, `report`, `relax`, the ratings `generate`
 /// makes of its candidates, and Python's `rate`, `analyze` and `relax`. One
-/// constant, so the same puzzle gets the same numbers from each of them
-/// (issue 37). It is 1 because the relaxation, `analyze` and `report`
+/// constant, so the same puzzle gets the same numbers from each of them.
+/// It is 1 because the relaxation, `analyze` and `report`
 /// always defaulted to 1; only `rate`'s and `generate`'s ratings moved (from 0).
 /// Generators' run seeds (`generate --seed`, `order --seed`) and bootstrap
 /// seeds are not ratings and keep their own defaults.

@@ -9,7 +9,7 @@
 //! encoding's clauses are also compared with a reference built from its
 //! definition, since both writers share the candidate computation.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use sudolab::{Contradiction, Puzzle, UnitKind, parse_puzzle};

@@ -10,13 +10,23 @@
 //! need `bash`, `python3` and `jq`: without them a test prints a note and passes,
 //! unless `CI` is set (see `common::skip`).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;
 
 /// Runs `docs/SCRIPT` on every `sample`-th puzzle; returns the output directory.
 fn run_script(script: &str, sample: u32, data: &[&str]) -> Option<tempfile::TempDir> {
+    run_script_with(script, sample, data, &[])
+}
+
+/// [`run_script`] with more environment variables.
+fn run_script_with(
+    script: &str,
+    sample: u32,
+    data: &[&str],
+    env: &[(&str, &str)],
+) -> Option<tempfile::TempDir> {
     if !common::external_tool("bash")
         || !common::external_tool("python3")
         || !common::external_tool("jq")
@@ -35,6 +45,7 @@ fn run_script(script: &str, sample: u32, data: &[&str]) -> Option<tempfile::Temp
         .env("DOCS_OUT", out.path())
         .env("SUDOLAB_BIN", env!("CARGO_BIN_EXE_sudolab"))
         .env("SUDOLAB_DATA", common::data_dir())
+        .envs(env.iter().copied())
         .output()
         .expect("bash runs");
     assert!(
@@ -109,7 +120,12 @@ fn evaluation_script_writes_its_tables() {
 fn score_script_fits_a_model_outside_the_source_tree() {
     let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/score/model.json");
     let before = std::fs::read(&model).expect("the shipped model");
-    let Some(out) = run_script(
+    // Every 50th labelled puzzle, every 10th of the forum's anchors, and
+    // the SE-rated puzzles of step 4 with serate's nesting levels bounded
+    // (the forum's SE 11 puzzles take a minute each at the default budget);
+    // SUDOLAB_FULL_TESTS=1 takes every anchor and the default budget.
+    let sampled: &[(&str, &str)] = &[("ANCHOR_SAMPLE", "10"), ("SERATE_BUDGET", "5000")];
+    let Some(out) = run_script_with(
         "score.sh",
         50,
         &[
@@ -121,6 +137,7 @@ fn score_script_fits_a_model_outside_the_source_tree() {
             "se-sudokuexchange/diabolical_se.tsv",
             "human-cloudsudoku-train/cloudsudoku_train.tsv",
         ],
+        common::full_or(&[], sampled),
     ) else {
         return;
     };

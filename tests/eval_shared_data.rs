@@ -3,7 +3,7 @@
 //! passes when its file is missing, so the suite runs anywhere; with `CI`
 //! set a missing file fails.
 
-mod common;
+use crate::common;
 
 use sudolab::BootstrapOptions;
 use sudolab::{ClassifyOptions, classify};

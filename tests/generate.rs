@@ -3,9 +3,8 @@
 //! to the techniques, targets hold when re-rated, seeds reproduce whatever the
 //! thread count, and the canonical form is invariant and separating.
 
+use crate::common::sudolab;
 use rand::SeedableRng;
-use std::io::Write;
-use std::process::{Command, Stdio};
 use sudolab::{
     AimOptions, Engine, Engines, GenerateError, GenerateOptions, Generated, Method, Metric,
     PseudoOptions, Puzzle, RateOptions, RunOptions, SeededRng, Status, Target, TargetError,
@@ -77,28 +76,6 @@ fn score_targets_hold_when_rescored() {
         generate(&small),
         Err(GenerateError::Target(TargetError::ScoreOrder(2)))
     ));
-}
-
-fn sudolab(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

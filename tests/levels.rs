@@ -1,10 +1,10 @@
-//! Levels that hold (issue 37): every command rates a puzzle with the same
+//! Levels that hold: every command rates a puzzle with the same
 //! default seed, so `rate` and `analyze` give the same row; a stochastic
 //! target of `generate` holds with the asked confidence under the metric's
 //! standard error; the technique-weight level does not depend on how a
 //! puzzle is written down.
 
-mod common;
+use crate::common;
 
 use common::sudolab;
 use sudolab::Metric;

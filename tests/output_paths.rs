@@ -1,4 +1,4 @@
-//! One rule for every path a command writes (issue 50, "nothing lost"):
+//! One rule for every path a command writes:
 //! every command's every path flag with an output that is one of its
 //! inputs (by name, a hard link, a symbolic link) is refused with a message
 //! naming the flag and the path, and the input is left byte for byte; two
@@ -7,7 +7,7 @@
 //! keeps a run's files together; a signal keeps a replacing run's rows and
 //! the earlier file beside them.
 
-mod common;
+use crate::common;
 
 use common::sudolab_in;
 use std::collections::BTreeSet;
@@ -577,7 +577,6 @@ fn encode_keeps_a_runs_files_together() {
 #[test]
 fn a_signal_keeps_a_replacing_runs_rows_and_the_earlier_file() {
     use std::io::Read;
-    use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let puzzles = 200;
@@ -594,14 +593,7 @@ fn a_signal_keeps_a_replacing_runs_rows_and_the_earlier_file() {
         "-o",
         "out.jsonl",
     ];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
-        .args(args)
-        .current_dir(d)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::spawn_in(d, &args);
     // The rows go to a temporary file until the run completes.
     let rows_in_temporary = || {
         names(d)
@@ -616,12 +608,9 @@ fn a_signal_keeps_a_replacing_runs_rows_and_the_earlier_file() {
             })
             .sum::<usize>()
     };
-    while rows_in_temporary() < 3 {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("finished before its first rows were seen: {status}");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    common::wait_until(&mut child, "its first rows were seen", || {
+        rows_in_temporary() >= 3
+    });
     // SAFETY: signals our own child process.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     let mut err = String::new();

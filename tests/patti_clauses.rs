@@ -7,7 +7,7 @@
 //! sites (the paper rounds to whole percents), where 1–3 / 4–6 / 7–9 is off
 //! by up to 26 points.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use sudolab::parse_puzzle;

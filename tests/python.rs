@@ -10,7 +10,7 @@
 //! `maturin develop --release` into the same target directory as this crate,
 //! so it reuses the release build of the library.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -5,7 +5,7 @@
 //! or `src/`) that check it. A promise added to the README without a test,
 //! or a test renamed away, fails here.
 
-mod common;
+use crate::common;
 
 use common::sudolab;
 use std::fs;

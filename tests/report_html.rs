@@ -5,7 +5,7 @@
 //! Without `chromium` on `PATH` the browser part is skipped with a note, or
 //! fails when `CI` is set (`.ci/run` installs it).
 
-mod common;
+use crate::common;
 
 use common::{external_tool, sudolab_in};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! its invariance under the Sudoku symmetries, its refusals, the fit's model
 //! file, and its claim against Sukaku Explainer on real labelled data.
 
-mod common;
+use crate::common;
 
 use common::{sudolab, sudolab_in};
 use rand::SeedableRng;
@@ -11,6 +11,19 @@ use sudolab::SeededRng;
 use sudolab::Transform;
 use sudolab::parse_puzzle;
 use sudolab::{ScoreOptions, score};
+
+/// Input lines of the embedded examples: the four Fletcher puzzles and the
+/// famous hard ones named, or all eleven under SUDOLAB_FULL_TESTS=1.
+fn embedded_sample(hard: &[&str]) -> String {
+    sudolab::Puzzle::examples()
+        .into_iter()
+        .filter(|p| {
+            let label = p.label.as_deref().unwrap_or("");
+            common::full() || label.starts_with("Fletcher") || hard.contains(&label)
+        })
+        .map(|p| format!("{}\t{}\n", p.to_line(), p.label.as_deref().unwrap_or("")))
+        .collect()
+}
 
 fn rows(jsonl: &str) -> Vec<Value> {
     jsonl
@@ -36,11 +49,26 @@ fn score_prints_score_level_and_se_equivalent_for_the_embedded_examples() {
         assert!(out.lines().next().unwrap().contains(column), "{out}");
     }
     // One run gives the score and serate side by side: `rate` with its
-    // score (serate's outcome is computed once for both).
-    let (code, out, err) = sudolab(&["rate", "-m", "serate,trial", "-f", "jsonl"], "");
+    // score (serate's outcome is computed once for both). The sample: every
+    // embedded puzzle but the two whose nesting levels take serate over a
+    // minute each at the default budget (Easter Monster, Golden Nugget);
+    // SUDOLAB_FULL_TESTS=1 rates all eleven.
+    let costly = ["Easter Monster", "Golden Nugget"];
+    let input = embedded_sample(&[
+        "AI Escargot",
+        "Inkala 2012",
+        "Platinum Blonde",
+        "Red Dwarf",
+        "tarx0134",
+    ]);
+    let (code, out, err) = sudolab(&["rate", "-", "-m", "serate,trial", "-f", "jsonl"], &input);
     assert_eq!(code, 0, "{err}");
     let rows = rows(&out);
-    assert_eq!(rows.len(), sudolab::Puzzle::examples().len());
+    assert_eq!(rows.len(), input.lines().count());
+    let hardest: Vec<&str> = ["AI Escargot", "Easter Monster", "Golden Nugget"]
+        .into_iter()
+        .filter(|h| common::full() || !costly.contains(h))
+        .collect();
     let row_of = |name: &str| {
         rows.iter()
             .find(|r| r["label"] == name)
@@ -53,7 +81,7 @@ fn score_prints_score_level_and_se_equivalent_for_the_embedded_examples() {
         .filter(|r| r["label"].as_str().unwrap().starts_with("Fletcher"))
         .map(|r| r["score"].as_f64().unwrap())
         .fold(f64::MIN, f64::max);
-    for hard in ["AI Escargot", "Easter Monster", "Golden Nugget"] {
+    for &hard in &hardest {
         let row = row_of(hard);
         assert!(
             row["score"].as_f64().unwrap() > fletcher_max + 5.0,
@@ -70,7 +98,7 @@ fn score_prints_score_level_and_se_equivalent_for_the_embedded_examples() {
         assert_eq!(r["se_equivalent"], r["serate"], "{r}");
         assert!(r["trial_depth"].as_u64().unwrap() <= 3, "{r}");
     }
-    for hard in ["AI Escargot", "Easter Monster", "Golden Nugget"] {
+    for &hard in &hardest {
         let row = row_of(hard);
         assert!(row["se_equivalent"].as_f64().unwrap() >= 10.5, "{row}");
         assert_eq!(row["trial_depth"], 2, "{row}");
@@ -116,14 +144,22 @@ fn the_trial_depth_is_three_on_the_te3_list_and_stands_in_scores_row() {
     let Some(path) = common::shared_data_path("se-ratings-top/te3_sample100.txt") else {
         return;
     };
-    let path = path.display().to_string();
+    // Sampled: every 4th of the 100 (all of them under SUDOLAB_FULL_TESTS=1).
+    let step = common::full_or(1, 4);
+    let input: String = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .step_by(step)
+        .map(|l| format!("{l}\n"))
+        .collect();
     let (code, out, err) = sudolab(
-        &["rate", &path, "-m", "trial", "--no-score", "-f", "jsonl"],
-        "",
+        &["rate", "-", "-m", "trial", "--no-score", "-f", "jsonl"],
+        &input,
     );
     assert_eq!(code, 0, "{err}");
     let rated = rows(&out);
-    assert_eq!(rated.len(), 100);
+    assert_eq!(rated.len(), 100usize.div_ceil(step));
     assert!(rated.iter().all(|r| r["trial_depth"] == 3), "{out}");
     // The score's row carries it beside the SE-equivalent (two puzzles, a
     // small serate budget: their SE rating is beyond it).
@@ -198,12 +234,15 @@ fn calibrated_levels_scales_rate_and_analyze_carry_the_score() {
     // Serate's nesting levels 3–5 are left out (`--serate-budget 0`): the
     // levels and scales are the point here, and the SE-equivalent of the
     // famous hardest puzzles would take minutes each run.
+    // Sampled: the four Fletcher puzzles and three of the famous hard ones
+    // (Golden Nugget among them); SUDOLAB_FULL_TESTS=1 takes all eleven.
     fn flat<'a>(args: &[&'a str]) -> Vec<&'a str> {
-        [args, &["--serate-budget", "0"]].concat()
+        [args, &["--serate-budget", "0", "-"]].concat()
     }
+    let input = embedded_sample(&["Golden Nugget", "Red Dwarf", "tarx0134"]);
     let (code, out, err) = sudolab(
         &flat(&["score", "--calibrate", "patti-sotd", "-f", "jsonl"]),
-        "",
+        &input,
     );
     assert_eq!(code, 0, "{err}");
     let levels = [
@@ -226,20 +265,26 @@ fn calibrated_levels_scales_rate_and_analyze_carry_the_score() {
         .find(|r| r["label"] == "Golden Nugget")
         .unwrap();
     assert_eq!(golden["calibrated_level"], "Diabolical");
-    let (_, out, _) = sudolab(&flat(&["score", "--scale", "7", "-f", "jsonl"]), "");
+    let (_, out, _) = sudolab(&flat(&["score", "--scale", "7", "-f", "jsonl"]), &input);
     for r in rows(&out) {
         assert!(r["score_level"].as_str().unwrap().ends_with("/7"), "{r}");
     }
-    let (code, out, _) = sudolab(&flat(&["rate", "-m", "weights", "-f", "jsonl"]), "");
+    let (code, out, _) = sudolab(&flat(&["rate", "-m", "weights", "-f", "jsonl"]), &input);
     assert_eq!(code, 0);
-    let (_, scored, _) = sudolab(&flat(&["score", "-f", "jsonl"]), "");
+    let (_, scored, _) = sudolab(&flat(&["score", "-f", "jsonl"]), &input);
     for (r, s) in rows(&out).iter().zip(rows(&scored)) {
         assert_eq!(r["score"], s["score"]);
         assert_eq!(r["se_equivalent"], s["se_equivalent"]);
     }
-    let (_, out, _) = sudolab(&["rate", "-m", "weights", "--no-score", "-f", "jsonl"], "");
+    let (_, out, _) = sudolab(
+        &["rate", "-", "-m", "weights", "--no-score", "-f", "jsonl"],
+        &input,
+    );
     assert!(rows(&out).iter().all(|r| r.get("score").is_none()));
-    let (code, out, err) = sudolab(&flat(&["analyze", "--metrics", "score", "-f", "jsonl"]), "");
+    let (code, out, err) = sudolab(
+        &flat(&["analyze", "--metrics", "score", "-f", "jsonl"]),
+        &input,
+    );
     assert_eq!(code, 0, "{err}");
     for (r, s) in rows(&out).iter().zip(rows(&scored)) {
         assert_eq!(r["params"]["metrics"], "score");
@@ -308,6 +353,7 @@ fn fit_writes_a_model_that_score_reads() {
         dir.path(),
         &[
             "score",
+            "-",
             "--model",
             "model.json",
             "--calibrate",
@@ -317,7 +363,7 @@ fn fit_writes_a_model_that_score_reads() {
             "-f",
             "jsonl",
         ],
-        b"",
+        embedded_sample(&["Red Dwarf", "tarx0134"]).as_bytes(),
     );
     assert_eq!(code, 0, "{err}");
     for r in rows(&out) {
@@ -372,8 +418,8 @@ fn fit_writes_a_model_that_score_reads() {
     assert_eq!(code, 0, "{err}");
     let model = std::fs::read_to_string(dir.path().join("weighted.json")).unwrap();
     assert!(model.contains("; a weighs 0.5"), "{model}");
-    // A model `score --model` would refuse is not written (issue 50, item
-    // 12): without Sukaku Explainer's ratings it has no SE curve, and one
+    // A model `score --model` would refuse is not written: without Sukaku
+    // Explainer's ratings it has no SE curve, and one
     // whose terms all weigh 0 scores every puzzle the same.
     let (code, _, err) = sudolab_in(
         dir.path(),
@@ -427,7 +473,7 @@ fn fit_writes_a_model_that_score_reads() {
         assert!(err.contains(says), "{bad}: {err}");
     }
     // The timed source's options without one, and the score fit's options
-    // without --score, are refused rather than ignored (issue 50, item 20).
+    // without --score, are refused rather than ignored.
     let (code, _, err) = fit_with(&["--time-margin", "-0.1"]);
     assert_eq!(code, 1);
     assert!(
@@ -500,7 +546,7 @@ fn fit_writes_a_model_that_score_reads() {
 }
 
 /// `minutes` is a function of the score alone that rises with it: a reader
-/// compares two puzzles' minutes as they compare their scores (issue 49: an
+/// compares two puzzles' minutes as they compare their scores (an
 /// SE 10.9 puzzle once got 32 minutes and an SE 9.0 one 81).
 #[test]
 fn minutes_rise_with_the_score_in_the_full_and_the_fast_score() {
@@ -510,16 +556,14 @@ fn minutes_rise_with_the_score_in_the_full_and_the_fast_score() {
         if fast {
             args.push("--fast");
         }
-        // The full score on every 7th puzzle (it runs the costly models).
-        let input: String = if fast {
-            puzzles.clone()
-        } else {
-            puzzles
-                .lines()
-                .step_by(7)
-                .map(|l| format!("{l}\n"))
-                .collect()
-        };
+        // The full score on every 7th puzzle (it runs the costly models),
+        // the fast one on every 3rd (every puzzle under SUDOLAB_FULL_TESTS=1).
+        let step = if fast { common::full_or(1, 3) } else { 7 };
+        let input: String = puzzles
+            .lines()
+            .step_by(step)
+            .map(|l| format!("{l}\n"))
+            .collect();
         let (code, out, err) = sudolab(&args, &input);
         assert!(code == 0 || code == 3, "{err}");
         let rows = rows(&out);

@@ -170,7 +170,7 @@ ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4...
 
 
 def test_k_auto_relaxes_at_the_onset_everywhere(cli):
-    """Issue 49: ``k="auto"`` (once a TypeError) is the CLI's ``--k auto``:
+    """``k="auto"`` (once a TypeError) is the CLI's ``--k auto``:
     the library resolves it per puzzle, the row's ``k`` holds the onset."""
     r = sudolab.relax(ESCARGOT, k="auto", samples=30)
     assert r.k == r.relaxation_onset_k

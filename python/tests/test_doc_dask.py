@@ -1,5 +1,5 @@
 """The Dask example of ``docs/python.md`` run as a script, as a reader would
-save and run it (issue 49.1): it must start its cluster under its
+save and run it: it must start its cluster under its
 ``__main__`` guard, split the input so that both workers get partitions, and
 compute the rows once."""
 

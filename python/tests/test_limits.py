@@ -1,4 +1,4 @@
-"""Issue 37, from Python: parameters checked as the CLI checks its flags
+"""From Python: parameters checked as the CLI checks its flags
 (``ValueError`` naming the parameter, the CLI's ceilings from one
 definition), Ctrl-C during a native call, one error-position convention,
 and puzzles of the wrong type or shape refused."""

@@ -1,5 +1,5 @@
 //! An advisory lock on a streamed output (`-f jsonl -o FILE`): two runs
-//! appending to one file would duplicate its rows (issue 50, row 6), so a
+//! appending to one file would duplicate its rows, so a
 //! run holds `flock(2)` on a lock file beside its output (`.FILE.lock`
 //! beside the file a symbolic link names, holding the run's process id)
 //! from before the file is read for `--resume` until the run ends, and a

@@ -1,4 +1,4 @@
-//! One rule for every path a command writes ("nothing lost", issue 50).
+//! One rule for every path a command writes ("nothing lost").
 //!
 //! A command declares, before any work, the files it reads (its input,
 //! `--model`, `--reference`, `--remove-edges`, a results table, the shards

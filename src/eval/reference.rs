@@ -201,7 +201,7 @@ mod tests {
             Metric::MeanFixed,
             Metric::ShortPct,
             Metric::WeightsScore,
-            // Issue 49: the score's columns and serate's have percentiles.
+            // The score's columns and serate's have percentiles.
             Metric::Score,
             Metric::SeEquivalent,
             Metric::Minutes,

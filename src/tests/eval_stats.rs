@@ -319,7 +319,7 @@ fn fast_bootstrap_draws_the_same_resamples() {
     }
 }
 
-/// Values near 1e180 (issue 50, item 11): Pearson's bootstrap interval is
+/// Values near 1e180: Pearson's bootstrap interval is
 /// the same as on the values scaled down, and contains the estimate.
 #[test]
 fn bootstrap_pearson_of_huge_values_contains_the_estimate() {
@@ -433,7 +433,7 @@ proptest! {
     }
 }
 
-/// Issue 37 row 13: Pearson (and Spearman through it) centres and scales
+/// Pearson (and Spearman through it) centres and scales
 /// before squaring: a value of 1e200 among small ones neither overflows
 /// nor hides the others, values near 1e-200 are not "constant".
 #[test]

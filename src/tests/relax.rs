@@ -100,14 +100,17 @@ fn compare_engines(
     );
 }
 
+/// 2,500 seeded instances (10,000 under `SUDOLAB_FULL_TESTS=1`): every k
+/// from 0 to 120 and each of the 200 puzzles a dozen times or more.
 #[test]
-fn engines_agree_on_10000_random_relaxations() {
+fn engines_agree_on_thousands_of_random_relaxations() {
     // QQWing-generated and Sudoku Exchange (SE 5.0-9.3) puzzles of the fixture.
     let puzzles: Vec<_> = common::fixture("unique.txt")
         .into_iter()
         .take(200)
         .collect();
-    compare_engines(&puzzles, 10_000, 120, [100, 300], 99, (3, 45));
+    let total = common::full_or(10_000, 2_500);
+    compare_engines(&puzzles, total, 120, [100, 300], 99, (3, 45));
 }
 
 #[test]
@@ -117,7 +120,10 @@ fn engines_agree_on_relaxations_of_the_hardest_puzzles() {
         .into_iter()
         .skip(200)
         .collect();
-    compare_engines(&puzzles, 600, 120, [50, 100], 7, (5, 30));
+    // 200 seeded instances (600 under `SUDOLAB_FULL_TESTS=1`), every k
+    // from 0 to 120 at least once.
+    let total = common::full_or(600, 200);
+    compare_engines(&puzzles, total, 120, [50, 100], 7, (5, 30));
 }
 
 #[test]
@@ -142,7 +148,8 @@ fn k0_gives_one_solution_all_fixed() {
 #[test]
 fn nested_samples_never_lose_solutions() {
     let puzzles = common::fixture("unique.txt");
-    for (i, p) in puzzles.iter().take(20).enumerate() {
+    // The first 8 puzzles of the fixture (20 under `SUDOLAB_FULL_TESTS=1`).
+    for (i, p) in puzzles.iter().take(common::full_or(20, 8)).enumerate() {
         let order = RelaxedInstance::shuffled_edges(3, derive_seed(7, i as u64));
         let mut last = 0;
         let mut last_fixed = usize::MAX;
@@ -322,7 +329,7 @@ fn precision_rows_are_the_same_at_one_and_two_threads() {
     );
 }
 
-/// Issue 39's bar: `relax --precision 1` stops within 100 samples on a
+/// `relax --precision 1` stops within 100 samples on a
 /// forum-hardest puzzle (nearly every sample fixes nothing, so the
 /// interval is narrow from the first block).
 #[test]
@@ -434,7 +441,7 @@ fn onset_is_where_p_unique_falls_through_one_half() {
     );
 }
 
-/// Issue 39's bar: at k = 45 AI Escargot's map is saturation (most samples
+/// At k = 45 AI Escargot's map is saturation (most samples
 /// capped or fixing nothing) and the row says so and names the onset;
 /// `--k auto` relaxes there and gives a map that is neither all 0 % nor
 /// all capped.
@@ -468,7 +475,7 @@ fn k_auto_on_ai_escargot_gives_a_map_that_sees_something() {
     assert!(a.mean_fixed > 1.0, "{a:?}");
 }
 
-/// Issue 49: `auto` is resolved by the library, per puzzle, for every
+/// `auto` is resolved by the library, per puzzle, for every
 /// caller of [`relax::relax`] (`analyze`, `report`, Python): the row's `k`
 /// is the puzzle's onset and `relaxation_onset_k` says so; a fixed `k`
 /// leaves the onset unlooked-for.

@@ -655,7 +655,7 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    /// Issue 49: the report's progress bar moves while the puzzles are
+    /// The report's progress bar moves while the puzzles are
     /// computed, not all at once at the end: when a wave starts, every
     /// puzzle of the waves before it has called `on_done`.
     #[test]

@@ -4,7 +4,7 @@
 //! counted, the first 20 listed. Memory itself is measured, not tested
 //! (docs/performance.md, "Memory").
 
-mod common;
+use crate::common;
 
 use common::sudolab_in;
 use std::fs;

@@ -1,7 +1,7 @@
-//! Numbers at the edges (issue 50): intervals that contain their estimate,
+//! Numbers at the edges: intervals that contain their estimate,
 //! a precision that was not reached said so, readable huge numbers.
 
-mod common;
+use crate::common;
 
 use common::sudolab;
 
@@ -88,7 +88,7 @@ fn an_unreached_precision_is_said() {
     assert!(one_row(&out).get("precision_reached").is_none(), "{out}");
 }
 
-/// `analyze --precision` says so too (issue 50, item 17): its row carries
+/// `analyze --precision` says so too: its row carries
 /// `precision_reached` (false at the samples cap, true when reached, absent
 /// without a precision) and the text table a note naming the lines.
 #[test]

@@ -3,8 +3,8 @@
 //! always one of the documented ones, and with `--keep-going` every valid
 //! line of the input gives exactly one output row.
 
+use crate::common;
 use proptest::prelude::*;
-mod common;
 
 const EXIT_CODES: [i32; 5] = [0, 1, 2, 3, 64];
 

@@ -1,7 +1,7 @@
 //! The command line under odd input and interrupted runs: nothing lost,
 //! nothing mixed silently, errors that name what was wrong.
 
-mod common;
+use crate::common;
 
 use common::{sudolab, sudolab_in};
 

@@ -1,10 +1,10 @@
-//! Resume and merge check the identity of a run (issue 25, rows 5–7): a
+//! Resume and merge check the identity of a run: a
 //! results file's run record (`FILE.run.json`) names the command, every
 //! parameter that changes a row and the input's identity; a resumed run or a
 //! merge with anything else is refused, naming what differs, and nothing is
 //! appended or written.
 
-mod common;
+use crate::common;
 
 use common::sudolab;
 use std::path::Path;

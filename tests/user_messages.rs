@@ -1,9 +1,9 @@
-//! What a user meets (issue 49): `--k auto` in every command that takes a
+//! What a user meets: `--k auto` in every command that takes a
 //! `k`, the legend under the relaxation's text, the report's notes and
 //! percentiles, the hints of `generate --level`, `clauses --summary`,
 //! `decode --puzzle FILE` and the short `relax -h`.
 
-mod common;
+use crate::common;
 
 use common::sudolab;
 

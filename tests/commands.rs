@@ -1,6 +1,6 @@
 //! The command line, end to end.
 
-mod common;
+use crate::common;
 
 use common::sudolab;
 
@@ -408,7 +408,7 @@ fn order_prints_both_fill_orders() {
     assert!(steps.iter().all(|v| v.as_f64().unwrap() >= 0.0));
 }
 
-/// Issue 39 on the command line: at k = 45 AI Escargot's row says it saw
+/// On the command line: at k = 45 AI Escargot's row says it saw
 /// nothing (a note under the map, `saw_nothing` and the onset in JSON);
 /// `--k auto` relaxes at that onset and the note is gone; `--precision`
 /// stops early and says so; `--k auto` with `--sweep` and a precision of 0

@@ -1,5 +1,5 @@
 //! The DIMACS files in `cnf/` are what the current encoder writes for the
-//! embedded examples. Regenerate them with `SUDOLAB_BLESS=1 cargo test --release --test golden`.
+//! embedded examples. Regenerate them with `SUDOLAB_BLESS=1 cargo test --release --test integration golden_dimacs`.
 
 use sudolab::{Cnf, Encoding, encode};
 

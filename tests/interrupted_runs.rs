@@ -1,8 +1,8 @@
-//! A user's runs (issues 49 and 50): an interrupted run keeps its finished
+//! A user's runs: an interrupted run keeps its finished
 //! rows and `--resume` completes them, help written to a full disk fails,
 //! a damaged or concurrently resumed output is refused.
 
-mod common;
+use crate::common;
 
 use common::sudolab_in;
 use std::fs;
@@ -23,7 +23,7 @@ fn lines_of(path: &Path) -> Vec<u64> {
         .collect()
 }
 
-/// Issue 49.2 / 50.15: SIGINT during `analyze -f jsonl -o FILE` after its
+/// SIGINT during `analyze -f jsonl -o FILE` after its
 /// first rows: every finished row is in the file, in input order, stderr
 /// says how many and that `--resume` continues, the exit code is 130, and
 /// `--resume` completes the file to exactly an uninterrupted run's.
@@ -31,7 +31,6 @@ fn lines_of(path: &Path) -> Vec<u64> {
 #[test]
 fn sigint_keeps_the_finished_rows_and_resume_completes_them() {
     use std::io::Read;
-    use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let puzzles = 200;
@@ -52,14 +51,9 @@ fn sigint_keeps_the_finished_rows_and_resume_completes_them() {
         .map(String::from)
         .to_vec()
     };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
-        .args(args("out.jsonl"))
-        .current_dir(d)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args_out = args("out.jsonl");
+    let argv: Vec<&str> = args_out.iter().map(String::as_str).collect();
+    let mut child = common::spawn_in(d, &argv);
     let out = d.join("out.jsonl");
     // Rows arrive one by one, not a window at a time.
     let finished_lines = || {
@@ -69,12 +63,9 @@ fn sigint_keeps_the_finished_rows_and_resume_completes_them() {
             .filter(|&&b| b == b'\n')
             .count()
     };
-    while finished_lines() < 3 {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("finished before its first rows were seen: {status}");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    common::wait_until(&mut child, "its first rows were seen", || {
+        finished_lines() >= 3
+    });
     // SAFETY: signals our own child process.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     let mut err = String::new();
@@ -119,7 +110,7 @@ fn sigint_keeps_the_finished_rows_and_resume_completes_them() {
     assert_eq!(lines_of(&out).len(), puzzles);
 }
 
-/// Issue 50.19: help and version written to a full disk exit 1, as the
+/// Help and version written to a full disk exit 1, as the
 /// README's exit codes promise for an output that cannot be written.
 #[cfg(target_os = "linux")]
 #[test]
@@ -142,7 +133,6 @@ fn help_to_a_full_disk_fails() {
 /// and that run started, once its first row is in the file.
 #[cfg(unix)]
 fn a_streaming_run(d: &Path) -> ([&'static str; 8], std::process::Child) {
-    use std::process::{Command, Stdio};
     fs::write(d.join("in.txt"), format!("{EASY}\n").repeat(200)).unwrap();
     let args = [
         "analyze",
@@ -154,20 +144,10 @@ fn a_streaming_run(d: &Path) -> ([&'static str; 8], std::process::Child) {
         "-o",
         "dr.jsonl",
     ];
-    let mut first = Command::new(env!("CARGO_BIN_EXE_sudolab"))
-        .args(args)
-        .current_dir(d)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    while !fs::read(d.join("dr.jsonl")).is_ok_and(|b| b.contains(&b'\n')) {
-        if let Some(status) = first.try_wait().unwrap() {
-            panic!("finished before its first rows were seen: {status}");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    let mut first = common::spawn_in(d, &args);
+    common::wait_until(&mut first, "its first rows were seen", || {
+        fs::read(d.join("dr.jsonl")).is_ok_and(|b| b.contains(&b'\n'))
+    });
     (args, first)
 }
 
@@ -179,7 +159,7 @@ fn interrupt(mut run: std::process::Child) {
     assert_eq!(run.wait().unwrap().code(), Some(130));
 }
 
-/// Issue 50.6: a second run on an output another run is streaming to
+/// A second run on an output another run is streaming to
 /// refuses, naming the first (its process id); the lock file goes with the
 /// first run.
 #[cfg(unix)]
@@ -208,7 +188,7 @@ fn a_second_run_on_a_streamed_output_refuses() {
     assert_eq!(names, ["dr.jsonl", "dr.jsonl.run.json", "in.txt"]);
 }
 
-/// Issue 50.6 through another name: a second run resuming the streamed
+/// Through another name: a second run resuming the streamed
 /// output through a symbolic link (its run record linked too) takes the
 /// same lock and refuses, so no row is written twice.
 #[cfg(unix)]
@@ -294,7 +274,7 @@ fn a_users_file_in_the_lock_files_place_is_kept() {
     assert!(!d.join(".o.jsonl.lock").exists());
 }
 
-/// Issue 50.7: `--resume` refuses a file with a duplicated row, as merge
+/// `--resume` refuses a file with a duplicated row, as merge
 /// does, naming the file lines.
 #[test]
 fn resume_refuses_a_duplicated_row() {
@@ -317,7 +297,7 @@ fn resume_refuses_a_duplicated_row() {
     );
 }
 
-/// Issue 49.5: `rate`'s text table shows `serate`, `se_equivalent` and
+/// `rate`'s text table shows `serate`, `se_equivalent` and
 /// `minutes` under their CSV names, with the CSV's values; `rate --help`
 /// explains the columns.
 #[test]

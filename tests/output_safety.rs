@@ -1,9 +1,10 @@
 //! Outputs never destroy what was there, and limits are checked before any
-//! work: one test per row of the output-safety and limits table of issue 25
-//! (rows 1–4 and 8–12), plus `score` naming the contradiction `check` names
-//! and a closed standard output.
+//! work: an output that is the input, a bad input after earlier results,
+//! devices, FIFOs and links, a full disk, the ceilings of the count flags and
+//! of `--k`, a line without end, a non-UTF-8 line; plus `score` naming the
+//! contradiction `check` names and a closed standard output.
 
-mod common;
+use crate::common;
 
 use common::{sudolab, sudolab_in};
 use std::fs;
@@ -30,7 +31,7 @@ fn names(dir: &Path) -> Vec<String> {
     v
 }
 
-/// Row 1: an output that is the input (same name, hard link, symbolic
+/// An output that is the input (same name, hard link, symbolic
 /// link) is refused and the input is left whole.
 #[cfg(unix)]
 #[test]
@@ -90,7 +91,7 @@ fn output_that_is_the_input_is_refused() {
     );
 }
 
-/// Row 2: earlier results survive a run whose input turns out bad, in every
+/// Earlier results survive a run whose input turns out bad, in every
 /// output mode (streamed JSONL, a whole-file format, emitted samples).
 #[test]
 fn earlier_results_survive_a_bad_input() {
@@ -229,7 +230,7 @@ fn earlier_results_survive_a_bad_input() {
     assert!(record.contains("\"command\": \"relax\""), "{record}");
 }
 
-/// Row 3: a device or FIFO is written directly, never replaced by a
+/// A device or FIFO is written directly, never replaced by a
 /// regular file; a symbolic link is followed in every format (the link
 /// stays, the file it names gets the output); a link to nothing is refused.
 #[cfg(unix)]
@@ -348,7 +349,7 @@ fn run_with_small_disk(dir: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// Row 4: a full disk (a file-size limit; `/dev/full`) ends the run with
+/// A full disk (a file-size limit; `/dev/full`) ends the run with
 /// exit 1, no temporary file left, and the earlier file whole.
 #[cfg(unix)]
 #[test]
@@ -427,7 +428,7 @@ fn full_disk_leaves_no_temporary_file_and_the_earlier_file_whole() {
     }
 }
 
-/// Row 8: every count flag has a ceiling, checked before any work: a
+/// Every count flag has a ceiling, checked before any work: a
 /// one-line error and exit 1, not an allocation failure.
 #[test]
 fn absurd_counts_are_refused_before_any_work() {
@@ -484,7 +485,7 @@ fn absurd_counts_are_refused_before_any_work() {
     }
 }
 
-/// Row 9: `--k` and `--sweep` are checked against the graph's edge count
+/// `--k` and `--sweep` are checked against the graph's edge count
 /// (810 on 9×9) before any row is computed.
 #[test]
 fn k_beyond_the_graph_is_refused_up_front() {
@@ -524,7 +525,7 @@ fn k_beyond_the_graph_is_refused_up_front() {
     // 810 itself is fine (checked in the next test).
 }
 
-/// Row 10: with every edge removed, the exact count of EASY's relaxation
+/// With every edge removed, the exact count of EASY's relaxation
 /// is 9^51-ish, past 2^64: flagged as saturated (and capped), never
 /// 18446744073709551615 as an exact count.
 #[test]
@@ -593,7 +594,7 @@ fn counts_past_two_to_the_64_say_they_saturated() {
     assert!(!out.contains("saturated"), "{out}");
 }
 
-/// Row 11: a line without end is refused once it passes the longest
+/// A line without end is refused once it passes the longest
 /// possible puzzle line, with its line number: never buffered whole.
 #[test]
 fn a_line_without_end_is_refused_while_reading() {
@@ -635,7 +636,7 @@ fn a_line_without_end_is_refused_while_reading() {
     }
 }
 
-/// Row 12: `report --keep-going` skips a non-UTF-8 line and names it.
+/// `report --keep-going` skips a non-UTF-8 line and names it.
 #[test]
 fn report_keep_going_names_a_line_that_is_not_utf8() {
     let mut input = format!("{EASY}\n").into_bytes();

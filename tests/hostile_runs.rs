@@ -1,7 +1,11 @@
-//! Nothing lost, round three (issue 37): one test per row of its table,
-//! each failing on the code before the fix.
+//! Runs a hostile user makes: `merge` onto its own shards, model files
+//! with absurd numbers, columns near the largest float, old Mac line ends,
+//! an unwritable standard error, write-protected outputs, uncapped counts,
+//! `--dedup` across shards, signals during a replacing run, a 25×25 puzzle,
+//! the bootstrap's ceiling and a reader that goes away: nothing is lost and
+//! every refusal says why.
 
-mod common;
+use crate::common;
 
 use common::{sudolab, sudolab_in};
 use std::fs;
@@ -66,7 +70,7 @@ fn two_shards(dir: &Path) {
     }
 }
 
-/// Rows 1 and 2: `merge` refuses an output that is one of the shards or
+/// `merge` refuses an output that is one of the shards or
 /// the `--input` file, and leaves it whole.
 #[test]
 fn merge_refuses_an_output_that_is_an_input() {
@@ -75,7 +79,7 @@ fn merge_refuses_an_output_that_is_an_input() {
     two_shards(d);
     let s1 = fs::read(d.join("s1.jsonl")).unwrap();
     let input = fs::read(d.join("in.txt")).unwrap();
-    // Row 1: `merge s*.jsonl` without OUT.
+    // `merge s*.jsonl` without OUT.
     let (code, _, err) = run_in(d, &["merge", "s1.jsonl", "s2.jsonl"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("results file of shard 1/2"), "{err}");
@@ -83,7 +87,7 @@ fn merge_refuses_an_output_that_is_an_input() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("is the input file s1.jsonl"), "{err}");
     assert_eq!(fs::read(d.join("s1.jsonl")).unwrap(), s1);
-    // Row 2: the output is the `--input` file.
+    // The output is the `--input` file.
     let (code, _, err) = run_in(
         d,
         &[
@@ -118,7 +122,7 @@ fn model_with(dir: &Path, name: &str, edit: impl FnOnce(&mut serde_json::Value))
     fs::write(dir.join(name), model.to_string()).unwrap();
 }
 
-/// Rows 3–6: a model file whose weights overflow, or whose parameters the
+/// A model file whose weights overflow, or whose parameters the
 /// flags would refuse, is an error about the model file naming the field;
 /// no panic, no level beside a missing score, never "line 1".
 #[test]
@@ -141,7 +145,7 @@ fn score_model_files_are_checked_as_the_flags_are() {
     });
     model_with(d, "k.json", |m| m["params"]["k"] = 100_000.into());
     model_with(d, "zero.json", |m| m["params"]["samples"] = 0.into());
-    // Issue 50, item 13: an uncapped count at a huge k, and a search cap
+    // An uncapped count at a huge k, and a search cap
     // past rate's, are bounded as the flags are.
     model_with(d, "cap.json", |m| {
         m["params"]["cap"] = 0.into();
@@ -187,7 +191,7 @@ fn score_model_files_are_checked_as_the_flags_are() {
     }
 }
 
-/// Row 7: a results column holding ±1e308 gets finite, bounded histogram
+/// A results column holding ±1e308 gets finite, bounded histogram
 /// and scatter axes (the report is written, its numbers finite).
 #[test]
 fn report_draws_columns_near_the_largest_float() {
@@ -232,7 +236,7 @@ fn report_draws_columns_near_the_largest_float() {
     assert!(x["mean"].as_f64().unwrap().is_finite(), "{x}");
 }
 
-/// Row 10: CR-only line ends (old Mac files) end lines: three puzzles are
+/// CR-only line ends (old Mac files) end lines: three puzzles are
 /// three rows, each with its own label and line number.
 #[test]
 fn a_lone_carriage_return_ends_a_line() {
@@ -252,7 +256,7 @@ fn a_lone_carriage_return_ends_a_line() {
     assert!(err.contains("line 2: expected"), "{err}");
 }
 
-/// Row 15: when standard error cannot be written (`2>/dev/full`), an error
+/// When standard error cannot be written (`2>/dev/full`), an error
 /// still exits 1 (a rejected line 3), quietly: no panic, no exit 101.
 #[cfg(target_os = "linux")]
 #[test]
@@ -286,7 +290,7 @@ fn an_unwritable_standard_error_is_not_a_panic() {
 const TWO_FIVES: &str =
     "535.7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
-/// Row 18: `encode -o DIR/` keeps the `-o` promise: a run refused on its
+/// `encode -o DIR/` keeps the `-o` promise: a run refused on its
 /// second puzzle leaves the earlier `line1.cnf` as it was and no temporary
 /// file; a complete run writes every file.
 #[test]
@@ -315,7 +319,7 @@ fn encode_to_a_folder_writes_all_files_or_none() {
     );
 }
 
-/// Row 9: a write-protected output (mode 400) is refused before any work
+/// A write-protected output (mode 400) is refused before any work
 /// and left as it was, as the shell's `>` refuses it; a writable one keeps
 /// its mode (640 stays 640 whatever the umask).
 #[cfg(unix)]
@@ -383,7 +387,7 @@ fn stderr_line_then_kill(args: &[&str], stdin: &str, wanted: &str) -> Option<Str
     found
 }
 
-/// Row 12: `--cap 0` where the counts are past a million says so before
+/// `--cap 0` where the counts are past a million says so before
 /// the long work, as `count` does (`backbone`, `relax`); a count that hits
 /// 2^64 − 1 is `saturated: true` (and capped) in `backbone` and `count`.
 #[test]
@@ -438,7 +442,7 @@ fn uncapped_counts_warn_and_saturated_counts_say_so() {
     assert!(!out.contains("saturated"), "{out}");
 }
 
-/// Row 16: `--dedup` with `--shard`: the shards skip the lines the
+/// `--dedup` with `--shard`: the shards skip the lines the
 /// unsharded run skips, `merge --input` expects no row for them, and the
 /// merged file is the unsharded run's, byte for byte.
 #[test]
@@ -491,14 +495,13 @@ fn dedup_shards_merge_to_the_unsharded_run() {
     assert_eq!(merged.lines().count(), 2, "{merged}");
 }
 
-/// Row 11: SIGINT or SIGTERM while a streamed run replaces an existing
+/// SIGINT or SIGTERM while a streamed run replaces an existing
 /// file through a temporary one: no temporary file is left, nothing is
-/// lost (issue 50): the finished rows take the file, the earlier file is
+/// lost: the finished rows take the file, the earlier file is
 /// kept whole beside it, and the run exits 130.
 #[cfg(unix)]
 #[test]
 fn a_signal_leaves_no_temporary_file() {
-    use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // A first window of quick rows, then a long second one.
@@ -510,8 +513,9 @@ fn a_signal_leaves_no_temporary_file() {
             fs::remove_file(d.join(name)).unwrap();
         }
         fs::write(d.join("out.jsonl"), "{\"earlier\":1}\n").unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
-            .args([
+        let mut child = common::spawn_in(
+            d,
+            &[
                 "analyze",
                 "in.txt",
                 "--metrics",
@@ -522,20 +526,11 @@ fn a_signal_leaves_no_temporary_file() {
                 "jsonl",
                 "-o",
                 "out.jsonl",
-            ])
-            .current_dir(d)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let temporary = || names(d).into_iter().any(|n| n.ends_with(".tmp"));
-        while !temporary() {
-            if let Some(status) = child.try_wait().unwrap() {
-                panic!("finished before a temporary file was seen: {status}");
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
+            ],
+        );
+        common::wait_until(&mut child, "a temporary file was seen", || {
+            names(d).into_iter().any(|n| n.ends_with(".tmp"))
+        });
         // SAFETY: signals our own child process.
         unsafe { libc::kill(child.id() as libc::pid_t, sig) };
         let status = child.wait().unwrap();
@@ -561,7 +556,7 @@ fn a_signal_leaves_no_temporary_file() {
 /// search runs for minutes and SAT answers at once.
 const HARD_25: &str = "91....H....8.BE.F.O.J..P.....D.8.L.291.73H....C....N.......1DM.IJ..E.6A...H8..B..FC.N.H..A.MJDP7G219.KA34..I...FNC5...21..L....9P....B........F3.M.C..2..1G...3A...........P..DO...C8.1G....P9.L.BEF..A.4.......IJ..5....8..H..E.LEH.B....5....FPD..J81G72......J2..M....L7....4.3...PD..7L....G2.4E.H3..FC...K.HP..M.F.C....1.....B7JG1...E4H..7.L.OA.FC.DMI....L...OF...34.D5P....9.J...71O.........5.D.M2J...I.2J....6H..8.L...K..5...BH4.6DC....3FA.J...9.....3..A.2..P..C.5D7G.1..E.......NL..1...9J..B..H..KF..DI.5B.87...2.G.6...C..O..O.....9J25.DMI..B..3...6...9..6H.471..BF.C..IM.D.....E..M....OFC...J2.87L.....7.K..O...H.MNI.D..J.P";
 
-/// Row 8: `check` with the default engine answers a 25×25 puzzle (SAT is
+/// `check` with the default engine answers a 25×25 puzzle (SAT is
 /// the default at that size); the guard only ends a hang.
 #[test]
 fn the_default_engine_answers_a_25x25_puzzle() {
@@ -591,7 +586,7 @@ fn the_default_engine_answers_a_25x25_puzzle() {
     assert_eq!(row["status"], "multiple", "{row}");
 }
 
-/// Row 14: the bootstrap's ceiling bounds the work (resamples × rows), not
+/// The bootstrap's ceiling bounds the work (resamples × rows), not
 /// only the flag: refused before any work, naming the largest value that fits.
 #[test]
 fn the_bootstrap_ceiling_bounds_the_work() {
@@ -625,7 +620,7 @@ fn the_bootstrap_ceiling_bounds_the_work() {
     assert_eq!(code, 0, "{err}");
 }
 
-/// Row 17: text output into a reader that goes away (`| head -1`) stops
+/// Text output into a reader that goes away (`| head -1`) stops
 /// the run, as JSON Lines do: rows go out window by window, and once the
 /// reader has gone no further puzzle is computed. The input would take
 /// a quarter of an hour or more to compute in full (20 000 puzzles rated by
