@@ -154,6 +154,12 @@ pub use score::{
     ScoreModel, ScoreOptions, ScoreRow, ScoreTerm, ScoreTransform, Scored, SeBy, SeCalibration,
     SiteLevels, TimeModel, TrialCalibration, score,
 };
+// The score's fit: selection, weights, calibration and validation.
+pub use score::fit::{
+    BandRows as ScoreFitBand, Difference as SpearmanDifference, HeldOut as ScoreFitHeldOut,
+    LabelFields, MinutesCheck, ScoreFitError, ScoreFitOptions, ScoreFitReport, ScoreFitSpec,
+    SelectionStep, fit_score,
+};
 
 // Analyze: the rows of a data set.
 pub use analyze::{

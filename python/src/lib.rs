@@ -38,9 +38,10 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use sudolab::{
     BatchError, Cancellable, ClassCuts, ClauseRow, Disagreement, Driver, Encoding, Engines,
-    GenerateOptions, Input, JobError, KChoice, Level, Lined, Method, MetricGroup, OptionError,
-    Puzzle, RateOptions, RatedRow, RelaxError, RelaxOptions, ScoreModel, ScoreOptions, ScoreRow,
-    Source, Symmetry, analyze as analyze_one, parse_puzzle,
+    GenerateOptions, Input, JobError, KChoice, LabelFields, LabelSpec, Level, Lined, Method,
+    Metric, MetricGroup, OptionError, Puzzle, RateOptions, RatedRow, RelaxError, RelaxOptions,
+    ResultsTable, ScoreFitOptions, ScoreFitSpec, ScoreModel, ScoreOptions, ScoreRow, Source,
+    Symmetry, TableFormat, analyze as analyze_one, parse_puzzle,
 };
 
 pyo3::create_exception!(
@@ -418,6 +419,76 @@ enum ScoreOrError {
     },
 }
 
+/// `sudolab fit --score` on a results table (JSONL or CSV text, as the CLI
+/// reads a results file): the report as a dict, its `model` the model file
+/// `sudolab score --model` reads. Label fields are `label:N` or column
+/// names, as the CLI's flags take them; metric names are the CLI's. A
+/// choice the data cannot take raises `ValueError` naming the parameter.
+#[pyfunction]
+#[pyo3(signature = (results, source, label, se=None, level=None, metrics=None, fast_metrics=None, keep=None, se_anchor=None, train_only=None, timed=None, timed_weight=None, time_margin=None, source_weights=None, population=None, seed=None, bootstrap=None))]
+#[allow(clippy::too_many_arguments)]
+fn fit_score<'py>(
+    py: Python<'py>,
+    results: &str,
+    source: &str,
+    label: &str,
+    se: Option<&str>,
+    level: Option<&str>,
+    metrics: Option<Vec<String>>,
+    fast_metrics: Option<Vec<String>>,
+    keep: Option<Vec<String>>,
+    se_anchor: Option<String>,
+    train_only: Option<Vec<String>>,
+    timed: Option<String>,
+    timed_weight: Option<f64>,
+    time_margin: Option<f64>,
+    source_weights: Option<std::collections::BTreeMap<String, f64>>,
+    population: Option<String>,
+    seed: Option<u64>,
+    bootstrap: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let spec_of = |text: &str| LabelSpec::parse(text).map_err(value_error);
+    let metric_list = |names: Vec<String>| -> PyResult<Vec<Metric>> {
+        names
+            .iter()
+            .map(|n| n.parse::<Metric>().map_err(value_error))
+            .collect()
+    };
+    let d = ScoreFitOptions::default();
+    let seed = seed.unwrap_or(d.seed);
+    let spec = ScoreFitSpec {
+        fields: LabelFields {
+            source: spec_of(source)?,
+            rank: spec_of(label)?,
+            se: se.map(spec_of).transpose()?,
+            level: level.map(spec_of).transpose()?,
+        },
+        metrics: metric_list(metrics.unwrap_or_default())?,
+        fast_metrics: fast_metrics.map(metric_list).transpose()?,
+        se_anchor,
+        train_only: train_only.unwrap_or_default(),
+        options: ScoreFitOptions {
+            seed,
+            bootstrap: sudolab::BootstrapOptions {
+                replicates: bootstrap.unwrap_or(d.bootstrap.replicates),
+                seed,
+                ..d.bootstrap
+            },
+            timed,
+            timed_weight: timed_weight.unwrap_or(d.timed_weight),
+            time_margin: time_margin.unwrap_or(d.time_margin),
+            source_weights: source_weights.unwrap_or_default(),
+            population: population.unwrap_or_default(),
+            keep: metric_list(keep.unwrap_or_default())?,
+            ..d
+        },
+    };
+    let table =
+        ResultsTable::parse(results, TableFormat::detect(None, results)).map_err(value_error)?;
+    let report = interruptible(py, |_| sudolab::fit_score(&table, &spec))?.map_err(value_error)?;
+    to_py(py, &report)
+}
+
 /// `sudolab score` rows (dicts) for a batch, on every core; a puzzle
 /// without a score (or that does not parse) raises `ValueError` naming its
 /// line, or with `keep_going` gives a row with `line`, `puzzle` and
@@ -657,6 +728,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(relax_report, m)?)?;
     m.add_function(wrap_pyfunction!(rate, m)?)?;
     m.add_function(wrap_pyfunction!(score_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(fit_score, m)?)?;
     // The analyze parameters, for the Python wrappers' signatures and the
     // stubs (`python/gen_stubs.py`).
     m.add("ANALYZE_PARAMETERS", analyze_parameters::table(m.py())?)?;

@@ -35,7 +35,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 import functools
 import inspect
+import json
 import numbers
+import os
 import textwrap
 from typing import TYPE_CHECKING, Any, Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
@@ -69,6 +71,7 @@ __all__ = [
     "analyze_batch",
     "score_batch",
     "rate_batch",
+    "fit_score",
 ]
 
 
@@ -553,6 +556,58 @@ def score_batch(
         _int("serate_budget", serate_budget), bool(keep_going),
     )
     return _frame(rows, index)
+
+
+def fit_score(
+    results: Union[pd.DataFrame, str, "os.PathLike[str]"],
+    source: str = "label:1",
+    label: str = "label:2",
+    se: Optional[str] = None,
+    level: Optional[str] = None,
+    metrics: Optional[Sequence[str]] = None,
+    fast_metrics: Optional[Sequence[str]] = None,
+    keep: Optional[Sequence[str]] = None,
+    se_anchor: Optional[str] = None,
+    train_only: Optional[Sequence[str]] = None,
+    timed: Optional[str] = None,
+    timed_weight: Optional[float] = None,
+    time_margin: Optional[float] = None,
+    source_weights: Optional[dict] = None,
+    population: Optional[str] = None,
+    seed: Optional[int] = None,
+    bootstrap: Optional[int] = None,
+) -> dict:
+    """Fits the difficulty score (``sudolab fit --score``) on labelled rows:
+    a DataFrame of ``score_batch(..., all_metrics=True)`` or ``analyze_batch``
+    rows with a label column, or the path of a JSONL/CSV results file. Each
+    row's ``source``, numeric ``label``, SE rating (``se``) and level name
+    (``level``) are label fields (``label:N``, the N-th word of the
+    ``label`` column) or column names, as the CLI's flags take them. Returns
+    the report as a dict: ``selection``, ``selection_fast``, ``validation``
+    (each source held out in turn) and ``model``, which
+    ``json.dump(report["model"], f)`` saves as a file ``sudolab score --model``
+    reads. A choice the data cannot take raises ``ValueError`` naming the
+    parameter."""
+    if isinstance(results, pd.DataFrame):
+        # json.dumps writes every float exactly (to_json rounds to 15 digits);
+        # a missing value (NaN) is null.
+        def cell(v: Any) -> Any:
+            if isinstance(v, float) and v != v:
+                return None
+            return v.item() if isinstance(v, np.generic) else v
+        text = "".join(
+            json.dumps({k: cell(v) for k, v in r.items()}) + "\n" for r in results.to_dict("records")
+        )
+    else:
+        with open(results, encoding="utf-8") as f:
+            text = f.read()
+    listed = lambda xs: None if xs is None else [str(x) for x in xs]
+    return _native.fit_score(
+        text, source, label, se, level, listed(metrics), listed(fast_metrics), listed(keep),
+        se_anchor, listed(train_only), timed, timed_weight, time_margin,
+        None if source_weights is None else {str(k): float(v) for k, v in source_weights.items()},
+        population, _int("seed", seed), _int("bootstrap", bootstrap),
+    )
 
 
 def rate_batch(

@@ -321,6 +321,27 @@ def score_rows(
 ) -> List[ScoreRow]:
     """``sudolab score`` rows, computed on every core without the GIL."""
 
+def fit_score(
+    results: str,
+    source: str,
+    label: str,
+    se: Optional[str] = None,
+    level: Optional[str] = None,
+    metrics: Optional[Sequence[str]] = None,
+    fast_metrics: Optional[Sequence[str]] = None,
+    keep: Optional[Sequence[str]] = None,
+    se_anchor: Optional[str] = None,
+    train_only: Optional[Sequence[str]] = None,
+    timed: Optional[str] = None,
+    timed_weight: Optional[float] = None,
+    time_margin: Optional[float] = None,
+    source_weights: Optional[Dict[str, float]] = None,
+    population: Optional[str] = None,
+    seed: Optional[int] = None,
+    bootstrap: Optional[int] = None,
+) -> Dict[str, Any]:
+    """``sudolab fit --score`` on a results table's text (JSONL or CSV)."""
+
 def analyze_options(**options: Unpack[AnalyzeParameters]) -> AnalyzeOptions:
     """``analyze``'s parameters checked as the CLI checks them, defaults filled."""
 

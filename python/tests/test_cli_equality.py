@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 
@@ -80,3 +82,53 @@ def test_default_seeds_are_the_clis(cli, radcliffe200):
         ours = dict(sudolab.rate(p, models="oracle,hsolve", with_score=False))
         row.pop("line", None)
         assert {k: ours.get(k) for k in row} == row
+
+
+def _labelled_rows() -> list:
+    """Three sources ordering 60 rows each by a hidden difficulty that
+    ``givens`` follows inversely and ``weights_score`` directly (the rows of
+    the Rust test ``fit_writes_a_model_that_score_reads``)."""
+    rows, state = [], 7
+    for source in "abc":
+        for i in range(60):
+            state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
+            noise = (state >> 40) / 2**24
+            h = i % 4 + noise
+            rows.append({
+                "label": f"{source} {i % 4 + 1} {1.5 + h:.1f} L{i % 4 + 1}",
+                "givens": 36.0 - 3.0 * h,
+                "weights_score": round(40.0 + 60.0 * h),
+                "hardest_weight": round(1.0 + 4.0 * h),
+            })
+    return rows
+
+
+def test_fit_score_equals_the_cli(cli, tmp_path):
+    rows = _labelled_rows()
+    path = tmp_path / "m.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    args = ["--score", "--label", "label:2", "--se", "label:3", "--level", "label:4",
+            "--metrics", "givens,weights_score,hardest_weight", "--fast-metrics", "givens",
+            "--bootstrap", "20"]
+    model_path = tmp_path / "model.json"
+    report = json.loads(run_cli(cli, ["fit", str(path), *args, "--model-out", model_path, "-f", "json"]))
+    common = dict(source="label:1", label="label:2", se="label:3", level="label:4",
+                  metrics=["givens", "weights_score", "hardest_weight"], fast_metrics=["givens"],
+                  bootstrap=20)
+    ours = sudolab.fit_score(path, **common)
+    # Equal as JSON (Rust's pairs come to Python as tuples).
+    assert json.loads(json.dumps(ours)) == report
+    assert json.loads(json.dumps(ours["model"])) == json.loads(model_path.read_text())
+    # A DataFrame of the same rows fits the same model.
+    assert sudolab.fit_score(pd.DataFrame.from_records(rows), **common)["model"] == ours["model"]
+    assert [v["source"] for v in ours["validation"]] == ["a", "b", "c"]
+
+
+def test_fit_score_names_a_refused_choice():
+    frame = pd.DataFrame.from_records(_labelled_rows())
+    with pytest.raises(ValueError, match="timed_weight 0: must be a number from"):
+        sudolab.fit_score(frame, se="label:3", timed="a", timed_weight=0.0)
+    with pytest.raises(ValueError, match="keep hsolve: not among the metrics"):
+        sudolab.fit_score(frame, se="label:3", metrics=["givens"], keep=["hsolve"])
+    with pytest.raises(ValueError, match="speed"):
+        sudolab.fit_score(frame, metrics=["speed"])

@@ -279,12 +279,12 @@ fn parse_source_weights(list: &Option<String>) -> Result<std::collections::BTree
             .trim()
             .parse()
             .ok()
-            .filter(|&w: &f64| crate::cli::fit::source_weight_ok(w))
+            .filter(|&w: &f64| crate::score::fit::source_weight_ok(w))
             .ok_or_else(|| {
                 anyhow::anyhow!(
                     "--source-weight {item}: the weight must be a number from {} to {}",
-                    crate::cli::fit::WEIGHT_RANGE.0,
-                    crate::cli::fit::WEIGHT_RANGE.1
+                    crate::score::fit::WEIGHT_RANGE.0,
+                    crate::score::fit::WEIGHT_RANGE.1
                 )
             })?;
         if weights.insert(name.trim().to_string(), w).is_some() {
@@ -295,8 +295,7 @@ fn parse_source_weights(list: &Option<String>) -> Result<std::collections::BTree
 }
 
 fn run_fit_score(args: FitArgs) -> Result<u8> {
-    use crate::cli::fit::{FitData, LabelFields, ScoreFitOptions, fit_model};
-    use crate::metrics::Metric;
+    use crate::score::fit::{LabelFields, ScoreFitOptions, ScoreFitSpec, fit_score};
     PathPlan::new()
         .input("RESULTS", Some(&args.results))
         .output("-o", args.out.file())
@@ -318,86 +317,36 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
             p.display()
         );
     }
-    let timed_weight = args.timed_weight.unwrap_or(1.0);
-    if !crate::cli::fit::source_weight_ok(timed_weight) {
-        anyhow::bail!(
-            "--timed-weight {timed_weight}: must be a number from {} to {}",
-            crate::cli::fit::WEIGHT_RANGE.0,
-            crate::cli::fit::WEIGHT_RANGE.1
-        );
-    }
-    let time_margin = args.time_margin.unwrap_or(crate::cli::fit::TIME_MARGIN);
-    if !(time_margin.is_finite() && time_margin >= 0.0) {
-        anyhow::bail!("--time-margin {time_margin}: must be a number, 0 or more");
-    }
-    let source_weights = parse_source_weights(&args.source_weight)?;
-    let table = load_table(&args.results)?;
-    let (metrics, fast, keep) = score_fit_metrics(&args)?;
-    let fields = LabelFields {
-        source: LabelSpec::parse(&args.source)?,
-        rank: LabelSpec::parse(&args.label)?,
-        se: args.se.as_deref().map(LabelSpec::parse).transpose()?,
-        level: args.level.as_deref().map(LabelSpec::parse).transpose()?,
-    };
-    let mut data = FitData::from_table(&table, &metrics, &fields, args.se_anchor.as_deref())?;
-    if let Some(anchor) = &args.se_anchor
-        && data.anchors.is_empty()
-    {
-        anyhow::bail!(
-            "--se-anchor {anchor}: no row of this source has both a trial rating ({}) and an SE label",
-            Metric::TrialRating.name()
-        );
-    }
-    if let Some(timed) = &args.timed {
-        if !data.sources().contains(timed) {
-            anyhow::bail!("--timed {timed}: no row has this source");
-        }
-        data = data.with_timed(timed);
-        let spread = data.timed_spread(timed);
-        if spread <= time_margin {
-            anyhow::bail!(
-                "--time-margin {time_margin}: no two puzzles of {timed} differ by more than that in ln time (the largest difference is {spread:.3}), so the times would make no pair"
-            );
-        }
-    }
-    for name in source_weights.keys() {
-        if args.timed.as_ref() == Some(name) {
-            anyhow::bail!("--source-weight {name}: the timed source's weight is --timed-weight");
-        }
-        if !data.sources().contains(name) {
-            anyhow::bail!("--source-weight {name}: no row has this source");
-        }
-    }
-    let train_only = split_list(&args.train_only).unwrap_or_default();
-    let held_out: Vec<String> = data
-        .sources()
-        .into_iter()
-        .filter(|s| !train_only.contains(s))
-        .collect();
-    let opts = ScoreFitOptions {
-        seed: args.seed,
-        bootstrap: crate::stats::BootstrapOptions {
-            replicates: args.bootstrap,
-            seed: args.seed,
-            ..Default::default()
+    let defaults = ScoreFitOptions::default();
+    let mut spec = ScoreFitSpec {
+        fields: LabelFields {
+            source: LabelSpec::parse(&args.source)?,
+            rank: LabelSpec::parse(&args.label)?,
+            se: args.se.as_deref().map(LabelSpec::parse).transpose()?,
+            level: args.level.as_deref().map(LabelSpec::parse).transpose()?,
         },
-        timed: args.timed.clone(),
-        timed_weight,
-        source_weights,
-        time_margin,
-        population: args.population.clone(),
-        keep,
-        ..Default::default()
+        metrics: Vec::new(),
+        fast_metrics: None,
+        se_anchor: args.se_anchor.clone(),
+        train_only: split_list(&args.train_only).unwrap_or_default(),
+        options: ScoreFitOptions {
+            seed: args.seed,
+            bootstrap: crate::stats::BootstrapOptions {
+                replicates: args.bootstrap,
+                seed: args.seed,
+                ..Default::default()
+            },
+            timed: args.timed.clone(),
+            timed_weight: args.timed_weight.unwrap_or(defaults.timed_weight),
+            source_weights: parse_source_weights(&args.source_weight)?,
+            time_margin: args.time_margin.unwrap_or(defaults.time_margin),
+            population: args.population.clone(),
+            ..defaults
+        },
     };
-    let about = format!(
-        "sudolab difficulty score, fitted by `sudolab fit --score` on {} puzzles of {} \
-         (docs/score.sh; validation in docs/score.md){}",
-        data.rows.len(),
-        data.sources().join(", "),
-        opts.choices()
-    );
-    let all: Vec<usize> = (0..metrics.len()).collect();
-    let report = fit_model(&data, &all, &fast, &held_out, &opts, about);
+    score_fit_metrics(&args, &mut spec)?;
+    let table = load_table(&args.results)?;
+    let report = fit_score(&table, &spec).map_err(fit_error)?;
     if let Some(p) = &args.model_out {
         // What `score --model` would refuse is not written.
         report.model.check().map_err(|e| {
@@ -419,49 +368,55 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
     Ok(super::EXIT_OK)
 }
 
-/// The metrics of `fit --score`: `--metrics` (every metric the score computes
-/// by default), the positions among them of `--fast-metrics` (the cheap ones
-/// by default), and `--keep`; a name outside the score's metrics, or a fast
-/// or kept one outside `--metrics`, is refused naming its flag.
-fn score_fit_metrics(
-    args: &FitArgs,
-) -> Result<(Vec<crate::Metric>, Vec<usize>, Vec<crate::Metric>)> {
-    use crate::metrics::{Metric, join, registry::find};
-    use crate::score::features::candidates;
-    let known = candidates();
-    let metrics: Vec<Metric> = match split_list(&args.metrics) {
-        None => known.clone(),
-        Some(names) => names
-            .iter()
-            .map(|n| {
-                find(n).filter(|m| known.contains(m)).ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "--metrics {n}: the score can only use the metrics it computes: {}",
-                        join(&known, ", ")
-                    )
-                })
-            })
-            .collect::<Result<_>>()?,
-    };
-    // A name given after `--metrics` is one of them, or an error.
-    let among = |flag: &str, names: Vec<String>| -> Result<Vec<Metric>> {
+/// The fit's refusal of an option, naming the flag that gave it.
+fn fit_error(e: crate::score::fit::ScoreFitError) -> anyhow::Error {
+    use crate::score::fit::ScoreFitError;
+    match e {
+        ScoreFitError::Option {
+            option,
+            value,
+            reason,
+        } => {
+            let flag = match option {
+                "source_weights" => "--source-weight".to_string(),
+                "se_anchor" => "--se-anchor".to_string(),
+                other => format!("--{}", other.replace('_', "-")),
+            };
+            anyhow::anyhow!("{flag} {value}: {reason}")
+        }
+        other => other.into(),
+    }
+}
+
+/// The metric flags of `fit --score` parsed into the spec: `--metrics`,
+/// `--fast-metrics` and `--keep`.
+fn score_fit_metrics(args: &FitArgs, spec: &mut crate::score::fit::ScoreFitSpec) -> Result<()> {
+    use crate::metrics::registry::find;
+    // The names are parsed here; whether each is one the score computes,
+    // and the fast and kept ones among them, the fit checks.
+    let parse = |flag: &str, names: Vec<String>| -> Result<Vec<crate::Metric>> {
         names
             .iter()
-            .map(|n| {
-                find(n)
-                    .filter(|m| metrics.contains(m))
-                    .ok_or_else(|| anyhow::anyhow!("{flag} {n}: not among --metrics"))
-            })
+            .map(|n| find(n).ok_or_else(|| anyhow::anyhow!("{flag} {n}: no such metric")))
             .collect()
     };
-    let fast_metrics = match split_list(&args.fast_metrics) {
-        None => metrics.iter().copied().filter(|m| !m.costly()).collect(),
-        Some(names) => among("--fast-metrics", names)?,
-    };
-    let fast: Vec<usize> = fast_metrics
+    let known = crate::score::fit::ScoreFitSpec::candidate_metrics();
+    let metrics = split_list(&args.metrics)
+        .unwrap_or_default()
         .iter()
-        .filter_map(|f| metrics.iter().position(|m| m == f))
-        .collect();
-    let keep = among("--keep", split_list(&args.keep).unwrap_or_default())?;
-    Ok((metrics, fast, keep))
+        .map(|n| {
+            find(n).filter(|m| known.contains(m)).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--metrics {n}: the score can only use the metrics it computes: {}",
+                    crate::metrics::join(&known, ", ")
+                )
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    spec.fast_metrics = split_list(&args.fast_metrics)
+        .map(|names| parse("--fast-metrics", names))
+        .transpose()?;
+    spec.options.keep = parse("--keep", split_list(&args.keep).unwrap_or_default())?;
+    spec.metrics = metrics;
+    Ok(())
 }

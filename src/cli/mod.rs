@@ -11,7 +11,6 @@ mod decode;
 mod encode;
 mod engines;
 mod eval;
-pub(crate) mod fit;
 mod generate;
 mod lock;
 mod order;

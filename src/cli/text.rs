@@ -9,11 +9,11 @@ use crate::analyze::{AnalysisRow, RatedRow};
 use crate::answers::Status;
 use crate::batch::results::Lined;
 use crate::cli::engines::{BackboneRow, CheckRow, CountRow, SolveRow};
-use crate::cli::fit::ScoreFitReport;
 use crate::cnf::{ClauseRow, MeanDistribution};
 use crate::eval::{ClassifyReport, EvalReport, FitReport};
 use crate::metrics::{Metric, MetricValue};
 use crate::relax::{RelaxReport, RelaxSummary, SweepReport};
+use crate::score::fit::ScoreFitReport;
 use crate::score::{ScoreRow, SeBy};
 
 /// A label for a table cell (empty when none).

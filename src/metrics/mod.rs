@@ -13,13 +13,14 @@
 pub(crate) mod registry;
 mod value;
 
+#[cfg(any(feature = "cli", test))]
+pub(crate) use registry::direction_of;
+pub(crate) use registry::join;
 pub use registry::{
     Direction, Kind as MetricKind, Metric, MetricInfo, Role as MetricRole, Source as MetricSource,
     UnknownMetric,
 };
 pub(crate) use registry::{Kind, Role, Source, is_parameter_column};
-#[cfg(any(feature = "cli", test))]
-pub(crate) use registry::{direction_of, join};
 pub use value::MetricValue;
 
 use crate::cnf::{ClassCuts, ClauseCounts, ClauseRow, Encoding};

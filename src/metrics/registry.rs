@@ -552,8 +552,6 @@ pub(crate) fn find(name: &str) -> Option<Metric> {
     Metric::ALL.iter().copied().find(|m| m.name() == name)
 }
 
-// Used by the command line's messages and tables.
-#[cfg(any(feature = "cli", test))]
 /// The names of these metrics joined by `sep`.
 pub(crate) fn join(metrics: &[Metric], sep: &str) -> String {
     metrics

@@ -21,6 +21,7 @@
 //! regenerates it and the validation in `docs/score.md`).
 
 pub(crate) mod features;
+pub(crate) mod fit;
 pub(crate) mod time;
 
 pub use features::FeatureParams;

@@ -75,7 +75,6 @@ fn percentile_intervals(
 }
 
 // Used by the command line (the score fit's validation) and the tests.
-#[cfg(any(feature = "cli", test))]
 /// Percentile bootstrap intervals of several statistics of paired samples.
 ///
 /// `stat` maps one resample to `k` values (`None` where undefined on that

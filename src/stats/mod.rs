@@ -46,7 +46,6 @@ mod summary;
 mod uncertainty;
 
 pub(crate) use bootstrap::bootstrap_correlations;
-#[cfg(any(feature = "cli", test))]
 pub(crate) use bootstrap::bootstrap_intervals;
 pub use bootstrap::{BootstrapOptions, Interval};
 pub(crate) use concordance::gamma_from_table;
@@ -55,9 +54,7 @@ pub(crate) use correlation::{average_ranks, correlations};
 pub use correlation::{pearson, spearman};
 pub(crate) use interval::{mean_interval, wilson95};
 pub(crate) use quantiles::{bin_of, equal_count_edges, quantile_sorted};
-#[cfg(any(feature = "cli", test))]
 pub(crate) use regression::least_absolute_deviations;
-#[cfg(feature = "cli")]
 pub(crate) use regression::solve;
 pub(crate) use regression::{FitError, least_squares, predict};
 pub(crate) use summary::Summary;

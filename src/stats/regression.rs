@@ -1,7 +1,7 @@
 //! Ordinary least squares with an intercept, the fitting primitive under
 //! Pelánek's linear combinations of metrics (`eval::combine`, "Evaluation
 //! and Discussion", Table 3) and the Newton steps of the score's
-//! pairwise-ranking fit (`cli::fit`, `docs/methods.md` §6.2).
+//! pairwise-ranking fit (`score::fit`, `docs/methods.md` §6.2).
 //!
 //! [`least_squares`] solves the normal equations of the centred data,
 //! [`least_absolute_deviations`] (median regression, the time model of
@@ -50,7 +50,6 @@ pub(crate) fn least_squares(x: &[Vec<f64>], y: &[f64]) -> Result<Vec<f64>, FitEr
 }
 
 // Used by the command line (the time model's fit) and the tests.
-#[cfg(any(feature = "cli", test))]
 /// Least absolute deviations with an intercept (median regression): the
 /// `[b₀, b₁, …, b_p]` minimising `Σ |yᵢ − b₀ − Σ bⱼ·x[i][j]|`, by
 /// iteratively reweighted least squares from the least-squares line

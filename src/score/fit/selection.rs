@@ -66,7 +66,7 @@ pub(crate) const KEEP_MARGIN: f64 = 0.001;
 
 /// One step of the backward elimination.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct SelectionStep {
+pub struct SelectionStep {
     /// Metrics in the model at this step.
     pub metrics: Vec<Metric>,
     /// Mean leave-one-source-out Spearman with them.

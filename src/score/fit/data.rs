@@ -41,7 +41,7 @@ pub(crate) struct FitData {
 
 /// Why fitting data could not be read.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum ScoreFitError {
+pub enum ScoreFitError {
     /// A label field or column is missing.
     #[error(transparent)]
     Label(#[from] crate::eval::LabelError),
@@ -51,11 +51,22 @@ pub(crate) enum ScoreFitError {
     /// Too little data.
     #[error("{0}")]
     TooFew(String),
+    /// An option the data or the score cannot take: `option` is the field
+    /// of [`super::ScoreFitSpec`] or [`super::ScoreFitOptions`] it names.
+    #[error("{option} {value}: {reason}")]
+    Option {
+        /// The option's field name, e.g. `timed_weight`.
+        option: &'static str,
+        /// The value given.
+        value: String,
+        /// Why it cannot be taken.
+        reason: String,
+    },
 }
 
 /// Which label fields say what.
 #[derive(Debug, Clone)]
-pub(crate) struct LabelFields {
+pub struct LabelFields {
     /// The source of each puzzle (`label:1`).
     pub source: LabelSpec,
     /// The label as a number (`label:2`).

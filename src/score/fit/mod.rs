@@ -37,15 +37,20 @@
 mod calibration;
 mod data;
 mod selection;
+mod spec;
 mod time;
 mod validation;
 mod weights;
 
-pub(crate) use data::{FitData, FitRow, LabelFields};
-pub(crate) use selection::{SelectionStep, select_metrics};
+pub(crate) use data::{FitData, FitRow};
+pub use data::{LabelFields, ScoreFitError};
+pub use selection::SelectionStep;
+pub(crate) use selection::select_metrics;
+pub use spec::{ScoreFitSpec, fit_score};
+pub(crate) use validation::leave_one_source_out;
 #[cfg(test)]
 use validation::validate_source;
-pub(crate) use validation::{HeldOut, leave_one_source_out};
+pub use validation::{BandRows, Difference, HeldOut, MinutesCheck};
 pub(crate) use weights::scores;
 
 use crate::metrics::Metric;
@@ -62,7 +67,7 @@ use weights::{fit_weights, raw_sum};
 
 /// Options of the fit.
 #[derive(Debug, Clone, Serialize)]
-pub(crate) struct ScoreFitOptions {
+pub struct ScoreFitOptions {
     /// Seed of the pair sampling and of the bootstrap.
     pub seed: u64,
     /// Pairs used per source at most (seeded sample).
@@ -250,7 +255,7 @@ pub(super) fn fit_time_model(
 
 /// Fits one score on the training rows with these metrics: weights, 0–10
 /// scaling, reference percentiles, SE curve and per-source level cuts.
-pub(crate) fn fit_score(
+pub(crate) fn fit_linear_score(
     data: &FitData,
     metrics: &[usize],
     train: &[usize],
@@ -336,7 +341,7 @@ pub(crate) fn fit_score(
 
 /// Everything `sudolab fit --score` produces.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct ScoreFitReport {
+pub struct ScoreFitReport {
     /// Sources of the fitting data and their puzzle counts.
     pub sources: BTreeMap<String, usize>,
     /// Backward elimination of the full score on every source.
@@ -362,7 +367,7 @@ pub(crate) fn fit_model(
     let all: Vec<usize> = (0..data.rows.len()).collect();
     let (kept, selection) = select_metrics(data, candidates, &all, opts);
     let (kept_fast, selection_fast) = select_metrics(data, fast, &all, opts);
-    let full = fit_score(data, &kept, &all, opts);
+    let full = fit_linear_score(data, &kept, &all, opts);
     let model = crate::score::ScoreModel {
         about,
         params: crate::score::FeatureParams::default(),
@@ -376,7 +381,7 @@ pub(crate) fn fit_model(
             },
             ..full
         },
-        fast: fit_score(data, &kept_fast, &all, opts),
+        fast: fit_linear_score(data, &kept_fast, &all, opts),
     };
     let mut sources = BTreeMap::new();
     for r in &data.rows {
@@ -430,7 +435,7 @@ mod tests {
         let data = synthetic();
         let all: Vec<usize> = (0..data.rows.len()).collect();
         let opts = ScoreFitOptions::default();
-        let s = fit_score(&data, &[0, 1], &all, &opts);
+        let s = fit_linear_score(&data, &[0, 1], &all, &opts);
         assert!(
             s.terms[0].weight > 5.0 * s.terms[1].weight.abs(),
             "{:?}",
@@ -544,7 +549,7 @@ mod tests {
             };
             assert_eq!(opts.source_weight("z"), w);
             assert_eq!(opts.source_weight("x"), 1.0);
-            let s = fit_score(&data, &[0, 1], &all, &opts);
+            let s = fit_linear_score(&data, &[0, 1], &all, &opts);
             s.terms[1].weight / s.terms[0].weight
         };
         let (one, three, ten) = (ratio(1.0), ratio(3.0), ratio(10.0));
@@ -560,7 +565,7 @@ mod tests {
         };
         assert_eq!(light_sites.source_weight("x"), 0.2);
         assert_eq!(light_sites.source_weight("z"), 1.0);
-        let s = fit_score(&data, &[0, 1], &all, &light_sites);
+        let s = fit_linear_score(&data, &[0, 1], &all, &light_sites);
         let light = s.terms[1].weight / s.terms[0].weight;
         assert!(one < light, "{one} {light}");
         // Without a timed source the weight changes nothing.
@@ -570,8 +575,8 @@ mod tests {
             ..ScoreFitOptions::default()
         };
         assert_eq!(
-            fit_score(&data, &[0, 1], &all, &plain).terms,
-            fit_score(&data, &[0, 1], &all, &heavy).terms
+            fit_linear_score(&data, &[0, 1], &all, &plain).terms,
+            fit_linear_score(&data, &[0, 1], &all, &heavy).terms
         );
     }
 }

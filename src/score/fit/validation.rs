@@ -8,7 +8,7 @@
 
 use super::selection::{select_metrics, without};
 use super::weights::scores;
-use super::{FitData, FitRow, ScoreFitOptions, fit_score, time_scale};
+use super::{FitData, FitRow, ScoreFitOptions, fit_linear_score, time_scale};
 use crate::eval::{EvalRow, evaluate_pairs};
 use crate::metrics::Metric;
 use crate::stats::{self, BootstrapOptions};
@@ -16,7 +16,7 @@ use serde::Serialize;
 
 /// The validation of one held-out source.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct HeldOut {
+pub struct HeldOut {
     /// The source.
     pub source: String,
     /// Puzzles of the source.
@@ -47,7 +47,7 @@ pub(crate) struct HeldOut {
 
 /// Correlations with the label inside one band of SE's rating.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct BandRows {
+pub struct BandRows {
     /// The band, e.g. `SE <= 1.5`.
     pub band: String,
     /// `score`, `minutes` and `se` against the label.
@@ -100,7 +100,7 @@ fn band_rows(
 /// A difference of two statistics on the same puzzles with its paired
 /// percentile-bootstrap interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub(crate) struct Difference {
+pub struct Difference {
     /// The difference on the sample.
     pub value: f64,
     /// Lower end of the interval (null when the bootstrap is off).
@@ -159,8 +159,8 @@ pub(crate) fn validate_source(
         let train = without(&everything, fold, data.rows.len());
         let (kept, _) = select_metrics(data, candidates, &train, opts);
         let (kept_fast, _) = select_metrics(data, fast, &train, opts);
-        let full = fit_score(data, &kept, &train, opts);
-        let quick = fit_score(data, &kept_fast, &train, opts);
+        let full = fit_linear_score(data, &kept, &train, opts);
+        let quick = fit_linear_score(data, &kept_fast, &train, opts);
         let (s_full, s_fast) = (scores(data, &full), scores(data, &quick));
         // The timed source's folds are pooled on the ln-time scale (each
         // fold's order kept); a whole held-out source keeps the 0–10 scale.
@@ -295,7 +295,7 @@ fn minutes_check(
 
 /// The held-out check of the predicted solving time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct MinutesCheck {
+pub struct MinutesCheck {
     /// Puzzles with a predicted time.
     pub n: usize,
     /// Median of |ln(time) − ln(predicted time)|: 0.18 means a typical

@@ -185,7 +185,7 @@ mod tests {
 
     #[test]
     fn the_trial_curve_takes_chain_puzzles_and_anchors_only() {
-        use crate::cli::fit::{FitData, FitRow};
+        use crate::score::fit::{FitData, FitRow};
         let row = |hardest: Option<&str>, trial: f64, se: f64| FitRow {
             source: "s".into(),
             rank: se,
