@@ -298,7 +298,7 @@ mod tests {
         "solve output",
     ];
 
-    /// README, "Exit codes": 2 the engines disagreed. No engine
+    /// The guide, "Exit codes": 2 the engines disagreed. No engine
     /// disagrees on purpose, so the test is of the error that `main` turns
     /// into exit code 2, however deep in a chain it comes.
     #[test]

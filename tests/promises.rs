@@ -1,8 +1,8 @@
-//! Every promise of the README's "Exit codes" and "Outputs" sections is
-//! tested by name: each clause of the two sections (a table cell, a list
+//! Every promise of the guide's "Exit codes" and "Outputs" sections
+//! (`docs/guide.md`) is tested by name: each clause of the two sections (a table cell, a list
 //! item, a sentence, a part between semicolons) holds a phrase of
 //! [`PROMISES`], and each phrase names the tests (functions under `tests/`
-//! or `src/`) that check it. A promise added to the README without a test,
+//! or `src/`) that check it. A promise added to the guide without a test,
 //! or a test renamed away, fails here.
 
 use crate::common;
@@ -11,7 +11,7 @@ use common::sudolab;
 use std::fs;
 use std::path::Path;
 
-/// A phrase of the README's two paragraphs and the tests that check it.
+/// A phrase of the guide's two sections and the tests that check it.
 const PROMISES: &[(&str, &[&str])] = &[
     // Exit codes.
     (
@@ -234,14 +234,14 @@ const PROMISES: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The README section headed `heading` (up to the next heading), as its
+/// The guide's section headed `heading` (up to the next heading), as its
 /// units (table rows, list items, paragraphs), each with its lines joined
 /// by single spaces.
-fn section(readme: &str, heading: &str) -> Vec<String> {
-    let at = readme
+fn section(guide: &str, heading: &str) -> Vec<String> {
+    let at = guide
         .find(&format!("\n{heading}\n"))
-        .unwrap_or_else(|| panic!("README has no section {heading:?}"));
-    let text = &readme[at + heading.len() + 2..];
+        .unwrap_or_else(|| panic!("docs/guide.md has no section {heading:?}"));
+    let text = &guide[at + heading.len() + 2..];
     let end = text.find("\n#").unwrap_or(text.len());
     let mut units: Vec<String> = Vec::new();
     let mut open = false;
@@ -275,12 +275,12 @@ fn sources(dir: &Path, out: &mut String) {
 }
 
 #[test]
-fn every_readme_promise_names_its_tests() {
+fn every_promise_of_the_guide_names_its_tests() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = fs::read_to_string(root.join("README.md")).unwrap();
-    let units: Vec<String> = ["### Exit codes", "### Outputs"]
+    let guide = fs::read_to_string(root.join("docs").join("guide.md")).unwrap();
+    let units: Vec<String> = ["## Exit codes", "## Outputs"]
         .iter()
-        .flat_map(|h| section(&readme, h))
+        .flat_map(|h| section(&guide, h))
         .collect();
     let mut code = String::new();
     sources(&root.join("tests"), &mut code);
@@ -288,7 +288,7 @@ fn every_readme_promise_names_its_tests() {
     for (phrase, tests) in PROMISES {
         assert!(
             units.iter().any(|u| u.contains(phrase)),
-            "the README's sections no longer say {phrase:?}"
+            "the guide's sections no longer say {phrase:?}"
         );
         for test in *tests {
             assert!(
@@ -318,13 +318,13 @@ fn every_readme_promise_names_its_tests() {
             assert!(
                 PROMISES.iter().any(|(phrase, _)| clause.contains(phrase)
                     || phrase.contains(clause.trim_end_matches('.'))),
-                "no test names the README's promise {clause:?}"
+                "no test names the guide's promise {clause:?}"
             );
         }
     }
 }
 
-/// README, "Exit codes": 1 for an unreadable file, named.
+/// The guide, "Exit codes": 1 for an unreadable file, named.
 #[test]
 fn an_unreadable_file_exits_1() {
     let (code, _, err) = sudolab(&["check", "no-such-file.txt"], "");
