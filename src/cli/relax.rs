@@ -172,16 +172,13 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
         .output("--plot", args.plot.as_deref())
         .output("--emit-samples", args.emit_samples.as_deref());
     resume::with_side_files(paths, out).check()?;
-    let streaming = resume::streams(out);
     let params = RelaxParams::new(ks, &opts);
     let spec = params.row_spec();
-    let (mut stream, done) = resume::open_rows("relax", &params, &args.common, args.resume, &spec)?;
+    let (stream, done) = resume::open_rows("relax", &params, &args.common, args.resume, &spec)?;
     if !done.is_empty() {
         refuse_side_outputs_on_resume(&args, done.len())?;
     }
-    let mut samples_out = open_samples(args.emit_samples.as_deref())?;
     let pb = progress::Bar::new("puzzles×k");
-    let mut sweeps: Vec<(usize, SweepReport)> = Vec::new();
     let sweep_mode = args.sweep.is_some();
     let keys = params.keys();
     let sweep_ks: Vec<usize> = keys.iter().map(|&k| k as usize).collect();
@@ -197,19 +194,8 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
         warned_long: AtomicBool::new(false),
         keep_samples: args.emit_samples.is_some(),
     };
-    // Text to stdout goes out puzzle by puzzle, as JSON Lines do; so do JSON
-    // and CSV (a sweep's reports as JSON, else one row per puzzle and k). A
-    // text file is one table, written at the end.
-    let text_now = out.format == Format::Text && out.file().is_none();
-    let mut sweep_rows = (!streaming && out.format == Format::Json && sweep_mode)
-        .then(|| resume::WindowRows::new(out, false, &no_text::<Lined<SweepReport>>))
-        .transpose()?;
-    let mut point_rows = (!streaming && out.format != Format::Text && sweep_rows.is_none())
-        .then(|| resume::WindowRows::new(out, false, &no_text::<Lined<RelaxReport>>))
-        .transpose()?;
-    let keep_rows = resume::keep_rows_on_signal(stream.as_ref());
-    let mut written = 0;
-    let mut printed = false;
+    let mut outputs = RelaxOutputs::new(&args, stream)?;
+    let keep_rows = resume::keep_rows_on_signal(outputs.stream.as_ref());
     // One puzzle after the other: the samples of each are drawn in parallel.
     let summary = run_batch_keyed(
         args.common.input()?,
@@ -222,42 +208,7 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
         |line, p, to_do| job.run(line, p, to_do),
         |rows| {
             for (line, relaxed) in rows {
-                if let Some(w) = samples_out.as_mut() {
-                    write_samples(w, line, &relaxed)?;
-                }
-                if let Some(w) = stream.as_mut() {
-                    let points: Vec<(usize, &RelaxReport)> =
-                        relaxed.sweep.points.iter().map(|r| (line, r)).collect();
-                    w.write(&points)?;
-                    written += points.len();
-                }
-                if let Some(w) = point_rows.as_mut() {
-                    let points = relaxed.sweep.points.iter();
-                    w.push(
-                        points
-                            .map(|r| Lined {
-                                line,
-                                row: r.clone(),
-                            })
-                            .collect(),
-                    )?;
-                }
-                if let Some(w) = sweep_rows.as_mut() {
-                    w.push(vec![Lined {
-                        line,
-                        row: relaxed.sweep.clone(),
-                    }])?;
-                }
-                let item = (line, relaxed.sweep);
-                if text_now {
-                    let text = render_text(sweep_mode, std::slice::from_ref(&item));
-                    pb.0.suspend(|| write_stdout(text.as_bytes()))?;
-                    printed = true;
-                }
-                let text_file = !streaming && !text_now && out.format == Format::Text;
-                if text_file || args.plot.is_some() {
-                    sweeps.push(item);
-                }
+                outputs.push(line, relaxed, &pb)?;
             }
             Ok(())
         },
@@ -265,41 +216,138 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     drop(pb);
     let summary = match summary {
         Ok(summary) => summary,
-        Err(e) => return resume::interrupted(e, stream, out, done.len(), written),
+        Err(e) => {
+            let written = outputs.written;
+            return resume::interrupted(e, outputs.stream, out, done.len(), written);
+        }
     };
     drop(keep_rows);
-    if printed {
-        write_stdout(text::RELAX_LEGEND.as_bytes())?;
-    }
-    if let (Some(w), Some(path)) = (samples_out, &args.emit_samples) {
-        w.into_inner()
-            .map_err(|e| e.into_error())
-            .and_then(OutputStream::finish)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    if let Some(w) = stream {
-        w.finish()?;
-    }
-    if let Some(plot) = &args.plot {
-        let plotted: Vec<SweepReport> = sweeps.iter().map(|(_, s)| s.clone()).collect();
-        write_atomic(plot, crate::report::plot::sweep_chart(&plotted)?.as_bytes())
-            .with_context(|| format!("cannot write {}", plot.display()))?;
-    }
-    if let Some(w) = sweep_rows {
-        w.finish()?;
-    }
-    if let Some(w) = point_rows {
-        w.finish()?;
-    }
-    if !streaming && !text_now && out.format == Format::Text {
-        let text = if sweeps.is_empty() {
-            String::new()
-        } else {
-            render_text(sweep_mode, &sweeps) + text::RELAX_LEGEND
-        };
-        out.write(&text)?;
-    }
+    outputs.finish(&args)?;
     Ok(finish(&summary.rejected))
+}
+
+/// Where `relax`'s rows go, decided once from the output flags: the
+/// streamed JSON Lines file, `--emit-samples`, JSON or CSV rows (a sweep's
+/// reports as JSON, else one row per puzzle and k), text to stdout puzzle
+/// by puzzle, and what is kept for a text file or `--plot` written at the end.
+struct RelaxOutputs<'a> {
+    stream: Option<resume::RowWriter>,
+    samples: Option<BufWriter<OutputStream>>,
+    sweep_rows: Option<resume::WindowRows<'a, Lined<SweepReport>>>,
+    point_rows: Option<resume::WindowRows<'a, Lined<RelaxReport>>>,
+    sweep_mode: bool,
+    /// Text to stdout goes out puzzle by puzzle, as JSON Lines do.
+    text_now: bool,
+    /// A text file is one table, written at the end.
+    text_file: bool,
+    plot: bool,
+    sweeps: Vec<(usize, SweepReport)>,
+    written: usize,
+    printed: bool,
+}
+
+impl<'a> RelaxOutputs<'a> {
+    fn new(args: &'a RelaxArgs, stream: Option<resume::RowWriter>) -> Result<RelaxOutputs<'a>> {
+        let out = &args.common.out;
+        let streaming = resume::streams(out);
+        let sweep_mode = args.sweep.is_some();
+        let text_now = out.format == Format::Text && out.file().is_none();
+        let sweep_rows = (!streaming && out.format == Format::Json && sweep_mode)
+            .then(|| resume::WindowRows::new(out, false, &no_text::<Lined<SweepReport>>))
+            .transpose()?;
+        let point_rows = (!streaming && out.format != Format::Text && sweep_rows.is_none())
+            .then(|| resume::WindowRows::new(out, false, &no_text::<Lined<RelaxReport>>))
+            .transpose()?;
+        Ok(RelaxOutputs {
+            stream,
+            samples: open_samples(args.emit_samples.as_deref())?,
+            sweep_rows,
+            point_rows,
+            sweep_mode,
+            text_now,
+            text_file: !streaming && !text_now && out.format == Format::Text,
+            plot: args.plot.is_some(),
+            sweeps: Vec::new(),
+            written: 0,
+            printed: false,
+        })
+    }
+
+    /// One puzzle's relaxation to every output.
+    fn push(&mut self, line: usize, relaxed: Relaxed, pb: &progress::Bar) -> Result<()> {
+        if let Some(w) = self.samples.as_mut() {
+            write_samples(w, line, &relaxed)?;
+        }
+        if let Some(w) = self.stream.as_mut() {
+            let points: Vec<(usize, &RelaxReport)> =
+                relaxed.sweep.points.iter().map(|r| (line, r)).collect();
+            w.write(&points)?;
+            self.written += points.len();
+        }
+        if let Some(w) = self.point_rows.as_mut() {
+            let points = relaxed.sweep.points.iter();
+            w.push(
+                points
+                    .map(|r| Lined {
+                        line,
+                        row: r.clone(),
+                    })
+                    .collect(),
+            )?;
+        }
+        if let Some(w) = self.sweep_rows.as_mut() {
+            w.push(vec![Lined {
+                line,
+                row: relaxed.sweep.clone(),
+            }])?;
+        }
+        let item = (line, relaxed.sweep);
+        if self.text_now {
+            let text = render_text(self.sweep_mode, std::slice::from_ref(&item));
+            pb.0.suspend(|| write_stdout(text.as_bytes()))?;
+            self.printed = true;
+        }
+        if self.text_file || self.plot {
+            self.sweeps.push(item);
+        }
+        Ok(())
+    }
+
+    /// Completes every output once the run is done.
+    fn finish(self, args: &RelaxArgs) -> Result<()> {
+        if self.printed {
+            write_stdout(text::RELAX_LEGEND.as_bytes())?;
+        }
+        if let (Some(w), Some(path)) = (self.samples, &args.emit_samples) {
+            w.into_inner()
+                .map_err(|e| e.into_error())
+                .and_then(OutputStream::finish)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        if let Some(w) = self.stream {
+            w.finish()?;
+        }
+        if let Some(plot) = &args.plot {
+            let plotted: Vec<SweepReport> = self.sweeps.iter().map(|(_, s)| s.clone()).collect();
+            write_atomic(plot, crate::report::plot::sweep_chart(&plotted)?.as_bytes())
+                .with_context(|| format!("cannot write {}", plot.display()))?;
+        }
+        if let Some(w) = self.sweep_rows {
+            w.finish()?;
+        }
+        if let Some(w) = self.point_rows {
+            w.finish()?;
+        }
+        if self.text_file {
+            let text = if self.sweeps.is_empty() {
+                String::new()
+            } else {
+                render_text(self.sweep_mode, &self.sweeps) + text::RELAX_LEGEND
+            };
+            args.common.out.write(&text)?;
+        }
+        Ok(())
+    }
 }
 
 /// The k values (`--k` or `--sweep`) and the relaxation options of `args`,

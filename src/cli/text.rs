@@ -13,7 +13,7 @@ use crate::cnf::{ClauseRow, MeanDistribution};
 use crate::eval::{ClassifyReport, EvalReport, FitReport};
 use crate::metrics::{Metric, MetricValue};
 use crate::relax::{RelaxReport, RelaxSummary, SweepReport};
-use crate::score::fit::ScoreFitReport;
+use crate::score::fit::{HeldOut, ScoreFitReport};
 use crate::score::{ScoreRow, SeBy};
 
 /// A label for a table cell (empty when none).
@@ -942,83 +942,91 @@ pub(crate) fn score_fit_text(r: &ScoreFitReport) -> String {
         }
     }
     for h in &r.validation {
-        let how = if h.minutes.is_some() {
-            "5-fold cross-validation; first fold "
-        } else {
-            ""
-        };
+        s.push_str(&held_out_text(h));
+    }
+    s
+}
+
+/// One held-out source of `fit --score`: its correlations, its difference
+/// from SE, its minutes and its SE bands.
+fn held_out_text(h: &HeldOut) -> String {
+    let mut s = String::new();
+    let how = if h.minutes.is_some() {
+        "5-fold cross-validation; first fold "
+    } else {
+        ""
+    };
+    s.push_str(&format!(
+        "\nheld out: {} (n = {}; {how}kept {}; fast kept {})\n",
+        h.source,
+        h.n,
+        crate::metrics::join(&h.kept, ","),
+        crate::metrics::join(&h.kept_fast, ",")
+    ));
+    let rows: Vec<Vec<String>> = h
+        .rows
+        .iter()
+        .map(|e| {
+            let ci = |v: Option<f64>, lo: Option<f64>, hi: Option<f64>| match (v, lo, hi) {
+                (Some(v), Some(lo), Some(hi)) => format!("{v:.3} [{lo:.2},{hi:.2}]"),
+                (Some(v), _, _) => format!("{v:.3}"),
+                _ => "-".into(),
+            };
+            vec![
+                e.metric.clone(),
+                e.n.to_string(),
+                ci(e.spearman, e.spearman_lo, e.spearman_hi),
+                ci(e.gk_gamma, e.gk_gamma_lo, e.gk_gamma_hi),
+            ]
+        })
+        .collect();
+    s.push_str(&text_table(&["metric", "n", "spearman", "gk_gamma"], &rows));
+    if let Some(d) = &h.vs_se {
         s.push_str(&format!(
-            "\nheld out: {} (n = {}; {how}kept {}; fast kept {})\n",
-            h.source,
-            h.n,
-            crate::metrics::join(&h.kept, ","),
-            crate::metrics::join(&h.kept_fast, ",")
+            "Spearman of score − Spearman of SE on the same {} puzzles: {:+.3}{}\n",
+            h.n_se,
+            d.value,
+            match (d.lo, d.hi) {
+                (Some(lo), Some(hi)) => format!(" [{lo:+.3},{hi:+.3}] (paired bootstrap)"),
+                _ => String::new(),
+            }
         ));
-        let rows: Vec<Vec<String>> = h
+    }
+    if let Some(m) = &h.minutes {
+        s.push_str(&format!(
+            "minutes on {} held-out puzzles: median |ln error| {:.3}, {:.1} % within the band, Spearman {}\n",
+            m.n,
+            m.median_abs_ln_error,
+            100.0 * m.within_band,
+            m.spearman.spearman.map_or("-".into(), |r| format!("{r:.3}"))
+        ));
+    }
+    for b in &h.bands {
+        let rows: Vec<String> = b
             .rows
             .iter()
             .map(|e| {
-                let ci = |v: Option<f64>, lo: Option<f64>, hi: Option<f64>| match (v, lo, hi) {
-                    (Some(v), Some(lo), Some(hi)) => format!("{v:.3} [{lo:.2},{hi:.2}]"),
-                    (Some(v), _, _) => format!("{v:.3}"),
-                    _ => "-".into(),
-                };
-                vec![
-                    e.metric.clone(),
-                    e.n.to_string(),
-                    ci(e.spearman, e.spearman_lo, e.spearman_hi),
-                    ci(e.gk_gamma, e.gk_gamma_lo, e.gk_gamma_hi),
-                ]
+                format!(
+                    "{} {}",
+                    e.metric,
+                    e.spearman.map_or("-".into(), |r| format!("{r:.3}"))
+                )
             })
             .collect();
-        s.push_str(&text_table(&["metric", "n", "spearman", "gk_gamma"], &rows));
-        if let Some(d) = &h.vs_se {
-            s.push_str(&format!(
-                "Spearman of score − Spearman of SE on the same {} puzzles: {:+.3}{}\n",
-                h.n_se,
-                d.value,
-                match (d.lo, d.hi) {
-                    (Some(lo), Some(hi)) => format!(" [{lo:+.3},{hi:+.3}] (paired bootstrap)"),
-                    _ => String::new(),
-                }
-            ));
-        }
-        if let Some(m) = &h.minutes {
-            s.push_str(&format!(
-                "minutes on {} held-out puzzles: median |ln error| {:.3}, {:.1} % within the band, Spearman {}\n",
-                m.n,
-                m.median_abs_ln_error,
-                100.0 * m.within_band,
-                m.spearman.spearman.map_or("-".into(), |r| format!("{r:.3}"))
-            ));
-        }
-        for b in &h.bands {
-            let rows: Vec<String> = b
-                .rows
-                .iter()
-                .map(|e| {
-                    format!(
-                        "{} {}",
-                        e.metric,
-                        e.spearman.map_or("-".into(), |r| format!("{r:.3}"))
-                    )
-                })
-                .collect();
-            s.push_str(&format!(
-                "inside {} (n = {}): Spearman {}\n",
-                b.band,
-                b.rows.first().map_or(0, |r| r.n),
-                rows.join(", ")
-            ));
-        }
-        if let (Some(w), Some(m)) = (h.se_within_1, h.se_mean_abs) {
-            s.push_str(&format!(
-                "SE-equivalent vs SE on {} puzzles: {:.1} % within ±1.0, mean |difference| {:.2}\n",
-                h.n_se,
-                100.0 * w,
-                m
-            ));
-        }
+        s.push_str(&format!(
+            "inside {} (n = {}): Spearman {}\n",
+            b.band,
+            b.rows.first().map_or(0, |r| r.n),
+            rows.join(", ")
+        ));
+    }
+    if let (Some(w), Some(m)) = (h.se_within_1, h.se_mean_abs) {
+        s.push_str(&format!(
+            "SE-equivalent vs SE on {} puzzles: {:.1} % within ±1.0, mean |difference| {:.2}\n",
+            h.n_se,
+            100.0 * w,
+            m
+        ));
     }
     s
 }

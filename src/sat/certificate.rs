@@ -237,20 +237,14 @@ fn line(s: &[u8]) -> String {
     s.iter().map(|&d| char::from(b'0' + d)).collect()
 }
 
-/// Checks `claim` (count up to `cap`, 0 = none, and fixed cells) of the
-/// relaxed instance `r` against the `solutions` the engine found (see the
-/// module doc for what each step proves).
-pub(crate) fn check_relaxed_certificate(
-    r: &RelaxedInstance,
-    cap: u64,
-    claim: &InstanceAnalysis,
-    solutions: &[Vec<u8>],
-) -> Result<CertificateCheck, CertificateFault> {
-    let enc = Encoding::new(r);
-    let p = r.puzzle();
-    let cells = enc.digits.len();
-    // Values seen per cell (bits `1..=N`) over the distinct valid solutions.
-    let mut seen = vec![0u32; cells];
+/// The distinct solutions of `solutions`, each checked against the
+/// encoding (and against the one before it, for order), with the values
+/// seen per cell over them (bits `1..=N`).
+fn distinct_solutions<'s>(
+    enc: &Encoding<'_>,
+    solutions: &'s [Vec<u8>],
+) -> Result<(Vec<&'s [u8]>, Vec<u32>), CertificateFault> {
+    let mut seen = vec![0u32; enc.digits.len()];
     let mut listed: HashSet<&[u8]> = HashSet::with_capacity(solutions.len());
     let mut distinct: Vec<&[u8]> = Vec::with_capacity(solutions.len());
     let mut prev: Option<&[u8]> = None;
@@ -265,6 +259,130 @@ pub(crate) fn check_relaxed_certificate(
         }
         prev = Some(s);
     }
+    Ok((distinct, seen))
+}
+
+/// A cell claimed fixed that took two values `m` among the solutions.
+fn not_fixed(cell: usize, m: u32) -> CertificateFault {
+    let mut d = digits_of(m);
+    let (a, b) = (d.next().unwrap_or(0), d.next().unwrap_or(0));
+    CertificateFault::NotFixed { cell, a, b }
+}
+
+/// An exact count: no solution beyond the `distinct` ones (one SAT call
+/// with each blocked), and each cell fixed exactly when it took one value
+/// among them. Returns the solver calls.
+fn check_exact(
+    enc: &Encoding<'_>,
+    claim: &InstanceAnalysis,
+    distinct: &[&[u8]],
+    seen: &[u32],
+) -> Result<usize, CertificateFault> {
+    let p = enc.r.puzzle();
+    let cells = enc.digits.len();
+    let mut solver = enc.solver();
+    let mut block = Vec::with_capacity(cells);
+    for s in distinct {
+        block.clear();
+        block.extend(
+            (0..cells)
+                .filter(|&c| !p.is_given(c))
+                .map(|c| !enc.lit(c, s[c])),
+        );
+        if block.is_empty() {
+            // A grid without a non-given cell has one solution, listed.
+            solver.add_clause(&[]);
+            break;
+        }
+        solver.add_clause(&block);
+    }
+    if solve(&mut solver) {
+        let extra = enc.model(&solver);
+        return Err(CertificateFault::MissedSolution(line(&extra)));
+    }
+    let is_claimed_fixed = |c: usize| claim.fixed.binary_search(&c).is_ok();
+    for c in (0..cells).filter(|&c| !p.is_given(c)) {
+        let m = seen[c];
+        match (is_claimed_fixed(c), m.count_ones()) {
+            (true, k) if k > 1 => return Err(not_fixed(c, m)),
+            (false, 1) => {
+                return Err(CertificateFault::NotFree {
+                    cell: c,
+                    value: m.trailing_zeros() as u8,
+                });
+            }
+            _ => {}
+        }
+    }
+    if distinct.is_empty() && !claim.fixed.is_empty() {
+        return Err(CertificateFault::NotFree {
+            cell: claim.fixed[0],
+            value: 0,
+        });
+    }
+    Ok(1)
+}
+
+/// A capped count: each cell claimed fixed has no solution with another
+/// value (one SAT call each), and each other cell that took one value among
+/// the solutions has one with another value (found and checked). Returns
+/// the solver calls.
+fn check_capped(
+    enc: &Encoding<'_>,
+    claim: &InstanceAnalysis,
+    first: &[u8],
+    seen: &mut [u32],
+) -> Result<usize, CertificateFault> {
+    let p = enc.r.puzzle();
+    let mut solver = enc.solver();
+    let mut calls = 0;
+    for c in (0..enc.digits.len()).filter(|&c| !p.is_given(c)) {
+        let m = seen[c];
+        if claim.fixed.binary_search(&c).is_ok() {
+            if m.count_ones() > 1 {
+                return Err(not_fixed(c, m));
+            }
+            calls += 1;
+            solver.assume(&[!enc.lit(c, first[c])]);
+            if solve(&mut solver) {
+                let other = enc.model(&solver);
+                return Err(CertificateFault::NotFixed {
+                    cell: c,
+                    a: first[c],
+                    b: other[c],
+                });
+            }
+        } else if m.count_ones() == 1 {
+            calls += 1;
+            solver.assume(&[!enc.lit(c, first[c])]);
+            if !solve(&mut solver) {
+                return Err(CertificateFault::NotFree {
+                    cell: c,
+                    value: first[c],
+                });
+            }
+            let other = enc.model(&solver);
+            enc.check(&other, None)
+                .map_err(|why| CertificateFault::MissedSolution(format!("{why} (a model)")))?;
+            for (m, &v) in seen.iter_mut().zip(&other) {
+                *m |= 1 << v;
+            }
+        }
+    }
+    Ok(calls)
+}
+
+/// Checks `claim` (count up to `cap`, 0 = none, and fixed cells) of the
+/// relaxed instance `r` against the `solutions` the engine found (see the
+/// module doc for what each step proves).
+pub(crate) fn check_relaxed_certificate(
+    r: &RelaxedInstance,
+    cap: u64,
+    claim: &InstanceAnalysis,
+    solutions: &[Vec<u8>],
+) -> Result<CertificateCheck, CertificateFault> {
+    let enc = Encoding::new(r);
+    let (distinct, mut seen) = distinct_solutions(&enc, solutions)?;
     let n = distinct.len();
     let count = claim.count;
     let capped_ok = cap > 0 && count.capped && count.solutions == cap && n as u64 >= cap;
@@ -277,91 +395,11 @@ pub(crate) fn check_relaxed_certificate(
             distinct: n,
         });
     }
-    let mut solver = enc.solver();
-    let mut calls = 0;
-    let is_claimed_fixed = |c: usize| claim.fixed.binary_search(&c).is_ok();
-    if exact_ok {
-        let mut block = Vec::with_capacity(cells);
-        for s in &distinct {
-            block.clear();
-            block.extend(
-                (0..cells)
-                    .filter(|&c| !p.is_given(c))
-                    .map(|c| !enc.lit(c, s[c])),
-            );
-            if block.is_empty() {
-                // A grid without a non-given cell has one solution, listed.
-                solver.add_clause(&[]);
-                break;
-            }
-            solver.add_clause(&block);
-        }
-        calls += 1;
-        if solve(&mut solver) {
-            let extra = enc.model(&solver);
-            return Err(CertificateFault::MissedSolution(line(&extra)));
-        }
-        for c in (0..cells).filter(|&c| !p.is_given(c)) {
-            let m = seen[c];
-            match (is_claimed_fixed(c), m.count_ones()) {
-                (true, k) if k > 1 => {
-                    let mut d = digits_of(m);
-                    let (a, b) = (d.next().unwrap_or(0), d.next().unwrap_or(0));
-                    return Err(CertificateFault::NotFixed { cell: c, a, b });
-                }
-                (false, 1) => {
-                    return Err(CertificateFault::NotFree {
-                        cell: c,
-                        value: m.trailing_zeros() as u8,
-                    });
-                }
-                _ => {}
-            }
-        }
-        if n == 0 && !claim.fixed.is_empty() {
-            return Err(CertificateFault::NotFree {
-                cell: claim.fixed[0],
-                value: 0,
-            });
-        }
+    let calls = if exact_ok {
+        check_exact(&enc, claim, &distinct, &seen)?
     } else {
-        let first = distinct[0];
-        for c in (0..cells).filter(|&c| !p.is_given(c)) {
-            let m = seen[c];
-            if is_claimed_fixed(c) {
-                if m.count_ones() > 1 {
-                    let mut d = digits_of(m);
-                    let (a, b) = (d.next().unwrap_or(0), d.next().unwrap_or(0));
-                    return Err(CertificateFault::NotFixed { cell: c, a, b });
-                }
-                calls += 1;
-                solver.assume(&[!enc.lit(c, first[c])]);
-                if solve(&mut solver) {
-                    let other = enc.model(&solver);
-                    return Err(CertificateFault::NotFixed {
-                        cell: c,
-                        a: first[c],
-                        b: other[c],
-                    });
-                }
-            } else if m.count_ones() == 1 {
-                calls += 1;
-                solver.assume(&[!enc.lit(c, first[c])]);
-                if !solve(&mut solver) {
-                    return Err(CertificateFault::NotFree {
-                        cell: c,
-                        value: first[c],
-                    });
-                }
-                let other = enc.model(&solver);
-                enc.check(&other, None)
-                    .map_err(|why| CertificateFault::MissedSolution(format!("{why} (a model)")))?;
-                for (m, &v) in seen.iter_mut().zip(&other) {
-                    *m |= 1 << v;
-                }
-            }
-        }
-    }
+        check_capped(&enc, claim, distinct[0], &mut seen)?
+    };
     Ok(CertificateCheck {
         solutions: n,
         solver_calls: calls,

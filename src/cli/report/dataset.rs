@@ -157,33 +157,14 @@ pub(crate) fn dataset_report(
             continue;
         }
         let values = table.numeric(&col)?;
-        let mut v: Vec<f64> = values.iter().flatten().copied().collect();
-        v.sort_by(f64::total_cmp);
-        let (Some(&min), Some(&max)) = (v.first(), v.last()) else {
-            continue;
-        };
-        if min == max {
-            constant.push(col);
-            continue;
+        match distribution(&col, &values) {
+            None => continue,
+            Some(None) => constant.push(col),
+            Some(Some(d)) => {
+                metrics.push(d);
+                columns.push((col, values));
+            }
         }
-        let nbins = 20;
-        let mut bins = vec![0; nbins];
-        // Halved, so that the span of values near ±f64::MAX stays finite.
-        let span = max / 2.0 - min / 2.0;
-        for &x in &v {
-            let i = (((x / 2.0 - min / 2.0) / span) * nbins as f64).floor() as usize;
-            bins[i.min(nbins - 1)] += 1;
-        }
-        metrics.push(MetricDistribution {
-            metric: col.clone(),
-            n: v.len(),
-            min,
-            max,
-            mean: crate::stats::mean(&v).unwrap_or(min),
-            median: crate::stats::quantile_sorted(&v, 0.5).unwrap_or(min),
-            bins,
-        });
-        columns.push((col, values));
     }
     let mut names: Vec<String> = columns.iter().map(|(c, _)| c.clone()).collect();
     let mut all: Vec<&[Option<f64>]> = columns.iter().map(|(_, v)| v.as_slice()).collect();
@@ -211,34 +192,7 @@ pub(crate) fn dataset_report(
     };
     let classes = columns
         .iter()
-        .map(|(c, _)| {
-            let direction = direction_of(c);
-            let opts = ClassifyOptions {
-                method: ClassMethod::EqualCount { bins: 3 },
-                direction,
-                ..ClassifyOptions::default()
-            };
-            match classify(table, c, None, &opts) {
-                Ok(r) => MetricClasses {
-                    metric: c.clone(),
-                    direction,
-                    classes: r
-                        .summary
-                        .ranges
-                        .iter()
-                        .zip(&r.summary.counts)
-                        .map(|(range, count)| (range.class.clone(), range.text.clone(), count.n))
-                        .collect(),
-                    error: None,
-                },
-                Err(e) => MetricClasses {
-                    metric: c.clone(),
-                    direction,
-                    classes: Vec::new(),
-                    error: Some(e.to_string()),
-                },
-            }
-        })
+        .map(|(c, _)| metric_classes(table, c))
         .collect();
     Ok(DatasetReport {
         source: source.to_string(),
@@ -251,4 +205,62 @@ pub(crate) fn dataset_report(
         scatter,
         classes,
     })
+}
+
+/// The histogram and summary of one column's values: `None` without a
+/// value, `Some(None)` when every value is the same.
+fn distribution(col: &str, values: &[Option<f64>]) -> Option<Option<MetricDistribution>> {
+    let mut v: Vec<f64> = values.iter().flatten().copied().collect();
+    v.sort_by(f64::total_cmp);
+    let (&min, &max) = (v.first()?, v.last()?);
+    if min == max {
+        return Some(None);
+    }
+    let nbins = 20;
+    let mut bins = vec![0; nbins];
+    // Halved, so that the span of values near ±f64::MAX stays finite.
+    let span = max / 2.0 - min / 2.0;
+    for &x in &v {
+        let i = (((x / 2.0 - min / 2.0) / span) * nbins as f64).floor() as usize;
+        bins[i.min(nbins - 1)] += 1;
+    }
+    Some(Some(MetricDistribution {
+        metric: col.to_string(),
+        n: v.len(),
+        min,
+        max,
+        mean: crate::stats::mean(&v).unwrap_or(min),
+        median: crate::stats::quantile_sorted(&v, 0.5).unwrap_or(min),
+        bins,
+    }))
+}
+
+/// Column `c` cut into three equal-count classes in its direction.
+fn metric_classes(table: &ResultsTable, c: &str) -> MetricClasses {
+    let direction = direction_of(c);
+    let opts = ClassifyOptions {
+        method: ClassMethod::EqualCount { bins: 3 },
+        direction,
+        ..ClassifyOptions::default()
+    };
+    match classify(table, c, None, &opts) {
+        Ok(r) => MetricClasses {
+            metric: c.to_string(),
+            direction,
+            classes: r
+                .summary
+                .ranges
+                .iter()
+                .zip(&r.summary.counts)
+                .map(|(range, count)| (range.class.clone(), range.text.clone(), count.n))
+                .collect(),
+            error: None,
+        },
+        Err(e) => MetricClasses {
+            metric: c.to_string(),
+            direction,
+            classes: Vec::new(),
+            error: Some(e.to_string()),
+        },
+    }
 }
