@@ -1,0 +1,244 @@
+//! Resolution theories and T&E: BRT plus an ordered list of chain rules
+//! (`W_n`: whips up to n; `B_n`: at each length the whip then the braid, as
+//! `CSP-Rules-Generic/GENERAL/saliences.clp` orders them), applied simplest
+//! first, and `T&E(T, n)` over any such theory (`CSP-Rules-Generic/T&E+DFS/`).
+//!
+//! The order of application: BRT to its fixpoint, then the rules by
+//! increasing length; a rule is tried on every target in turn and each
+//! chain found is applied at once, followed by BRT; after a length that
+//! deleted something, back to the shortest. The first time a length n is
+//! used, no shorter rule applies and the state is not solved, so `W_(n-1)`
+//! (or `B_(n-1)`) does not solve the puzzle (confluence); the highest length
+//! used is therefore exactly the rating.
+
+use super::board::{Board, Contradiction};
+use super::cands::{Cand, Cands};
+use super::chains::{find_braid, find_whip, lower_bound};
+use super::path::{Chain, Path, Step};
+use super::work::{BudgetExceeded, Work};
+
+/// One resolution rule beyond BRT: finds a chain of its kind with a target.
+pub trait Rule: Sync {
+    /// Its length (the chain length it allows at most).
+    fn length(&self) -> usize;
+    /// A chain that eliminates `z` in `b`, if one exists.
+    fn find(&self, b: &Board, z: Cand, work: &mut Work) -> Result<Option<Chain>, BudgetExceeded>;
+}
+
+/// whip[n].
+pub struct WhipRule(pub usize);
+/// braid[n].
+pub struct BraidRule(pub usize);
+
+impl Rule for WhipRule {
+    fn length(&self) -> usize {
+        self.0
+    }
+    fn find(&self, b: &Board, z: Cand, work: &mut Work) -> Result<Option<Chain>, BudgetExceeded> {
+        find_whip(b, z, self.0, work)
+    }
+}
+
+impl Rule for BraidRule {
+    fn length(&self) -> usize {
+        self.0
+    }
+    fn find(&self, b: &Board, z: Cand, work: &mut Work) -> Result<Option<Chain>, BudgetExceeded> {
+        find_braid(b, z, self.0, work)
+    }
+}
+
+/// BRT and an ordered list of chain rules.
+pub struct Theory {
+    /// Its name: `BRT`, `W3`, `B5`.
+    pub name: String,
+    rules: Vec<Box<dyn Rule>>,
+}
+
+impl Theory {
+    /// BRT alone.
+    pub fn brt() -> Theory {
+        Theory {
+            name: "BRT".into(),
+            rules: Vec::new(),
+        }
+    }
+    /// `W_n`: BRT and whips of length ≤ n.
+    pub fn whips(n: usize) -> Theory {
+        Theory {
+            name: format!("W{n}"),
+            rules: (1..=n)
+                .map(|k| Box::new(WhipRule(k)) as Box<dyn Rule>)
+                .collect(),
+        }
+    }
+    /// `B_n`: BRT and braids of length ≤ n (whips first at each length;
+    /// braids of length 1 and 2 are whips).
+    pub fn braids(n: usize) -> Theory {
+        let mut rules: Vec<Box<dyn Rule>> = Vec::new();
+        for k in 1..=n {
+            rules.push(Box::new(WhipRule(k)));
+            if k >= 3 {
+                rules.push(Box::new(BraidRule(k)));
+            }
+        }
+        Theory {
+            name: if n == 0 {
+                "BRT".into()
+            } else {
+                format!("B{n}")
+            },
+            rules,
+        }
+    }
+    /// Its longest rule; 0 for BRT.
+    pub fn max_length(&self) -> usize {
+        self.rules.iter().map(|r| r.length()).max().unwrap_or(0)
+    }
+}
+
+/// How a resolution ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// Every cell has a value.
+    Solved,
+    /// A CSP variable lost every candidate.
+    Contradiction,
+    /// No rule applies.
+    Stuck,
+}
+
+/// The end of a resolution and the longest rule it used (0: BRT only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    /// How it ended.
+    pub end: End,
+    /// The longest rule applied.
+    pub level: usize,
+}
+
+/// Applies `theory` to `b` until solved, contradiction or fixpoint.
+/// `known_false`: when the solution is known (the top level of a puzzle
+/// with a unique solution), only candidates outside it can be deleted, so
+/// only they are tried as targets; `None` tries every candidate.
+pub fn resolve(
+    b: &mut Board,
+    theory: &Theory,
+    known_false: Option<&Cands>,
+    mut path: Option<&mut Path>,
+    work: &mut Work,
+) -> Result<Outcome, BudgetExceeded> {
+    let mut level = 0;
+    let end = |e| Outcome { end: e, level: 0 };
+    if brt(b, path.as_deref_mut()).is_err() {
+        return Ok(end(End::Contradiction));
+    }
+    'outer: loop {
+        if b.solved() {
+            return Ok(Outcome {
+                end: End::Solved,
+                level,
+            });
+        }
+        for rule in &theory.rules {
+            let len = rule.length();
+            if known_false.is_some() {
+                work.level = len;
+            }
+            let mut deleted = false;
+            let targets = match known_false {
+                Some(f) => b.cand.and(f),
+                None => b.cand,
+            };
+            for z in targets.iter() {
+                if !b.cand.contains(z) {
+                    continue;
+                }
+                if lower_bound(b, z).is_none_or(|lb| lb > len) {
+                    continue;
+                }
+                if let Some(chain) = rule.find(b, z, work)? {
+                    level = level.max(chain.len());
+                    b.eliminate(z);
+                    if let Some(p) = path.as_deref_mut() {
+                        p.push(Step::Chain(chain));
+                    }
+                    deleted = true;
+                    if brt(b, path.as_deref_mut()).is_err() {
+                        return Ok(Outcome {
+                            end: End::Contradiction,
+                            level,
+                        });
+                    }
+                    if b.solved() {
+                        continue 'outer;
+                    }
+                }
+            }
+            if deleted {
+                continue 'outer;
+            }
+        }
+        return Ok(Outcome {
+            end: End::Stuck,
+            level,
+        });
+    }
+}
+
+fn brt(b: &mut Board, path: Option<&mut Path>) -> Result<(), Contradiction> {
+    b.brt(path)
+}
+
+/// `T&E(T, depth)` on `b`: T first; then, pass after pass, each candidate
+/// asserted on a copy under `T&E(T, depth − 1)`, deleted from `b` (and T
+/// applied again) when the copy reaches a contradiction; until solved or a
+/// pass deletes nothing. `known_false` as in [`resolve`], for `b` itself only.
+pub fn trial_and_error(
+    b: &mut Board,
+    theory: &Theory,
+    depth: usize,
+    known_false: Option<&Cands>,
+    mut path: Option<&mut Path>,
+    work: &mut Work,
+) -> Result<Outcome, BudgetExceeded> {
+    let mut out = resolve(b, theory, known_false, path.as_deref_mut(), work)?;
+    if depth == 0 || out.end != End::Stuck {
+        return Ok(out);
+    }
+    loop {
+        let mut deleted = false;
+        let targets = match known_false {
+            Some(f) => b.cand.and(f),
+            None => b.cand,
+        };
+        for c in targets.iter() {
+            if !b.cand.contains(c) {
+                continue;
+            }
+            let mut copy = *b;
+            copy.assert(c);
+            work.tick()?;
+            let inner = trial_and_error(&mut copy, theory, depth - 1, None, None, work)?;
+            if inner.end == End::Contradiction {
+                b.eliminate(c);
+                if let Some(p) = path.as_deref_mut() {
+                    p.push(Step::Trial {
+                        cand: c,
+                        theory: theory.name.clone(),
+                    });
+                }
+                deleted = true;
+                let again = resolve(b, theory, known_false, path.as_deref_mut(), work)?;
+                out.level = out.level.max(again.level);
+                out.end = again.end;
+                if again.end != End::Stuck {
+                    return Ok(out);
+                }
+            }
+        }
+        if !deleted {
+            return Ok(out);
+        }
+    }
+}
