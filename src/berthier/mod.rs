@@ -272,14 +272,16 @@ pub fn bxb_rating(
 ) -> Rating {
     let mut copy = *b;
     let mut work = Work::new(budget);
+    let mut cache = theory::CopyCache::default();
     for p in 1..=max {
         let theory = Theory::braids(p as usize);
-        match trial_and_error(
+        match theory::trial_and_error_cached(
             &mut copy,
             &theory,
             depth,
             Some(known_false),
             path.as_deref_mut(),
+            Some(&mut cache),
             &mut work,
         ) {
             Ok(out) if out.end == End::Solved => return Rating::Rated { value: p },

@@ -133,7 +133,11 @@ pub fn resolve(
     if brt(b, path.as_deref_mut()).is_err() {
         return Ok(end(End::Contradiction));
     }
+    // lower bounds of the current state: 0 unknown, NEVER none at any length
+    const NEVER: u8 = u8::MAX;
+    let mut lbs = [0u8; 729];
     'outer: loop {
+        lbs.fill(0);
         if b.solved() {
             return Ok(Outcome {
                 end: End::Solved,
@@ -154,7 +158,10 @@ pub fn resolve(
                 if !b.cand.contains(z) {
                     continue;
                 }
-                if lower_bound(b, z).is_none_or(|lb| lb > len) {
+                if lbs[z.index()] == 0 {
+                    lbs[z.index()] = lower_bound(b, z).map_or(NEVER, |l| l.min(250) as u8);
+                }
+                if lbs[z.index()] as usize > len {
                     continue;
                 }
                 if let Some(chain) = rule.find(b, z, work)? {
@@ -164,6 +171,7 @@ pub fn resolve(
                         p.push(Step::Chain(chain));
                     }
                     deleted = true;
+                    lbs.fill(0);
                     if brt(b, path.as_deref_mut()).is_err() {
                         return Ok(Outcome {
                             end: End::Contradiction,
@@ -199,7 +207,59 @@ pub fn trial_and_error(
     theory: &Theory,
     depth: usize,
     known_false: Option<&Cands>,
+    path: Option<&mut Path>,
+    work: &mut Work,
+) -> Result<Outcome, BudgetExceeded> {
+    trial_and_error_cached(b, theory, depth, known_false, path, None, work)
+}
+
+/// The end states of the copies of a [`trial_and_error`] run, one per
+/// hypothesis, to start the next pass (or the next, larger theory) from.
+///
+/// Exact because the theories are stable for inclusion (Berthier): with
+/// fewer candidates in the main state, a copy reaches at least what it
+/// reached before, so its old end state, narrowed to the new main state,
+/// is a state the new copy reaches.
+pub struct CopyCache(Vec<Option<Board>>);
+
+impl Default for CopyCache {
+    fn default() -> Self {
+        CopyCache(vec![None; 729])
+    }
+}
+
+/// The copy of `b` with `c` asserted, started from its cached end state:
+/// `None` when that state and `b` contradict each other.
+fn start_copy(b: &Board, c: Cand, cached: Option<&Board>) -> Option<Board> {
+    let Some(old) = cached else {
+        let mut copy = *b;
+        copy.assert(c);
+        return Some(copy);
+    };
+    if old.values.minus(&b.values).minus(&b.cand).len() > 0 {
+        return None;
+    }
+    let mut copy = Board {
+        cand: old.cand.and(&b.cand),
+        values: old.values,
+    };
+    for v in b.values.minus(&old.values).iter() {
+        if !copy.cand.contains(v) {
+            return None;
+        }
+        copy.assert(v);
+    }
+    Some(copy)
+}
+
+/// [`trial_and_error`] that starts each top-level copy from `cache` and stores its end state there.
+pub fn trial_and_error_cached(
+    b: &mut Board,
+    theory: &Theory,
+    depth: usize,
+    known_false: Option<&Cands>,
     mut path: Option<&mut Path>,
+    mut cache: Option<&mut CopyCache>,
     work: &mut Work,
 ) -> Result<Outcome, BudgetExceeded> {
     let mut out = resolve(b, theory, known_false, path.as_deref_mut(), work)?;
@@ -216,11 +276,19 @@ pub fn trial_and_error(
             if !b.cand.contains(c) {
                 continue;
             }
-            let mut copy = *b;
-            copy.assert(c);
             work.tick()?;
-            let inner = trial_and_error(&mut copy, theory, depth - 1, None, None, work)?;
-            if inner.end == End::Contradiction {
+            let cached = cache.as_deref().and_then(|k| k.0[c.index()].as_ref());
+            let refuted = match start_copy(b, c, cached) {
+                None => true,
+                Some(mut copy) => {
+                    let inner = trial_and_error(&mut copy, theory, depth - 1, None, None, work)?;
+                    if let Some(k) = cache.as_deref_mut() {
+                        k.0[c.index()] = Some(copy);
+                    }
+                    inner.end == End::Contradiction
+                }
+            };
+            if refuted {
                 b.eliminate(c);
                 if let Some(p) = path.as_deref_mut() {
                     p.push(Step::Trial {
