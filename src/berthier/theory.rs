@@ -236,7 +236,7 @@ fn start_copy(b: &Board, c: Cand, cached: Option<&Board>) -> Option<Board> {
         copy.assert(c);
         return Some(copy);
     };
-    if old.values.minus(&b.values).minus(&b.cand).len() > 0 {
+    if !old.values.minus(&b.values).minus(&b.cand).is_empty() {
         return None;
     }
     let mut copy = Board {
