@@ -25,14 +25,15 @@ use super::cands::{ALL81, Cand, Cands, Var, tables};
 use super::path::{Chain, ChainKind, Link};
 use super::work::{BudgetExceeded, Work};
 
-/// What a look at every CSP variable under a hypothesis finds.
+/// What a look at every CSP variable under a hypothesis finds. After BRT
+/// every open CSP variable has two candidates or more, so one with at most
+/// one left under the hypothesis has an erased (left-linking) candidate.
 struct Scan {
-    /// A variable with no candidate left, and one of its erased candidates.
-    empty: Option<(Var, Cand)>,
-    /// Variables with one candidate left: (variable, an erased candidate of it, the one left).
-    forced: Vec<(Var, Cand, Cand)>,
+    /// A variable with no candidate left.
+    empty: Option<Var>,
+    /// Variables with one candidate left: (variable, the one left).
+    forced: Vec<(Var, Cand)>,
 }
-
 /// The hypothesis that a target is true, with the right-linking candidates so far.
 #[derive(Clone, Copy)]
 pub(crate) struct Hyp {
@@ -64,18 +65,19 @@ fn view(b: &Board, h: &Hyp) -> (Cands, Cands) {
     (sat, avail)
 }
 
-fn first_erased(b: &Board, h: &Hyp, v: Var) -> Option<Cand> {
-    v.mask().and(&b.cand).and(&h.erased).iter().next()
+/// A current candidate of `v` erased under `h` (its left-linking candidate).
+fn first_erased(b: &Board, h: &Hyp, v: Var) -> Cand {
+    v.mask()
+        .and(&b.cand)
+        .and(&h.erased)
+        .iter()
+        .next()
+        .unwrap_or_else(|| v.mask().iter().next().expect("a variable has candidates"))
 }
 
-/// Every CSP variable under `h`; with `stop_at_empty`, returns at the first empty one.
-fn scan(b: &Board, h: &Hyp, want_forced: bool) -> Scan {
-    let t = tables();
-    let (sat, avail) = view(b, h);
-    let mut out = Scan {
-        empty: None,
-        forced: Vec::new(),
-    };
+/// Open cells with no / exactly one non-erased candidate.
+#[inline]
+fn cell_counts(sat: &Cands, avail: &Cands) -> (u128, u128) {
     let sat_cells = sat.0.iter().fold(0u128, |a, &p| a | p);
     let open = ALL81 & !sat_cells;
     let (mut ones, mut twos) = (0u128, 0u128);
@@ -83,78 +85,91 @@ fn scan(b: &Board, h: &Hyp, want_forced: bool) -> Scan {
         twos |= ones & p;
         ones |= p;
     }
-    let empty = open & !ones;
+    (open & !ones, open & ones & !twos)
+}
+
+/// Every CSP variable under `h`: the first empty one, else (with
+/// `want_forced`) those with one candidate left.
+fn scan(b: &Board, h: &Hyp, want_forced: bool, out: &mut Scan) {
+    let t = tables();
+    let (sat, avail) = view(b, h);
+    out.empty = None;
+    out.forced.clear();
+    let (empty, mut single) = cell_counts(&sat, &avail);
     if empty != 0 {
-        let v = Cand::new(0, empty.trailing_zeros() as usize).vars()[0];
-        if let Some(l) = first_erased(b, h, v) {
-            out.empty = Some((v, l));
-            return out;
+        out.empty = Some(Cand::new(0, empty.trailing_zeros() as usize).vars()[0]);
+        return;
+    }
+    for d in 0..9 {
+        let (satd, availd) = (sat.0[d], avail.0[d]);
+        for (u, &unit) in t.units.iter().enumerate() {
+            let m = availd & unit;
+            if satd & unit != 0 || m & m.wrapping_sub(1) != 0 {
+                continue;
+            }
+            if m == 0 {
+                out.empty = Some(Cand::new(d, unit.trailing_zeros() as usize).vars()[1 + u / 9]);
+                return;
+            }
+            if want_forced {
+                let r = Cand::new(d, m.trailing_zeros() as usize);
+                out.forced.push((r.vars()[1 + u / 9], r));
+            }
         }
     }
-    let mut single = open & ones & !twos;
     if want_forced {
         while single != 0 {
             let cell = single.trailing_zeros() as usize;
             single &= single - 1;
             let d = (0..9).find(|&d| avail.0[d] >> cell & 1 == 1).unwrap_or(0);
             let r = Cand::new(d, cell);
-            let v = r.vars()[0];
-            if let Some(l) = first_erased(b, h, v) {
-                out.forced.push((v, l, r));
-            }
+            out.forced.push((r.vars()[0], r));
         }
     }
-    for d in 0..9 {
-        let (satd, availd) = (sat.0[d], avail.0[d]);
-        for (u, &unit) in t.units.iter().enumerate() {
-            if satd & unit != 0 {
-                continue;
-            }
-            let m = availd & unit;
-            if m & m.wrapping_sub(1) != 0 {
-                continue;
-            }
-            let v = Cand::new(d, unit.trailing_zeros() as usize).vars()[1 + u / 9];
-            let Some(l) = first_erased(b, h, v) else {
-                continue;
-            };
-            if m == 0 {
-                out.empty = Some((v, l));
-                return out;
-            }
-            if want_forced {
-                out.forced
-                    .push((v, l, Cand::new(d, m.trailing_zeros() as usize)));
-            }
-        }
-    }
-    out
 }
 
 /// The layer at which the parallel propagation of `h` meets an empty CSP
 /// variable (1: one is empty now), or `None` if it never does: a lower
 /// bound on the number of CSP variables any braid extending `h` still needs.
 fn layers_to_contradiction(b: &Board, h: &Hyp, limit: usize) -> Option<usize> {
+    let t = tables();
     let mut h = *h;
     for layer in 1..=limit {
-        let s = scan(b, &h, true);
-        if s.empty.is_some() {
+        let (sat, avail) = view(b, &h);
+        let (empty, single) = cell_counts(&sat, &avail);
+        if empty != 0 {
             return Some(layer);
         }
-        if s.forced.is_empty() {
+        let mut forced = Cands::EMPTY;
+        for d in 0..9 {
+            let (satd, availd) = (sat.0[d], avail.0[d]);
+            forced.0[d] = availd & single;
+            for &unit in &t.units {
+                let m = availd & unit;
+                if satd & unit != 0 || m & m.wrapping_sub(1) != 0 {
+                    continue;
+                }
+                if m == 0 {
+                    return Some(layer);
+                }
+                forced.0[d] |= m;
+            }
+        }
+        if forced.is_empty() {
             return None;
         }
-        for &(_, _, r) in &s.forced {
+        for r in forced.iter() {
             h.push(r);
         }
     }
     Some(limit + 1)
 }
 
-/// A lower bound on the length of any braid (or whip) with target `z`,
-/// `None` when none exists at any length (T&E(1) cannot delete `z`).
-pub(crate) fn lower_bound(b: &Board, z: Cand) -> Option<usize> {
-    layers_to_contradiction(b, &Hyp::new(z), 81)
+/// A lower bound on the length of any braid (or whip) with target `z`
+/// (`limit + 1`: more than `limit`), `None` when none exists at any length
+/// (T&E(1) cannot delete `z`).
+pub(crate) fn lower_bound(b: &Board, z: Cand, limit: usize) -> Option<usize> {
+    layers_to_contradiction(b, &Hyp::new(z), limit)
 }
 
 struct Search<'a> {
@@ -232,8 +247,13 @@ impl Search<'_> {
     fn braid(&mut self, excluded: Cands, n: usize) -> Result<bool, BudgetExceeded> {
         self.work.tick()?;
         let k = self.links.len();
-        let s = scan(self.b, &self.h, k + 1 < n);
-        if let Some((v, l)) = s.empty {
+        let mut s = Scan {
+            empty: None,
+            forced: Vec::new(),
+        };
+        scan(self.b, &self.h, k + 1 < n, &mut s);
+        if let Some(v) = s.empty {
+            let l = first_erased(self.b, &self.h, v);
             self.links.push(Link {
                 var: v,
                 left: l,
@@ -243,11 +263,12 @@ impl Search<'_> {
         }
         let mut excl = excluded;
         let mut seen = Cands::EMPTY;
-        for (v, l, r) in s.forced {
+        for (v, r) in s.forced {
             if excl.contains(r) || seen.contains(r) {
                 continue;
             }
             seen.insert(r);
+            let l = first_erased(self.b, &self.h, v);
             let saved = self.h;
             self.h.push(r);
             let remaining = n - (k + 1);

@@ -268,7 +268,21 @@ pub fn bxb_rating(
     depth: usize,
     max: u32,
     budget: Budget,
+    path: Option<&mut Path>,
+) -> Rating {
+    bxb_rating_with(b, known_false, depth, max, budget, path, true)
+}
+
+/// [`bxb_rating`], starting each hypothesis from its last end state
+/// (`use_cache`, the fast way) or afresh (the check of it).
+pub(crate) fn bxb_rating_with(
+    b: &Board,
+    known_false: &Cands,
+    depth: usize,
+    max: u32,
+    budget: Budget,
     mut path: Option<&mut Path>,
+    use_cache: bool,
 ) -> Rating {
     let mut copy = *b;
     let mut work = Work::new(budget);
@@ -281,7 +295,7 @@ pub fn bxb_rating(
             depth,
             Some(known_false),
             path.as_deref_mut(),
-            Some(&mut cache),
+            use_cache.then_some(&mut cache),
             &mut work,
         ) {
             Ok(out) if out.end == End::Solved => return Rating::Rated { value: p },

@@ -191,6 +191,34 @@ fn bxb_small_sample_equals_published() {
     }
 }
 
+/// The copies' cache changes nothing: with and without it, every
+/// hypothesis gets the same verdict, so the main paths are equal. (A
+/// hypothesis's verdict is never checked against the solution, since the
+/// copies are false worlds: this is the check that keeps them honest.)
+#[test]
+fn bxb_copy_cache_changes_nothing() {
+    // published BxB 5; a cache that lost candidates once rated it 3
+    let p = "..3.......5.7..1..7....2..6..9....5..1....3..8...7...2....4..9.6..2....4....68...";
+    let (b, sol) = setup(&cells(p)).unwrap();
+    let known_false = Cands::FULL.minus(&sol);
+    let mut runs = Vec::new();
+    for use_cache in [true, false] {
+        let mut path = Path::default();
+        let r = bxb_rating_with(
+            &b,
+            &known_false,
+            1,
+            14,
+            Budget::default(),
+            Some(&mut path),
+            use_cache,
+        );
+        runs.push((r, path));
+    }
+    assert_eq!(runs[0].0, Rating::Rated { value: 5 });
+    assert_eq!(runs[0], runs[1]);
+}
+
 #[test]
 fn ratings_out_of_range_say_so() {
     // a T&E(2) puzzle (eleven's list, BxB 2): no W, no B

@@ -135,6 +135,7 @@ pub fn resolve(
     }
     // lower bounds of the current state: 0 unknown, NEVER none at any length
     const NEVER: u8 = u8::MAX;
+    const AT_LEAST: u8 = 128;
     let mut lbs = [0u8; 729];
     'outer: loop {
         lbs.fill(0);
@@ -158,10 +159,25 @@ pub fn resolve(
                 if !b.cand.contains(z) {
                     continue;
                 }
-                if lbs[z.index()] == 0 {
-                    lbs[z.index()] = lower_bound(b, z).map_or(NEVER, |l| l.min(250) as u8);
+                // whip[1] and whip[2] cost less to look for than the bound
+                // lbs: 0 unknown; NEVER; else a bound, exact below AT_LEAST
+                let lb = &mut lbs[z.index()];
+                if len > 2
+                    && (*lb == 0
+                        || (*lb >= AT_LEAST && *lb != NEVER && (*lb - AT_LEAST) as usize <= len))
+                {
+                    *lb = match lower_bound(b, z, len) {
+                        None => NEVER,
+                        Some(l) if l > len => AT_LEAST + l as u8,
+                        Some(l) => l as u8,
+                    };
                 }
-                if lbs[z.index()] as usize > len {
+                let bound = if *lb >= AT_LEAST && *lb != NEVER {
+                    *lb - AT_LEAST
+                } else {
+                    *lb
+                };
+                if len > 2 && bound as usize > len {
                     continue;
                 }
                 if let Some(chain) = rule.find(b, z, work)? {
@@ -240,7 +256,7 @@ fn start_copy(b: &Board, c: Cand, cached: Option<&Board>) -> Option<Board> {
         return None;
     }
     let mut copy = Board {
-        cand: old.cand.and(&b.cand),
+        cand: old.cand.and(&b.cand.or(&b.values)),
         values: old.values,
     };
     for v in b.values.minus(&old.values).iter() {
