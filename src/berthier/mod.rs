@@ -380,3 +380,69 @@ pub fn rate_batch(
 ) -> Vec<Result<BerthierRatings, BerthierError>> {
     puzzles.par_iter().map(|p| rate_berthier(p, opts)).collect()
 }
+
+/// `rate --explain -m berthier`: each rating with its resolution path in
+/// Berthier's notation (W's and B's paths, and the main-state path of BxB
+/// or BxBB, whose lines name the theory each refuted hypothesis used).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BerthierExplanation {
+    /// The puzzle as one line.
+    pub puzzle: String,
+    /// The ratings and paths, or why there are none.
+    pub ratings: Result<BerthierRatings, String>,
+}
+
+impl BerthierExplanation {
+    /// Rates `puzzle` with every rating and keeps the paths.
+    pub fn of(puzzle: &crate::grid::Puzzle) -> BerthierExplanation {
+        let opts = BerthierOptions {
+            bxbb: true,
+            explain: true,
+            ..Default::default()
+        };
+        BerthierExplanation {
+            puzzle: puzzle.to_line(),
+            ratings: rate_berthier(puzzle.cells(), &opts).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Rating {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Rating::Rated { value } => write!(f, "{value}"),
+            Rating::OutOfRange { te_depth } => write!(f, "out of range (T&E({te_depth}))"),
+            Rating::AboveMax { max } => write!(f, "above {max}"),
+            Rating::BudgetExceeded { level } => {
+                write!(f, "over the work budget (at length {level})")
+            }
+            Rating::NotRun => write!(f, "not run"),
+        }
+    }
+}
+
+impl std::fmt::Display for BerthierExplanation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "puzzle: {}", self.puzzle)?;
+        let r = match &self.ratings {
+            Ok(r) => r,
+            Err(why) => return writeln!(f, "invalid puzzle: {why}"),
+        };
+        writeln!(f, "T&E depth: {}", r.te_depth)?;
+        let sections = [
+            ("W", &r.w, &r.w_path),
+            ("B", &r.b, &r.b_path),
+            ("BxB", &r.bxb, &r.bxb_path),
+            ("BxBB", &r.bxbb, &None),
+        ];
+        for (name, rating, path) in sections {
+            writeln!(f, "{name}: {rating}")?;
+            if let (Some(lines), Rating::Rated { .. }) = (path, rating) {
+                for (i, l) in lines.iter().enumerate() {
+                    writeln!(f, "  {:>3}. {l}", i + 1)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
