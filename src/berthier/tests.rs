@@ -418,3 +418,56 @@ fn probe() {
     }
     eprintln!("agree {agree}/{total}");
 }
+
+/// T&E(3) puzzles (mith's list): BxBB is 2, as for every known one; W, B
+/// and BxB say they do not apply.
+#[test]
+fn bxbb_of_te3_puzzles_is_two() {
+    let Some(text) = shared("se-ratings-top/te3_sample100.txt") else {
+        return;
+    };
+    let opts = BerthierOptions {
+        bxbb: true,
+        ..Default::default()
+    };
+    for line in text.lines().filter(|l| l.len() >= 81).take(2) {
+        let r = rate_berthier(&cells(line), &opts).unwrap();
+        assert_eq!(r.te_depth, 3, "{line}");
+        assert_eq!(r.bxbb, Rating::Rated { value: 2 }, "{line}");
+        assert_eq!(r.w, Rating::OutOfRange { te_depth: 3 });
+        assert_eq!(r.bxb, Rating::OutOfRange { te_depth: 3 });
+    }
+}
+
+/// The model's columns through `rate`, and the batch API in input order.
+#[test]
+fn the_berthier_model_fills_its_columns() {
+    use crate::{Model, RateOptions};
+    let w2 = ".................1....23..........2...14....536.....7....8.......415.....7....36.";
+    let te2 = "....5.7..4....9..3...1...6.2....4..8..7....1.8...6.5...3...8....84.....29...2....";
+    let opts = RateOptions {
+        models: [Model::Berthier].into_iter().collect(),
+        ..RateOptions::default()
+    };
+    let row = crate::rate(&crate::parse_puzzle(w2).unwrap(), &opts);
+    let r = &row.ratings;
+    assert_eq!(
+        (r.w_rating, r.b_rating, r.bxb, r.bxbb),
+        (Some(2), Some(2), None, None)
+    );
+    assert_eq!(
+        r.berthier_status.as_deref(),
+        Some("te1 w=rated b=rated bxb=out_of_range(te1) bxbb=out_of_range(te1)")
+    );
+    let row = crate::rate(&crate::parse_puzzle(te2).unwrap(), &opts);
+    assert_eq!((row.ratings.w_rating, row.ratings.bxb), (None, Some(2)));
+    let batch = rate_batch(&[cells(w2), cells(te2)], &BerthierOptions::default());
+    let values: Vec<(u32, Option<u32>, Option<u32>)> = batch
+        .iter()
+        .map(|r| {
+            let r = r.as_ref().unwrap();
+            (r.te_depth, r.w.value(), r.bxb.value())
+        })
+        .collect();
+    assert_eq!(values, [(1, Some(2), None), (2, None, Some(2))]);
+}
