@@ -272,8 +272,10 @@ impl Search<'_> {
             let saved = self.h;
             self.h.push(r);
             let remaining = n - (k + 1);
-            let feasible =
-                layers_to_contradiction(self.b, &self.h, remaining).is_some_and(|s| s <= remaining);
+            // with one variable left, the child's own scan is the check
+            let feasible = remaining < 2
+                || layers_to_contradiction(self.b, &self.h, remaining)
+                    .is_some_and(|s| s <= remaining);
             if feasible {
                 self.links.push(Link {
                     var: v,

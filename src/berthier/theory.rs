@@ -53,6 +53,9 @@ pub struct Theory {
     /// Its name: `BRT`, `W3`, `B5`.
     pub name: String,
     rules: Vec<Box<dyn Rule>>,
+    /// The same closure by a faster list, for T&E's copies, whose paths
+    /// nobody reads: B_n's braids alone (a braid search finds the whips too).
+    copies: Option<Box<Theory>>,
 }
 
 impl Theory {
@@ -61,6 +64,7 @@ impl Theory {
         Theory {
             name: "BRT".into(),
             rules: Vec::new(),
+            copies: None,
         }
     }
     /// `W_n`: BRT and whips of length ≤ n.
@@ -70,6 +74,7 @@ impl Theory {
             rules: (1..=n)
                 .map(|k| Box::new(WhipRule(k)) as Box<dyn Rule>)
                 .collect(),
+            copies: None,
         }
     }
     /// `B_n`: BRT and braids of length ≤ n (whips first at each length;
@@ -82,13 +87,22 @@ impl Theory {
                 rules.push(Box::new(BraidRule(k)));
             }
         }
+        let name = if n == 0 {
+            "BRT".into()
+        } else {
+            format!("B{n}")
+        };
+        let copies = Theory {
+            name: name.clone(),
+            rules: (1..=n)
+                .map(|k| Box::new(BraidRule(k)) as Box<dyn Rule>)
+                .collect(),
+            copies: None,
+        };
         Theory {
-            name: if n == 0 {
-                "BRT".into()
-            } else {
-                format!("B{n}")
-            },
+            name,
             rules,
+            copies: Some(Box::new(copies)),
         }
     }
     /// Its longest rule; 0 for BRT.
@@ -125,9 +139,23 @@ pub fn resolve(
     b: &mut Board,
     theory: &Theory,
     known_false: Option<&Cands>,
-    mut path: Option<&mut Path>,
+    path: Option<&mut Path>,
     work: &mut Work,
 ) -> Result<Outcome, BudgetExceeded> {
+    resolve_from(b, theory, known_false, path, work, 0)
+}
+
+/// [`resolve`] on a board known to be a fixpoint of the rules up to length
+/// `fixpoint_upto`: those are skipped until something changes.
+fn resolve_from(
+    b: &mut Board,
+    theory: &Theory,
+    known_false: Option<&Cands>,
+    mut path: Option<&mut Path>,
+    work: &mut Work,
+    fixpoint_upto: usize,
+) -> Result<Outcome, BudgetExceeded> {
+    let mut skip = fixpoint_upto;
     let mut level = 0;
     let end = |e| Outcome { end: e, level: 0 };
     if brt(b, path.as_deref_mut()).is_err() {
@@ -147,6 +175,9 @@ pub fn resolve(
         }
         for rule in &theory.rules {
             let len = rule.length();
+            if len <= skip {
+                continue;
+            }
             if known_false.is_some() {
                 work.level = len;
             }
@@ -200,6 +231,7 @@ pub fn resolve(
                 }
             }
             if deleted {
+                skip = 0;
                 continue 'outer;
             }
         }
@@ -236,7 +268,15 @@ pub fn trial_and_error(
 /// fewer candidates in the main state, a copy reaches at least what it
 /// reached before, so its old end state, narrowed to the new main state,
 /// is a state the new copy reaches.
-pub struct CopyCache(Vec<Option<Board>>);
+pub struct CopyCache(Vec<Option<CopyEnd>>);
+
+/// Where a copy ended, the main state it started from, and the longest rule of its theory.
+#[derive(Clone)]
+struct CopyEnd {
+    state: Board,
+    main: Cands,
+    level: usize,
+}
 
 impl Default for CopyCache {
     fn default() -> Self {
@@ -294,12 +334,28 @@ pub fn trial_and_error_cached(
             }
             work.tick()?;
             let cached = cache.as_deref().and_then(|k| k.0[c.index()].as_ref());
-            let refuted = match start_copy(b, c, cached) {
+            let level = theory.max_length();
+            // the same main state: the copy is a fixpoint of its old theory
+            let unchanged = cached.filter(|e| depth == 1 && e.main == b.cand);
+            if unchanged.is_some_and(|e| e.level == level) {
+                continue;
+            }
+            let fixpoint_upto = unchanged.map_or(0, |e| e.level);
+            let refuted = match start_copy(b, c, cached.map(|e| &e.state)) {
                 None => true,
                 Some(mut copy) => {
-                    let inner = trial_and_error(&mut copy, theory, depth - 1, None, None, work)?;
+                    let in_copy = theory.copies.as_deref().unwrap_or(theory);
+                    let inner = if depth == 1 {
+                        resolve_from(&mut copy, in_copy, None, None, work, fixpoint_upto)?
+                    } else {
+                        trial_and_error(&mut copy, in_copy, depth - 1, None, None, work)?
+                    };
                     if let Some(k) = cache.as_deref_mut() {
-                        k.0[c.index()] = Some(copy);
+                        k.0[c.index()] = Some(CopyEnd {
+                            state: copy,
+                            main: b.cand,
+                            level,
+                        });
                     }
                     inner.end == End::Contradiction
                 }
