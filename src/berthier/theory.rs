@@ -54,7 +54,8 @@ pub struct Theory {
     pub name: String,
     rules: Vec<Box<dyn Rule>>,
     /// The same closure by a faster list, for T&E's copies, whose paths
-    /// nobody reads: B_n's braids alone (a braid search finds the whips too).
+    /// nobody reads: braid[n] alone, whose search finds every braid and whip
+    /// up to length n (the closure does not depend on the order, confluence).
     copies: Option<Box<Theory>>,
 }
 
@@ -94,9 +95,11 @@ impl Theory {
         };
         let copies = Theory {
             name: name.clone(),
-            rules: (1..=n)
-                .map(|k| Box::new(BraidRule(k)) as Box<dyn Rule>)
-                .collect(),
+            rules: if n == 0 {
+                Vec::new()
+            } else {
+                vec![Box::new(BraidRule(n)) as Box<dyn Rule>]
+            },
             copies: None,
         };
         Theory {
