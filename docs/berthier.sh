@@ -19,7 +19,7 @@ PER_W=${PER_W:-50}
 PER_BXB=${PER_BXB:-10}
 SEED=${SEED:-62}
 PEERS=${PEERS:-}
-RATE=$(dirname "$0")/../../shared/peers/berthier/rate.sh
+RATE=${RATE:-../shared/peers/berthier/rate.sh}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 cargo build --release -q --example berthier
@@ -30,8 +30,11 @@ sample() { # FILE COL PER
   grep -v '^#' "$1" | shuf --random-source=<(yes "$SEED") |
     awk -F'\t' -v col="$2" -v per="$3" '{ if (c[$col]++ < per) print $1 "\t" $col }' | sort -t$'\t' -k2n
 }
-# Times a command: user+sys seconds into $W/t.
-timed() { /usr/bin/time -f '%U %S' -o "$W/t" "$@"; awk '{ printf "%.2f", $1 + $2 }' "$W/t"; }
+# Runs a command with its output into OUT and prints its user+sys seconds.
+timed() { # OUT COMMAND...
+  local out=$1; shift
+  /usr/bin/time -f '%U %S' -o "$W/t" "$@" > "$out"; awk '{ printf "%.2f", $1 + $2 }' "$W/t"
+}
 # The table: value, puzzles, equal, share; from "published<TAB>ours" lines.
 table() { # NAME
   echo "| published $1 | puzzles | ours equal | share |"
@@ -43,7 +46,7 @@ table() { # NAME
 
 sample "$DATA/royle17_w_train.tsv" 2 "$PER_W" > "$W/w.tsv"
 cut -f1 "$W/w.tsv" > "$W/w.txt"
-tw=$(RAYON_NUM_THREADS=1 timed "$B" w "$W/w.txt" > "$W/w.out")
+tw=$(RAYON_NUM_THREADS=1 timed "$W/w.out" "$B" w "$W/w.txt")
 echo "## W rating, 17-clue list (training half; $(wc -l < "$W/w.txt") puzzles, up to $PER_W per value, seed $SEED)"
 echo
 paste <(cut -f2 "$W/w.tsv") "$W/w.out" | table W
@@ -52,7 +55,7 @@ echo "ours: ${tw} s of CPU on one core for the $(wc -l < "$W/w.txt") puzzles (T&
 
 sample "$DATA/eleven_bxb_train.tsv" 3 "$PER_BXB" > "$W/x.tsv"
 cut -f1 "$W/x.tsv" > "$W/x.txt"
-tx=$(RAYON_NUM_THREADS=1 timed "$B" bxb "$W/x.txt" > "$W/x.out")
+tx=$(RAYON_NUM_THREADS=1 timed "$W/x.out" "$B" bxb "$W/x.txt")
 echo
 echo "## BxB, eleven's T&E(2) list (training half; $(wc -l < "$W/x.txt") puzzles, up to $PER_BXB per value, seed $SEED)"
 echo
@@ -62,8 +65,8 @@ echo "ours: ${tx} s of CPU on one core for the $(wc -l < "$W/x.txt") puzzles (T&
 
 if [ -n "$PEERS" ]; then
   # B: SHC's B rating of the 17-clue sample is the reference.
-  tbs=$(timed bash "$RATE" "$PEERS" b "$W/w.txt" > "$W/b.shc")
-  tb=$(RAYON_NUM_THREADS=1 timed "$B" b "$W/w.txt" > "$W/b.out")
+  timed "$W/b.shc" bash "$RATE" "$PEERS" b "$W/w.txt" > /dev/null
+  RAYON_NUM_THREADS=1 timed "$W/b.out" "$B" b "$W/w.txt" > /dev/null
   echo
   echo "## B rating against SHC's, the same 17-clue sample"
   echo
@@ -78,8 +81,8 @@ if [ -n "$PEERS" ]; then
   echo "|---|---|---|---|---|---|"
   for row in "w|$W/pw.txt|CSP-Rules" "b|$W/w.txt|SHC" "bxb|$W/px.txt|SHC"; do
     IFS='|' read -r kind file peer <<< "$row"
-    ours=$(RAYON_NUM_THREADS=1 timed "$B" "$kind" "$file" > /dev/null)
-    theirs=$(timed bash "$RATE" "$PEERS" "$kind" "$file" > /dev/null)
+    ours=$(RAYON_NUM_THREADS=1 timed /dev/null "$B" "$kind" "$file")
+    theirs=$(timed /dev/null bash "$RATE" "$PEERS" "$kind" "$file")
     echo "| $kind | $(wc -l < "$file") | $ours | $peer | $theirs | $(awk -v a="$theirs" -v b="$ours" 'BEGIN { printf "%.0f×", a / (b > 0.005 ? b : 0.005) }') |"
   done
 fi
