@@ -321,7 +321,13 @@ pub fn trial_and_error_cached(
     mut cache: Option<&mut CopyCache>,
     work: &mut Work,
 ) -> Result<Outcome, BudgetExceeded> {
-    let mut out = resolve(b, theory, known_false, path.as_deref_mut(), work)?;
+    // Unless its path is wanted, the main state too takes the faster list
+    // of the copies: the same closure, so the same rating.
+    let main = match (&path, theory.copies.as_deref()) {
+        (None, Some(fast)) => fast,
+        _ => theory,
+    };
+    let mut out = resolve(b, main, known_false, path.as_deref_mut(), work)?;
     if depth == 0 || out.end != End::Stuck {
         return Ok(out);
     }
@@ -372,7 +378,7 @@ pub fn trial_and_error_cached(
                     });
                 }
                 deleted = true;
-                let again = resolve(b, theory, known_false, path.as_deref_mut(), work)?;
+                let again = resolve(b, main, known_false, path.as_deref_mut(), work)?;
                 out.level = out.level.max(again.level);
                 out.end = again.end;
                 if again.end != End::Stuck {
