@@ -59,6 +59,7 @@
 mod analyze;
 mod answers;
 mod batch;
+pub mod berthier;
 mod bitset;
 mod cancel;
 mod cnf;

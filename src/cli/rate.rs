@@ -86,11 +86,14 @@ pub(super) struct RateArgs {
 pub(super) fn run(args: RateArgs) -> Result<u8> {
     args.common.paths().check()?;
     if args.explain {
-        // `-m serate` explains Sudoku Explainer's path, any other list the
-        // technique catalogue's simplest-first path.
-        let se = Model::parse_list(&args.model)?
-            .into_iter()
-            .eq([human::Model::Serate]);
+        // `-m serate` explains Sudoku Explainer's path, `-m berthier`
+        // Berthier's resolution paths, any other list the technique
+        // catalogue's simplest-first path.
+        let models = Model::parse_list(&args.model)?;
+        if models.iter().eq([&human::Model::Berthier]) {
+            return explained(&args.common, crate::berthier::BerthierExplanation::of);
+        }
+        let se = models.into_iter().eq([human::Model::Serate]);
         return if se {
             explained(&args.common, |p| SeExplanation::of(p, args.serate_budget))
         } else {

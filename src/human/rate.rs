@@ -60,6 +60,10 @@ pub struct RateOptions {
     /// it serate is null with the status "over budget".
     /// [`RateOptions::SERATE_BUDGET`] by default.
     pub serate_budget: u64,
+    /// Chain-search nodes each of Berthier's ratings may visit for one
+    /// puzzle (`crate::berthier::Budget`); past it the rating is null with
+    /// `berthier_status` saying `budget`.
+    pub berthier_budget: u64,
 }
 
 impl Default for RateOptions {
@@ -76,6 +80,7 @@ impl Default for RateOptions {
             harmony: HarmonyOptions::default(),
             backtrack_cap: 10_000_000,
             serate_budget: Self::SERATE_BUDGET,
+            berthier_budget: crate::berthier::Budget::default().nodes,
         }
     }
 }
@@ -272,6 +277,18 @@ pub struct Ratings {
     pub trial_rating: Option<f64>,
     /// Trial depth: candidates eliminated by assumptions over the solve.
     pub trial_eliminations: Option<u32>,
+    /// Berthier's W rating: the longest whip the simplest-first path needs
+    /// (null outside T&E(1) or when whips do not solve the puzzle).
+    pub w_rating: Option<u32>,
+    /// Berthier's B rating: the longest braid needed (null outside T&E(1)).
+    pub b_rating: Option<u32>,
+    /// Berthier's BxB: the least p such that T&E(B_p, 1) solves a T&E(2) puzzle.
+    pub bxb: Option<u32>,
+    /// Berthier's BxBB: the least p such that T&E(B_p, 2) solves a T&E(3) puzzle.
+    pub bxbb: Option<u32>,
+    /// The T&E depth and why each of Berthier's ratings is null
+    /// (`te1 w=rated b=rated bxb=out_of_range(te1) bxbb=out_of_range(te1)`).
+    pub berthier_status: Option<String>,
     /// Simulated annealing moves until a solution over the runs (a run that
     /// hits the cap counts as the cap; `sa_steps`, `_se`).
     pub sa_steps: Option<Estimate>,

@@ -186,6 +186,7 @@ const FOWLER: Source = Source::Rate(Model::Fowler);
 const TRIAL: Source = Source::Rate(Model::Trial);
 const SA: Source = Source::Rate(Model::Annealing);
 const HARMONY: Source = Source::Rate(Model::Harmony);
+const BERTHIER: Source = Source::Rate(Model::Berthier);
 const SC: Source = Source::Score;
 
 /// Declares [`Metric`] and its table from one list: each line names the
@@ -382,6 +383,16 @@ metric_table! {
         "trial depth and steps in one number: depth + steps/(steps + 8)";
     TrialEliminations = "trial_eliminations", TRIAL, Number, M, Up, false, "candidates",
         "candidates eliminated by assumptions over the solve";
+    WRating = "w_rating", BERTHIER, Number, M, Up, false, "length",
+        "Berthier's W rating: the longest whip the simplest-first path needs (T&E(1) puzzles)";
+    BRating = "b_rating", BERTHIER, Number, M, Up, false, "length",
+        "Berthier's B rating: the longest braid the simplest-first path needs (T&E(1) puzzles)";
+    Bxb = "bxb", BERTHIER, Number, M, Up, false, "length",
+        "Berthier's BxB: the least p such that T&E(B_p, 1) solves the puzzle (T&E(2) puzzles)";
+    Bxbb = "bxbb", BERTHIER, Number, M, Up, false, "length",
+        "Berthier's BxBB: the least p such that T&E(B_p, 2) solves the puzzle (T&E(3) puzzles)";
+    BerthierStatus = "berthier_status", BERTHIER, Text, M, Up, false, "",
+        "the T&E depth and, per Berthier rating, rated / out_of_range / above_max / budget";
     SaSteps = "sa_steps", SA, Number, M, Up, true, "moves",
         "simulated annealing moves until a solution (capped runs count as the cap)";
     SaStepsSe = "sa_steps_se", SA, Number, U, Up, true, "moves",

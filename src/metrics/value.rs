@@ -176,6 +176,11 @@ impl Ratings {
             Metric::TrialSteps => self.trial_steps.map(count),
             Metric::TrialRating => n(self.trial_rating),
             Metric::TrialEliminations => self.trial_eliminations.map(count),
+            Metric::WRating => self.w_rating.map(count),
+            Metric::BRating => self.b_rating.map(count),
+            Metric::Bxb => self.bxb.map(count),
+            Metric::Bxbb => self.bxbb.map(count),
+            Metric::BerthierStatus => self.berthier_status.as_deref().map(text),
             _ => None,
         }
     }

@@ -19,6 +19,7 @@
 
 pub(crate) mod annealing;
 pub(crate) mod baseline;
+pub(crate) mod berthier;
 pub(crate) mod harmony;
 pub(crate) mod hsolve;
 pub(crate) mod nishio;
@@ -71,12 +72,15 @@ pub enum Model {
     Annealing,
     /// Harmony search as a solver (Pelánek Table 3); costly.
     Harmony,
+    /// Berthier's ratings: W (whips), B (braids), BxB and BxBB
+    /// (`crate::berthier`); costly on T&E(2) and T&E(3) puzzles.
+    Berthier,
 }
 
 impl Model {
     /// Every model; what `all` selects in a model list. The costly solvers
     /// come last, so that [`Model::DEFAULT`] is the list without them.
-    pub const ALL: [Model; 12] = [
+    pub const ALL: [Model; 13] = [
         Model::Sisus,
         Model::Oracle,
         Model::Hsolve,
@@ -89,11 +93,12 @@ impl Model {
         Model::Trial,
         Model::Annealing,
         Model::Harmony,
+        Model::Berthier,
     ];
 
     /// The models [`RateOptions::default`] runs: every model but the
-    /// costly solvers (annealing, harmony search), which `all` or their
-    /// names select.
+    /// costly ones (annealing, harmony search, Berthier's ratings), which
+    /// `all` or their names select.
     pub const DEFAULT: [Model; 10] = {
         let mut out = [Model::Sisus; 10];
         let mut i = 0;
@@ -237,7 +242,7 @@ pub(crate) trait HumanModel: Sync {
 }
 
 /// Every model's plug-in, in [`Model::ALL`]'s order.
-const REGISTRY: [&dyn HumanModel; 12] = [
+const REGISTRY: [&dyn HumanModel; 13] = [
     &sisus::SisusModel,
     &oracle::OracleModel,
     &hsolve::HsolveModel,
@@ -250,6 +255,7 @@ const REGISTRY: [&dyn HumanModel; 12] = [
     &trial_depth::TrialModel,
     &annealing::AnnealingModel,
     &harmony::HarmonyModel,
+    &berthier::BerthierModel,
 ];
 
 /// The plug-in of a model.
@@ -287,7 +293,8 @@ mod tests {
                 "fowler",
                 "trial",
                 "annealing",
-                "harmony"
+                "harmony",
+                "berthier"
             ]
         );
         for m in Model::ALL {
@@ -297,7 +304,7 @@ mod tests {
 
     #[test]
     fn the_default_models_are_all_but_the_costly_solvers() {
-        let costly = [Model::Annealing, Model::Harmony];
+        let costly = [Model::Annealing, Model::Harmony, Model::Berthier];
         let rest: Vec<Model> = Model::ALL
             .into_iter()
             .filter(|m| !costly.contains(m))

@@ -1,0 +1,60 @@
+//! The work budget: a count of chain-search nodes, passed by value into each
+//! rating and spent through `&mut`, never a thread-local; past it a rating
+//! reports [`BudgetExceeded`] with the level it had reached.
+
+use serde::Serialize;
+
+/// Chain-search nodes a rating may visit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Budget {
+    /// The most nodes (whip or braid search steps) one rating may visit.
+    pub nodes: u64,
+}
+
+impl Budget {
+    /// No limit.
+    pub const UNLIMITED: Budget = Budget { nodes: u64::MAX };
+}
+
+impl Default for Budget {
+    /// 200 million nodes: about a minute on one core, far beyond what any
+    /// puzzle of the published lists needs.
+    fn default() -> Budget {
+        Budget { nodes: 200_000_000 }
+    }
+}
+
+/// The budget was spent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BudgetExceeded;
+
+/// The budget being spent.
+#[derive(Debug, Clone)]
+pub struct Work {
+    left: u64,
+    /// Nodes visited so far.
+    pub spent: u64,
+    /// The length of the rule being tried at the top level.
+    pub level: usize,
+}
+
+impl Work {
+    /// A fresh count under `budget`.
+    pub fn new(budget: Budget) -> Work {
+        Work {
+            left: budget.nodes,
+            spent: 0,
+            level: 0,
+        }
+    }
+    /// One node.
+    #[inline]
+    pub fn tick(&mut self) -> Result<(), BudgetExceeded> {
+        if self.left == 0 {
+            return Err(BudgetExceeded);
+        }
+        self.left -= 1;
+        self.spent += 1;
+        Ok(())
+    }
+}
