@@ -5,7 +5,7 @@
 //! (`out_of_range`, `above_max`, `budget`). Spreads the puzzles over
 //! rayon's threads (`RAYON_NUM_THREADS=1` for one core).
 
-use sudolab::berthier::{BerthierOptions, Rating, rate_batch};
+use sudolab::{BerthierOptions, BerthierRating as Rating, rate_berthier_batch as rate_batch};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();

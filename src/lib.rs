@@ -59,7 +59,7 @@
 mod analyze;
 mod answers;
 mod batch;
-pub mod berthier;
+mod berthier;
 mod bitset;
 mod cancel;
 mod cnf;
@@ -160,6 +160,12 @@ pub use score::fit::{
     BandRows as ScoreFitBand, Difference as SpearmanDifference, HeldOut as ScoreFitHeldOut,
     LabelFields, MinutesCheck, ScoreFitError, ScoreFitOptions, ScoreFitReport, ScoreFitSpec,
     SelectionStep, fit_score,
+};
+
+// Berthier's ratings: T&E depth, W, B, BxB and BxBB.
+pub use berthier::{
+    BerthierError, BerthierExplanation, BerthierOptions, BerthierRatings, Budget as BerthierBudget,
+    Rating as BerthierRating, rate_batch as rate_berthier_batch, rate_berthier,
 };
 
 // Analyze: the rows of a data set.

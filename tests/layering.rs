@@ -23,7 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["answers"],
     &["sat", "dlx", "bitset"],
     &["engine"],
-    &["stats"],
+    &["stats", "berthier"],
     &["relax", "human"],
     &["metrics"],
     &["eval"],

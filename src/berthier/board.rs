@@ -11,21 +11,21 @@ use super::path::{Path, Step};
 
 /// A CSP variable with neither a value nor a candidate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Contradiction(pub Var);
+pub(crate) struct Contradiction(pub Var);
 
 /// The candidates still open and the values decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Board {
+pub(crate) struct Board {
     /// Open candidates (never a decided one).
-    pub cand: Cands,
+    pub(crate) cand: Cands,
     /// Decided candidates.
-    pub values: Cands,
+    pub(crate) values: Cands,
 }
 
 impl Board {
     /// The board of a puzzle given as 81 values (`0` open): every candidate,
     /// then the givens asserted (no propagation yet).
-    pub fn from_values(cells: &[u8]) -> Result<Board, Contradiction> {
+    pub(crate) fn from_values(cells: &[u8]) -> Result<Board, Contradiction> {
         let mut b = Board {
             cand: Cands::FULL,
             values: Cands::EMPTY,
@@ -44,7 +44,7 @@ impl Board {
 
     /// Decides `c` and deletes every candidate linked to it (ECP).
     #[inline]
-    pub fn assert(&mut self, c: Cand) {
+    pub(crate) fn assert(&mut self, c: Cand) {
         self.values.insert(c);
         self.cand.remove(c);
         self.cand = self.cand.minus(&Cands::links_of(c));
@@ -52,12 +52,12 @@ impl Board {
 
     /// Deletes candidate `c`.
     #[inline]
-    pub fn eliminate(&mut self, c: Cand) {
+    pub(crate) fn eliminate(&mut self, c: Cand) {
         self.cand.remove(c);
     }
 
     /// Whether every cell has a value.
-    pub fn solved(&self) -> bool {
+    pub(crate) fn solved(&self) -> bool {
         self.values.len() == 81
     }
 
@@ -67,7 +67,7 @@ impl Board {
     }
 
     /// BRT to its fixpoint, writing each single to `path` when given.
-    pub fn brt(&mut self, mut path: Option<&mut Path>) -> Result<(), Contradiction> {
+    pub(crate) fn brt(&mut self, mut path: Option<&mut Path>) -> Result<(), Contradiction> {
         let t = tables();
         loop {
             let mut changed = false;

@@ -16,40 +16,40 @@ pub(crate) const ALL81: u128 = (1u128 << 81) - 1;
 
 /// A candidate: digit `d` (0..9) in cell `cell` (0..81), numbered `d * 81 + cell`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Cand(u16);
+pub(crate) struct Cand(u16);
 
 impl Cand {
     /// The candidate of digit `digit` (0-based) in cell `cell` (row-major).
-    pub fn new(digit: usize, cell: usize) -> Cand {
+    pub(crate) fn new(digit: usize, cell: usize) -> Cand {
         debug_assert!(digit < 9 && cell < 81);
         Cand((digit * 81 + cell) as u16)
     }
     /// Its index 0..729.
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self.0 as usize
     }
     /// Digit, 0-based.
-    pub fn digit(self) -> usize {
+    pub(crate) fn digit(self) -> usize {
         self.0 as usize / 81
     }
     /// Cell, 0..81 row-major.
-    pub fn cell(self) -> usize {
+    pub(crate) fn cell(self) -> usize {
         self.0 as usize % 81
     }
     /// Row, 0-based.
-    pub fn row(self) -> usize {
+    pub(crate) fn row(self) -> usize {
         self.cell() / 9
     }
     /// Column, 0-based.
-    pub fn col(self) -> usize {
+    pub(crate) fn col(self) -> usize {
         self.cell() % 9
     }
     /// Box, 0-based.
-    pub fn block(self) -> usize {
+    pub(crate) fn block(self) -> usize {
         self.row() / 3 * 3 + self.col() / 3
     }
     /// The four CSP variables the candidate belongs to.
-    pub fn vars(self) -> [Var; 4] {
+    pub(crate) fn vars(self) -> [Var; 4] {
         let d = self.digit();
         [
             Var(self.cell() as u16),
@@ -75,11 +75,11 @@ impl fmt::Display for Cand {
 
 /// A CSP variable: 0..81 cells, 81..162 `rn`, 162..243 `cn`, 243..324 `bn`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Var(u16);
+pub(crate) struct Var(u16);
 
 /// The kind of a CSP variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum VarKind {
+pub(crate) enum VarKind {
     /// A cell: which digit.
     Cell,
     /// A digit in a row: which column.
@@ -92,15 +92,16 @@ pub enum VarKind {
 
 impl Var {
     /// Every variable.
-    pub fn all() -> impl Iterator<Item = Var> {
+    #[cfg(test)]
+    pub(crate) fn all() -> impl Iterator<Item = Var> {
         (0..324u16).map(Var)
     }
     /// Its index 0..324.
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self.0 as usize
     }
     /// The kind.
-    pub fn kind(self) -> VarKind {
+    pub(crate) fn kind(self) -> VarKind {
         match self.0 {
             0..81 => VarKind::Cell,
             81..162 => VarKind::RowDigit,
@@ -109,13 +110,13 @@ impl Var {
         }
     }
     /// Its candidates, current or not.
-    pub fn mask(self) -> &'static Cands {
+    pub(crate) fn mask(self) -> &'static Cands {
         &tables().var_mask[self.index()]
     }
     /// How a candidate of this variable is told apart from the others in
     /// Berthier's notation: the digit in a cell (`n5`), the column in a row
     /// (`c7`), the row in a column (`r3`), the cell in a box (`r1c2`).
-    pub fn local_name(self, c: Cand) -> String {
+    pub(crate) fn local_name(self, c: Cand) -> String {
         match self.kind() {
             VarKind::Cell => format!("n{}", c.digit() + 1),
             VarKind::RowDigit => format!("c{}", c.col() + 1),
@@ -140,62 +141,62 @@ impl fmt::Display for Var {
 
 /// A set of candidates: one 81-bit plane per digit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Cands(pub(crate) [u128; 9]);
+pub(crate) struct Cands(pub(crate) [u128; 9]);
 
 impl Cands {
     /// No candidate.
-    pub const EMPTY: Cands = Cands([0; 9]);
+    pub(crate) const EMPTY: Cands = Cands([0; 9]);
     /// Every candidate of every cell.
-    pub const FULL: Cands = Cands([ALL81; 9]);
+    pub(crate) const FULL: Cands = Cands([ALL81; 9]);
 
     /// Whether `c` is in the set.
     #[inline]
-    pub fn contains(&self, c: Cand) -> bool {
+    pub(crate) fn contains(&self, c: Cand) -> bool {
         self.0[c.digit()] >> c.cell() & 1 == 1
     }
     /// Adds `c`.
     #[inline]
-    pub fn insert(&mut self, c: Cand) {
+    pub(crate) fn insert(&mut self, c: Cand) {
         self.0[c.digit()] |= 1u128 << c.cell();
     }
     /// Removes `c`.
     #[inline]
-    pub fn remove(&mut self, c: Cand) {
+    pub(crate) fn remove(&mut self, c: Cand) {
         self.0[c.digit()] &= !(1u128 << c.cell());
     }
     /// Size.
     #[inline]
-    pub fn len(&self) -> u32 {
+    pub(crate) fn len(&self) -> u32 {
         self.0.iter().map(|p| p.count_ones()).sum()
     }
     /// Whether empty.
     #[inline]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.iter().all(|&p| p == 0)
     }
     /// Intersection.
     #[inline]
-    pub fn and(&self, o: &Cands) -> Cands {
+    pub(crate) fn and(&self, o: &Cands) -> Cands {
         Cands(std::array::from_fn(|d| self.0[d] & o.0[d]))
     }
     /// Union.
     #[inline]
-    pub fn or(&self, o: &Cands) -> Cands {
+    pub(crate) fn or(&self, o: &Cands) -> Cands {
         Cands(std::array::from_fn(|d| self.0[d] | o.0[d]))
     }
     /// Difference.
     #[inline]
-    pub fn minus(&self, o: &Cands) -> Cands {
+    pub(crate) fn minus(&self, o: &Cands) -> Cands {
         Cands(std::array::from_fn(|d| self.0[d] & !o.0[d]))
     }
     /// Whether the sets meet.
     #[inline]
-    pub fn meets(&self, o: &Cands) -> bool {
+    pub(crate) fn meets(&self, o: &Cands) -> bool {
         (0..9).any(|d| self.0[d] & o.0[d] != 0)
     }
     /// The one element of a singleton set, `None` otherwise.
     #[inline]
-    pub fn single(&self) -> Option<Cand> {
+    pub(crate) fn single(&self) -> Option<Cand> {
         let mut found = None;
         for (d, &p) in self.0.iter().enumerate() {
             if p != 0 {
@@ -209,7 +210,7 @@ impl Cands {
     }
     /// Adds every candidate linked to `c` (never `c` itself).
     #[inline]
-    pub fn add_links_of(&mut self, c: Cand) {
+    pub(crate) fn add_links_of(&mut self, c: Cand) {
         let bit = 1u128 << c.cell();
         let d = c.digit();
         for (e, p) in self.0.iter_mut().enumerate() {
@@ -221,13 +222,13 @@ impl Cands {
         }
     }
     /// The candidates linked to `c`.
-    pub fn links_of(c: Cand) -> Cands {
+    pub(crate) fn links_of(c: Cand) -> Cands {
         let mut s = Cands::EMPTY;
         s.add_links_of(c);
         s
     }
     /// The elements, by digit then cell.
-    pub fn iter(&self) -> impl Iterator<Item = Cand> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Cand> + '_ {
         self.0.iter().enumerate().flat_map(|(d, &p)| {
             let mut bits = p;
             std::iter::from_fn(move || {
@@ -243,7 +244,8 @@ impl Cands {
 }
 
 /// Whether two distinct candidates are linked (share a CSP variable).
-pub fn linked(a: Cand, b: Cand) -> bool {
+#[cfg(test)]
+pub(crate) fn linked(a: Cand, b: Cand) -> bool {
     a != b && Cands::links_of(a).contains(b)
 }
 

@@ -21,21 +21,22 @@
 //! are bitsets, chains are found by a depth-first search with exact
 //! pruning, and [`rate_batch`] spreads puzzles over cores with rayon.
 
-pub mod board;
-pub mod cands;
-pub mod chains;
-pub mod path;
-pub mod theory;
-pub mod work;
+pub(crate) mod board;
+pub(crate) mod cands;
+pub(crate) mod chains;
+pub(crate) mod path;
+pub(crate) mod theory;
+pub(crate) mod work;
 
 #[cfg(test)]
 mod tests;
 
-pub use board::Board;
-pub use cands::{Cand, Cands, Var};
-pub use path::{Chain, Path, Step};
-pub use theory::{End, Theory, resolve, trial_and_error};
-pub use work::{Budget, BudgetExceeded, Work};
+pub(crate) use board::Board;
+pub(crate) use cands::{Cand, Cands};
+pub(crate) use path::Path;
+pub(crate) use theory::{End, Theory, resolve, trial_and_error};
+pub use work::Budget;
+pub(crate) use work::{BudgetExceeded, Work};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -172,7 +173,7 @@ pub enum BerthierError {
 }
 
 /// The unique solution of the board's puzzle as a set of candidates.
-pub fn unique_solution(b: &Board) -> Result<Cands, BerthierError> {
+pub(crate) fn unique_solution(b: &Board) -> Result<Cands, BerthierError> {
     fn search(b: &mut Board, found: &mut Vec<Cands>) {
         if found.len() > 1 || b.brt(None).is_err() {
             return;
@@ -210,7 +211,7 @@ pub fn unique_solution(b: &Board) -> Result<Cands, BerthierError> {
 }
 
 /// The puzzle's starting board and its solution.
-pub fn setup(cells: &[u8]) -> Result<(Board, Cands), BerthierError> {
+pub(crate) fn setup(cells: &[u8]) -> Result<(Board, Cands), BerthierError> {
     if cells.len() != 81 {
         return Err(BerthierError::NotNineByNine(cells.len()));
     }
@@ -220,7 +221,7 @@ pub fn setup(cells: &[u8]) -> Result<(Board, Cands), BerthierError> {
 }
 
 /// T&E depth of the board (0–2; 3 for anything deeper).
-pub fn te_depth(b: &Board, work: &mut Work) -> Result<u32, BudgetExceeded> {
+pub(crate) fn te_depth(b: &Board, work: &mut Work) -> Result<u32, BudgetExceeded> {
     for depth in 0..=2 {
         let mut copy = *b;
         let out = trial_and_error(&mut copy, &Theory::brt(), depth, None, None, work)?;
@@ -262,7 +263,7 @@ fn chain_rating(
 /// BxB (`depth` 1) or BxBB (`depth` 2): the least p ≤ `max` such that
 /// T&E(B_p, depth) solves the board. p grows on the same board: what
 /// T&E(B_(p−1), depth) deleted, T&E(B_p, depth) deletes too (confluence).
-pub fn bxb_rating(
+pub(crate) fn bxb_rating(
     b: &Board,
     known_false: &Cands,
     depth: usize,

@@ -10,19 +10,19 @@ use std::fmt;
 
 /// One CSP variable of a chain: its left- and (except the last) right-linking candidate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Link {
+pub(crate) struct Link {
     /// The CSP variable.
-    pub var: Var,
+    pub(crate) var: Var,
     /// Its left-linking candidate.
-    pub left: Cand,
+    pub(crate) left: Cand,
     /// Its right-linking candidate; `None` for the last one.
-    pub right: Option<Cand>,
+    pub(crate) right: Option<Cand>,
 }
 
 /// The kind of chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum ChainKind {
+pub(crate) enum ChainKind {
     /// Each left-linking candidate linked to the previous right-linking one.
     Whip,
     /// Each left-linking candidate linked to the target or any earlier right-linking one.
@@ -31,23 +31,19 @@ pub enum ChainKind {
 
 /// A whip or braid that eliminates its target.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Chain {
+pub(crate) struct Chain {
     /// Whip or braid.
-    pub kind: ChainKind,
+    pub(crate) kind: ChainKind,
     /// The candidate eliminated.
-    pub target: Cand,
+    pub(crate) target: Cand,
     /// The CSP variables in order.
-    pub links: Vec<Link>,
+    pub(crate) links: Vec<Link>,
 }
 
 impl Chain {
     /// Its length: the number of CSP variables.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.links.len()
-    }
-    /// Never empty.
-    pub fn is_empty(&self) -> bool {
-        self.links.is_empty()
     }
 }
 
@@ -80,7 +76,7 @@ impl fmt::Display for Chain {
 
 /// One rule application.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// A single: the variable that had one candidate left, and that candidate.
     Single {
         /// The CSP variable.
@@ -130,18 +126,18 @@ impl fmt::Display for Step {
 
 /// A resolution path.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Path {
+pub(crate) struct Path {
     /// The steps in order.
-    pub steps: Vec<Step>,
+    pub(crate) steps: Vec<Step>,
 }
 
 impl Path {
     /// Appends a step.
-    pub fn push(&mut self, s: Step) {
+    pub(crate) fn push(&mut self, s: Step) {
         self.steps.push(s);
     }
     /// The lines.
-    pub fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         self.steps.iter().map(|s| s.to_string()).collect()
     }
 }

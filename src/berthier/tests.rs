@@ -7,6 +7,8 @@
 //! (`full_w_training_half` rates all 24,693 17-clue puzzles, `full_bxb_sample`
 //! a stratified held-out sample of eleven's list; `SUDOLAB_FULL_N` sets its size per value).
 
+use super::cands::Var;
+use super::path::{Chain, Step};
 use super::*;
 use crate::seed::SeededRng;
 use rand::SeedableRng;

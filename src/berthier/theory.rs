@@ -18,7 +18,7 @@ use super::path::{Chain, Path, Step};
 use super::work::{BudgetExceeded, Work};
 
 /// One resolution rule beyond BRT: finds a chain of its kind with a target.
-pub trait Rule: Sync {
+pub(crate) trait Rule: Sync {
     /// Its length (the chain length it allows at most).
     fn length(&self) -> usize;
     /// A chain that eliminates `z` in `b`, if one exists.
@@ -26,9 +26,9 @@ pub trait Rule: Sync {
 }
 
 /// whip[n].
-pub struct WhipRule(pub usize);
+pub(crate) struct WhipRule(pub usize);
 /// braid[n].
-pub struct BraidRule(pub usize);
+pub(crate) struct BraidRule(pub usize);
 
 impl Rule for WhipRule {
     fn length(&self) -> usize {
@@ -49,9 +49,9 @@ impl Rule for BraidRule {
 }
 
 /// BRT and an ordered list of chain rules.
-pub struct Theory {
+pub(crate) struct Theory {
     /// Its name: `BRT`, `W3`, `B5`.
-    pub name: String,
+    pub(crate) name: String,
     rules: Vec<Box<dyn Rule>>,
     /// The same closure by a faster list, for T&E's copies, whose paths
     /// nobody reads: braid[n] alone, whose search finds every braid and whip
@@ -61,7 +61,7 @@ pub struct Theory {
 
 impl Theory {
     /// BRT alone.
-    pub fn brt() -> Theory {
+    pub(crate) fn brt() -> Theory {
         Theory {
             name: "BRT".into(),
             rules: Vec::new(),
@@ -69,7 +69,7 @@ impl Theory {
         }
     }
     /// `W_n`: BRT and whips of length ≤ n.
-    pub fn whips(n: usize) -> Theory {
+    pub(crate) fn whips(n: usize) -> Theory {
         Theory {
             name: format!("W{n}"),
             rules: (1..=n)
@@ -80,7 +80,7 @@ impl Theory {
     }
     /// `B_n`: BRT and braids of length ≤ n (whips first at each length;
     /// braids of length 1 and 2 are whips).
-    pub fn braids(n: usize) -> Theory {
+    pub(crate) fn braids(n: usize) -> Theory {
         let mut rules: Vec<Box<dyn Rule>> = Vec::new();
         for k in 1..=n {
             rules.push(Box::new(WhipRule(k)));
@@ -109,14 +109,14 @@ impl Theory {
         }
     }
     /// Its longest rule; 0 for BRT.
-    pub fn max_length(&self) -> usize {
+    pub(crate) fn max_length(&self) -> usize {
         self.rules.iter().map(|r| r.length()).max().unwrap_or(0)
     }
 }
 
 /// How a resolution ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum End {
+pub(crate) enum End {
     /// Every cell has a value.
     Solved,
     /// A CSP variable lost every candidate.
@@ -127,18 +127,18 @@ pub enum End {
 
 /// The end of a resolution and the longest rule it used (0: BRT only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// How it ended.
-    pub end: End,
+    pub(crate) end: End,
     /// The longest rule applied.
-    pub level: usize,
+    pub(crate) level: usize,
 }
 
 /// Applies `theory` to `b` until solved, contradiction or fixpoint.
 /// `known_false`: when the solution is known (the top level of a puzzle
 /// with a unique solution), only candidates outside it can be deleted, so
 /// only they are tried as targets; `None` tries every candidate.
-pub fn resolve(
+pub(crate) fn resolve(
     b: &mut Board,
     theory: &Theory,
     known_false: Option<&Cands>,
@@ -253,7 +253,7 @@ fn brt(b: &mut Board, path: Option<&mut Path>) -> Result<(), Contradiction> {
 /// asserted on a copy under `T&E(T, depth − 1)`, deleted from `b` (and T
 /// applied again) when the copy reaches a contradiction; until solved or a
 /// pass deletes nothing. `known_false` as in [`resolve`], for `b` itself only.
-pub fn trial_and_error(
+pub(crate) fn trial_and_error(
     b: &mut Board,
     theory: &Theory,
     depth: usize,
@@ -271,7 +271,7 @@ pub fn trial_and_error(
 /// fewer candidates in the main state, a copy reaches at least what it
 /// reached before, so its old end state, narrowed to the new main state,
 /// is a state the new copy reaches.
-pub struct CopyCache(Vec<Option<CopyEnd>>);
+pub(crate) struct CopyCache(Vec<Option<CopyEnd>>);
 
 /// Where a copy ended, the main state it started from, and the longest rule of its theory.
 #[derive(Clone)]
@@ -312,7 +312,7 @@ fn start_copy(b: &Board, c: Cand, cached: Option<&Board>) -> Option<Board> {
 }
 
 /// [`trial_and_error`] that starts each top-level copy from `cache` and stores its end state there.
-pub fn trial_and_error_cached(
+pub(crate) fn trial_and_error_cached(
     b: &mut Board,
     theory: &Theory,
     depth: usize,

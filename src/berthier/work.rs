@@ -26,21 +26,21 @@ impl Default for Budget {
 
 /// The budget was spent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BudgetExceeded;
+pub(crate) struct BudgetExceeded;
 
 /// The budget being spent.
 #[derive(Debug, Clone)]
-pub struct Work {
+pub(crate) struct Work {
     left: u64,
     /// Nodes visited so far.
-    pub spent: u64,
+    pub(crate) spent: u64,
     /// The length of the rule being tried at the top level.
-    pub level: usize,
+    pub(crate) level: usize,
 }
 
 impl Work {
     /// A fresh count under `budget`.
-    pub fn new(budget: Budget) -> Work {
+    pub(crate) fn new(budget: Budget) -> Work {
         Work {
             left: budget.nodes,
             spent: 0,
@@ -49,7 +49,7 @@ impl Work {
     }
     /// One node.
     #[inline]
-    pub fn tick(&mut self) -> Result<(), BudgetExceeded> {
+    pub(crate) fn tick(&mut self) -> Result<(), BudgetExceeded> {
         if self.left == 0 {
             return Err(BudgetExceeded);
         }

@@ -254,7 +254,7 @@ fn rate_only_requested_models_and_bad_puzzles() {
 
 #[test]
 fn parse_model_lists() {
-    assert_eq!(Model::parse_list("all").unwrap().len(), 12);
+    assert_eq!(Model::parse_list("all").unwrap().len(), 13);
     let default = Model::parse_list("default").unwrap();
     assert_eq!(default.len(), 10);
     assert!(!default.contains(&Model::Annealing) && !default.contains(&Model::Harmony));
