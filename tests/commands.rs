@@ -471,3 +471,28 @@ fn relax_says_when_it_saw_nothing_and_k_auto_relaxes_at_the_onset() {
     assert_ne!(code, 0);
     assert!(err.contains("expected a number of edges or auto"), "{err}");
 }
+
+/// `rate -m berthier`'s text table shows Berthier's ratings as columns (W and
+/// B 0 for Fletcher's Cinch, which BRT solves; BxB and BxBB out of range);
+/// without the model the table has no such column.
+#[test]
+fn rate_text_shows_berthier_columns_when_the_model_ran() {
+    let cinch = sudolab::Puzzle::examples()[0].to_line();
+    let (code, out, err) = sudolab(&["rate", "-", "-m", "berthier", "--no-score"], &cinch);
+    assert_eq!(code, 0, "{err}");
+    let mut lines = out.lines();
+    let header: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    let row: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    let at = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    // Every field up to the status (empty here) is one word.
+    assert_eq!(row.len(), header.len() - 1, "{out}");
+    assert_eq!(
+        (row[at("w_rating")], row[at("b_rating")]),
+        ("0", "0"),
+        "{out}"
+    );
+    assert_eq!((row[at("bxb")], row[at("bxbb")]), ("-", "-"), "{out}");
+    let (code, out, _) = sudolab(&["rate", "-", "-m", "weights", "--no-score"], &cinch);
+    assert_eq!(code, 0);
+    assert!(!out.contains("w_rating"), "{out}");
+}

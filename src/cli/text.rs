@@ -192,13 +192,22 @@ pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
         Some(MetricValue::Bool(b)) => b.to_string(),
         Some(MetricValue::List(_)) | None => "-".into(),
     };
+    // Berthier's ratings are columns when the model ran (`-m berthier`).
+    const BERTHIER: [Metric; 4] = [Metric::WRating, Metric::BRating, Metric::Bxb, Metric::Bxbb];
+    let berthier = rows
+        .iter()
+        .any(|r| r.rate.ratings.value(Metric::BerthierStatus).is_some());
     let table: Vec<Vec<String>> = rows
         .iter()
         .map(|RatedRow { rate: r, score }| {
             let score_value = |m: Metric, decimals: usize| {
                 shown(score.as_ref().and_then(|s| s.value(m)), decimals)
             };
-            vec![
+            let berthier_values = BERTHIER
+                .iter()
+                .filter(|_| berthier)
+                .map(|&m| shown(r.ratings.value(m), 0));
+            let mut row = vec![
                 r.label.clone().unwrap_or_else(|| r.puzzle.clone()),
                 r.ratings
                     .givens
@@ -225,6 +234,9 @@ pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
                     .map_or("-", |t| t.name())
                     .to_string(),
                 shown(r.ratings.value(Metric::Serate), 1),
+            ];
+            row.extend(berthier_values);
+            row.extend([
                 score
                     .as_ref()
                     .map(|s| format!("{:.2} {}", s.score, s.score_level))
@@ -238,30 +250,32 @@ pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
                     .map(|(k, v)| format!("{k}: {v}"))
                     .collect::<Vec<_>>()
                     .join("; "),
-            ]
+            ]);
+            row
         })
         .collect();
-    text_table(
-        &[
-            "puzzle",
-            Metric::Givens.name(),
-            Metric::Backtracks.name(),
-            Metric::SisusRefutationSum.name(),
-            Metric::SisusDependency.name(),
-            Metric::OracleScore.name(),
-            Metric::Hsolve.name(),
-            Metric::Nishio4.name(),
-            Metric::WeightsScore.name(),
-            Metric::HardestTechnique.name(),
-            Metric::Serate.name(),
-            Metric::Score.name(),
-            Metric::SeEquivalent.name(),
-            Metric::SeBy.name(),
-            Metric::Minutes.name(),
-            "status",
-        ],
-        &table,
-    )
+    let mut header = vec![
+        "puzzle",
+        Metric::Givens.name(),
+        Metric::Backtracks.name(),
+        Metric::SisusRefutationSum.name(),
+        Metric::SisusDependency.name(),
+        Metric::OracleScore.name(),
+        Metric::Hsolve.name(),
+        Metric::Nishio4.name(),
+        Metric::WeightsScore.name(),
+        Metric::HardestTechnique.name(),
+        Metric::Serate.name(),
+    ];
+    header.extend(BERTHIER.iter().filter(|_| berthier).map(|m| m.name()));
+    header.extend([
+        Metric::Score.name(),
+        Metric::SeEquivalent.name(),
+        Metric::SeBy.name(),
+        Metric::Minutes.name(),
+        "status",
+    ]);
+    text_table(&header, &table)
 }
 
 /// The headline metrics of each group as a table (every field is in
