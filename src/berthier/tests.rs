@@ -436,39 +436,6 @@ fn bxbb_of_te3_puzzles_is_two() {
     }
 }
 
-/// The model's columns through `rate`, and the batch API in input order.
-#[test]
-fn the_berthier_model_fills_its_columns() {
-    use crate::{Model, RateOptions};
-    let w2 = ".................1....23..........2...14....536.....7....8.......415.....7....36.";
-    let te2 = "....5.7..4....9..3...1...6.2....4..8..7....1.8...6.5...3...8....84.....29...2....";
-    let opts = RateOptions {
-        models: [Model::Berthier].into_iter().collect(),
-        ..RateOptions::default()
-    };
-    let row = crate::rate(&crate::parse_puzzle(w2).unwrap(), &opts);
-    let r = &row.ratings;
-    assert_eq!(
-        (r.w_rating, r.b_rating, r.bxb, r.bxbb),
-        (Some(2), Some(2), None, None)
-    );
-    assert_eq!(
-        r.berthier_status.as_deref(),
-        Some("te1 w=rated b=rated bxb=out_of_range(te1) bxbb=out_of_range(te1)")
-    );
-    let row = crate::rate(&crate::parse_puzzle(te2).unwrap(), &opts);
-    assert_eq!((row.ratings.w_rating, row.ratings.bxb), (None, Some(2)));
-    let batch = rate_batch(&[cells(w2), cells(te2)], &BerthierOptions::default());
-    let values: Vec<(u32, Option<u32>, Option<u32>)> = batch
-        .iter()
-        .map(|r| {
-            let r = r.as_ref().unwrap();
-            (r.te_depth, r.w.value(), r.bxb.value())
-        })
-        .collect();
-    assert_eq!(values, [(1, Some(2), None), (2, None, Some(2))]);
-}
-
 /// T&E(B_p, 1) with every candidate tried as a hypothesis (the ratings try
 /// only those outside the solution): every deletion it makes is outside the
 /// solution, every single is in it, and it solves the puzzle at p = BxB.
