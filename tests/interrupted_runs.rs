@@ -30,7 +30,6 @@ fn lines_of(path: &Path) -> Vec<u64> {
 #[cfg(unix)]
 #[test]
 fn sigint_keeps_the_finished_rows_and_resume_completes_them() {
-    use std::io::Read;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let puzzles = 200;
@@ -66,16 +65,7 @@ fn sigint_keeps_the_finished_rows_and_resume_completes_them() {
     common::wait_until(&mut child, "its first rows were seen", || {
         finished_lines() >= 3
     });
-    // SAFETY: signals our own child process.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let status = child.wait().unwrap();
+    let (status, err) = common::interrupt_for_stderr(child);
     assert_eq!(status.code(), Some(130), "{status}: {err}");
     let kept = lines_of(&out);
     assert!(

@@ -576,7 +576,6 @@ fn encode_keeps_a_runs_files_together() {
 #[cfg(unix)]
 #[test]
 fn a_signal_keeps_a_replacing_runs_rows_and_the_earlier_file() {
-    use std::io::Read;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let puzzles = 200;
@@ -611,16 +610,7 @@ fn a_signal_keeps_a_replacing_runs_rows_and_the_earlier_file() {
     common::wait_until(&mut child, "its first rows were seen", || {
         rows_in_temporary() >= 3
     });
-    // SAFETY: signals our own child process.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let status = child.wait().unwrap();
+    let (status, err) = common::interrupt_for_stderr(child);
     assert_eq!(status.code(), Some(130), "{status}: {err}");
     assert_eq!(
         names(d),

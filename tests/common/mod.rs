@@ -79,3 +79,17 @@ pub fn wait_until(child: &mut std::process::Child, what: &str, mut ready: impl F
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
 }
+
+/// Sends SIGINT to `child` (our own, spawned by [`spawn_in`]) and waits for
+/// it: its exit status and everything it wrote on standard error.
+#[cfg(unix)]
+pub fn interrupt_for_stderr(mut child: std::process::Child) -> (std::process::ExitStatus, String) {
+    use std::io::Read;
+    // SAFETY: signals our own child process.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let mut err = String::new();
+    if let Some(mut stderr) = child.stderr.take() {
+        stderr.read_to_string(&mut err).unwrap();
+    }
+    (child.wait().unwrap(), err)
+}
