@@ -22,8 +22,14 @@ PEERS=${PEERS:-}
 RATE=${RATE:-../shared/peers/berthier/rate.sh}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-cargo build --release -q --example berthier
-B=target/release/examples/berthier
+# BERTHIER_BIN names the example binary (tests/doc_scripts.rs passes the one
+# `cargo test` built); by default it is built here.
+if [ -n "${BERTHIER_BIN:-}" ]; then
+  B=$BERTHIER_BIN
+else
+  cargo build --release -q --example berthier
+  B=target/release/examples/berthier
+fi
 
 # PER puzzles of each value of column COL, in a seeded shuffle: "puzzle<TAB>value" lines.
 sample() { # FILE COL PER

@@ -54,6 +54,8 @@ fn run_script_with(
         result.status,
         String::from_utf8_lossy(&result.stderr)
     );
+    // What the script printed, for the scripts that print their tables.
+    std::fs::write(out.path().join("stdout.md"), &result.stdout).expect("a temporary file");
     Some(out)
 }
 
@@ -176,4 +178,47 @@ fn the_guide_shows_what_todays_binary_prints() {
         String::from_utf8_lossy(&result.stdout),
         String::from_utf8_lossy(&result.stderr)
     );
+}
+
+/// `docs/berthier.sh` (papers.md §12) tabulates W and BxB beside the
+/// published values, on two puzzles of each W value and one of each BxB
+/// value, with the example binary `cargo test` built (`examples/berthier.rs`).
+#[test]
+fn berthier_script_writes_its_tables() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_sudolab"))
+        .parent()
+        .expect("the binary's folder")
+        .join("examples")
+        .join("berthier");
+    if !bin.exists() {
+        common::skip(
+            &bin.display().to_string(),
+            "cargo test builds the examples; cargo build --release --example berthier",
+        );
+        return;
+    }
+    let Some(out) = run_script_with(
+        "berthier.sh",
+        1,
+        &[
+            "berthier-ratings/royle17_w_train.tsv",
+            "berthier-ratings/eleven_bxb_train.tsv",
+        ],
+        &[
+            ("PER_W", "2"),
+            ("PER_BXB", "1"),
+            ("BERTHIER_BIN", bin.to_str().expect("a UTF-8 path")),
+        ],
+    ) else {
+        return;
+    };
+    let md = read(&out, "stdout.md");
+    for heading in ["| published W |", "| published BxB |", "| all |"] {
+        assert!(md.contains(heading), "{heading}:\n{md}");
+    }
+    // Every sampled puzzle gets the published rating (the full lists are
+    // checked by the berthier module's ignored tests).
+    for line in md.lines().filter(|l| l.starts_with("| all |")) {
+        assert!(line.ends_with("| 100.0 % |"), "{line}");
+    }
 }
