@@ -427,6 +427,32 @@ fn relax_says_when_it_saw_nothing_and_k_auto_relaxes_at_the_onset() {
     assert_eq!(code, 0, "{err}");
     let at45: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(at45["saw_nothing"], true, "{at45}");
+    // The first 30 samples establish saturation: the run stops there and
+    // says so; --all-samples draws every one.
+    assert_eq!(
+        (&at45["samples"], &at45["stopped_saturated"]),
+        (&30.into(), &true.into()),
+        "{at45}"
+    );
+    let (code, out, err) = sudolab(&["relax", "-", "--samples", "100"], escargot);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("k = 45, 30 samples (stopped: these already show saturation; --all-samples draws them all)"), "{out}");
+    let (code, out, err) = sudolab(
+        &[
+            "relax",
+            "-",
+            "--samples",
+            "100",
+            "--all-samples",
+            "-f",
+            "jsonl",
+        ],
+        escargot,
+    );
+    assert_eq!(code, 0, "{err}");
+    let every: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(every["samples"], 100, "{every}");
+    assert!(every.get("stopped_saturated").is_none(), "{every}");
     let k0 = at45["relaxation_onset_k"].as_u64().unwrap();
     let (code, out, err) = sudolab(
         &[

@@ -53,7 +53,7 @@ cpu() {
     awk '{ printf "%.2f", $1 + $2 }' "$work/time"
 }
 
-relax=(--k 45 --samples 1000 --cap 1000 -f jsonl)
+relax=(--k 45 --samples 1000 --all-samples --cap 1000 -f jsonl)
 printf '%-20s %10s %24s %10s %s\n' puzzle pysat "relax default (rounds)" "verify 0" ratios
 for p in qqwing-Easy qqwing-Intermediate qqwing-Expert forum-hardest; do
     file=$work/$p.txt

@@ -298,6 +298,7 @@ fn k_choice(k: &Bound<'_, PyAny>) -> PyResult<KChoice> {
 
 /// The relaxation options of the given parameters, the library's defaults
 /// for the others, checked as the CLI checks them.
+#[allow(clippy::too_many_arguments)]
 fn relax_options(
     k: Option<KChoice>,
     samples: Option<usize>,
@@ -306,6 +307,7 @@ fn relax_options(
     engine: Option<&str>,
     verify: Option<usize>,
     precision: Option<f64>,
+    all_samples: bool,
 ) -> PyResult<RelaxOptions> {
     let d = RelaxOptions::default();
     let engines: Engines = match engine {
@@ -317,6 +319,7 @@ fn relax_options(
     let opts = RelaxOptions {
         samples,
         precision,
+        stop_at_saturation: !all_samples,
         seed: seed.unwrap_or(d.seed),
         cap: cap.unwrap_or(d.cap),
         verify: RelaxOptions::verify_for(&engines, samples, verify),
@@ -332,7 +335,7 @@ fn relax_options(
 /// row (a dict, without `line`) and, when asked, every sample (a list of
 /// dicts). Parameters left out take the library's defaults.
 #[pyfunction]
-#[pyo3(signature = (puzzle, k=None, samples=None, seed=None, cap=None, engine=None, verify=None, with_samples=false, precision=None))]
+#[pyo3(signature = (puzzle, k=None, samples=None, seed=None, cap=None, engine=None, verify=None, with_samples=false, precision=None, all_samples=false))]
 #[allow(clippy::too_many_arguments)]
 fn relax_report<'py>(
     py: Python<'py>,
@@ -345,10 +348,20 @@ fn relax_report<'py>(
     verify: Option<usize>,
     with_samples: bool,
     precision: Option<f64>,
+    all_samples: bool,
 ) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
     let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
     let k = k.map(k_choice).transpose()?;
-    let opts = relax_options(k, samples, seed, cap, engine, verify, precision)?;
+    let opts = relax_options(
+        k,
+        samples,
+        seed,
+        cap,
+        engine,
+        verify,
+        precision,
+        all_samples,
+    )?;
     let (report, drawn) = interruptible(py, |stop| {
         sudolab::relax_until(&p, &opts, stop)
             .and_then(|(mut report, drawn)| report.name_onset(&p, &opts).map(|()| (report, drawn)))

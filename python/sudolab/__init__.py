@@ -377,6 +377,7 @@ def relax(
     verify: Optional[int] = None,
     with_samples: bool = False,
     precision: Optional[float] = None,
+    all_samples: bool = False,
 ) -> Relaxation:
     """Removes ``k`` random edges of the Sudoku graph ``samples`` times and
     counts the solutions (``sudolab relax``, same defaults and seeds).
@@ -390,7 +391,11 @@ def relax(
     solutions the search found; with a list, every engine analyzes every
     sample). With ``precision`` E, samples are drawn until the 95 % interval
     of ``mean_fixed`` is within ± E cells (at least 30, at most ``samples``;
-    the row's ``samples`` says how many). Every row carries the intervals
+    the row's ``samples`` says how many). As ``sudolab relax`` does, a
+    puzzle stops after 30 samples (then blocks of 10) once they establish
+    saturation (the 95 % interval of the share of samples capped or fixing
+    no cell above one half; the row has ``stopped_saturated``);
+    ``all_samples=True`` draws every one. Every row carries the intervals
     (``mean_fixed_low``/``_high``, ``p_unique_low``/``_high``) and
     ``saw_nothing`` with ``relaxation_onset_k`` when most samples were capped
     or fixed nothing. Raises ``ValueError`` for a puzzle that cannot be relaxed
@@ -408,6 +413,7 @@ def relax(
         _int("verify", verify),
         with_samples,
         None if precision is None else float(precision),
+        bool(all_samples),
     )
     r = Relaxation(row)
     if drawn is not None:

@@ -79,6 +79,8 @@ class RelaxRow(TypedDict, total=False):
     p_unique: float
     mean_fixed: float
     capped: int
+    saw_nothing: bool
+    stopped_saturated: bool
     fixedness: List[float]
 
 class SampleRow(TypedDict, total=False):
@@ -301,6 +303,7 @@ def relax_report(
     verify: Optional[int] = None,
     with_samples: bool = False,
     precision: Optional[float] = None,
+    all_samples: bool = False,
 ) -> Tuple[RelaxRow, Optional[List[SampleRow]]]:
     """A ``sudolab relax`` row and, when asked, the samples."""
 

@@ -100,6 +100,15 @@ def test_relax_to_a_precision_carries_its_intervals():
         sudolab.relax(WIKI, precision=0)
 
 
+def test_relax_stops_once_its_samples_show_saturation():
+    monster = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+    r = sudolab.relax(monster, k=45, samples=100, seed=1)
+    # Every one of the first 30 samples shows nothing: the run stops there.
+    assert r.samples == 30 and r["stopped_saturated"] is True and r.saw_nothing
+    every = sudolab.relax(monster, k=45, samples=100, seed=1, all_samples=True)
+    assert every.samples == 100 and "stopped_saturated" not in every
+
+
 def test_rate_and_score_follow_the_library_doc_example():
     row = sudolab.rate(WIKI, models="weights,baseline")
     assert "single" in row["hardest_technique"]

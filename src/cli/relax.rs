@@ -37,6 +37,13 @@ pub(super) struct RelaxArgs {
     /// samples says how many it needed.
     #[arg(long, value_name = "E")]
     pub precision: Option<f64>,
+    /// Draw every one of --samples even when the first ones already show
+    /// saturation. By default a puzzle stops after 30 samples (then blocks
+    /// of 10) once the 95 % interval of the share of samples that are
+    /// capped or fix no cell lies above one half: its map would show
+    /// saturation, not a finding, and the row says `stopped_saturated`.
+    #[arg(long)]
+    pub all_samples: bool,
     /// Seed of the sample draws (per-sample seeds derive from it).
     #[arg(long, default_value_t = RelaxOptions::default().seed)]
     pub seed: u64,
@@ -101,6 +108,8 @@ struct RelaxParams {
     samples: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     precision: Option<f64>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    stop_at_saturation: bool,
     seed: u64,
     cap: u64,
     engine: Engines,
@@ -124,6 +133,7 @@ impl RelaxParams {
             ks,
             samples: opts.samples,
             precision: opts.precision,
+            stop_at_saturation: opts.stop_at_saturation,
             seed: opts.seed,
             cap: opts.cap,
             engine: opts.engines.clone(),
@@ -141,14 +151,19 @@ impl RelaxParams {
                 RelaxKs::K(KChoice::Auto) => &[],
                 _ => &["k"],
             },
-            params: vec![
-                match self.precision {
-                    Some(e) => ("/precision".into(), e.into()),
-                    None => ("/samples".into(), self.samples.into()),
-                },
+            // A row's samples are fixed unless a precision or saturation
+            // may stop it early; then the precision is what every row carries.
+            params: match (self.precision, self.stop_at_saturation) {
+                (Some(e), _) => Some(("/precision".into(), e.into())),
+                (None, false) => Some(("/samples".into(), self.samples.into())),
+                (None, true) => None,
+            }
+            .into_iter()
+            .chain([
                 ("/seed".into(), self.seed.into()),
                 ("/cap".into(), self.cap.into()),
-            ],
+            ])
+            .collect(),
         }
     }
 
@@ -371,6 +386,7 @@ fn relax_options(args: &RelaxArgs) -> Result<(RelaxKs, RelaxOptions)> {
         auto_k: false,
         samples: args.samples,
         precision: args.precision,
+        stop_at_saturation: !args.all_samples,
         seed: args.seed,
         cap: args.cap,
         verify: RelaxOptions::verify_for(&args.engine, args.samples, args.verify),

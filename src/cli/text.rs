@@ -410,7 +410,8 @@ Legend (docs/relaxation.md):
   k           random edges of the Sudoku graph removed in each sample; --k auto takes
               each puzzle's onset, where P(unique) falls through one half
   samples     relaxations drawn per puzzle (relax draws 1000 by default, analyze and
-              report 200: pass --samples to compare them)
+              report 200: pass --samples to compare them; relax stops after 30 or
+              more when they already show saturation, unless --all-samples)
   fixed       a non-given cell that keeps its value in every solution of a sample
   mean extra  mean solutions besides the puzzle's own
   capped      samples whose count stopped at --cap: the means are then lower bounds
@@ -425,9 +426,11 @@ pub(crate) fn relax_text(r: &RelaxReport) -> String {
         "k = {}, {} samples{}, seed {}, cap {}, engine {} ({} samples re-checked by {}, all agree)\n",
         r.summary.k,
         r.summary.samples,
-        r.precision
-            .map(|e| format!(" (mean fixed to ±{e} cells)"))
-            .unwrap_or_default(),
+        match (r.precision, r.stopped_saturated) {
+            (_, true) => " (stopped: these already show saturation; --all-samples draws them all)".into(),
+            (Some(e), false) => format!(" (mean fixed to ±{e} cells)"),
+            (None, false) => String::new(),
+        },
         r.seed,
         r.summary.cap,
         r.engine,

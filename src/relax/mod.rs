@@ -95,6 +95,14 @@ pub struct RelaxOptions {
     /// this many cells (at least `PRECISION_MIN_SAMPLES`, at most
     /// `samples`); `None` draws exactly `samples`.
     pub precision: Option<f64>,
+    /// Stop drawing once the first samples establish saturation (the 95 %
+    /// Wilson interval of the share that shows nothing lies above one half,
+    /// the share past which a row `saw_nothing`): at least
+    /// `PRECISION_MIN_SAMPLES`, tested at block ends as with `precision`.
+    /// The row's `stopped_saturated` then says so. `relax` sets it unless
+    /// `--all-samples`; the library's default (`false`) draws `samples`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stop_at_saturation: bool,
     /// Base seed; sample `i` draws its edge order from `derive_seed(seed, i)`
     /// (default 1).
     pub seed: u64,
@@ -135,6 +143,7 @@ impl Default for RelaxOptions {
             auto_k: false,
             samples,
             precision: None,
+            stop_at_saturation: false,
             seed: crate::seed::DEFAULT_SEED,
             cap: 1000,
             engines: Engines::default(),
@@ -328,6 +337,11 @@ pub struct RelaxReport {
     /// asked). Written only with a precision.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision_reached: Option<bool>,
+    /// The run stopped before its `samples` because the first ones already
+    /// established saturation ([`RelaxOptions::stop_at_saturation`]).
+    /// Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stopped_saturated: bool,
     /// Samples, fixedness and solution statistics at this `k`, flattened into the
     /// row.
     #[serde(flatten)]
@@ -477,13 +491,16 @@ fn run_samples_until(
     }
     let mut out = Vec::new();
     let mut verified = 0;
-    for block in precision::blocks(opts.samples, opts.precision.is_some()) {
+    let in_blocks = opts.precision.is_some() || opts.stop_at_saturation;
+    for block in precision::blocks(opts.samples, in_blocks) {
         for r in analyze_samples(puzzle, opts, block, stop) {
             let (s, checked) = r?;
             verified += checked as usize;
             out.push(s);
         }
-        if opts.precision.is_some_and(|e| precision::reached(&out, e)) {
+        if opts.precision.is_some_and(|e| precision::reached(&out, e))
+            || (opts.stop_at_saturation && precision::saturated(&out))
+        {
             break;
         }
     }
@@ -603,6 +620,9 @@ pub(crate) fn summarise(
         verified_by: opts.checked_engines().checkers().to_vec(),
         precision: opts.precision,
         precision_reached: opts.precision.map(|e| precision::reached(samples, e)),
+        stopped_saturated: opts.stop_at_saturation
+            && samples.len() < opts.samples
+            && precision::saturated(samples),
         summary: RelaxSummary {
             k: opts.k,
             samples: samples.len(),

@@ -38,6 +38,14 @@ pub(super) fn reached(samples: &[SampleResult], e: f64) -> bool {
     crate::stats::mean_interval(&fixed).is_some_and(|m| m.half_width() <= e)
 }
 
+/// Whether `samples` (in index order) establish saturation: the 95 % Wilson
+/// interval of the share that shows nothing lies above one half, the share
+/// past which a row `saw_nothing`.
+pub(super) fn saturated(samples: &[SampleResult]) -> bool {
+    let nothing = samples.iter().filter(|s| super::shows_nothing(s)).count();
+    crate::stats::wilson95(nothing, samples.len()).is_some_and(|(low, _)| low > 0.5)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +77,26 @@ mod tests {
         assert!(reached(&s, 0.39));
         assert!(!reached(&s, 0.37));
         assert!(!reached(&s[..1], 100.0), "one sample has no spread");
+    }
+
+    #[test]
+    fn saturation_is_established_by_the_wilson_interval_above_one_half() {
+        let capped = |i| SampleResult {
+            capped: true,
+            solutions: 1000,
+            ..sample(i, 0)
+        };
+        // 30 of 30 show nothing: Wilson's interval [0.886, 1].
+        let all: Vec<SampleResult> = (0..30).map(capped).collect();
+        assert!(saturated(&all));
+        // 20 of 30 (0.667): the interval [0.488, 0.808] reaches below 1/2.
+        let mixed: Vec<SampleResult> = (0..30)
+            .map(|i| if i < 20 { capped(i) } else { sample(i, 3) })
+            .collect();
+        assert!(!saturated(&mixed));
+        // Several solutions and no fixed cell show nothing too.
+        let loose: Vec<SampleResult> = (0..30).map(|i| sample(i, 0)).collect();
+        assert!(saturated(&loose));
+        assert!(!saturated(&[]));
     }
 }

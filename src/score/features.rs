@@ -155,6 +155,7 @@ fn metric_options(names: &[Metric], p: &FeatureParams) -> MetricOptions {
             auto_k: false,
             samples: p.samples,
             precision: None,
+            stop_at_saturation: false,
             seed: p.seed,
             cap: p.cap,
             engines: Engines::default(),

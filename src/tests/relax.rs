@@ -509,3 +509,35 @@ fn relax_with_auto_k_relaxes_each_puzzle_at_its_own_onset() {
         relax::RelaxError::NoOnset
     );
 }
+
+/// Stopping at saturation: on Easter Monster at k = 45 every one of the
+/// first 30 samples is capped or fixes no cell (Wilson's interval [0.886, 1]
+/// lies above one half), so the run stops there with the summary of a fixed
+/// run of 30 samples and says so; Fletcher's Cinch, whose samples show
+/// findings, draws all it is given.
+#[test]
+fn a_run_stops_once_its_samples_establish_saturation() {
+    let monster = crate::grid::Puzzle::example("Easter Monster").unwrap();
+    let opts = RelaxOptions {
+        samples: 200,
+        verify: 1,
+        stop_at_saturation: true,
+        ..Default::default()
+    };
+    let (stopped, samples) = relax::relax(&monster, &opts).unwrap();
+    assert_eq!(stopped.summary.samples, relax::PRECISION_MIN_SAMPLES);
+    assert!(stopped.stopped_saturated && stopped.summary.saw_nothing);
+    let fixed = RelaxOptions {
+        samples: relax::PRECISION_MIN_SAMPLES,
+        stop_at_saturation: false,
+        ..opts.clone()
+    };
+    let (same, same_samples) = relax::relax(&monster, &fixed).unwrap();
+    assert_eq!(same.summary, stopped.summary);
+    assert_eq!(same_samples, samples);
+    assert!(!same.stopped_saturated);
+    let cinch = crate::grid::Puzzle::example("Cinch").unwrap();
+    let (all, _) = relax::relax(&cinch, &opts).unwrap();
+    assert_eq!(all.summary.samples, 200);
+    assert!(!all.stopped_saturated && !all.summary.saw_nothing);
+}
