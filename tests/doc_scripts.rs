@@ -222,3 +222,34 @@ fn berthier_script_writes_its_tables() {
         assert!(line.ends_with("| 100.0 % |"), "{line}");
     }
 }
+
+/// Every command the guide runs (`$ …` lines) reads only what a fresh clone
+/// has: the data it names are under `examples/` or `tests/`, never the
+/// shared data sets beside the repository; and every sample of
+/// `examples/data/` is described in its README.
+#[test]
+fn the_guides_commands_run_from_a_fresh_clone() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let guide = std::fs::read_to_string(root.join("docs/guide.md")).unwrap();
+    for command in guide.lines().filter(|l| l.starts_with("$ ")) {
+        assert!(
+            !command.contains("shared/data"),
+            "the guide runs a command a fresh clone cannot: {command}"
+        );
+        for word in command.split_whitespace() {
+            if word.starts_with("examples/") || word.starts_with("tests/") {
+                assert!(root.join(word).exists(), "{command}: no {word}");
+            }
+        }
+    }
+    let readme = std::fs::read_to_string(root.join("examples/data/README.md")).unwrap();
+    for entry in std::fs::read_dir(root.join("examples/data")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".tsv") {
+            assert!(
+                readme.contains(&format!("`{name}`")),
+                "{name} is not in examples/data/README.md"
+            );
+        }
+    }
+}

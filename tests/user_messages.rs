@@ -201,6 +201,14 @@ fn generate_level_names_the_score_target() {
     let (code, _, err) = sudolab(&["generate", "--level", "nightmare"], "");
     assert_eq!(code, 64);
     assert!(err.contains("-t 'score_level=Expert'"), "{err}");
+    // Levels are read in any case; one the default method does not take
+    // names both ways to it at once.
+    let (code, _, err) = sudolab(&["generate", "--level", "Hard"], "");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("use --method xu --level hard, or --target 'score_level=Hard'"),
+        "{err}"
+    );
 }
 
 /// `clauses --summary` gives only the mean distribution.

@@ -19,7 +19,7 @@ pub(super) struct GenerateArgs {
     pub method: Method,
     /// Level to retry for: oracle level with fletcher, weights level with xu,
     /// hsolve quartile level1..level4 with chang (see docs/generation.md).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub level: Option<Level>,
     /// Target `FIELD OP VALUE` (OP: = != < <= > >=) on a rating, relaxation,
     /// score or `givens` field, e.g. `weights_score>=90`; repeat to AND several.

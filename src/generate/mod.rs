@@ -276,6 +276,32 @@ impl Level {
     ];
 }
 
+/// Why `level` does not apply to `method`, with the calls that give it:
+/// the methods that define it, and the score's level of the same name.
+fn level_message(level: Level, method: Method) -> String {
+    let takers: Vec<String> = [Method::Fletcher, Method::Xu, Method::Chang]
+        .into_iter()
+        .filter(|&m| level.targets(m).is_some())
+        .map(|m| format!("--method {m} --level {level}"))
+        .collect();
+    let name = level.to_string();
+    let mut ways = takers;
+    if crate::score::scale_names(4)
+        .iter()
+        .any(|n| n.eq_ignore_ascii_case(&name))
+    {
+        let mut score_name = name.clone();
+        score_name[..1].make_ascii_uppercase();
+        ways.push(format!(
+            "--target 'score_level={score_name}' for the difficulty score's level"
+        ));
+    }
+    format!(
+        "level {level} does not apply to method {method}; use {} (fletcher takes cinch, confusing, challenging, crazy; xu takes easy, intermediate, hard, challenging; chang takes level1, level2, level3, level4; minimal and pseudo take none: use --target)",
+        ways.join(", or ")
+    )
+}
+
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -311,9 +337,7 @@ pub enum GenerateError {
     Option(#[from] OptionError),
     /// A level the method does not define (e.g. `easy` with Fletcher's
     /// oracle levels).
-    #[error(
-        "level {level} does not apply to method {method} (fletcher takes cinch, confusing, challenging, crazy; xu takes easy, intermediate, hard, challenging; chang takes level1, level2, level3, level4; minimal and pseudo take none: use --target)"
-    )]
+    #[error("{}", level_message(*.level, *.method))]
     Level {
         /// The level asked for.
         level: Level,

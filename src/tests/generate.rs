@@ -801,6 +801,28 @@ fn chang_puzzles_fall_in_their_hsolve_quartile_and_are_unique() {
         ..GenerateOptions::default()
     };
     assert!(matches!(generate(&wrong), Err(GenerateError::Level { .. })));
+    // The message names the calls that give the level: Fletcher's method
+    // for crazy; Xu's method and the score's level for hard.
+    let crazy = generate(&wrong).unwrap_err().to_string();
+    assert!(
+        crazy.starts_with(
+            "level crazy does not apply to method chang; use --method fletcher --level crazy ("
+        ),
+        "{crazy}"
+    );
+    let hard = GenerateOptions {
+        method: Method::Minimal,
+        aim: AimOptions {
+            level: Some(Level::Hard),
+            ..AimOptions::default()
+        },
+        ..GenerateOptions::default()
+    };
+    let hard = generate(&hard).unwrap_err().to_string();
+    assert!(
+        hard.contains("use --method xu --level hard, or --target 'score_level=Hard' for the difficulty score's level"),
+        "{hard}"
+    );
 }
 
 #[test]
