@@ -348,3 +348,22 @@ fn minimal_encoding_says_why_minisat_warns_and_its_model_decodes() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(solved.trim(), SOLVED);
 }
+
+/// `analyze` says how many relaxed puzzles saw nothing: in the text table
+/// (a `saw_nothing` column and a note under it) and, when the rows go to a
+/// file or another format, on standard error.
+#[test]
+fn analyze_says_how_many_rows_saw_nothing() {
+    let input = format!("{ESCARGOT}\n{CINCH}\n");
+    let args = ["analyze", "-", "--metrics", "relax", "--samples", "40"];
+    let (code, out, err) = sudolab(&args, &input);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().next().unwrap().contains("saw_nothing"), "{out}");
+    let note = "NOTE: 1 of 2 relaxed puzzles (50.0 %) saw nothing at k = 45";
+    assert!(out.contains(note), "{out}");
+    assert!(!err.contains(note), "{err}");
+    let (code, out, err) = sudolab(&[&args[..], &["-f", "jsonl"]].concat(), &input);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(note), "{err}");
+    assert!(!out.contains("NOTE"), "{out}");
+}

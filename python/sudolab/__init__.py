@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EngineDisagreement",
+    "SaturationWarning",
     "analyze_options",
     "Puzzle",
     "Clauses",
@@ -534,10 +535,44 @@ def analyze_batch(
     """:func:`analyze` over many puzzles on every core: the rows of
     ``sudolab analyze --format jsonl`` (``line`` = ``lines`` or the 1-based
     position; a Series keeps its index). Same defaults as the CLI
-    (:func:`analyze_options` gives them)."""
+    (:func:`analyze_options` gives them).
+
+    With relaxation, ``frame.attrs["saw_nothing"]`` counts the rows that saw
+    nothing (most samples capped or fixing no cell: their relaxation columns
+    are saturation, not findings; the ``saw_nothing`` column flags them), and
+    a :class:`SaturationWarning` says so, as the CLI's note does."""
     index = _batch_index(puzzles)
     rows = _native.analyze(_lines(puzzles), _lines_arg(lines), **options)
-    return _frame(rows, index)
+    frame = _frame(rows, index)
+    _note_saturation(frame)
+    return frame
+
+
+class SaturationWarning(UserWarning):
+    """Some relaxed puzzles saw nothing at their ``k``: most of their samples
+    are capped or fix no cell, so their relaxation columns show saturation."""
+
+
+def _note_saturation(frame: pd.DataFrame) -> None:
+    """Counts the relaxed rows that saw nothing into ``frame.attrs`` and
+    warns when there are any."""
+    if "saw_nothing" not in frame.columns:
+        return
+    relaxed = int(frame["saw_nothing"].notna().sum())
+    saw = int((frame["saw_nothing"] == True).sum())  # noqa: E712 (a column of bools and NaN)
+    frame.attrs["saw_nothing"] = saw
+    if saw:
+        import warnings
+
+        ks = sorted({int(k) for k in frame.loc[frame["saw_nothing"] == True, "k"]})  # noqa: E712
+        warnings.warn(
+            f"{saw} of {relaxed} relaxed puzzles ({100 * saw / relaxed:.1f} %) saw nothing at "
+            f"k = {', '.join(map(str, ks))}: most of their samples are capped or fix no cell, so "
+            "their relaxation columns show saturation, not a finding (column saw_nothing; "
+            "k='auto' relaxes each puzzle at its onset)",
+            SaturationWarning,
+            stacklevel=3,
+        )
 
 
 def score_batch(

@@ -109,6 +109,14 @@ def test_relax_stops_once_its_samples_show_saturation():
     assert every.samples == 100 and "stopped_saturated" not in every
 
 
+def test_analyze_batch_counts_and_warns_about_rows_that_saw_nothing():
+    escargot = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+    with pytest.warns(sudolab.SaturationWarning, match="1 of 2 relaxed puzzles"):
+        frame = sudolab.analyze_batch([escargot, WIKI], metrics="relax", samples=40)
+    assert frame.attrs["saw_nothing"] == 1
+    assert list(frame["saw_nothing"]) == [True, False]
+
+
 def test_rate_and_score_follow_the_library_doc_example():
     row = sudolab.rate(WIKI, models="weights,baseline")
     assert "single" in row["hardest_technique"]

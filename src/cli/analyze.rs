@@ -127,6 +127,7 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     // are done; a signal then keeps every finished row.
     let keep_rows = resume::keep_rows_on_signal(writer.as_ref());
     let mut written = 0;
+    let mut saturation = Saturation::default();
     let driver = Driver::new()
         .rows_as_they_finish()
         .progress(&pb)
@@ -136,19 +137,22 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
         input,
         driver,
         |_, p| Ok(analyze(p, &opts)?),
-        |done| match writer.as_mut() {
-            Some(w) => {
-                w.write(&done)?;
-                written += done.len();
-                Ok(())
-            }
-            None => {
-                let done = done.into_iter().map(|(line, row)| Lined { line, row });
-                match streamed.as_mut() {
-                    Some(s) => s.push(done.collect()),
-                    None => {
-                        rows.extend(done);
-                        Ok(())
+        |done| {
+            saturation.count(done.iter().map(|(_, row)| row));
+            match writer.as_mut() {
+                Some(w) => {
+                    w.write(&done)?;
+                    written += done.len();
+                    Ok(())
+                }
+                None => {
+                    let done = done.into_iter().map(|(line, row)| Lined { line, row });
+                    match streamed.as_mut() {
+                        Some(s) => s.push(done.collect()),
+                        None => {
+                            rows.extend(done);
+                            Ok(())
+                        }
                     }
                 }
             }
@@ -171,6 +175,39 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
             table
         })?,
     }
+    // A text table on the terminal carries the note itself.
+    let in_table =
+        out.format == Format::Text && out.output.as_ref().is_none_or(|o| o.as_os_str() == "-");
+    if let Some(note) = saturation.note().filter(|_| !in_table) {
+        note!("{note}");
+    }
     rejected.extend(summary.rejected);
     Ok(finish(&rejected))
+}
+
+/// How many relaxed rows saw nothing (most samples capped or fixing no
+/// cell), counted as the rows pass, for the note on standard error.
+#[derive(Default)]
+struct Saturation {
+    relaxed: usize,
+    saw_nothing: usize,
+    ks: std::collections::BTreeSet<usize>,
+}
+
+impl Saturation {
+    fn count<'a>(&mut self, rows: impl Iterator<Item = &'a AnalysisRow>) {
+        for r in rows.filter_map(|row| row.relax.as_ref()) {
+            self.relaxed += 1;
+            if r.saw_nothing {
+                self.saw_nothing += 1;
+                self.ks.insert(r.k);
+            }
+        }
+    }
+
+    /// The note when some rows saw nothing: how many, and what it means.
+    fn note(&self) -> Option<String> {
+        (self.saw_nothing > 0)
+            .then(|| text::saturation_note(self.saw_nothing, self.relaxed, &self.ks))
+    }
 }

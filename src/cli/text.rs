@@ -301,6 +301,7 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
                 Metric::MeanFixed,
                 Metric::PUnique,
                 Metric::MeanSolutions,
+                Metric::SawNothing,
             ]
             .map(Metric::name),
         );
@@ -343,6 +344,10 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
                         )
                     },
                 ));
+                cells.push(r.map_or_else(
+                    || "-".into(),
+                    |r| if r.saw_nothing { "yes" } else { "no" }.into(),
+                ));
             }
             if rate {
                 let r = row.rate.as_ref();
@@ -383,6 +388,20 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
         })
         .collect();
     let mut text = text_table(&header, &table);
+    let relaxed: Vec<&RelaxSummary> = rows.iter().filter_map(|r| r.row.relax.as_ref()).collect();
+    let saw: Vec<usize> = relaxed
+        .iter()
+        .filter(|r| r.saw_nothing)
+        .map(|r| r.k)
+        .collect();
+    if !saw.is_empty() {
+        text.push_str(&saturation_note(
+            saw.len(),
+            relaxed.len(),
+            &saw.into_iter().collect(),
+        ));
+        text.push('\n');
+    }
     let unreached: Vec<String> = rows
         .iter()
         .filter(|r| r.row.precision_reached == Some(false))
@@ -499,6 +518,22 @@ pub(crate) fn relax_text(r: &RelaxReport) -> String {
     }
     s.push('\n');
     s
+}
+
+/// The note under a data set's rows when `saw_nothing` of its `relaxed`
+/// rows saw nothing at the k values `ks`: their relaxation columns are
+/// saturation, not findings.
+pub(crate) fn saturation_note(
+    saw_nothing: usize,
+    relaxed: usize,
+    ks: &std::collections::BTreeSet<usize>,
+) -> String {
+    let ks: Vec<String> = ks.iter().map(|k| k.to_string()).collect();
+    format!(
+        "NOTE: {saw_nothing} of {relaxed} relaxed puzzles ({:.1} %) saw nothing at k = {}: most of their samples are capped or fix no cell, so their relaxation columns show saturation, not a finding (saw_nothing; --k auto relaxes each puzzle at its onset).",
+        100.0 * saw_nothing as f64 / relaxed.max(1) as f64,
+        ks.join(", ")
+    )
 }
 
 /// The note under a row that saw nothing: most samples capped or fixing no
