@@ -369,7 +369,7 @@ fn possible_counts_are_at_least_the_valid_ones() {
 /// each with the hardest technique SE named, beside ours.
 #[test]
 fn serate_gives_ses_rating_on_se_rated_puzzles() {
-    use crate::human::serate::serate;
+    use crate::se::serate;
     let cases = [
         // Hidden singles in boxes only.
         (
@@ -435,7 +435,7 @@ fn serate_gives_ses_rating_on_se_rated_puzzles() {
 #[test]
 fn chain_ratings_grow_with_length() {
     use crate::human::path::simplest_path;
-    use crate::human::serate::chains::{length_increment_tenths, rated_chains};
+    use crate::se::chains::{length_increment_tenths, rated_chains};
     use std::collections::BTreeMap;
     let hard = [
         "....6..2..2.7.5.3..58..49....7...6..5..1.6..2..3...8....14..76..4.5.7.8..7..1....",

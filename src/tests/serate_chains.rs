@@ -10,10 +10,10 @@
 use super::common::shared_data as data;
 use crate::grid::parse_puzzle;
 use crate::human::path::simplest_path;
-use crate::human::serate::chains::{ChainKind, Producer, produce};
-use crate::human::serate::{SeRule, serate};
 use crate::human::solver::{Solved, solve};
 use crate::human::techniques::Technique;
+use crate::se::chains::{ChainKind, Producer, produce};
+use crate::se::{SeRule, serate};
 use rayon::prelude::*;
 
 /// Puzzles of `se-ratings-hard/top1465_se_train.tsv` with SE's ER: the
@@ -148,8 +148,7 @@ fn every_chain_conclusion_is_sound() {
                     assert!(!c.conclusion.contradicts(sol), "{p:?} unsound: {c:?}");
                     assert_eq!(
                         c.tenths,
-                        c.kind.base_tenths()
-                            + crate::human::serate::chains::length_increment_tenths(c.nodes)
+                        c.kind.base_tenths() + crate::se::chains::length_increment_tenths(c.nodes)
                     );
                     n[i] += 1;
                 }
@@ -176,7 +175,7 @@ fn every_chain_conclusion_is_sound() {
 /// and every chain has an "on" potential with a cause (its rule parents).
 #[test]
 fn nested_first_producer_hints_are_sound_and_in_ses_order() {
-    use crate::human::serate::cycles::nested_hints;
+    use crate::se::cycles::nested_hints;
     let boards = stuck_boards(400, 6.5);
     if boards.is_empty() {
         return;

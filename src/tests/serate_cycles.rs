@@ -9,10 +9,10 @@ use super::common::shared_data as data;
 use crate::grid::parse_puzzle;
 use crate::human::board::Board;
 use crate::human::path::simplest_path;
-use crate::human::serate::cycles::{FirstHint, all_hints, first_hint, nishio_hint};
-use crate::human::serate::serate;
 use crate::human::solver::{Solved, solve};
 use crate::human::techniques::{Technique, find_first};
+use crate::se::cycles::{FirstHint, all_hints, first_hint, nishio_hint};
+use crate::se::serate;
 use rayon::prelude::*;
 
 /// 17-clue puzzles of `se-ratings-17clue/royle17_ser_train.tsv` with their
@@ -116,8 +116,7 @@ fn every_cycle_and_forcing_chain_is_sound() {
                     assert!(!h.conclusion.contradicts(&sol), "{line}: unsound {h:?}");
                     assert_eq!(
                         h.tenths(),
-                        h.base_tenths()
-                            + crate::human::serate::chains::length_increment_tenths(h.complexity)
+                        h.base_tenths() + crate::se::chains::length_increment_tenths(h.complexity)
                     );
                     n[0] += 1;
                     n[1] += usize::from(h.cycle);

@@ -10,10 +10,10 @@
 use super::common::shared_data as data;
 use crate::grid::parse_puzzle;
 use crate::human::board::Board;
-use crate::human::serate::chains::easiest_chain;
-use crate::human::serate::uniqueness::{all_unique_loops, bivalue_universal_grave};
-use crate::human::serate::{CLASSIC_PRODUCERS, SeHint, SeRule, serate};
 use crate::human::solver::{Solved, solve};
+use crate::se::chains::easiest_chain;
+use crate::se::uniqueness::{all_unique_loops, bivalue_universal_grave};
+use crate::se::{CLASSIC_PRODUCERS, SeHint, SeRule, serate};
 use rayon::prelude::*;
 
 /// Puzzles of `se-ratings-17clue/royle17_ser_train.tsv` whose published

@@ -609,7 +609,7 @@ mod tests {
 mod puzzles {
     use super::*;
     use crate::grid::parse_puzzle;
-    use crate::human::serate::{OVER_BUDGET, SeRule, serate_within, simple_step};
+    use crate::se::{OVER_BUDGET, SeRule, serate_within, simple_step};
 
     /// The budget `rate --serate-budget` suggests for the top of SE's scale:
     /// none of the embedded famous puzzles needs more.

@@ -67,10 +67,10 @@ pub(crate) mod classic;
 pub(crate) mod cycles;
 pub(crate) mod uniqueness;
 
-use super::Unfinished;
-use super::board::Board;
-use super::techniques::Technique;
 use crate::grid::Puzzle;
+use crate::human::Unfinished;
+use crate::human::board::Board;
+use crate::human::techniques::Technique;
 use aligned::Degree;
 pub(crate) use chains::nesting::WorkBudget;
 use chains::nesting::{Work, easiest_deep_chain, with_work};
