@@ -56,168 +56,16 @@
 //! every branch added (as SE adds its branches' in a cell or region forcing
 //! chain).
 
-use super::cycles::{self, Eliminations};
+use super::chain::{
+    Cause, ChainKind, Conclusion, Eliminations, KEY_CELL, KEY_CONTRADICTION, KEY_DOUBLE,
+    KEY_REGION, RatedChain, easiest,
+};
+use super::{cycles, nesting};
 use crate::human::board::Board;
 use crate::human::techniques::{Application, ChainSource, Technique, chain_sources, find};
 use crate::util::bits as digits;
 
-#[path = "nesting.rs"]
-pub(crate) mod nesting;
-
-/// SE's kind of chain, with its base rating.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) enum ChainKind {
-    /// Static chain with one kind of link (forcing X- or Y-chain), 6.6.
-    XOrY,
-    /// Static chain with both kinds of link, 7.0.
-    Forcing,
-    /// Dynamic contradiction on one digit, 7.5.
-    Nishio,
-    /// Static cell or region forcing chains from three or more
-    /// alternatives (SE's multiple forcing chains), 8.0.
-    Multiple,
-    /// Any other dynamic chain, 8.5.
-    Dynamic,
-    /// Dynamic chain whose branches also use SE's basic techniques
-    /// (SE's "dynamic forcing chains (+)", nesting level 1), 9.0.
-    DynamicPlus,
-    /// Dynamic chain whose branches also use SE's cycles and forcing X-,
-    /// Y- and XY-chains (SE's "dynamic forcing chains (+ forcing chains)",
-    /// nesting level 2), 9.5.
-    Nested,
-    /// Nesting level 3: multiple forcing chains nested, 10.0 ([`nesting`]).
-    NestedMultiple,
-    /// Nesting level 4: dynamic forcing chains nested, 10.5.
-    NestedDynamic,
-    /// Nesting level 5: dynamic forcing chains (+ forcing chains) nested,
-    /// 11.0.
-    NestedDynamicPlus,
-}
-
-impl ChainKind {
-    /// SE's base rating, in tenths.
-    pub(crate) fn base_tenths(self) -> u32 {
-        match self {
-            ChainKind::XOrY => 66,
-            ChainKind::Forcing => 70,
-            ChainKind::Nishio => 75,
-            ChainKind::Multiple => 80,
-            ChainKind::Dynamic => 85,
-            ChainKind::DynamicPlus => 90,
-            ChainKind::Nested => 95,
-            ChainKind::NestedMultiple => 100,
-            ChainKind::NestedDynamic => 105,
-            ChainKind::NestedDynamicPlus => 110,
-        }
-    }
-}
-
-/// SE's length increment, in tenths, of a chain of `nodes` potentials.
-pub(crate) fn length_increment_tenths(nodes: usize) -> u32 {
-    let length = nodes.saturating_sub(2);
-    let (mut added, mut ceil, mut odd) = (0, 4usize, false);
-    while length > ceil {
-        added += 1;
-        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
-        odd = !odd;
-    }
-    added
-}
-
-/// What a chain concludes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Conclusion {
-    /// Place the digit in the cell.
-    Place(usize, u8),
-    /// Remove the candidate from the cell.
-    Remove(usize, u8),
-    /// Remove every candidate of the set (a cycle's eliminations).
-    Eliminate(Eliminations),
-}
-
-impl Conclusion {
-    /// Applies the conclusion to `board`.
-    pub(crate) fn apply(self, board: &mut Board) {
-        match self {
-            Conclusion::Place(c, d) => board.place(c, d),
-            Conclusion::Remove(c, d) => {
-                board.eliminate(c, d);
-            }
-            Conclusion::Eliminate(set) => {
-                for (c, d) in set.iter() {
-                    board.eliminate(c, d);
-                }
-            }
-        }
-    }
-
-    /// True when the conclusion contradicts `solution` (cell values,
-    /// row-major).
-    #[cfg(test)]
-    pub(crate) fn contradicts(self, solution: &[u8]) -> bool {
-        match self {
-            Conclusion::Place(c, d) => solution[c] != d,
-            Conclusion::Remove(c, d) => solution[c] == d,
-            Conclusion::Eliminate(set) => set.iter().any(|(c, d)| solution[c] == d),
-        }
-    }
-}
-
-/// One rated chain conclusion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct RatedChain {
-    /// What it concludes.
-    pub conclusion: Conclusion,
-    /// SE's kind.
-    pub kind: ChainKind,
-    /// Potentials of the chain (SE's complexity).
-    pub nodes: usize,
-    /// The rating in tenths: base plus length increment.
-    pub tenths: u32,
-    /// SE's sort key of the hint (`getSortKey`): its last tie-break after
-    /// rating and complexity ([`KEY_DOUBLE`] … [`KEY_CONTRADICTION`]).
-    pub sort_key: u8,
-}
-
-/// SE's sort keys of its chaining hints: a double (both assumptions of a
-/// candidate agree), a cell forcing chain, a region forcing chain, a
-/// contradiction.
-const KEY_DOUBLE: u8 = 1;
-const KEY_CELL: u8 = 5;
-const KEY_REGION: u8 = 6;
-const KEY_CONTRADICTION: u8 = 7;
-
-impl RatedChain {
-    fn new(conclusion: Conclusion, kind: ChainKind, nodes: usize) -> RatedChain {
-        RatedChain {
-            conclusion,
-            kind,
-            nodes,
-            tenths: kind.base_tenths() + length_increment_tenths(nodes),
-            sort_key: 0,
-        }
-    }
-
-    fn keyed(mut self, sort_key: u8) -> RatedChain {
-        self.sort_key = sort_key;
-        self
-    }
-}
-
-/// The hint SE takes of a producer's: the lowest rating, then the lowest
-/// complexity, then the lowest sort key, then the first found (SE sorts its
-/// hints stably by these).
-pub(crate) fn easiest(chains: impl IntoIterator<Item = RatedChain>) -> Option<RatedChain> {
-    chains.into_iter().reduce(|best, c| {
-        if (c.tenths, c.nodes, c.sort_key) < (best.tenths, best.nodes, best.sort_key) {
-            c
-        } else {
-            best
-        }
-    })
-}
-
-const NONE: u32 = u32::MAX;
+pub(super) const NONE: u32 = u32::MAX;
 
 /// The nodes of an ancestry, a bit per node, inline for a 9×9 board (810
 /// slots and the root fit 13 words): a branch makes one per node, and a heap
@@ -226,9 +74,9 @@ type NodeSet = smallvec::SmallVec<[u64; 13]>;
 
 /// What the ancestry of a node holds.
 #[derive(Debug, Clone)]
-struct Ancestry {
+pub(super) struct Ancestry {
     /// Nodes (bit per node index).
-    set: NodeSet,
+    pub(super) set: NodeSet,
     /// No placement in it follows from several removals.
     stat: bool,
     /// It holds a hidden single (X link) / a naked single (Y link).
@@ -238,7 +86,7 @@ struct Ancestry {
     one_digit: bool,
     /// The nodes in it that a nested chain concluded, with that chain's
     /// complexity (SE adds each nested chain's once).
-    nested: Vec<(u64, u32)>,
+    pub(super) nested: Vec<(u64, u32)>,
     /// A contradiction that joins three or more removals (a cell's
     /// candidates, a digit's places in a unit): SE reaches it only as a
     /// cell or region forcing chain.
@@ -246,7 +94,7 @@ struct Ancestry {
 }
 
 impl Ancestry {
-    fn count(&self) -> usize {
+    pub(super) fn count(&self) -> usize {
         let flat: usize = self.set.iter().map(|w| w.count_ones() as usize).sum();
         flat + self.nested.iter().map(|&(_, w)| w as usize).sum::<usize>()
     }
@@ -270,40 +118,40 @@ impl Ancestry {
 
 /// How a branch propagates, as SE's `Chaining` parameters say.
 #[derive(Debug, Clone, Copy)]
-struct Mode {
+pub(super) struct Mode {
     /// Only the singles that follow from one removal (SE's static chains).
-    static_only: bool,
+    pub(super) static_only: bool,
     /// When no single follows, SE's basic techniques of nesting level 1
     /// (locked candidates, hidden pair, naked pair, X-wing) on the
     /// branch's board (SE's "+", 9.0).
-    plus: bool,
+    pub(super) plus: bool,
     /// When neither applies, SE's first chaining producer (cycles, forcing
     /// X-, Y- and XY-chains) on the branch's board (SE's nesting level 2,
     /// "+ forcing chains", 9.5).
-    nested: bool,
+    pub(super) nested: bool,
     /// SE's nesting level 3, 4 or 5 (0 below): the rules [`nesting`] nests.
-    deep: u8,
+    pub(super) deep: u8,
 }
 
-const STATIC: Mode = Mode {
+pub(super) const STATIC: Mode = Mode {
     static_only: true,
     plus: false,
     nested: false,
     deep: 0,
 };
-const DYNAMIC: Mode = Mode {
+pub(super) const DYNAMIC: Mode = Mode {
     static_only: false,
     plus: false,
     nested: false,
     deep: 0,
 };
-const PLUS: Mode = Mode {
+pub(super) const PLUS: Mode = Mode {
     static_only: false,
     plus: true,
     nested: false,
     deep: 0,
 };
-const NESTED: Mode = Mode {
+pub(super) const NESTED: Mode = Mode {
     static_only: false,
     plus: true,
     nested: true,
@@ -323,7 +171,7 @@ const PLUS_RULES: [Technique; 5] = [
 
 /// What a branch assumes.
 #[derive(Debug, Clone, Copy)]
-enum Assume {
+pub(super) enum Assume {
     /// The digit is in the cell.
     On(usize, u8),
     /// The digit is not in the cell.
@@ -331,33 +179,19 @@ enum Assume {
 }
 
 /// One branch: the assumption propagated, with provenance.
-struct Branch {
-    board: Board,
+pub(super) struct Branch {
+    pub(super) board: Board,
     /// Node index of the placement / removal of `(cell, digit)`, or `NONE`.
-    on_at: Vec<u32>,
-    off_at: Vec<u32>,
-    anc: Vec<Ancestry>,
+    pub(super) on_at: Vec<u32>,
+    pub(super) off_at: Vec<u32>,
+    pub(super) anc: Vec<Ancestry>,
     /// The ancestry of the first contradiction, if the branch reached one.
-    contradiction: Option<Ancestry>,
+    pub(super) contradiction: Option<Ancestry>,
     /// Why each node holds (for a nested chain's rule parents).
-    cause: Vec<Cause>,
+    pub(super) cause: Vec<Cause>,
     /// Whether the last step without singles was a basic technique (not a
     /// nested chain).
-    last_advanced: bool,
-}
-
-/// Why a node of a branch holds, as far as a chain nesting it needs: the
-/// cell (naked single, or the source cell) or the unit and digit (hidden
-/// single, or the source unit) whose other candidates' removals it rests
-/// on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Cause {
-    /// A removal, or a root with no pattern.
-    Other,
-    /// The last candidate of the cell.
-    Naked(usize),
-    /// The last place of the digit in the unit.
-    Hidden(usize, u8),
+    pub(super) last_advanced: bool,
 }
 
 /// One single of a branch: cell, digit, the removals it follows from, and
@@ -375,7 +209,7 @@ pub(crate) const NESTED_ROUNDS: usize = 4;
 pub(crate) const NESTED_BUDGET: usize = 400;
 
 thread_local! {
-    static NESTED_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    pub(super) static NESTED_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl Branch {
@@ -383,12 +217,12 @@ impl Branch {
     /// the link between a two-alternative source's alternatives: a digit's
     /// two places in a unit (X), or a cell's two candidates (Y); every
     /// conclusion of the chain goes through it.
-    fn run(start: &Board, assume: Assume, mode: Mode, source_x: bool) -> Branch {
+    pub(super) fn run(start: &Board, assume: Assume, mode: Mode, source_x: bool) -> Branch {
         Branch::run_caused(start, assume, mode, source_x, Cause::Other)
     }
 
     /// [`Branch::run`] with the root's cause (the source of a nested chain).
-    fn run_caused(
+    pub(super) fn run_caused(
         start: &Board,
         assume: Assume,
         mode: Mode,
@@ -467,11 +301,11 @@ impl Branch {
         br
     }
 
-    fn slot(&self, cell: usize, d: u8) -> usize {
+    pub(super) fn slot(&self, cell: usize, d: u8) -> usize {
         cell * (self.board.side() + 1) + d as usize
     }
 
-    fn new_node(
+    pub(super) fn new_node(
         &mut self,
         words: usize,
         parents: &[u32],
@@ -635,7 +469,7 @@ impl Branch {
     }
 
     /// The removals (off nodes) of the start candidates `mask` of `cell`.
-    fn offs_of_cell(&self, start: &Board, cell: usize, mask: u32) -> Vec<u32> {
+    pub(super) fn offs_of_cell(&self, start: &Board, cell: usize, mask: u32) -> Vec<u32> {
         digits(start.cands(cell) & mask)
             .map(|x| self.off_at[self.slot(cell, x)])
             .filter(|&n| n != NONE)
@@ -643,7 +477,13 @@ impl Branch {
     }
 
     /// The removals of `d` from the cells of `unit` other than `except`.
-    fn offs_in_unit(&self, start: &Board, unit: usize, d: u8, except: usize) -> Vec<u32> {
+    pub(super) fn offs_in_unit(
+        &self,
+        start: &Board,
+        unit: usize,
+        d: u8,
+        except: usize,
+    ) -> Vec<u32> {
         start.geometry().units[unit]
             .iter()
             .filter(|&&c| c != except && start.cands(c) & (1 << d) != 0)
@@ -745,7 +585,7 @@ impl Branch {
 
     /// The complexity of a contradiction whose ancestry is `a`: its nodes
     /// plus the contradiction itself.
-    fn summed(&self, a: &Ancestry) -> usize {
+    pub(super) fn summed(&self, a: &Ancestry) -> usize {
         a.count() + 1
     }
 }
@@ -916,7 +756,7 @@ fn two_way(
 /// The causes of the nodes of the ancestries `parts` (with `root`, the
 /// source of a cell or region forcing chain): what the nested chain's rule
 /// parents are made of.
-fn causes_of(parts: &[(&Branch, &Ancestry)], root: Option<Cause>) -> Vec<Cause> {
+pub(super) fn causes_of(parts: &[(&Branch, &Ancestry)], root: Option<Cause>) -> Vec<Cause> {
     let mut causes: Vec<Cause> = root.into_iter().collect();
     for (br, a) in parts {
         for (w, &bits) in a.set.iter().enumerate() {
@@ -937,14 +777,14 @@ fn causes_of(parts: &[(&Branch, &Ancestry)], root: Option<Cause>) -> Vec<Cause> 
 
 /// A conclusion of a static chain nested in a branch: what it concludes,
 /// its complexity, and the causes of its nodes (its rule parents).
-struct NestedConclusion {
-    conclusion: Conclusion,
-    nodes: usize,
-    causes: Vec<Cause>,
+pub(super) struct NestedConclusion {
+    pub(super) conclusion: Conclusion,
+    pub(super) nodes: usize,
+    pub(super) causes: Vec<Cause>,
     /// The nested chain's identity when two searches may find the same
     /// chain (SE's `FullChain`): its complexity counts once per outer
     /// chain.
-    fingerprint: Option<u64>,
+    pub(super) fingerprint: Option<u64>,
 }
 
 /// SE's rule nested at levels 2 and 3, its first chaining producer
@@ -953,7 +793,7 @@ struct NestedConclusion {
 /// those removing the same candidates once, each with the causes of its
 /// potentials ([`cycles::nested_hints`]). On boards too large for the
 /// cycles' sets, the engine's static forcing chains stand in.
-fn nested_first(board: &Board) -> Vec<NestedConclusion> {
+pub(super) fn nested_first(board: &Board) -> Vec<NestedConclusion> {
     let geo = board.geometry();
     if geo.cells * geo.side > Eliminations::CAPACITY {
         return nested_static(board);
@@ -1007,7 +847,7 @@ fn nested_static(board: &Board) -> Vec<NestedConclusion> {
 /// (its alternative is false, so one of the others holds, and each of them
 /// implies the conclusion). `skip` is the source cell, whose own
 /// candidates are the alternatives.
-fn agreements(
+pub(super) fn agreements(
     board: &Board,
     live: &[&Branch],
     skip: Option<usize>,
@@ -1080,7 +920,7 @@ fn on_branches(board: &Board, mode: Mode, want: impl Fn(usize, u8) -> bool) -> V
 /// digits, `binary`'s conclusions of the digit, then the region chains of the
 /// digit's box, row and column (two or more places) whose first place is
 /// the cell; then the cell's own chain.
-fn se_ordered(
+pub(super) fn se_ordered(
     board: &Board,
     on: &[Option<Branch>],
     min_cell: u32,

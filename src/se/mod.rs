@@ -62,9 +62,11 @@
 //! 3–5 run past their budget is "over budget": no number.
 
 pub(crate) mod aligned;
+pub(crate) mod chain;
 pub(crate) mod chains;
 pub(crate) mod classic;
 pub(crate) mod cycles;
+pub(crate) mod nesting;
 pub(crate) mod uniqueness;
 
 use crate::grid::Puzzle;
@@ -72,9 +74,10 @@ use crate::human::Unfinished;
 use crate::human::board::Board;
 use crate::human::techniques::Technique;
 use aligned::Degree;
-pub(crate) use chains::nesting::WorkBudget;
-use chains::nesting::{Work, easiest_deep_chain, with_work};
-use chains::{ChainKind, easiest_chain};
+use chain::ChainKind;
+use chains::easiest_chain;
+pub(crate) use nesting::WorkBudget;
+use nesting::{Work, easiest_deep_chain, with_work};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

@@ -27,13 +27,15 @@
 //! counted in branch propagations of the nested searches against a
 //! [`WorkBudget`], past which the producer stops with [`OverBudget`] (the
 //! count, so the outcome, does not depend on the threads). Like level 2,
-//! each branch takes at most [`super::NESTED_ROUNDS`] nested rounds (SE has no
+//! each branch takes at most [`super::chains::NESTED_ROUNDS`] nested rounds (SE has no
 //! cap).
 
-use super::{
-    Assume, Branch, Cause, ChainKind, Conclusion, DYNAMIC, KEY_CONTRADICTION, KEY_DOUBLE, Mode,
-    NESTED, NESTED_BUDGET, NESTED_LEFT, NONE, NestedConclusion, RatedChain, STATIC, agreements,
-    causes_of, easiest, nested_first, se_ordered,
+use super::chain::{
+    Cause, ChainKind, Conclusion, KEY_CONTRADICTION, KEY_DOUBLE, RatedChain, easiest,
+};
+use super::chains::{
+    Assume, Branch, DYNAMIC, Mode, NESTED, NESTED_BUDGET, NESTED_LEFT, NONE, NestedConclusion,
+    STATIC, agreements, causes_of, nested_first, se_ordered,
 };
 use crate::human::board::Board;
 use crate::util::bits as digits;
