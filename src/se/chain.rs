@@ -6,6 +6,7 @@
 //! a branch holds ([`Cause`], what a nesting chain's rule parents are made
 //! of), and a cycle's set of eliminations.
 
+#[cfg(test)]
 use crate::human::board::Board;
 
 /// SE's kind of chain, with its base rating.
@@ -81,6 +82,7 @@ pub(crate) enum Conclusion {
 
 impl Conclusion {
     /// Applies the conclusion to `board`.
+    #[cfg(test)]
     pub(crate) fn apply(self, board: &mut Board) {
         match self {
             Conclusion::Place(c, d) => board.place(c, d),
@@ -223,5 +225,48 @@ impl Eliminations {
                 Some((i / side, (i % side) as u8 + 1))
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn length_increment_follows_se_thresholds() {
+        // SE adds 0.1 each time length = potentials − 2 passes 4, 6, 8, 12,
+        // 16, 24, 32, 48, 64.
+        let at = |nodes| length_increment_tenths(nodes);
+        assert_eq!(at(0), 0);
+        assert_eq!(at(6), 0); // length 4
+        assert_eq!(at(7), 1); // length 5
+        assert_eq!(at(8), 1); // length 6
+        assert_eq!(at(9), 2);
+        assert_eq!(at(10), 2); // length 8
+        assert_eq!(at(11), 3);
+        assert_eq!(at(14), 3); // length 12
+        assert_eq!(at(15), 4);
+        assert_eq!(at(18), 4); // length 16
+        assert_eq!(at(19), 5);
+        assert_eq!(at(26), 5); // length 24
+        assert_eq!(at(27), 6);
+        assert_eq!(at(34), 6); // length 32
+        assert_eq!(at(35), 7);
+        assert_eq!(at(50), 7); // length 48
+        assert_eq!(at(51), 8);
+        assert_eq!(at(66), 8); // length 64
+        assert_eq!(at(67), 9);
+        // Never decreasing.
+        for n in 0..2000 {
+            assert!(at(n + 1) >= at(n));
+        }
+    }
+
+    #[test]
+    fn base_ratings_are_ses() {
+        assert_eq!(ChainKind::XOrY.base_tenths(), 66);
+        assert_eq!(ChainKind::Forcing.base_tenths(), 70);
+        assert_eq!(ChainKind::Nishio.base_tenths(), 75);
+        assert_eq!(ChainKind::Dynamic.base_tenths(), 85);
     }
 }

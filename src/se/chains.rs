@@ -58,9 +58,10 @@
 
 use super::chain::{
     Cause, ChainKind, Conclusion, Eliminations, KEY_CELL, KEY_CONTRADICTION, KEY_DOUBLE,
-    KEY_REGION, RatedChain, easiest,
+    KEY_REGION, RatedChain,
 };
-use super::{cycles, nesting};
+use super::cycles;
+use super::nesting::Search;
 use crate::human::board::Board;
 use crate::human::techniques::{Application, ChainSource, Technique, chain_sources, find};
 use crate::util::bits as digits;
@@ -208,17 +209,19 @@ pub(crate) const NESTED_ROUNDS: usize = 4;
 /// cap; ours keeps one step within seconds).
 pub(crate) const NESTED_BUDGET: usize = 400;
 
-thread_local! {
-    pub(super) static NESTED_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
 impl Branch {
     /// Propagates `assume` from `start` as `mode` says. `source_x` tells
     /// the link between a two-alternative source's alternatives: a digit's
     /// two places in a unit (X), or a cell's two candidates (Y); every
     /// conclusion of the chain goes through it.
-    pub(super) fn run(start: &Board, assume: Assume, mode: Mode, source_x: bool) -> Branch {
-        Branch::run_caused(start, assume, mode, source_x, Cause::Other)
+    pub(super) fn run(
+        start: &Board,
+        assume: Assume,
+        mode: Mode,
+        source_x: bool,
+        search: &Search,
+    ) -> Branch {
+        Branch::run_caused(start, assume, mode, source_x, Cause::Other, search)
     }
 
     /// [`Branch::run`] with the root's cause (the source of a nested chain).
@@ -228,6 +231,7 @@ impl Branch {
         mode: Mode,
         source_x: bool,
         root_cause: Cause,
+        search: &Search,
     ) -> Branch {
         let geo = start.geometry();
         let slots = geo.cells * (geo.side + 1);
@@ -246,7 +250,7 @@ impl Branch {
         br.cause[root as usize] = root_cause;
         // Over budget (16×16 and up): a branch that concludes nothing; the
         // rating is then "over budget" and this step is thrown away.
-        if !nesting::charge_large_board(start, 1) {
+        if !search.charge_large_board(start, 1) {
             return br;
         }
         let d = match assume {
@@ -271,10 +275,10 @@ impl Branch {
             }
             if found.is_empty() {
                 if (mode.plus && br.advanced(start, d))
-                    || (mode.nested && nested_rounds < NESTED_ROUNDS && br.nested(start, d))
+                    || (mode.nested && nested_rounds < NESTED_ROUNDS && br.nested(start, d, search))
                     || (mode.deep > 0
                         && nested_rounds < NESTED_ROUNDS
-                        && br.deep_round(start, d, mode.deep))
+                        && br.deep_round(start, d, mode.deep, search))
                 {
                     nested_rounds += usize::from(!br.last_advanced);
                     br.contradiction = br.find_contradiction(start);
@@ -400,9 +404,8 @@ impl Branch {
     /// places of the digit in the unit, SE's `collectRuleParents`) and which
     /// adds the nested chain's complexity once. False when none applies or
     /// the budget is spent.
-    fn nested(&mut self, start: &Board, src_digit: u8) -> bool {
-        let left = NESTED_LEFT.with(|l| l.get());
-        if left == 0 {
+    fn nested(&mut self, start: &Board, src_digit: u8, search: &Search) -> bool {
+        if search.nested_left() == 0 {
             return false;
         }
         // A nested search propagates about two branches per candidate, as
@@ -410,11 +413,11 @@ impl Branch {
         let candidates: u32 = (0..self.board.geometry().cells)
             .map(|c| self.board.cands(c).count_ones())
             .sum();
-        if !nesting::charge_large_board(&self.board, 2 * u64::from(candidates)) {
+        if !search.charge_large_board(&self.board, 2 * u64::from(candidates)) {
             return false;
         }
-        NESTED_LEFT.with(|l| l.set(left - 1));
-        let found = nested_first(&self.board);
+        search.spend_nested();
+        let found = nested_first(&self.board, search);
         self.add_nested(start, src_digit, &found)
     }
 
@@ -631,45 +634,13 @@ fn union(a: &Ancestry, b: &Ancestry) -> Ancestry {
     }
 }
 
-/// SE's chaining producers, in the order its solver tries them; the path
-/// takes the easiest conclusion of the first that finds one.
-#[cfg(test)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Producer {
-    /// Forcing X-, Y- and XY-chains from two-alternative sources (6.6, 7.0).
-    Static,
-    /// Dynamic contradictions on one digit (7.5).
-    Nishio,
-    /// Static cell and region forcing chains (8.0).
-    Multiple,
-    /// Dynamic forcing chains (8.5).
-    Dynamic,
-    /// Dynamic forcing chains with basic techniques inside (9.0).
-    DynamicPlus,
-    /// Dynamic forcing chains with static forcing chains inside (9.5).
-    Nested,
-}
-
-#[cfg(test)]
-impl Producer {
-    /// Every producer, in SE's order.
-    pub(crate) const ALL: [Producer; 6] = [
-        Producer::Static,
-        Producer::Nishio,
-        Producer::Multiple,
-        Producer::Dynamic,
-        Producer::DynamicPlus,
-        Producer::Nested,
-    ];
-}
-
 /// The static forcing chains of the engine's two-alternative sources, each
 /// rated as SE rates its chain, in source order, for boards larger than 9×9
 /// (SE's first producer, [`cycles`], has no counterpart there); a
 /// contradiction that joins three or more removals is left out (SE's first
 /// producer does not reach it).
-pub(crate) fn static_chains(board: &Board) -> Vec<RatedChain> {
-    two_alternative_chains(board)
+pub(crate) fn static_chains(board: &Board, search: &Search) -> Vec<RatedChain> {
+    two_alternative_chains(board, search)
         .into_iter()
         .filter(|c| c.kind != ChainKind::Multiple)
         .collect()
@@ -677,13 +648,25 @@ pub(crate) fn static_chains(board: &Board) -> Vec<RatedChain> {
 
 /// The conclusions of the static branches of the engine's two-alternative
 /// sources.
-fn two_alternative_chains(board: &Board) -> Vec<RatedChain> {
+fn two_alternative_chains(board: &Board, search: &Search) -> Vec<RatedChain> {
     let mut out = Vec::new();
     for src in chain_sources(board) {
         let [first, second] = src.alternatives();
         let source_x = matches!(src, ChainSource::Unit { .. });
-        let b1 = Branch::run(board, Assume::On(first.0, first.1), STATIC, source_x);
-        let b2 = Branch::run(board, Assume::On(second.0, second.1), STATIC, source_x);
+        let b1 = Branch::run(
+            board,
+            Assume::On(first.0, first.1),
+            STATIC,
+            source_x,
+            search,
+        );
+        let b2 = Branch::run(
+            board,
+            Assume::On(second.0, second.1),
+            STATIC,
+            source_x,
+            search,
+        );
         two_way(board, src, (&b1, &b2), &mut |c, k, n, _| {
             out.push(RatedChain::new(c, k, n));
         });
@@ -793,10 +776,10 @@ pub(super) struct NestedConclusion {
 /// those removing the same candidates once, each with the causes of its
 /// potentials ([`cycles::nested_hints`]). On boards too large for the
 /// cycles' sets, the engine's static forcing chains stand in.
-pub(super) fn nested_first(board: &Board) -> Vec<NestedConclusion> {
+pub(super) fn nested_first(board: &Board, search: &Search) -> Vec<NestedConclusion> {
     let geo = board.geometry();
     if geo.cells * geo.side > Eliminations::CAPACITY {
-        return nested_static(board);
+        return nested_static(board, search);
     }
     cycles::nested_hints(board)
         .into_iter()
@@ -812,7 +795,7 @@ pub(super) fn nested_first(board: &Board) -> Vec<NestedConclusion> {
 /// The static forcing chains of the engine's two-alternative sources on
 /// `board` (a branch's board) as nested conclusions: [`nested_first`]'s
 /// stand-in on boards too large for SE's first producer.
-fn nested_static(board: &Board) -> Vec<NestedConclusion> {
+fn nested_static(board: &Board, search: &Search) -> Vec<NestedConclusion> {
     let mut out = Vec::new();
     for src in chain_sources(board) {
         let [first, second] = src.alternatives();
@@ -821,7 +804,7 @@ fn nested_static(board: &Board) -> Vec<NestedConclusion> {
             ChainSource::Cell { cell, .. } => (false, Cause::Naked(cell)),
         };
         let run = |(c, d): (usize, u8)| {
-            Branch::run_caused(board, Assume::On(c, d), STATIC, source_x, root)
+            Branch::run_caused(board, Assume::On(c, d), STATIC, source_x, root, search)
         };
         let (b1, b2) = (run(first), run(second));
         two_way(
@@ -841,18 +824,19 @@ fn nested_static(board: &Board) -> Vec<NestedConclusion> {
     out
 }
 
-/// What every branch of `branches` implies (SE's cell and region forcing
-/// chains), rated `kind` at the sum of the branches' ancestries. As in SE,
-/// a branch that reached a contradiction keeps what it implied up to there
-/// (its alternative is false, so one of the others holds, and each of them
-/// implies the conclusion). `skip` is the source cell, whose own
-/// candidates are the alternatives.
+/// What every branch of `live` implies (SE's cell and region forcing
+/// chains, and doubles), each conclusion handed to `emit` with the
+/// ancestries it rests on, one per branch. As in SE, a branch that reached
+/// a contradiction keeps what it implied up to there (its alternative is
+/// false, so one of the others holds, and each of them implies the
+/// conclusion). `skip` is the source cell, whose own candidates are the
+/// alternatives. A cell that every branch fills the same way yields that
+/// placement; else each candidate every branch removes.
 pub(super) fn agreements(
     board: &Board,
     live: &[&Branch],
     skip: Option<usize>,
-    kind: ChainKind,
-    out: &mut Vec<RatedChain>,
+    emit: &mut dyn FnMut(Conclusion, &[(&Branch, &Ancestry)]),
 ) {
     if live.iter().all(|b| b.contradiction.is_some()) {
         return;
@@ -861,16 +845,18 @@ pub(super) fn agreements(
         return;
     };
     let geo = board.geometry();
-    let sum = |at: &dyn Fn(&Branch) -> u32| -> Option<usize> {
-        let mut n = 0;
+    let mut parts = Vec::with_capacity(live.len());
+    let mut agree = |at: &dyn Fn(&Branch) -> u32, conclusion: Conclusion| -> bool {
+        parts.clear();
         for b in live {
             let i = at(b);
             if i == NONE {
-                return None;
+                return false;
             }
-            n += b.anc[i as usize].count();
+            parts.push((*b, &b.anc[i as usize]));
         }
-        Some(n)
+        emit(conclusion, &parts);
+        true
     };
     for cell in 0..geo.cells {
         if board.value(cell) != 0 || skip == Some(cell) {
@@ -879,25 +865,40 @@ pub(super) fn agreements(
         let mut placed = false;
         for d in digits(board.cands(cell)) {
             let s = first.slot(cell, d);
-            if let Some(n) = sum(&|b: &Branch| b.on_at[s]) {
-                out.push(RatedChain::new(Conclusion::Place(cell, d), kind, n));
-                placed = true;
-            }
+            placed |= agree(&|b: &Branch| b.on_at[s], Conclusion::Place(cell, d));
         }
         if !placed {
             for d in digits(board.cands(cell)) {
                 let s = first.slot(cell, d);
-                if let Some(n) = sum(&|b: &Branch| b.off_at[s]) {
-                    out.push(RatedChain::new(Conclusion::Remove(cell, d), kind, n));
-                }
+                agree(&|b: &Branch| b.off_at[s], Conclusion::Remove(cell, d));
             }
         }
     }
 }
 
+/// [`agreements`] rated `kind` at the sum of the branches' ancestries, as
+/// SE adds its branches' in a cell or region forcing chain.
+pub(super) fn rated_agreements(
+    board: &Board,
+    live: &[&Branch],
+    skip: Option<usize>,
+    kind: ChainKind,
+    out: &mut Vec<RatedChain>,
+) {
+    agreements(board, live, skip, &mut |conclusion, parts| {
+        let nodes = parts.iter().map(|(_, a)| a.count()).sum();
+        out.push(RatedChain::new(conclusion, kind, nodes));
+    });
+}
+
 /// The "on" branch of every candidate of `board` under `mode` (`None` for
 /// filled cells), indexed by slot.
-fn on_branches(board: &Board, mode: Mode, want: impl Fn(usize, u8) -> bool) -> Vec<Option<Branch>> {
+fn on_branches(
+    board: &Board,
+    mode: Mode,
+    want: impl Fn(usize, u8) -> bool,
+    search: &Search,
+) -> Vec<Option<Branch>> {
     let geo = board.geometry();
     let mut out: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
     for cell in 0..geo.cells {
@@ -907,7 +908,7 @@ fn on_branches(board: &Board, mode: Mode, want: impl Fn(usize, u8) -> bool) -> V
         for d in digits(board.cands(cell)) {
             if want(cell, d) {
                 out[cell * (geo.side + 1) + d as usize] =
-                    Some(Branch::run(board, Assume::On(cell, d), mode, false));
+                    Some(Branch::run(board, Assume::On(cell, d), mode, false, search));
             }
         }
     }
@@ -954,7 +955,7 @@ pub(super) fn se_ordered(
                     .filter_map(|i| on[slot(cells[i as usize - 1], d)].as_ref())
                     .collect();
                 let from = out.len();
-                agreements(board, &bs, None, kind, out);
+                rated_agreements(board, &bs, None, kind, out);
                 key(out, from, KEY_REGION);
             }
         }
@@ -962,7 +963,7 @@ pub(super) fn se_ordered(
             .filter_map(|d| on[slot(cell, d)].as_ref())
             .collect();
         let from = out.len();
-        agreements(board, &bs, Some(cell), kind, out);
+        rated_agreements(board, &bs, Some(cell), kind, out);
         key(out, from, KEY_CELL);
     }
 }
@@ -971,7 +972,7 @@ pub(super) fn se_ordered(
 /// or more candidates, its cell forcing chain and the region forcing chains
 /// of its digits' units whose first place it is, in SE's order
 /// ([`se_ordered`]).
-pub(crate) fn multiple_chains(board: &Board) -> Vec<RatedChain> {
+pub(crate) fn multiple_chains(board: &Board, search: &Search) -> Vec<RatedChain> {
     let mut out: Vec<RatedChain> = Vec::new();
     let geo = board.geometry();
     let mut wanted = vec![false; geo.cells * (geo.side + 1)];
@@ -992,9 +993,12 @@ pub(crate) fn multiple_chains(board: &Board) -> Vec<RatedChain> {
             }
         }
     }
-    let on = on_branches(board, STATIC, |c, d| {
-        wanted[c * (geo.side + 1) + d as usize]
-    });
+    let on = on_branches(
+        board,
+        STATIC,
+        |c, d| wanted[c * (geo.side + 1) + d as usize],
+        search,
+    );
     se_ordered(
         board,
         &on,
@@ -1015,24 +1019,25 @@ pub(crate) fn multiple_chains(board: &Board) -> Vec<RatedChain> {
 /// level 0), both assumptions agreeing on a candidate of a cell with three
 /// or more candidates settle it; and dynamic cell and region forcing chains
 /// from every cell and every digit of a unit.
-pub(crate) fn dynamic_chains(board: &Board, level: u8) -> Vec<RatedChain> {
+pub(crate) fn dynamic_chains(board: &Board, level: u8, search: &Search) -> Vec<RatedChain> {
     let geo = board.geometry();
-    let (mode, kind) = match level {
-        0 => (DYNAMIC, ChainKind::Dynamic),
-        1 => (PLUS, ChainKind::DynamicPlus),
+    let with_budget;
+    let (mode, kind, search) = match level {
+        0 => (DYNAMIC, ChainKind::Dynamic, search),
+        1 => (PLUS, ChainKind::DynamicPlus, search),
         _ => {
-            NESTED_LEFT.with(|l| l.set(NESTED_BUDGET));
-            (NESTED, ChainKind::Nested)
+            with_budget = search.with_nested_budget();
+            (NESTED, ChainKind::Nested, &with_budget)
         }
     };
     let plus = level > 0;
-    let on = on_branches(board, mode, |_, _| true);
+    let on = on_branches(board, mode, |_, _| true, search);
     let mut out = Vec::new();
     let mut binary = |cell: usize, d: u8, out: &mut Vec<RatedChain>| {
         let Some(b_on) = &on[cell * (geo.side + 1) + d as usize] else {
             return;
         };
-        let b_off = Branch::run(board, Assume::Off(cell, d), mode, false);
+        let b_off = Branch::run(board, Assume::Off(cell, d), mode, false, search);
         let contradiction_kind = |a: &Ancestry| {
             if !plus && a.one_digit {
                 ChainKind::Nishio
@@ -1062,7 +1067,7 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8) -> Vec<RatedChain> {
         }
         if board.cands(cell).count_ones() >= 3 {
             let from = out.len();
-            agreements(board, &[b_on, &b_off], Some(cell), kind, out);
+            rated_agreements(board, &[b_on, &b_off], Some(cell), kind, out);
             for c in &mut out[from..] {
                 c.sort_key = KEY_DOUBLE;
             }
@@ -1072,118 +1077,12 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8) -> Vec<RatedChain> {
     out
 }
 
-/// The conclusions of one producer on `board`.
-#[cfg(test)]
-pub(crate) fn produce(board: &Board, producer: Producer) -> Vec<RatedChain> {
-    match producer {
-        Producer::Static => static_chains(board),
-        Producer::Nishio => dynamic_chains(board, 0)
-            .into_iter()
-            .filter(|c| c.kind == ChainKind::Nishio)
-            .collect(),
-        Producer::Multiple => multiple_chains(board),
-        Producer::Dynamic => dynamic_chains(board, 0),
-        Producer::DynamicPlus => dynamic_chains(board, 1),
-        Producer::Nested => dynamic_chains(board, 2),
-    }
-}
-
 /// Every conclusion the static, multiple and dynamic (not "+") forcing
 /// chains of `board` reach, each rated as SE rates its chain.
 #[cfg(test)]
-pub(crate) fn rated_chains(board: &Board) -> Vec<RatedChain> {
-    let mut out = static_chains(board);
-    out.extend(multiple_chains(board));
-    out.extend(dynamic_chains(board, 0));
+pub(crate) fn rated_chains(board: &Board, search: &Search) -> Vec<RatedChain> {
+    let mut out = static_chains(board, search);
+    out.extend(multiple_chains(board, search));
+    out.extend(dynamic_chains(board, 0, search));
     out
-}
-
-/// The easiest conclusion ([`easiest`]) of the first of SE's producers that
-/// reaches one. SE tries its
-/// Aligned Triplet Exclusion between its first chaining producer and
-/// Nishio: `before_nishio` stands for it, and when it returns true (it
-/// found its step) no chain is taken.
-pub(crate) fn easiest_chain(
-    board: &Board,
-    before_nishio: impl FnOnce(&Board) -> bool,
-) -> Option<RatedChain> {
-    // SE's first producer: cycles and forcing X-, Y- and XY-chains; the
-    // engine's static chains stand in on boards too large for its sets.
-    let geo = board.geometry();
-    if geo.cells * geo.side <= Eliminations::CAPACITY {
-        if let Some(h) = cycles::first_hint(board) {
-            return Some(h.rated());
-        }
-    } else if let Some(c) = easiest(static_chains(board)) {
-        return Some(c);
-    }
-    // SE's AlignedExclusion(3) comes between the first producer and Nishio.
-    if before_nishio(board) {
-        return None;
-    }
-    // SE's Nishio producer (X links only, dynamic); on boards too large for
-    // it, the engine's one-digit dynamic contradictions.
-    let small = geo.cells * geo.side <= Eliminations::CAPACITY;
-    let dynamic = std::cell::OnceCell::new();
-    let dynamic_of = |want_nishio: bool| -> Vec<RatedChain> {
-        dynamic
-            .get_or_init(|| dynamic_chains(board, 0))
-            .iter()
-            .filter(|c| (c.kind == ChainKind::Nishio) == want_nishio)
-            .copied()
-            .collect()
-    };
-    let nishio = if small {
-        cycles::nishio_hint(board)
-    } else {
-        easiest(dynamic_of(true))
-    };
-    nishio
-        .or_else(|| easiest(multiple_chains(board)))
-        .or_else(|| easiest(dynamic_of(false)))
-        .or_else(|| easiest(dynamic_chains(board, 1)))
-        .or_else(|| easiest(dynamic_chains(board, 2)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn length_increment_follows_se_thresholds() {
-        // SE adds 0.1 each time length = potentials − 2 passes 4, 6, 8, 12,
-        // 16, 24, 32, 48, 64.
-        let at = |nodes| length_increment_tenths(nodes);
-        assert_eq!(at(0), 0);
-        assert_eq!(at(6), 0); // length 4
-        assert_eq!(at(7), 1); // length 5
-        assert_eq!(at(8), 1); // length 6
-        assert_eq!(at(9), 2);
-        assert_eq!(at(10), 2); // length 8
-        assert_eq!(at(11), 3);
-        assert_eq!(at(14), 3); // length 12
-        assert_eq!(at(15), 4);
-        assert_eq!(at(18), 4); // length 16
-        assert_eq!(at(19), 5);
-        assert_eq!(at(26), 5); // length 24
-        assert_eq!(at(27), 6);
-        assert_eq!(at(34), 6); // length 32
-        assert_eq!(at(35), 7);
-        assert_eq!(at(50), 7); // length 48
-        assert_eq!(at(51), 8);
-        assert_eq!(at(66), 8); // length 64
-        assert_eq!(at(67), 9);
-        // Never decreasing.
-        for n in 0..2000 {
-            assert!(at(n + 1) >= at(n));
-        }
-    }
-
-    #[test]
-    fn base_ratings_are_ses() {
-        assert_eq!(ChainKind::XOrY.base_tenths(), 66);
-        assert_eq!(ChainKind::Forcing.base_tenths(), 70);
-        assert_eq!(ChainKind::Nishio.base_tenths(), 75);
-        assert_eq!(ChainKind::Dynamic.base_tenths(), 85);
-    }
 }

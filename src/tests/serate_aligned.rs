@@ -9,7 +9,9 @@ use crate::grid::parse_puzzle;
 use crate::human::board::Board;
 use crate::human::solver::{Solved, solve};
 use crate::se::aligned::{AlignedExclusion, Degree, all, first};
-use crate::se::{CLASSIC_PRODUCERS, HintProducer, SeRule, serate};
+use crate::se::nesting::Work;
+use crate::se::producers::{State, classic_producers};
+use crate::se::{SeRule, serate};
 use rayon::prelude::*;
 
 /// A board written as SE's candidate state: 81 comma-separated cells, each
@@ -123,14 +125,13 @@ fn check_along_path(line: &str) -> [usize; 2] {
     };
     let sol = sol.cells();
     let mut board = Board::new(&p);
+    let work = Work::unlimited();
     let mut checked = [0; 2];
     'path: while !board.is_solved() {
-        for producer in CLASSIC_PRODUCERS {
-            if let Some(h) = producer.first_hint(&board) {
-                if !matches!(
-                    producer,
-                    HintProducer::HiddenSingle | HintProducer::NakedSingle
-                ) {
+        let state = State::new(&work);
+        for producer in classic_producers() {
+            if let Ok(Some(h)) = producer.hint(&board, &state) {
+                if !matches!(producer.name(), "HiddenSingle" | "NakedSingle") {
                     check_all(line, &board, sol, &mut checked);
                 }
                 h.apply(&mut board);

@@ -116,7 +116,7 @@ fn every_cycle_and_forcing_chain_is_sound() {
                     assert!(!h.conclusion.contradicts(&sol), "{line}: unsound {h:?}");
                     assert_eq!(
                         h.tenths(),
-                        h.base_tenths() + crate::se::chains::length_increment_tenths(h.complexity)
+                        h.base_tenths() + crate::se::chain::length_increment_tenths(h.complexity)
                     );
                     n[0] += 1;
                     n[1] += usize::from(h.cycle);
