@@ -1,9 +1,10 @@
 //! Sudoku Explainer's forcing chains and their ratings, on the propagation
 //! of our technique engine ([`crate::human::techniques`], `docs/methods.md`
 //! §3.11): SE 1.2.1.3's `Chaining` (`diuf/sudoku/solver/rules/chaining/`)
-//! with its producers in the order its `Solver` tries them, and its hints in
-//! the order it sorts them ([`easiest`]: rating, complexity, sort key, then
-//! the order found, cell by cell as `getMultipleChainsHintList` finds them).
+//! (its producers' order is [`super::producers::PRODUCERS`]'s), and its hints
+//! in the order it sorts them ([`super::chain::easiest`]: rating,
+//! complexity, sort key, then the order found, cell by cell as
+//! `getMultipleChainsHintList` finds them).
 //!
 //! A branch assumes a candidate on (placed) or off (removed) and propagates
 //! it with naked and hidden singles, with provenance: every "on" node (a
@@ -48,7 +49,8 @@
 //!   `FullChain`); bounded by [`NESTED_ROUNDS`] per branch and
 //!   [`NESTED_BUDGET`] searches per call.
 //!
-//! SE's nesting levels 3 to 5 (10.0, 10.5, 11.0) are [`nesting`]'s; SE's
+//! SE's nesting levels 3 to 5 (10.0, 10.5, 11.0) are [`super::nesting`]'s;
+//! SE's
 //! first producer (cycles 6.5, forcing X-chains 6.6, XY 7.0) and its Nishio
 //! producer are [`cycles`]'. The complexity of a
 //! contradiction is the ancestry (union) of the removals that empty the cell
@@ -130,7 +132,7 @@ pub(super) struct Mode {
     /// X-, Y- and XY-chains) on the branch's board (SE's nesting level 2,
     /// "+ forcing chains", 9.5).
     pub(super) nested: bool,
-    /// SE's nesting level 3, 4 or 5 (0 below): the rules [`nesting`] nests.
+    /// SE's nesting level 3, 4 or 5 (0 below): the rules [`super::nesting`] nests.
     pub(super) deep: u8,
 }
 
@@ -824,6 +826,9 @@ fn nested_static(board: &Board, search: &Search) -> Vec<NestedConclusion> {
     out
 }
 
+/// A branch and the ancestry of a conclusion in it.
+pub(super) type Part<'a> = (&'a Branch, &'a Ancestry);
+
 /// What every branch of `live` implies (SE's cell and region forcing
 /// chains, and doubles), each conclusion handed to `emit` with the
 /// ancestries it rests on, one per branch. As in SE, a branch that reached
@@ -836,7 +841,7 @@ pub(super) fn agreements(
     board: &Board,
     live: &[&Branch],
     skip: Option<usize>,
-    emit: &mut dyn FnMut(Conclusion, &[(&Branch, &Ancestry)]),
+    emit: &mut dyn FnMut(Conclusion, &[Part]),
 ) {
     if live.iter().all(|b| b.contradiction.is_some()) {
         return;

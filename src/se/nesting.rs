@@ -26,9 +26,12 @@
 //! The outer branches of a producer run in parallel (rayon); the work is
 //! counted in branch propagations of the nested searches against a
 //! [`WorkBudget`], past which the producer stops with [`OverBudget`] (the
-//! count, so the outcome, does not depend on the threads). Like level 2,
-//! each branch takes at most [`super::chains::NESTED_ROUNDS`] nested rounds (SE has no
-//! cap).
+//! count, so the outcome, does not depend on the threads). A producer call
+//! hands its branches a [`Search`]: the puzzle's counter, and the nested
+//! searches of level 2 it may still start (a fresh allowance per call that
+//! nests level 2, spent by its branches one after another). Like level 2,
+//! each branch takes at most [`super::chains::NESTED_ROUNDS`] nested rounds
+//! (SE has no cap).
 
 use super::chain::{Cause, ChainKind, Conclusion, KEY_CONTRADICTION, KEY_DOUBLE, RatedChain};
 use super::chains::{

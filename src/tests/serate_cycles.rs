@@ -1,5 +1,5 @@
 //! Serate's first chaining producer, Sudoku Explainer 1.2.1.3's cycles and
-//! forcing X-, Y- and XY-chains (`src/human/serate/cycles.rs`,
+//! forcing X-, Y- and XY-chains (`src/se/cycles.rs`,
 //! `docs/methods.md` §3.11): every conclusion on many board states of the
 //! 17-clue training half agrees with the solution, and 17-clue puzzles the
 //! forum publishes at 6.5–7.8 (where SE 1.2.1.3 gives the same rating) get
