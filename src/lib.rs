@@ -81,6 +81,7 @@ mod relax;
 mod report;
 mod sat;
 mod score;
+mod se;
 mod seed;
 mod stats;
 mod util;

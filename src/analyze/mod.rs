@@ -315,7 +315,7 @@ impl RatedRow {
 fn serate_outcome(ratings: &Ratings) -> SerateOutcome {
     match (ratings.serate, ratings.status.get("serate")) {
         (Some(r), _) => SerateOutcome::Rated(r),
-        (None, Some(why)) if why == crate::human::serate::OVER_BUDGET => SerateOutcome::OverBudget,
+        (None, Some(why)) if why == crate::se::OVER_BUDGET => SerateOutcome::OverBudget,
         (None, _) => SerateOutcome::Unfinished,
     }
 }

@@ -16,7 +16,7 @@
 //! list may use in place of their metrics: `RD` is `sisus_refutation_sum,
 //! sisus_dependency`; `SFRD` is `serate, fowler, sisus_refutation_sum,
 //! sisus_dependency`, with our Serate-like and Fowler-like ratings
-//! ([`crate::human::serate`]) standing in for Sudoku Explainer's and
+//! ([`crate::se`]) standing in for Sudoku Explainer's and
 //! Fowler's tools.
 
 use super::EvalError;

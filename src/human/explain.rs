@@ -309,7 +309,7 @@ impl SeExplanation {
     /// Explains Sudoku Explainer's path of `puzzle`, its nesting levels 3–5
     /// within `serate_budget` work units ([`crate::RateOptions::serate_budget`]).
     pub fn of(puzzle: &Puzzle, serate_budget: u64) -> SeExplanation {
-        use super::serate::{WorkBudget, serate_path};
+        use crate::se::{WorkBudget, serate_path};
         let mut out = SeExplanation {
             puzzle: puzzle.to_line(),
             status: ExplainStatus::Solved,

@@ -14,8 +14,9 @@
 //!   randomized and heuristic, and "solved by strategies alone";
 //! * [`weights`]: Xu & Xu's technique weights and levels;
 //! * `baseline`: givens and plain-DFS backtracks (Pelánek, Table 3);
-//! * [`serate`]: Serate-like and Fowler-like ratings on Sudoku Explainer's
-//!   technique ratings (Pelánek, Tables 1 and 3);
+//! * `serate` and `fowler`: Serate-like and Fowler-like ratings on Sudoku
+//!   Explainer's path ([`crate::se`], Sudoku Explainer's solver in a room
+//!   of its own beside these models; Pelánek, Tables 1 and 3);
 //! * [`trial_depth`]: how deeply assumptions must nest before singles
 //!   refute them (the forum's trial-and-error depth);
 //! * [`annealing`], [`harmony`]: simulated annealing and harmony search as
@@ -37,7 +38,6 @@ mod models;
 pub(crate) mod path;
 mod rate;
 mod seeds;
-pub(crate) mod serate;
 pub(crate) mod solver;
 pub(crate) mod techniques;
 

@@ -93,7 +93,7 @@ impl RateOptions {
     /// The default work budget of serate's nesting levels 3–5, 20 million
     /// units: about 30 s of one core for the hardest famous puzzles, none
     /// for a puzzle that never needs them (`docs/methods.md` §3.11).
-    pub const SERATE_BUDGET: u64 = crate::human::serate::WorkBudget::DEFAULT.0;
+    pub const SERATE_BUDGET: u64 = crate::se::WorkBudget::DEFAULT.0;
 
     /// Options with the models of a comma list and defaults elsewhere.
     pub fn for_models(list: &str) -> Result<RateOptions, super::RateError> {

@@ -230,7 +230,7 @@ pub(crate) fn feature_values(
     let rated = (wanted
         && !se.placed_by_trial_alone(hardest_technique.map(Technique::name), trial_rating))
     .then(|| {
-        use crate::human::serate::{WorkBudget, serate_within};
+        use crate::se::{WorkBudget, serate_within};
         serate_within(&canon, WorkBudget::OFF).ok()
     })
     .flatten();

@@ -642,7 +642,7 @@ impl SerateOutcome {
     /// Serate on `puzzle` as given (SE rates the puzzle as written, not its
     /// canonical form), its nesting levels 3–5 within `budget` work units.
     pub(crate) fn of(puzzle: &Puzzle, budget: u64) -> SerateOutcome {
-        use crate::human::serate::{OVER_BUDGET, WorkBudget, serate_within};
+        use crate::se::{OVER_BUDGET, WorkBudget, serate_within};
         match serate_within(puzzle, WorkBudget(budget)) {
             Ok(r) => SerateOutcome::Rated(r.serate),
             Err(e) if e.0 == OVER_BUDGET => SerateOutcome::OverBudget,

@@ -369,7 +369,7 @@ fn possible_counts_are_at_least_the_valid_ones() {
 /// each with the hardest technique SE named, beside ours.
 #[test]
 fn serate_gives_ses_rating_on_se_rated_puzzles() {
-    use crate::human::serate::serate;
+    use crate::se::serate;
     let cases = [
         // Hidden singles in boxes only.
         (
@@ -435,7 +435,9 @@ fn serate_gives_ses_rating_on_se_rated_puzzles() {
 #[test]
 fn chain_ratings_grow_with_length() {
     use crate::human::path::simplest_path;
-    use crate::human::serate::chains::{length_increment_tenths, rated_chains};
+    use crate::se::chain::length_increment_tenths;
+    use crate::se::chains::rated_chains;
+    use crate::se::nesting::{Search, Work};
     use std::collections::BTreeMap;
     let hard = [
         "....6..2..2.7.5.3..58..49....7...6..5..1.6..2..3...8....14..76..4.5.7.8..7..1....",
@@ -450,7 +452,8 @@ fn chain_ratings_grow_with_length() {
     let mut by_kind: BTreeMap<_, Vec<(usize, u32)>> = BTreeMap::new();
     for line in hard {
         let stuck = simplest_path(&parse_puzzle(line).unwrap(), &before_chains).end;
-        for c in rated_chains(&stuck) {
+        let work = Work::unlimited();
+        for c in rated_chains(&stuck, &Search::new(&work)) {
             assert_eq!(
                 c.tenths,
                 c.kind.base_tenths() + length_increment_tenths(c.nodes)

@@ -1,5 +1,5 @@
 //! Serate's aligned pair and triplet exclusions
-//! ([`crate::human::serate::aligned`], Sudoku Explainer 1.2.1.3's 6.2 and
+//! ([`crate::se::aligned`], Sudoku Explainer 1.2.1.3's 6.2 and
 //! 7.5 rules): SE's ratings and names, SE's own first hint on board states
 //! of its solving paths, soundness on many board states of training
 //! puzzles, and puzzles SE 1.2.1.3 rates by these rules.
@@ -7,9 +7,11 @@
 use super::common::shared_data as data;
 use crate::grid::parse_puzzle;
 use crate::human::board::Board;
-use crate::human::serate::aligned::{AlignedExclusion, Degree, all, first};
-use crate::human::serate::{CLASSIC_PRODUCERS, HintProducer, SeRule, serate};
 use crate::human::solver::{Solved, solve};
+use crate::se::aligned::{AlignedExclusion, Degree, all, first};
+use crate::se::nesting::Work;
+use crate::se::producers::{State, classic_producers};
+use crate::se::{SeRule, serate};
 use rayon::prelude::*;
 
 /// A board written as SE's candidate state: 81 comma-separated cells, each
@@ -123,14 +125,13 @@ fn check_along_path(line: &str) -> [usize; 2] {
     };
     let sol = sol.cells();
     let mut board = Board::new(&p);
+    let work = Work::unlimited();
     let mut checked = [0; 2];
     'path: while !board.is_solved() {
-        for producer in CLASSIC_PRODUCERS {
-            if let Some(h) = producer.first_hint(&board) {
-                if !matches!(
-                    producer,
-                    HintProducer::HiddenSingle | HintProducer::NakedSingle
-                ) {
+        let state = State::new(&work);
+        for producer in classic_producers() {
+            if let Ok(Some(h)) = producer.hint(&board, &state) {
+                if !matches!(producer.name(), "HiddenSingle" | "NakedSingle") {
                     check_all(line, &board, sol, &mut checked);
                 }
                 h.apply(&mut board);

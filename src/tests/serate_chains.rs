@@ -9,11 +9,14 @@
 
 use super::common::shared_data as data;
 use crate::grid::parse_puzzle;
+use crate::human::board::Board;
 use crate::human::path::simplest_path;
-use crate::human::serate::chains::{ChainKind, Producer, produce};
-use crate::human::serate::{SeRule, serate};
 use crate::human::solver::{Solved, solve};
 use crate::human::techniques::Technique;
+use crate::se::chain::{ChainKind, RatedChain, length_increment_tenths};
+use crate::se::chains::{dynamic_chains, multiple_chains, static_chains};
+use crate::se::nesting::{Search, Work};
+use crate::se::{SeRule, serate};
 use rayon::prelude::*;
 
 /// Puzzles of `se-ratings-hard/top1465_se_train.tsv` with SE's ER: the
@@ -129,6 +132,25 @@ fn stuck_boards(n: usize, min: f64) -> Vec<(crate::human::board::Board, Vec<u8>)
         .collect()
 }
 
+/// Every conclusion of one of SE's chaining producers on a board.
+type Conclusions = fn(&Board, &Search) -> Vec<RatedChain>;
+
+/// SE's chaining producers below level 3, each with every conclusion it
+/// reaches (the first one's stand-in of large boards, the static forcing
+/// chains, for the first), in SE's order.
+const CHAIN_PRODUCERS: [(&str, Conclusions); 6] = [
+    ("static", static_chains),
+    ("Nishio", |b, s| {
+        let mut all = dynamic_chains(b, 0, s);
+        all.retain(|c| c.kind == ChainKind::Nishio);
+        all
+    }),
+    ("multiple", multiple_chains),
+    ("dynamic", |b, s| dynamic_chains(b, 0, s)),
+    ("dynamic plus", |b, s| dynamic_chains(b, 1, s)),
+    ("nested", |b, s| dynamic_chains(b, 2, s)),
+];
+
 /// Every conclusion of every producer, on the stuck boards of puzzles SE
 /// rates 8.3 and more (where the multiple, dynamic, "+" and nested chains
 /// find conclusions), removes no solution value and places no wrong digit; and each
@@ -143,13 +165,14 @@ fn every_chain_conclusion_is_sound() {
         .par_iter()
         .map(|(b, sol)| {
             let mut n = [0; 6];
-            for (i, p) in Producer::ALL.into_iter().enumerate() {
-                for c in produce(b, p) {
-                    assert!(!c.conclusion.contradicts(sol), "{p:?} unsound: {c:?}");
+            let work = Work::unlimited();
+            let search = Search::new(&work);
+            for (i, (p, produce)) in CHAIN_PRODUCERS.iter().enumerate() {
+                for c in produce(b, &search) {
+                    assert!(!c.conclusion.contradicts(sol), "{p} unsound: {c:?}");
                     assert_eq!(
                         c.tenths,
-                        c.kind.base_tenths()
-                            + crate::human::serate::chains::length_increment_tenths(c.nodes)
+                        c.kind.base_tenths() + length_increment_tenths(c.nodes)
                     );
                     n[i] += 1;
                 }
@@ -160,8 +183,8 @@ fn every_chain_conclusion_is_sound() {
     for i in 0..6 {
         assert!(
             found.iter().any(|n| n[i] > 0),
-            "{:?} found nothing: {found:?}",
-            Producer::ALL[i]
+            "{} found nothing: {found:?}",
+            CHAIN_PRODUCERS[i].0
         );
     }
 }
@@ -176,7 +199,7 @@ fn every_chain_conclusion_is_sound() {
 /// and every chain has an "on" potential with a cause (its rule parents).
 #[test]
 fn nested_first_producer_hints_are_sound_and_in_ses_order() {
-    use crate::human::serate::cycles::nested_hints;
+    use crate::se::cycles::nested_hints;
     let boards = stuck_boards(400, 6.5);
     if boards.is_empty() {
         return;

@@ -1,5 +1,5 @@
 //! Serate's first chaining producer, Sudoku Explainer 1.2.1.3's cycles and
-//! forcing X-, Y- and XY-chains (`src/human/serate/cycles.rs`,
+//! forcing X-, Y- and XY-chains (`src/se/cycles.rs`,
 //! `docs/methods.md` §3.11): every conclusion on many board states of the
 //! 17-clue training half agrees with the solution, and 17-clue puzzles the
 //! forum publishes at 6.5–7.8 (where SE 1.2.1.3 gives the same rating) get
@@ -9,10 +9,10 @@ use super::common::shared_data as data;
 use crate::grid::parse_puzzle;
 use crate::human::board::Board;
 use crate::human::path::simplest_path;
-use crate::human::serate::cycles::{FirstHint, all_hints, first_hint, nishio_hint};
-use crate::human::serate::serate;
 use crate::human::solver::{Solved, solve};
 use crate::human::techniques::{Technique, find_first};
+use crate::se::cycles::{FirstHint, all_hints, first_hint, nishio_hint};
+use crate::se::serate;
 use rayon::prelude::*;
 
 /// 17-clue puzzles of `se-ratings-17clue/royle17_ser_train.tsv` with their
@@ -116,8 +116,7 @@ fn every_cycle_and_forcing_chain_is_sound() {
                     assert!(!h.conclusion.contradicts(&sol), "{line}: unsound {h:?}");
                     assert_eq!(
                         h.tenths(),
-                        h.base_tenths()
-                            + crate::human::serate::chains::length_increment_tenths(h.complexity)
+                        h.base_tenths() + crate::se::chain::length_increment_tenths(h.complexity)
                     );
                     n[0] += 1;
                     n[1] += usize::from(h.cycle);

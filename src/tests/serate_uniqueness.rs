@@ -10,10 +10,11 @@
 use super::common::shared_data as data;
 use crate::grid::parse_puzzle;
 use crate::human::board::Board;
-use crate::human::serate::chains::easiest_chain;
-use crate::human::serate::uniqueness::{all_unique_loops, bivalue_universal_grave};
-use crate::human::serate::{CLASSIC_PRODUCERS, SeHint, SeRule, serate};
 use crate::human::solver::{Solved, solve};
+use crate::se::nesting::Work;
+use crate::se::producers::{State, chain_producers_below_level_3, classic_producers, first_hint};
+use crate::se::uniqueness::{all_unique_loops, bivalue_universal_grave};
+use crate::se::{SeHint, SeRule, serate};
 use rayon::prelude::*;
 
 /// Puzzles of `se-ratings-17clue/royle17_ser_train.tsv` whose published
@@ -121,17 +122,13 @@ fn rc(row: usize, col: usize) -> usize {
 /// step: that step's hint.
 fn first_uniqueness_hint(line: &str) -> Option<SeHint> {
     let mut board = Board::new(&parse_puzzle(line).unwrap());
-    'path: while !board.is_solved() {
-        for producer in CLASSIC_PRODUCERS {
-            if let Some(h) = producer.first_hint(&board) {
-                if matches!(h.rule, SeRule::UniqueLoop { .. } | SeRule::Bug(_)) {
-                    return Some(h);
-                }
-                h.apply(&mut board);
-                continue 'path;
-            }
+    let work = Work::unlimited();
+    while !board.is_solved() {
+        let h = first_hint(classic_producers(), &board, &State::new(&work))?;
+        if matches!(h.rule, SeRule::UniqueLoop { .. } | SeRule::Bug(_)) {
+            return Some(h);
         }
-        return None;
+        h.apply(&mut board);
     }
     None
 }
@@ -223,6 +220,7 @@ fn uniqueness_hints_agree_with_the_solution() {
             let sol = sol.cells();
             let mut n = [0usize; 3];
             let mut board = Board::new(&p);
+            let work = Work::unlimited();
             'path: while !board.is_solved() {
                 for h in all_unique_loops(&board) {
                     assert!(!h.contradicts(sol), "{line}: {board:?}: {h:?}");
@@ -233,19 +231,19 @@ fn uniqueness_hints_agree_with_the_solution() {
                     assert!(!h.contradicts(sol), "{line}: {board:?}: {h:?}");
                     n[1] += 1;
                 }
-                for producer in CLASSIC_PRODUCERS {
-                    if let Some(h) = producer.first_hint(&board) {
-                        assert!(!h.contradicts(sol), "{line}: {board:?}: {h:?}");
-                        h.apply(&mut board);
-                        n[2] += 1;
-                        continue 'path;
-                    }
+                let state = State::new(&work);
+                if let Some(h) = first_hint(classic_producers(), &board, &state) {
+                    assert!(!h.contradicts(sol), "{line}: {board:?}: {h:?}");
+                    h.apply(&mut board);
+                    n[2] += 1;
+                    continue 'path;
                 }
-                let Some(c) = easiest_chain(&board, |_| false) else {
+                let chains = chain_producers_below_level_3();
+                let Some(c) = first_hint(&chains, &board, &state) else {
                     break;
                 };
-                assert!(!c.conclusion.contradicts(sol), "{line}: {c:?}");
-                c.conclusion.apply(&mut board);
+                assert!(!c.contradicts(sol), "{line}: {c:?}");
+                c.apply(&mut board);
             }
             n
         })

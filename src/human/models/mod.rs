@@ -8,7 +8,7 @@
 //! source). The methods are specified in `docs/methods.md` §3: SiSuS §3.1,
 //! the oracle §3.2, hsolve §3.3, Nishio §3.4, the technique weights §3.5,
 //! the baselines §3.6, the Serate- and Fowler-like ratings §3.7 (the path
-//! itself lives in [`crate::human::serate`]), the singles model §3.8, the
+//! itself lives in [`crate::se`]), the singles model §3.8, the
 //! trial depth §3.9, simulated annealing and harmony search (Pelánek
 //! Table 3). The shared machinery (candidate grid, techniques, solver,
 //! paths, run seeds) stays beside this module in [`crate::human`].
@@ -32,8 +32,8 @@ pub(crate) mod weights;
 
 use super::Unfinished;
 use super::rate::{RateOptions, Ratings};
-use super::serate::SerateResult;
 use crate::grid::{Puzzle, Solution};
+use crate::se::SerateResult;
 use serde::Serialize;
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
@@ -203,14 +203,11 @@ impl<'a> Rating<'a> {
     }
 
     /// Sudoku Explainer's path and ratings
-    /// ([`crate::human::serate::serate_within`], within the options' work
+    /// ([`crate::se::serate_within`], within the options' work
     /// budget), made on first use.
     pub(crate) fn serate_path(&self) -> &Result<SerateResult, Unfinished> {
         self.serate.get_or_init(|| {
-            super::serate::serate_within(
-                self.puzzle,
-                super::serate::WorkBudget(self.opts.serate_budget),
-            )
+            crate::se::serate_within(self.puzzle, crate::se::WorkBudget(self.opts.serate_budget))
         })
     }
 }

@@ -1,6 +1,6 @@
 //! The Serate and Fowler ratings as plug-ins of [`crate::human::rate`]: both
 //! read the one path of Sudoku Explainer's steps and ratings that
-//! [`crate::human::serate`] makes (`docs/methods.md` §3.11), made once
+//! [`crate::se`] makes (`docs/methods.md` §3.11), made once
 //! per puzzle for both.
 
 use super::{HumanModel, Model, Rating};

@@ -26,19 +26,22 @@
 //! The outer branches of a producer run in parallel (rayon); the work is
 //! counted in branch propagations of the nested searches against a
 //! [`WorkBudget`], past which the producer stops with [`OverBudget`] (the
-//! count, so the outcome, does not depend on the threads). Like level 2,
-//! each branch takes at most [`super::NESTED_ROUNDS`] nested rounds (SE has no
-//! cap).
+//! count, so the outcome, does not depend on the threads). A producer call
+//! hands its branches a [`Search`]: the puzzle's counter, and the nested
+//! searches of level 2 it may still start (a fresh allowance per call that
+//! nests level 2, spent by its branches one after another). Like level 2,
+//! each branch takes at most [`super::chains::NESTED_ROUNDS`] nested rounds
+//! (SE has no cap).
 
-use super::{
-    Assume, Branch, Cause, ChainKind, Conclusion, DYNAMIC, KEY_CONTRADICTION, KEY_DOUBLE, Mode,
-    NESTED, NESTED_BUDGET, NESTED_LEFT, NONE, NestedConclusion, RatedChain, STATIC, agreements,
-    causes_of, easiest, nested_first, se_ordered,
+use super::chain::{Cause, ChainKind, Conclusion, KEY_CONTRADICTION, KEY_DOUBLE, RatedChain};
+use super::chains::{
+    Assume, Branch, DYNAMIC, Mode, NESTED, NESTED_BUDGET, NestedConclusion, STATIC, agreements,
+    causes_of, nested_first, rated_agreements, se_ordered,
 };
 use crate::human::board::Board;
 use crate::util::bits as digits;
 use rayon::prelude::*;
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -84,12 +87,19 @@ pub(crate) struct Work {
 
 impl Work {
     /// A counter with nothing used.
-    pub(crate) fn new(budget: WorkBudget) -> Arc<Work> {
-        Arc::new(Work {
+    pub(crate) fn new(budget: WorkBudget) -> Work {
+        Work {
             limit: budget.0,
             used: AtomicU64::new(0),
             dynamic_seen: Mutex::new(HashMap::new()),
-        })
+        }
+    }
+
+    /// A counter no work runs out (the tests' producers, called outside a
+    /// rating).
+    #[cfg(test)]
+    pub(crate) fn unlimited() -> Work {
+        Work::new(WorkBudget(u64::MAX))
     }
 
     /// Counts `n` units; false once the total passes the limit, or when
@@ -119,67 +129,87 @@ impl Work {
     }
 }
 
-thread_local! {
-    /// The counter of the producer running on this thread (a branch reaches
-    /// it from deep inside its propagation).
-    static WORK: RefCell<Option<Arc<Work>>> = const { RefCell::new(None) };
+/// What a producer call carries down into the propagation of its branches:
+/// the puzzle's work counter, and how many nested searches (SE's level 2)
+/// the call may still start. A producer call that nests level 2 takes a
+/// fresh allowance of [`NESTED_BUDGET`] ([`Search::with_nested_budget`]);
+/// its branches run one after another and spend it.
+pub(crate) struct Search<'w> {
+    work: &'w Work,
+    nested_left: Cell<usize>,
 }
 
-/// Runs `f` with `work` as this thread's counter.
-pub(crate) fn with_work<R>(work: &Arc<Work>, f: impl FnOnce() -> R) -> R {
-    let before = WORK.with(|w| w.replace(Some(Arc::clone(work))));
-    let r = f();
-    WORK.with(|w| *w.borrow_mut() = before);
-    r
-}
-
-/// The nested dynamic search of `board`, from this thread's counter's
-/// memo when it has it.
-fn memoised_dynamic(board: &Board) -> Arc<Vec<NestedConclusion>> {
-    // The whole state is the key: a hash alone could hand one board another's
-    // conclusions.
-    let key: BoardKey = (0..board.geometry().cells)
-        .map(|c| (board.value(c), board.cands(c)))
-        .collect();
-    let work = WORK.with(|w| w.borrow().clone());
-    let seen = |w: &Arc<Work>| {
-        w.dynamic_seen
-            .lock()
-            .ok()
-            .and_then(|m| m.get(&key).cloned())
-    };
-    if let Some(found) = work.as_ref().and_then(seen) {
-        return found;
+impl<'w> Search<'w> {
+    /// A search counting on `work`, with no nested search allowed.
+    pub(crate) fn new(work: &'w Work) -> Search<'w> {
+        Search {
+            work,
+            nested_left: Cell::new(0),
+        }
     }
-    let found = Arc::new(nested_dynamic(board, false));
-    if let Some(w) = &work
-        && let Ok(mut m) = w.dynamic_seen.lock()
-    {
-        m.insert(key, Arc::clone(&found));
+
+    /// A search on the same counter with [`NESTED_BUDGET`] nested searches
+    /// allowed: one per producer call of level 2.
+    pub(crate) fn with_nested_budget(&self) -> Search<'w> {
+        Search {
+            work: self.work,
+            nested_left: Cell::new(NESTED_BUDGET),
+        }
     }
-    found
-}
 
-/// Counts `n` units on this thread's counter; false when over budget.
-fn charge(n: u64) -> bool {
-    WORK.with(|w| w.borrow().as_ref().is_none_or(|w| w.charge(n)))
-}
+    /// The puzzle's work counter.
+    pub(crate) fn work(&self) -> &'w Work {
+        self.work
+    }
 
-/// Counts `n` branch propagations of the chain producers below level 3 on
-/// this thread's counter when `board` is larger than 9×9; false when over
-/// budget. On a 9×9 board those producers take milliseconds a step and the
-/// budget is the nesting levels' alone (its default is measured so); from
-/// 16×16 on, they are the expense themselves (minutes a step), so the same
-/// budget covers every branch they propagate, each counted as
-/// [`large_board_weight`] 9×9 ones. A budget of 0 leaves them uncounted,
-/// as it leaves levels 3–5 out.
-pub(super) fn charge_large_board(board: &Board, n: u64) -> bool {
-    board.geometry().side <= 9
-        || WORK.with(|w| {
-            w.borrow()
-                .as_ref()
-                .is_none_or(|w| w.is_off() || w.charge(n * large_board_weight(board)))
-        })
+    /// How many nested searches the call may still start.
+    pub(super) fn nested_left(&self) -> usize {
+        self.nested_left.get()
+    }
+
+    /// Spends one nested search of the allowance.
+    pub(super) fn spend_nested(&self) {
+        self.nested_left
+            .set(self.nested_left.get().saturating_sub(1));
+    }
+
+    /// Counts `n` units; false when over budget.
+    fn charge(&self, n: u64) -> bool {
+        self.work.charge(n)
+    }
+
+    /// Counts `n` branch propagations of the chain producers below level 3
+    /// when `board` is larger than 9×9; false when over budget. On a 9×9
+    /// board those producers take milliseconds a step and the budget is the
+    /// nesting levels' alone (its default is measured so); from 16×16 on,
+    /// they are the expense themselves (minutes a step), so the same budget
+    /// covers every branch they propagate, each counted as
+    /// [`large_board_weight`] 9×9 ones. A budget of 0 leaves them
+    /// uncounted, as it leaves levels 3–5 out.
+    pub(super) fn charge_large_board(&self, board: &Board, n: u64) -> bool {
+        board.geometry().side <= 9
+            || self.work.is_off()
+            || self.work.charge(n * large_board_weight(board))
+    }
+
+    /// The nested dynamic search of `board`, from the counter's memo when
+    /// it has it.
+    fn memoised_dynamic(&self, board: &Board) -> Arc<Vec<NestedConclusion>> {
+        // The whole state is the key: a hash alone could hand one board
+        // another's conclusions.
+        let key: BoardKey = (0..board.geometry().cells)
+            .map(|c| (board.value(c), board.cands(c)))
+            .collect();
+        let seen = self.work.dynamic_seen.lock().ok();
+        if let Some(found) = seen.and_then(|m| m.get(&key).cloned()) {
+            return found;
+        }
+        let found = Arc::new(nested_dynamic(board, false, self));
+        if let Ok(mut m) = self.work.dynamic_seen.lock() {
+            m.insert(key, Arc::clone(&found));
+        }
+        found
+    }
 }
 
 /// How many 9×9 branch propagations one on `board` is worth: the ratio of
@@ -228,8 +258,8 @@ pub(crate) fn kind_of_level(level: u8) -> ChainKind {
 
 /// What every branch of `live` implies (a nested cell or region forcing
 /// chain from `root`, or a double when `root` is `None`), as nested
-/// conclusions; `skip` is the source cell. The counterpart of
-/// [`agreements`] that keeps the causes.
+/// conclusions that keep their causes; `skip` is the source cell
+/// ([`agreements`]).
 fn nested_agreements(
     board: &Board,
     live: &[&Branch],
@@ -237,47 +267,14 @@ fn nested_agreements(
     root: Option<Cause>,
     out: &mut Vec<NestedConclusion>,
 ) {
-    if live.iter().all(|b| b.contradiction.is_some()) {
-        return;
-    }
-    let Some(first) = live.first() else {
-        return;
-    };
-    let geo = board.geometry();
-    let mut agree = |at: &dyn Fn(&Branch) -> u32, conclusion: Conclusion| -> bool {
-        let mut parts = Vec::with_capacity(live.len());
-        for b in live {
-            let i = at(b);
-            if i == NONE {
-                return false;
-            }
-            parts.push((*b, &b.anc[i as usize]));
-        }
-        let nodes = parts.iter().map(|(_, a)| a.count()).sum();
+    agreements(board, live, skip, &mut |conclusion, parts| {
         out.push(NestedConclusion {
             conclusion,
-            nodes,
-            causes: causes_of(&parts, root),
+            nodes: parts.iter().map(|(_, a)| a.count()).sum(),
+            causes: causes_of(parts, root),
             fingerprint: None,
         });
-        true
-    };
-    for cell in 0..geo.cells {
-        if board.value(cell) != 0 || skip == Some(cell) {
-            continue;
-        }
-        let mut placed = false;
-        for d in digits(board.cands(cell)) {
-            let s = first.slot(cell, d);
-            placed |= agree(&|b: &Branch| b.on_at[s], Conclusion::Place(cell, d));
-        }
-        if !placed {
-            for d in digits(board.cands(cell)) {
-                let s = first.slot(cell, d);
-                agree(&|b: &Branch| b.off_at[s], Conclusion::Remove(cell, d));
-            }
-        }
-    }
+    });
 }
 
 /// The cell forcing chains (cells with at least `min` candidates) and
@@ -333,13 +330,18 @@ fn candidates(board: &Board) -> Vec<(usize, u8)> {
 }
 
 /// SE's static multiple forcing chains on `board` as nested conclusions.
-fn nested_multiple(board: &Board) -> Vec<NestedConclusion> {
+fn nested_multiple(board: &Board, search: &Search) -> Vec<NestedConclusion> {
     let geo = board.geometry();
     let mut on: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
     for (cell, d) in candidates(board) {
         if board.cands(cell).count_ones() >= 3 || places_at_least(board, cell, d, 3) {
-            on[cell * (geo.side + 1) + d as usize] =
-                Some(Branch::run(board, Assume::On(cell, d), STATIC, false));
+            on[cell * (geo.side + 1) + d as usize] = Some(Branch::run(
+                board,
+                Assume::On(cell, d),
+                STATIC,
+                false,
+                search,
+            ));
         }
     }
     let mut out = Vec::new();
@@ -357,19 +359,20 @@ fn places_at_least(board: &Board, cell: usize, d: u8, n: u32) -> bool {
 /// SE's dynamic forcing chains on `board` (with static chains nested
 /// inside when `nested`) as nested conclusions: contradictions, doubles,
 /// and cell and region forcing chains.
-fn nested_dynamic(board: &Board, nested: bool) -> Vec<NestedConclusion> {
+fn nested_dynamic(board: &Board, nested: bool, search: &Search) -> Vec<NestedConclusion> {
     let geo = board.geometry();
-    let mode = if nested {
-        NESTED_LEFT.with(|l| l.set(NESTED_BUDGET));
-        NESTED
+    let with_budget;
+    let (mode, search) = if nested {
+        with_budget = search.with_nested_budget();
+        (NESTED, &with_budget)
     } else {
-        DYNAMIC
+        (DYNAMIC, search)
     };
     let mut on: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
     let mut out = Vec::new();
     for (cell, d) in candidates(board) {
-        let b_on = Branch::run(board, Assume::On(cell, d), mode, false);
-        let b_off = Branch::run(board, Assume::Off(cell, d), mode, false);
+        let b_on = Branch::run(board, Assume::On(cell, d), mode, false, search);
+        let b_off = Branch::run(board, Assume::Off(cell, d), mode, false, search);
         if let Some(a) = &b_on.contradiction {
             out.push(NestedConclusion {
                 conclusion: Conclusion::Remove(cell, d),
@@ -400,20 +403,26 @@ impl Branch {
     /// conclusions of the first of the level's nested rules that has any
     /// resting on the branch's removals, each a removal of the branch. False
     /// when none has, or when the work budget is spent.
-    pub(super) fn deep_round(&mut self, start: &Board, src_digit: u8, level: u8) -> bool {
+    pub(super) fn deep_round(
+        &mut self,
+        start: &Board,
+        src_digit: u8,
+        level: u8,
+        search: &Search,
+    ) -> bool {
         for &rule in inner_rules(level) {
             // A nested search propagates about two branches per candidate
             // (counted even when memoised, so that the count does not depend
             // on the threads' order).
             let cost = 2 * candidates(&self.board).len() as u64;
-            if !charge(cost) {
+            if !search.charge(cost) {
                 return false;
             }
             let found = match rule {
-                Inner::Static => Arc::new(nested_first(&self.board)),
-                Inner::Multiple => Arc::new(nested_multiple(&self.board)),
-                Inner::Dynamic => memoised_dynamic(&self.board),
-                Inner::DynamicNested => Arc::new(nested_dynamic(&self.board, true)),
+                Inner::Static => Arc::new(nested_first(&self.board, search)),
+                Inner::Multiple => Arc::new(nested_multiple(&self.board, search)),
+                Inner::Dynamic => search.memoised_dynamic(&self.board),
+                Inner::DynamicNested => Arc::new(nested_dynamic(&self.board, true, search)),
             };
             if self.add_nested(start, src_digit, &found) {
                 return true;
@@ -500,7 +509,7 @@ fn mode_of_level(level: u8) -> Mode {
 pub(crate) fn deep_chains(
     board: &Board,
     level: u8,
-    work: &Arc<Work>,
+    work: &Work,
 ) -> Result<Vec<RatedChain>, OverBudget> {
     let geo = board.geometry();
     let mode = mode_of_level(level);
@@ -509,12 +518,11 @@ pub(crate) fn deep_chains(
     let mut pairs: Vec<(Branch, Branch)> = cands
         .par_iter()
         .map(|&(cell, d)| {
-            with_work(work, || {
-                (
-                    Branch::run(board, Assume::On(cell, d), mode, false),
-                    Branch::run(board, Assume::Off(cell, d), mode, false),
-                )
-            })
+            let search = Search::new(work);
+            (
+                Branch::run(board, Assume::On(cell, d), mode, false, &search),
+                Branch::run(board, Assume::Off(cell, d), mode, false, &search),
+            )
         })
         .collect();
     if work.over() {
@@ -546,7 +554,7 @@ pub(crate) fn deep_chains(
         }
         if board.cands(cell).count_ones() >= 3 {
             let from = out.len();
-            agreements(board, &[b_on, b_off], Some(cell), kind, out);
+            rated_agreements(board, &[b_on, b_off], Some(cell), kind, out);
             for c in &mut out[from..] {
                 c.sort_key = KEY_DOUBLE;
             }
@@ -555,24 +563,6 @@ pub(crate) fn deep_chains(
     let mut out = Vec::new();
     se_ordered(board, &on, 2, kind, &mut binary, &mut out);
     Ok(out)
-}
-
-/// The easiest conclusion ([`easiest`]) of the first of SE's nesting levels
-/// 3, 4, 5 that reaches one.
-///
-/// # Errors
-/// [`OverBudget`] when `work` runs out first.
-pub(crate) fn easiest_deep_chain(
-    board: &Board,
-    work: &Arc<Work>,
-) -> Result<Option<RatedChain>, OverBudget> {
-    for level in 3..=5 {
-        let best = easiest(deep_chains(board, level, work)?);
-        if best.is_some() {
-            return Ok(best);
-        }
-    }
-    Ok(None)
 }
 
 #[cfg(test)]
@@ -609,7 +599,8 @@ mod tests {
 mod puzzles {
     use super::*;
     use crate::grid::parse_puzzle;
-    use crate::human::serate::{OVER_BUDGET, SeRule, serate_within, simple_step};
+    use crate::se::producers::{State, below_level_3, first_hint};
+    use crate::se::{OVER_BUDGET, SeRule, serate_within};
 
     /// The budget `rate --serate-budget` suggests for the top of SE's scale:
     /// none of the embedded famous puzzles needs more.
@@ -638,7 +629,13 @@ mod puzzles {
     fn first_deep_state(line: &str) -> Board {
         let p = parse_puzzle(line).unwrap();
         let mut board = Board::new(&p);
-        while !board.is_solved() && simple_step(&mut board).is_some() {}
+        let work = Work::unlimited();
+        while !board.is_solved() {
+            let Some(hint) = first_hint(below_level_3(), &board, &State::new(&work)) else {
+                break;
+            };
+            hint.apply(&mut board);
+        }
         assert!(!board.is_solved(), "{line}: no deep state");
         board
     }
@@ -673,7 +670,7 @@ mod puzzles {
         assert_eq!(e.0, OVER_BUDGET);
         let board = first_deep_state(line);
         let work = Work::new(WorkBudget(1000));
-        assert_eq!(easiest_deep_chain(&board, &work), Err(OverBudget));
+        assert_eq!(deep_chains(&board, 3, &work), Err(OverBudget));
         assert!(work.used() > 1000);
     }
 
@@ -690,12 +687,11 @@ mod puzzles {
         let board = Board::new(&p);
         assert_eq!(large_board_weight(&board), 5);
         let work = Work::new(WorkBudget(1_000_000));
-        with_work(&work, || {
-            assert!(charge_large_board(&board, 2));
-            // A 9×9 board's lower chains are not counted.
-            let small = parse_puzzle(ELEVENS[0].0).unwrap();
-            assert!(charge_large_board(&Board::new(&small), u64::MAX));
-        });
+        let search = Search::new(&work);
+        assert!(search.charge_large_board(&board, 2));
+        // A 9×9 board's lower chains are not counted.
+        let small = parse_puzzle(ELEVENS[0].0).unwrap();
+        assert!(search.charge_large_board(&Board::new(&small), u64::MAX));
         assert_eq!(work.used(), 10);
     }
 

@@ -31,7 +31,7 @@
 //! producers, after the first (cycles and forcing X- and Y-chains) and
 //! before Nishio. SE's grids are 9×9; this module works on any size.
 
-use super::{SeRule, Step};
+use super::SeRule;
 use crate::human::board::Board;
 use crate::util::bits as digits;
 use std::collections::HashSet;
@@ -76,6 +76,7 @@ pub(crate) struct AlignedExclusion {
 
 impl AlignedExclusion {
     /// Removes the candidates from `board`.
+    #[cfg(test)]
     pub(crate) fn apply(&self, board: &mut Board) {
         for &(cell, mask) in &self.removals {
             for d in digits(mask) {
@@ -323,15 +324,4 @@ pub(crate) fn all(board: &Board, degree: Degree) -> Vec<AlignedExclusion> {
         ControlFlow::Continue(())
     });
     out
-}
-
-/// SE's aligned exclusion step of `degree` on `board`, applied.
-pub(super) fn step(board: &mut Board, degree: Degree) -> Option<Step> {
-    let x = first(board, degree)?;
-    x.apply(board);
-    let rule = degree.rule();
-    Some(Step {
-        rule,
-        tenths: rule.tenths(),
-    })
 }

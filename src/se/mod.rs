@@ -24,26 +24,27 @@
 //! * uniqueness ([`uniqueness`]): unique rectangles and loops 4.5 and up
 //!   (by length and type), the bivalue universal grave 5.6 and up (by type);
 //! * aligned pair and triplet exclusion 6.2 and 7.5 ([`aligned`]);
-//! * cycles and forcing chains by SE's kind and length ([`cycles`],
-//!   [`chains`]): 6.5 for an X- or Y-cycle, 6.6 for a forcing X- or
+//! * cycles and forcing chains by SE's kind and length ([`chain`],
+//!   [`cycles`], [`chains`]): 6.5 for an X- or Y-cycle, 6.6 for a forcing X- or
 //!   Y-chain, 7.0 for an XY one, 7.5 for Nishio, 8.0 for multiple (cell and
 //!   region) forcing chains, 8.5 for a dynamic chain, 9.0 for a dynamic
 //!   chain with basic techniques inside, 9.5 to 11.0 for nesting levels 2 to
-//!   5 (levels 3–5 in `chains::nesting`, within a work budget), each plus
+//!   5 (levels 3–5 in [`nesting`], within a work budget), each plus
 //!   0.1 per length threshold passed.
 //!
 //! The solving path is SE's (`Solver.getDifficulty`): at every state the
-//! first hint of the first producer that has one, the producers in SE's
-//! order ([`CLASSIC_PRODUCERS`]: hidden singles, direct pointing and
+//! hint of the first producer that has one, the producers in one list in
+//! SE's order ([`producers::PRODUCERS`]: hidden singles, direct pointing and
 //! claiming, direct hidden pair, naked singles, direct hidden triple,
 //! pointing and claiming, naked pair, X-wing, hidden pair, naked triple,
 //! swordfish, hidden triple, XY-wing, XYZ-wing, unique loops, naked quad,
-//! jellyfish, hidden quad, BUG), each searching in SE's order; aligned pair
-//! exclusion; then the lowest-rated chain conclusion of the first of SE's
-//! chain producers that finds one (which alone is applied, as SE applies one
-//! chain hint), aligned triplet exclusion coming after the first of them. That
-//! order is not by rating: a unique loop (4.5 and up) is tried before a
-//! naked quad (5.0) even when it rates higher.
+//! jellyfish, hidden quad, BUG, aligned pair exclusion; then SE's chaining
+//! producers, aligned triplet exclusion coming after the first of them, and
+//! nesting levels 3–5), each classic producer giving the first hint its
+//! search finds, each chaining producer the lowest-rated of its conclusions
+//! (which alone is applied, as SE applies one chain hint). That order is
+//! not by rating: a unique loop (4.5 and up) is tried before a naked quad
+//! (5.0) even when it rates higher.
 //!
 //! * **Serate** (Pelánek's definition: the difficulty of the hardest
 //!   technique used): the highest rating along that path.
@@ -62,21 +63,23 @@
 //! 3–5 run past their budget is "over budget": no number.
 
 pub(crate) mod aligned;
+pub(crate) mod chain;
 pub(crate) mod chains;
 pub(crate) mod classic;
 pub(crate) mod cycles;
+pub(crate) mod nesting;
+pub(crate) mod producers;
 pub(crate) mod uniqueness;
 
-use super::Unfinished;
-use super::board::Board;
-use super::techniques::Technique;
 use crate::grid::Puzzle;
-use aligned::Degree;
-pub(crate) use chains::nesting::WorkBudget;
-use chains::nesting::{Work, easiest_deep_chain, with_work};
-use chains::{ChainKind, easiest_chain};
+use crate::human::Unfinished;
+use crate::human::board::Board;
+use crate::human::techniques::Technique;
+use chain::ChainKind;
+use nesting::Work;
+pub(crate) use nesting::WorkBudget;
+use producers::{PRODUCERS, State};
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// A rule of SE's rating table that our path can use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -321,82 +324,6 @@ impl SeHint {
     }
 }
 
-/// SE's hint producers before its chains (`Solver`'s direct and indirect
-/// producers), each giving the first hint its search finds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum HintProducer {
-    /// `HiddenSingle`.
-    HiddenSingle,
-    /// `Locking(true)`: direct pointing and claiming.
-    DirectLocking,
-    /// `HiddenSet(k, true)`: direct hidden pair (2) or triple (3).
-    DirectHiddenSet(usize),
-    /// `NakedSingle`.
-    NakedSingle,
-    /// `Locking(false)`: pointing and claiming.
-    Locking,
-    /// `NakedSet(k)`.
-    NakedSet(usize),
-    /// `Fisherman(k)`: X-wing (2), swordfish (3), jellyfish (4).
-    Fisherman(usize),
-    /// `HiddenSet(k, false)`.
-    HiddenSet(usize),
-    /// `XYWing(false)`.
-    XyWing,
-    /// `XYWing(true)`.
-    XyzWing,
-    /// `UniqueLoops`.
-    UniqueLoops,
-    /// `BivalueUniversalGrave`.
-    BivalueUniversalGrave,
-}
-
-/// SE 1.2.1.3's producers before its chains, in the order its `Solver`
-/// tries them.
-pub(crate) const CLASSIC_PRODUCERS: [HintProducer; 19] = [
-    HintProducer::HiddenSingle,
-    HintProducer::DirectLocking,
-    HintProducer::DirectHiddenSet(2),
-    HintProducer::NakedSingle,
-    HintProducer::DirectHiddenSet(3),
-    HintProducer::Locking,
-    HintProducer::NakedSet(2),
-    HintProducer::Fisherman(2),
-    HintProducer::HiddenSet(2),
-    HintProducer::NakedSet(3),
-    HintProducer::Fisherman(3),
-    HintProducer::HiddenSet(3),
-    HintProducer::XyWing,
-    HintProducer::XyzWing,
-    HintProducer::UniqueLoops,
-    HintProducer::NakedSet(4),
-    HintProducer::Fisherman(4),
-    HintProducer::HiddenSet(4),
-    HintProducer::BivalueUniversalGrave,
-    // SE's AlignedPairExclusion follows (`aligned::step` in `next_step`),
-    // after the BUG and before the chains.
-];
-
-impl HintProducer {
-    /// The first hint of the producer on `board`, as SE's search finds it.
-    pub(crate) fn first_hint(self, board: &Board) -> Option<SeHint> {
-        match self {
-            HintProducer::HiddenSingle => classic::hidden_single(board),
-            HintProducer::DirectLocking => classic::locking(board, true),
-            HintProducer::DirectHiddenSet(k) => classic::hidden_set(board, k, true),
-            HintProducer::NakedSingle => classic::naked_single(board),
-            HintProducer::Locking => classic::locking(board, false),
-            HintProducer::NakedSet(k) => classic::naked_set(board, k),
-            HintProducer::Fisherman(k) => classic::fisherman(board, k),
-            HintProducer::HiddenSet(k) => classic::hidden_set(board, k, false),
-            HintProducer::XyWing => classic::xy_wing(board, false),
-            HintProducer::XyzWing => classic::xy_wing(board, true),
-            HintProducer::UniqueLoops => uniqueness::unique_loop(board),
-            HintProducer::BivalueUniversalGrave => uniqueness::bivalue_universal_grave(board),
-        }
-    }
-}
-
 /// Both ratings of one puzzle, and the rules used.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SerateResult {
@@ -446,68 +373,30 @@ struct Step {
 /// out (the [`Unfinished`] reason).
 pub(crate) const OVER_BUDGET: &str = "over budget";
 
-/// Takes the step SE would take on `board`; `Ok(None)` when nothing
-/// applies.
+/// Takes the step SE would take on `board`: the hint of the first of
+/// [`PRODUCERS`] that has one, applied; `Ok(None)` when none has.
 ///
 /// # Errors
-/// [`OVER_BUDGET`] when SE's nesting levels 3–5 run out of `work`.
-fn next_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, Unfinished> {
-    // From 16×16 on, the chains below level 3 count on `work` too.
-    let simple = with_work(work, || simple_step(board));
-    if work.over() {
-        return Err(Unfinished::new(OVER_BUDGET));
-    }
-    if let Some(s) = simple {
-        return Ok(Some(s));
-    }
-    deep_step(board, work)
-}
-
-/// The step of SE's nesting levels 3–5, applied (only when no simpler
-/// rule applies).
-fn deep_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, Unfinished> {
-    if work.is_off() {
-        return Ok(None);
-    }
-    let found = easiest_deep_chain(board, work).map_err(|_| Unfinished::new(OVER_BUDGET))?;
-    Ok(found.map(|c| {
-        c.conclusion.apply(board);
-        Step {
-            rule: SeRule::Chain(c.kind),
-            tenths: c.tenths,
+/// [`OVER_BUDGET`] when the producers run out of `work`.
+fn next_step(board: &mut Board, work: &Work) -> Result<Option<Step>, Unfinished> {
+    let over_budget = || Unfinished::new(OVER_BUDGET);
+    let state = State::new(work);
+    for producer in &PRODUCERS {
+        let hint = producer.hint(board, &state).map_err(|_| over_budget())?;
+        // A step found past the budget (16×16 and up, where every chain
+        // counts) is thrown away.
+        if work.over() {
+            return Err(over_budget());
         }
-    }))
-}
-
-/// The step SE would take on `board` up to nesting level 2, applied;
-/// `None` when nothing applies.
-fn simple_step(board: &mut Board) -> Option<Step> {
-    for producer in CLASSIC_PRODUCERS {
-        if let Some(hint) = producer.first_hint(board) {
+        if let Some(hint) = hint {
             hint.apply(board);
-            return Some(Step {
+            return Ok(Some(Step {
                 rule: hint.rule,
                 tenths: hint.tenths,
-            });
+            }));
         }
     }
-    if let Some(s) = aligned::step(board, Degree::Pair) {
-        return Some(s);
-    }
-    let mut triplet = false;
-    let c = easiest_chain(board, |b| {
-        triplet = aligned::first(b, Degree::Triplet).is_some();
-        triplet
-    });
-    if triplet {
-        return aligned::step(board, Degree::Triplet);
-    }
-    let c = c?;
-    c.conclusion.apply(board);
-    Some(Step {
-        rule: SeRule::Chain(c.kind),
-        tenths: c.tenths,
-    })
+    Ok(None)
 }
 
 /// Rates `puzzle` along SE's path, within the default [`WorkBudget`] (the
@@ -720,21 +609,6 @@ mod tests {
             .technique(),
             None
         );
-    }
-
-    #[test]
-    fn the_producers_come_in_ses_order() {
-        // Solver.java 1.2.1.3: UniqueLoops after XYZ-wing and before the
-        // naked quad; the BUG last before the chains.
-        let at = |p| CLASSIC_PRODUCERS.iter().position(|&q| q == p).unwrap();
-        assert_eq!(at(HintProducer::HiddenSingle), 0);
-        assert_eq!(at(HintProducer::NakedSingle), 3);
-        assert_eq!(at(HintProducer::UniqueLoops), at(HintProducer::XyzWing) + 1);
-        assert_eq!(
-            at(HintProducer::NakedSet(4)),
-            at(HintProducer::UniqueLoops) + 1
-        );
-        assert_eq!(at(HintProducer::BivalueUniversalGrave), 18);
     }
 
     #[test]

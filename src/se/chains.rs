@@ -1,9 +1,10 @@
 //! Sudoku Explainer's forcing chains and their ratings, on the propagation
 //! of our technique engine ([`crate::human::techniques`], `docs/methods.md`
 //! §3.11): SE 1.2.1.3's `Chaining` (`diuf/sudoku/solver/rules/chaining/`)
-//! with its producers in the order its `Solver` tries them, and its hints in
-//! the order it sorts them ([`easiest`]: rating, complexity, sort key, then
-//! the order found, cell by cell as `getMultipleChainsHintList` finds them).
+//! (its producers' order is [`super::producers::PRODUCERS`]'s), and its hints
+//! in the order it sorts them ([`super::chain::easiest`]: rating,
+//! complexity, sort key, then the order found, cell by cell as
+//! `getMultipleChainsHintList` finds them).
 //!
 //! A branch assumes a candidate on (placed) or off (removed) and propagates
 //! it with naked and hidden singles, with provenance: every "on" node (a
@@ -48,7 +49,8 @@
 //!   `FullChain`); bounded by [`NESTED_ROUNDS`] per branch and
 //!   [`NESTED_BUDGET`] searches per call.
 //!
-//! SE's nesting levels 3 to 5 (10.0, 10.5, 11.0) are [`nesting`]'s; SE's
+//! SE's nesting levels 3 to 5 (10.0, 10.5, 11.0) are [`super::nesting`]'s;
+//! SE's
 //! first producer (cycles 6.5, forcing X-chains 6.6, XY 7.0) and its Nishio
 //! producer are [`cycles`]'. The complexity of a
 //! contradiction is the ancestry (union) of the removals that empty the cell
@@ -56,168 +58,17 @@
 //! every branch added (as SE adds its branches' in a cell or region forcing
 //! chain).
 
-use super::cycles::{self, Eliminations};
+use super::chain::{
+    Cause, ChainKind, Conclusion, Eliminations, KEY_CELL, KEY_CONTRADICTION, KEY_DOUBLE,
+    KEY_REGION, RatedChain,
+};
+use super::cycles;
+use super::nesting::Search;
 use crate::human::board::Board;
 use crate::human::techniques::{Application, ChainSource, Technique, chain_sources, find};
 use crate::util::bits as digits;
 
-#[path = "nesting.rs"]
-pub(crate) mod nesting;
-
-/// SE's kind of chain, with its base rating.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) enum ChainKind {
-    /// Static chain with one kind of link (forcing X- or Y-chain), 6.6.
-    XOrY,
-    /// Static chain with both kinds of link, 7.0.
-    Forcing,
-    /// Dynamic contradiction on one digit, 7.5.
-    Nishio,
-    /// Static cell or region forcing chains from three or more
-    /// alternatives (SE's multiple forcing chains), 8.0.
-    Multiple,
-    /// Any other dynamic chain, 8.5.
-    Dynamic,
-    /// Dynamic chain whose branches also use SE's basic techniques
-    /// (SE's "dynamic forcing chains (+)", nesting level 1), 9.0.
-    DynamicPlus,
-    /// Dynamic chain whose branches also use SE's cycles and forcing X-,
-    /// Y- and XY-chains (SE's "dynamic forcing chains (+ forcing chains)",
-    /// nesting level 2), 9.5.
-    Nested,
-    /// Nesting level 3: multiple forcing chains nested, 10.0 ([`nesting`]).
-    NestedMultiple,
-    /// Nesting level 4: dynamic forcing chains nested, 10.5.
-    NestedDynamic,
-    /// Nesting level 5: dynamic forcing chains (+ forcing chains) nested,
-    /// 11.0.
-    NestedDynamicPlus,
-}
-
-impl ChainKind {
-    /// SE's base rating, in tenths.
-    pub(crate) fn base_tenths(self) -> u32 {
-        match self {
-            ChainKind::XOrY => 66,
-            ChainKind::Forcing => 70,
-            ChainKind::Nishio => 75,
-            ChainKind::Multiple => 80,
-            ChainKind::Dynamic => 85,
-            ChainKind::DynamicPlus => 90,
-            ChainKind::Nested => 95,
-            ChainKind::NestedMultiple => 100,
-            ChainKind::NestedDynamic => 105,
-            ChainKind::NestedDynamicPlus => 110,
-        }
-    }
-}
-
-/// SE's length increment, in tenths, of a chain of `nodes` potentials.
-pub(crate) fn length_increment_tenths(nodes: usize) -> u32 {
-    let length = nodes.saturating_sub(2);
-    let (mut added, mut ceil, mut odd) = (0, 4usize, false);
-    while length > ceil {
-        added += 1;
-        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
-        odd = !odd;
-    }
-    added
-}
-
-/// What a chain concludes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Conclusion {
-    /// Place the digit in the cell.
-    Place(usize, u8),
-    /// Remove the candidate from the cell.
-    Remove(usize, u8),
-    /// Remove every candidate of the set (a cycle's eliminations).
-    Eliminate(Eliminations),
-}
-
-impl Conclusion {
-    /// Applies the conclusion to `board`.
-    pub(crate) fn apply(self, board: &mut Board) {
-        match self {
-            Conclusion::Place(c, d) => board.place(c, d),
-            Conclusion::Remove(c, d) => {
-                board.eliminate(c, d);
-            }
-            Conclusion::Eliminate(set) => {
-                for (c, d) in set.iter() {
-                    board.eliminate(c, d);
-                }
-            }
-        }
-    }
-
-    /// True when the conclusion contradicts `solution` (cell values,
-    /// row-major).
-    #[cfg(test)]
-    pub(crate) fn contradicts(self, solution: &[u8]) -> bool {
-        match self {
-            Conclusion::Place(c, d) => solution[c] != d,
-            Conclusion::Remove(c, d) => solution[c] == d,
-            Conclusion::Eliminate(set) => set.iter().any(|(c, d)| solution[c] == d),
-        }
-    }
-}
-
-/// One rated chain conclusion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct RatedChain {
-    /// What it concludes.
-    pub conclusion: Conclusion,
-    /// SE's kind.
-    pub kind: ChainKind,
-    /// Potentials of the chain (SE's complexity).
-    pub nodes: usize,
-    /// The rating in tenths: base plus length increment.
-    pub tenths: u32,
-    /// SE's sort key of the hint (`getSortKey`): its last tie-break after
-    /// rating and complexity ([`KEY_DOUBLE`] … [`KEY_CONTRADICTION`]).
-    pub sort_key: u8,
-}
-
-/// SE's sort keys of its chaining hints: a double (both assumptions of a
-/// candidate agree), a cell forcing chain, a region forcing chain, a
-/// contradiction.
-const KEY_DOUBLE: u8 = 1;
-const KEY_CELL: u8 = 5;
-const KEY_REGION: u8 = 6;
-const KEY_CONTRADICTION: u8 = 7;
-
-impl RatedChain {
-    fn new(conclusion: Conclusion, kind: ChainKind, nodes: usize) -> RatedChain {
-        RatedChain {
-            conclusion,
-            kind,
-            nodes,
-            tenths: kind.base_tenths() + length_increment_tenths(nodes),
-            sort_key: 0,
-        }
-    }
-
-    fn keyed(mut self, sort_key: u8) -> RatedChain {
-        self.sort_key = sort_key;
-        self
-    }
-}
-
-/// The hint SE takes of a producer's: the lowest rating, then the lowest
-/// complexity, then the lowest sort key, then the first found (SE sorts its
-/// hints stably by these).
-pub(crate) fn easiest(chains: impl IntoIterator<Item = RatedChain>) -> Option<RatedChain> {
-    chains.into_iter().reduce(|best, c| {
-        if (c.tenths, c.nodes, c.sort_key) < (best.tenths, best.nodes, best.sort_key) {
-            c
-        } else {
-            best
-        }
-    })
-}
-
-const NONE: u32 = u32::MAX;
+pub(super) const NONE: u32 = u32::MAX;
 
 /// The nodes of an ancestry, a bit per node, inline for a 9×9 board (810
 /// slots and the root fit 13 words): a branch makes one per node, and a heap
@@ -226,9 +77,9 @@ type NodeSet = smallvec::SmallVec<[u64; 13]>;
 
 /// What the ancestry of a node holds.
 #[derive(Debug, Clone)]
-struct Ancestry {
+pub(super) struct Ancestry {
     /// Nodes (bit per node index).
-    set: NodeSet,
+    pub(super) set: NodeSet,
     /// No placement in it follows from several removals.
     stat: bool,
     /// It holds a hidden single (X link) / a naked single (Y link).
@@ -238,7 +89,7 @@ struct Ancestry {
     one_digit: bool,
     /// The nodes in it that a nested chain concluded, with that chain's
     /// complexity (SE adds each nested chain's once).
-    nested: Vec<(u64, u32)>,
+    pub(super) nested: Vec<(u64, u32)>,
     /// A contradiction that joins three or more removals (a cell's
     /// candidates, a digit's places in a unit): SE reaches it only as a
     /// cell or region forcing chain.
@@ -246,7 +97,7 @@ struct Ancestry {
 }
 
 impl Ancestry {
-    fn count(&self) -> usize {
+    pub(super) fn count(&self) -> usize {
         let flat: usize = self.set.iter().map(|w| w.count_ones() as usize).sum();
         flat + self.nested.iter().map(|&(_, w)| w as usize).sum::<usize>()
     }
@@ -270,40 +121,40 @@ impl Ancestry {
 
 /// How a branch propagates, as SE's `Chaining` parameters say.
 #[derive(Debug, Clone, Copy)]
-struct Mode {
+pub(super) struct Mode {
     /// Only the singles that follow from one removal (SE's static chains).
-    static_only: bool,
+    pub(super) static_only: bool,
     /// When no single follows, SE's basic techniques of nesting level 1
     /// (locked candidates, hidden pair, naked pair, X-wing) on the
     /// branch's board (SE's "+", 9.0).
-    plus: bool,
+    pub(super) plus: bool,
     /// When neither applies, SE's first chaining producer (cycles, forcing
     /// X-, Y- and XY-chains) on the branch's board (SE's nesting level 2,
     /// "+ forcing chains", 9.5).
-    nested: bool,
-    /// SE's nesting level 3, 4 or 5 (0 below): the rules [`nesting`] nests.
-    deep: u8,
+    pub(super) nested: bool,
+    /// SE's nesting level 3, 4 or 5 (0 below): the rules [`super::nesting`] nests.
+    pub(super) deep: u8,
 }
 
-const STATIC: Mode = Mode {
+pub(super) const STATIC: Mode = Mode {
     static_only: true,
     plus: false,
     nested: false,
     deep: 0,
 };
-const DYNAMIC: Mode = Mode {
+pub(super) const DYNAMIC: Mode = Mode {
     static_only: false,
     plus: false,
     nested: false,
     deep: 0,
 };
-const PLUS: Mode = Mode {
+pub(super) const PLUS: Mode = Mode {
     static_only: false,
     plus: true,
     nested: false,
     deep: 0,
 };
-const NESTED: Mode = Mode {
+pub(super) const NESTED: Mode = Mode {
     static_only: false,
     plus: true,
     nested: true,
@@ -323,7 +174,7 @@ const PLUS_RULES: [Technique; 5] = [
 
 /// What a branch assumes.
 #[derive(Debug, Clone, Copy)]
-enum Assume {
+pub(super) enum Assume {
     /// The digit is in the cell.
     On(usize, u8),
     /// The digit is not in the cell.
@@ -331,33 +182,19 @@ enum Assume {
 }
 
 /// One branch: the assumption propagated, with provenance.
-struct Branch {
-    board: Board,
+pub(super) struct Branch {
+    pub(super) board: Board,
     /// Node index of the placement / removal of `(cell, digit)`, or `NONE`.
-    on_at: Vec<u32>,
-    off_at: Vec<u32>,
-    anc: Vec<Ancestry>,
+    pub(super) on_at: Vec<u32>,
+    pub(super) off_at: Vec<u32>,
+    pub(super) anc: Vec<Ancestry>,
     /// The ancestry of the first contradiction, if the branch reached one.
-    contradiction: Option<Ancestry>,
+    pub(super) contradiction: Option<Ancestry>,
     /// Why each node holds (for a nested chain's rule parents).
-    cause: Vec<Cause>,
+    pub(super) cause: Vec<Cause>,
     /// Whether the last step without singles was a basic technique (not a
     /// nested chain).
-    last_advanced: bool,
-}
-
-/// Why a node of a branch holds, as far as a chain nesting it needs: the
-/// cell (naked single, or the source cell) or the unit and digit (hidden
-/// single, or the source unit) whose other candidates' removals it rests
-/// on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Cause {
-    /// A removal, or a root with no pattern.
-    Other,
-    /// The last candidate of the cell.
-    Naked(usize),
-    /// The last place of the digit in the unit.
-    Hidden(usize, u8),
+    pub(super) last_advanced: bool,
 }
 
 /// One single of a branch: cell, digit, the removals it follows from, and
@@ -374,26 +211,29 @@ pub(crate) const NESTED_ROUNDS: usize = 4;
 /// cap; ours keeps one step within seconds).
 pub(crate) const NESTED_BUDGET: usize = 400;
 
-thread_local! {
-    static NESTED_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
 impl Branch {
     /// Propagates `assume` from `start` as `mode` says. `source_x` tells
     /// the link between a two-alternative source's alternatives: a digit's
     /// two places in a unit (X), or a cell's two candidates (Y); every
     /// conclusion of the chain goes through it.
-    fn run(start: &Board, assume: Assume, mode: Mode, source_x: bool) -> Branch {
-        Branch::run_caused(start, assume, mode, source_x, Cause::Other)
+    pub(super) fn run(
+        start: &Board,
+        assume: Assume,
+        mode: Mode,
+        source_x: bool,
+        search: &Search,
+    ) -> Branch {
+        Branch::run_caused(start, assume, mode, source_x, Cause::Other, search)
     }
 
     /// [`Branch::run`] with the root's cause (the source of a nested chain).
-    fn run_caused(
+    pub(super) fn run_caused(
         start: &Board,
         assume: Assume,
         mode: Mode,
         source_x: bool,
         root_cause: Cause,
+        search: &Search,
     ) -> Branch {
         let geo = start.geometry();
         let slots = geo.cells * (geo.side + 1);
@@ -412,7 +252,7 @@ impl Branch {
         br.cause[root as usize] = root_cause;
         // Over budget (16×16 and up): a branch that concludes nothing; the
         // rating is then "over budget" and this step is thrown away.
-        if !nesting::charge_large_board(start, 1) {
+        if !search.charge_large_board(start, 1) {
             return br;
         }
         let d = match assume {
@@ -437,10 +277,10 @@ impl Branch {
             }
             if found.is_empty() {
                 if (mode.plus && br.advanced(start, d))
-                    || (mode.nested && nested_rounds < NESTED_ROUNDS && br.nested(start, d))
+                    || (mode.nested && nested_rounds < NESTED_ROUNDS && br.nested(start, d, search))
                     || (mode.deep > 0
                         && nested_rounds < NESTED_ROUNDS
-                        && br.deep_round(start, d, mode.deep))
+                        && br.deep_round(start, d, mode.deep, search))
                 {
                     nested_rounds += usize::from(!br.last_advanced);
                     br.contradiction = br.find_contradiction(start);
@@ -467,11 +307,11 @@ impl Branch {
         br
     }
 
-    fn slot(&self, cell: usize, d: u8) -> usize {
+    pub(super) fn slot(&self, cell: usize, d: u8) -> usize {
         cell * (self.board.side() + 1) + d as usize
     }
 
-    fn new_node(
+    pub(super) fn new_node(
         &mut self,
         words: usize,
         parents: &[u32],
@@ -566,9 +406,8 @@ impl Branch {
     /// places of the digit in the unit, SE's `collectRuleParents`) and which
     /// adds the nested chain's complexity once. False when none applies or
     /// the budget is spent.
-    fn nested(&mut self, start: &Board, src_digit: u8) -> bool {
-        let left = NESTED_LEFT.with(|l| l.get());
-        if left == 0 {
+    fn nested(&mut self, start: &Board, src_digit: u8, search: &Search) -> bool {
+        if search.nested_left() == 0 {
             return false;
         }
         // A nested search propagates about two branches per candidate, as
@@ -576,11 +415,11 @@ impl Branch {
         let candidates: u32 = (0..self.board.geometry().cells)
             .map(|c| self.board.cands(c).count_ones())
             .sum();
-        if !nesting::charge_large_board(&self.board, 2 * u64::from(candidates)) {
+        if !search.charge_large_board(&self.board, 2 * u64::from(candidates)) {
             return false;
         }
-        NESTED_LEFT.with(|l| l.set(left - 1));
-        let found = nested_first(&self.board);
+        search.spend_nested();
+        let found = nested_first(&self.board, search);
         self.add_nested(start, src_digit, &found)
     }
 
@@ -635,7 +474,7 @@ impl Branch {
     }
 
     /// The removals (off nodes) of the start candidates `mask` of `cell`.
-    fn offs_of_cell(&self, start: &Board, cell: usize, mask: u32) -> Vec<u32> {
+    pub(super) fn offs_of_cell(&self, start: &Board, cell: usize, mask: u32) -> Vec<u32> {
         digits(start.cands(cell) & mask)
             .map(|x| self.off_at[self.slot(cell, x)])
             .filter(|&n| n != NONE)
@@ -643,7 +482,13 @@ impl Branch {
     }
 
     /// The removals of `d` from the cells of `unit` other than `except`.
-    fn offs_in_unit(&self, start: &Board, unit: usize, d: u8, except: usize) -> Vec<u32> {
+    pub(super) fn offs_in_unit(
+        &self,
+        start: &Board,
+        unit: usize,
+        d: u8,
+        except: usize,
+    ) -> Vec<u32> {
         start.geometry().units[unit]
             .iter()
             .filter(|&&c| c != except && start.cands(c) & (1 << d) != 0)
@@ -745,7 +590,7 @@ impl Branch {
 
     /// The complexity of a contradiction whose ancestry is `a`: its nodes
     /// plus the contradiction itself.
-    fn summed(&self, a: &Ancestry) -> usize {
+    pub(super) fn summed(&self, a: &Ancestry) -> usize {
         a.count() + 1
     }
 }
@@ -791,45 +636,13 @@ fn union(a: &Ancestry, b: &Ancestry) -> Ancestry {
     }
 }
 
-/// SE's chaining producers, in the order its solver tries them; the path
-/// takes the easiest conclusion of the first that finds one.
-#[cfg(test)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Producer {
-    /// Forcing X-, Y- and XY-chains from two-alternative sources (6.6, 7.0).
-    Static,
-    /// Dynamic contradictions on one digit (7.5).
-    Nishio,
-    /// Static cell and region forcing chains (8.0).
-    Multiple,
-    /// Dynamic forcing chains (8.5).
-    Dynamic,
-    /// Dynamic forcing chains with basic techniques inside (9.0).
-    DynamicPlus,
-    /// Dynamic forcing chains with static forcing chains inside (9.5).
-    Nested,
-}
-
-#[cfg(test)]
-impl Producer {
-    /// Every producer, in SE's order.
-    pub(crate) const ALL: [Producer; 6] = [
-        Producer::Static,
-        Producer::Nishio,
-        Producer::Multiple,
-        Producer::Dynamic,
-        Producer::DynamicPlus,
-        Producer::Nested,
-    ];
-}
-
 /// The static forcing chains of the engine's two-alternative sources, each
 /// rated as SE rates its chain, in source order, for boards larger than 9×9
 /// (SE's first producer, [`cycles`], has no counterpart there); a
 /// contradiction that joins three or more removals is left out (SE's first
 /// producer does not reach it).
-pub(crate) fn static_chains(board: &Board) -> Vec<RatedChain> {
-    two_alternative_chains(board)
+pub(crate) fn static_chains(board: &Board, search: &Search) -> Vec<RatedChain> {
+    two_alternative_chains(board, search)
         .into_iter()
         .filter(|c| c.kind != ChainKind::Multiple)
         .collect()
@@ -837,13 +650,25 @@ pub(crate) fn static_chains(board: &Board) -> Vec<RatedChain> {
 
 /// The conclusions of the static branches of the engine's two-alternative
 /// sources.
-fn two_alternative_chains(board: &Board) -> Vec<RatedChain> {
+fn two_alternative_chains(board: &Board, search: &Search) -> Vec<RatedChain> {
     let mut out = Vec::new();
     for src in chain_sources(board) {
         let [first, second] = src.alternatives();
         let source_x = matches!(src, ChainSource::Unit { .. });
-        let b1 = Branch::run(board, Assume::On(first.0, first.1), STATIC, source_x);
-        let b2 = Branch::run(board, Assume::On(second.0, second.1), STATIC, source_x);
+        let b1 = Branch::run(
+            board,
+            Assume::On(first.0, first.1),
+            STATIC,
+            source_x,
+            search,
+        );
+        let b2 = Branch::run(
+            board,
+            Assume::On(second.0, second.1),
+            STATIC,
+            source_x,
+            search,
+        );
         two_way(board, src, (&b1, &b2), &mut |c, k, n, _| {
             out.push(RatedChain::new(c, k, n));
         });
@@ -916,7 +741,7 @@ fn two_way(
 /// The causes of the nodes of the ancestries `parts` (with `root`, the
 /// source of a cell or region forcing chain): what the nested chain's rule
 /// parents are made of.
-fn causes_of(parts: &[(&Branch, &Ancestry)], root: Option<Cause>) -> Vec<Cause> {
+pub(super) fn causes_of(parts: &[(&Branch, &Ancestry)], root: Option<Cause>) -> Vec<Cause> {
     let mut causes: Vec<Cause> = root.into_iter().collect();
     for (br, a) in parts {
         for (w, &bits) in a.set.iter().enumerate() {
@@ -937,14 +762,14 @@ fn causes_of(parts: &[(&Branch, &Ancestry)], root: Option<Cause>) -> Vec<Cause> 
 
 /// A conclusion of a static chain nested in a branch: what it concludes,
 /// its complexity, and the causes of its nodes (its rule parents).
-struct NestedConclusion {
-    conclusion: Conclusion,
-    nodes: usize,
-    causes: Vec<Cause>,
+pub(super) struct NestedConclusion {
+    pub(super) conclusion: Conclusion,
+    pub(super) nodes: usize,
+    pub(super) causes: Vec<Cause>,
     /// The nested chain's identity when two searches may find the same
     /// chain (SE's `FullChain`): its complexity counts once per outer
     /// chain.
-    fingerprint: Option<u64>,
+    pub(super) fingerprint: Option<u64>,
 }
 
 /// SE's rule nested at levels 2 and 3, its first chaining producer
@@ -953,10 +778,10 @@ struct NestedConclusion {
 /// those removing the same candidates once, each with the causes of its
 /// potentials ([`cycles::nested_hints`]). On boards too large for the
 /// cycles' sets, the engine's static forcing chains stand in.
-fn nested_first(board: &Board) -> Vec<NestedConclusion> {
+pub(super) fn nested_first(board: &Board, search: &Search) -> Vec<NestedConclusion> {
     let geo = board.geometry();
     if geo.cells * geo.side > Eliminations::CAPACITY {
-        return nested_static(board);
+        return nested_static(board, search);
     }
     cycles::nested_hints(board)
         .into_iter()
@@ -972,7 +797,7 @@ fn nested_first(board: &Board) -> Vec<NestedConclusion> {
 /// The static forcing chains of the engine's two-alternative sources on
 /// `board` (a branch's board) as nested conclusions: [`nested_first`]'s
 /// stand-in on boards too large for SE's first producer.
-fn nested_static(board: &Board) -> Vec<NestedConclusion> {
+fn nested_static(board: &Board, search: &Search) -> Vec<NestedConclusion> {
     let mut out = Vec::new();
     for src in chain_sources(board) {
         let [first, second] = src.alternatives();
@@ -981,7 +806,7 @@ fn nested_static(board: &Board) -> Vec<NestedConclusion> {
             ChainSource::Cell { cell, .. } => (false, Cause::Naked(cell)),
         };
         let run = |(c, d): (usize, u8)| {
-            Branch::run_caused(board, Assume::On(c, d), STATIC, source_x, root)
+            Branch::run_caused(board, Assume::On(c, d), STATIC, source_x, root, search)
         };
         let (b1, b2) = (run(first), run(second));
         two_way(
@@ -1001,18 +826,22 @@ fn nested_static(board: &Board) -> Vec<NestedConclusion> {
     out
 }
 
-/// What every branch of `branches` implies (SE's cell and region forcing
-/// chains), rated `kind` at the sum of the branches' ancestries. As in SE,
-/// a branch that reached a contradiction keeps what it implied up to there
-/// (its alternative is false, so one of the others holds, and each of them
-/// implies the conclusion). `skip` is the source cell, whose own
-/// candidates are the alternatives.
-fn agreements(
+/// A branch and the ancestry of a conclusion in it.
+pub(super) type Part<'a> = (&'a Branch, &'a Ancestry);
+
+/// What every branch of `live` implies (SE's cell and region forcing
+/// chains, and doubles), each conclusion handed to `emit` with the
+/// ancestries it rests on, one per branch. As in SE, a branch that reached
+/// a contradiction keeps what it implied up to there (its alternative is
+/// false, so one of the others holds, and each of them implies the
+/// conclusion). `skip` is the source cell, whose own candidates are the
+/// alternatives. A cell that every branch fills the same way yields that
+/// placement; else each candidate every branch removes.
+pub(super) fn agreements(
     board: &Board,
     live: &[&Branch],
     skip: Option<usize>,
-    kind: ChainKind,
-    out: &mut Vec<RatedChain>,
+    emit: &mut dyn FnMut(Conclusion, &[Part]),
 ) {
     if live.iter().all(|b| b.contradiction.is_some()) {
         return;
@@ -1021,16 +850,18 @@ fn agreements(
         return;
     };
     let geo = board.geometry();
-    let sum = |at: &dyn Fn(&Branch) -> u32| -> Option<usize> {
-        let mut n = 0;
+    let mut parts = Vec::with_capacity(live.len());
+    let mut agree = |at: &dyn Fn(&Branch) -> u32, conclusion: Conclusion| -> bool {
+        parts.clear();
         for b in live {
             let i = at(b);
             if i == NONE {
-                return None;
+                return false;
             }
-            n += b.anc[i as usize].count();
+            parts.push((*b, &b.anc[i as usize]));
         }
-        Some(n)
+        emit(conclusion, &parts);
+        true
     };
     for cell in 0..geo.cells {
         if board.value(cell) != 0 || skip == Some(cell) {
@@ -1039,25 +870,40 @@ fn agreements(
         let mut placed = false;
         for d in digits(board.cands(cell)) {
             let s = first.slot(cell, d);
-            if let Some(n) = sum(&|b: &Branch| b.on_at[s]) {
-                out.push(RatedChain::new(Conclusion::Place(cell, d), kind, n));
-                placed = true;
-            }
+            placed |= agree(&|b: &Branch| b.on_at[s], Conclusion::Place(cell, d));
         }
         if !placed {
             for d in digits(board.cands(cell)) {
                 let s = first.slot(cell, d);
-                if let Some(n) = sum(&|b: &Branch| b.off_at[s]) {
-                    out.push(RatedChain::new(Conclusion::Remove(cell, d), kind, n));
-                }
+                agree(&|b: &Branch| b.off_at[s], Conclusion::Remove(cell, d));
             }
         }
     }
 }
 
+/// [`agreements`] rated `kind` at the sum of the branches' ancestries, as
+/// SE adds its branches' in a cell or region forcing chain.
+pub(super) fn rated_agreements(
+    board: &Board,
+    live: &[&Branch],
+    skip: Option<usize>,
+    kind: ChainKind,
+    out: &mut Vec<RatedChain>,
+) {
+    agreements(board, live, skip, &mut |conclusion, parts| {
+        let nodes = parts.iter().map(|(_, a)| a.count()).sum();
+        out.push(RatedChain::new(conclusion, kind, nodes));
+    });
+}
+
 /// The "on" branch of every candidate of `board` under `mode` (`None` for
 /// filled cells), indexed by slot.
-fn on_branches(board: &Board, mode: Mode, want: impl Fn(usize, u8) -> bool) -> Vec<Option<Branch>> {
+fn on_branches(
+    board: &Board,
+    mode: Mode,
+    want: impl Fn(usize, u8) -> bool,
+    search: &Search,
+) -> Vec<Option<Branch>> {
     let geo = board.geometry();
     let mut out: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
     for cell in 0..geo.cells {
@@ -1067,7 +913,7 @@ fn on_branches(board: &Board, mode: Mode, want: impl Fn(usize, u8) -> bool) -> V
         for d in digits(board.cands(cell)) {
             if want(cell, d) {
                 out[cell * (geo.side + 1) + d as usize] =
-                    Some(Branch::run(board, Assume::On(cell, d), mode, false));
+                    Some(Branch::run(board, Assume::On(cell, d), mode, false, search));
             }
         }
     }
@@ -1080,7 +926,7 @@ fn on_branches(board: &Board, mode: Mode, want: impl Fn(usize, u8) -> bool) -> V
 /// digits, `binary`'s conclusions of the digit, then the region chains of the
 /// digit's box, row and column (two or more places) whose first place is
 /// the cell; then the cell's own chain.
-fn se_ordered(
+pub(super) fn se_ordered(
     board: &Board,
     on: &[Option<Branch>],
     min_cell: u32,
@@ -1114,7 +960,7 @@ fn se_ordered(
                     .filter_map(|i| on[slot(cells[i as usize - 1], d)].as_ref())
                     .collect();
                 let from = out.len();
-                agreements(board, &bs, None, kind, out);
+                rated_agreements(board, &bs, None, kind, out);
                 key(out, from, KEY_REGION);
             }
         }
@@ -1122,7 +968,7 @@ fn se_ordered(
             .filter_map(|d| on[slot(cell, d)].as_ref())
             .collect();
         let from = out.len();
-        agreements(board, &bs, Some(cell), kind, out);
+        rated_agreements(board, &bs, Some(cell), kind, out);
         key(out, from, KEY_CELL);
     }
 }
@@ -1131,7 +977,7 @@ fn se_ordered(
 /// or more candidates, its cell forcing chain and the region forcing chains
 /// of its digits' units whose first place it is, in SE's order
 /// ([`se_ordered`]).
-pub(crate) fn multiple_chains(board: &Board) -> Vec<RatedChain> {
+pub(crate) fn multiple_chains(board: &Board, search: &Search) -> Vec<RatedChain> {
     let mut out: Vec<RatedChain> = Vec::new();
     let geo = board.geometry();
     let mut wanted = vec![false; geo.cells * (geo.side + 1)];
@@ -1152,9 +998,12 @@ pub(crate) fn multiple_chains(board: &Board) -> Vec<RatedChain> {
             }
         }
     }
-    let on = on_branches(board, STATIC, |c, d| {
-        wanted[c * (geo.side + 1) + d as usize]
-    });
+    let on = on_branches(
+        board,
+        STATIC,
+        |c, d| wanted[c * (geo.side + 1) + d as usize],
+        search,
+    );
     se_ordered(
         board,
         &on,
@@ -1175,24 +1024,25 @@ pub(crate) fn multiple_chains(board: &Board) -> Vec<RatedChain> {
 /// level 0), both assumptions agreeing on a candidate of a cell with three
 /// or more candidates settle it; and dynamic cell and region forcing chains
 /// from every cell and every digit of a unit.
-pub(crate) fn dynamic_chains(board: &Board, level: u8) -> Vec<RatedChain> {
+pub(crate) fn dynamic_chains(board: &Board, level: u8, search: &Search) -> Vec<RatedChain> {
     let geo = board.geometry();
-    let (mode, kind) = match level {
-        0 => (DYNAMIC, ChainKind::Dynamic),
-        1 => (PLUS, ChainKind::DynamicPlus),
+    let with_budget;
+    let (mode, kind, search) = match level {
+        0 => (DYNAMIC, ChainKind::Dynamic, search),
+        1 => (PLUS, ChainKind::DynamicPlus, search),
         _ => {
-            NESTED_LEFT.with(|l| l.set(NESTED_BUDGET));
-            (NESTED, ChainKind::Nested)
+            with_budget = search.with_nested_budget();
+            (NESTED, ChainKind::Nested, &with_budget)
         }
     };
     let plus = level > 0;
-    let on = on_branches(board, mode, |_, _| true);
+    let on = on_branches(board, mode, |_, _| true, search);
     let mut out = Vec::new();
     let mut binary = |cell: usize, d: u8, out: &mut Vec<RatedChain>| {
         let Some(b_on) = &on[cell * (geo.side + 1) + d as usize] else {
             return;
         };
-        let b_off = Branch::run(board, Assume::Off(cell, d), mode, false);
+        let b_off = Branch::run(board, Assume::Off(cell, d), mode, false, search);
         let contradiction_kind = |a: &Ancestry| {
             if !plus && a.one_digit {
                 ChainKind::Nishio
@@ -1222,7 +1072,7 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8) -> Vec<RatedChain> {
         }
         if board.cands(cell).count_ones() >= 3 {
             let from = out.len();
-            agreements(board, &[b_on, &b_off], Some(cell), kind, out);
+            rated_agreements(board, &[b_on, &b_off], Some(cell), kind, out);
             for c in &mut out[from..] {
                 c.sort_key = KEY_DOUBLE;
             }
@@ -1232,118 +1082,12 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8) -> Vec<RatedChain> {
     out
 }
 
-/// The conclusions of one producer on `board`.
-#[cfg(test)]
-pub(crate) fn produce(board: &Board, producer: Producer) -> Vec<RatedChain> {
-    match producer {
-        Producer::Static => static_chains(board),
-        Producer::Nishio => dynamic_chains(board, 0)
-            .into_iter()
-            .filter(|c| c.kind == ChainKind::Nishio)
-            .collect(),
-        Producer::Multiple => multiple_chains(board),
-        Producer::Dynamic => dynamic_chains(board, 0),
-        Producer::DynamicPlus => dynamic_chains(board, 1),
-        Producer::Nested => dynamic_chains(board, 2),
-    }
-}
-
 /// Every conclusion the static, multiple and dynamic (not "+") forcing
 /// chains of `board` reach, each rated as SE rates its chain.
 #[cfg(test)]
-pub(crate) fn rated_chains(board: &Board) -> Vec<RatedChain> {
-    let mut out = static_chains(board);
-    out.extend(multiple_chains(board));
-    out.extend(dynamic_chains(board, 0));
+pub(crate) fn rated_chains(board: &Board, search: &Search) -> Vec<RatedChain> {
+    let mut out = static_chains(board, search);
+    out.extend(multiple_chains(board, search));
+    out.extend(dynamic_chains(board, 0, search));
     out
-}
-
-/// The easiest conclusion ([`easiest`]) of the first of SE's producers that
-/// reaches one. SE tries its
-/// Aligned Triplet Exclusion between its first chaining producer and
-/// Nishio: `before_nishio` stands for it, and when it returns true (it
-/// found its step) no chain is taken.
-pub(crate) fn easiest_chain(
-    board: &Board,
-    before_nishio: impl FnOnce(&Board) -> bool,
-) -> Option<RatedChain> {
-    // SE's first producer: cycles and forcing X-, Y- and XY-chains; the
-    // engine's static chains stand in on boards too large for its sets.
-    let geo = board.geometry();
-    if geo.cells * geo.side <= Eliminations::CAPACITY {
-        if let Some(h) = cycles::first_hint(board) {
-            return Some(h.rated());
-        }
-    } else if let Some(c) = easiest(static_chains(board)) {
-        return Some(c);
-    }
-    // SE's AlignedExclusion(3) comes between the first producer and Nishio.
-    if before_nishio(board) {
-        return None;
-    }
-    // SE's Nishio producer (X links only, dynamic); on boards too large for
-    // it, the engine's one-digit dynamic contradictions.
-    let small = geo.cells * geo.side <= Eliminations::CAPACITY;
-    let dynamic = std::cell::OnceCell::new();
-    let dynamic_of = |want_nishio: bool| -> Vec<RatedChain> {
-        dynamic
-            .get_or_init(|| dynamic_chains(board, 0))
-            .iter()
-            .filter(|c| (c.kind == ChainKind::Nishio) == want_nishio)
-            .copied()
-            .collect()
-    };
-    let nishio = if small {
-        cycles::nishio_hint(board)
-    } else {
-        easiest(dynamic_of(true))
-    };
-    nishio
-        .or_else(|| easiest(multiple_chains(board)))
-        .or_else(|| easiest(dynamic_of(false)))
-        .or_else(|| easiest(dynamic_chains(board, 1)))
-        .or_else(|| easiest(dynamic_chains(board, 2)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn length_increment_follows_se_thresholds() {
-        // SE adds 0.1 each time length = potentials − 2 passes 4, 6, 8, 12,
-        // 16, 24, 32, 48, 64.
-        let at = |nodes| length_increment_tenths(nodes);
-        assert_eq!(at(0), 0);
-        assert_eq!(at(6), 0); // length 4
-        assert_eq!(at(7), 1); // length 5
-        assert_eq!(at(8), 1); // length 6
-        assert_eq!(at(9), 2);
-        assert_eq!(at(10), 2); // length 8
-        assert_eq!(at(11), 3);
-        assert_eq!(at(14), 3); // length 12
-        assert_eq!(at(15), 4);
-        assert_eq!(at(18), 4); // length 16
-        assert_eq!(at(19), 5);
-        assert_eq!(at(26), 5); // length 24
-        assert_eq!(at(27), 6);
-        assert_eq!(at(34), 6); // length 32
-        assert_eq!(at(35), 7);
-        assert_eq!(at(50), 7); // length 48
-        assert_eq!(at(51), 8);
-        assert_eq!(at(66), 8); // length 64
-        assert_eq!(at(67), 9);
-        // Never decreasing.
-        for n in 0..2000 {
-            assert!(at(n + 1) >= at(n));
-        }
-    }
-
-    #[test]
-    fn base_ratings_are_ses() {
-        assert_eq!(ChainKind::XOrY.base_tenths(), 66);
-        assert_eq!(ChainKind::Forcing.base_tenths(), 70);
-        assert_eq!(ChainKind::Nishio.base_tenths(), 75);
-        assert_eq!(ChainKind::Dynamic.base_tenths(), 85);
-    }
 }

@@ -47,58 +47,11 @@
 //! removals of the outer chain behind those causes are the nested hint's
 //! rule parents (`ChainingHint.getRuleParents`).
 
-use super::chains::{Cause, ChainKind, Conclusion, RatedChain};
+use super::chain::{Cause, ChainKind, Conclusion, Eliminations, RatedChain};
 use crate::grid::Geometry;
 use crate::human::board::Board;
 use crate::util::bits as digits;
 use std::collections::VecDeque;
-
-/// A set of candidates to remove (a cycle's eliminations), on a board
-/// whose cells × digits fit in [`Eliminations::CAPACITY`] (every 9×9 and
-/// smaller board).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Eliminations {
-    side: u8,
-    bits: [u64; 12],
-}
-
-impl Eliminations {
-    /// The most cells × digits a set holds.
-    pub(crate) const CAPACITY: usize = 12 * 64;
-
-    fn new(side: usize) -> Eliminations {
-        Eliminations {
-            side: side as u8,
-            bits: [0; 12],
-        }
-    }
-
-    fn insert(&mut self, cell: usize, d: u8) {
-        let i = cell * self.side as usize + d as usize - 1;
-        self.bits[i / 64] |= 1 << (i % 64);
-    }
-
-    /// True when the set holds nothing.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.bits.iter().all(|&w| w == 0)
-    }
-
-    /// The candidates `(cell, digit)`, in cell then digit order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
-        let side = self.side as usize;
-        self.bits.iter().enumerate().flat_map(move |(w, &word)| {
-            let mut m = word;
-            std::iter::from_fn(move || {
-                if m == 0 {
-                    return None;
-                }
-                let i = w * 64 + m.trailing_zeros() as usize;
-                m &= m - 1;
-                Some((i / side, (i % side) as u8 + 1))
-            })
-        })
-    }
-}
 
 /// Which links a pass uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
