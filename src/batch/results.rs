@@ -105,7 +105,13 @@ impl RowSpec {
 }
 
 /// Where the run record of results file `results` is: `results.run.json`.
-pub(crate) fn record_path(results: &Path) -> PathBuf {
+///
+/// ```
+/// use std::path::Path;
+///
+/// assert_eq!(sudolab::record_path(Path::new("d/out.jsonl")), Path::new("d/out.jsonl.run.json"));
+/// ```
+pub fn record_path(results: &Path) -> PathBuf {
     let mut name = results.as_os_str().to_owned();
     name.push(".run.json");
     PathBuf::from(name)

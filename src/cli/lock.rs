@@ -43,8 +43,8 @@ impl OutputLock {
 /// symbolic link is followed, as the output's rows are: two runs that
 /// write one file through two names take one lock.
 pub(super) fn lock_path(output: &Path) -> PathBuf {
-    let output = match crate::report::OutputTarget::of(output) {
-        Ok(crate::report::OutputTarget::File(file)) => file,
+    let output = match sudolab::OutputTarget::of(output) {
+        Ok(sudolab::OutputTarget::File(file)) => file,
         _ => output.to_path_buf(),
     };
     let name = output

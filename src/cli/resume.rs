@@ -6,16 +6,17 @@
 pub(super) use super::record::RunRecord;
 use super::record::{STDIN_INPUT, input_identity};
 use super::{Common, EXIT_INTERRUPTED, OutputArgs, is_stdio, open_input, signals, write_stdout};
-pub(super) use crate::batch::results::{DoneRows, Lined, RowSpec};
 use crate::cli::paths::PathPlan;
 pub(super) use crate::cli::sink::RowWriter;
 use crate::cli::sink::open_file;
-use crate::report::{Format, OutputStream, RowStream};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::io::Write;
 use std::path::PathBuf;
+use sudolab::Format;
+pub(super) use sudolab::{DoneRows, Lined, RowSpec};
+use sudolab::{OutputStream, RowStream};
 
 /// Standard output as a row stream: a stream closed from the start is an
 /// error (see [`write_stdout`]).
@@ -35,7 +36,7 @@ impl std::io::Write for Stdout {
 /// written as each window is done, to stdout or to the output file (through
 /// its temporary file, renamed over the target only by
 /// [`WindowRows::finish`]), so memory does not grow with the input: JSON,
-/// JSON Lines and CSV in the bytes [`Format::render`](crate::Format::render) gives for
+/// JSON Lines and CSV in the bytes [`Format::render`](sudolab::Format::render) gives for
 /// all rows at once, text by the command's renderer window by window.
 pub(super) struct WindowRows<'a, T> {
     to: RowsTo,
@@ -143,7 +144,7 @@ pub(super) fn streams(out: &OutputArgs) -> bool {
 fn input_lines(common: &Common) -> Result<Option<u64>> {
     use std::io::Read;
     match &common.input {
-        None => Ok(Some(crate::grid::Puzzle::examples().len() as u64)),
+        None => Ok(Some(sudolab::Puzzle::examples().len() as u64)),
         Some(path) if is_stdio(path) => Ok(None),
         Some(path) => {
             let mut reader = open_input(path)?;
@@ -184,8 +185,8 @@ pub(super) fn record(
 ) -> Result<RunRecord> {
     let alphabet = common
         .alphabet
-        .and_then(|a| clap::ValueEnum::to_possible_value(&a))
-        .map(|v| Value::from(v.get_name()))
+        .and_then(super::values::name)
+        .map(Value::from)
         .unwrap_or_default();
     params.insert("alphabet".into(), alphabet);
     Ok(RunRecord {

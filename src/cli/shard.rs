@@ -6,22 +6,22 @@
 //! written) missing, duplicated or extra rows and shards of different runs
 //! (their run records, parameters and input, must agree; the reading and
 //! checking is
-//! [`crate::batch::results::merge_shards`]; this file parses the
+//! [`sudolab::batch::results::merge_shards`]; this file parses the
 //! arguments and reports).
 
 use super::record::{RunRecord, STDIN_INPUT, input_identity};
 use super::{EXIT_OK, OutputArgs, is_stdio};
-use crate::batch::results::{RecordDifference, ResultsError, ResultsFile, RowKey, RowSpec};
 use crate::cli::paths::PathPlan;
-use crate::grid::PuzzleReader;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::PathBuf;
+use sudolab::PuzzleReader;
+use sudolab::{RecordDifference, ResultsError, ResultsFile, RowKey, RowSpec};
 
-pub(super) use crate::batch::Shard;
+pub(super) use sudolab::Shard;
 
 /// `sudolab merge`.
 #[derive(Debug, Args)]
@@ -41,7 +41,7 @@ pub(super) struct MergeArgs {
 
 pub(super) fn run(args: MergeArgs) -> Result<u8> {
     let out = OutputArgs {
-        format: crate::report::Format::Jsonl,
+        format: sudolab::Format::Jsonl,
         output: Some(args.out.clone()),
     };
     let mut paths = PathPlan::new().input("--input", args.input.as_deref());
@@ -79,7 +79,7 @@ pub(super) fn run(args: MergeArgs) -> Result<u8> {
         };
         let identity =
             input_identity(open()?).with_context(|| format!("cannot read {}", input.display()))?;
-        let mut lines: Vec<(usize, crate::Puzzle)> =
+        let mut lines: Vec<(usize, sudolab::Puzzle)> =
             PuzzleReader::new(std::io::BufReader::new(open()?))
                 .filter_map(Result::ok)
                 .collect();
@@ -89,8 +89,8 @@ pub(super) fn run(args: MergeArgs) -> Result<u8> {
             .record()
             .is_some_and(|r| r.params.get("dedup") == Some(&serde_json::Value::Bool(true)));
         if dedup {
-            let refs: Vec<&crate::Puzzle> = lines.iter().map(|(_, p)| p).collect();
-            let earlier = crate::grid::canon::earlier_equivalents(&refs)
+            let refs: Vec<&sudolab::Puzzle> = lines.iter().map(|(_, p)| p).collect();
+            let earlier = sudolab::earlier_equivalents(&refs)
                 .map_err(|(i, e)| anyhow::anyhow!("--input: line {}: {e}", lines[i].0))?;
             let mut first = earlier.iter().map(Option::is_none);
             lines.retain(|_| first.next().unwrap_or(true));

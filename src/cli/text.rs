@@ -1,20 +1,21 @@
 //! The text renderings of the command line's rows: one function per row
-//! type, beside the JSON, JSON Lines and CSV that [`Format::render`](crate::Format::render)
+//! type, beside the JSON, JSON Lines and CSV that [`Format::render`](sudolab::Format::render)
 //! gives every row. Each returns the whole text (a table's first line is its
 //! header), so a command can render its rows window by window.
 
 use super::chart::{bar, shade};
-use crate::analyze::FillOrderRow;
-use crate::analyze::{AnalysisRow, RatedRow};
-use crate::answers::Status;
-use crate::batch::results::Lined;
 use crate::cli::engines::{BackboneRow, CheckRow, CountRow, SolveRow};
-use crate::cnf::{ClauseRow, MeanDistribution};
-use crate::eval::{ClassifyReport, EvalReport, FitReport};
-use crate::metrics::{Metric, MetricValue};
-use crate::relax::{RelaxReport, RelaxSummary, SweepReport};
-use crate::score::fit::{HeldOut, ScoreFitReport};
-use crate::score::{ScoreRow, SeBy};
+use sudolab::ClauseRow;
+use sudolab::FillOrderRow;
+use sudolab::Lined;
+use sudolab::MeanDistribution;
+use sudolab::Status;
+use sudolab::{AnalysisRow, RatedRow};
+use sudolab::{ClassifyReport, EvalReport, FitReport};
+use sudolab::{Metric, MetricValue};
+use sudolab::{RelaxReport, RelaxSummary, SweepReport};
+use sudolab::{ScoreFitHeldOut as HeldOut, ScoreFitReport};
+use sudolab::{ScoreRow, SeBy};
 
 /// A label for a table cell (empty when none).
 fn label_of(label: &Option<String>) -> String {
@@ -771,7 +772,7 @@ pub(crate) fn eval_text(report: &EvalReport, bootstrap: usize, seed: u64) -> Str
         s.push_str(&format!(
             "\n{}: label level × equal-count metric bin (edges {}); χ² = {} df {} p = {}\n",
             c.metric,
-            crate::util::readable_list(&c.bin_edges),
+            readable_list(&c.bin_edges),
             fmt_opt(c.chi2),
             c.df.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
             c.p_value
@@ -808,7 +809,7 @@ pub(crate) fn classify_text(report: &ClassifyReport) -> String {
         sm.method,
         sm.bins,
         sm.direction,
-        crate::util::readable_list(&sm.edges),
+        readable_list(&sm.edges),
         sm.n,
         sm.n_missing
     );
@@ -895,7 +896,7 @@ const TERM_HEADER: [&str; 7] = [
 ];
 
 /// One table row per term of a score or time model.
-fn term_rows(terms: &[crate::score::Term]) -> Vec<Vec<String>> {
+fn term_rows(terms: &[sudolab::ScoreTerm]) -> Vec<Vec<String>> {
     terms
         .iter()
         .map(|t| {
@@ -932,7 +933,7 @@ pub(crate) fn score_fit_text(r: &ScoreFitReport) -> String {
             s.push_str(&format!(
                 "  {:.4}  {}{}\n",
                 st.mean_spearman,
-                crate::metrics::join(&st.metrics, ","),
+                super::join_metrics(&st.metrics, ","),
                 st.dropped
                     .as_ref()
                     .map(|d| format!("  → drop {d}"))
@@ -974,8 +975,8 @@ fn held_out_text(h: &HeldOut) -> String {
         "\nheld out: {} (n = {}; {how}kept {}; fast kept {})\n",
         h.source,
         h.n,
-        crate::metrics::join(&h.kept, ","),
-        crate::metrics::join(&h.kept_fast, ",")
+        super::join_metrics(&h.kept, ","),
+        super::join_metrics(&h.kept_fast, ",")
     ));
     let rows: Vec<Vec<String>> = h
         .rows
@@ -1099,9 +1100,21 @@ pub(crate) fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
+/// Numbers as [`sudolab::readable_number`] gives them, in brackets,
+/// comma-separated.
+fn readable_list(vs: &[f64]) -> String {
+    let items: Vec<String> = vs.iter().map(|&v| sudolab::readable_number(v)).collect();
+    format!("[{}]", items.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_read_huge_numbers_in_scientific_notation() {
+        assert_eq!(readable_list(&[1.0, 1e180]), "[1, 1e180]");
+    }
 
     #[test]
     fn text_table_tolerates_ragged_rows() {

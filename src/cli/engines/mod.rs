@@ -5,16 +5,16 @@ mod removed;
 mod rows;
 
 use super::text;
-use crate::batch::{Driver, JobError};
-use crate::engine::Engines;
-use crate::graph::RelaxedInstance;
-use crate::report::write_atomic;
 use anyhow::Result;
 use clap::Args;
 pub(crate) use removed::{RemovedEdges, parse_removed};
 pub(crate) use rows::{
     BackboneError, BackboneRow, CheckRow, CountRow, LARGE_COUNT, SolveRow, relax_is_long,
 };
+use sudolab::Engines;
+use sudolab::RelaxedInstance;
+use sudolab::write_atomic;
+use sudolab::{Driver, JobError};
 
 #[derive(Debug, Args)]
 pub(super) struct EngineArgs {
@@ -30,7 +30,7 @@ pub(super) struct EngineArgs {
 
 impl EngineArgs {
     /// The engines chosen, or the default for the puzzle's size.
-    fn engines_for(&self, p: &crate::Puzzle) -> Engines {
+    fn engines_for(&self, p: &sudolab::Puzzle) -> Engines {
         self.engine
             .clone()
             .unwrap_or_else(|| Engines::default_for(p))
