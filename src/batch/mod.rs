@@ -26,8 +26,7 @@
 //!   [`BatchError::Stopped`].
 //!
 //! Results files read back ([`results`]: the rows a resumed run skips) are
-//! this module's; the command line writes them, with their run record
-//! (`cli::sink`, `cli::record`).
+//! this module's; the command line writes them, with their run record.
 
 pub(crate) mod results;
 

@@ -203,7 +203,7 @@ pub fn main() -> ExitCode {
         Command::Report(a) => super::report::run(a),
     };
     // Statics are not dropped at exit: the output's lock file goes now.
-    super::resume::release_lock();
+    super::lock::release_lock();
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) if is_broken_pipe(&e) => ExitCode::from(super::EXIT_OK),

@@ -274,35 +274,6 @@ pub(super) fn interrupted(
     Ok(EXIT_INTERRUPTED)
 }
 
-/// The lock of this process's streamed output, held until the process
-/// ends (one streamed output per command): released and removed by
-/// [`release_lock`] at the end of the run.
-static LOCK: std::sync::Mutex<Option<super::lock::OutputLock>> = std::sync::Mutex::new(None);
-
-fn held_lock(lock: Option<super::lock::OutputLock>) {
-    *LOCK
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = lock;
-}
-
-/// Locks the streamed output file itself, once its first rows have created
-/// it (see `lock.rs`).
-pub(super) fn hold_output_lock(path: &std::path::Path) -> Result<()> {
-    match LOCK
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .as_mut()
-    {
-        Some(lock) => lock.hold_output(path),
-        None => Ok(()),
-    }
-}
-
-/// Releases the output's lock (and removes its file).
-pub(super) fn release_lock() {
-    held_lock(None);
-}
-
 /// The row stream of `command` with `params` (the command's parameters
 /// struct, which serialises to its run record's `params`) over the input of
 /// `common` when its output streams (`-f jsonl`), with the rows a resumed
@@ -316,7 +287,7 @@ pub(super) fn open_rows(
 ) -> Result<(Option<RowWriter>, DoneRows)> {
     if streams(&common.out) {
         if let Some(path) = common.out.file() {
-            held_lock(super::lock::lock(path)?);
+            super::lock::hold(super::lock::lock(path)?);
         }
         let params = match serde_json::to_value(params)? {
             Value::Object(params) => params,

@@ -105,7 +105,7 @@ impl RowWriter {
         out.write_all(text.as_bytes())?;
         out.flush()?;
         if let Some(path) = created {
-            super::resume::hold_output_lock(&path)
+            super::lock::hold_output_lock(&path)
                 .map_err(|e| SinkError::Locked(format!("{e:#}")))?;
         }
         Ok(())

@@ -140,7 +140,6 @@ mod tests {
         agree::<Method>();
         agree::<Symmetry>();
         agree::<Level>();
-        agree::<Verification>();
         assert_eq!(variants::<Method>(), Method::ALL);
         assert_eq!(variants::<Symmetry>(), Symmetry::ALL);
         assert_eq!(variants::<Level>(), Level::ALL);

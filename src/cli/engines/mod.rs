@@ -3,8 +3,8 @@
 use super::{Common, batch_rows, finish, run_batch};
 mod removed;
 mod rows;
+mod tables;
 
-use super::text;
 use anyhow::Result;
 use clap::Args;
 pub(crate) use removed::{RemovedEdges, parse_removed};
@@ -111,7 +111,7 @@ pub(super) fn backbone(args: CountArgs) -> Result<u8> {
     let input = args.engine.common.input()?;
     let removed = removed_edges(&args.remove_edges)?;
     // Rows go out window by window, as the other engine commands' do.
-    let render = text::backbone_table;
+    let render = tables::backbone_table;
     let mut rows = super::resume::WindowRows::new(&args.engine.common.out, true, &render)?;
     let mut first = None;
     // One puzzle after the other, so that the note on a long count comes
@@ -159,7 +159,7 @@ pub(super) fn check(args: EngineArgs) -> Result<u8> {
         &args.common,
         "puzzles checked",
         true,
-        text::check_table,
+        tables::check_table,
         |_, p| Ok(CheckRow::new(p, &args.engines_for(p))?),
     )
 }
@@ -181,7 +181,7 @@ pub(super) fn count(args: CountArgs) -> Result<u8> {
         common,
         "puzzles counted",
         true,
-        text::count_table,
+        tables::count_table,
         |line, p| {
             let engines = &args.engine.engines_for(p);
             // An exact count of a puzzle with billions of solutions runs for
@@ -202,7 +202,7 @@ pub(super) fn solve(args: EngineArgs) -> Result<u8> {
         &args.common,
         "puzzles solved",
         false,
-        text::solve_text,
+        tables::solve_text,
         |_, p| Ok(SolveRow::new(p, &args.engines_for(p))?),
     )
 }

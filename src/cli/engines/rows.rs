@@ -7,7 +7,7 @@
 //! relaxed or not (the fixed cells of the constraint relaxation, Pelánek
 //! §3.2; `docs/methods.md` §2).
 
-use super::RemovedEdges;
+use super::removed::RemovedEdges;
 use serde::Serialize;
 use sudolab::RelaxOptions;
 use sudolab::Status;
