@@ -203,7 +203,10 @@ fn the_command_line_is_mounted_by_main_alone() {
         code_lines(&main).any(|l| l.trim() == "mod cli;"),
         "src/main.rs declares `mod cli;`"
     );
-    assert!(src.join("cli/mod.rs").is_file(), "the command line lives in src/cli/");
+    assert!(
+        src.join("cli/mod.rs").is_file(),
+        "the command line lives in src/cli/"
+    );
     let lib = fs::read_to_string(src.join("lib.rs")).expect("src/lib.rs");
     assert!(
         !code_lines(&lib).any(|l| l.contains("mod cli")),
@@ -217,7 +220,11 @@ fn the_command_line_uses_only_the_public_face() {
     let mut files = Vec::new();
     rust_files(&src.join("cli"), &mut files);
     files.push(src.join("main.rs"));
-    assert!(files.len() > 20, "only {} files of the command line", files.len());
+    assert!(
+        files.len() > 20,
+        "only {} files of the command line",
+        files.len()
+    );
     let modules: Vec<&str> = LAYERS.iter().flat_map(|l| l.iter().copied()).collect();
     let mut violations = Vec::new();
     for file in &files {

@@ -1,5 +1,5 @@
 //! The run record of a results file (`FILE.run.json`,
-//! [`sudolab::batch::results`]): everything that decides its rows besides the
+//! [`sudolab::record_path`]): everything that decides its rows besides the
 //! puzzles, written beside it by a run, compared by a resumed run and by
 //! `sudolab merge`, and the identity of the input it names.
 

@@ -5,9 +5,9 @@
 //! Lines outputs back together in input order, refusing (exit 3, nothing
 //! written) missing, duplicated or extra rows and shards of different runs
 //! (their run records, parameters and input, must agree; the reading and
-//! checking is
-//! [`sudolab::batch::results::merge_shards`]; this file parses the
-//! arguments and reports).
+//! checking is [`merge_shards`], over the library's
+//! [`sudolab::ResultsFile`]; this file also parses the arguments and
+//! reports).
 
 use super::record::{RunRecord, STDIN_INPUT, input_identity};
 use super::{EXIT_OK, OutputArgs, is_stdio};

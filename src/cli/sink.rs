@@ -2,7 +2,7 @@
 //!
 //! A long run (`analyze`, `relax`) written as JSON Lines gets each row as
 //! soon as its window is done, with the input `line` its puzzle came from.
-//! Resuming reads the existing file back first ([`sudolab::batch::results`]):
+//! Resuming reads the existing file back first ([`sudolab::ResultsFile`]):
 //!
 //! * rows are keyed by input line (and `k` for sweeps), not by puzzle text,
 //!   so a data set with the same puzzle twice keeps both rows;
