@@ -340,6 +340,18 @@ pub fn folder_of(path: &Path) -> &Path {
 /// anyone, e.g. mode 400), as the shell's `>` and `cp` do: the protection
 /// is the user's word that the file must stay.
 ///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("kept.txt");
+/// std::fs::write(&path, "rows")?;
+/// assert!(sudolab::refuse_write_protected(&path).is_ok());
+/// let mut protected = std::fs::metadata(&path)?.permissions();
+/// protected.set_readonly(true);
+/// std::fs::set_permissions(&path, protected)?;
+/// assert!(sudolab::refuse_write_protected(&path).is_err());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
 /// # Errors
 /// `PermissionDenied` for a write-protected regular file.
 pub fn refuse_write_protected(path: &Path) -> io::Result<()> {
@@ -386,6 +398,16 @@ pub fn forget_temporary(path: &Path) {
 /// over its target (`.FILE.XXXXXX.tmp`): what a program interrupted by a
 /// signal calls before it ends, so that no temporary file is left and
 /// every target keeps its earlier contents.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let lock = dir.path().join(".out.lock");
+/// std::fs::write(&lock, "1")?;
+/// sudolab::track_temporary(&lock);
+/// sudolab::remove_temporaries();
+/// assert!(!lock.exists());
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn remove_temporaries() {
     for path in temporaries().drain(..) {
         let _ = fs::remove_file(path);
@@ -397,6 +419,15 @@ pub fn remove_temporaries() {
 /// file it will replace (a write-protected one is refused,
 /// [`refuse_write_protected`]), or for a new file those `File::create`
 /// would give.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("out.txt");
+/// let tmp = sudolab::temp_beside(&path)?;
+/// assert_eq!(tmp.path().parent(), Some(dir.path()));
+/// assert!(tmp.path().file_name().unwrap().to_string_lossy().starts_with(".out.txt."));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 ///
 /// # Errors
 /// A write-protected file at `path`, a folder that takes no new file.
@@ -414,6 +445,14 @@ pub fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
 
 /// A new temporary file beside `path` (`.NAME.XXXXXX.tmp`) with the
 /// permissions the umask gives a new file, listed for removal on a signal.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let tmp = sudolab::new_temp_beside(&dir.path().join("run.json"))?;
+/// assert!(tmp.path().to_string_lossy().ends_with(".tmp"));
+/// sudolab::forget_temporary(tmp.path());
+/// # Ok::<(), std::io::Error>(())
+/// ```
 ///
 /// # Errors
 /// A folder that takes no new file.
@@ -556,6 +595,20 @@ impl OutputStream {
 
     /// An output appended to the existing file at `path` (opened now).
     ///
+    /// ```
+    /// use std::io::Write;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("rows.jsonl");
+    /// std::fs::write(&path, "1\n")?;
+    /// let mut out = sudolab::OutputStream::append(&path)?;
+    /// assert!(out.in_place());
+    /// out.write_all(b"2\n")?;
+    /// out.finish()?;
+    /// assert_eq!(std::fs::read_to_string(&path)?, "1\n2\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    ///
     /// # Errors
     /// No file at `path`, or one that cannot be opened for appending.
     pub fn append(path: &Path) -> io::Result<OutputStream> {
@@ -576,6 +629,22 @@ impl OutputStream {
     /// rows written so far take the target, and a file they replace is
     /// kept under a fresh name beside it ([`earlier_name`]), which
     /// is returned. Nothing written yet: the earlier file stays as it was.
+    ///
+    /// ```
+    /// use std::io::Write;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("rows.jsonl");
+    /// std::fs::write(&path, "earlier\n")?;
+    /// let mut out = sudolab::OutputStream::new(&path, true)?;
+    /// assert!(!out.in_place());
+    /// out.write_all(b"new\n")?;
+    /// let kept = out.finish_keeping_earlier()?;
+    /// assert_eq!(kept, Some(dir.path().join("rows.earlier.jsonl")));
+    /// assert_eq!(std::fs::read_to_string(&path)?, "new\n");
+    /// assert_eq!(std::fs::read_to_string(dir.path().join("rows.earlier.jsonl"))?, "earlier\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     ///
     /// # Errors
     /// The earlier file cannot be kept, or the output completed.
