@@ -186,17 +186,18 @@ pub use report::{
     puzzle_report,
 };
 
-// Report: output formats, atomic writes, SVG charts.
-// Output files: written whole or not at all, temporary files removed on a signal.
+// Report: output formats, SVG charts.
 pub use report::plot::{
     PlotError, clause_histogram as clause_histogram_svg, fixedness_grid as fixedness_svg,
     histogram as histogram_svg, percentile_bars as percentile_bars_svg, scatter as scatter_svg,
     sweep_chart as sweep_svg,
 };
+pub use report::{Format, RenderError, RowStream, jsonl_line};
+// Output files: written whole or not at all (atomic writes), temporary files
+// removed on a signal.
 pub use report::{
-    Format, OutputStream, OutputTarget, RenderError, RowStream, earlier_name, folder_of,
-    forget_temporary, jsonl_line, new_temp_beside, refuse_write_protected, remove_temporaries,
-    temp_beside, track_temporary, write_atomic,
+    OutputStream, OutputTarget, earlier_name, folder_of, forget_temporary, new_temp_beside,
+    refuse_write_protected, remove_temporaries, temp_beside, track_temporary, write_atomic,
 };
 
 // Batch: one loop over a data set.
