@@ -12,7 +12,7 @@
 //! lowered when the last [`Cancellable`] ends, so the next call starts
 //! clean. The command line does not raise it: a signal there ends the
 //! program, or (a streamed file written in place) lets the puzzles in
-//! progress finish so that their rows are kept (`cli/signals.rs`).
+//! progress finish so that their rows are kept.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 

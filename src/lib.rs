@@ -89,33 +89,18 @@ mod util;
 #[cfg(test)]
 mod tests;
 
-/// A line on standard error that never fails: `eprintln!` panics when
-/// stderr cannot be written (`2>/dev/full`, a closed terminal); a note that
-/// cannot be shown is dropped and the exit code still says what happened.
-#[cfg(feature = "cli")]
-macro_rules! note {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
-    }};
-}
-
-/// The command line (the `cli` feature): the binary calls `cli::main`.
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod cli;
-
 // Open a puzzle: parse it, read many, their geometry and canonical form.
-pub use grid::canon::{CanonError, Transform};
+pub use grid::canon::{CanonError, Transform, earlier_equivalents};
 pub use grid::{
-    Alphabet, Contradiction, Geometry, ParseError, ParseErrorKind, Puzzle, Solution, UnitKind,
-    parse_puzzle, read_puzzles,
+    Alphabet, Contradiction, Geometry, ParseError, ParseErrorKind, Puzzle, PuzzleReader, Solution,
+    UnitKind, parse_puzzle, read_puzzles,
 };
 
 // Encode: CNF and DIMACS, and the clause-length histogram.
 pub use cnf::{
     BadCuts, ClassCuts, ClauseCounts, ClauseKind, ClauseRow, Cnf, DimacsError, EncodeError,
-    Encoding, Histogram, ModelError as SolverModelError, encode,
+    Encoding, Histogram, MeanDistribution, ModelError as SolverModelError, encode,
+    mean_distribution,
 };
 
 // Check, count, solve: the engines and their answers.
@@ -154,13 +139,13 @@ pub use metrics::{
 pub use score::{
     FeatureParams, LinearScore, Minutes, ModelError as ScoreModelError, Score, ScoreError,
     ScoreModel, ScoreOptions, ScoreRow, ScoreTerm, ScoreTransform, Scored, SeBy, SeCalibration,
-    SiteLevels, TimeModel, TrialCalibration, score,
+    SiteLevels, TimeModel, TrialCalibration, scale_names as score_level_names, score,
 };
 // The score's fit: selection, weights, calibration and validation.
 pub use score::fit::{
     BandRows as ScoreFitBand, Difference as SpearmanDifference, HeldOut as ScoreFitHeldOut,
     LabelFields, MinutesCheck, ScoreFitError, ScoreFitOptions, ScoreFitReport, ScoreFitSpec,
-    SelectionStep, fit_score,
+    SelectionStep, WEIGHT_RANGE as SOURCE_WEIGHT_RANGE, fit_score, source_weight_ok,
 };
 
 // Berthier's ratings: T&E depth, W, B, BxB and BxBB.
@@ -179,7 +164,8 @@ pub use analyze::{
 pub use generate::{
     AimOptions, Candidate, FletcherOptions, GenerateError, GenerateOptions, Generated, Level,
     Method, PseudoOptions, RunOptions, Symmetry, Target, TargetError, TargetFields, TargetOp,
-    TargetValue, generate, generate_each,
+    TargetValue, generate, generate_each, known_fields as target_fields,
+    numeric_field as numeric_target_field, numeric_fields as numeric_target_fields,
 };
 
 // Eval: statistics of result columns against labels; where a rating falls
@@ -193,29 +179,45 @@ pub use eval::{
 };
 pub use stats::{BootstrapOptions, Interval, StatError, pearson, spearman};
 
-// Report: output formats, atomic writes, SVG charts.
+// Report: the numbers of a report on puzzles or a data set.
+pub use report::{
+    CorrelationMatrix, DatasetError, DatasetReport, EngineAnswer, EngineCheck, MetricClasses,
+    MetricDistribution, PathStep, PuzzleReport, RatingEntry, Report, ReportError, ReportOptions,
+    ReportRequest, ReportSubject, ScatterSeries, analyze_puzzles, compute_report, dataset_report,
+    puzzle_report,
+};
+
+// Report: output formats, SVG charts.
 pub use report::plot::{
     PlotError, clause_histogram as clause_histogram_svg, fixedness_grid as fixedness_svg,
     histogram as histogram_svg, percentile_bars as percentile_bars_svg, scatter as scatter_svg,
     sweep_chart as sweep_svg,
 };
-pub use report::{Format, write_atomic};
+pub use report::{Format, RenderError, RowStream, jsonl_line};
+// Output files: written whole or not at all (atomic writes), temporary files
+// removed on a signal.
+pub use report::{
+    OutputStream, OutputTarget, earlier_name, folder_of, forget_temporary, new_temp_beside,
+    refuse_write_protected, remove_temporaries, temp_beside, track_temporary, write_atomic,
+};
 
 // Batch: one loop over a data set.
 pub use batch::results::{
     DoneRows, Lined, RecordDifference, ResultRow, ResultsError, ResultsFile, RowKey, RowSpec,
+    record_path,
 };
 pub use batch::{
     BatchError, Driver, Input, JobError, NoProgress, Progress, Rejections, Shard, Source,
-    Summary as BatchSummary,
+    Summary as BatchSummary, read_all as read_whole_input,
 };
 
 // Cancelling a long call (the Python package's Ctrl-C).
 pub use cancel::Cancellable;
 
-// Seeds, limits.
+// Seeds, limits, numbers as the results print them.
 pub use limits::OptionError;
 pub use seed::{DEFAULT_SEED, SeededRng};
+pub use util::readable_number;
 
 /// Whether this CPU runs what the build was compiled for, else why not: on
 /// x86-64 the build uses the POPCNT instruction (`.cargo/config.toml`).

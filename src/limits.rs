@@ -21,16 +21,6 @@ pub(crate) const MAX_SAMPLES: usize = 100_000;
 pub(crate) const MAX_RUNS: usize = 10_000;
 /// Ceiling of `generate -n` (puzzles held until written).
 pub(crate) const MAX_GENERATED: usize = 1_000_000;
-// Bounds of the command line's flags.
-#[cfg(any(feature = "cli", test))]
-/// Ceiling of `eval`/`fit --bootstrap` (resamples held per statistic).
-pub(crate) const MAX_BOOTSTRAP: usize = 1_000_000;
-// Bounds of the command line's flags.
-#[cfg(any(feature = "cli", test))]
-/// Ceiling of the bootstrap's work: resamples × rows, the pairs drawn per
-/// statistic (`eval --bootstrap` on a large table), so a ceiling-sized flag
-/// on a million rows is refused rather than run for hours.
-pub(crate) const MAX_BOOTSTRAP_PAIRS: usize = 2_000_000_000;
 
 /// Why an options struct was refused by its `check()` (`RelaxOptions`,
 /// `RateOptions`, `ScoreOptions`, `AnalyzeOptions`, `GenerateOptions`, a

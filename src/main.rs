@@ -1,5 +1,19 @@
-//! The `sudolab` command line: a thin layer over the library (`sudolab::cli`).
+//! The `sudolab` command line: a client of the library (`sudolab::…`, its
+//! public face, as any user would call it) that parses arguments, reads
+//! input, calls the library and renders its results.
+
+/// A line on standard error that never fails: `eprintln!` panics when
+/// stderr cannot be written (`2>/dev/full`, a closed terminal); a note that
+/// cannot be shown is dropped and the exit code still says what happened.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+mod cli;
 
 fn main() -> std::process::ExitCode {
-    sudolab::cli::main()
+    cli::main()
 }

@@ -115,10 +115,7 @@ mod tests {
     fn rating_defaults_use_the_default_seed() {
         assert_eq!(crate::human::RateOptions::default().seed, DEFAULT_SEED);
         assert_eq!(crate::relax::RelaxOptions::default().seed, DEFAULT_SEED);
-        assert_eq!(
-            crate::cli::report::compute::ReportOptions::default().seed,
-            DEFAULT_SEED
-        );
+        assert_eq!(crate::report::ReportOptions::default().seed, DEFAULT_SEED);
     }
 
     #[test]

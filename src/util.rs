@@ -28,21 +28,18 @@ mod tests {
 
 /// `v` as the shortest text that reads back as `v`, in scientific notation
 /// outside 1e-4 ≤ |v| < 1e15 (so 1e200 is `1e200`, not 201 digits).
-pub(crate) fn readable_number(v: f64) -> String {
+///
+/// ```
+/// assert_eq!(sudolab::readable_number(3.48), "3.48");
+/// assert_eq!(sudolab::readable_number(1e200), "1e200");
+/// ```
+pub fn readable_number(v: f64) -> String {
     let a = v.abs();
     if v == 0.0 || !v.is_finite() || (1e-4..1e15).contains(&a) {
         v.to_string()
     } else {
         format!("{v:e}")
     }
-}
-
-// Used by the command line's text tables and the tests.
-#[cfg(any(feature = "cli", test))]
-/// Numbers as [`readable_number`] gives them, in brackets, comma-separated.
-pub(crate) fn readable_list(vs: &[f64]) -> String {
-    let items: Vec<String> = vs.iter().map(|&v| readable_number(v)).collect();
-    format!("[{}]", items.join(", "))
 }
 
 #[cfg(test)]
@@ -58,7 +55,6 @@ mod readable_tests {
         assert_eq!(readable_number(-1.5e308), "-1.5e308");
         assert_eq!(readable_number(2.5e-7), "2.5e-7");
         assert_eq!(readable_number(f64::INFINITY), "inf");
-        assert_eq!(readable_list(&[1.0, 1e180]), "[1, 1e180]");
         for v in [1e200, 1.234567e-300, 6.02e23, 0.1] {
             assert_eq!(readable_number(v).parse::<f64>().unwrap(), v);
         }

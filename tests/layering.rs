@@ -1,12 +1,17 @@
 //! The library's modules form layers (`docs/architecture.md`): each imports
 //! only modules of lower layers, so there is no circle and nothing reaches
 //! back up. This test reads every source file under `src/` (`lib.rs`, which
-//! re-exports the public API, the binary's `main.rs` and the command line in
-//! `cli/` sit on top and may import anything) and fails on an import of a
-//! module at the same layer or above (unit-test modules and the tests of
-//! internals in `src/tests/`, which may check a module against a higher
+//! re-exports the public API, sits on top; the binary's `main.rs` and the
+//! command line in `cli/` are no part of the library) and fails on an import
+//! of a module at the same layer or above (unit-test modules and the tests
+//! of internals in `src/tests/`, which may check a module against a higher
 //! one, are left out). An import of a name lib.rs re-exports
 //! (`crate::Status`) hides its module's layer and fails too.
+//!
+//! The command line is a client of the library: the library never names it
+//! (no `mod cli`, no `cli::` path, no `cli` feature), `cli/` is mounted by
+//! `main.rs` alone, and the command line reaches the library only through
+//! its public face (`sudolab::NAME`, never `sudolab::module::…`).
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -156,4 +161,115 @@ fn the_check_sees_imports() {
     assert_eq!(found, ["Count", "Status", "eval", "grid", "human", "score"]);
     // Names that are no module are crate-root imports: the test refuses them.
     assert!(found.iter().filter(|n| layer_of(n).is_none()).count() == 2);
+}
+
+/// Lines of `text` outside comments.
+fn code_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(str::trim_start)
+        .filter(|l| !l.starts_with("//"))
+        .map(|l| l.split("//").next().unwrap_or(""))
+}
+
+/// The files of the library (every file under `src/` but `main.rs` and
+/// `cli/`) that name the command line, with the line.
+fn library_mentions_of_cli(src: &Path, files: &[PathBuf]) -> Vec<String> {
+    let mut found = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(src).expect("under src/");
+        if rel.starts_with("cli") || rel == Path::new("main.rs") {
+            continue;
+        }
+        let text = fs::read_to_string(file).expect("a readable source file");
+        for line in text.lines() {
+            let named = line.contains("mod cli")
+                || line.contains("cli::")
+                || line.contains("cli/")
+                || line.contains("feature = \"cli\"");
+            if named {
+                found.push(format!("{}: {}", rel.display(), line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_library_never_names_the_command_line() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let found = library_mentions_of_cli(&src, &files);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn the_command_line_is_mounted_by_main_alone() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let main = fs::read_to_string(src.join("main.rs")).expect("src/main.rs");
+    assert!(
+        code_lines(&main).any(|l| l.trim() == "mod cli;"),
+        "src/main.rs declares `mod cli;`"
+    );
+    assert!(
+        src.join("cli/mod.rs").is_file(),
+        "the command line lives in src/cli/"
+    );
+    let lib = fs::read_to_string(src.join("lib.rs")).expect("src/lib.rs");
+    assert!(
+        !code_lines(&lib).any(|l| l.contains("mod cli")),
+        "src/lib.rs declares no `cli` module"
+    );
+}
+
+#[test]
+fn the_command_line_uses_only_the_public_face() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("cli"), &mut files);
+    files.push(src.join("main.rs"));
+    assert!(
+        files.len() > 20,
+        "only {} files of the command line",
+        files.len()
+    );
+    let modules: Vec<&str> = LAYERS.iter().flat_map(|l| l.iter().copied()).collect();
+    let mut violations = Vec::new();
+    for file in &files {
+        let text = fs::read_to_string(file).expect("a readable source file");
+        for line in code_lines(&text) {
+            let mut rest = line;
+            while let Some(at) = rest.find("sudolab::") {
+                let after = &rest[at + "sudolab::".len()..];
+                let name: String = after
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if modules.contains(&name.as_str()) && after[name.len()..].starts_with("::") {
+                    violations.push(format!(
+                        "{}: sudolab::{name}::…",
+                        file.strip_prefix(&src).expect("under src/").display()
+                    ));
+                }
+                rest = after;
+            }
+        }
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+#[test]
+fn the_checks_see_the_command_line() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let src = dir.path();
+    fs::create_dir_all(src.join("grid")).expect("a folder");
+    fs::create_dir_all(src.join("cli")).expect("a folder");
+    let named = src.join("grid/mod.rs");
+    fs::write(&named, "use crate::cli::text;\n").expect("a file");
+    let commented = src.join("grid/parse.rs");
+    fs::write(&commented, "//! The `sudolab` binary parses.\n").expect("a file");
+    let own = src.join("cli/mod.rs");
+    fs::write(&own, "use crate::cli::text;\n").expect("a file");
+    let found = library_mentions_of_cli(src, &[named, commented, own]);
+    assert_eq!(found, ["grid/mod.rs: use crate::cli::text;"]);
 }

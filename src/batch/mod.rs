@@ -26,8 +26,7 @@
 //!   [`BatchError::Stopped`].
 //!
 //! Results files read back ([`results`]: the rows a resumed run skips) are
-//! this module's; the command line writes them, with their run record
-//! (`cli::sink`, `cli::record`).
+//! this module's; the command line writes them, with their run record.
 
 pub(crate) mod results;
 
@@ -621,13 +620,23 @@ fn fatal(line: usize, e: JobError) -> BatchError {
     }
 }
 
-// Used by the command line (commands that need the whole input) and the tests.
-#[cfg(any(feature = "cli", test))]
 /// Every puzzle of `input` (its shard, without bad lines when
 /// `keep_going`), read at once, and what was rejected: for the commands
 /// that need the whole input (a deduplication, one graph of the first
 /// puzzle) and small inputs.
-pub(crate) fn read_all(input: Input) -> Result<(Vec<(usize, Puzzle)>, Summary), BatchError> {
+///
+/// ```
+/// use sudolab::{Input, Puzzle, Source, read_whole_input};
+///
+/// let (puzzles, summary) = read_whole_input(Input::of(Source::Examples))?;
+/// assert_eq!(puzzles.len(), Puzzle::examples().len());
+/// assert!(summary.rejected.is_empty());
+/// # Ok::<(), sudolab::BatchError>(())
+/// ```
+///
+/// # Errors
+/// A bad line (without `keep_going`), an input that cannot be read.
+pub fn read_all(input: Input) -> Result<(Vec<(usize, Puzzle)>, Summary), BatchError> {
     let mut all = Vec::new();
     let mut summary = Summary::default();
     read_windows(input, usize::MAX, &mut summary, &mut |_, window| {

@@ -14,14 +14,14 @@
 //!   naming the parameter, never silently mixed; a row whose line holds
 //!   another puzzle than this input's line means the file belongs to another
 //!   input, and is refused too;
-//! * merging shards (`sudolab merge`, `cli::shard::merge_shards`): the rows of all
+//! * merging shards (`sudolab merge`): the rows of all
 //!   shards in input order, keyed by line and `k`, every row computed with
 //!   the same parameters, duplicated rows and (with the input,
 //!   `MergedRows::check_input`) missing or mismatched ones listed as
 //!   `MergeProblem`s.
 //!
 //! What no row says is kept beside the file, in a run record
-//! (`cli::record::RunRecord`, `FILE.run.json`, [`record_path`]): the command, every parameter that
+//! (`FILE.run.json`, [`record_path`]): the command, every parameter that
 //! changes a row (the relaxation's `k` or sweep, samples, seed, cap, engines,
 //! verified samples, metric groups, the alphabet), the input's identity (a
 //! hash of its bytes, `input_identity`) and the shard. A resumed run
@@ -105,7 +105,13 @@ impl RowSpec {
 }
 
 /// Where the run record of results file `results` is: `results.run.json`.
-pub(crate) fn record_path(results: &Path) -> PathBuf {
+///
+/// ```
+/// use std::path::Path;
+///
+/// assert_eq!(sudolab::record_path(Path::new("d/out.jsonl")), Path::new("d/out.jsonl.run.json"));
+/// ```
+pub fn record_path(results: &Path) -> PathBuf {
     let mut name = results.as_os_str().to_owned();
     name.push(".run.json");
     PathBuf::from(name)

@@ -1,17 +1,17 @@
 //! `sudolab analyze`: every requested metric for every puzzle of a data set
-//! in one streaming, resumable, parallel run ([`crate::analyze`]).
+//! in one streaming, resumable, parallel run ([`sudolab::analyze`]).
 
 use super::{Common, drop_equivalents, finish, load, progress, resume, run_batch};
-use crate::analyze::{AnalysisRow, AnalyzeOptions, analyze};
-use crate::batch::{Driver, JobError, Source};
 use crate::cli::text;
-use crate::engine::Engines;
-use crate::metrics::MetricGroup;
-use crate::relax::{KChoice, RelaxOptions};
-use crate::report::Format;
 use anyhow::Result;
 use clap::Args;
 use resume::Lined;
+use sudolab::Engines;
+use sudolab::Format;
+use sudolab::MetricGroup;
+use sudolab::{AnalysisRow, AnalyzeOptions, analyze};
+use sudolab::{Driver, JobError, Source};
+use sudolab::{KChoice, RelaxOptions};
 
 #[derive(Debug, Args)]
 pub(super) struct AnalyzeArgs {
@@ -20,7 +20,7 @@ pub(super) struct AnalyzeArgs {
     /// Metric groups, comma list (`--help` names them and the models).
     #[arg(long, default_value_t = AnalyzeOptions::default().metrics(), help = format!(
         "Metric groups, comma list: clauses, relax, rate-all (every model), rate:MODELS (e.g. rate:nishio,weights; models: {}) or score (the difficulty score, its level, SE-equivalent and predicted minutes)",
-        crate::Model::names()
+        sudolab::Model::names()
     ))]
     pub metrics: String,
     /// Relaxation: edges removed, or `auto`: each puzzle's onset (where
@@ -75,7 +75,7 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
             seed: args.seed,
             cap: args.cap,
             engines: Engines::default(),
-            verify: crate::RelaxOptions::default_verify(args.samples),
+            verify: sudolab::RelaxOptions::default_verify(args.samples),
             verify_by: Default::default(),
             ..RelaxOptions::default()
         }
@@ -114,11 +114,9 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
         _ => None,
     };
     let mut rows = Vec::new();
-    let check_k = |puzzles: &[(usize, crate::Puzzle)]| {
-        if let (true, KChoice::At(k)) = (
-            opts.groups.contains(&crate::metrics::MetricGroup::Relax),
-            args.k,
-        ) {
+    let check_k = |puzzles: &[(usize, sudolab::Puzzle)]| {
+        if let (true, KChoice::At(k)) = (opts.groups.contains(&sudolab::MetricGroup::Relax), args.k)
+        {
             super::check_k_fits("--k", &[k], puzzles).map_err(JobError::fatal)?;
         }
         Ok(())

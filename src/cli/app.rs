@@ -87,7 +87,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// reproducible case), which exits 2 from every command.
 fn is_disagreement(e: &anyhow::Error) -> bool {
     e.chain()
-        .any(|c| c.downcast_ref::<crate::Disagreement>().is_some())
+        .any(|c| c.downcast_ref::<sudolab::Disagreement>().is_some())
 }
 
 /// The error and its causes, each said once: many library errors already
@@ -124,7 +124,7 @@ fn usage_hint(e: &clap::Error) -> Option<String> {
         _ => "",
     };
     let score_level = (2..=5)
-        .flat_map(crate::score::scale_names)
+        .flat_map(sudolab::score_level_names)
         .find(|n| n.eq_ignore_ascii_case(value));
     Some(match score_level {
         Some(name) => format!(
@@ -137,7 +137,7 @@ fn usage_hint(e: &clap::Error) -> Option<String> {
 /// The `sudolab` command: parse the arguments, run the subcommand, and
 /// return its exit code (0 ok, 1 error, 2 engine disagreement, 3 no answer, 64 usage).
 pub fn main() -> ExitCode {
-    if let Err(why) = crate::cpu_check() {
+    if let Err(why) = sudolab::cpu_check() {
         note!("sudolab: {why}");
         return ExitCode::from(super::EXIT_ERROR);
     }
@@ -203,12 +203,12 @@ pub fn main() -> ExitCode {
         Command::Report(a) => super::report::run(a),
     };
     // Statics are not dropped at exit: the output's lock file goes now.
-    super::resume::release_lock();
+    super::lock::release_lock();
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) if is_broken_pipe(&e) => ExitCode::from(super::EXIT_OK),
         Err(e) if is_disagreement(&e) => {
-            match e.downcast_ref::<crate::batch::BatchError>() {
+            match e.downcast_ref::<sudolab::BatchError>() {
                 Some(at_line) => note!("sudolab: ENGINE DISAGREEMENT (bug) {at_line}"),
                 None => note!("sudolab: ENGINE DISAGREEMENT (bug): {}", message(&e)),
             }
@@ -303,12 +303,12 @@ mod tests {
     /// into exit code 2, however deep in a chain it comes.
     #[test]
     fn an_engine_disagreement_exits_2() {
-        let d = crate::Disagreement {
+        let d = sudolab::Disagreement {
             what: "count".into(),
             puzzle: "1.".into(),
             answers: vec![
-                (crate::Engine::Bitset, "1".into()),
-                (crate::Engine::Sat, "2".into()),
+                (sudolab::Engine::Bitset, "1".into()),
+                (sudolab::Engine::Sat, "2".into()),
             ],
         };
         let e = anyhow::Error::from(d).context("line 3");

@@ -2,10 +2,10 @@
 //! symmetries (relabelling, row/column permutations, transpose).
 
 use super::{Common, batch_rows};
-use crate::batch::JobError;
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
+use sudolab::JobError;
 
 #[derive(Debug, Args)]
 pub(super) struct CanonArgs {

@@ -2,18 +2,19 @@
 
 use super::text;
 use super::{Common, load};
-use crate::cnf::{ClassCuts, ClauseRow, Encoding, MeanDistribution, mean_distribution};
-use crate::report::Format;
 use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
+use sudolab::Format;
+use sudolab::{ClassCuts, ClauseRow, Encoding};
+use sudolab::{MeanDistribution, mean_distribution};
 
 #[derive(Debug, Args)]
 pub(super) struct ClausesArgs {
     #[command(flatten)]
     pub common: Common,
     /// Encoding whose ALO clauses are counted: min (candidate-based, Patti's histogram), max or lo-min.
-    #[arg(long, short = 'e', value_enum, default_value_t = Encoding::default())]
+    #[arg(long, short = 'e', value_parser = crate::cli::values::parser::<Encoding>(), default_value_t = Encoding::default())]
     pub encoding: Encoding,
     /// Upper bounds of the short and medium classes, e.g. 3,6 (default:
     /// Patti's 2,5 for 9×9, scaled for other orders).

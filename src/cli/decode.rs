@@ -3,11 +3,11 @@
 use super::{OutputArgs, read_text};
 use crate::cli::engines::SolveRow;
 use crate::cli::paths::PathPlan;
-use crate::engine::Engines;
-use crate::grid::Solution;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
+use sudolab::Engines;
+use sudolab::Solution;
 
 #[derive(Debug, Args)]
 pub(super) struct DecodeArgs {

@@ -3,18 +3,18 @@
 use super::output::StagedFiles;
 use super::{Common, Loaded, OutputArgs, load};
 use crate::cli::paths::{OutputFolder, PathPlan, stale_members};
-use crate::cnf::{Cnf, Encoding};
-use crate::grid::Alphabet;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
+use sudolab::Alphabet;
+use sudolab::{Cnf, Encoding};
 
 #[derive(Debug, Args)]
 pub(super) struct EncodeArgs {
     /// Puzzle file; `-` reads stdin; none = the embedded examples.
     pub input: Option<PathBuf>,
     /// max (maximal), min (candidate-based minimal) or lo-min (Lynce & Ouaknine).
-    #[arg(long, short = 'e', value_enum, default_value_t = Encoding::default())]
+    #[arg(long, short = 'e', value_parser = crate::cli::values::parser::<Encoding>(), default_value_t = Encoding::default())]
     pub encoding: Encoding,
     /// Output file for one puzzle (`-` = stdout, the default), or for several
     /// puzzles a directory (an existing one, or a path ending in `/`) that
@@ -25,7 +25,7 @@ pub(super) struct EncodeArgs {
     #[arg(long)]
     pub keep_going: bool,
     /// Digits of the input: 1-g or 0-f (see `check --help`).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = crate::cli::values::parser::<Alphabet>())]
     pub alphabet: Option<Alphabet>,
     /// With -o DIR/: remove the `line<N>.cnf` files an earlier run left in
     /// DIR that this run does not write (without it such a folder is

@@ -3,14 +3,14 @@
 use super::OutputArgs;
 use super::text;
 use crate::cli::paths::PathPlan;
-use crate::eval::{
-    self, ClassMethod, ClassifyOptions, Direction, EvalOptions, FitOptions, LabelSpec, Ordinal,
-    Preset, ResultsTable,
-};
-use crate::report::Format;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::path::PathBuf;
+use sudolab::Direction;
+use sudolab::Format;
+use sudolab::{
+    ClassMethod, ClassifyOptions, EvalOptions, FitOptions, LabelSpec, Ordinal, Preset, ResultsTable,
+};
 
 /// The paths of `eval`, `classify` and `fit`: the results table and `-o`,
 /// checked by the one rule.
@@ -76,7 +76,7 @@ pub(super) fn run_eval(args: EvalArgs) -> Result<u8> {
         table.len(),
         args.bootstrap
     ));
-    let report = eval::evaluate(&table, &label, metrics.as_deref(), &opts);
+    let report = sudolab::evaluate(&table, &label, metrics.as_deref(), &opts);
     spin.finish_and_clear();
     let report = report?;
     let text = match args.out.format {
@@ -99,7 +99,7 @@ pub(super) struct ClassifyArgs {
     #[arg(long, default_value_t = 3)]
     pub bins: usize,
     /// The paper's fixed cut points: patti (Nishio cycles 3.48/6.52) or patti-short (short-clause % 22.6/17.6).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = crate::cli::values::parser::<Preset>())]
     pub preset: Option<Preset>,
     /// Lower values are harder (e.g. short_pct, p_unique); default: higher is harder.
     #[arg(long)]
@@ -131,7 +131,7 @@ pub(super) fn run_classify(args: ClassifyArgs) -> Result<u8> {
         ordinal: args.ordinal.as_deref().map(Ordinal::parse).transpose()?,
         ..Default::default()
     };
-    let report = eval::classify(&table, &args.metric, label.as_ref(), &opts)?;
+    let report = sudolab::classify(&table, &args.metric, label.as_ref(), &opts)?;
     let text = match args.out.format {
         Format::Text => text::classify_text(&report),
         Format::Json => serde_json::to_string_pretty(&report)? + "\n",
@@ -259,7 +259,7 @@ pub(super) fn run_fit(args: FitArgs) -> Result<u8> {
         ordinal: args.ordinal.as_deref().map(Ordinal::parse).transpose()?,
         ..Default::default()
     };
-    let r = eval::fit_linear(&table, &label, &metrics, &opts)?;
+    let r = sudolab::fit_linear(&table, &label, &metrics, &opts)?;
     let text = match args.out.format {
         Format::Text => text::fit_text(&r),
         f => f.render(&[r])?,
@@ -279,12 +279,12 @@ fn parse_source_weights(list: &Option<String>) -> Result<std::collections::BTree
             .trim()
             .parse()
             .ok()
-            .filter(|&w: &f64| crate::score::fit::source_weight_ok(w))
+            .filter(|&w: &f64| sudolab::source_weight_ok(w))
             .ok_or_else(|| {
                 anyhow::anyhow!(
                     "--source-weight {item}: the weight must be a number from {} to {}",
-                    crate::score::fit::WEIGHT_RANGE.0,
-                    crate::score::fit::WEIGHT_RANGE.1
+                    sudolab::SOURCE_WEIGHT_RANGE.0,
+                    sudolab::SOURCE_WEIGHT_RANGE.1
                 )
             })?;
         if weights.insert(name.trim().to_string(), w).is_some() {
@@ -295,7 +295,7 @@ fn parse_source_weights(list: &Option<String>) -> Result<std::collections::BTree
 }
 
 fn run_fit_score(args: FitArgs) -> Result<u8> {
-    use crate::score::fit::{LabelFields, ScoreFitOptions, ScoreFitSpec, fit_score};
+    use sudolab::{LabelFields, ScoreFitOptions, ScoreFitSpec, fit_score};
     PathPlan::new()
         .input("RESULTS", Some(&args.results))
         .output("-o", args.out.file())
@@ -331,7 +331,7 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
         train_only: split_list(&args.train_only).unwrap_or_default(),
         options: ScoreFitOptions {
             seed: args.seed,
-            bootstrap: crate::stats::BootstrapOptions {
+            bootstrap: sudolab::BootstrapOptions {
                 replicates: args.bootstrap,
                 seed: args.seed,
                 ..Default::default()
@@ -356,7 +356,7 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
             )
         })?;
         let json = serde_json::to_string_pretty(&report.model)? + "\n";
-        crate::report::write_atomic(p, json.as_bytes())
+        sudolab::write_atomic(p, json.as_bytes())
             .with_context(|| format!("cannot write {}", p.display()))?;
     }
     let text = match args.out.format {
@@ -369,8 +369,8 @@ fn run_fit_score(args: FitArgs) -> Result<u8> {
 }
 
 /// The fit's refusal of an option, naming the flag that gave it.
-fn fit_error(e: crate::score::fit::ScoreFitError) -> anyhow::Error {
-    use crate::score::fit::ScoreFitError;
+fn fit_error(e: sudolab::ScoreFitError) -> anyhow::Error {
+    use sudolab::ScoreFitError;
     match e {
         ScoreFitError::Option {
             option,
@@ -390,17 +390,17 @@ fn fit_error(e: crate::score::fit::ScoreFitError) -> anyhow::Error {
 
 /// The metric flags of `fit --score` parsed into the spec: `--metrics`,
 /// `--fast-metrics` and `--keep`.
-fn score_fit_metrics(args: &FitArgs, spec: &mut crate::score::fit::ScoreFitSpec) -> Result<()> {
-    use crate::metrics::registry::find;
+fn score_fit_metrics(args: &FitArgs, spec: &mut sudolab::ScoreFitSpec) -> Result<()> {
+    let find = |name: &str| name.parse::<sudolab::Metric>().ok();
     // The names are parsed here; whether each is one the score computes,
     // and the fast and kept ones among them, the fit checks.
-    let parse = |flag: &str, names: Vec<String>| -> Result<Vec<crate::Metric>> {
+    let parse = |flag: &str, names: Vec<String>| -> Result<Vec<sudolab::Metric>> {
         names
             .iter()
             .map(|n| find(n).ok_or_else(|| anyhow::anyhow!("{flag} {n}: no such metric")))
             .collect()
     };
-    let known = crate::score::fit::ScoreFitSpec::candidate_metrics();
+    let known = sudolab::ScoreFitSpec::candidate_metrics();
     let metrics = split_list(&args.metrics)
         .unwrap_or_default()
         .iter()
@@ -408,7 +408,7 @@ fn score_fit_metrics(args: &FitArgs, spec: &mut crate::score::fit::ScoreFitSpec)
             find(n).filter(|m| known.contains(m)).ok_or_else(|| {
                 anyhow::anyhow!(
                     "--metrics {n}: the score can only use the metrics it computes: {}",
-                    crate::metrics::join(&known, ", ")
+                    super::join_metrics(&known, ", ")
                 )
             })
         })

@@ -3,23 +3,23 @@
 //! generation towards metric targets.
 
 use super::{EXIT_OK, EXIT_PARTIAL, OutputArgs, is_stdio};
-use crate::generate::{
-    AimOptions, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
-    PseudoOptions, RunOptions, Symmetry, Target, generate_each,
-};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::Path;
 use std::time::Duration;
+use sudolab::{
+    AimOptions, FletcherOptions, GenerateError, GenerateOptions, Generated, Level, Method,
+    PseudoOptions, RunOptions, Symmetry, Target, generate_each,
+};
 
 #[derive(Debug, Args)]
 pub(super) struct GenerateArgs {
     /// Generator.
-    #[arg(long, short = 'm', value_enum, default_value_t = GenerateOptions::default().method)]
+    #[arg(long, short = 'm', value_parser = crate::cli::values::parser::<Method>(), default_value_t = GenerateOptions::default().method)]
     pub method: Method,
     /// Level to retry for: oracle level with fletcher, weights level with xu,
     /// hsolve quartile level1..level4 with chang (see docs/generation.md).
-    #[arg(long, value_enum, ignore_case = true)]
+    #[arg(long, value_parser = crate::cli::values::parser::<Level>(), ignore_case = true)]
     pub level: Option<Level>,
     /// Target `FIELD OP VALUE` (OP: = != < <= > >=) on a rating, relaxation,
     /// score or `givens` field, e.g. `weights_score>=90`; repeat to AND several.
@@ -32,7 +32,7 @@ pub(super) struct GenerateArgs {
     #[arg(long, default_value_t = GenerateOptions::default().run.seed)]
     pub seed: u64,
     /// Symmetry of the givens.
-    #[arg(long, value_enum, default_value_t = GenerateOptions::default().symmetry)]
+    #[arg(long, value_parser = crate::cli::values::parser::<Symmetry>(), default_value_t = GenerateOptions::default().symmetry)]
     pub symmetry: Symmetry,
     /// Box side: 2 (4×4), 3 (9×9) or 4 (16×16).
     #[arg(long, default_value_t = GenerateOptions::default().order)]
@@ -57,7 +57,7 @@ pub(super) struct GenerateArgs {
     /// the oracle level) holds only with this probability under the metric's
     /// standard error, e.g. `oracle_score - 1.645*oracle_score_se >= cut` at
     /// 0.95; 0 judges the point values alone (see docs/generation.md).
-    #[arg(long, default_value_t = crate::generate::DEFAULT_CONFIDENCE)]
+    #[arg(long, default_value_t = sudolab::AimOptions::DEFAULT_CONFIDENCE)]
     pub confidence: f64,
     /// Fletcher: Dancing Links completions to pick the solution grid from.
     #[arg(long, default_value_t = GenerateOptions::default().fletcher.completions)]
@@ -129,7 +129,7 @@ pub(super) fn run(args: GenerateArgs) -> Result<u8> {
         },
         pseudo: PseudoOptions {
             source: source.as_ref().map(|(_, p)| p.clone()),
-            metric: crate::generate::aim::numeric_field(&args.metric)?,
+            metric: sudolab::numeric_target_field(&args.metric)?,
             tolerance: args.tolerance,
         },
     };
@@ -210,7 +210,7 @@ fn target_help() -> String {
         "Target `FIELD OP VALUE` (OP: = != < <= > >=), e.g. `weights_score>=90`; repeat to \
          AND several. Levels compare by rank, text and booleans with = and != only. \
          FIELD is one of: {}",
-        crate::generate::known_fields().join(", ")
+        sudolab::target_fields().join(", ")
     )
 }
 
@@ -218,6 +218,6 @@ fn target_help() -> String {
 fn metric_help() -> String {
     format!(
         "Pseudo: the metric mutants must keep near the source's value, one of: {}",
-        crate::generate::aim::numeric_fields().join(", ")
+        sudolab::numeric_target_fields().join(", ")
     )
 }

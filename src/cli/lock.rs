@@ -15,6 +15,36 @@
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 
+/// The lock of this process's streamed output, held until the process
+/// ends (one streamed output per command, [`hold`]): released and removed
+/// by [`release_lock`] at the end of the run.
+static LOCK: std::sync::Mutex<Option<OutputLock>> = std::sync::Mutex::new(None);
+
+/// Holds `lock` for the rest of the run (`None`: releases the one held).
+pub(super) fn hold(lock: Option<OutputLock>) {
+    *LOCK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = lock;
+}
+
+/// Locks the streamed output file itself, once its first rows have created
+/// it (see this module's documentation).
+pub(super) fn hold_output_lock(path: &std::path::Path) -> Result<()> {
+    match LOCK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .as_mut()
+    {
+        Some(lock) => lock.hold_output(path),
+        None => Ok(()),
+    }
+}
+
+/// Releases the output's lock (and removes its file).
+pub(super) fn release_lock() {
+    hold(None);
+}
+
 /// The lock of one output; released and its file removed when dropped.
 pub(super) struct OutputLock {
     path: PathBuf,
@@ -43,8 +73,8 @@ impl OutputLock {
 /// symbolic link is followed, as the output's rows are: two runs that
 /// write one file through two names take one lock.
 pub(super) fn lock_path(output: &Path) -> PathBuf {
-    let output = match crate::report::OutputTarget::of(output) {
-        Ok(crate::report::OutputTarget::File(file)) => file,
+    let output = match sudolab::OutputTarget::of(output) {
+        Ok(sudolab::OutputTarget::File(file)) => file,
         _ => output.to_path_buf(),
     };
     let name = output

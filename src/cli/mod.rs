@@ -31,15 +31,15 @@ mod values;
 
 pub use app::main;
 
-use crate::batch::{self, BatchError, Driver, Input, JobError, Source};
 use crate::cli::paths::PathPlan;
-use crate::grid::{Alphabet, ParseErrorKind, Puzzle};
-use crate::report::{Format, write_atomic};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use sudolab::{Alphabet, ParseErrorKind, Puzzle};
+use sudolab::{BatchError, Driver, Input, JobError, Source};
+use sudolab::{Format, write_atomic};
 
 /// Exit codes: documented in the README and the user guide.
 pub const EXIT_OK: u8 = 0;
@@ -65,7 +65,7 @@ pub struct OutputArgs {
 #[derive(Debug, Args, Clone)]
 struct OutputFlags {
     /// Output format [default: text, or jsonl for -o FILE.jsonl]
-    #[arg(long, short = 'f', value_enum)]
+    #[arg(long, short = 'f', value_parser = crate::cli::values::parser::<Format>())]
     format: Option<Format>,
     /// Write the output to this file (atomically) instead of stdout; `-` is
     /// stdout.
@@ -204,7 +204,7 @@ pub struct Common {
     /// Digits of the input: 1-g (1–9 then A–Z; 0 . _ blank) or 0-f (0–9
     /// then A–Z; . _ blank). Without it a 16×16 grid that looks like 0–F is
     /// refused rather than guessed.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = crate::cli::values::parser::<Alphabet>())]
     pub alphabet: Option<Alphabet>,
     /// Process only shard I of N (1 ≤ I ≤ N): the puzzles whose input line
     /// is I modulo N, so N jobs cover the input exactly once (merge their
@@ -217,7 +217,7 @@ pub struct Common {
 pub struct Loaded {
     pub puzzles: Vec<(usize, Puzzle)>,
     /// Rejected input lines and refused puzzles.
-    pub rejected: batch::Rejections,
+    pub rejected: sudolab::Rejections,
     pub keep_going: bool,
 }
 
@@ -242,7 +242,7 @@ impl Loaded {
 
 /// Prints the rejected lines of a batch (the first ones, in input order)
 /// and returns the exit code: [`EXIT_PARTIAL`] when there are any.
-pub fn finish(rejected: &batch::Rejections) -> u8 {
+pub fn finish(rejected: &sudolab::Rejections) -> u8 {
     if rejected.is_empty() {
         return EXIT_OK;
     }
@@ -268,7 +268,7 @@ pub fn finish(rejected: &batch::Rejections) -> u8 {
 pub(super) fn read_one_puzzle(flag: &str, from: &str, only: bool) -> Result<(String, Puzzle)> {
     let path = Path::new(from);
     if !is_stdio(path) && !path.is_file() {
-        let p = crate::grid::parse_puzzle(from).map_err(|e| {
+        let p = sudolab::parse_puzzle(from).map_err(|e| {
             anyhow::anyhow!("{flag} {from:?}: neither an existing file nor a puzzle line: {e}")
         })?;
         return Ok((format!("{from:?}"), p));
@@ -278,7 +278,7 @@ pub(super) fn read_one_puzzle(flag: &str, from: &str, only: bool) -> Result<(Str
     } else {
         path.display().to_string()
     };
-    let mut reader = crate::grid::PuzzleReader::new(open_input(path)?);
+    let mut reader = sudolab::PuzzleReader::new(open_input(path)?);
     let (line, p) = match reader.next() {
         Some(Ok(found)) => found,
         Some(Err(e)) => bail!("{flag} {name}: {e}"),
@@ -351,7 +351,7 @@ impl Common {
 /// all, and small inputs).
 pub fn load_input(input: Input) -> Result<Loaded> {
     let keep_going = input.keep_going;
-    let (puzzles, summary) = batch::read_all(input).map_err(batch_error)?;
+    let (puzzles, summary) = sudolab::read_whole_input(input).map_err(batch_error)?;
     Ok(Loaded {
         puzzles,
         rejected: summary.rejected,
@@ -373,7 +373,7 @@ pub fn run_batch<R: Send>(
     driver: Driver<'_>,
     job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync,
     sink: impl FnMut(Vec<(usize, R)>) -> Result<()>,
-) -> Result<batch::Summary> {
+) -> Result<sudolab::BatchSummary> {
     run_batch_keyed(input, driver, &[], |line, p, _| job(line, p), sink)
 }
 
@@ -385,7 +385,7 @@ fn run_batch_keyed<R: Send>(
     keys: &[u64],
     job: impl Fn(usize, &Puzzle, &[u64]) -> Result<R, JobError> + Sync,
     mut sink: impl FnMut(Vec<(usize, R)>) -> Result<()>,
-) -> Result<batch::Summary> {
+) -> Result<sudolab::BatchSummary> {
     let stop = || signals::interrupted() || signals::stdout_reader_gone();
     driver
         .stop_when(&stop)
@@ -454,7 +454,7 @@ pub fn drop_equivalents(common: &Common, loaded: &mut Loaded) -> Result<()> {
     };
     let lines = all.as_ref().unwrap_or(&loaded.puzzles);
     let refs: Vec<&Puzzle> = lines.iter().map(|(_, p)| p).collect();
-    let earlier = crate::grid::canon::earlier_equivalents(&refs)
+    let earlier = sudolab::earlier_equivalents(&refs)
         .map_err(|(i, e)| anyhow::anyhow!("--dedup: line {}: {e}", lines[i].0))?;
     let first_line: std::collections::HashMap<usize, usize> = lines
         .iter()
@@ -496,18 +496,29 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     Ok(b)
 }
 
-pub(crate) use crate::limits::{MAX_BOOTSTRAP, MAX_BOOTSTRAP_PAIRS, MAX_RUNS, MAX_SAMPLES};
+pub(crate) const MAX_SAMPLES: usize = sudolab::RelaxOptions::MAX_SAMPLES;
+pub(crate) const MAX_RUNS: usize = sudolab::RateOptions::MAX_RUNS;
+/// Ceiling of `eval`/`fit --bootstrap` (resamples held per statistic).
+pub(crate) const MAX_BOOTSTRAP: usize = 1_000_000;
+/// Ceiling of the bootstrap's work: resamples × rows, the pairs drawn per
+/// statistic (`eval --bootstrap` on a large table), so a ceiling-sized flag
+/// on a million rows is refused rather than run for hours.
+pub(crate) const MAX_BOOTSTRAP_PAIRS: usize = 2_000_000_000;
 
 /// Refuses a count flag above its documented ceiling, before any work, in
-/// the words of the options' own checks (`crate::limits::at_most`: the
+/// the words of the options' own checks ([`sudolab::OptionError`]: the
 /// flag named without its dashes). Options structs check their fields with
 /// their `check()`; this is for the flags of commands without one.
 pub fn at_most(flag: &str, value: usize, max: usize) -> Result<()> {
-    Ok(crate::limits::at_most(
-        flag.trim_start_matches('-'),
-        value,
-        max,
-    )?)
+    if value > max {
+        return Err(sudolab::OptionError::AboveCeiling {
+            name: flag.trim_start_matches('-').to_string(),
+            value,
+            max,
+        }
+        .into());
+    }
+    Ok(())
 }
 
 /// Refuses a `--bootstrap` whose work (resamples × rows) passes
@@ -526,7 +537,7 @@ pub fn bootstrap_fits(replicates: usize, rows: usize) -> Result<()> {
 
 /// Refuses, before any work, a `k` (edges removed) larger than the
 /// Sudoku graph of a puzzle to be relaxed, in the library's words
-/// ([`crate::RelaxOptions::check_k`], as the Python package): `flag` is the
+/// ([`sudolab::RelaxOptions::check_k`], as the Python package): `flag` is the
 /// parameter (`--k`, or `--sweep`, which the message names first), the
 /// error names the first input line of that order.
 pub fn check_k_fits(flag: &str, ks: &[usize], puzzles: &[(usize, Puzzle)]) -> Result<()> {
@@ -536,7 +547,7 @@ pub fn check_k_fits(flag: &str, ks: &[usize], puzzles: &[(usize, Puzzle)]) -> Re
     let mut seen = std::collections::BTreeSet::new();
     for (line, p) in puzzles {
         if seen.insert(p.order())
-            && let Err(e) = crate::limits::check_k("k", k, p.order())
+            && let Err(e) = sudolab::RelaxOptions::check_k("k", k, p.order())
         {
             match flag.trim_start_matches('-') {
                 "k" => bail!("{e} (input line {line})"),
@@ -547,14 +558,23 @@ pub fn check_k_fits(flag: &str, ks: &[usize], puzzles: &[(usize, Puzzle)]) -> Re
     Ok(())
 }
 
+/// The names of `metrics` joined by `sep`.
+pub(crate) fn join_metrics(metrics: &[sudolab::Metric], sep: &str) -> String {
+    metrics
+        .iter()
+        .map(|m| m.name())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
 /// Parses `A:B:STEP` (inclusive) into the list of `k`.
-pub(crate) fn parse_sweep(s: &str) -> Result<Vec<usize>, crate::relax::RelaxError> {
+pub(crate) fn parse_sweep(s: &str) -> Result<Vec<usize>, sudolab::RelaxError> {
     let parts: Vec<&str> = s.split(':').collect();
     let nums: Result<Vec<usize>, _> = parts.iter().map(|p| p.trim().parse::<usize>()).collect();
     match nums.as_deref() {
         Ok([a, b, step]) if *step > 0 && a <= b => Ok((*a..=*b).step_by(*step).collect()),
         Ok([a, b]) if a <= b => Ok((*a..=*b).collect()),
-        _ => Err(crate::relax::RelaxError::BadSweep(s.to_string())),
+        _ => Err(sudolab::RelaxError::BadSweep(s.to_string())),
     }
 }
 

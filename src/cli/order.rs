@@ -1,15 +1,15 @@
 //! `sudolab order`: the order in which each puzzle's cells are filled, as
 //! the SiSuS model and relaxation fixedness predict it (Pelánek Fig. 6), and
 //! the SiSuS possibilities per step (Fig. 7); computed by
-//! [`crate::fill_order`].
+//! [`sudolab::fill_order`].
 
 use super::{Common, finish, progress, run_batch};
-use crate::analyze::{FillOrderError, FillOrderOptions, fill_order};
-use crate::batch::{Driver, JobError};
 use crate::cli::text;
-use crate::relax::{RelaxError, RelaxOptions};
 use anyhow::Result;
 use clap::Args;
+use sudolab::{Driver, JobError};
+use sudolab::{FillOrderError, FillOrderOptions, fill_order};
+use sudolab::{RelaxError, RelaxOptions};
 
 #[derive(Debug, Args)]
 pub(super) struct OrderArgs {
@@ -25,7 +25,7 @@ pub(super) struct OrderArgs {
     #[arg(long, default_value_t = 30)]
     pub runs: usize,
     /// Seed of the relaxation and the SiSuS runs.
-    #[arg(long, default_value_t = crate::seed::DEFAULT_SEED)]
+    #[arg(long, default_value_t = sudolab::DEFAULT_SEED)]
     pub seed: u64,
 }
 
@@ -45,7 +45,7 @@ pub(super) fn run(args: OrderArgs) -> Result<u8> {
     };
     opts.sisus.runs = args.runs;
     let pb = progress::Bar::new("puzzles");
-    let check_k = |puzzles: &[(usize, crate::Puzzle)]| {
+    let check_k = |puzzles: &[(usize, sudolab::Puzzle)]| {
         super::check_k_fits("--k", &[args.k], puzzles).map_err(JobError::fatal)
     };
     // Rows go out window by window.

@@ -1,16 +1,11 @@
-//! The output-file machinery only the command line uses, on the library's
-//! atomic writer ([`crate::report::OutputStream`]): files written all or
-//! none ([`StagedFiles`], `encode -o DIR/`), a streamed output that
-//! `--resume` appends to, and an interrupted run that keeps its rows and
-//! the file they replace.
+//! Files written all or none ([`StagedFiles`], `encode -o DIR/`), on the
+//! library's atomic writer ([`sudolab::OutputStream`]).
 
-use crate::report::{
-    OutputStream, OutputTarget, StreamState, forget_temporary, new_temp_beside, temp_beside,
-    write_atomic,
-};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use sudolab::write_atomic;
+use sudolab::{OutputTarget, forget_temporary, new_temp_beside, temp_beside};
 
 /// Files written all or none: each is staged in a temporary file beside
 /// it ([`StagedFiles::stage`]) and only [`StagedFiles::commit`] renames
@@ -81,78 +76,5 @@ impl Drop for StagedFiles {
         for (tmp, _) in &self.staged {
             forget_temporary(tmp);
         }
-    }
-}
-
-impl OutputStream {
-    /// True when the output is written in place (a new or empty file, a
-    /// resumed one, a device or FIFO): what is written is there at once.
-    /// False for a file that replaces an earlier one, renamed over it by
-    /// [`OutputStream::finish`].
-    pub(crate) fn in_place(&self) -> bool {
-        !self.replaces
-    }
-
-    /// An output appended to the existing file at `path` (opened now).
-    pub(crate) fn append(path: &Path) -> io::Result<OutputStream> {
-        let target = OutputTarget::of(path)?;
-        let file = match &target {
-            OutputTarget::File(p) | OutputTarget::Special(p) => {
-                fs::OpenOptions::new().append(true).open(p)?
-            }
-        };
-        Ok(OutputStream {
-            target,
-            replaces: false,
-            state: StreamState::Direct(file),
-        })
-    }
-
-    /// Completes an output that a signal interrupted, losing nothing: the
-    /// rows written so far take the target, and a file they replace is
-    /// kept under a fresh name beside it ([`super::paths::earlier_name`]), which
-    /// is returned. Nothing written yet: the earlier file stays as it was.
-    pub(crate) fn finish_keeping_earlier(self) -> io::Result<Option<PathBuf>> {
-        match &self.state {
-            StreamState::Closed => return Ok(None),
-            StreamState::Direct(_) => return self.finish().map(|()| None),
-            StreamState::Temp(_) => {}
-        }
-        let OutputTarget::File(path) = &self.target else {
-            unreachable!("only a regular file is written through a temporary file")
-        };
-        let path = path.clone();
-        let mut kept = None;
-        if path.exists() {
-            for n in 1.. {
-                let name = super::paths::earlier_name(&path, n);
-                // A hard link is made only where nothing is: an earlier
-                // kept file is never replaced.
-                match fs::hard_link(&path, &name) {
-                    Ok(()) => {
-                        kept = Some(name);
-                        break;
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                    // No hard links on this file system: a copy.
-                    Err(_) => match fs::OpenOptions::new()
-                        .write(true)
-                        .create_new(true)
-                        .open(&name)
-                    {
-                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                        Err(e) => return Err(e),
-                        Ok(mut to) => {
-                            io::copy(&mut fs::File::open(&path)?, &mut to)?;
-                            to.sync_all()?;
-                            kept = Some(name);
-                            break;
-                        }
-                    },
-                }
-            }
-        }
-        self.finish()?;
-        Ok(kept)
     }
 }

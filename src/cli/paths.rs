@@ -23,10 +23,10 @@
 //! output folder the run created is removed again when the run fails
 //! ([`OutputFolder`]).
 
-use crate::report::{OutputTarget, refuse_write_protected};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use sudolab::{OutputTarget, refuse_write_protected};
 
 /// What a run may not do with its paths: each message names the flag and
 /// the path, and what to do instead.
@@ -351,7 +351,7 @@ fn in_folder(path: &Path) -> Option<PathBuf> {
     if is_stdio(path) {
         return None;
     }
-    let folder = fs::canonicalize(crate::report::folder_of(path)).ok()?;
+    let folder = fs::canonicalize(sudolab::folder_of(path)).ok()?;
     Some(folder.join(path.file_name()?))
 }
 
@@ -420,7 +420,7 @@ fn check_target(flag: &str, path: &Path) -> Result<(), PathError> {
         return Ok(());
     };
     refuse_write_protected(&file).map_err(|e| unwritable(e.to_string()))?;
-    let dir = crate::report::folder_of(&file);
+    let dir = sudolab::folder_of(&file);
     if !dir.is_dir() {
         return Err(unwritable(format!(
             "the folder {} does not exist",
@@ -440,14 +440,14 @@ fn check_target(flag: &str, path: &Path) -> Result<(), PathError> {
 /// temporary file is removed on a signal, as every output's).
 pub(crate) fn write_side_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     use std::io::Write;
-    let mut tmp = crate::report::new_temp_beside(path)?;
+    let mut tmp = sudolab::new_temp_beside(path)?;
     let temporary = tmp.path().to_path_buf();
     let done = tmp
         .write_all(bytes)
         .and_then(|()| tmp.flush())
         .and_then(|()| tmp.as_file().sync_all())
         .and_then(|()| tmp.persist(path).map(drop).map_err(|e| e.error));
-    crate::report::forget_temporary(&temporary);
+    sudolab::forget_temporary(&temporary);
     done
 }
 
@@ -497,37 +497,9 @@ impl Drop for OutputFolder {
     }
 }
 
-/// A fresh name beside `path` for the file a run replaced when a signal
-/// interrupted it (`out.earlier.jsonl`, then `out.earlier-2.jsonl`, …):
-/// the run's finished rows take `path`, the earlier file this name.
-pub(crate) fn earlier_name(path: &Path, n: usize) -> PathBuf {
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tag = if n < 2 {
-        "earlier".to_string()
-    } else {
-        format!("earlier-{n}")
-    };
-    let name = match path.extension() {
-        Some(ext) => format!("{stem}.{tag}.{}", ext.to_string_lossy()),
-        None => format!("{stem}.{tag}"),
-    };
-    path.with_file_name(name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn earlier_names_keep_the_extension() {
-        let p = Path::new("d/out.jsonl");
-        assert_eq!(earlier_name(p, 1), Path::new("d/out.earlier.jsonl"));
-        assert_eq!(earlier_name(p, 3), Path::new("d/out.earlier-3.jsonl"));
-        assert_eq!(earlier_name(Path::new("out"), 1), Path::new("out.earlier"));
-    }
 
     #[test]
     fn an_output_that_is_an_input_or_another_output_is_refused() {

@@ -45,7 +45,7 @@ impl Bar {
     }
 }
 
-impl crate::batch::Progress for Bar {
+impl sudolab::Progress for Bar {
     fn queued(&self, n: u64) {
         self.0.inc_length(n);
     }

@@ -4,11 +4,11 @@
 //! the solving path.
 
 use super::{Common, batch_rows};
-use crate::analyze::RatedRow;
 use crate::cli::text;
-use crate::human::{self, Explanation, Model, RateOptions, SeExplanation};
 use anyhow::Result;
 use clap::Args;
+use sudolab::RatedRow;
+use sudolab::{Explanation, Model, RateOptions, SeExplanation};
 
 #[derive(Debug, Args)]
 #[command(
@@ -21,7 +21,7 @@ pub(super) struct RateArgs {
     /// or `all`.
     #[arg(long, short = 'm', default_value = "default", help = format!(
         "Models: comma list of {}; `default` is every model but the costly annealing and harmony search, `all` every model",
-        crate::Model::names()
+        sudolab::Model::names()
     ))]
     pub model: String,
     /// Runs of every randomized model (default: SiSuS 30, oracle 100, hsolve 20, Nishio 50,
@@ -90,10 +90,10 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
         // Berthier's resolution paths, any other list the technique
         // catalogue's simplest-first path.
         let models = Model::parse_list(&args.model)?;
-        if models.iter().eq([&human::Model::Berthier]) {
-            return explained(&args.common, crate::berthier::BerthierExplanation::of);
+        if models.iter().eq([&sudolab::Model::Berthier]) {
+            return explained(&args.common, sudolab::BerthierExplanation::of);
         }
-        let se = models.into_iter().eq([human::Model::Serate]);
+        let se = models.into_iter().eq([sudolab::Model::Serate]);
         return if se {
             explained(&args.common, |p| SeExplanation::of(p, args.serate_budget))
         } else {
@@ -107,12 +107,12 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
         opts.set_runs(r);
     }
     opts.nishio.order = match args.nishio_order.as_str() {
-        "strategies-first" => human::nishio::NishioOrder::StrategiesFirst,
-        _ => human::nishio::NishioOrder::GuessFirst,
+        "strategies-first" => sudolab::NishioOrder::StrategiesFirst,
+        _ => sudolab::NishioOrder::GuessFirst,
     };
     opts.oracle.scan = match args.oracle_scan.as_str() {
-        "search" => human::oracle::ScanUnit::Search,
-        _ => human::oracle::ScanUnit::Round,
+        "search" => sudolab::ScanUnit::Search,
+        _ => sudolab::ScanUnit::Round,
     };
     let o = &mut opts.oracle;
     for (flag, field) in [
@@ -140,7 +140,7 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
 /// they are done: their text, one after another, or their rows.
 fn explained<E: std::fmt::Display + serde::Serialize + Send>(
     common: &Common,
-    explain: impl Fn(&crate::grid::Puzzle) -> E + Sync,
+    explain: impl Fn(&sudolab::Puzzle) -> E + Sync,
 ) -> Result<u8> {
     let render = |rows: &[E]| rows.iter().map(|e| format!("{e}\n")).collect();
     batch_rows(common, "puzzles explained", false, render, |_, p| {

@@ -1,13 +1,14 @@
 //! The run record of a results file (`FILE.run.json`,
-//! [`crate::batch::results`]): everything that decides its rows besides the
+//! [`sudolab::record_path`]): everything that decides its rows besides the
 //! puzzles, written beside it by a run, compared by a resumed run and by
 //! `sudolab merge`, and the identity of the input it names.
 
-use crate::batch::results::{RecordDifference, ResultsError, record_path};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use sudolab::record_path;
+use sudolab::{RecordDifference, ResultsError};
 
 /// The identity of a puzzle input: a 64-bit FNV-1a hash of its bytes, as
 /// `fnv1a64:` and 16 hex digits (a hash defined here, so it never changes
@@ -125,8 +126,8 @@ fn grows(from: &Value, to: &Value) -> bool {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::batch::results::RowSpec;
     use serde_json::json;
+    use sudolab::RowSpec;
 
     impl RunRecord {
         /// Writes the record of `results` beside it, as a run does.

@@ -4,13 +4,7 @@ use super::text;
 use super::{
     Common, check_k_fits, finish, parse_sweep, progress, resume, run_batch_keyed, write_stdout,
 };
-use crate::batch::{Driver, JobError};
 use crate::cli::engines::LARGE_COUNT;
-use crate::engine::Engines;
-use crate::relax::{
-    self, KChoice, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, Verification,
-};
-use crate::report::{Format, OutputStream, jsonl_line, write_atomic};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use resume::{Lined, RowSpec};
@@ -18,6 +12,13 @@ use serde::Serialize;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use sudolab::Engines;
+use sudolab::{Driver, JobError};
+use sudolab::{Format, write_atomic};
+use sudolab::{
+    KChoice, RelaxError, RelaxOptions, RelaxReport, SampleResult, SweepReport, Verification,
+};
+use sudolab::{OutputStream, jsonl_line};
 
 #[derive(Debug, Args)]
 pub(super) struct RelaxArgs {
@@ -71,7 +72,7 @@ pub(super) struct RelaxArgs {
     /// at least that, its fixed cells in full) or resolve (SAT re-analyzes
     /// the sample from scratch). Other engines are always re-analyzed: by
     /// SAT for dlx, by bitset for sat.
-    #[arg(long, value_enum, default_value_t = Verification::Certificate, hide_short_help = true)]
+    #[arg(long, value_parser = crate::cli::values::parser::<Verification>(), default_value = "certificate", hide_short_help = true)]
     pub verify_by: Verification,
     /// Sweep k over A:B:STEP (inclusive) instead of one --k, e.g. 0:60:5.
     #[arg(long)]
@@ -198,7 +199,7 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     let keys = params.keys();
     let sweep_ks: Vec<usize> = keys.iter().map(|&k| k as usize).collect();
     let k_flag = if sweep_mode { "--sweep" } else { "--k" };
-    let check_k = |puzzles: &[(usize, crate::Puzzle)]| {
+    let check_k = |puzzles: &[(usize, sudolab::Puzzle)]| {
         check_k_fits(k_flag, &sweep_ks, puzzles).map_err(JobError::fatal)
     };
     let job = PuzzleJob {
@@ -344,7 +345,7 @@ impl<'a> RelaxOutputs<'a> {
         }
         if let Some(plot) = &args.plot {
             let plotted: Vec<SweepReport> = self.sweeps.iter().map(|(_, s)| s.clone()).collect();
-            write_atomic(plot, crate::report::plot::sweep_chart(&plotted)?.as_bytes())
+            write_atomic(plot, sudolab::sweep_svg(&plotted)?.as_bytes())
                 .with_context(|| format!("cannot write {}", plot.display()))?;
         }
         if let Some(w) = self.sweep_rows {
@@ -449,7 +450,7 @@ impl PuzzleJob<'_> {
     /// Relaxes the puzzle `p` of input `line` at the k values `to_do` (the
     /// batch driver leaves out those a resumed output holds), or with
     /// `--k auto` at its onset.
-    fn run(&self, line: usize, p: &crate::Puzzle, to_do: &[u64]) -> Result<Relaxed, JobError> {
+    fn run(&self, line: usize, p: &sudolab::Puzzle, to_do: &[u64]) -> Result<Relaxed, JobError> {
         let (ks, todo, onset) = if self.auto {
             let k = self.onset(line, p)?;
             (vec![k], vec![k], Some(k))
@@ -462,7 +463,7 @@ impl PuzzleJob<'_> {
         pb.inc((ks.len() - todo.len()) as u64);
         self.warn_if_long(line, p, &todo);
         let mut samples = Vec::new();
-        let sweep = relax::sweep_each(p, &todo, self.opts, onset, |report, drawn| {
+        let sweep = sudolab::sweep_each(p, &todo, self.opts, onset, |report, drawn| {
             pb.inc(1);
             if self.keep_samples {
                 samples.push((report.summary.k, drawn.to_vec()));
@@ -486,7 +487,7 @@ impl PuzzleJob<'_> {
     }
 
     /// The onset of `p` (`--k auto`).
-    fn onset(&self, line: usize, p: &crate::Puzzle) -> Result<usize, JobError> {
+    fn onset(&self, line: usize, p: &sudolab::Puzzle) -> Result<usize, JobError> {
         // The onset's search takes most of a large puzzle's time (minutes
         // on 16×16): the bar says what runs while its clock moves.
         let pb = &self.pb.0;
@@ -502,7 +503,7 @@ impl PuzzleJob<'_> {
     /// Says, once per run as `count` does, that a sample of `p` at one of
     /// the k values `todo` has more solutions than a quick count reaches:
     /// exact counts past a million solutions per sample may run for hours.
-    fn warn_if_long(&self, line: usize, p: &crate::Puzzle, todo: &[usize]) {
+    fn warn_if_long(&self, line: usize, p: &sudolab::Puzzle, todo: &[usize]) {
         if self.warned_long.load(Ordering::Relaxed) {
             return;
         }

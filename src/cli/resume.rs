@@ -6,16 +6,17 @@
 pub(super) use super::record::RunRecord;
 use super::record::{STDIN_INPUT, input_identity};
 use super::{Common, EXIT_INTERRUPTED, OutputArgs, is_stdio, open_input, signals, write_stdout};
-pub(super) use crate::batch::results::{DoneRows, Lined, RowSpec};
 use crate::cli::paths::PathPlan;
 pub(super) use crate::cli::sink::RowWriter;
 use crate::cli::sink::open_file;
-use crate::report::{Format, OutputStream, RowStream};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::io::Write;
 use std::path::PathBuf;
+use sudolab::Format;
+pub(super) use sudolab::{DoneRows, Lined, RowSpec};
+use sudolab::{OutputStream, RowStream};
 
 /// Standard output as a row stream: a stream closed from the start is an
 /// error (see [`write_stdout`]).
@@ -35,7 +36,7 @@ impl std::io::Write for Stdout {
 /// written as each window is done, to stdout or to the output file (through
 /// its temporary file, renamed over the target only by
 /// [`WindowRows::finish`]), so memory does not grow with the input: JSON,
-/// JSON Lines and CSV in the bytes [`Format::render`](crate::Format::render) gives for
+/// JSON Lines and CSV in the bytes [`Format::render`](sudolab::Format::render) gives for
 /// all rows at once, text by the command's renderer window by window.
 pub(super) struct WindowRows<'a, T> {
     to: RowsTo,
@@ -143,7 +144,7 @@ pub(super) fn streams(out: &OutputArgs) -> bool {
 fn input_lines(common: &Common) -> Result<Option<u64>> {
     use std::io::Read;
     match &common.input {
-        None => Ok(Some(crate::grid::Puzzle::examples().len() as u64)),
+        None => Ok(Some(sudolab::Puzzle::examples().len() as u64)),
         Some(path) if is_stdio(path) => Ok(None),
         Some(path) => {
             let mut reader = open_input(path)?;
@@ -184,8 +185,8 @@ pub(super) fn record(
 ) -> Result<RunRecord> {
     let alphabet = common
         .alphabet
-        .and_then(|a| clap::ValueEnum::to_possible_value(&a))
-        .map(|v| Value::from(v.get_name()))
+        .and_then(super::values::name)
+        .map(Value::from)
         .unwrap_or_default();
     params.insert("alphabet".into(), alphabet);
     Ok(RunRecord {
@@ -273,35 +274,6 @@ pub(super) fn interrupted(
     Ok(EXIT_INTERRUPTED)
 }
 
-/// The lock of this process's streamed output, held until the process
-/// ends (one streamed output per command): released and removed by
-/// [`release_lock`] at the end of the run.
-static LOCK: std::sync::Mutex<Option<super::lock::OutputLock>> = std::sync::Mutex::new(None);
-
-fn held_lock(lock: Option<super::lock::OutputLock>) {
-    *LOCK
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = lock;
-}
-
-/// Locks the streamed output file itself, once its first rows have created
-/// it (see `lock.rs`).
-pub(super) fn hold_output_lock(path: &std::path::Path) -> Result<()> {
-    match LOCK
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .as_mut()
-    {
-        Some(lock) => lock.hold_output(path),
-        None => Ok(()),
-    }
-}
-
-/// Releases the output's lock (and removes its file).
-pub(super) fn release_lock() {
-    held_lock(None);
-}
-
 /// The row stream of `command` with `params` (the command's parameters
 /// struct, which serialises to its run record's `params`) over the input of
 /// `common` when its output streams (`-f jsonl`), with the rows a resumed
@@ -315,7 +287,7 @@ pub(super) fn open_rows(
 ) -> Result<(Option<RowWriter>, DoneRows)> {
     if streams(&common.out) {
         if let Some(path) = common.out.file() {
-            held_lock(super::lock::lock(path)?);
+            super::lock::hold(super::lock::lock(path)?);
         }
         let params = match serde_json::to_value(params)? {
             Value::Object(params) => params,

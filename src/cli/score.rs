@@ -1,13 +1,13 @@
 //! `sudolab score`: one difficulty score per puzzle with its level and
-//! calibrated equivalents ([`crate::score`]).
+//! calibrated equivalents ([`sudolab::score`]).
 
 use super::{Common, batch_rows};
-use crate::batch::JobError;
 use crate::cli::text;
-use crate::score::{self, ScoreError, ScoreModel, ScoreOptions, ScoreRow};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::PathBuf;
+use sudolab::JobError;
+use sudolab::{ScoreError, ScoreModel, ScoreOptions, ScoreRow};
 
 #[derive(Debug, Args)]
 pub(super) struct ScoreArgs {
@@ -87,7 +87,7 @@ pub(super) fn run(args: ScoreArgs) -> Result<u8> {
     let model_name = args.model.as_ref().map(|p| p.display().to_string());
     let render = |rows: &[ScoreRow]| text::score_table(rows, &args.calibrate, site.is_some());
     batch_rows(&args.common, "puzzles", true, render, |line, p| {
-        let scored = score::score(p, &opts).map_err(|e| match e {
+        let scored = sudolab::score(p, &opts).map_err(|e| match e {
             // A model whose numbers overflow fails on every puzzle: the
             // model file is at fault, not the puzzle.
             e @ ScoreError::NotFinite(_) => JobError::fatal(format!(

@@ -1,7 +1,7 @@
 //! SIGINT, SIGTERM and SIGHUP end the program without leaving a temporary
 //! output file behind: the handler only writes the signal's number to a
 //! pipe (async-signal-safe); a thread waiting on that pipe removes the
-//! temporary files ([`remove_temporaries`]), then restores
+//! temporary files ([`sudolab::remove_temporaries`]), then restores
 //! the default action and raises the signal again, so the caller sees the
 //! program killed by it, as before.
 //!
@@ -14,7 +14,6 @@
 //! continues it). A second signal ends the program at once, as above; the
 //! rows already written in place stay.
 
-use std::fs;
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
@@ -108,7 +107,7 @@ mod imp {
                         "sudolab: interrupted: finishing the puzzles in progress and keeping every finished row (interrupt again to stop at once)"
                     );
                 }
-                super::remove_temporaries();
+                sudolab::remove_temporaries();
                 let sig = libc::c_int::from(byte);
                 // SAFETY: restoring the default action and raising the
                 // signal ends the process as the signal would have.
@@ -168,22 +167,12 @@ pub(super) fn stdout_reader_gone() -> bool {
     }
 }
 
-/// Removes every temporary output file of this process that is not yet
-/// renamed over its target (`.FILE.XXXXXX.tmp`): what a program interrupted
-/// by a signal calls before it ends, so that no temporary file is left and
-/// every target keeps its earlier contents.
-pub(crate) fn remove_temporaries() {
-    for path in crate::report::temporaries().drain(..) {
-        let _ = fs::remove_file(path);
-    }
-}
-
 /// Removes `path` too when a signal ends the program (a lock file).
 pub(crate) fn remove_on_signal(path: &Path) {
-    crate::report::temporaries().push(path.to_path_buf());
+    sudolab::track_temporary(path);
 }
 
 /// `path` is no longer removed on a signal.
 pub(crate) fn forget_on_signal(path: &Path) {
-    crate::report::forget_temporary(path);
+    sudolab::forget_temporary(path);
 }

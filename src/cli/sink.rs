@@ -2,7 +2,7 @@
 //!
 //! A long run (`analyze`, `relax`) written as JSON Lines gets each row as
 //! soon as its window is done, with the input `line` its puzzle came from.
-//! Resuming reads the existing file back first ([`crate::batch::results`]):
+//! Resuming reads the existing file back first ([`sudolab::ResultsFile`]):
 //!
 //! * rows are keyed by input line (and `k` for sweeps), not by puzzle text,
 //!   so a data set with the same puzzle twice keeps both rows;
@@ -20,12 +20,12 @@
 //!   a JSON object is an error.
 
 use super::record::RunRecord;
-use crate::batch::results::{DoneRows, Lined, ResultsError, ResultsFile, RowSpec};
 use crate::cli::paths::write_side_file;
-use crate::report::{OutputStream, jsonl_line};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use sudolab::{DoneRows, Lined, ResultsError, ResultsFile, RowSpec};
+use sudolab::{OutputStream, jsonl_line};
 
 /// Where streamed rows go.
 pub(crate) enum RowWriter {
@@ -105,7 +105,7 @@ impl RowWriter {
         out.write_all(text.as_bytes())?;
         out.flush()?;
         if let Some(path) = created {
-            super::resume::hold_output_lock(&path)
+            super::lock::hold_output_lock(&path)
                 .map_err(|e| SinkError::Locked(format!("{e:#}")))?;
         }
         Ok(())
@@ -135,7 +135,7 @@ impl RowWriter {
     /// Completes an output that a signal interrupted, losing nothing: the
     /// finished rows take the file, with this run's record (so `--resume`
     /// continues them), and a file they replace is kept under a fresh name
-    /// beside it ([`crate::cli::paths::earlier_name`]) with its own
+    /// beside it ([`sudolab::earlier_name`]) with its own
     /// record, which is returned. With no row written yet, the earlier file
     /// stays as it was.
     pub(crate) fn finish_interrupted(self) -> Result<Option<PathBuf>, SinkError> {
@@ -245,9 +245,9 @@ pub(crate) fn open_file(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::results::RowKey;
     use crate::cli::record::tests::{relax_spec, stdin_record};
     use serde_json::json;
+    use sudolab::RowKey;
 
     const ROW: &str = r#"{"line":3,"puzzle":"1.","k":45,"samples":10,"seed":1,"cap":1000}"#;
 

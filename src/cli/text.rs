@@ -1,101 +1,19 @@
 //! The text renderings of the command line's rows: one function per row
-//! type, beside the JSON, JSON Lines and CSV that [`Format::render`](crate::Format::render)
+//! type, beside the JSON, JSON Lines and CSV that [`Format::render`](sudolab::Format::render)
 //! gives every row. Each returns the whole text (a table's first line is its
 //! header), so a command can render its rows window by window.
 
 use super::chart::{bar, shade};
-use crate::analyze::FillOrderRow;
-use crate::analyze::{AnalysisRow, RatedRow};
-use crate::answers::Status;
-use crate::batch::results::Lined;
-use crate::cli::engines::{BackboneRow, CheckRow, CountRow, SolveRow};
-use crate::cnf::{ClauseRow, MeanDistribution};
-use crate::eval::{ClassifyReport, EvalReport, FitReport};
-use crate::metrics::{Metric, MetricValue};
-use crate::relax::{RelaxReport, RelaxSummary, SweepReport};
-use crate::score::fit::{HeldOut, ScoreFitReport};
-use crate::score::{ScoreRow, SeBy};
-
-/// A label for a table cell (empty when none).
-fn label_of(label: &Option<String>) -> String {
-    label.clone().unwrap_or_default()
-}
-
-/// A solution count as a table cell: `>=N` when the count stopped at its cap.
-fn count_cell(solutions: u64, capped: bool) -> String {
-    if capped {
-        format!(">={solutions}")
-    } else {
-        solutions.to_string()
-    }
-}
-
-/// `sudolab check`: status and reason per puzzle.
-pub(crate) fn check_table(rows: &[CheckRow]) -> String {
-    let table: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            vec![
-                r.puzzle.clone(),
-                r.status.to_string(),
-                r.reason.clone().unwrap_or_default(),
-                label_of(&r.label),
-            ]
-        })
-        .collect();
-    text_table(&["puzzle", "status", "reason", "label"], &table)
-}
-
-/// `sudolab count`: solutions per puzzle.
-pub(crate) fn count_table(rows: &[CountRow]) -> String {
-    let table: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            let n = count_cell(r.solutions, r.capped);
-            vec![r.puzzle.clone(), n, label_of(&r.label)]
-        })
-        .collect();
-    text_table(&["puzzle", "solutions", "label"], &table)
-}
-
-/// `sudolab backbone`: solutions and fixed cells per (relaxed) puzzle.
-pub(crate) fn backbone_table(rows: &[BackboneRow]) -> String {
-    let table: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            let n = count_cell(r.solutions, r.capped);
-            vec![
-                r.puzzle.clone(),
-                r.removed.len().to_string(),
-                n,
-                r.fixed.len().to_string(),
-                label_of(&r.label),
-            ]
-        })
-        .collect();
-    text_table(
-        &["puzzle", "removed", "solutions", "fixed", "label"],
-        &table,
-    )
-}
-
-/// `sudolab solve`: each puzzle beside its solution, one line each.
-pub(crate) fn solve_text(rows: &[SolveRow]) -> String {
-    let mut s = String::new();
-    for r in rows {
-        let sol = match (&r.solution, r.status) {
-            (Some(sol), Status::Multiple) => format!("{sol}  (one of several solutions)"),
-            (Some(sol), _) => sol.clone(),
-            (None, _) => "no solution".into(),
-        };
-        s.push_str(&format!("{}  {}", r.puzzle, sol));
-        if let Some(l) = &r.label {
-            s.push_str(&format!("  {l}"));
-        }
-        s.push('\n');
-    }
-    s
-}
+use sudolab::ClauseRow;
+use sudolab::FillOrderRow;
+use sudolab::Lined;
+use sudolab::MeanDistribution;
+use sudolab::{AnalysisRow, RatedRow};
+use sudolab::{ClassifyReport, EvalReport, FitReport};
+use sudolab::{Metric, MetricValue};
+use sudolab::{RelaxReport, RelaxSummary, SweepReport};
+use sudolab::{ScoreFitHeldOut as HeldOut, ScoreFitReport};
+use sudolab::{ScoreRow, SeBy};
 
 /// The mark of a value outside the data its model was fitted on.
 ///
@@ -809,7 +727,7 @@ pub(crate) fn eval_text(report: &EvalReport, bootstrap: usize, seed: u64) -> Str
         s.push_str(&format!(
             "\n{}: label level × equal-count metric bin (edges {}); χ² = {} df {} p = {}\n",
             c.metric,
-            crate::util::readable_list(&c.bin_edges),
+            readable_list(&c.bin_edges),
             fmt_opt(c.chi2),
             c.df.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
             c.p_value
@@ -846,7 +764,7 @@ pub(crate) fn classify_text(report: &ClassifyReport) -> String {
         sm.method,
         sm.bins,
         sm.direction,
-        crate::util::readable_list(&sm.edges),
+        readable_list(&sm.edges),
         sm.n,
         sm.n_missing
     );
@@ -933,7 +851,7 @@ const TERM_HEADER: [&str; 7] = [
 ];
 
 /// One table row per term of a score or time model.
-fn term_rows(terms: &[crate::score::Term]) -> Vec<Vec<String>> {
+fn term_rows(terms: &[sudolab::ScoreTerm]) -> Vec<Vec<String>> {
     terms
         .iter()
         .map(|t| {
@@ -970,7 +888,7 @@ pub(crate) fn score_fit_text(r: &ScoreFitReport) -> String {
             s.push_str(&format!(
                 "  {:.4}  {}{}\n",
                 st.mean_spearman,
-                crate::metrics::join(&st.metrics, ","),
+                super::join_metrics(&st.metrics, ","),
                 st.dropped
                     .as_ref()
                     .map(|d| format!("  → drop {d}"))
@@ -1012,8 +930,8 @@ fn held_out_text(h: &HeldOut) -> String {
         "\nheld out: {} (n = {}; {how}kept {}; fast kept {})\n",
         h.source,
         h.n,
-        crate::metrics::join(&h.kept, ","),
-        crate::metrics::join(&h.kept_fast, ",")
+        super::join_metrics(&h.kept, ","),
+        super::join_metrics(&h.kept_fast, ",")
     ));
     let rows: Vec<Vec<String>> = h
         .rows
@@ -1137,9 +1055,21 @@ pub(crate) fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
+/// Numbers as [`sudolab::readable_number`] gives them, in brackets,
+/// comma-separated.
+fn readable_list(vs: &[f64]) -> String {
+    let items: Vec<String> = vs.iter().map(|&v| sudolab::readable_number(v)).collect();
+    format!("[{}]", items.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_read_huge_numbers_in_scientific_notation() {
+        assert_eq!(readable_list(&[1.0, 1e180]), "[1, 1e180]");
+    }
 
     #[test]
     fn text_table_tolerates_ragged_rows() {

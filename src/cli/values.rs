@@ -1,28 +1,49 @@
 //! The library's option enums as command-line values: each variant's name
 //! (the one its `Display` and serde use), its aliases and its line of help
-//! in `--help`. The library derives no clap trait; these impls are the
-//! command line's view of its types.
+//! in `--help`. The library derives no clap trait; [`Choice`] is the
+//! command line's view of its types, and [`parser`] reads an argument into
+//! the library's type itself.
 
-use crate::cnf::Encoding;
-use crate::eval::Preset;
-use crate::generate::{Level, Method, Symmetry};
-use crate::grid::Alphabet;
-use crate::relax::Verification;
-use crate::report::Format;
 use clap::ValueEnum;
-use clap::builder::PossibleValue;
+use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
+use sudolab::{Alphabet, Encoding, Format, Level, Method, Preset, Symmetry, Verification};
 
-/// `impl ValueEnum for TYPE` from one line per variant:
+/// A library enum as a command-line value: clap's `ValueEnum` for the
+/// types this file lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choice<T>(pub T);
+
+/// The parser of a `--flag VALUE` whose value is one of `T`'s variants,
+/// by name or alias, with their help in `--help`.
+pub fn parser<T>() -> impl TypedValueParser<Value = T>
+where
+    T: Clone + Send + Sync + 'static,
+    Choice<T>: ValueEnum,
+{
+    EnumValueParser::<Choice<T>>::new().map(|c| c.0)
+}
+
+/// The command-line name of `value`.
+pub fn name<T>(value: T) -> Option<String>
+where
+    Choice<T>: ValueEnum,
+{
+    Choice(value)
+        .to_possible_value()
+        .map(|v| v.get_name().to_string())
+}
+
+/// `impl ValueEnum for Choice<TYPE>` from one line per variant:
 /// `Variant => "name" ["alias", …]: "help"`.
 macro_rules! values {
     ($ty:ident { $($variant:ident => $name:literal $([$($alias:literal),+])? : $help:literal;)+ }) => {
-        impl ValueEnum for $ty {
+        impl ValueEnum for Choice<$ty> {
             fn value_variants<'a>() -> &'a [Self] {
-                &[$($ty::$variant),+]
+                &[$(Choice($ty::$variant)),+]
             }
 
             fn to_possible_value(&self) -> Option<PossibleValue> {
-                Some(match self {
+                Some(match self.0 {
                     $($ty::$variant => PossibleValue::new($name)$($(.alias($alias))+)?.help($help),)+
                 })
             }
@@ -95,11 +116,21 @@ mod tests {
 
     /// The Python binding and the results files name these values by their
     /// displayed names, the command line by clap's: the two agree.
-    fn agree<T: ValueEnum + Display>() {
-        for v in T::value_variants() {
+    fn agree<T: Display>()
+    where
+        Choice<T>: ValueEnum,
+    {
+        for v in Choice::<T>::value_variants() {
             let name = v.to_possible_value().unwrap().get_name().to_string();
-            assert_eq!(v.to_string(), name);
+            assert_eq!(v.0.to_string(), name);
         }
+    }
+
+    fn variants<T: Copy>() -> Vec<T>
+    where
+        Choice<T>: ValueEnum,
+    {
+        Choice::<T>::value_variants().iter().map(|c| c.0).collect()
     }
 
     #[test]
@@ -109,8 +140,8 @@ mod tests {
         agree::<Method>();
         agree::<Symmetry>();
         agree::<Level>();
-        assert_eq!(Method::value_variants(), &Method::ALL[..]);
-        assert_eq!(Symmetry::value_variants(), &Symmetry::ALL[..]);
-        assert_eq!(Level::value_variants(), &Level::ALL[..]);
+        assert_eq!(variants::<Method>(), Method::ALL);
+        assert_eq!(variants::<Symmetry>(), Symmetry::ALL);
+        assert_eq!(variants::<Level>(), Level::ALL);
     }
 }

@@ -214,12 +214,10 @@ impl ClauseRow {
     }
 }
 
-// Used by the command line (`clauses --summary`) and the tests.
-#[cfg(any(feature = "cli", test))]
 /// Mean clause-length distribution over several puzzles: the mean of the
 /// per-puzzle percentages (the shape of Patti's per-site Table 1).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct MeanDistribution {
+pub struct MeanDistribution {
     /// Number of puzzles averaged.
     pub puzzles: usize,
     /// Mean percentage of ALO clauses of each length `1..=N`.
@@ -232,10 +230,22 @@ pub(crate) struct MeanDistribution {
     pub long_pct: f64,
 }
 
-// Used by the command line (`clauses --summary`) and the tests.
-#[cfg(any(feature = "cli", test))]
 /// Mean of the rows' distributions; `None` for no rows.
-pub(crate) fn mean_distribution(rows: &[ClauseRow]) -> Option<MeanDistribution> {
+///
+/// ```
+/// use sudolab::{ClassCuts, ClauseRow, Encoding, Puzzle, mean_distribution};
+///
+/// let rows: Vec<ClauseRow> = Puzzle::examples()[..2]
+///     .iter()
+///     .map(|p| ClauseRow::of(p, Encoding::Min, ClassCuts::patti(p.side())))
+///     .collect::<Result<_, _>>()?;
+/// let mean = mean_distribution(&rows).expect("two rows");
+/// assert_eq!(mean.puzzles, 2);
+/// assert!((mean.mean_length_pct.iter().sum::<f64>() - 100.0).abs() < 1e-9);
+/// assert!(mean_distribution(&[]).is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn mean_distribution(rows: &[ClauseRow]) -> Option<MeanDistribution> {
     let first = rows.first()?;
     let n = rows.len() as f64;
     let side = first.counts.alo_lengths.len();

@@ -48,8 +48,7 @@ pub use dimacs::{DimacsError, ModelError};
 pub use encoders::encode;
 pub use formula::Cnf;
 pub use histogram::{BadCuts, ClassCuts, ClauseCounts, ClauseRow, Histogram};
-#[cfg(any(feature = "cli", test))]
-pub(crate) use histogram::{MeanDistribution, mean_distribution};
+pub use histogram::{MeanDistribution, mean_distribution};
 
 use crate::grid::Contradiction;
 use serde::Serialize;

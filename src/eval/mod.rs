@@ -24,8 +24,6 @@ pub(crate) mod label;
 mod reference;
 mod table;
 
-#[cfg(feature = "cli")]
-pub(crate) use classify::Direction;
 pub use classify::{
     ClassCount, ClassMethod, ClassRange, ClassifyOptions, ClassifyReport, ClassifySummary,
     GroupClass, Preset, PuzzleClass, classify,

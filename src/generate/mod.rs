@@ -48,10 +48,9 @@ pub(crate) mod fletcher;
 pub(crate) mod minimal;
 pub(crate) mod pseudo;
 pub(crate) mod xu;
-#[cfg(feature = "cli")]
-pub(crate) use aim::known_fields;
 pub(crate) use aim::parse_target;
 pub use aim::{Target, TargetError, TargetFields, TargetOp, TargetValue};
+pub use aim::{known_fields, numeric_field, numeric_fields};
 
 use crate::engine::Disagreement;
 use crate::graph::derive_seed;
@@ -497,7 +496,13 @@ pub struct AimOptions {
 }
 
 /// The confidence targets on stochastic metrics hold with by default.
-pub(crate) const DEFAULT_CONFIDENCE: f64 = 0.95;
+const DEFAULT_CONFIDENCE: f64 = 0.95;
+
+impl AimOptions {
+    /// The confidence targets on stochastic metrics hold with by default
+    /// ([`AimOptions::confidence`]).
+    pub const DEFAULT_CONFIDENCE: f64 = DEFAULT_CONFIDENCE;
+}
 
 impl Default for AimOptions {
     fn default() -> Self {

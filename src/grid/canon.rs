@@ -296,18 +296,25 @@ impl Puzzle {
     }
 }
 
-// Used by the command line (`canon`, `merge`) and the tests.
-#[cfg(any(feature = "cli", test))]
 /// For each puzzle, the position of the first earlier puzzle equivalent to
 /// it (`None` for the first of its class): the duplicates `--dedup` drops.
 /// Canonical forms are computed in parallel; the answer does not depend on
 /// the number of threads.
 ///
+/// ```
+/// use rand::SeedableRng;
+/// use sudolab::{Transform, earlier_equivalents};
+///
+/// let p = sudolab::Puzzle::examples().remove(0);
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+/// let turned = Transform::random(p.order(), &mut rng).apply(&p);
+/// let other = sudolab::Puzzle::examples().remove(1);
+/// assert_eq!(earlier_equivalents(&[&p, &other, &turned]).unwrap(), [None, None, Some(0)]);
+/// ```
+///
 /// # Errors
 /// The position of the first puzzle whose order has no canonical form, and why.
-pub(crate) fn earlier_equivalents(
-    puzzles: &[&Puzzle],
-) -> Result<Vec<Option<usize>>, (usize, CanonError)> {
+pub fn earlier_equivalents(puzzles: &[&Puzzle]) -> Result<Vec<Option<usize>>, (usize, CanonError)> {
     use rayon::prelude::*;
     // Keyed by the line: a puzzle's label takes no part in equivalence.
     let forms: Vec<Result<String, CanonError>> = puzzles

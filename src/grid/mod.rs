@@ -15,7 +15,7 @@ pub(crate) mod canon;
 mod parse;
 
 pub use parse::Alphabet;
-pub(crate) use parse::PuzzleReader;
+pub use parse::PuzzleReader;
 pub(crate) use parse::digit_to_char;
 pub use parse::{ParseError, ParseErrorKind, parse_puzzle, read_puzzles};
 

@@ -340,7 +340,16 @@ fn read_line(
 
 /// Streams puzzles from a reader, yielding `(line number, puzzle)` or an error
 /// per rejected line; after an error, reading continues with the next line.
-pub(crate) struct PuzzleReader<R: BufRead> {
+///
+/// ```
+/// use sudolab::PuzzleReader;
+///
+/// let text = "# two puzzles\n1.3\n53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
+/// let read: Vec<_> = PuzzleReader::new(text.as_bytes()).collect();
+/// assert!(read[0].is_err());
+/// assert_eq!(read[1].as_ref().map(|(line, p)| (*line, p.givens())).ok(), Some((3, 30)));
+/// ```
+pub struct PuzzleReader<R: BufRead> {
     input: R,
     line_no: usize,
     done: bool,
@@ -350,7 +359,7 @@ pub(crate) struct PuzzleReader<R: BufRead> {
 impl<R: BufRead> PuzzleReader<R> {
     /// A reader of the puzzles in `input`, from its first line, in the
     /// default alphabet (`1-g`).
-    pub(crate) fn new(input: R) -> Self {
+    pub fn new(input: R) -> Self {
         PuzzleReader {
             input,
             line_no: 0,
@@ -359,8 +368,9 @@ impl<R: BufRead> PuzzleReader<R> {
         }
     }
 
-    /// Reads digits in `alphabet` (`None`: see [`parse_puzzle_in`]).
-    pub(crate) fn with_alphabet(mut self, alphabet: Option<Alphabet>) -> Self {
+    /// Reads digits in `alphabet` (`None`: the default `1-g`, refusing a
+    /// 16×16 grid that looks written in `0-f`).
+    pub fn with_alphabet(mut self, alphabet: Option<Alphabet>) -> Self {
         self.alphabet = alphabet;
         self
     }

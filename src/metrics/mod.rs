@@ -13,7 +13,6 @@
 pub(crate) mod registry;
 mod value;
 
-#[cfg(any(feature = "cli", test))]
 pub(crate) use registry::direction_of;
 pub(crate) use registry::join;
 pub use registry::{

@@ -577,8 +577,6 @@ pub(crate) fn known_names() -> Vec<&'static str> {
     Metric::ALL.iter().map(|m| m.name()).collect()
 }
 
-// Used by the command line (the report's data-set section).
-#[cfg(any(feature = "cli", test))]
 /// The direction of a column: the registry's for a metric, higher is harder
 /// for a column sudolab does not compute (a label, another tool's rating).
 pub(crate) fn direction_of(name: &str) -> Direction {

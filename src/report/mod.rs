@@ -4,14 +4,33 @@
 //! atomically (temporary file, then rename), so an interrupted run never
 //! leaves a half-written output behind and a failed one never destroys the
 //! file that was there; devices and FIFOs are written directly, symbolic
-//! links followed ([`OutputTarget`], [`OutputStream`]).
+//! links followed ([`OutputTarget`], [`OutputStream`]). The temporary files
+//! not yet renamed over their targets are listed, so that a program ended
+//! by a signal removes them ([`remove_temporaries`]).
+//!
+//! [`compute`] gathers the numbers of a report on puzzles, and [`dataset`]
+//! those of a report on a data set (distributions, Spearman matrix, each
+//! metric against a label, universal classes), in plain data that the
+//! command line draws as an HTML page.
 //!
 //! [`plot`] holds every chart, each an SVG document as a `String` (the
 //! sweep of Fig. 8, the fixedness grid, the clause histogram, percentile
 //! bars, a histogram and a scatter plot); the command line's HTML report
-//! (`cli::report`) inlines them, and `relax --plot` writes the sweep.
+//! (`sudolab report`) inlines them, and `relax --plot` writes the sweep.
 
+mod compute;
+mod dataset;
 pub(crate) mod plot;
+mod read;
+
+pub use compute::{
+    EngineAnswer, EngineCheck, PathStep, PuzzleReport, RatingEntry, Report, ReportError,
+    ReportOptions, ReportRequest, ReportSubject, analyze_puzzles, compute_report, puzzle_report,
+};
+pub use dataset::{
+    CorrelationMatrix, DatasetError, DatasetReport, MetricClasses, MetricDistribution,
+    ScatterSeries, dataset_report,
+};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -49,10 +68,18 @@ impl fmt::Display for Format {
 /// A row could not be serialised (a map with non-string keys, a failing
 /// `Serialize` impl): a bug in the row type, never silently turned into
 /// empty output.
-pub(crate) type RenderError = serde_json::Error;
+pub type RenderError = serde_json::Error;
 
 /// One JSON line for a row (no trailing newline).
-pub(crate) fn jsonl_line<T: Serialize>(row: &T) -> Result<String, RenderError> {
+///
+/// ```
+/// assert_eq!(sudolab::jsonl_line(&[1, 2])?, "[1,2]");
+/// # Ok::<(), sudolab::RenderError>(())
+/// ```
+///
+/// # Errors
+/// A row that does not serialise.
+pub fn jsonl_line<T: Serialize>(row: &T) -> Result<String, RenderError> {
     serde_json::to_string(row)
 }
 
@@ -76,7 +103,18 @@ impl Format {
 /// all of them at once: a long output is written as its rows come, never
 /// held whole. JSON opens its array at the first row and closes it at
 /// [`RowStream::end`]; CSV writes its header (the first row's fields) once.
-pub(crate) struct RowStream {
+///
+/// ```
+/// use sudolab::{Format, RowStream};
+///
+/// let mut stream = RowStream::new(Format::Json);
+/// let mut text = stream.rows(&[1])?;
+/// text.push_str(&stream.rows(&[2])?);
+/// text.push_str(&stream.end());
+/// assert_eq!(text, Format::Json.render(&[1, 2])?);
+/// # Ok::<(), sudolab::RenderError>(())
+/// ```
+pub struct RowStream {
     format: Format,
     rows: usize,
     csv_header: Option<Vec<String>>,
@@ -84,7 +122,7 @@ pub(crate) struct RowStream {
 
 impl RowStream {
     /// A stream of rows in `format` (`Text`: JSON Lines, as [`Format::render`]).
-    pub(crate) fn new(format: Format) -> RowStream {
+    pub fn new(format: Format) -> RowStream {
         RowStream {
             format,
             rows: 0,
@@ -93,7 +131,10 @@ impl RowStream {
     }
 
     /// The text of the next `rows`.
-    pub(crate) fn rows<T: Serialize>(&mut self, rows: &[T]) -> Result<String, RenderError> {
+    ///
+    /// # Errors
+    /// A row that does not serialise.
+    pub fn rows<T: Serialize>(&mut self, rows: &[T]) -> Result<String, RenderError> {
         let mut s = String::new();
         match self.format {
             Format::Json => {
@@ -125,7 +166,7 @@ impl RowStream {
     }
 
     /// The text that closes the output (JSON's `]`; nothing for the others).
-    pub(crate) fn end(&self) -> String {
+    pub fn end(&self) -> String {
         match self.format {
             Format::Json if self.rows == 0 => "[]\n".into(),
             Format::Json => "\n]\n".into(),
@@ -223,7 +264,7 @@ fn csv_error(e: csv::Error) -> RenderError {
 /// is refused. A device, FIFO or socket is written directly, never
 /// replaced by a regular file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum OutputTarget {
+pub enum OutputTarget {
     /// A regular file or a new one, at this path (links resolved): written
     /// through a temporary file beside it and renamed over it.
     File(PathBuf),
@@ -234,7 +275,19 @@ pub(crate) enum OutputTarget {
 impl OutputTarget {
     /// Classifies `path` (following links); an error for a folder, a link to
     /// nothing, or a path that cannot be looked at.
-    pub(crate) fn of(path: &Path) -> io::Result<OutputTarget> {
+    ///
+    /// ```
+    /// use sudolab::OutputTarget;
+    /// use std::path::Path;
+    ///
+    /// let new = Path::new("no-such-folder-here/out.jsonl");
+    /// assert_eq!(OutputTarget::of(new)?, OutputTarget::File(new.to_path_buf()));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A folder, a link to nothing, a path that cannot be looked at.
+    pub fn of(path: &Path) -> io::Result<OutputTarget> {
         let meta = match fs::symlink_metadata(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Ok(OutputTarget::File(path.to_path_buf()));
@@ -270,7 +323,14 @@ impl OutputTarget {
 }
 
 /// The folder a file at `path` lives in (`.` for a bare name).
-pub(crate) fn folder_of(path: &Path) -> &Path {
+///
+/// ```
+/// use std::path::Path;
+///
+/// assert_eq!(sudolab::folder_of(Path::new("out.jsonl")), Path::new("."));
+/// assert_eq!(sudolab::folder_of(Path::new("d/out.jsonl")), Path::new("d"));
+/// ```
+pub fn folder_of(path: &Path) -> &Path {
     path.parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."))
@@ -279,7 +339,22 @@ pub(crate) fn folder_of(path: &Path) -> &Path {
 /// Refuses to replace a write-protected file (no write permission for
 /// anyone, e.g. mode 400), as the shell's `>` and `cp` do: the protection
 /// is the user's word that the file must stay.
-pub(crate) fn refuse_write_protected(path: &Path) -> io::Result<()> {
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("kept.txt");
+/// std::fs::write(&path, "rows")?;
+/// assert!(sudolab::refuse_write_protected(&path).is_ok());
+/// let mut protected = std::fs::metadata(&path)?.permissions();
+/// protected.set_readonly(true);
+/// std::fs::set_permissions(&path, protected)?;
+/// assert!(sudolab::refuse_write_protected(&path).is_err());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// # Errors
+/// `PermissionDenied` for a write-protected regular file.
+pub fn refuse_write_protected(path: &Path) -> io::Result<()> {
     match fs::metadata(path) {
         Ok(m) if m.is_file() && m.permissions().readonly() => Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
@@ -290,20 +365,53 @@ pub(crate) fn refuse_write_protected(path: &Path) -> io::Result<()> {
 }
 
 /// The temporary files of this process not yet renamed over their
-/// targets: what the command line removes when a signal ends it
-/// (`cli::signals::remove_temporaries`).
+/// targets: what a program removes when a signal ends it
+/// ([`remove_temporaries`]).
 static TEMPORARIES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
-pub(crate) fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     TEMPORARIES
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// Lists `path` with the temporary files [`remove_temporaries`] removes (a
+/// lock file, a file staged by the caller).
+pub fn track_temporary(path: &Path) {
+    temporaries().push(path.to_path_buf());
+}
+
 /// A temporary file leaves the list once renamed over its target or
 /// removed.
-pub(crate) fn forget_temporary(path: &Path) {
+///
+/// ```
+/// use std::path::Path;
+///
+/// sudolab::track_temporary(Path::new(".out.lock"));
+/// sudolab::forget_temporary(Path::new(".out.lock"));
+/// ```
+pub fn forget_temporary(path: &Path) {
     temporaries().retain(|p| p != path);
+}
+
+/// Removes every listed temporary file of this process not yet renamed
+/// over its target (`.FILE.XXXXXX.tmp`): what a program interrupted by a
+/// signal calls before it ends, so that no temporary file is left and
+/// every target keeps its earlier contents.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let lock = dir.path().join(".out.lock");
+/// std::fs::write(&lock, "1")?;
+/// sudolab::track_temporary(&lock);
+/// sudolab::remove_temporaries();
+/// assert!(!lock.exists());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn remove_temporaries() {
+    for path in temporaries().drain(..) {
+        let _ = fs::remove_file(path);
+    }
 }
 
 /// A temporary file beside `path` (`.NAME.XXXXXX.tmp`, by `tempfile`),
@@ -311,7 +419,19 @@ pub(crate) fn forget_temporary(path: &Path) {
 /// file it will replace (a write-protected one is refused,
 /// [`refuse_write_protected`]), or for a new file those `File::create`
 /// would give.
-pub(crate) fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("out.txt");
+/// let tmp = sudolab::temp_beside(&path)?;
+/// assert_eq!(tmp.path().parent(), Some(dir.path()));
+/// assert!(tmp.path().file_name().unwrap().to_string_lossy().starts_with(".out.txt."));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// # Errors
+/// A write-protected file at `path`, a folder that takes no new file.
+pub fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     refuse_write_protected(path)?;
     let tmp = new_temp_beside(path)?;
     // Exactly the replaced file's mode, whatever the umask.
@@ -325,7 +445,18 @@ pub(crate) fn temp_beside(path: &Path) -> io::Result<NamedTempFile> {
 
 /// A new temporary file beside `path` (`.NAME.XXXXXX.tmp`) with the
 /// permissions the umask gives a new file, listed for removal on a signal.
-pub(crate) fn new_temp_beside(path: &Path) -> io::Result<NamedTempFile> {
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let tmp = sudolab::new_temp_beside(&dir.path().join("run.json"))?;
+/// assert!(tmp.path().to_string_lossy().ends_with(".tmp"));
+/// sudolab::forget_temporary(tmp.path());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// # Errors
+/// A folder that takes no new file.
+pub fn new_temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -361,15 +492,28 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// the earlier file as it was and no temporary file. A new file is written
 /// in place when `in_place_if_new` (a streamed result that `--resume` can
 /// continue after an interruption); a device or FIFO directly.
-pub(crate) struct OutputStream {
-    pub(crate) target: OutputTarget,
+///
+/// ```
+/// use std::io::Write;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("out.txt");
+/// let mut out = sudolab::OutputStream::new(&path, false)?;
+/// assert!(!path.exists());
+/// out.write_all(b"rows\n")?;
+/// out.finish()?;
+/// assert_eq!(std::fs::read_to_string(&path)?, "rows\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct OutputStream {
+    target: OutputTarget,
     /// The output replaces a regular file that holds something (or is
     /// not streamed): written through a temporary file.
-    pub(crate) replaces: bool,
-    pub(crate) state: StreamState,
+    replaces: bool,
+    state: StreamState,
 }
 
-pub(crate) enum StreamState {
+enum StreamState {
     Closed,
     Direct(fs::File),
     Temp(NamedTempFile),
@@ -377,7 +521,10 @@ pub(crate) enum StreamState {
 
 impl OutputStream {
     /// An output to `path`, not opened yet.
-    pub(crate) fn new(path: &Path, in_place_if_new: bool) -> io::Result<OutputStream> {
+    ///
+    /// # Errors
+    /// A path that is no place for an output ([`OutputTarget::of`]).
+    pub fn new(path: &Path, in_place_if_new: bool) -> io::Result<OutputStream> {
         let target = OutputTarget::of(path)?;
         let replaces = match &target {
             OutputTarget::Special(_) => false,
@@ -414,7 +561,10 @@ impl OutputStream {
 
     /// Completes the output: flushed, and a temporary file renamed over the
     /// target. An output with nothing written is created empty.
-    pub(crate) fn finish(mut self) -> io::Result<()> {
+    ///
+    /// # Errors
+    /// The file cannot be created, written or renamed.
+    pub fn finish(mut self) -> io::Result<()> {
         self.open()?;
         match std::mem::replace(&mut self.state, StreamState::Closed) {
             StreamState::Closed => Ok(()),
@@ -432,6 +582,144 @@ impl OutputStream {
             }
         }
     }
+}
+
+impl OutputStream {
+    /// True when the output is written in place (a new or empty file, a
+    /// resumed one, a device or FIFO): what is written is there at once.
+    /// False for a file that replaces an earlier one, renamed over it by
+    /// [`OutputStream::finish`].
+    pub fn in_place(&self) -> bool {
+        !self.replaces
+    }
+
+    /// An output appended to the existing file at `path` (opened now).
+    ///
+    /// ```
+    /// use std::io::Write;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("rows.jsonl");
+    /// std::fs::write(&path, "1\n")?;
+    /// let mut out = sudolab::OutputStream::append(&path)?;
+    /// assert!(out.in_place());
+    /// out.write_all(b"2\n")?;
+    /// out.finish()?;
+    /// assert_eq!(std::fs::read_to_string(&path)?, "1\n2\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// No file at `path`, or one that cannot be opened for appending.
+    pub fn append(path: &Path) -> io::Result<OutputStream> {
+        let target = OutputTarget::of(path)?;
+        let file = match &target {
+            OutputTarget::File(p) | OutputTarget::Special(p) => {
+                fs::OpenOptions::new().append(true).open(p)?
+            }
+        };
+        Ok(OutputStream {
+            target,
+            replaces: false,
+            state: StreamState::Direct(file),
+        })
+    }
+
+    /// Completes an output that a signal interrupted, losing nothing: the
+    /// rows written so far take the target, and a file they replace is
+    /// kept under a fresh name beside it ([`earlier_name`]), which
+    /// is returned. Nothing written yet: the earlier file stays as it was.
+    ///
+    /// ```
+    /// use std::io::Write;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("rows.jsonl");
+    /// std::fs::write(&path, "earlier\n")?;
+    /// let mut out = sudolab::OutputStream::new(&path, true)?;
+    /// assert!(!out.in_place());
+    /// out.write_all(b"new\n")?;
+    /// let kept = out.finish_keeping_earlier()?;
+    /// assert_eq!(kept, Some(dir.path().join("rows.earlier.jsonl")));
+    /// assert_eq!(std::fs::read_to_string(&path)?, "new\n");
+    /// assert_eq!(std::fs::read_to_string(dir.path().join("rows.earlier.jsonl"))?, "earlier\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The earlier file cannot be kept, or the output completed.
+    pub fn finish_keeping_earlier(self) -> io::Result<Option<PathBuf>> {
+        match &self.state {
+            StreamState::Closed => return Ok(None),
+            StreamState::Direct(_) => return self.finish().map(|()| None),
+            StreamState::Temp(_) => {}
+        }
+        let OutputTarget::File(path) = &self.target else {
+            unreachable!("only a regular file is written through a temporary file")
+        };
+        let path = path.clone();
+        let mut kept = None;
+        if path.exists() {
+            for n in 1.. {
+                let name = earlier_name(&path, n);
+                // A hard link is made only where nothing is: an earlier
+                // kept file is never replaced.
+                match fs::hard_link(&path, &name) {
+                    Ok(()) => {
+                        kept = Some(name);
+                        break;
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                    // No hard links on this file system: a copy.
+                    Err(_) => match fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .open(&name)
+                    {
+                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                        Err(e) => return Err(e),
+                        Ok(mut to) => {
+                            io::copy(&mut fs::File::open(&path)?, &mut to)?;
+                            to.sync_all()?;
+                            kept = Some(name);
+                            break;
+                        }
+                    },
+                }
+            }
+        }
+        self.finish()?;
+        Ok(kept)
+    }
+}
+
+/// A fresh name beside `path` for the file a run replaced when a signal
+/// interrupted it (`out.earlier.jsonl`, then `out.earlier-2.jsonl`, …):
+/// the run's finished rows take `path`, the earlier file this name.
+///
+/// ```
+/// use std::path::Path;
+///
+/// let p = Path::new("d/out.jsonl");
+/// assert_eq!(sudolab::earlier_name(p, 1), Path::new("d/out.earlier.jsonl"));
+/// assert_eq!(sudolab::earlier_name(p, 3), Path::new("d/out.earlier-3.jsonl"));
+/// assert_eq!(sudolab::earlier_name(Path::new("out"), 1), Path::new("out.earlier"));
+/// ```
+pub fn earlier_name(path: &Path, n: usize) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tag = if n < 2 {
+        "earlier".to_string()
+    } else {
+        format!("earlier-{n}")
+    };
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}.{tag}.{}", ext.to_string_lossy()),
+        None => format!("{stem}.{tag}"),
+    };
+    path.with_file_name(name)
 }
 
 impl Drop for OutputStream {

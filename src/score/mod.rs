@@ -552,7 +552,11 @@ pub enum ScoreError {
 }
 
 /// Names of the levels of an `n`-level scale, easiest first.
-pub(crate) fn scale_names(n: usize) -> Vec<String> {
+///
+/// ```
+/// assert_eq!(sudolab::score_level_names(3), ["Easy", "Medium", "Hard"]);
+/// ```
+pub fn scale_names(n: usize) -> Vec<String> {
     let named: &[&str] = match n {
         2 => &["Easy", "Hard"],
         3 => &["Easy", "Medium", "Hard"],

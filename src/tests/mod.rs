@@ -24,7 +24,7 @@ mod levels;
 mod parser_props;
 mod relax;
 mod relax_certificate;
-mod report_html;
+mod report_json;
 mod score;
 mod serate_aligned;
 mod serate_chains;

@@ -3,18 +3,18 @@
 use super::{Common, batch_rows, finish, run_batch};
 mod removed;
 mod rows;
+mod tables;
 
-use super::text;
-use crate::batch::{Driver, JobError};
-use crate::engine::Engines;
-use crate::graph::RelaxedInstance;
-use crate::report::write_atomic;
 use anyhow::Result;
 use clap::Args;
 pub(crate) use removed::{RemovedEdges, parse_removed};
 pub(crate) use rows::{
     BackboneError, BackboneRow, CheckRow, CountRow, LARGE_COUNT, SolveRow, relax_is_long,
 };
+use sudolab::Engines;
+use sudolab::RelaxedInstance;
+use sudolab::write_atomic;
+use sudolab::{Driver, JobError};
 
 #[derive(Debug, Args)]
 pub(super) struct EngineArgs {
@@ -30,7 +30,7 @@ pub(super) struct EngineArgs {
 
 impl EngineArgs {
     /// The engines chosen, or the default for the puzzle's size.
-    fn engines_for(&self, p: &crate::Puzzle) -> Engines {
+    fn engines_for(&self, p: &sudolab::Puzzle) -> Engines {
         self.engine
             .clone()
             .unwrap_or_else(|| Engines::default_for(p))
@@ -111,7 +111,7 @@ pub(super) fn backbone(args: CountArgs) -> Result<u8> {
     let input = args.engine.common.input()?;
     let removed = removed_edges(&args.remove_edges)?;
     // Rows go out window by window, as the other engine commands' do.
-    let render = text::backbone_table;
+    let render = tables::backbone_table;
     let mut rows = super::resume::WindowRows::new(&args.engine.common.out, true, &render)?;
     let mut first = None;
     // One puzzle after the other, so that the note on a long count comes
@@ -159,7 +159,7 @@ pub(super) fn check(args: EngineArgs) -> Result<u8> {
         &args.common,
         "puzzles checked",
         true,
-        text::check_table,
+        tables::check_table,
         |_, p| Ok(CheckRow::new(p, &args.engines_for(p))?),
     )
 }
@@ -181,7 +181,7 @@ pub(super) fn count(args: CountArgs) -> Result<u8> {
         common,
         "puzzles counted",
         true,
-        text::count_table,
+        tables::count_table,
         |line, p| {
             let engines = &args.engine.engines_for(p);
             // An exact count of a puzzle with billions of solutions runs for
@@ -202,7 +202,7 @@ pub(super) fn solve(args: EngineArgs) -> Result<u8> {
         &args.common,
         "puzzles solved",
         false,
-        text::solve_text,
+        tables::solve_text,
         |_, p| Ok(SolveRow::new(p, &args.engines_for(p))?),
     )
 }

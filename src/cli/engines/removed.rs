@@ -1,7 +1,7 @@
 //! The removed edges a user gives `count --removed`, `backbone --removed`
 //! and the other engine commands: a JSON list of cell pairs, one line of
 //! `relax --emit-samples`, or one pair per text line; read into the edges a
-//! [`crate::graph::RelaxedInstance`] removes.
+//! [`sudolab::RelaxedInstance`] removes.
 
 /// Removed edges as the user gave them, with what an `--emit-samples`
 /// line says of their origin.

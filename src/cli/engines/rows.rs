@@ -1,5 +1,5 @@
 //! The rows of `sudolab check`, `count`, `solve` and `backbone`: one
-//! puzzle's answer from the engines ([`crate::engine::Engines`], whose
+//! puzzle's answer from the engines ([`sudolab::Engines`], whose
 //! answers are compared and any difference is a [`Disagreement`]), as plain
 //! data every output format serialises. The engine layer answers questions;
 //! this module assembles those answers into the rows the subcommands print.
@@ -7,13 +7,14 @@
 //! relaxed or not (the fixed cells of the constraint relaxation, Pelánek
 //! §3.2; `docs/methods.md` §2).
 
-use super::RemovedEdges;
-use crate::engine::{Disagreement, Engines, Status};
-use crate::graph::derive_seed;
-use crate::graph::{EdgeError, RelaxedInstance};
-use crate::grid::{Puzzle, Solution};
-use crate::relax::RelaxOptions;
+use super::removed::RemovedEdges;
 use serde::Serialize;
+use sudolab::RelaxOptions;
+use sudolab::Status;
+use sudolab::derive_seed;
+use sudolab::{Disagreement, Engines};
+use sudolab::{EdgeError, RelaxedInstance};
+use sudolab::{Puzzle, Solution};
 
 /// Result of `sudolab check`: is the puzzle valid and unique?
 #[derive(Debug, Clone, PartialEq, Serialize)]

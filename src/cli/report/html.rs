@@ -11,12 +11,9 @@
 //! the metric histograms, the Spearman matrix, the scatter plots against the
 //! label and the universal classes (Patti §8.2).
 
-use crate::cli::report::compute::{PuzzleReport, Report};
-use crate::cli::report::dataset::DatasetReport;
-use crate::eval::Direction;
-use crate::metrics::{Kind, Metric};
-use crate::report::plot::{self, PlotError};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
+use sudolab::PlotError;
+use sudolab::{DatasetReport, Direction, Metric, MetricKind as Kind, PuzzleReport, Report};
 
 const CSS: &str = r#"
 body { font-family: sans-serif; margin: 24px auto; max-width: 1140px; color: #222; line-height: 1.4; }
@@ -157,7 +154,7 @@ fn title_of(i: usize, p: &PuzzleReport) -> String {
 
 fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
     let heat = match &p.relax {
-        Some(r) => Some(plot::fixedness_grid(
+        Some(r) => Some(sudolab::fixedness_svg(
             p.side,
             &p.cells,
             p.solution.as_deref(),
@@ -178,10 +175,10 @@ fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
     let hist = if series.is_empty() {
         None
     } else {
-        Some(plot::clause_histogram(&series)?)
+        Some(sudolab::clause_histogram_svg(&series)?)
     };
     let sweep = match &p.sweep {
-        Some(s) => Some(plot::sweep_chart(std::slice::from_ref(s))?),
+        Some(s) => Some(sudolab::sweep_svg(std::slice::from_ref(s))?),
         None => None,
     };
     let bars: Vec<(String, Option<f64>)> = p
@@ -190,7 +187,7 @@ fn puzzle_section(i: usize, p: &PuzzleReport) -> Result<Markup, PlotError> {
         .filter(|r| r.value.is_some())
         .map(|r| (r.metric.clone(), r.percentile))
         .collect();
-    let pct = plot::percentile_bars(&bars)?;
+    let pct = sudolab::percentile_bars_svg(&bars)?;
     Ok(html! {
         section id=(format!("puzzle-{i}")) {
             h2 { (title_of(i, p)) }
@@ -402,7 +399,7 @@ fn corr_colour(r: f64) -> String {
 fn dataset_section(d: &DatasetReport) -> Result<Markup, PlotError> {
     let mut hists = Vec::new();
     for m in &d.metrics {
-        hists.push(plot::histogram(&m.metric, m.min, m.max, &m.bins)?);
+        hists.push(sudolab::histogram_svg(&m.metric, m.min, m.max, &m.bins)?);
     }
     let label = d.label.clone().unwrap_or_default();
     let mut scatters = Vec::new();
@@ -411,7 +408,7 @@ fn dataset_section(d: &DatasetReport) -> Result<Markup, PlotError> {
             Some(r) => format!("{} (ρ = {r:.2})", s.metric),
             None => s.metric.clone(),
         };
-        scatters.push(plot::scatter(&title, &s.metric, &label, &s.points)?);
+        scatters.push(sudolab::scatter_svg(&title, &s.metric, &label, &s.points)?);
     }
     Ok(html! {
         section id="dataset" {

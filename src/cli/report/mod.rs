@@ -1,30 +1,25 @@
 //! `sudolab report`: a self-contained HTML report of one puzzle, several
-//! puzzles, or a data set ([`crate::cli::report::compute::compute_report`]
-//! computes, and [`crate::cli::report::html`] draws). Input is a puzzle file,
+//! puzzles, or a data set ([`sudolab::compute_report`] computes, and
+//! [`crate::cli::report::html`] draws). Input is a puzzle file,
 //! an `analyze` JSONL results file (detected by extension or a first line
 //! that starts with `{`), a report that `report -f json|jsonl` wrote (one
 //! JSON object with the report's fields: drawn again as it is, nothing is
 //! computed), or nothing for the embedded examples.
 
-pub(crate) mod compute;
-pub(crate) mod dataset;
 pub(crate) mod html;
-mod read;
 
 use super::parse_sweep;
 use super::{Common, is_stdio, load_input, progress, read_bytes};
-use crate::batch::Source;
-use crate::cli::report::compute::{
-    Report, ReportError, ReportOptions, ReportRequest, ReportSubject, compute_report,
-};
-use crate::eval::Reference;
-use crate::eval::{LabelSpec, Ordinal, ResultsTable, TableFormat};
-use crate::grid::Puzzle;
-use crate::relax::KChoice;
-use crate::report::{self, Format};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::Path;
+use sudolab::Format;
+use sudolab::KChoice;
+use sudolab::Puzzle;
+use sudolab::Reference;
+use sudolab::Source;
+use sudolab::{LabelSpec, Ordinal, ResultsTable, TableFormat};
+use sudolab::{Report, ReportError, ReportOptions, ReportRequest, ReportSubject, compute_report};
 
 #[derive(Debug, Args)]
 #[command(
@@ -66,7 +61,7 @@ pub(super) struct ReportArgs {
     #[arg(long)]
     pub runs: Option<usize>,
     /// Seed of every randomised computation.
-    #[arg(long, default_value_t = crate::seed::DEFAULT_SEED)]
+    #[arg(long, default_value_t = sudolab::DEFAULT_SEED)]
     pub seed: u64,
     /// Percentiles against this `analyze` results file (JSONL) instead of
     /// the embedded SE-rated reference.
@@ -311,7 +306,7 @@ fn puzzles_subject(
 fn render(report: &Report, format: Format) -> Result<String> {
     Ok(match format {
         Format::Json => serde_json::to_string_pretty(report)? + "\n",
-        Format::Jsonl => report::jsonl_line(report)? + "\n",
+        Format::Jsonl => sudolab::jsonl_line(report)? + "\n",
         _ => html::render(report)?,
     })
 }

@@ -74,5 +74,4 @@ pub(crate) use evaluator::Values;
 pub(crate) use search::{mutate, search};
 pub(crate) use spec::parse_target;
 pub use spec::{Op as TargetOp, Target, TargetError, TargetValue};
-#[cfg(any(feature = "cli", test))]
-pub(crate) use spec::{known_fields, numeric_field, numeric_fields};
+pub use spec::{known_fields, numeric_field, numeric_fields};

@@ -149,7 +149,13 @@ fn targetable(m: Metric) -> bool {
 }
 
 /// Every field a target may name, sorted.
-pub(crate) fn known_fields() -> Vec<String> {
+///
+/// ```
+/// let fields = sudolab::target_fields();
+/// assert!(fields.iter().any(|f| f == "hsolve"));
+/// assert!(fields.windows(2).all(|w| w[0] < w[1]));
+/// ```
+pub fn known_fields() -> Vec<String> {
     let mut out: Vec<String> = Metric::ALL
         .iter()
         .filter(|m| targetable(**m))
@@ -233,7 +239,18 @@ pub(crate) fn parse_target(text: &str) -> Result<Target, TargetError> {
 
 /// The numeric field a target may name of this name (the
 /// pseudo-generator's `--metric`).
-pub(crate) fn numeric_field(name: &str) -> Result<Metric, TargetError> {
+///
+/// ```
+/// use sudolab::{Metric, numeric_target_field};
+///
+/// assert_eq!(numeric_target_field("hsolve")?, Metric::Hsolve);
+/// assert!(numeric_target_field("line").is_err());
+/// # Ok::<(), sudolab::TargetError>(())
+/// ```
+///
+/// # Errors
+/// A name that is no numeric target field; the error lists them.
+pub fn numeric_field(name: &str) -> Result<Metric, TargetError> {
     field(name)
         .filter(|m| m.kind() == Kind::Number)
         .ok_or_else(|| TargetError::Metric {
@@ -243,7 +260,11 @@ pub(crate) fn numeric_field(name: &str) -> Result<Metric, TargetError> {
 }
 
 /// The numeric fields a target may name, sorted.
-pub(crate) fn numeric_fields() -> Vec<String> {
+///
+/// ```
+/// assert!(sudolab::numeric_target_fields().iter().any(|f| f == "hsolve"));
+/// ```
+pub fn numeric_fields() -> Vec<String> {
     known_fields()
         .into_iter()
         .filter(|k| field(k).is_some_and(|m| m.kind() == Kind::Number))

@@ -116,7 +116,11 @@ impl Model {
 
     /// Every model's name in [`Model::ALL`]'s order, comma separated, as
     /// messages and `--help` list them.
-    pub(crate) fn names() -> String {
+    ///
+    /// ```
+    /// assert!(sudolab::Model::names().starts_with(sudolab::Model::ALL[0].name()));
+    /// ```
+    pub fn names() -> String {
         Model::ALL.map(Model::name).join(", ")
     }
 }

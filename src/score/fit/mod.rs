@@ -121,10 +121,16 @@ impl Default for ScoreFitOptions {
 /// The weights a source's pairs may have against the others' (1): within
 /// twelve orders of magnitude, so the normalised weights neither overflow
 /// nor leave a source with none.
-pub(crate) const WEIGHT_RANGE: (f64, f64) = (1e-6, 1e6);
+pub const WEIGHT_RANGE: (f64, f64) = (1e-6, 1e6);
 
 /// Whether `w` is a source weight the fit takes ([`WEIGHT_RANGE`]).
-pub(crate) fn source_weight_ok(w: f64) -> bool {
+///
+/// ```
+/// assert!(sudolab::source_weight_ok(2.0));
+/// assert!(!sudolab::source_weight_ok(0.0));
+/// assert!(!sudolab::source_weight_ok(f64::NAN));
+/// ```
+pub fn source_weight_ok(w: f64) -> bool {
     (WEIGHT_RANGE.0..=WEIGHT_RANGE.1).contains(&w)
 }
 

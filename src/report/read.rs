@@ -2,7 +2,7 @@
 //! wrote becomes the [`Report`] it was made from, so a page can be drawn
 //! again without computing anything, with every number exactly as written.
 
-use crate::cli::report::compute::Report;
+use super::compute::Report;
 use serde_json::Value;
 
 /// The fields at the top level of every report document.
@@ -14,9 +14,33 @@ impl Report {
     /// `dataset` and `options`); `Ok(None)` when `text` is no such document
     /// (puzzles, `analyze` results).
     ///
+    /// ```
+    /// use sudolab::{Reference, Report, ReportOptions, ReportRequest, ReportSubject, ResultsTable, TableFormat, compute_report};
+    ///
+    /// let rows = "{\"a\":0.1}\n{\"a\":0.7}\n{\"a\":1.3}\n";
+    /// let reference = Reference::embedded()?;
+    /// let report = compute_report(
+    ///     ReportRequest {
+    ///         title: "rows".into(),
+    ///         source: "rows.jsonl".into(),
+    ///         subject: ReportSubject::Rows(ResultsTable::parse(rows, TableFormat::Jsonl)?),
+    ///         label: None,
+    ///         ordinal: None,
+    ///         reference: &reference,
+    ///         reference_name: "the embedded reference".into(),
+    ///         options: ReportOptions::default(),
+    ///     },
+    ///     || {},
+    /// )?;
+    /// let json = serde_json::to_string(&report)?;
+    /// assert_eq!(Report::from_json(&json)?, Some(report));
+    /// assert_eq!(Report::from_json("1.3")?, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
     /// # Errors
     /// A document with those fields whose values are no report's.
-    pub(crate) fn from_json(text: &str) -> Result<Option<Report>, serde_json::Error> {
+    pub fn from_json(text: &str) -> Result<Option<Report>, serde_json::Error> {
         if !text.trim_start().starts_with('{') {
             return Ok(None);
         }

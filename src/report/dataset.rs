@@ -11,16 +11,16 @@
 //! same JSON read back) without computing anything.
 
 use crate::eval::{
-    ClassMethod, ClassifyOptions, Direction, EvalError, LabelSpec, Ordinal, ResultsTable,
-    TableError, classify, label_scores,
+    ClassMethod, ClassifyOptions, EvalError, LabelSpec, Ordinal, ResultsTable, TableError,
+    classify, label_scores,
 };
-use crate::metrics::{direction_of, is_parameter_column};
+use crate::metrics::{Direction, direction_of, is_parameter_column};
 use crate::stats::spearman;
 use serde::{Deserialize, Serialize};
 
 /// Why a data-set section could not be made.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum DatasetError {
+pub enum DatasetError {
     /// The results table or its label could not be used.
     #[error(transparent)]
     Eval(#[from] EvalError),
@@ -34,7 +34,7 @@ pub(crate) enum DatasetError {
 
 /// Distribution of one metric over a data set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct MetricDistribution {
+pub struct MetricDistribution {
     /// Column name.
     pub metric: String,
     /// Rows with a value.
@@ -53,7 +53,7 @@ pub(crate) struct MetricDistribution {
 
 /// Spearman's ρ between every pair of metrics (and the label).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct CorrelationMatrix {
+pub struct CorrelationMatrix {
     /// Row and column names; the label, when given, comes last.
     pub names: Vec<String>,
     /// `rho[i][j]`, over the rows where both have a value; `None` when
@@ -63,7 +63,7 @@ pub(crate) struct CorrelationMatrix {
 
 /// One metric against the label.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct ScatterSeries {
+pub struct ScatterSeries {
     /// Metric column.
     pub metric: String,
     /// `(metric, label)` pairs.
@@ -74,7 +74,7 @@ pub(crate) struct ScatterSeries {
 
 /// The universal classes of one metric (equal-count bins).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct MetricClasses {
+pub struct MetricClasses {
     /// Metric column.
     pub metric: String,
     /// Which way is harder.
@@ -87,7 +87,7 @@ pub(crate) struct MetricClasses {
 
 /// Everything the report shows about a data set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct DatasetReport {
+pub struct DatasetReport {
     /// Where the rows come from.
     pub source: String,
     /// Rows of the table.
@@ -125,10 +125,23 @@ fn rho(a: &[Option<f64>], b: &[Option<f64>]) -> Option<f64> {
 
 /// Describes a results table.
 ///
+/// ```
+/// use sudolab::{ResultsTable, TableFormat, dataset_report};
+///
+/// let rows = "{\"line\":1,\"a\":1,\"b\":3}\n{\"line\":2,\"a\":2,\"b\":2}\n{\"line\":3,\"a\":4,\"b\":1}\n";
+/// let table = ResultsTable::parse(rows, TableFormat::Jsonl)?;
+/// let d = dataset_report(&table, "rows.jsonl", None, None)?;
+/// // `line` describes the row, not the puzzle.
+/// assert_eq!(d.correlation.names, ["a", "b"]);
+/// assert_eq!(d.correlation.rho[0][1], Some(-1.0));
+/// assert_eq!(d.metrics[0].median, 2.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Errors
 /// An empty table, a label that is missing or not numeric (without an
 /// ordinal order).
-pub(crate) fn dataset_report(
+pub fn dataset_report(
     table: &ResultsTable,
     source: &str,
     label: Option<&LabelSpec>,

@@ -1,8 +1,8 @@
-//! The numbers of `sudolab report`, gathered in plain data: every number
-//! the HTML page shows, computed here and drawn by
-//! [`crate::cli::report::html`], so `report --format json` writes exactly what
-//! the page shows, and the page can be drawn again from that JSON without
-//! computing anything ([`Report`] derives `Serialize` and `Deserialize`).
+//! The numbers of a report on puzzles or a data set, gathered in plain data:
+//! every number a report page shows is computed here, so that the JSON of a
+//! [`Report`] holds exactly what the page shows and a page can be drawn
+//! again from that JSON without computing anything ([`Report`] derives
+//! `Serialize` and `Deserialize`; `sudolab report` renders it as HTML).
 //!
 //! A [`PuzzleReport`] gathers, for one puzzle: the engines' cross-check
 //! (every engine's solution count and the agreed solution), the ALO
@@ -14,20 +14,20 @@
 //!
 //! A data set (an `analyze` results table, or rows computed from puzzles by
 //! [`analyze_puzzles`]) is described by a
-//! [`DatasetReport`] of
-//! [`crate::cli::report::dataset`]. [`compute_report`] makes either kind of
+//! [`DatasetReport`] ([`super::dataset`]). [`compute_report`] makes either kind of
 //! [`Report`].
 
+use super::dataset::{DatasetError, DatasetReport, dataset_report};
 use crate::analyze::{AnalyzeOptions, MetricGroup, analyze};
 use crate::answers::{Count, Status};
-use crate::cli::report::dataset::{DatasetError, DatasetReport, dataset_report};
 use crate::cnf::{ClassCuts, ClauseRow, Encoding};
 use crate::engine::{Disagreement, Engine, Engines};
 use crate::eval::Reference;
-use crate::eval::{Direction, LabelSpec, Ordinal, ResultsTable, TableError, TableFormat};
+use crate::eval::{LabelSpec, Ordinal, ResultsTable, TableError, TableFormat};
 use crate::grid::Puzzle;
 use crate::human::{self, Explanation, Model, RateOptions};
 use crate::limits::{self, OptionError};
+use crate::metrics::Direction;
 use crate::metrics::{Kind, Metric, MetricValue, Role, Source};
 use crate::relax::{self, KChoice, RelaxError, RelaxOptions, RelaxReport, SweepReport};
 use rayon::prelude::*;
@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 /// How much work a report does (modest defaults: a puzzle report takes
 /// about a second in a release build).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct ReportOptions {
+pub struct ReportOptions {
     /// Relaxation for the fixedness heatmap (and the `analyze` rows of a
     /// data set): edges removed (default 45), or `auto`, each puzzle's
     /// onset; the relaxation's `k` records the one used.
@@ -105,7 +105,17 @@ impl ReportOptions {
     /// Refuses options that cannot give a report: samples outside
     /// `1..=`[`MAX_SAMPLES`](crate::RelaxOptions::MAX_SAMPLES), a `verify` above
     /// it, runs the human models refuse ([`RateOptions::check`]).
-    pub(crate) fn check(&self) -> Result<(), ReportError> {
+    ///
+    /// ```
+    /// use sudolab::ReportOptions;
+    ///
+    /// assert!(ReportOptions::default().check().is_ok());
+    /// assert!(ReportOptions { samples: 0, ..ReportOptions::default() }.check().is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// The first option out of its range.
+    pub fn check(&self) -> Result<(), ReportError> {
         limits::check_samples("samples", self.samples)?;
         limits::check_samples("sweep samples", self.sweep_samples)?;
         limits::at_most("verify", self.verify, limits::MAX_SAMPLES)?;
@@ -116,7 +126,7 @@ impl ReportOptions {
 
 /// Why a report could not be made.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum ReportError {
+pub enum ReportError {
     /// Two engines disagreed (a bug, with a reproducible case).
     #[error("{0}")]
     Disagreement(#[from] Disagreement),
@@ -146,7 +156,7 @@ fn relax_note(e: RelaxError) -> Result<String, ReportError> {
 
 /// One engine's answer on the puzzle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct EngineAnswer {
+pub struct EngineAnswer {
     /// The engine.
     pub engine: Engine,
     /// Unique, multiple or none.
@@ -157,7 +167,7 @@ pub(crate) struct EngineAnswer {
 
 /// The engines' cross-check on one puzzle and on its relaxations.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct EngineCheck {
+pub struct EngineCheck {
     /// Every engine's answer (`Engines::all()`).
     pub answers: Vec<EngineAnswer>,
     /// Whether all answers are equal (otherwise the report stops before).
@@ -171,7 +181,7 @@ pub(crate) struct EngineCheck {
 /// One rating of one human model (or a structural metric), and where it
 /// falls in the reference set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct RatingEntry {
+pub struct RatingEntry {
     /// The model (`sisus`, `oracle`, …) or metric group (`relax`, `clauses`).
     pub model: String,
     /// Field name, as in `rate` / `analyze` output.
@@ -188,7 +198,7 @@ pub(crate) struct RatingEntry {
 
 /// One step of the solving path.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct PathStep {
+pub struct PathStep {
     /// 1-based step number.
     pub step: usize,
     /// Technique name.
@@ -199,7 +209,7 @@ pub(crate) struct PathStep {
 
 /// Everything the report shows about one puzzle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct PuzzleReport {
+pub struct PuzzleReport {
     /// The puzzle as one line.
     pub puzzle: String,
     /// The puzzle's label (input text after the grid, or example name).
@@ -269,10 +279,23 @@ fn scalar_fields(
 
 /// Computes the whole report of one puzzle.
 ///
+/// ```
+/// use sudolab::{Reference, ReportOptions, parse_puzzle, puzzle_report};
+///
+/// let p = parse_puzzle(
+///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+/// )?;
+/// let opts = ReportOptions { samples: 5, sweep: vec![0, 40], sweep_samples: 5, ..ReportOptions::default() };
+/// let r = puzzle_report(&p, &opts, &Reference::embedded()?)?;
+/// assert!(r.engines.agree);
+/// assert_eq!(r.path_status, "solved by the techniques alone");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Errors
 /// An engine disagreement (a bug) or unusable options; what the puzzle
 /// causes (several solutions, a contradiction) becomes a note.
-pub(crate) fn puzzle_report(
+pub fn puzzle_report(
     puzzle: &Puzzle,
     opts: &ReportOptions,
     reference: &Reference,
@@ -528,7 +551,20 @@ fn each_in_waves<T: Send>(
 /// `analyze` rows (clauses, relax at `opts.k` with `opts.samples`, every
 /// human model with default runs) for puzzles, as a results table;
 /// `on_done` is called after each puzzle (for a progress bar).
-pub(crate) fn analyze_puzzles(
+///
+/// ```
+/// use sudolab::{Puzzle, ReportOptions, analyze_puzzles};
+///
+/// let puzzles = &Puzzle::examples()[..2];
+/// let opts = ReportOptions { samples: 5, runs: Some(2), ..ReportOptions::default() };
+/// let table = analyze_puzzles(puzzles, &opts, || {})?;
+/// assert_eq!(table.len(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// An engine disagreement (a bug), unusable options.
+pub fn analyze_puzzles(
     puzzles: &[Puzzle],
     opts: &ReportOptions,
     on_done: impl Fn() + Sync,
@@ -557,7 +593,7 @@ pub(crate) fn analyze_puzzles(
 
 /// A whole report: puzzle sections, or a data-set section.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Report {
+pub struct Report {
     /// Page title.
     pub title: String,
     /// Where the percentiles come from.
@@ -572,7 +608,7 @@ pub(crate) struct Report {
 
 /// What a report describes.
 #[derive(Debug, Clone)]
-pub(crate) enum ReportSubject {
+pub enum ReportSubject {
     /// One section per puzzle ([`puzzle_report`]).
     Puzzles(Vec<Puzzle>),
     /// The puzzles' `analyze` rows ([`analyze_puzzles`]) described as a data set.
@@ -583,7 +619,7 @@ pub(crate) enum ReportSubject {
 
 /// Everything a [`Report`] is computed from.
 #[derive(Debug, Clone)]
-pub(crate) struct ReportRequest<'a> {
+pub struct ReportRequest<'a> {
     /// Page title.
     pub title: String,
     /// Where the puzzles or rows come from (a file name), as the data-set
@@ -610,7 +646,28 @@ pub(crate) struct ReportRequest<'a> {
 /// # Errors
 /// An engine disagreement (a bug), unusable options, an empty table or an
 /// unusable label; the first failing puzzle's error, in input order.
-pub(crate) fn compute_report(
+///
+/// ```
+/// use sudolab::{Reference, ReportOptions, ReportRequest, ReportSubject, ResultsTable, TableFormat, compute_report};
+///
+/// let rows = "{\"line\":1,\"a\":1}\n{\"line\":2,\"a\":2}\n{\"line\":3,\"a\":4}\n";
+/// let reference = Reference::embedded()?;
+/// let request = ReportRequest {
+///     title: "three rows".into(),
+///     source: "rows.jsonl".into(),
+///     subject: ReportSubject::Rows(ResultsTable::parse(rows, TableFormat::Jsonl)?),
+///     label: None,
+///     ordinal: None,
+///     reference: &reference,
+///     reference_name: "the embedded reference".into(),
+///     options: ReportOptions::default(),
+/// };
+/// let report = compute_report(request, || {})?;
+/// let dataset = report.dataset.expect("a data-set section");
+/// assert_eq!((dataset.rows, dataset.metrics[0].metric.as_str()), (3, "a"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn compute_report(
     request: ReportRequest<'_>,
     on_done: impl Fn() + Sync,
 ) -> Result<Report, ReportError> {
