@@ -217,7 +217,7 @@ pub use cancel::Cancellable;
 // Seeds, limits, numbers as the results print them.
 pub use limits::OptionError;
 pub use seed::{DEFAULT_SEED, SeededRng};
-pub use util::readable_number;
+pub use util::{readable_number, rounded_number};
 
 /// Whether this CPU runs what the build was compiled for, else why not: on
 /// x86-64 the build uses the POPCNT instruction (`.cargo/config.toml`).

@@ -42,6 +42,25 @@ pub fn readable_number(v: f64) -> String {
     }
 }
 
+/// `v` rounded to 4 decimals for a reader (a cut point, a bin edge), as
+/// [`readable_number`] writes it: `15.833333333333334` reads `15.8333`, and
+/// a number that needs no rounding keeps its text.
+///
+/// ```
+/// assert_eq!(sudolab::rounded_number(15.833333333333334), "15.8333");
+/// assert_eq!(sudolab::rounded_number(22.6), "22.6");
+/// assert_eq!(sudolab::rounded_number(1e200), "1e200");
+/// ```
+pub fn rounded_number(v: f64) -> String {
+    if v.is_finite() && v.abs() < 1e15 {
+        let r = (v * 1e4).round() / 1e4;
+        if r != 0.0 || v == 0.0 {
+            return readable_number(r);
+        }
+    }
+    readable_number(v)
+}
+
 #[cfg(test)]
 mod readable_tests {
     use super::*;

@@ -103,7 +103,7 @@ fn parameter_errors_name_the_parameter_not_a_line() {
     let (code, _, err) = sudolab(&["relax", "-", "--k", "811", "--samples", "2"], EASY);
     assert_eq!(code, 1);
     assert!(
-        err.contains("k 811: exceeds the 810 edges of the 9×9 Sudoku graph (input line 1)"),
+        err.contains("k 811: exceeds the 810 edges of the 9×9 Sudoku graph (the grid of the puzzle on input line 1)"),
         "{err}"
     );
     assert!(!err.contains("--keep-going"), "{err}");

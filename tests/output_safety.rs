@@ -517,7 +517,7 @@ fn k_beyond_the_graph_is_refused_up_front() {
         let (code, out, err) = sudolab(args, &format!("{EASY}\n"));
         assert_eq!(code, 1, "{args:?}: {err}");
         assert!(
-            err.contains("exceeds the 810 edges of the 9×9 Sudoku graph (input line 1)"),
+            err.contains("exceeds the 810 edges of the 9×9 Sudoku graph (the grid of the puzzle on input line 1)"),
             "{args:?}: {err}"
         );
         assert!(out.is_empty(), "{args:?} wrote rows: {out}");

@@ -614,8 +614,11 @@ fn analyze<'py>(
     // mistake, refused before any work, not an `errors` column per row.
     if opts.groups.contains(&MetricGroup::Relax) && !opts.relax.auto_k {
         for (p, line) in parsed.iter().zip(&lines) {
-            RelaxOptions::check_k("k", opts.relax.k, p.order())
-                .map_err(|e| PyValueError::new_err(format!("{e} (input line {line})")))?;
+            RelaxOptions::check_k("k", opts.relax.k, p.order()).map_err(|e| {
+                PyValueError::new_err(format!(
+                    "k: {e} (the grid of the puzzle on input line {line})"
+                ))
+            })?;
         }
     }
     let rows = run_batch(py, parsed, lines, |line, p| {

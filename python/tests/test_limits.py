@@ -99,7 +99,7 @@ def test_analyze_batch_refuses_a_k_beyond_the_graph_in_the_library_too():
     with pytest.raises(ValueError) as e:
         sudolab.analyze_batch([WIKI], k=5000)
     # The CLI's words (the library's check_k): `sudolab analyze --k 5000`.
-    assert str(e.value) == "k 5000: exceeds the 810 edges of the 9×9 Sudoku graph (input line 1)"
+    assert str(e.value) == "k 5000: exceeds the 810 edges of the 9×9 Sudoku graph (the grid of the puzzle on input line 1)"
 
 
 def test_a_parameter_of_another_type_raises_type_error_naming_it():

@@ -275,6 +275,8 @@ pub trait Progress: Sync {
     fn queued(&self, _n: u64) {}
     /// `n` more puzzles are done.
     fn finished(&self, _n: u64) {}
+    /// `n` puzzles of the input need no work (done in an earlier run).
+    fn skipped(&self, _n: u64) {}
     /// Runs `f` (which writes to the terminal) with the display hidden.
     fn pause(&self, f: &mut dyn FnMut()) {
         f()
@@ -445,11 +447,13 @@ impl<'a> Driver<'a> {
             check(&window).map_err(|e| fatal(0, e))?;
         }
         let mut todo = Vec::with_capacity(window.len());
+        let read = window.len();
         for (line, p) in window {
             if let Some(keys) = self.keys_to_do(line, &p, keys)? {
                 todo.push((line, p, keys));
             }
         }
+        self.progress.skipped((read - todo.len()) as u64);
         self.progress.queued(todo.len() as u64);
         let stop_asked = || crate::cancel::cancelled() || self.stop.is_some_and(|stop| stop());
         let one = |(line, p, keys): &(usize, Puzzle, Vec<u64>)| {

@@ -105,7 +105,7 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     } else {
         (args.common.input()?, Default::default())
     };
-    let pb = progress::Bar::new("puzzles");
+    let pb = progress::Bar::new("puzzles", progress::input_total(&args.common));
     // JSON and CSV go out window by window, as JSON Lines do; a text table
     // is aligned over all its rows, so it is made at the end.
     let render = |rows: &[Lined<AnalysisRow>]| text::analyze_table(rows);

@@ -403,7 +403,7 @@ pub fn batch_rows<R: serde::Serialize + Send>(
     render: impl Fn(&[R]) -> String,
     job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync,
 ) -> Result<u8> {
-    let pb = progress::Bar::new(unit);
+    let pb = progress::Bar::new(unit, progress::input_total(common));
     let mut rows = resume::WindowRows::new(&common.out, header, &render)?;
     let summary = run_batch(common.input()?, Driver::new().progress(&pb), job, |done| {
         rows.push(done.into_iter().map(|(_, row)| row).collect())
@@ -549,9 +549,10 @@ pub fn check_k_fits(flag: &str, ks: &[usize], puzzles: &[(usize, Puzzle)]) -> Re
         if seen.insert(p.order())
             && let Err(e) = sudolab::RelaxOptions::check_k("k", k, p.order())
         {
+            // The flag's value is at fault; the line only says whose grid.
             match flag.trim_start_matches('-') {
-                "k" => bail!("{e} (input line {line})"),
-                other => bail!("{other}: {e} (input line {line})"),
+                "k" => bail!("{e} (the grid of the puzzle on input line {line})"),
+                other => bail!("{other}: {e} (the grid of the puzzle on input line {line})"),
             }
         }
     }

@@ -35,19 +35,60 @@ pub(super) fn spinner(what: &str) -> ProgressBar {
     pb
 }
 
-/// A bar as the batch driver's progress display.
-pub(super) struct Bar(pub ProgressBar);
+/// A bar as the batch driver's progress display. Its total is the input's
+/// count when the input was counted first (a file, not a shard of it), so
+/// the ETA is true from the start; else it grows as the input is read.
+pub(super) struct Bar(pub ProgressBar, bool);
 
 impl Bar {
-    /// A bar counting `unit`s, hidden unless stderr is a terminal.
-    pub(super) fn new(unit: &str) -> Self {
-        Bar(bar(0, unit))
+    /// A bar counting `unit`s over `total` of them when known, hidden
+    /// unless stderr is a terminal.
+    pub(super) fn new(unit: &str, total: Option<u64>) -> Self {
+        Bar(bar(total.unwrap_or(0), unit), total.is_some())
     }
+
+    /// `n` more items to do, when the total was not counted first.
+    pub(super) fn add_length(&self, n: u64) {
+        if !self.1 {
+            self.0.inc_length(n);
+        }
+    }
+}
+
+/// The puzzle lines of the input file of `common` (blank and `#` lines
+/// aside), counted before a batch so its bar has a true total; `None` for
+/// standard input or a shard (which takes every Nth line).
+pub(super) fn input_total(common: &super::Common) -> Option<u64> {
+    use std::io::BufRead;
+    if common.shard.is_some() {
+        return None;
+    }
+    let path = common.input.as_ref().filter(|p| p.as_os_str() != "-")?;
+    let file = std::fs::File::open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut n = 0;
+    for line in std::io::BufReader::new(file).split(b'\n') {
+        let line = line.ok()?;
+        let text = line.trim_ascii();
+        if !text.is_empty() && !text.starts_with(b"#") {
+            n += 1;
+        }
+    }
+    Some(n)
 }
 
 impl sudolab::Progress for Bar {
     fn queued(&self, n: u64) {
-        self.0.inc_length(n);
+        self.add_length(n);
+    }
+    fn skipped(&self, n: u64) {
+        // Done in an earlier run (--resume): out of the counted total.
+        if self.1 {
+            let left = self.0.length().unwrap_or(0).saturating_sub(n);
+            self.0.set_length(left);
+        }
     }
     fn finished(&self, n: u64) {
         self.0.inc(n);
@@ -60,5 +101,32 @@ impl sudolab::Progress for Bar {
 impl Drop for Bar {
     fn drop(&mut self) {
         self.0.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        common: super::super::Common,
+    }
+
+    /// A file's puzzle lines are counted first (blank and `#` lines aside),
+    /// so the bar's total and ETA are true from the start; standard input
+    /// and a shard are not counted.
+    #[test]
+    fn the_total_is_the_input_files_puzzle_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.txt");
+        std::fs::write(&path, "# two puzzles\n\n1.......2\n  \n3.......4\n").unwrap();
+        let file = path.to_str().unwrap();
+        let total = |args: &[&str]| input_total(&Cli::parse_from(args).common);
+        assert_eq!(total(&["x", file]), Some(2));
+        assert_eq!(total(&["x", "-"]), None);
+        assert_eq!(total(&["x", file, "--shard", "1/2"]), None);
     }
 }

@@ -194,7 +194,11 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     if !done.is_empty() {
         refuse_side_outputs_on_resume(&args, done.len())?;
     }
-    let pb = progress::Bar::new("puzzles×k");
+    let ks_per_puzzle = params.keys().len().max(1) as u64;
+    let pb = progress::Bar::new(
+        "puzzles×k",
+        progress::input_total(&args.common).map(|n| n * ks_per_puzzle),
+    );
     let sweep_mode = args.sweep.is_some();
     let keys = params.keys();
     let sweep_ks: Vec<usize> = keys.iter().map(|&k| k as usize).collect();
@@ -459,7 +463,7 @@ impl PuzzleJob<'_> {
             (self.ks.to_vec(), todo, None)
         };
         let pb = &self.pb.0;
-        pb.inc_length(ks.len() as u64);
+        self.pb.add_length(ks.len() as u64);
         pb.inc((ks.len() - todo.len()) as u64);
         self.warn_if_long(line, p, &todo);
         let mut samples = Vec::new();

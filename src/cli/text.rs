@@ -537,8 +537,12 @@ pub(crate) fn sweep_text(sweeps: &[(usize, SweepReport)]) -> String {
                 capped
             )),
             None => s.push_str(&format!(
-                "Fig. 8 fit: none (needs two exact points with extra solutions, has k = {}{})\n",
-                ks(&pf.fitted_k),
+                "Fig. 8 fit: none (needs two exact points with extra solutions, has {}{})\n",
+                if pf.fitted_k.is_empty() {
+                    "none".to_string()
+                } else {
+                    format!("k = {}", ks(&pf.fitted_k))
+                },
                 capped
             )),
         }
@@ -727,7 +731,7 @@ pub(crate) fn eval_text(report: &EvalReport, bootstrap: usize, seed: u64) -> Str
         s.push_str(&format!(
             "\n{}: label level × equal-count metric bin (edges {}); χ² = {} df {} p = {}\n",
             c.metric,
-            readable_list(&c.bin_edges),
+            rounded_list(&c.bin_edges),
             fmt_opt(c.chi2),
             c.df.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
             c.p_value
@@ -764,7 +768,7 @@ pub(crate) fn classify_text(report: &ClassifyReport) -> String {
         sm.method,
         sm.bins,
         sm.direction,
-        readable_list(&sm.edges),
+        rounded_list(&sm.edges),
         sm.n,
         sm.n_missing
     );
@@ -1014,6 +1018,16 @@ fn fmt_opt(v: Option<f64>) -> String {
 
 /// A plain text table with right-aligned numeric-looking columns.
 pub(crate) fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
+    // A tab or line break inside a cell (a label's) would break the columns.
+    let cleaned: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|c| c.replace(['\t', '\n', '\r'], " "))
+                .collect()
+        })
+        .collect();
+    let rows = &cleaned;
     let ncols = rows.iter().map(|r| r.len()).fold(header.len(), usize::max);
     let mut width = vec![0; ncols];
     for (i, h) in header.iter().enumerate() {
@@ -1057,8 +1071,9 @@ pub(crate) fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
 
 /// Numbers as [`sudolab::readable_number`] gives them, in brackets,
 /// comma-separated.
-fn readable_list(vs: &[f64]) -> String {
-    let items: Vec<String> = vs.iter().map(|&v| sudolab::readable_number(v)).collect();
+/// A list of cut points for a reader: each rounded to 4 decimals.
+fn rounded_list(vs: &[f64]) -> String {
+    let items: Vec<String> = vs.iter().map(|&v| sudolab::rounded_number(v)).collect();
     format!("[{}]", items.join(", "))
 }
 
@@ -1067,8 +1082,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lists_read_huge_numbers_in_scientific_notation() {
-        assert_eq!(readable_list(&[1.0, 1e180]), "[1, 1e180]");
+    fn lists_read_huge_numbers_in_scientific_notation_and_cuts_rounded() {
+        assert_eq!(rounded_list(&[1.0, 1e180]), "[1, 1e180]");
+        assert_eq!(
+            rounded_list(&[16.228070175438596, 0.5813953488372093]),
+            "[16.2281, 0.5814]"
+        );
+    }
+
+    #[test]
+    fn a_tab_in_a_label_keeps_the_columns() {
+        let t = text_table(
+            &["puzzle", "score"],
+            &[
+                vec!["a\tb".into(), "1.0".into()],
+                vec!["c".into(), "2.0".into()],
+            ],
+        );
+        assert_eq!(t, "puzzle  score\na b       1.0\nc         2.0\n");
     }
 
     #[test]

@@ -188,8 +188,8 @@ impl Cuts {
         let text = format!(
             "{}{}, {}{}",
             if lower_inclusive { "[" } else { "(" },
-            lower.map_or("-inf".to_string(), crate::util::readable_number),
-            upper.map_or("inf".to_string(), crate::util::readable_number),
+            lower.map_or("-inf".to_string(), crate::util::rounded_number),
+            upper.map_or("inf".to_string(), crate::util::rounded_number),
             if upper_inclusive { "]" } else { ")" },
         );
         ClassRange {
