@@ -615,9 +615,7 @@ fn analyze<'py>(
     if opts.groups.contains(&MetricGroup::Relax) && !opts.relax.auto_k {
         for (p, line) in parsed.iter().zip(&lines) {
             RelaxOptions::check_k("k", opts.relax.k, p.order()).map_err(|e| {
-                PyValueError::new_err(format!(
-                    "k: {e} (the grid of the puzzle on input line {line})"
-                ))
+                PyValueError::new_err(format!("{e} (the grid of the puzzle on input line {line})"))
             })?;
         }
     }

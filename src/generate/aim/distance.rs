@@ -2,8 +2,8 @@
 //! must move to meet the ones it misses (directions from the registry,
 //! [`crate::metrics`]).
 
-use super::evaluator::Values;
 use super::spec::{Op, Target, TargetValue};
+use super::values::Values;
 use crate::metrics::{Direction, Kind, Metric, MetricValue, Role, Source};
 
 /// Distance charged for a target whose model could not rate the puzzle.

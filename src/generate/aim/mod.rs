@@ -67,11 +67,12 @@ pub(crate) mod distance;
 pub(crate) mod evaluator;
 pub(crate) mod search;
 pub(crate) mod spec;
+pub(crate) mod values;
 
 pub(crate) use evaluator::Evaluator;
-pub use evaluator::Values as TargetFields;
-pub(crate) use evaluator::Values;
 pub(crate) use search::{mutate, search};
 pub(crate) use spec::parse_target;
 pub use spec::{Op as TargetOp, Target, TargetError, TargetValue};
 pub use spec::{known_fields, numeric_field, numeric_fields};
+pub use values::Values as TargetFields;
+pub(crate) use values::Values;

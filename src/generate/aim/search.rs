@@ -4,7 +4,7 @@
 
 use super::distance::{Need, need};
 use super::evaluator::Evaluator;
-use super::evaluator::Values;
+use super::values::Values;
 use crate::bitset::sudoku::Solver;
 use crate::engine::Disagreement;
 use crate::generate::minimal::{is_minimal, minimize};
