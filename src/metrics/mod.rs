@@ -20,8 +20,9 @@ pub use registry::{
     Direction, Kind as MetricKind, Metric, MetricInfo, Role as MetricRole, Source as MetricSource,
     UnknownMetric,
 };
-pub(crate) use registry::{Kind, Role, Source, is_parameter_column};
+pub(crate) use registry::{Kind, Role, Source, Statistic, is_parameter_column};
 pub use value::MetricValue;
+pub(crate) use value::{count, number, text};
 
 use crate::cnf::{ClassCuts, ClauseCounts, ClauseRow, Encoding};
 use crate::engine::Disagreement;

@@ -211,15 +211,15 @@ pub(crate) fn feature_values(
         Err(e) => unreachable!("every 9×9 puzzle has a canonical form: {e}"),
     };
     let row = metrics::compute(&canon, &metric_options(names, p))?;
-    if let Some(why) = row.rate.as_ref().and_then(|r| r.status.get("puzzle")) {
-        return Err(ScoreError::NotUnique(why.clone()));
+    if let Some(fault) = row.rate.as_ref().and_then(|r| r.puzzle.as_ref()) {
+        return Err(ScoreError::NotUnique(fault.to_string()));
     }
     if let Some((group, why)) = row.errors.iter().next() {
         return Err(ScoreError::NotUnique(format!("{group}: {why}")));
     }
-    let trial_rating = row.rate.as_ref().and_then(|r| r.trial_rating);
-    let trial_depth = row.rate.as_ref().and_then(|r| r.trial_depth);
-    let hardest_technique = row.rate.as_ref().and_then(|r| r.hardest_technique);
+    let trial_rating = row.rate.as_ref().and_then(|r| r.trial.rating);
+    let trial_depth = row.rate.as_ref().and_then(|r| r.trial.depth);
+    let hardest_technique = row.rate.as_ref().and_then(|r| r.weights.hardest_technique);
     // Serate's metrics (without nesting levels 3–5, as the model was fitted)
     // are missing where the trial curve places the puzzle alone, as where
     // serate cannot finish.

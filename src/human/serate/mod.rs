@@ -67,7 +67,6 @@ pub(crate) mod classic;
 pub(crate) mod cycles;
 pub(crate) mod uniqueness;
 
-use super::Unfinished;
 use super::board::Board;
 use super::techniques::Technique;
 use crate::grid::Puzzle;
@@ -442,20 +441,34 @@ struct Step {
     tenths: u32,
 }
 
-/// Why [`serate_within`] stops without a rating when its work budget runs
-/// out (the [`Unfinished`] reason).
-pub(crate) const OVER_BUDGET: &str = "over budget";
+/// Why [`serate_within`] stops without a rating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SerateUnfinished {
+    /// SE's rules cannot finish the puzzle.
+    NeedsSearch,
+    /// SE's nesting levels 3–5 ran out of their work budget.
+    OverBudget,
+}
+
+impl std::fmt::Display for SerateUnfinished {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SerateUnfinished::NeedsSearch => "needs search",
+            SerateUnfinished::OverBudget => "over budget",
+        })
+    }
+}
 
 /// Takes the step SE would take on `board`; `Ok(None)` when nothing
 /// applies.
 ///
 /// # Errors
-/// [`OVER_BUDGET`] when SE's nesting levels 3–5 run out of `work`.
-fn next_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, Unfinished> {
+/// [`SerateUnfinished::OverBudget`] when SE's nesting levels 3–5 run out of `work`.
+fn next_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, SerateUnfinished> {
     // From 16×16 on, the chains below level 3 count on `work` too.
     let simple = with_work(work, || simple_step(board));
     if work.over() {
-        return Err(Unfinished::new(OVER_BUDGET));
+        return Err(SerateUnfinished::OverBudget);
     }
     if let Some(s) = simple {
         return Ok(Some(s));
@@ -465,11 +478,11 @@ fn next_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, Unfini
 
 /// The step of SE's nesting levels 3–5, applied (only when no simpler
 /// rule applies).
-fn deep_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, Unfinished> {
+fn deep_step(board: &mut Board, work: &Arc<Work>) -> Result<Option<Step>, SerateUnfinished> {
     if work.is_off() {
         return Ok(None);
     }
-    let found = easiest_deep_chain(board, work).map_err(|_| Unfinished::new(OVER_BUDGET))?;
+    let found = easiest_deep_chain(board, work).map_err(|_| SerateUnfinished::OverBudget)?;
     Ok(found.map(|c| {
         c.conclusion.apply(board);
         Step {
@@ -514,10 +527,10 @@ fn simple_step(board: &mut Board) -> Option<Step> {
 /// tests' shorthand).
 ///
 /// # Errors
-/// "needs search" when the catalogue cannot finish the puzzle,
-/// [`OVER_BUDGET`] when the budget runs out.
+/// [`SerateUnfinished::NeedsSearch`] when the catalogue cannot finish the puzzle,
+/// [`SerateUnfinished::OverBudget`] when the budget runs out.
 #[cfg(test)]
-pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
+pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, SerateUnfinished> {
     serate_within(puzzle, WorkBudget::DEFAULT)
 }
 
@@ -525,12 +538,12 @@ pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
 /// `budget` units of work.
 ///
 /// # Errors
-/// "needs search" when the catalogue cannot finish the puzzle,
-/// [`OVER_BUDGET`] when the budget runs out first.
+/// [`SerateUnfinished::NeedsSearch`] when the catalogue cannot finish the puzzle,
+/// [`SerateUnfinished::OverBudget`] when the budget runs out first.
 pub(crate) fn serate_within(
     puzzle: &Puzzle,
     budget: WorkBudget,
-) -> Result<SerateResult, Unfinished> {
+) -> Result<SerateResult, SerateUnfinished> {
     walk(puzzle, budget, None)
 }
 
@@ -553,7 +566,7 @@ pub(crate) struct PathStep {
 pub(crate) fn serate_path(
     puzzle: &Puzzle,
     budget: WorkBudget,
-) -> (Result<SerateResult, Unfinished>, Vec<PathStep>) {
+) -> (Result<SerateResult, SerateUnfinished>, Vec<PathStep>) {
     let mut steps = Vec::new();
     let r = walk(puzzle, budget, Some(&mut steps));
     (r, steps)
@@ -593,7 +606,7 @@ fn walk(
     puzzle: &Puzzle,
     budget: WorkBudget,
     mut trace: Option<&mut Vec<PathStep>>,
-) -> Result<SerateResult, Unfinished> {
+) -> Result<SerateResult, SerateUnfinished> {
     let work = Work::new(budget);
     let mut r = SerateResult {
         serate: 0.0,
@@ -613,7 +626,7 @@ fn walk(
         let empty = board.empty_count();
         let before = trace.is_some().then(|| board.clone());
         let Some(step) = next_step(&mut board, &work)? else {
-            return Err(Unfinished::new("needs search"));
+            return Err(SerateUnfinished::NeedsSearch);
         };
         if let (Some(t), Some(before)) = (trace.as_deref_mut(), before) {
             let (placed, removed) = step_effect(&before, &board);
@@ -771,8 +784,8 @@ mod tests {
     fn an_empty_grid_needs_search() {
         let p = Puzzle::empty(3);
         assert_eq!(
-            serate_within(&p, WorkBudget::OFF).unwrap_err().0,
-            "needs search"
+            serate_within(&p, WorkBudget::OFF).unwrap_err(),
+            SerateUnfinished::NeedsSearch
         );
     }
 }
