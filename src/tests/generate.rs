@@ -112,7 +112,7 @@ fn fletcher_puzzles_are_minimal_and_scored_by_the_oracle() {
     };
     let rows = generate(&opts).unwrap();
     // The default rating seed, as generate rates its candidates.
-    let oracle = RateOptions::for_models("oracle").unwrap();
+    let oracle = RateOptions::for_model(Model::Oracle);
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert_unique_and_minimality(&p, true);
         assert!(r.minimal);
@@ -166,7 +166,7 @@ fn xu_puzzles_need_no_guessing_and_have_the_level() {
         ..GenerateOptions::default()
     };
     let rows = generate(&opts).unwrap();
-    let weights = RateOptions::for_models("weights").unwrap();
+    let weights = RateOptions::for_model(Model::Weights);
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert!(r.reached, "{r:?}");
         assert_eq!(sat().status(&p).unwrap(), Status::Unique);
@@ -237,7 +237,7 @@ fn targeted_levels_hold_when_rerated_by_the_rater() {
         ..GenerateOptions::default()
     };
     let rows = generate(&opts).unwrap();
-    let weights = RateOptions::for_models("weights").unwrap();
+    let weights = RateOptions::for_model(Model::Weights);
     let mut not_minimal = 0;
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert!(r.reached && r.distance == 0.0, "{r:?}");
@@ -268,7 +268,7 @@ fn targeted_levels_hold_when_rerated_by_the_rater() {
         },
         ..GenerateOptions::default()
     };
-    let oracle = RateOptions::for_models("oracle").unwrap();
+    let oracle = RateOptions::for_model(Model::Oracle);
     let rows = generate(&opts).unwrap();
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert!(r.reached, "{r:?}");
@@ -299,7 +299,7 @@ fn a_missed_weights_target_reports_the_full_rating() {
         },
         ..GenerateOptions::default()
     };
-    let weights = RateOptions::for_models("weights").unwrap();
+    let weights = RateOptions::for_model(Model::Weights);
     let rows = generate(&opts).unwrap();
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert!(!r.reached, "{r:?}");
@@ -607,7 +607,7 @@ fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
     };
     let rows = run(2);
     assert_eq!(rows.len(), 6);
-    let hsolve = RateOptions::for_models("hsolve").unwrap();
+    let hsolve = RateOptions::for_model(Model::Hsolve);
     let h0 = rate(&source, &hsolve)
         .ratings
         .hsolve
@@ -764,7 +764,7 @@ fn dedup_keeps_pairwise_inequivalent_puzzles_whatever_the_threads() {
 fn chang_puzzles_fall_in_their_hsolve_quartile_and_are_unique() {
     use crate::generate::chang::{QUARTILES, range};
     assert!(QUARTILES.windows(2).all(|w| w[0] < w[1]));
-    let hsolve = RateOptions::for_models("hsolve").unwrap();
+    let hsolve = RateOptions::for_model(Model::Hsolve);
     for (level, name) in [
         (Level::Level1, "level1"),
         (Level::Level2, "level2"),

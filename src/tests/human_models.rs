@@ -244,12 +244,29 @@ fn rate_only_requested_models_and_bad_puzzles() {
     assert_eq!(row.ratings.baseline.givens, Some(1));
 
     let (_, gn) = FAMOUS[1];
-    let mut opts = RateOptions::for_models("weights,hsolve,sisus").unwrap();
+    let mut opts = RateOptions {
+        models: [Model::Weights, Model::Hsolve, Model::Sisus].into(),
+        ..RateOptions::default()
+    };
     opts.set_runs(2);
     let row = rate(&puzzle(gn), &opts);
-    assert!(row.ratings.status()["weights"].starts_with("needs search"));
-    assert_eq!(row.ratings.status()["hsolve"], "needs search");
-    assert!(row.ratings.status()["sisus"].starts_with("no finite refutation"));
+    assert!(matches!(
+        row.ratings.weights.why_null,
+        Some(crate::human::WeightsNull::NeedsSearch { .. })
+    ));
+    assert_eq!(
+        row.ratings.hsolve.why_null,
+        Some(crate::human::HsolveNull::NeedsSearch)
+    );
+    assert!(matches!(
+        row.ratings.sisus.why_null,
+        Some(crate::human::SisusNull::NoFiniteRefutation { .. })
+    ));
+    // The status column renders them under the models' names.
+    let status = row.ratings.status();
+    assert!(status[Model::Weights.name()].starts_with("needs search"));
+    assert_eq!(status[Model::Hsolve.name()], "needs search");
+    assert!(status[Model::Sisus.name()].starts_with("no finite refutation"));
     assert!(row.ratings.weights.score.is_none() && row.ratings.hsolve.difficulty.is_none());
 }
 
