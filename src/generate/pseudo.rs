@@ -92,7 +92,7 @@ pub(crate) fn pseudo(
                     let status = &r.ratings.status();
                     status
                         .iter()
-                        .find(|(model, _)| metric.name().starts_with(**model))
+                        .find(|(model, _)| metric.name().starts_with(model.as_str()))
                         .or_else(|| status.iter().next())
                         .map(|(_, why)| why.clone())
                 })

@@ -10,6 +10,7 @@
 //! on: the score is a model over these values, `analyze` assembles them into
 //! rows, the generators search over them and the report renders them.
 
+mod rate_rows;
 pub(crate) mod registry;
 mod value;
 
@@ -20,9 +21,8 @@ pub use registry::{
     Direction, Kind as MetricKind, Metric, MetricInfo, Role as MetricRole, Source as MetricSource,
     UnknownMetric,
 };
-pub(crate) use registry::{Kind, Role, Source, Statistic, is_parameter_column};
+pub(crate) use registry::{Kind, Role, Source, is_parameter_column};
 pub use value::MetricValue;
-pub(crate) use value::{count, number, text};
 
 use crate::cnf::{ClassCuts, ClauseCounts, ClauseRow, Encoding};
 use crate::engine::Disagreement;

@@ -19,10 +19,9 @@
 //! over seeded runs. A run that reaches the step cap counts as the cap (a
 //! censored value: `sa_solved` says how many runs finished).
 
-use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull, of_estimate};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::{Geometry, Puzzle};
 use crate::human::seeds::run_rng;
-use crate::metrics::{Metric, MetricValue};
 use crate::stats::{Estimate, Summary};
 use crate::util::bits;
 use rand::Rng;
@@ -266,13 +265,6 @@ impl HumanModel for AnnealingRow {
 }
 
 impl ModelRow for AnnealingRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        match m.statistic() {
-            (Metric::SaSteps, statistic) => of_estimate(self.steps, statistic),
-            (Metric::SaSolved, statistic) => of_estimate(self.solved, statistic),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         None
     }

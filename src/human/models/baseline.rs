@@ -6,7 +6,6 @@
 use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::Puzzle;
 use crate::human::solver::plain_dfs_backtracks;
-use crate::metrics::{Metric, MetricValue, count};
 
 /// Why the plain DFS has no backtrack count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -77,14 +76,6 @@ impl HumanModel for BaselineRow {
 }
 
 impl ModelRow for BaselineRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        match m {
-            Metric::Givens => self.givens.map(|g| count(g as u64)),
-            Metric::Candidates => self.candidates.map(|c| count(c as u64)),
-            Metric::Backtracks => self.backtracks.map(count),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         self.why_null.as_ref().map(WhyNull::model)
     }

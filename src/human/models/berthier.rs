@@ -6,25 +6,6 @@
 
 use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::berthier::{self, BerthierError, BerthierOptions, BerthierRatings};
-use crate::metrics::{Metric, MetricValue, count, text};
-
-/// `w=rated b=rated bxb=out_of_range(te1) bxbb=not_run`, with the T&E depth.
-fn status_line(r: &BerthierRatings) -> String {
-    let one = |name: &str, x: &berthier::Rating| match x {
-        berthier::Rating::OutOfRange { te_depth } => format!("{name}=out_of_range(te{te_depth})"),
-        berthier::Rating::AboveMax { max } => format!("{name}=above_max({max})"),
-        berthier::Rating::BudgetExceeded { level } => format!("{name}=budget(level {level})"),
-        other => format!("{name}={}", other.status()),
-    };
-    format!(
-        "te{} {} {} {} {}",
-        r.te_depth,
-        one("w", &r.w),
-        one("b", &r.b),
-        one("bxb", &r.bxb),
-        one("bxbb", &r.bxbb)
-    )
-}
 
 /// Berthier's ratings' row: the typed ratings, whose W, B, BxB and BxBB
 /// and `berthier_status` line are its metrics.
@@ -53,17 +34,6 @@ impl HumanModel for BerthierRow {
 }
 
 impl ModelRow for BerthierRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        let r = self.ratings.as_ref()?;
-        match m {
-            Metric::WRating => r.w.value().map(count),
-            Metric::BRating => r.b.value().map(count),
-            Metric::Bxb => r.bxb.value().map(count),
-            Metric::Bxbb => r.bxbb.value().map(count),
-            Metric::BerthierStatus => Some(text(&status_line(r))),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         self.why_null.as_ref().map(WhyNull::model)
     }

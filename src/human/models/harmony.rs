@@ -19,10 +19,9 @@
 //! steps until a solution (`harmony_steps`, a run that does not finish
 //! counts as the cap: a censored value) and the share of runs that finish.
 
-use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull, of_estimate};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::{Geometry, Puzzle};
 use crate::human::seeds::run_rng;
-use crate::metrics::{Metric, MetricValue};
 use crate::stats::Estimate;
 use crate::util::bits;
 use rand::Rng;
@@ -193,13 +192,6 @@ impl HumanModel for HarmonyRow {
 }
 
 impl ModelRow for HarmonyRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        match m.statistic() {
-            (Metric::HarmonyCost, statistic) => of_estimate(self.cost, statistic),
-            (Metric::HarmonySteps, statistic) => of_estimate(self.steps, statistic),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         None
     }

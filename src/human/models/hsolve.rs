@@ -19,14 +19,13 @@
 //! techniques one per tier, simplest first. A puzzle the tiers cannot finish
 //! is reported as "needs search".
 
-use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull, of_estimate};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::Puzzle;
 use crate::human::board::Board;
 use crate::human::seeds::run_rng;
 use crate::human::techniques::{
     Single, Technique, find, hidden_singles, naked_singles, possible_count,
 };
-use crate::metrics::{Metric, MetricValue, number};
 use crate::stats::Estimate;
 use crate::stats::Summary;
 use rand::Rng;
@@ -193,14 +192,6 @@ impl HumanModel for HsolveRow {
 }
 
 impl ModelRow for HsolveRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        let (of, statistic) = m.statistic();
-        match of {
-            Metric::Hsolve => of_estimate(self.difficulty, statistic),
-            Metric::HsolveMedian => self.median.map(number),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         self.why_null.as_ref().map(WhyNull::model)
     }

@@ -35,7 +35,6 @@ pub(crate) mod weights;
 
 use crate::grid::{Contradiction, Puzzle};
 use crate::limits::{self, OptionError};
-use crate::metrics::{Metric, MetricValue, Source};
 use annealing::AnnealingOptions;
 use harmony::HarmonyOptions;
 use hsolve::HsolveOptions;
@@ -44,7 +43,6 @@ use oracle::OracleOptions;
 pub(crate) use plug_in::Rating;
 use plug_in::{HumanModel, ModelRow};
 use serde::Serialize;
-use serde::ser::{SerializeStruct, Serializer};
 use singles::SinglesOptions;
 use sisus::SisusOptions;
 use std::collections::{BTreeMap, BTreeSet};
@@ -108,8 +106,8 @@ macro_rules! human_models {
         /// solution has none. Their columns are the metric registry's of
         /// the human models (`crate::Metric` with a `rate:` source), under
         /// its names and in its order, then `status`: `Ratings` serialises
-        /// through the registry and [`Ratings::value`], so a field has no
-        /// serde name of its own.
+        /// through the registry and `Ratings::value` (`crate::metrics`), so
+        /// a field has no serde name of its own.
         ///
         /// A random metric (a mean over a model's runs) is one
         /// [`crate::Estimate`], whose columns are the metric (the mean), its
@@ -403,50 +401,24 @@ impl Ratings {
         }
     }
 
-    /// The value of one of the human models' metrics (`Source::Rate`),
-    /// answered by its model's row; `None` for any other metric or where
-    /// the model left it null.
-    pub fn value(&self, m: Metric) -> Option<MetricValue> {
-        match m.source() {
-            Source::Rate(model) => self.row(model).value(m),
-            _ => None,
-        }
-    }
-
     /// Why metrics are null, as every output writes it: model name (or
     /// the metric a reason is about, or `puzzle`) → the reason.
-    pub fn status(&self) -> BTreeMap<&'static str, String> {
-        let mut out: BTreeMap<&'static str, String> = Model::ALL
+    pub fn status(&self) -> BTreeMap<String, String> {
+        let mut out: BTreeMap<String, String> = Model::ALL
             .into_iter()
             .filter_map(|m| {
                 let why = self.row(m).why_null()?;
-                Some((why.metric.map_or(m.name(), Metric::name), why.text))
+                let key = match why.level_only {
+                    true => format!("{}_level", m.name()),
+                    false => m.name().to_string(),
+                };
+                Some((key, why.text))
             })
             .collect();
         if let Some(fault) = &self.puzzle {
-            out.insert("puzzle", fault.to_string());
+            out.insert("puzzle".to_string(), fault.to_string());
         }
         out
-    }
-}
-
-/// The columns of [`Ratings`] are the registry's metrics of the human
-/// models, in its order, each with its [`Ratings::value`] (null where there
-/// is none), then `status` ([`Ratings::status`]): a row holds every column
-/// the registry names, under its name, by construction.
-impl Serialize for Ratings {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let columns: Vec<Metric> = Metric::ALL
-            .iter()
-            .copied()
-            .filter(|m| matches!(m.source(), Source::Rate(_)))
-            .collect();
-        let mut row = serializer.serialize_struct("Ratings", columns.len() + 1)?;
-        for m in columns {
-            row.serialize_field(m.name(), &self.value(m))?;
-        }
-        row.serialize_field("status", &self.status())?;
-        row.end()
     }
 }
 

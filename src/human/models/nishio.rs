@@ -32,12 +32,11 @@
 //! cell without candidate. Patti's universal classes cut the 4-strategy
 //! cycles at 3.48 and 6.52.
 
-use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull, of_estimate};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::Puzzle;
 use crate::human::board::Board;
 use crate::human::seeds::run_rng;
 use crate::human::techniques::{Single, Technique, find, hidden_singles, naked_singles};
-use crate::metrics::{Metric, MetricValue, number};
 use crate::stats::Estimate;
 use crate::stats::Summary;
 use crate::util::bits as digits;
@@ -400,20 +399,6 @@ impl HumanModel for NishioRow {
 }
 
 impl ModelRow for NishioRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        let b = |x: Option<bool>| x.map(MetricValue::Bool);
-        match m.statistic() {
-            (Metric::Nishio2, statistic) => of_estimate(self.nishio2, statistic),
-            (Metric::Nishio3, statistic) => of_estimate(self.nishio3, statistic),
-            (Metric::Nishio4, statistic) => of_estimate(self.nishio4, statistic),
-            (Metric::Nishio4Median, _) => self.nishio4_median.map(number),
-            (Metric::Nishio4Heuristic, _) => self.nishio4_heuristic.map(number),
-            (Metric::SolvedBy2, _) => b(self.solved_by_2),
-            (Metric::SolvedBy3, _) => b(self.solved_by_3),
-            (Metric::SolvedBy4, _) => b(self.solved_by_4),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         self.why_null.as_ref().map(WhyNull::model)
     }

@@ -30,13 +30,12 @@
 //! α = 0.1, β = 0.5, G = 15, δ = 0.5, σ = 1, A = 0.25, B = 10. Levels cut at
 //! 0.18 / 0.6 / 0.8: Cinch, Confusing, Challenging, Crazy.
 
-use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull, of_estimate};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::{Puzzle, Solution};
 use crate::human::board::Board;
 use crate::human::seeds::run_rng;
 use crate::human::techniques::{Single, hidden_singles, naked_singles};
 use crate::limits::OptionError;
-use crate::metrics::{Metric, MetricValue, number, text};
 use crate::stats::Estimate;
 use crate::stats::Summary;
 use rand::Rng;
@@ -498,21 +497,9 @@ impl HumanModel for OracleRow {
 }
 
 impl ModelRow for OracleRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        if let (Metric::OracleVisits, statistic) = m.statistic() {
-            return of_estimate(self.visits, statistic);
-        }
-        match m {
-            Metric::OracleScore => self.score.map(number),
-            Metric::OracleScoreSe => self.score_se.map(number),
-            Metric::OracleLevel => self.level.map(|l| text(l.name())),
-            Metric::OracleLevelConfidence => self.level_confidence.map(number),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         self.why_null.map(|why| WhyNull {
-            metric: Some(Metric::OracleLevel),
+            level_only: true,
             text: why.to_string(),
         })
     }

@@ -1,7 +1,8 @@
 //! What every human model shares, and nothing that names one: the puzzle
 //! being rated ([`Rating`]), the trait a model's row answers to
-//! ([`HumanModel`]), and how a row hands out its metrics' values and why
-//! they are null ([`ModelRow`]).
+//! ([`HumanModel`]), and how a row says why its metrics are null
+//! ([`ModelRow`]). The values of a row's metrics are read by `Metric` one
+//! layer up, in `crate::metrics` (`rate_rows.rs`), which names the columns.
 //!
 //! A model file takes only this file from its neighbours; `models/mod.rs`
 //! lists the models and `crate::human::rate` loops over that list, so the
@@ -9,8 +10,6 @@
 
 use crate::grid::{Puzzle, Solution};
 use crate::human::serate::{SerateResult, SerateUnfinished, WorkBudget, serate_within};
-use crate::metrics::{Metric, MetricValue, Statistic, number};
-use crate::stats::Estimate;
 use std::cell::OnceCell;
 
 /// A puzzle being rated: what every model may read. The puzzle has exactly
@@ -55,12 +54,12 @@ impl<'a> Rating<'a> {
 }
 
 /// Why a model's metrics are null, rendered at the edge (the `status`
-/// column): under the model's name, or under the name of the one metric
-/// it concerns (a level defined for 9×9 only).
+/// column): under the model's name, or under its level's column
+/// (`<model>_level`) when only the level is null (defined for 9×9 only).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct WhyNull {
-    /// The metric the reason is about; `None` for the model as a whole.
-    pub metric: Option<Metric>,
+    /// Whether the reason is about the model's level alone.
+    pub level_only: bool,
     /// The reason as every output writes it.
     pub text: String,
 }
@@ -69,18 +68,14 @@ impl WhyNull {
     /// A reason for the whole model.
     pub(crate) fn model(reason: &impl std::fmt::Display) -> WhyNull {
         WhyNull {
-            metric: None,
+            level_only: false,
             text: reason.to_string(),
         }
     }
 }
 
-/// A model's row: the fields it fills, read by [`Metric`].
+/// A model's row: the fields it fills.
 pub(crate) trait ModelRow {
-    /// The value of one of its metrics; `None` for another model's metric
-    /// or where the model left it null.
-    fn value(&self, m: Metric) -> Option<MetricValue>;
-
     /// Why its metrics are null, when the model ran and could not finish
     /// (columns it could compute stay filled).
     fn why_null(&self) -> Option<WhyNull>;
@@ -107,15 +102,4 @@ pub(crate) trait HumanModel: ModelRow + Default {
 
     /// Rates a puzzle with one solution into the row.
     fn rate(&mut self, on: &Rating<'_>, opts: &Self::Options);
-}
-
-/// The column `statistic` of a random metric's estimate: its mean, `_sd`
-/// or `_se` (`docs/methods.md` §3.10); `None` when the estimate is.
-pub(crate) fn of_estimate(e: Option<Estimate>, statistic: Statistic) -> Option<MetricValue> {
-    let e = e?;
-    Some(number(match statistic {
-        Statistic::Mean => e.mean,
-        Statistic::Sd => e.sd,
-        Statistic::Se => e.se?,
-    }))
 }

@@ -5,7 +5,6 @@
 
 use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::human::serate::SerateUnfinished;
-use crate::metrics::{Metric, MetricValue, number, text};
 
 /// The Serate-like rating's row: the highest rating along the path (ER),
 /// how often each rule was used, and Sudoku Explainer's EP and ED of the
@@ -58,15 +57,6 @@ impl HumanModel for SerateRow {
 }
 
 impl ModelRow for SerateRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        match m {
-            Metric::Serate => self.er.map(number),
-            Metric::SerateUses => self.uses.as_deref().map(text),
-            Metric::SerateEp => self.ep.map(number),
-            Metric::SerateEd => self.ed.map(number),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         self.why_null.as_ref().map(WhyNull::model)
     }
@@ -93,12 +83,6 @@ impl HumanModel for FowlerRow {
 }
 
 impl ModelRow for FowlerRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        match m {
-            Metric::Fowler => self.rating.map(number),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         self.why_null.as_ref().map(WhyNull::model)
     }

@@ -31,12 +31,11 @@
 //! next move. The reaches are deterministic; the dependency is a mean
 //! over seeded runs (the per-run seeds of every human model).
 
-use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull, of_estimate};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::{Puzzle, Solution};
 use crate::human::board::Board;
 use crate::human::seeds::run_rng;
 use crate::human::techniques::{Single, hidden_singles, naked_singles};
-use crate::metrics::{Metric, MetricValue, number};
 use crate::stats::Estimate;
 use crate::stats::Summary;
 use rand::Rng;
@@ -262,15 +261,6 @@ impl HumanModel for SinglesRow {
 }
 
 impl ModelRow for SinglesRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        match m.statistic() {
-            (Metric::SinglesDependency, statistic) => of_estimate(self.dependency, statistic),
-            (Metric::SinglesBoxReach, _) => self.box_reach.map(number),
-            (Metric::SinglesHiddenReach, _) => self.hidden_reach.map(number),
-            (Metric::SinglesNakedReach, _) => self.naked_reach.map(number),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         None
     }

@@ -34,12 +34,11 @@
 //! solution's digit never leaves them), so no run can get stuck and every
 //! run's refutation sum is 0.
 
-use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull, of_estimate};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::{Puzzle, Solution};
 use crate::human::board::Board;
 use crate::human::seeds::run_rng;
 use crate::human::techniques::{Single, hidden_singles, naked_singles};
-use crate::metrics::{Metric, MetricValue};
 use crate::seed::SeededRng;
 use crate::stats::Estimate;
 use crate::stats::Summary;
@@ -389,13 +388,6 @@ impl HumanModel for SisusRow {
 }
 
 impl ModelRow for SisusRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        match m.statistic() {
-            (Metric::SisusRefutationSum, statistic) => of_estimate(self.refutation_sum, statistic),
-            (Metric::SisusDependency, statistic) => of_estimate(self.dependency, statistic),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         self.why_null.as_ref().map(WhyNull::model)
     }

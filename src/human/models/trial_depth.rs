@@ -30,7 +30,6 @@
 
 use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::Puzzle;
-use crate::metrics::{Metric, MetricValue, count, number};
 use std::sync::OnceLock;
 
 const CELLS: usize = 81;
@@ -592,15 +591,6 @@ impl HumanModel for TrialRow {
 }
 
 impl ModelRow for TrialRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        match m {
-            Metric::TrialDepth => self.depth.map(count),
-            Metric::TrialSteps => self.steps.map(count),
-            Metric::TrialRating => self.rating.map(number),
-            Metric::TrialEliminations => self.eliminations.map(count),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         self.why_null.as_ref().map(WhyNull::model)
     }

@@ -24,7 +24,6 @@ use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::Puzzle;
 use crate::human::path::simplest_path;
 use crate::human::techniques::Technique;
-use crate::metrics::{Metric, MetricValue, count, number, text};
 use serde::Serialize;
 use std::fmt;
 
@@ -279,20 +278,10 @@ impl HumanModel for WeightsRow {
 }
 
 impl ModelRow for WeightsRow {
-    fn value(&self, m: Metric) -> Option<MetricValue> {
-        match m {
-            Metric::WeightsScore => self.score.map(count),
-            Metric::WeightsLevel => self.level.map(|l| text(l.name())),
-            Metric::HardestTechnique => self.hardest_technique.map(|t| text(t.name())),
-            Metric::HardestWeight => self.hardest_weight.map(count),
-            Metric::BasicReach => self.basic_reach.map(number),
-            _ => None,
-        }
-    }
     fn why_null(&self) -> Option<WhyNull> {
         let why = self.why_null?;
         Some(WhyNull {
-            metric: matches!(why, WeightsNull::LevelNotNineByNine).then_some(Metric::WeightsLevel),
+            level_only: matches!(why, WeightsNull::LevelNotNineByNine),
             text: why.to_string(),
         })
     }
