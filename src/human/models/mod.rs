@@ -1,7 +1,8 @@
 //! The human models as plug-ins: one file per model, owning its options,
-//! its row (the fields it fills, with why they are null) and its metrics'
-//! values, and [`human_models!`]'s one list that [`crate::human::rate`]
-//! loops over.
+//! its row (the fields it fills, with why they are null) and how it rates
+//! a puzzle, and [`human_models!`]'s one list that [`crate::human::rate`]
+//! loops over. The rows are read by `Metric` one layer up
+//! (`crate::metrics`, `rate_rows.rs`).
 //!
 //! A model rates a puzzle with a unique solution and a seed into its own
 //! row of [`Ratings`] (the metric registry, `crate::metrics`, names its
@@ -16,8 +17,8 @@
 //! in `plug_in`, which names no model.
 //!
 //! Adding a model: its file here (options, row, `HumanModel` and
-//! `ModelRow`), its line in the list below, and its metrics in the metric
-//! registry.
+//! `ModelRow`), its line in the list below, its metrics in the metric
+//! registry and its row's reader in `metrics/rate_rows.rs`.
 
 pub(crate) mod annealing;
 pub(crate) mod baseline;
