@@ -52,7 +52,7 @@ fn main() {
                         },
                         ..RateOptions::default()
                     };
-                    Some(rate(&p, &opts).ratings.sisus_dependency?.mean)
+                    Some(rate(&p, &opts).ratings.sisus.dependency?.mean)
                 })
                 .collect::<Option<Vec<f64>>>()?;
             // "Simple": solved by the first two of Patti's strategies (naked
@@ -65,7 +65,7 @@ fn main() {
                 },
                 ..RateOptions::default()
             };
-            Some((by_k, rate(&p, &nishio).ratings.solved_by_2?))
+            Some((by_k, rate(&p, &nishio).ratings.nishio.solved_by_2?))
         })
         .collect();
     let simple = deps.iter().flatten().filter(|(_, s)| *s).count();

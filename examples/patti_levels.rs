@@ -80,9 +80,13 @@ fn main() {
                 // A puzzle without a unique solution has no rating.
                 let r = rate(&parse_puzzle(s).ok()?, &opts).ratings;
                 Some(Rated {
-                    n4: r.nishio4?.mean,
-                    n2: r.nishio2?.mean,
-                    solved: [r.solved_by_2?, r.solved_by_3?, r.solved_by_4?],
+                    n4: r.nishio.nishio4?.mean,
+                    n2: r.nishio.nishio2?.mean,
+                    solved: [
+                        r.nishio.solved_by_2?,
+                        r.nishio.solved_by_3?,
+                        r.nishio.solved_by_4?,
+                    ],
                 })
             })
             .collect();

@@ -149,40 +149,65 @@ fn sets(per: usize, se_count: usize) -> Vec<Set> {
 type Metric = (&'static str, fn(&RateRow) -> Option<f64>, bool);
 
 const METRICS: [Metric; 12] = [
-    ("givens", |r| r.ratings.givens.map(|g| g as f64), false),
+    (
+        "givens",
+        |r| r.ratings.baseline.givens.map(|g| g as f64),
+        false,
+    ),
     (
         "backtracks",
-        |r| r.ratings.backtracks.map(|b| b as f64),
+        |r| r.ratings.baseline.backtracks.map(|b| b as f64),
         true,
     ),
     (
         "sisus_refutation_sum",
-        |r| r.ratings.sisus_refutation_sum.map(|e| e.mean),
+        |r| r.ratings.sisus.refutation_sum.map(|e| e.mean),
         true,
     ),
     (
         "sisus_dependency",
-        |r| r.ratings.sisus_dependency.map(|e| e.mean),
+        |r| r.ratings.sisus.dependency.map(|e| e.mean),
         false,
     ),
-    ("oracle_score", |r| r.ratings.oracle_score, false),
+    ("oracle_score", |r| r.ratings.oracle.score, false),
     (
         "oracle_visits",
-        |r| r.ratings.oracle_visits.map(|e| e.mean),
+        |r| r.ratings.oracle.visits.map(|e| e.mean),
         false,
     ),
-    ("hsolve", |r| r.ratings.hsolve.map(|e| e.mean), true),
-    ("nishio2", |r| r.ratings.nishio2.map(|e| e.mean), true),
-    ("nishio4", |r| r.ratings.nishio4.map(|e| e.mean), true),
-    ("nishio4_heuristic", |r| r.ratings.nishio4_heuristic, true),
+    (
+        "hsolve",
+        |r| r.ratings.hsolve.difficulty.map(|e| e.mean),
+        true,
+    ),
+    (
+        "nishio2",
+        |r| r.ratings.nishio.nishio2.map(|e| e.mean),
+        true,
+    ),
+    (
+        "nishio4",
+        |r| r.ratings.nishio.nishio4.map(|e| e.mean),
+        true,
+    ),
+    (
+        "nishio4_heuristic",
+        |r| r.ratings.nishio.nishio4_heuristic,
+        true,
+    ),
     (
         "solved_by_4 (0/1)",
-        |r| r.ratings.solved_by_4.map(|b| if b { 1.0 } else { 0.0 }),
+        |r| {
+            r.ratings
+                .nishio
+                .solved_by_4
+                .map(|b| if b { 1.0 } else { 0.0 })
+        },
         false,
     ),
     (
         "weights_score",
-        |r| r.ratings.weights_score.map(f64::from),
+        |r| r.ratings.weights.score.map(f64::from),
         true,
     ),
 ];
@@ -264,7 +289,7 @@ fn main() {
             .filter_map(|(s, label)| {
                 let p = parse_puzzle(s).ok()?;
                 let row = rate(&p, &opts);
-                (!row.ratings.status.contains_key("puzzle")).then_some((row, *label))
+                (!row.ratings.status().contains_key("puzzle")).then_some((row, *label))
             })
             .collect();
         eprintln!(

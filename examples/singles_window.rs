@@ -54,7 +54,7 @@ fn main() {
                         },
                         ..RateOptions::default()
                     };
-                    Some(rate(&p, &opts).ratings.singles_dependency?.mean)
+                    Some(rate(&p, &opts).ratings.singles.dependency?.mean)
                 })
                 .collect()
         })

@@ -47,7 +47,7 @@
 //! assert!(report.summary.mean_fixed <= 51.0);
 //! // Singles alone solve this one: its hardest technique is a naked single.
 //! let row = rate(&p, &RateOptions::for_models("weights,baseline")?);
-//! assert_eq!(row.ratings.hardest_technique, Some(Technique::NakedSingle));
+//! assert_eq!(row.ratings.weights.hardest_technique, Some(Technique::NakedSingle));
 //! // One score, its level and its Sukaku Explainer equivalent.
 //! let s = score(&p, ScoreOptions::shipped())?;
 //! assert_eq!(s.score.score_level, "Easy");
@@ -126,6 +126,13 @@ pub use human::{
     AnnealingOptions, CellDigit, ExplainStatus, ExplainStep, Explanation, HarmonyOptions, Model,
     RateError, RateOptions, RateRow, Ratings, ScanUnit, SeExplainStep, SeExplanation, Technique,
     rate,
+};
+// Rate: each model's row of `Ratings` and why its metrics are null.
+pub use human::{
+    AnnealingRow, BaselineNull, BaselineRow, BerthierRow, FowlerRow, HarmonyRow, HsolveNull,
+    HsolveRow, NishioCount, NishioFailure, NishioNull, NishioRow, OracleNull, OracleRow,
+    PuzzleFault, SerateRow, SerateUnfinished, SinglesRow, SisusNull, SisusRow, TrialDepthError,
+    TrialRow, WeightsNull, WeightsRow,
 };
 pub use stats::Estimate;
 

@@ -56,7 +56,7 @@ fn a_cancel_stops_one_long_count_and_one_long_rating() {
     opts.serate_budget = u64::MAX;
     let (row, late) = cancelled_after_half_a_second(|| rate(&p, &opts));
     assert_eq!(
-        row.ratings.status.get("serate").map(String::as_str),
+        row.ratings.status().get("serate").map(String::as_str),
         Some("over budget")
     );
     assert!(late < 30.0, "the rating went on {late} s after the cancel");

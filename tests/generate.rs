@@ -232,10 +232,10 @@ fn pseudo_keeps_another_metric_where_hsolve_cannot_rate_the_source() {
     let rows = generate(&opts).unwrap();
     assert_eq!(rows.len(), 4);
     let oracle = RateOptions::for_models("oracle").unwrap();
-    let s0 = rate(&source, &oracle).ratings.oracle_score.unwrap();
+    let s0 = rate(&source, &oracle).ratings.oracle.score.unwrap();
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert_eq!(sat().status(&p).unwrap(), Status::Unique, "{p}");
-        let s = rate(&p, &oracle).ratings.oracle_score.unwrap();
+        let s = rate(&p, &oracle).ratings.oracle.score.unwrap();
         assert_eq!(r.method_score, Some(s));
         assert_eq!(r.metrics.number(Metric::OracleScore), Some(s));
         assert_eq!(r.metrics.source, Some((Metric::OracleScore, s0)));

@@ -94,7 +94,7 @@ fn kept_puzzles_pass_the_cut_by_their_standard_error() {
         assert!(r.reached, "{r:?}");
         let p: Puzzle = parse_puzzle(&r.puzzle).unwrap();
         let rated = rate(&p, &oracle).ratings;
-        let (score, se) = (rated.oracle_score.unwrap(), rated.oracle_score_se.unwrap());
+        let (score, se) = (rated.oracle.score.unwrap(), rated.oracle.score_se.unwrap());
         assert!(se > 0.0);
         assert!(score - 1.645 * se >= 0.6, "{score} ± {se}");
         assert_eq!(r.metrics.se.get(&Metric::OracleScore), Some(&se));

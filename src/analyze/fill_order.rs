@@ -97,8 +97,8 @@ pub fn fill_order(
     let (report, _) = relax(puzzle, &opts.relax)?;
     let engine = crate::engine::Engines::default().primary().implementation();
     let solution = engine.solve(puzzle).ok_or(RelaxError::NoSolution)?;
-    let model =
-        sisus(puzzle, &solution, &opts.sisus, opts.seed).map_err(|e| FillOrderError::Model(e.0))?;
+    let model = sisus(puzzle, &solution, &opts.sisus, opts.seed)
+        .map_err(|e| FillOrderError::Model(e.to_string()))?;
     let fixedness: Vec<Option<f64>> = (report.summary.fixedness.iter().enumerate())
         .map(|(c, &f)| (!puzzle.is_given(c)).then_some(f))
         .collect();

@@ -311,13 +311,13 @@ impl RatedRow {
     }
 }
 
-/// Serate's outcome as a row of ratings that ran it records it.
+/// Serate's outcome as a row of ratings that ran it records it (a puzzle
+/// without a unique solution has none: serate did not run).
 fn serate_outcome(ratings: &Ratings) -> SerateOutcome {
-    match (ratings.serate, ratings.status.get("serate")) {
-        (Some(r), _) => SerateOutcome::Rated(r),
-        (None, Some(why)) if why == crate::se::OVER_BUDGET => SerateOutcome::OverBudget,
-        (None, _) => SerateOutcome::Unfinished,
-    }
+    ratings
+        .serate
+        .outcome()
+        .map_or(SerateOutcome::Unfinished, SerateOutcome::from_rating)
 }
 
 /// The score with the shipped model and default options, serate's nesting
@@ -389,7 +389,11 @@ mod tests {
             vec!["clauses", "relax"]
         );
         let rate = row.rate.unwrap();
-        assert!(rate.status["puzzle"].contains("contradiction"));
+        assert!(matches!(
+            rate.puzzle,
+            Some(human::PuzzleFault::Contradiction(_))
+        ));
+        assert!(rate.status()["puzzle"].contains("contradiction"));
     }
 
     /// A library user may give the relaxation and the human models
@@ -410,7 +414,7 @@ mod tests {
         );
         let hsolve = RateOptions {
             seed: 5,
-            ..RateOptions::for_models("hsolve").unwrap()
+            ..RateOptions::for_model(human::Model::Hsolve)
         };
         assert_eq!(row.rate, Some(human::rate(&p, &hsolve).ratings));
 

@@ -128,26 +128,30 @@ pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
             let mut row = vec![
                 r.label.clone().unwrap_or_else(|| r.puzzle.clone()),
                 r.ratings
+                    .baseline
                     .givens
                     .map(|g| g.to_string())
                     .unwrap_or_else(|| "-".into()),
                 r.ratings
+                    .baseline
                     .backtracks
                     .map(|g| g.to_string())
                     .unwrap_or_else(|| "-".into()),
-                fmt(r.ratings.sisus_refutation_sum.map(|e| e.mean)),
-                fmt(r.ratings.sisus_dependency.map(|e| e.mean)),
-                match (&r.ratings.oracle_score, &r.ratings.oracle_level) {
+                fmt(r.ratings.sisus.refutation_sum.map(|e| e.mean)),
+                fmt(r.ratings.sisus.dependency.map(|e| e.mean)),
+                match (&r.ratings.oracle.score, &r.ratings.oracle.level) {
                     (Some(s), Some(l)) => format!("{s:.2} {l}"),
                     _ => "-".into(),
                 },
-                fmt(r.ratings.hsolve.map(|e| e.mean)),
-                fmt(r.ratings.nishio4.map(|e| e.mean)),
+                fmt(r.ratings.hsolve.difficulty.map(|e| e.mean)),
+                fmt(r.ratings.nishio.nishio4.map(|e| e.mean)),
                 r.ratings
-                    .weights_score
-                    .map(|w| format!("{w} {}", r.ratings.weights_level.map_or("", |l| l.name())))
+                    .weights
+                    .score
+                    .map(|w| format!("{w} {}", r.ratings.weights.level.map_or("", |l| l.name())))
                     .unwrap_or_else(|| "-".into()),
                 r.ratings
+                    .weights
                     .hardest_technique
                     .map_or("-", |t| t.name())
                     .to_string(),
@@ -163,7 +167,7 @@ pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
                 score_value(Metric::SeBy, 0),
                 score_value(Metric::Minutes, 1),
                 r.ratings
-                    .status
+                    .status()
                     .iter()
                     .map(|(k, v)| format!("{k}: {v}"))
                     .collect::<Vec<_>>()
@@ -269,15 +273,15 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
             }
             if rate {
                 let r = row.rate.as_ref();
-                cells.push(f(r.and_then(|r| r.sisus_refutation_sum).map(|e| e.mean)));
+                cells.push(f(r.and_then(|r| r.sisus.refutation_sum).map(|e| e.mean)));
                 cells.push(
-                    r.and_then(|r| r.oracle_level)
+                    r.and_then(|r| r.oracle.level)
                         .map_or_else(|| "-".into(), |l| l.to_string()),
                 );
-                cells.push(f(r.and_then(|r| r.hsolve).map(|e| e.mean)));
-                cells.push(f(r.and_then(|r| r.nishio4).map(|e| e.mean)));
+                cells.push(f(r.and_then(|r| r.hsolve.difficulty).map(|e| e.mean)));
+                cells.push(f(r.and_then(|r| r.nishio.nishio4).map(|e| e.mean)));
                 cells.push(
-                    r.and_then(|r| r.weights_score)
+                    r.and_then(|r| r.weights.score)
                         .map_or_else(|| "-".into(), |w| w.to_string()),
                 );
             }
@@ -297,7 +301,7 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
                 .chain(
                     row.rate
                         .iter()
-                        .flat_map(|r| &r.status)
+                        .flat_map(|r| r.status())
                         .map(|(model, why)| format!("{model}: {why}")),
                 )
                 .collect();

@@ -22,7 +22,7 @@ use crate::grid::{Puzzle, Solution};
 use crate::human::oracle::{OracleOptions, oracle};
 use crate::human::path::follow;
 use crate::human::weights::{Tally, WeightLevel};
-use crate::human::{RateRow, Technique};
+use crate::human::{OracleRow, RateRow, Technique, WeightsRow};
 use std::ops::ControlFlow;
 
 /// A technique-weight rating that may have stopped at a cap.
@@ -73,9 +73,10 @@ pub(crate) fn weights_row(puzzle: &Puzzle, score: u32, hardest: Option<Technique
         label: puzzle.label.clone(),
         ..RateRow::default()
     };
-    row.ratings
-        .set_weights(score, Some(WeightLevel::of(score)), hardest);
-    row.ratings.basic_reach = Some(crate::human::weights::basic_reach(puzzle));
+    row.ratings.weights = WeightsRow {
+        basic_reach: Some(crate::human::weights::basic_reach(puzzle)),
+        ..WeightsRow::of(score, Some(WeightLevel::of(score)), hardest)
+    };
     row
 }
 
@@ -93,8 +94,7 @@ pub(crate) fn oracle_row(
         label: puzzle.label.clone(),
         ..RateRow::default()
     };
-    row.ratings
-        .set_oracle(&oracle(puzzle, solution, opts, seed), opts, puzzle.order());
+    row.ratings.oracle = OracleRow::of(&oracle(puzzle, solution, opts, seed), opts, puzzle.order());
     row
 }
 
@@ -119,7 +119,8 @@ mod tests {
             let full = rate(&c.puzzle, &rate_opts);
             let score = full
                 .ratings
-                .weights_score
+                .weights
+                .score
                 .expect("generated puzzles are rated");
             for cap in [72, 86, 98, u32::MAX] {
                 match weights_capped(&c.puzzle, cap) {

@@ -89,7 +89,7 @@ pub(crate) fn pseudo(
             let why = row
                 .as_ref()
                 .and_then(|r| {
-                    let status = &r.ratings.status;
+                    let status = &r.ratings.status();
                     status
                         .iter()
                         .find(|(model, _)| metric.name().starts_with(model.as_str()))

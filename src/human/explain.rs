@@ -12,6 +12,7 @@ use super::solver::{Solved, solve};
 use super::techniques::{Application, Technique};
 use super::weights::weight;
 use crate::grid::{Geometry, Puzzle};
+use crate::se::SerateUnfinished;
 use serde::Serialize;
 use std::fmt;
 
@@ -350,12 +351,12 @@ impl SeExplanation {
                 out.serate_ep = Some(r.ep);
                 out.serate_ed = Some(r.ed);
             }
-            Err(why) if why.0 == "needs search" => {
+            Err(SerateUnfinished::NeedsSearch) => {
                 out.status = ExplainStatus::NeedsSearch;
                 out.remaining = Some(board.to_puzzle().to_line());
             }
             Err(why) => {
-                out.status = ExplainStatus::Stopped(why.0);
+                out.status = ExplainStatus::Stopped(why.to_string());
                 out.remaining = Some(board.to_puzzle().to_line());
             }
         }

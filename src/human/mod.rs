@@ -24,11 +24,12 @@
 //!
 //! Randomized models take a seed and a run count and derive one seed per
 //! run (`seeds::run_seed`), so results never depend on threads. A model
-//! that cannot finish a puzzle says so with an [`Unfinished`] reason ("needs
-//! search", "no finite refutation"); it never makes a number up. Each model
-//! is a plug-in under `models/` (one file per model, the shared machinery
-//! here beside it); [`rate`] loops over the chosen models' plug-ins into one
-//! serializable [`RateRow`], and
+//! that cannot finish a puzzle says why in its row, typed (needs search, no
+//! finite refutation, over budget); it never makes a number up. Each model
+//! is a plug-in under `models/` (one file per model, owning its options,
+//! its row and its metrics; the shared machinery here beside it); [`rate`]
+//! loops over the chosen models into one serializable [`RateRow`] of
+//! per-model rows ([`Ratings`]), and
 //! [`explain`] prints a step-by-step human solving path, [`SeExplanation::of`]
 //! Sudoku Explainer's path with its ratings.
 
@@ -44,33 +45,22 @@ pub(crate) mod techniques;
 // The models keep their paths (`human::sisus`, …) for the layers above.
 pub(crate) use models::{hsolve, nishio, oracle, singles, sisus, weights};
 
+pub use crate::se::SerateUnfinished;
 pub use explain::{
     CellDigit, ExplainStatus, ExplainStep, Explanation, SeExplainStep, SeExplanation,
 };
-pub use models::annealing::AnnealingOptions;
-pub use models::harmony::HarmonyOptions;
-pub use models::oracle::ScanUnit;
-pub use models::{Model, RateError};
-pub use rate::{RateOptions, RateRow, Ratings, rate};
+pub use models::annealing::{AnnealingOptions, AnnealingRow};
+pub use models::baseline::{BaselineNull, BaselineRow};
+pub use models::berthier::BerthierRow;
+pub use models::harmony::{HarmonyOptions, HarmonyRow};
+pub use models::hsolve::{HsolveNull, HsolveRow};
+pub use models::nishio::{NishioCount, NishioFailure, NishioNull, NishioRow};
+pub use models::oracle::{OracleNull, OracleRow, ScanUnit};
+pub use models::serate::{FowlerRow, SerateRow};
+pub use models::singles::SinglesRow;
+pub use models::sisus::{SisusNull, SisusRow};
+pub use models::trial_depth::{TrialDepthError, TrialRow};
+pub use models::weights::{WeightsNull, WeightsRow};
+pub use models::{Model, PuzzleFault, RateError, RateOptions, Ratings};
+pub use rate::{RateRow, rate};
 pub use techniques::Technique;
-
-use std::fmt;
-
-/// Why a model could not produce its metric for a puzzle.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Unfinished(pub String);
-
-impl Unfinished {
-    /// An [`Unfinished`] with the given reason.
-    pub(crate) fn new(reason: impl Into<String>) -> Unfinished {
-        Unfinished(reason.into())
-    }
-}
-
-impl fmt::Display for Unfinished {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Unfinished {}

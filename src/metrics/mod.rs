@@ -10,6 +10,7 @@
 //! on: the score is a model over these values, `analyze` assembles them into
 //! rows, the generators search over them and the report renders them.
 
+mod rate_rows;
 pub(crate) mod registry;
 mod value;
 

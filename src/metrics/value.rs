@@ -1,6 +1,7 @@
 //! A metric's value, read off the typed results of the models that compute
 //! it: [`ClauseCounts`] (Patti §7.1), [`RelaxSummary`] (Pelánek §3.2) and
-//! [`Ratings`] (the human models). Each source answers for its own metrics
+//! [`Ratings`] (the human models, each answering for its own metrics in its
+//! own file under `crate::human`). Each source answers for its own metrics
 //! by a `match` on [`Metric`], so a renamed field is a compile error, not a
 //! missing column at run time. A random metric of the human models is one
 //! [`Estimate`], and its `_sd` and `_se` columns are read off it
@@ -9,13 +10,14 @@
 //! every metric of each source has an answer and that the other structs
 //! serialise under the registry's names, in its order.
 
-use super::registry::{Metric, Source, Statistic};
+use super::registry::{Metric, Source};
 use crate::cnf::ClauseCounts;
+#[cfg(doc)]
 use crate::human::Ratings;
 use crate::relax::RelaxSummary;
+#[cfg(doc)]
 use crate::stats::Estimate;
 use serde::Serialize;
-use serde::ser::{SerializeStruct, Serializer};
 
 /// One metric's value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -52,15 +54,18 @@ impl MetricValue {
     }
 }
 
-fn count(n: impl Into<u64>) -> MetricValue {
+/// A count as a metric value.
+pub(crate) fn count(n: impl Into<u64>) -> MetricValue {
     MetricValue::Count(n.into())
 }
 
-fn number(x: f64) -> MetricValue {
+/// A number as a metric value.
+pub(crate) fn number(x: f64) -> MetricValue {
     MetricValue::Number(x)
 }
 
-fn text(s: &str) -> MetricValue {
+/// A name (a level, a technique) as a metric value.
+pub(crate) fn text(s: &str) -> MetricValue {
     MetricValue::Text(s.to_string())
 }
 
@@ -110,102 +115,6 @@ impl RelaxSummary {
     }
 }
 
-impl Ratings {
-    /// The random metrics of the human models with their estimates: the
-    /// one place a random metric's columns (the metric, its `_sd` and
-    /// `_se`) meet its field.
-    fn estimates(&self) -> [(Metric, Option<Estimate>); 12] {
-        [
-            (Metric::SisusRefutationSum, self.sisus_refutation_sum),
-            (Metric::SisusDependency, self.sisus_dependency),
-            (Metric::SinglesDependency, self.singles_dependency),
-            (Metric::OracleVisits, self.oracle_visits),
-            (Metric::Hsolve, self.hsolve),
-            (Metric::Nishio2, self.nishio2),
-            (Metric::Nishio3, self.nishio3),
-            (Metric::Nishio4, self.nishio4),
-            (Metric::SaSteps, self.sa_steps),
-            (Metric::SaSolved, self.sa_solved),
-            (Metric::HarmonyCost, self.harmony_cost),
-            (Metric::HarmonySteps, self.harmony_steps),
-        ]
-    }
-
-    /// The value of one of the human models' metrics (`Source::Rate`);
-    /// `None` for any other metric or where the model left it null.
-    pub fn value(&self, m: Metric) -> Option<MetricValue> {
-        let (of, statistic) = m.statistic();
-        if let Some((_, estimate)) = self.estimates().into_iter().find(|(x, _)| *x == of) {
-            let e = estimate?;
-            return Some(number(match statistic {
-                Statistic::Mean => e.mean,
-                Statistic::Sd => e.sd,
-                Statistic::Se => e.se?,
-            }));
-        }
-        let n = |x: Option<f64>| x.map(number);
-        let b = |x: Option<bool>| x.map(MetricValue::Bool);
-        match m {
-            Metric::Givens => self.givens.map(|g| count(g as u64)),
-            Metric::Candidates => self.candidates.map(|c| count(c as u64)),
-            Metric::Backtracks => self.backtracks.map(count),
-            Metric::SinglesBoxReach => n(self.singles_box_reach),
-            Metric::SinglesHiddenReach => n(self.singles_hidden_reach),
-            Metric::SinglesNakedReach => n(self.singles_naked_reach),
-            Metric::OracleScore => n(self.oracle_score),
-            Metric::OracleScoreSe => n(self.oracle_score_se),
-            Metric::OracleLevel => self.oracle_level.map(|l| text(l.name())),
-            Metric::OracleLevelConfidence => n(self.oracle_level_confidence),
-            Metric::HsolveMedian => n(self.hsolve_median),
-            Metric::Nishio4Median => n(self.nishio4_median),
-            Metric::Nishio4Heuristic => n(self.nishio4_heuristic),
-            Metric::SolvedBy2 => b(self.solved_by_2),
-            Metric::SolvedBy3 => b(self.solved_by_3),
-            Metric::SolvedBy4 => b(self.solved_by_4),
-            Metric::WeightsScore => self.weights_score.map(count),
-            Metric::WeightsLevel => self.weights_level.map(|l| text(l.name())),
-            Metric::HardestTechnique => self.hardest_technique.map(|t| text(t.name())),
-            Metric::HardestWeight => self.hardest_weight.map(count),
-            Metric::BasicReach => n(self.basic_reach),
-            Metric::Serate => n(self.serate),
-            Metric::SerateUses => self.serate_uses.as_deref().map(text),
-            Metric::SerateEp => n(self.serate_ep),
-            Metric::SerateEd => n(self.serate_ed),
-            Metric::Fowler => n(self.fowler),
-            Metric::TrialDepth => self.trial_depth.map(count),
-            Metric::TrialSteps => self.trial_steps.map(count),
-            Metric::TrialRating => n(self.trial_rating),
-            Metric::TrialEliminations => self.trial_eliminations.map(count),
-            Metric::WRating => self.w_rating.map(count),
-            Metric::BRating => self.b_rating.map(count),
-            Metric::Bxb => self.bxb.map(count),
-            Metric::Bxbb => self.bxbb.map(count),
-            Metric::BerthierStatus => self.berthier_status.as_deref().map(text),
-            _ => None,
-        }
-    }
-}
-
-/// The columns of [`Ratings`] are the registry's metrics of the human
-/// models, in its order, each with its [`Ratings::value`] (null where there
-/// is none), then `status`: a row holds every column the registry names,
-/// under its name, by construction.
-impl Serialize for Ratings {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let columns: Vec<Metric> = Metric::ALL
-            .iter()
-            .copied()
-            .filter(|m| matches!(m.source(), Source::Rate(_)))
-            .collect();
-        let mut row = serializer.serialize_struct("Ratings", columns.len() + 1)?;
-        for m in columns {
-            row.serialize_field(m.name(), &self.value(m))?;
-        }
-        row.serialize_field("status", &self.status)?;
-        row.end()
-    }
-}
-
 impl super::MetricValues {
     /// The value of a metric of the computed groups; `None` for a group not
     /// computed, a null value, and the score's metrics (computed above this
@@ -224,9 +133,10 @@ impl super::MetricValues {
 mod tests {
     use super::*;
     use crate::grid::parse_puzzle;
-    use crate::human::Model;
+    use crate::human::{HsolveRow, Model, NishioRow, Ratings};
     use crate::metrics::{MetricGroup, MetricOptions, compute};
     use crate::relax::RelaxOptions;
+    use crate::stats::Estimate;
 
     const P: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -295,8 +205,14 @@ mod tests {
     #[test]
     fn a_random_metric_is_read_off_its_estimate() {
         let ratings = Ratings {
-            hsolve: Estimate::of(&[1.0, 2.0, 3.0, 10.0]),
-            nishio2: Estimate::of(&[4.0]),
+            hsolve: HsolveRow {
+                difficulty: Estimate::of(&[1.0, 2.0, 3.0, 10.0]),
+                ..HsolveRow::default()
+            },
+            nishio: NishioRow {
+                nishio2: Estimate::of(&[4.0]),
+                ..NishioRow::default()
+            },
             ..Ratings::default()
         };
         let sd = (50.0f64 / 3.0).sqrt();

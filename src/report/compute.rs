@@ -411,7 +411,7 @@ fn rating_entries(
     notes: &mut Vec<String>,
 ) -> Result<Vec<RatingEntry>, ReportError> {
     let rated = human::rate(puzzle, &opts.rate());
-    for (model, why) in &rated.ratings.status {
+    for (model, why) in &rated.ratings.status() {
         notes.push(format!("{model}: {why}"));
     }
     let mut ratings = Vec::new();

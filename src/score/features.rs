@@ -212,18 +212,20 @@ pub(crate) fn feature_values(
         Err(e) => unreachable!("every 9×9 puzzle has a canonical form: {e}"),
     };
     let row = metrics::compute(&canon, &metric_options(names, p))?;
-    if let Some(why) = row.rate.as_ref().and_then(|r| r.status.get("puzzle")) {
-        return Err(ScoreError::NotUnique(why.clone()));
+    if let Some(fault) = row.rate.as_ref().and_then(|r| r.puzzle.as_ref()) {
+        return Err(ScoreError::NotUnique(fault.to_string()));
     }
     if let Some((group, why)) = row.errors.iter().next() {
         return Err(ScoreError::NotUnique(format!("{group}: {why}")));
     }
-    let trial_rating = row.rate.as_ref().and_then(|r| r.trial_rating);
-    let trial_depth = row.rate.as_ref().and_then(|r| r.trial_depth);
-    let hardest_technique = row.rate.as_ref().and_then(|r| r.hardest_technique);
+    let trial_rating = row.rate.as_ref().and_then(|r| r.trial.rating);
+    let trial_depth = row.rate.as_ref().and_then(|r| r.trial.depth);
+    let hardest_technique = row.rate.as_ref().and_then(|r| r.weights.hardest_technique);
     // Serate's metrics (without nesting levels 3–5, as the model was fitted)
     // are missing where the trial curve places the puzzle alone, as where
-    // serate cannot finish.
+    // serate cannot finish. They are the canonical form's: SE's path
+    // depends on where the cells are, so a rating of the puzzle as given
+    // (`rate -m serate`, the SE-equivalent) cannot stand in for them.
     let wanted = names
         .iter()
         .any(|m| matches!(m, Metric::Serate | Metric::Fowler));
@@ -266,6 +268,22 @@ mod tests {
 
     const P: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    /// SE's path depends on where the cells are: the Fowler-like sum of a
+    /// puzzle and of its canonical form differ (ER agrees here), so the
+    /// features rate the canonical form themselves.
+    #[test]
+    fn serate_of_the_canonical_form_is_not_the_puzzles() {
+        use crate::se::{WorkBudget, serate_within};
+        let p = crate::grid::parse_puzzle(
+            "..6.2...72....351....4.......7.45.6...1.6.8...2.91.7.......1....985....35...9.1..",
+        )
+        .unwrap();
+        let given = serate_within(&p, WorkBudget::OFF).unwrap();
+        let canon = serate_within(&p.canonical().unwrap(), WorkBudget::OFF).unwrap();
+        assert_eq!((given.serate, canon.serate), (7.1, 7.1));
+        assert_eq!((given.fowler, canon.fowler), (76.2, 96.1));
+    }
 
     #[test]
     fn every_candidate_is_a_number_of_the_analysis_row() {

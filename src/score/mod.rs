@@ -30,7 +30,7 @@ pub use time::{Minutes, TimeModel};
 pub use {Term as ScoreTerm, Transform as ScoreTransform};
 
 use crate::grid::Puzzle;
-use crate::human::Technique;
+use crate::human::{SerateUnfinished, Technique};
 use crate::metrics::{Metric, MetricValue};
 use crate::stats::quantile_sorted;
 use serde::{Deserialize, Serialize};
@@ -646,11 +646,16 @@ impl SerateOutcome {
     /// Serate on `puzzle` as given (SE rates the puzzle as written, not its
     /// canonical form), its nesting levels 3–5 within `budget` work units.
     pub(crate) fn of(puzzle: &Puzzle, budget: u64) -> SerateOutcome {
-        use crate::se::{OVER_BUDGET, WorkBudget, serate_within};
-        match serate_within(puzzle, WorkBudget(budget)) {
-            Ok(r) => SerateOutcome::Rated(r.serate),
-            Err(e) if e.0 == OVER_BUDGET => SerateOutcome::OverBudget,
-            Err(_) => SerateOutcome::Unfinished,
+        use crate::se::{WorkBudget, serate_within};
+        SerateOutcome::from_rating(serate_within(puzzle, WorkBudget(budget)).map(|r| r.serate))
+    }
+
+    /// Serate's rating, or why it has none.
+    pub(crate) fn from_rating(rating: Result<f64, SerateUnfinished>) -> SerateOutcome {
+        match rating {
+            Ok(er) => SerateOutcome::Rated(er),
+            Err(SerateUnfinished::OverBudget) => SerateOutcome::OverBudget,
+            Err(SerateUnfinished::NeedsSearch) => SerateOutcome::Unfinished,
         }
     }
 

@@ -72,7 +72,6 @@ pub(crate) mod producers;
 pub(crate) mod uniqueness;
 
 use crate::grid::Puzzle;
-use crate::human::Unfinished;
 use crate::human::board::Board;
 use crate::human::techniques::Technique;
 use chain::ChainKind;
@@ -369,17 +368,31 @@ struct Step {
     tenths: u32,
 }
 
-/// Why [`serate_within`] stops without a rating when its work budget runs
-/// out (the [`Unfinished`] reason).
-pub(crate) const OVER_BUDGET: &str = "over budget";
+/// Why [`serate_within`] stops without a rating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SerateUnfinished {
+    /// SE's rules cannot finish the puzzle.
+    NeedsSearch,
+    /// SE's nesting levels 3–5 ran out of their work budget.
+    OverBudget,
+}
+
+impl std::fmt::Display for SerateUnfinished {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SerateUnfinished::NeedsSearch => "needs search",
+            SerateUnfinished::OverBudget => "over budget",
+        })
+    }
+}
 
 /// Takes the step SE would take on `board`: the hint of the first of
 /// [`PRODUCERS`] that has one, applied; `Ok(None)` when none has.
 ///
 /// # Errors
-/// [`OVER_BUDGET`] when the producers run out of `work`.
-fn next_step(board: &mut Board, work: &Work) -> Result<Option<Step>, Unfinished> {
-    let over_budget = || Unfinished::new(OVER_BUDGET);
+/// [`SerateUnfinished::OverBudget`] when the producers run out of `work`.
+fn next_step(board: &mut Board, work: &Work) -> Result<Option<Step>, SerateUnfinished> {
+    let over_budget = || SerateUnfinished::OverBudget;
     let state = State::new(work);
     for producer in &PRODUCERS {
         let hint = producer.hint(board, &state).map_err(|_| over_budget())?;
@@ -403,10 +416,10 @@ fn next_step(board: &mut Board, work: &Work) -> Result<Option<Step>, Unfinished>
 /// tests' shorthand).
 ///
 /// # Errors
-/// "needs search" when the catalogue cannot finish the puzzle,
-/// [`OVER_BUDGET`] when the budget runs out.
+/// [`SerateUnfinished::NeedsSearch`] when the catalogue cannot finish the puzzle,
+/// [`SerateUnfinished::OverBudget`] when the budget runs out.
 #[cfg(test)]
-pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
+pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, SerateUnfinished> {
     serate_within(puzzle, WorkBudget::DEFAULT)
 }
 
@@ -414,12 +427,12 @@ pub(crate) fn serate(puzzle: &Puzzle) -> Result<SerateResult, Unfinished> {
 /// `budget` units of work.
 ///
 /// # Errors
-/// "needs search" when the catalogue cannot finish the puzzle,
-/// [`OVER_BUDGET`] when the budget runs out first.
+/// [`SerateUnfinished::NeedsSearch`] when the catalogue cannot finish the puzzle,
+/// [`SerateUnfinished::OverBudget`] when the budget runs out first.
 pub(crate) fn serate_within(
     puzzle: &Puzzle,
     budget: WorkBudget,
-) -> Result<SerateResult, Unfinished> {
+) -> Result<SerateResult, SerateUnfinished> {
     walk(puzzle, budget, None)
 }
 
@@ -442,7 +455,7 @@ pub(crate) struct PathStep {
 pub(crate) fn serate_path(
     puzzle: &Puzzle,
     budget: WorkBudget,
-) -> (Result<SerateResult, Unfinished>, Vec<PathStep>) {
+) -> (Result<SerateResult, SerateUnfinished>, Vec<PathStep>) {
     let mut steps = Vec::new();
     let r = walk(puzzle, budget, Some(&mut steps));
     (r, steps)
@@ -482,7 +495,7 @@ fn walk(
     puzzle: &Puzzle,
     budget: WorkBudget,
     mut trace: Option<&mut Vec<PathStep>>,
-) -> Result<SerateResult, Unfinished> {
+) -> Result<SerateResult, SerateUnfinished> {
     let work = Work::new(budget);
     let mut r = SerateResult {
         serate: 0.0,
@@ -502,7 +515,7 @@ fn walk(
         let empty = board.empty_count();
         let before = trace.is_some().then(|| board.clone());
         let Some(step) = next_step(&mut board, &work)? else {
-            return Err(Unfinished::new("needs search"));
+            return Err(SerateUnfinished::NeedsSearch);
         };
         if let (Some(t), Some(before)) = (trace.as_deref_mut(), before) {
             let (placed, removed) = step_effect(&before, &board);
@@ -645,8 +658,8 @@ mod tests {
     fn an_empty_grid_needs_search() {
         let p = Puzzle::empty(3);
         assert_eq!(
-            serate_within(&p, WorkBudget::OFF).unwrap_err().0,
-            "needs search"
+            serate_within(&p, WorkBudget::OFF).unwrap_err(),
+            SerateUnfinished::NeedsSearch
         );
     }
 }

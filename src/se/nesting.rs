@@ -600,7 +600,7 @@ mod puzzles {
     use super::*;
     use crate::grid::parse_puzzle;
     use crate::se::producers::{State, below_level_3, first_hint};
-    use crate::se::{OVER_BUDGET, SeRule, serate_within};
+    use crate::se::{SeRule, SerateUnfinished, serate_within};
 
     /// The budget `rate --serate-budget` suggests for the top of SE's scale:
     /// none of the embedded famous puzzles needs more.
@@ -667,7 +667,7 @@ mod puzzles {
     fn a_tiny_budget_is_over_budget() {
         let (line, _) = ELEVENS[0];
         let e = serate_within(&parse_puzzle(line).unwrap(), WorkBudget(1000)).unwrap_err();
-        assert_eq!(e.0, OVER_BUDGET);
+        assert_eq!(e, SerateUnfinished::OverBudget);
         let board = first_deep_state(line);
         let work = Work::new(WorkBudget(1000));
         assert_eq!(deep_chains(&board, 3, &work), Err(OverBudget));
@@ -683,7 +683,7 @@ mod puzzles {
         const MINIMAL_16: &str = "27C1...F.....6E....A.4.CE...B......B.1A6.G.....2..9....D8.F...5...G....4..5..D...D.F65.9..B.7..1.43.A.......CB..A..9C...4.DEF...5..GB.2..1..D7............C.AF....A849..6.G.1........D.7...8...6.5.2G...F..36..7..7.D29..C...3B.BC..F.65.D8....AG.14...A.62.....";
         let p = parse_puzzle(MINIMAL_16).unwrap();
         let e = serate_within(&p, WorkBudget(20_000)).unwrap_err();
-        assert_eq!(e.0, OVER_BUDGET);
+        assert_eq!(e, SerateUnfinished::OverBudget);
         let board = Board::new(&p);
         assert_eq!(large_board_weight(&board), 5);
         let work = Work::new(WorkBudget(1_000_000));

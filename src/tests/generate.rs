@@ -112,17 +112,17 @@ fn fletcher_puzzles_are_minimal_and_scored_by_the_oracle() {
     };
     let rows = generate(&opts).unwrap();
     // The default rating seed, as generate rates its candidates.
-    let oracle = RateOptions::for_models("oracle").unwrap();
+    let oracle = RateOptions::for_model(Model::Oracle);
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert_unique_and_minimality(&p, true);
         assert!(r.minimal);
         let rated = rate(&p, &oracle);
         assert_eq!(
             r.method_level.as_deref(),
-            rated.ratings.oracle_level.map(|l| l.name()),
+            rated.ratings.oracle.level.map(|l| l.name()),
             "{p}"
         );
-        assert_eq!(r.method_score, rated.ratings.oracle_score);
+        assert_eq!(r.method_score, rated.ratings.oracle.score);
     }
 }
 
@@ -166,7 +166,7 @@ fn xu_puzzles_need_no_guessing_and_have_the_level() {
         ..GenerateOptions::default()
     };
     let rows = generate(&opts).unwrap();
-    let weights = RateOptions::for_models("weights").unwrap();
+    let weights = RateOptions::for_model(Model::Weights);
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert!(r.reached, "{r:?}");
         assert_eq!(sat().status(&p).unwrap(), Status::Unique);
@@ -174,14 +174,14 @@ fn xu_puzzles_need_no_guessing_and_have_the_level() {
         assert!(path.solved, "{p} needs guessing");
         let rated = rate(&p, &weights);
         assert_eq!(
-            rated.ratings.weights_level.map(|l| l.name()),
+            rated.ratings.weights.level.map(|l| l.name()),
             Some("Intermediate")
         );
         assert_eq!(
             r.method_level.as_deref(),
-            rated.ratings.weights_level.map(|l| l.name())
+            rated.ratings.weights.level.map(|l| l.name())
         );
-        assert!((73..=86).contains(&rated.ratings.weights_score.unwrap()));
+        assert!((73..=86).contains(&rated.ratings.weights.score.unwrap()));
     }
 }
 
@@ -209,12 +209,12 @@ fn targets_hold_when_rerated() {
         assert_eq!(sat().status(&p).unwrap(), Status::Unique);
         assert!(p.givens() >= 24);
         let rated = rate(&p, &models);
-        assert!(rated.ratings.weights_score.unwrap() <= 80, "{rated:?}");
-        assert_eq!(rated.ratings.oracle_level.map(|l| l.name()), Some("Cinch"));
+        assert!(rated.ratings.weights.score.unwrap() <= 80, "{rated:?}");
+        assert_eq!(rated.ratings.oracle.level.map(|l| l.name()), Some("Cinch"));
         assert_eq!(r.metrics.number(Metric::Givens), Some(p.givens() as f64));
         assert_eq!(
             r.metrics.number(Metric::WeightsScore),
-            rated.ratings.weights_score.map(f64::from)
+            rated.ratings.weights.score.map(f64::from)
         );
         assert!(r.attempts >= 1 && r.attempts <= 400);
     }
@@ -237,14 +237,14 @@ fn targeted_levels_hold_when_rerated_by_the_rater() {
         ..GenerateOptions::default()
     };
     let rows = generate(&opts).unwrap();
-    let weights = RateOptions::for_models("weights").unwrap();
+    let weights = RateOptions::for_model(Model::Weights);
     let mut not_minimal = 0;
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert!(r.reached && r.distance == 0.0, "{r:?}");
         assert_eq!(sat().status(&p).unwrap(), Status::Unique);
         let rated = rate(&p, &weights);
         assert_eq!(
-            rated.ratings.weights_level.map(|l| l.name()),
+            rated.ratings.weights.level.map(|l| l.name()),
             Some("Hard"),
             "{p}"
         );
@@ -268,13 +268,13 @@ fn targeted_levels_hold_when_rerated_by_the_rater() {
         },
         ..GenerateOptions::default()
     };
-    let oracle = RateOptions::for_models("oracle").unwrap();
+    let oracle = RateOptions::for_model(Model::Oracle);
     let rows = generate(&opts).unwrap();
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert!(r.reached, "{r:?}");
         let rated = rate(&p, &oracle);
         assert_eq!(
-            rated.ratings.oracle_level.map(|l| l.name()),
+            rated.ratings.oracle.level.map(|l| l.name()),
             Some("Challenging")
         );
         assert_eq!(r.metrics.text(Metric::OracleLevel), Some("Challenging"));
@@ -299,11 +299,11 @@ fn a_missed_weights_target_reports_the_full_rating() {
         },
         ..GenerateOptions::default()
     };
-    let weights = RateOptions::for_models("weights").unwrap();
+    let weights = RateOptions::for_model(Model::Weights);
     let rows = generate(&opts).unwrap();
     for (r, p) in rows.iter().zip(puzzles(&rows, 3)) {
         assert!(!r.reached, "{r:?}");
-        let score = rate(&p, &weights).ratings.weights_score.unwrap();
+        let score = rate(&p, &weights).ratings.weights.score.unwrap();
         assert_eq!(
             r.metrics.number(Metric::WeightsScore),
             Some(f64::from(score)),
@@ -607,12 +607,17 @@ fn pseudo_mutants_keep_the_difficulty_and_are_inequivalent() {
     };
     let rows = run(2);
     assert_eq!(rows.len(), 6);
-    let hsolve = RateOptions::for_models("hsolve").unwrap();
-    let h0 = rate(&source, &hsolve).ratings.hsolve.unwrap().mean;
+    let hsolve = RateOptions::for_model(Model::Hsolve);
+    let h0 = rate(&source, &hsolve)
+        .ratings
+        .hsolve
+        .difficulty
+        .unwrap()
+        .mean;
     let ps = puzzles(&rows, 3);
     for (r, p) in rows.iter().zip(&ps) {
         assert_eq!(sat().status(p).unwrap(), Status::Unique, "{p}");
-        let h = rate(p, &hsolve).ratings.hsolve.unwrap().mean;
+        let h = rate(p, &hsolve).ratings.hsolve.difficulty.unwrap().mean;
         assert_eq!(r.method_score, Some(h));
         assert!((h - h0).abs() <= 0.15 * h0, "{h} vs {h0}");
         assert!(!p.equivalent(&source).unwrap());
@@ -759,7 +764,7 @@ fn dedup_keeps_pairwise_inequivalent_puzzles_whatever_the_threads() {
 fn chang_puzzles_fall_in_their_hsolve_quartile_and_are_unique() {
     use crate::generate::chang::{QUARTILES, range};
     assert!(QUARTILES.windows(2).all(|w| w[0] < w[1]));
-    let hsolve = RateOptions::for_models("hsolve").unwrap();
+    let hsolve = RateOptions::for_model(Model::Hsolve);
     for (level, name) in [
         (Level::Level1, "level1"),
         (Level::Level2, "level2"),
@@ -786,7 +791,7 @@ fn chang_puzzles_fall_in_their_hsolve_quartile_and_are_unique() {
             assert!(r.reached, "{name}: {r:?}");
             assert_eq!(r.method_level.as_deref(), Some(name));
             // Re-rated independently of the generator's row.
-            let h = rate(&p, &hsolve).ratings.hsolve.unwrap().mean;
+            let h = rate(&p, &hsolve).ratings.hsolve.difficulty.unwrap().mean;
             assert_eq!(r.method_score, Some(h));
             assert!(lo <= h && h < hi, "{name}: hsolve {h} not in [{lo}, {hi})");
             assert_unique_and_minimality(&p, true);

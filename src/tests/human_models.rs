@@ -52,7 +52,10 @@ fn sisus_reports_unrefutable_states() {
         ..SisusOptions::default()
     };
     let e = sisus(&p, &solution(&p), &opts, 0).unwrap_err();
-    assert!(e.0.starts_with("no finite refutation"), "{e}");
+    assert!(
+        matches!(e, crate::human::SisusNull::NoFiniteRefutation { .. }),
+        "{e}"
+    );
 }
 
 #[test]
@@ -106,10 +109,8 @@ fn hsolve_finishes_singles_and_charges_failed_tiers() {
     assert!(easy.mean >= (81 - e.givens()) as f64);
     let (_, gn) = FAMOUS[1];
     assert_eq!(
-        hsolve(&puzzle(gn), &HsolveOptions::default(), 5)
-            .unwrap_err()
-            .0,
-        "needs search"
+        hsolve(&puzzle(gn), &HsolveOptions::default(), 5).unwrap_err(),
+        crate::human::HsolveNull::NeedsSearch
     );
 }
 
@@ -165,12 +166,10 @@ fn weights_levels_and_needs_search() {
     assert!(wq.score > w.score);
     assert!(wq.hardest.unwrap() > Technique::HiddenSingle);
     let (_, gn) = FAMOUS[1];
-    assert!(
-        weights(&puzzle(gn))
-            .unwrap_err()
-            .0
-            .starts_with("needs search")
-    );
+    assert!(matches!(
+        weights(&puzzle(gn)).unwrap_err(),
+        crate::human::WeightsNull::NeedsSearch { .. }
+    ));
 }
 
 #[test]
@@ -222,34 +221,53 @@ fn rate_row_fields_are_stable() {
 fn rate_only_requested_models_and_bad_puzzles() {
     let opts = RateOptions::for_models("oracle, weights").unwrap();
     let row = rate(&puzzle(EASY), &opts);
-    assert!(row.ratings.oracle_score.is_some() && row.ratings.weights_score.is_some());
+    assert!(row.ratings.oracle.score.is_some() && row.ratings.weights.score.is_some());
     assert!(
-        row.ratings.givens.is_none()
-            && row.ratings.hsolve.is_none()
-            && row.ratings.nishio2.is_none()
+        row.ratings.baseline.givens.is_none()
+            && row.ratings.hsolve.difficulty.is_none()
+            && row.ratings.nishio.nishio2.is_none()
     );
-    assert!(row.ratings.sisus_refutation_sum.is_none() && row.ratings.backtracks.is_none());
+    assert!(
+        row.ratings.sisus.refutation_sum.is_none() && row.ratings.baseline.backtracks.is_none()
+    );
 
     let mut dup = puzzle(EASY);
     dup.set(0, 3); // 3 is already given in row 1
     let row = rate(&dup, &RateOptions::default());
-    assert!(row.ratings.status["puzzle"].starts_with("contradiction"));
-    assert!(row.ratings.oracle_score.is_none());
+    assert!(row.ratings.status()["puzzle"].starts_with("contradiction"));
+    assert!(row.ratings.oracle.score.is_none());
 
     let mut few = Puzzle::empty(3);
     few.set(0, 1);
     let row = rate(&few, &RateOptions::default());
-    assert!(row.ratings.status["puzzle"].starts_with("not unique"));
-    assert_eq!(row.ratings.givens, Some(1));
+    assert!(row.ratings.status()["puzzle"].starts_with("not unique"));
+    assert_eq!(row.ratings.baseline.givens, Some(1));
 
     let (_, gn) = FAMOUS[1];
-    let mut opts = RateOptions::for_models("weights,hsolve,sisus").unwrap();
+    let mut opts = RateOptions {
+        models: [Model::Weights, Model::Hsolve, Model::Sisus].into(),
+        ..RateOptions::default()
+    };
     opts.set_runs(2);
     let row = rate(&puzzle(gn), &opts);
-    assert!(row.ratings.status["weights"].starts_with("needs search"));
-    assert_eq!(row.ratings.status["hsolve"], "needs search");
-    assert!(row.ratings.status["sisus"].starts_with("no finite refutation"));
-    assert!(row.ratings.weights_score.is_none() && row.ratings.hsolve.is_none());
+    assert!(matches!(
+        row.ratings.weights.why_null,
+        Some(crate::human::WeightsNull::NeedsSearch { .. })
+    ));
+    assert_eq!(
+        row.ratings.hsolve.why_null,
+        Some(crate::human::HsolveNull::NeedsSearch)
+    );
+    assert!(matches!(
+        row.ratings.sisus.why_null,
+        Some(crate::human::SisusNull::NoFiniteRefutation { .. })
+    ));
+    // The status column renders them under the models' names.
+    let status = row.ratings.status();
+    assert!(status[Model::Weights.name()].starts_with("needs search"));
+    assert_eq!(status[Model::Hsolve.name()], "needs search");
+    assert!(status[Model::Sisus.name()].starts_with("no finite refutation"));
+    assert!(row.ratings.weights.score.is_none() && row.ratings.hsolve.difficulty.is_none());
 }
 
 #[test]
@@ -275,17 +293,17 @@ fn parse_model_lists() {
 fn costly_solvers_run_when_named_and_follow_the_seed() {
     let p = puzzle(EASY);
     let default = rate(&p, &RateOptions::default());
-    assert_eq!(default.ratings.sa_steps, None);
-    assert_eq!(default.ratings.harmony_cost, None);
-    assert!(default.ratings.serate.is_some() && default.ratings.fowler.is_some());
+    assert_eq!(default.ratings.annealing.steps, None);
+    assert_eq!(default.ratings.harmony.cost, None);
+    assert!(default.ratings.serate.er.is_some() && default.ratings.fowler.rating.is_some());
     let opts = RateOptions::for_models("annealing,harmony").unwrap();
     let row = rate(&p, &opts);
     // Every annealing run reaches the solution of this easy puzzle.
-    assert_eq!(row.ratings.sa_solved.map(|s| s.mean), Some(1.0));
-    let steps = row.ratings.sa_steps.unwrap().mean;
+    assert_eq!(row.ratings.annealing.solved.map(|s| s.mean), Some(1.0));
+    let steps = row.ratings.annealing.steps.unwrap().mean;
     assert!(steps > 0.0 && steps < 1e6, "{steps}");
-    let cost = row.ratings.harmony_cost.unwrap().mean;
-    let hs = row.ratings.harmony_steps.unwrap().mean;
+    let cost = row.ratings.harmony.cost.unwrap().mean;
+    let hs = row.ratings.harmony.steps.unwrap().mean;
     assert!(cost >= 0.0 && (1.0..=10_000.0).contains(&hs), "{cost} {hs}");
     assert_eq!(rate(&p, &opts), row);
 }
@@ -311,7 +329,7 @@ fn results_do_not_depend_on_threads_and_follow_the_seed() {
     assert!(many.iter().all(|r| *r == one));
     opts.seed = 99;
     let other = rate(&p, &opts);
-    assert_ne!(other.ratings.nishio4, one.ratings.nishio4);
+    assert_ne!(other.ratings.nishio.nishio4, one.ratings.nishio.nishio4);
 }
 
 #[test]
@@ -333,12 +351,12 @@ fn other_orders_do_not_panic() {
         let row = rate(&p, &opts);
         assert_eq!(row.puzzle.len(), side * side);
         assert!(
-            !row.ratings.status.contains_key("puzzle"),
+            !row.ratings.status().contains_key("puzzle"),
             "{:?}",
-            row.ratings.status
+            row.ratings.status()
         );
-        assert!(row.ratings.oracle_score.is_some());
-        assert!(row.ratings.weights_score.is_some() && row.ratings.weights_level.is_none());
+        assert!(row.ratings.oracle.score.is_some());
+        assert!(row.ratings.weights.score.is_some() && row.ratings.weights.level.is_none());
         let text = Explanation::of(&p).to_string();
         assert!(text.contains("solved in"));
         if n == 4 {
@@ -355,7 +373,7 @@ fn sparse_big_grids_get_a_status_not_a_hang() {
     opts.set_runs(1);
     for n in [4usize, 5] {
         let row = rate(&Puzzle::empty(n), &opts);
-        let why = &row.ratings.status["puzzle"];
+        let why = &row.ratings.status()["puzzle"];
         assert!(
             why.starts_with("not unique") || why.starts_with("uniqueness check gave up"),
             "{why}"
@@ -407,17 +425,26 @@ fn the_berthier_model_fills_its_columns() {
         ..RateOptions::default()
     };
     let row = crate::human::rate(&crate::grid::parse_puzzle(w2).unwrap(), &opts);
-    let r = &row.ratings;
+    let value = |row: &crate::human::RateRow, m| row.ratings.value(m);
+    let count = |n| Some(crate::metrics::MetricValue::Count(n));
+    use crate::metrics::Metric;
     assert_eq!(
-        (r.w_rating, r.b_rating, r.bxb, r.bxbb),
-        (Some(2), Some(2), None, None)
+        [Metric::WRating, Metric::BRating, Metric::Bxb, Metric::Bxbb].map(|m| value(&row, m)),
+        [count(2), count(2), None, None]
     );
     assert_eq!(
-        r.berthier_status.as_deref(),
-        Some("te1 w=rated b=rated bxb=out_of_range(te1) bxbb=out_of_range(te1)")
+        value(&row, Metric::BerthierStatus),
+        Some(crate::metrics::MetricValue::Text(
+            "te1 w=rated b=rated bxb=out_of_range(te1) bxbb=out_of_range(te1)".into()
+        ))
     );
+    let r = row.ratings.berthier.ratings.as_ref().unwrap();
+    assert_eq!((r.w.value(), r.bxb.value()), (Some(2), None));
     let row = crate::human::rate(&crate::grid::parse_puzzle(te2).unwrap(), &opts);
-    assert_eq!((row.ratings.w_rating, row.ratings.bxb), (None, Some(2)));
+    assert_eq!(
+        (value(&row, Metric::WRating), value(&row, Metric::Bxb)),
+        (None, count(2))
+    );
     let batch = rate_batch(&[cells(w2), cells(te2)], &BerthierOptions::default());
     let values: Vec<(u32, Option<u32>, Option<u32>)> = batch
         .iter()

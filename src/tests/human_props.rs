@@ -25,11 +25,11 @@ proptest! {
         let p = Puzzle::from_cells(3, cells).unwrap();
         let row = rate(&p, &opts());
         let bad = p.check().is_err();
-        prop_assert!(!bad || row.ratings.status.contains_key("puzzle"));
-        if row.ratings.status.contains_key("puzzle") {
-            prop_assert!(row.ratings.oracle_score.is_none() && row.ratings.nishio4.is_none());
+        prop_assert!(!bad || row.ratings.status().contains_key("puzzle"));
+        if row.ratings.status().contains_key("puzzle") {
+            prop_assert!(row.ratings.oracle.score.is_none() && row.ratings.nishio.nishio4.is_none());
         } else {
-            prop_assert!(row.ratings.oracle_score.is_some());
+            prop_assert!(row.ratings.oracle.score.is_some());
         }
         let _ = Explanation::of(&p).to_string();
     }
@@ -46,16 +46,15 @@ proptest! {
             }
         }
         let row = rate(&p, &opts());
-        if !row.ratings.status.contains_key("puzzle") {
-            prop_assert!(row.ratings.oracle_score.is_some());
-            prop_assert!(row.ratings.nishio2.is_some() || row.ratings.status.contains_key("nishio"));
-            prop_assert!(row.ratings.weights_score.is_some() || row.ratings.status.contains_key("weights"));
-            prop_assert!(row.ratings.hsolve.is_some() || row.ratings.status.contains_key("hsolve"));
-            prop_assert!(
-                row.ratings.sisus_refutation_sum.is_some() || row.ratings.status.contains_key("sisus")
-            );
+        let r = &row.ratings;
+        if r.puzzle.is_none() {
+            prop_assert!(r.oracle.score.is_some());
+            prop_assert!(r.nishio.nishio2.is_some() || r.nishio.why_null.is_some());
+            prop_assert!(r.weights.score.is_some() || r.weights.why_null.is_some());
+            prop_assert!(r.hsolve.difficulty.is_some() || r.hsolve.why_null.is_some());
+            prop_assert!(r.sisus.refutation_sum.is_some() || r.sisus.why_null.is_some());
         } else {
-            prop_assert!(row.ratings.status["puzzle"].starts_with("not unique"));
+            prop_assert_eq!(r.puzzle.as_ref(), Some(&crate::human::PuzzleFault::NotUnique));
         }
     }
 }

@@ -394,19 +394,20 @@ impl Evaluator {
         };
         match self.method {
             Method::Fletcher => (
-                r.ratings.oracle_level.map(|l| l.name().to_string()),
-                r.ratings.oracle_score,
+                r.ratings.oracle.level.map(|l| l.name().to_string()),
+                r.ratings.oracle.score,
             ),
             Method::Xu => (
-                r.ratings.weights_level.map(|l| l.name().to_string()),
-                r.ratings.weights_score.map(f64::from),
+                r.ratings.weights.level.map(|l| l.name().to_string()),
+                r.ratings.weights.score.map(f64::from),
             ),
-            Method::Pseudo => (None, r.ratings.hsolve.map(|h| h.mean)),
+            Method::Pseudo => (None, r.ratings.hsolve.difficulty.map(|h| h.mean)),
             Method::Chang => (
                 r.ratings
                     .hsolve
+                    .difficulty
                     .map(|h| crate::generate::chang::level_of(h.mean).to_string()),
-                r.ratings.hsolve.map(|h| h.mean),
+                r.ratings.hsolve.difficulty.map(|h| h.mean),
             ),
             Method::Minimal => (None, None),
         }

@@ -19,9 +19,8 @@
 //! over seeded runs. A run that reaches the step cap counts as the cap (a
 //! censored value: `sa_solved` says how many runs finished).
 
-use super::{HumanModel, Model, Rating};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::{Geometry, Puzzle};
-use crate::human::rate::{RateOptions, Ratings};
 use crate::human::seeds::run_rng;
 use crate::stats::{Estimate, Summary};
 use crate::util::bits;
@@ -231,37 +230,43 @@ pub(crate) fn anneal(puzzle: &Puzzle, opts: &AnnealingOptions, rng: &mut impl Rn
 /// Seed tag of the annealing runs ([`run_rng`]).
 const ANNEALING_TAG: u64 = 0x414e_4e45;
 
-/// Simulated annealing as a plug-in of [`crate::human::rate`]: moves until a
-/// solution and the share of solved runs, means over the runs with their
-/// standard errors.
-pub(crate) struct AnnealingModel;
+/// Simulated annealing's row: moves until a solution and the share of
+/// solved runs, means over the runs with their standard errors.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AnnealingRow {
+    /// Moves until a solution over the runs (a run that hits the cap
+    /// counts as the cap; `sa_steps`, `_se`).
+    pub steps: Option<Estimate>,
+    /// Share of the runs that reached a solution, in [0, 1]: the mean of 1
+    /// per solved run and 0 per other (`sa_solved`, `_se`).
+    pub solved: Option<Estimate>,
+}
 
-impl HumanModel for AnnealingModel {
-    fn model(&self) -> Model {
-        Model::Annealing
+impl HumanModel for AnnealingRow {
+    type Options = AnnealingOptions;
+    fn runs(opts: &AnnealingOptions) -> Option<usize> {
+        Some(opts.runs)
     }
-    fn name(&self) -> &'static str {
-        "annealing"
+    fn set_runs(opts: &mut AnnealingOptions, runs: usize) {
+        opts.runs = runs;
     }
-    fn runs(&self, opts: &RateOptions) -> Option<usize> {
-        Some(opts.annealing.runs)
-    }
-    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
-        opts.annealing.runs = runs;
-    }
-    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
-        let opts = &on.opts.annealing;
+    fn rate(&mut self, on: &Rating<'_>, opts: &AnnealingOptions) {
         let runs: Vec<AnnealingRun> = (0..opts.runs as u64)
-            .map(|i| anneal(on.puzzle, opts, &mut run_rng(on.seed(), ANNEALING_TAG, i)))
+            .map(|i| anneal(on.puzzle, opts, &mut run_rng(on.seed, ANNEALING_TAG, i)))
             .collect();
-        out.sa_steps = Estimate::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
-        out.sa_solved = Estimate::of(
+        self.steps = Estimate::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
+        self.solved = Estimate::of(
             &runs
                 .iter()
                 .map(|r| f64::from(u8::from(r.solved)))
                 .collect::<Vec<_>>(),
         );
-        Ok(())
+    }
+}
+
+impl ModelRow for AnnealingRow {
+    fn why_null(&self) -> Option<WhyNull> {
+        None
     }
 }
 

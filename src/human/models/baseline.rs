@@ -3,18 +3,19 @@
 //! [`crate::human::solver::plain_dfs_backtracks`]). Pelánek reports both as weak
 //! predictors (Pearson 0.16-0.27 against human solving times).
 
-use super::{HumanModel, Model, Rating};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::Puzzle;
-use crate::human::Unfinished;
-use crate::human::rate::Ratings;
 use crate::human::solver::plain_dfs_backtracks;
 
-/// Baseline metrics.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct BaselineResult {
-    pub givens: usize,
-    /// Undone assignments of the plain DFS, or why there is no count.
-    pub backtracks: Result<u64, Unfinished>,
+/// Why the plain DFS has no backtrack count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum BaselineNull {
+    /// The search gave up after this many backtracks.
+    #[error("backtrack cap {0} reached")]
+    BacktrackCap(u64),
+    /// The search found no solution.
+    #[error("no solution")]
+    NoSolution,
 }
 
 /// Candidates of the empty cells from the givens alone: the pencil marks a
@@ -29,39 +30,54 @@ pub(crate) fn open_candidates(puzzle: &Puzzle) -> usize {
         .sum()
 }
 
-/// Givens and plain-DFS backtracks (gives up after `cap` backtracks).
-pub(super) fn baseline(puzzle: &Puzzle, cap: u64) -> BaselineResult {
-    BaselineResult {
-        givens: puzzle.givens(),
-        backtracks: plain_dfs_backtracks(puzzle, cap).map_err(|n| {
-            if n >= cap {
-                Unfinished::new(format!("backtrack cap {cap} reached"))
-            } else {
-                Unfinished::new("no solution")
-            }
-        }),
+/// Plain-DFS backtracks (gives up after `cap` backtracks).
+fn backtracks(puzzle: &Puzzle, cap: u64) -> Result<u64, BaselineNull> {
+    plain_dfs_backtracks(puzzle, cap).map_err(|n| {
+        if n >= cap {
+            BaselineNull::BacktrackCap(cap)
+        } else {
+            BaselineNull::NoSolution
+        }
+    })
+}
+
+/// Pelánek's baselines' row: the givens and open candidates of any puzzle,
+/// the backtracks of one with a unique solution.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BaselineRow {
+    /// Number of givens (Pelánek's baseline).
+    pub givens: Option<usize>,
+    /// Candidates of the empty cells the givens leave, the pencil marks a
+    /// player starts from (ours, beside the baseline).
+    pub candidates: Option<usize>,
+    /// Backtracks of the plain depth-first search before the first
+    /// complete grid; null for an invalid puzzle or past the cap.
+    pub backtracks: Option<u64>,
+    /// Why the backtracks are null when the search ran.
+    pub why_null: Option<BaselineNull>,
+}
+
+impl HumanModel for BaselineRow {
+    /// The backtrack cap.
+    type Options = u64;
+    fn rate_any(puzzle: &Puzzle) -> Self {
+        BaselineRow {
+            givens: Some(puzzle.givens()),
+            candidates: Some(open_candidates(puzzle)),
+            ..BaselineRow::default()
+        }
+    }
+    fn rate(&mut self, on: &Rating<'_>, backtrack_cap: &u64) {
+        match backtracks(on.puzzle, *backtrack_cap) {
+            Ok(n) => self.backtracks = Some(n),
+            Err(why) => self.why_null = Some(why),
+        }
     }
 }
 
-/// Pelánek's baselines as a plug-in of [`crate::human::rate`]: the givens
-/// and open candidates of any puzzle, the backtracks of one with a unique
-/// solution.
-pub(crate) struct BaselineModel;
-
-impl HumanModel for BaselineModel {
-    fn model(&self) -> Model {
-        Model::Baseline
-    }
-    fn name(&self) -> &'static str {
-        "baseline"
-    }
-    fn rate_any(&self, puzzle: &Puzzle, out: &mut Ratings) {
-        out.givens = Some(puzzle.givens());
-        out.candidates = Some(open_candidates(puzzle));
-    }
-    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), Unfinished> {
-        out.backtracks = Some(baseline(on.puzzle, on.opts.backtrack_cap).backtracks?);
-        Ok(())
+impl ModelRow for BaselineRow {
+    fn why_null(&self) -> Option<WhyNull> {
+        self.why_null.as_ref().map(WhyNull::model)
     }
 }
 

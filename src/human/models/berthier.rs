@@ -4,52 +4,37 @@
 //! that does not apply (W of a T&E(2) puzzle, BxB of a T&E(1) one) or that
 //! ran past its budget is null, and `berthier_status` says which and why.
 
-use super::{HumanModel, Model, Rating};
-use crate::berthier::{self, BerthierOptions};
-use crate::human::rate::Ratings;
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
+use crate::berthier::{self, BerthierError, BerthierOptions, BerthierRatings};
 
-pub(crate) struct BerthierModel;
-
-/// `w=rated b=rated bxb=out_of_range(te1) bxbb=not_run`, with the T&E depth.
-fn status_line(r: &berthier::BerthierRatings) -> String {
-    let one = |name: &str, x: &berthier::Rating| match x {
-        berthier::Rating::OutOfRange { te_depth } => format!("{name}=out_of_range(te{te_depth})"),
-        berthier::Rating::AboveMax { max } => format!("{name}=above_max({max})"),
-        berthier::Rating::BudgetExceeded { level } => format!("{name}=budget(level {level})"),
-        other => format!("{name}={}", other.status()),
-    };
-    format!(
-        "te{} {} {} {} {}",
-        r.te_depth,
-        one("w", &r.w),
-        one("b", &r.b),
-        one("bxb", &r.bxb),
-        one("bxbb", &r.bxbb)
-    )
+/// Berthier's ratings' row: the typed ratings, whose W, B, BxB and BxBB
+/// and `berthier_status` line are its metrics.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BerthierRow {
+    /// The T&E depth and each rating, or why it is null.
+    pub ratings: Option<BerthierRatings>,
+    /// Why no rating could be made when the model ran.
+    pub why_null: Option<BerthierError>,
 }
 
-impl HumanModel for BerthierModel {
-    fn model(&self) -> Model {
-        Model::Berthier
-    }
-    fn name(&self) -> &'static str {
-        "berthier"
-    }
-    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
+impl HumanModel for BerthierRow {
+    /// Chain-search nodes each rating may visit.
+    type Options = u64;
+    fn rate(&mut self, on: &Rating<'_>, budget: &u64) {
         let opts = BerthierOptions {
             bxbb: true,
-            budget: berthier::Budget {
-                nodes: on.opts.berthier_budget,
-            },
+            budget: berthier::Budget { nodes: *budget },
             ..Default::default()
         };
-        let r = berthier::rate_berthier(on.puzzle.cells(), &opts)
-            .map_err(|e| crate::human::Unfinished::new(e.to_string()))?;
-        out.w_rating = r.w.value();
-        out.b_rating = r.b.value();
-        out.bxb = r.bxb.value();
-        out.bxbb = r.bxbb.value();
-        out.berthier_status = Some(status_line(&r));
-        Ok(())
+        match berthier::rate_berthier(on.puzzle.cells(), &opts) {
+            Ok(r) => self.ratings = Some(r),
+            Err(why) => self.why_null = Some(why),
+        }
+    }
+}
+
+impl ModelRow for BerthierRow {
+    fn why_null(&self) -> Option<WhyNull> {
+        self.why_null.as_ref().map(WhyNull::model)
     }
 }

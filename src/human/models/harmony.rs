@@ -19,9 +19,8 @@
 //! steps until a solution (`harmony_steps`, a run that does not finish
 //! counts as the cap: a censored value) and the share of runs that finish.
 
-use super::{HumanModel, Model, Rating};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::{Geometry, Puzzle};
-use crate::human::rate::{RateOptions, Ratings};
 use crate::human::seeds::run_rng;
 use crate::stats::Estimate;
 use crate::util::bits;
@@ -157,37 +156,44 @@ pub(crate) fn harmony(puzzle: &Puzzle, opts: &HarmonyOptions, rng: &mut impl Rng
 /// Seed tag of the harmony search runs ([`run_rng`]).
 const HARMONY_TAG: u64 = 0x4841_524d;
 
-/// Harmony search as a plug-in of [`crate::human::rate`]: the best
-/// harmony's cost and the steps until a solution, means over the runs with
-/// their standard errors.
-pub(crate) struct HarmonyModel;
+/// Harmony search's row: the best harmony's cost and the steps until a
+/// solution, means over the runs with their standard errors.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HarmonyRow {
+    /// Cost (digits missing from the units) of the best harmony after at
+    /// most 10,000 steps over the runs (Pelánek's metric; `harmony_cost`,
+    /// `_se`).
+    pub cost: Option<Estimate>,
+    /// Steps until a solution over the runs (a run that does not finish
+    /// counts as the cap; `harmony_steps`, `_se`).
+    pub steps: Option<Estimate>,
+}
 
-impl HumanModel for HarmonyModel {
-    fn model(&self) -> Model {
-        Model::Harmony
+impl HumanModel for HarmonyRow {
+    type Options = HarmonyOptions;
+    fn runs(opts: &HarmonyOptions) -> Option<usize> {
+        Some(opts.runs)
     }
-    fn name(&self) -> &'static str {
-        "harmony"
+    fn set_runs(opts: &mut HarmonyOptions, runs: usize) {
+        opts.runs = runs;
     }
-    fn runs(&self, opts: &RateOptions) -> Option<usize> {
-        Some(opts.harmony.runs)
-    }
-    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
-        opts.harmony.runs = runs;
-    }
-    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
-        let opts = &on.opts.harmony;
+    fn rate(&mut self, on: &Rating<'_>, opts: &HarmonyOptions) {
         let runs: Vec<HarmonyRun> = (0..opts.runs as u64)
-            .map(|i| harmony(on.puzzle, opts, &mut run_rng(on.seed(), HARMONY_TAG, i)))
+            .map(|i| harmony(on.puzzle, opts, &mut run_rng(on.seed, HARMONY_TAG, i)))
             .collect();
-        out.harmony_cost = Estimate::of(
+        self.cost = Estimate::of(
             &runs
                 .iter()
                 .map(|r| f64::from(r.best_cost))
                 .collect::<Vec<_>>(),
         );
-        out.harmony_steps = Estimate::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
-        Ok(())
+        self.steps = Estimate::of(&runs.iter().map(|r| r.steps as f64).collect::<Vec<_>>());
+    }
+}
+
+impl ModelRow for HarmonyRow {
+    fn why_null(&self) -> Option<WhyNull> {
+        None
     }
 }
 

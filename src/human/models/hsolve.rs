@@ -19,15 +19,14 @@
 //! techniques one per tier, simplest first. A puzzle the tiers cannot finish
 //! is reported as "needs search".
 
-use super::{HumanModel, Model, Rating};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::Puzzle;
-use crate::human::Unfinished;
 use crate::human::board::Board;
-use crate::human::rate::{RateOptions, Ratings};
 use crate::human::seeds::run_rng;
 use crate::human::techniques::{
     Single, Technique, find, hidden_singles, naked_singles, possible_count,
 };
+use crate::stats::Estimate;
 use crate::stats::Summary;
 use rand::Rng;
 use serde::Serialize;
@@ -132,45 +131,69 @@ fn run_once(puzzle: &Puzzle, opts: &HsolveOptions, rng: &mut impl Rng) -> Option
     Some(d)
 }
 
+/// Why hsolve has no difficulty for a puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum HsolveNull {
+    /// A run got stuck: its techniques cannot finish the puzzle.
+    #[error("needs search")]
+    NeedsSearch,
+    /// No run was made.
+    #[error("no run")]
+    NoRun,
+}
+
 /// Runs hsolve; run `i` uses `crate::human::seeds::run_seed`.
 pub(crate) fn hsolve(
     puzzle: &Puzzle,
     opts: &HsolveOptions,
     seed: u64,
-) -> Result<Summary, Unfinished> {
+) -> Result<Summary, HsolveNull> {
     let runs = opts.runs.max(1);
     let mut ds = Vec::with_capacity(runs);
     for i in 0..runs {
         let mut rng = run_rng(seed, MODEL_TAG, i as u64);
         match run_once(puzzle, opts, &mut rng) {
             Some(d) => ds.push(d),
-            None => return Err(Unfinished::new("needs search")),
+            None => return Err(HsolveNull::NeedsSearch),
         }
     }
-    Summary::of(&ds).ok_or_else(|| Unfinished::new("no run"))
+    Summary::of(&ds).ok_or(HsolveNull::NoRun)
 }
 
-/// hsolve as a plug-in of [`crate::human::rate`].
-pub(crate) struct HsolveModel;
+/// hsolve's row.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HsolveRow {
+    /// hsolve difficulty `d` (sum of expected checks `(p + 1)/(v + 1)`)
+    /// over the runs (`hsolve`, `_sd`, `_se`).
+    pub difficulty: Option<Estimate>,
+    /// Median of the difficulty over the runs (`hsolve_median`).
+    pub median: Option<f64>,
+    /// Why the difficulty is null when hsolve ran.
+    pub why_null: Option<HsolveNull>,
+}
 
-impl HumanModel for HsolveModel {
-    fn model(&self) -> Model {
-        Model::Hsolve
+impl HumanModel for HsolveRow {
+    type Options = HsolveOptions;
+    fn runs(opts: &HsolveOptions) -> Option<usize> {
+        Some(opts.runs)
     }
-    fn name(&self) -> &'static str {
-        "hsolve"
+    fn set_runs(opts: &mut HsolveOptions, runs: usize) {
+        opts.runs = runs;
     }
-    fn runs(&self, opts: &RateOptions) -> Option<usize> {
-        Some(opts.hsolve.runs)
+    fn rate(&mut self, on: &Rating<'_>, opts: &HsolveOptions) {
+        match hsolve(on.puzzle, opts, on.seed) {
+            Ok(s) => {
+                self.difficulty = Some(s.estimate());
+                self.median = Some(s.median);
+            }
+            Err(why) => self.why_null = Some(why),
+        }
     }
-    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
-        opts.hsolve.runs = runs;
-    }
-    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), Unfinished> {
-        let s = hsolve(on.puzzle, &on.opts.hsolve, on.seed())?;
-        out.hsolve = Some(s.estimate());
-        out.hsolve_median = Some(s.median);
-        Ok(())
+}
+
+impl ModelRow for HsolveRow {
+    fn why_null(&self) -> Option<WhyNull> {
+        self.why_null.as_ref().map(WhyNull::model)
     }
 }
 

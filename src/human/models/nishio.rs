@@ -32,17 +32,17 @@
 //! cell without candidate. Patti's universal classes cut the 4-strategy
 //! cycles at 3.48 and 6.52.
 
-use super::{HumanModel, Model, Rating};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::Puzzle;
-use crate::human::Unfinished;
 use crate::human::board::Board;
-use crate::human::rate::{RateOptions, Ratings};
 use crate::human::seeds::run_rng;
 use crate::human::techniques::{Single, Technique, find, hidden_singles, naked_singles};
+use crate::stats::Estimate;
 use crate::stats::Summary;
 use crate::util::bits as digits;
 use rand::Rng;
 use serde::Serialize;
+use std::fmt;
 
 const MODEL_TAG: u64 = 0x4e49_5348;
 
@@ -172,13 +172,65 @@ pub(crate) fn solved_by_strategies(puzzle: &Puzzle, strategies: usize) -> bool {
     b.is_solved() || cycles_until_halt(&mut b, strategies.clamp(1, 4), &mut cycles) == Halt::Solved
 }
 
+/// Why one Nishio count could not be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NishioFailure {
+    /// The strategies stalled with no open cell left to assume.
+    #[error("no cell to assume")]
+    NoCellToAssume,
+    /// A contradiction with no assumption to undo.
+    #[error("contradiction without assumption")]
+    ContradictionWithoutAssumption,
+    /// More cycles than `max_cycles`.
+    #[error("cycle cap reached")]
+    CycleCapReached,
+    /// No run was made.
+    #[error("no run")]
+    NoRun,
+}
+
+/// One of the Nishio counts of a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NishioCount {
+    /// Random starts with this many strategies (2, 3 or 4).
+    Random(u8),
+    /// Patti's heuristic with 4 strategies.
+    Heuristic,
+}
+
+impl fmt::Display for NishioCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NishioCount::Random(n) => write!(f, "{n} strategies"),
+            NishioCount::Heuristic => f.write_str("heuristic"),
+        }
+    }
+}
+
+/// Why some of a row's Nishio counts are null: each count that failed, in
+/// the row's order, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NishioNull(pub Vec<(NishioCount, NishioFailure)>);
+
+impl fmt::Display for NishioNull {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (count, why)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{count}: {why}")?;
+        }
+        Ok(())
+    }
+}
+
 /// Nishio with a choice rule for the assumption; returns the cycle count.
 fn nishio_run(
     puzzle: &Puzzle,
     strategies: usize,
     opts: &NishioOptions,
     choose: &mut impl FnMut(&Board) -> Option<(usize, u8)>,
-) -> Result<u64, Unfinished> {
+) -> Result<u64, NishioFailure> {
     let max_cycles = opts.max_cycles;
     let strategies = strategies.clamp(1, 4);
     let mut b = Board::new(puzzle);
@@ -189,7 +241,7 @@ fn nishio_run(
     let mut cycles = 0u64;
     if opts.order == NishioOrder::GuessFirst {
         let Some((cell, d)) = choose(&b) else {
-            return Err(Unfinished::new("no cell to assume"));
+            return Err(NishioFailure::NoCellToAssume);
         };
         stack.push((b.clone(), cell, d));
         b.place(cell, d);
@@ -199,21 +251,21 @@ fn nishio_run(
             Halt::Solved => return Ok(cycles),
             Halt::Dead => {
                 let Some((saved, cell, d)) = stack.pop() else {
-                    return Err(Unfinished::new("contradiction without assumption"));
+                    return Err(NishioFailure::ContradictionWithoutAssumption);
                 };
                 b = saved;
                 b.eliminate(cell, d);
             }
             Halt::Stuck => {
                 let Some((cell, d)) = choose(&b) else {
-                    return Err(Unfinished::new("no cell to assume"));
+                    return Err(NishioFailure::NoCellToAssume);
                 };
                 stack.push((b.clone(), cell, d));
                 b.place(cell, d);
             }
         }
         if cycles > max_cycles {
-            return Err(Unfinished::new("cycle cap reached"));
+            return Err(NishioFailure::CycleCapReached);
         }
     }
 }
@@ -224,7 +276,7 @@ pub(crate) fn nishio_random(
     strategies: usize,
     opts: &NishioOptions,
     seed: u64,
-) -> Result<Summary, Unfinished> {
+) -> Result<Summary, NishioFailure> {
     let runs = opts.runs.max(1);
     let mut xs = Vec::with_capacity(runs);
     for i in 0..runs {
@@ -242,7 +294,7 @@ pub(crate) fn nishio_random(
         };
         xs.push(nishio_run(puzzle, strategies, opts, &mut choose)? as f64);
     }
-    Summary::of(&xs).ok_or_else(|| Unfinished::new("no run"))
+    Summary::of(&xs).ok_or(NishioFailure::NoRun)
 }
 
 /// Patti's heuristic choice: fewest candidates, then highest candidate
@@ -275,59 +327,80 @@ pub(crate) fn nishio_heuristic(
     puzzle: &Puzzle,
     strategies: usize,
     opts: &NishioOptions,
-) -> Result<u64, Unfinished> {
+) -> Result<u64, NishioFailure> {
     nishio_run(puzzle, strategies, opts, &mut heuristic_choice)
 }
 
-/// The Nishio cycles as a plug-in of [`crate::human::rate`]: "solved by
-/// strategies alone", the random starts with 2, 3 and 4 strategies and
-/// Patti's heuristic; a part that cannot finish is named in the status and
-/// leaves the others.
-pub(crate) struct NishioModel;
+/// The Nishio cycles' row: "solved by strategies alone", the random
+/// starts with 2, 3 and 4 strategies and Patti's heuristic; a count that
+/// cannot finish is named in `why_null` and leaves the others.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NishioRow {
+    /// Cycles with 2 strategies (singles) over the random starts
+    /// (`nishio2`, `_se`).
+    pub nishio2: Option<Estimate>,
+    /// Cycles with 3 strategies (singles, naked pair) over the random
+    /// starts (`nishio3`, `_se`).
+    pub nishio3: Option<Estimate>,
+    /// Cycles with 4 strategies (singles, naked pair, X-wing) over the
+    /// random starts (`nishio4`, `_sd`, `_se`); Patti's universal classes
+    /// cut the mean at 3.48 and 6.52.
+    pub nishio4: Option<Estimate>,
+    /// Median of the 4-strategy cycles over the random starts.
+    pub nishio4_median: Option<f64>,
+    /// Cycles with 4 strategies when each assumption follows Patti's
+    /// heuristic (deterministic).
+    pub nishio4_heuristic: Option<f64>,
+    /// Whether the 2 strategies alone (no assumption) solve the puzzle.
+    pub solved_by_2: Option<bool>,
+    /// Whether the 3 strategies alone solve the puzzle.
+    pub solved_by_3: Option<bool>,
+    /// Whether the 4 strategies alone solve the puzzle.
+    pub solved_by_4: Option<bool>,
+    /// The counts that could not be made, and why.
+    pub why_null: Option<NishioNull>,
+}
 
-impl HumanModel for NishioModel {
-    fn model(&self) -> Model {
-        Model::Nishio
+impl HumanModel for NishioRow {
+    type Options = NishioOptions;
+    fn runs(opts: &NishioOptions) -> Option<usize> {
+        Some(opts.runs)
     }
-    fn name(&self) -> &'static str {
-        "nishio"
+    fn set_runs(opts: &mut NishioOptions, runs: usize) {
+        opts.runs = runs;
     }
-    fn runs(&self, opts: &RateOptions) -> Option<usize> {
-        Some(opts.nishio.runs)
-    }
-    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
-        opts.nishio.runs = runs;
-    }
-    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), Unfinished> {
-        let (puzzle, opts, seed) = (on.puzzle, &on.opts.nishio, on.seed());
-        out.solved_by_2 = Some(solved_by_strategies(puzzle, 2));
-        out.solved_by_3 = Some(solved_by_strategies(puzzle, 3));
-        out.solved_by_4 = Some(solved_by_strategies(puzzle, 4));
-        let mut errors = Vec::new();
+    fn rate(&mut self, on: &Rating<'_>, opts: &NishioOptions) {
+        let (puzzle, seed) = (on.puzzle, on.seed);
+        self.solved_by_2 = Some(solved_by_strategies(puzzle, 2));
+        self.solved_by_3 = Some(solved_by_strategies(puzzle, 3));
+        self.solved_by_4 = Some(solved_by_strategies(puzzle, 4));
+        let mut failed = Vec::new();
         match nishio_random(puzzle, 2, opts, seed) {
-            Ok(s) => out.nishio2 = Some(s.estimate()),
-            Err(e) => errors.push(format!("2 strategies: {e}")),
+            Ok(s) => self.nishio2 = Some(s.estimate()),
+            Err(e) => failed.push((NishioCount::Random(2), e)),
         }
         match nishio_random(puzzle, 3, opts, seed) {
-            Ok(s) => out.nishio3 = Some(s.estimate()),
-            Err(e) => errors.push(format!("3 strategies: {e}")),
+            Ok(s) => self.nishio3 = Some(s.estimate()),
+            Err(e) => failed.push((NishioCount::Random(3), e)),
         }
         match nishio_random(puzzle, 4, opts, seed) {
             Ok(s) => {
-                out.nishio4 = Some(s.estimate());
-                out.nishio4_median = Some(s.median);
+                self.nishio4 = Some(s.estimate());
+                self.nishio4_median = Some(s.median);
             }
-            Err(e) => errors.push(format!("4 strategies: {e}")),
+            Err(e) => failed.push((NishioCount::Random(4), e)),
         }
         match nishio_heuristic(puzzle, 4, opts) {
-            Ok(c) => out.nishio4_heuristic = Some(c as f64),
-            Err(e) => errors.push(format!("heuristic: {e}")),
+            Ok(c) => self.nishio4_heuristic = Some(c as f64),
+            Err(e) => failed.push((NishioCount::Heuristic, e)),
         }
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(Unfinished::new(errors.join("; ")))
-        }
+        self.why_null = (!failed.is_empty()).then_some(NishioNull(failed));
+    }
+}
+
+impl ModelRow for NishioRow {
+    fn why_null(&self) -> Option<WhyNull> {
+        self.why_null.as_ref().map(WhyNull::model)
     }
 }
 

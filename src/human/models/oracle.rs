@@ -30,12 +30,13 @@
 //! α = 0.1, β = 0.5, G = 15, δ = 0.5, σ = 1, A = 0.25, B = 10. Levels cut at
 //! 0.18 / 0.6 / 0.8: Cinch, Confusing, Challenging, Crazy.
 
-use super::{HumanModel, Model, Rating};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::{Puzzle, Solution};
 use crate::human::board::Board;
-use crate::human::rate::{RateOptions, Ratings};
 use crate::human::seeds::run_rng;
 use crate::human::techniques::{Single, hidden_singles, naked_singles};
+use crate::limits::OptionError;
+use crate::stats::Estimate;
 use crate::stats::Summary;
 use rand::Rng;
 use serde::Serialize;
@@ -165,6 +166,27 @@ pub(crate) struct OracleResult {
 }
 
 impl OracleOptions {
+    /// Refuses a parameter that is not a finite number.
+    pub(crate) fn check(&self) -> Result<(), OptionError> {
+        for (name, value) in [
+            ("alpha", self.alpha),
+            ("beta", self.beta),
+            ("G", self.big_g),
+            ("delta", self.delta),
+            ("sigma", self.sigma),
+            ("A", self.a),
+            ("B", self.b),
+        ] {
+            if !value.is_finite() {
+                return Err(OptionError::NotFinite {
+                    name: format!("oracle parameter {name}"),
+                    value,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Unscaled score from the trial means.
     pub fn unscaled(&self, n: f64, h: f64, o: f64) -> f64 {
         let gamma = if o < 1.0 { 0.0 } else { self.big_g };
@@ -410,30 +432,76 @@ pub(crate) fn oracle(
     }
 }
 
-/// The oracle model as a plug-in of [`crate::human::rate`].
-pub(crate) struct OracleModel;
+/// Why the oracle's level is null while its score is not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum OracleNull {
+    /// Fletcher et al.'s cut points are defined for 9×9 puzzles only.
+    #[error("levels are defined for 9×9 only")]
+    LevelNotNineByNine,
+}
 
-impl HumanModel for OracleModel {
-    fn model(&self) -> Model {
-        Model::Oracle
+/// The oracle model's row.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OracleRow {
+    /// Oracle score `(1 + tanh(A·(s − B)))/2`, in [0, 1]. A function of
+    /// three run means, not a mean itself, so no [`Estimate`]: its standard
+    /// error is `score_se`.
+    pub score: Option<f64>,
+    /// Standard error of the score over the trials (delete-one jackknife,
+    /// `docs/methods.md` §3.10); null for a single trial.
+    pub score_se: Option<f64>,
+    /// Level of the score: `Cinch`, `Confusing`, `Challenging` or `Crazy`;
+    /// null for orders other than 9×9.
+    pub level: Option<OracleLevel>,
+    /// How sure the level is: the probability, under the normal
+    /// approximation with `score_se`, that the score of infinitely many
+    /// trials is in the stated level, in [0, 1]; null with the level.
+    pub level_confidence: Option<f64>,
+    /// Oracle visits per trial over the trials (`Ō`; `oracle_visits`,
+    /// `_sd`, `_se`).
+    pub visits: Option<Estimate>,
+    /// Why the level is null while the score is not.
+    pub why_null: Option<OracleNull>,
+}
+
+impl OracleRow {
+    /// The row of a result; the level only for a 9×9 puzzle (`order` 3),
+    /// the only size Fletcher et al.'s cut points are defined for.
+    pub(crate) fn of(r: &OracleResult, opts: &OracleOptions, order: usize) -> OracleRow {
+        let level = (order == 3).then_some(r.level);
+        OracleRow {
+            score: Some(r.score),
+            score_se: r.score_se,
+            level,
+            level_confidence: level
+                .and(r.score_se)
+                .map(|se| opts.level_confidence(r.score, se)),
+            visits: Some(r.visits.estimate()),
+            why_null: (order != 3).then_some(OracleNull::LevelNotNineByNine),
+        }
     }
-    fn name(&self) -> &'static str {
-        "oracle"
+}
+
+impl HumanModel for OracleRow {
+    type Options = OracleOptions;
+    fn runs(opts: &OracleOptions) -> Option<usize> {
+        Some(opts.trials)
     }
-    fn runs(&self, opts: &RateOptions) -> Option<usize> {
-        Some(opts.oracle.trials)
+    fn set_runs(opts: &mut OracleOptions, runs: usize) {
+        opts.trials = runs;
     }
-    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
-        opts.oracle.trials = runs;
+    fn rate(&mut self, on: &Rating<'_>, opts: &OracleOptions) {
+        let r = oracle(on.puzzle, on.solution, opts, on.seed);
+        *self = OracleRow::of(&r, opts, on.puzzle.order());
     }
-    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
-        let opts = &on.opts.oracle;
-        out.set_oracle(
-            &oracle(on.puzzle, on.solution, opts, on.seed()),
-            opts,
-            on.puzzle.order(),
-        );
-        Ok(())
+}
+
+impl ModelRow for OracleRow {
+    fn why_null(&self) -> Option<WhyNull> {
+        self.why_null.map(|why| WhyNull {
+            level_only: true,
+            text: why.to_string(),
+        })
     }
 }
 

@@ -31,12 +31,12 @@
 //! next move. The reaches are deterministic; the dependency is a mean
 //! over seeded runs (the per-run seeds of every human model).
 
-use super::{HumanModel, Model, Rating};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::{Puzzle, Solution};
 use crate::human::board::Board;
-use crate::human::rate::{RateOptions, Ratings};
 use crate::human::seeds::run_rng;
 use crate::human::techniques::{Single, hidden_singles, naked_singles};
+use crate::stats::Estimate;
 use crate::stats::Summary;
 use rand::Rng;
 use serde::Serialize;
@@ -226,29 +226,43 @@ pub(crate) fn singles(
     }
 }
 
-/// The singles model as a plug-in of [`crate::human::rate`].
-pub(crate) struct SinglesModel;
+/// The singles model's row.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SinglesRow {
+    /// Cells a hidden single can fill per step over the first 30 steps,
+    /// over the runs (`singles_dependency`, `_sd`, `_se`); lower is harder.
+    pub dependency: Option<Estimate>,
+    /// Share of the empty cells hidden singles in boxes alone fill, in
+    /// [0, 1]; lower is harder.
+    pub box_reach: Option<f64>,
+    /// Share of the empty cells hidden singles alone fill.
+    pub hidden_reach: Option<f64>,
+    /// Share of the empty cells naked singles alone fill.
+    pub naked_reach: Option<f64>,
+}
 
-impl HumanModel for SinglesModel {
-    fn model(&self) -> Model {
-        Model::Singles
+impl HumanModel for SinglesRow {
+    type Options = SinglesOptions;
+    fn runs(opts: &SinglesOptions) -> Option<usize> {
+        Some(opts.runs)
     }
-    fn name(&self) -> &'static str {
-        "singles"
+    fn set_runs(opts: &mut SinglesOptions, runs: usize) {
+        opts.runs = runs;
     }
-    fn runs(&self, opts: &RateOptions) -> Option<usize> {
-        Some(opts.singles.runs)
+    fn rate(&mut self, on: &Rating<'_>, opts: &SinglesOptions) {
+        let r = singles(on.puzzle, on.solution, opts, on.seed);
+        *self = SinglesRow {
+            dependency: Some(r.dependency.estimate()),
+            box_reach: Some(r.box_reach),
+            hidden_reach: Some(r.hidden_reach),
+            naked_reach: Some(r.naked_reach),
+        };
     }
-    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
-        opts.singles.runs = runs;
-    }
-    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
-        let r = singles(on.puzzle, on.solution, &on.opts.singles, on.seed());
-        out.singles_dependency = Some(r.dependency.estimate());
-        out.singles_box_reach = Some(r.box_reach);
-        out.singles_hidden_reach = Some(r.hidden_reach);
-        out.singles_naked_reach = Some(r.naked_reach);
-        Ok(())
+}
+
+impl ModelRow for SinglesRow {
+    fn why_null(&self) -> Option<WhyNull> {
+        None
     }
 }
 

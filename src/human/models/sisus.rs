@@ -34,14 +34,13 @@
 //! solution's digit never leaves them), so no run can get stuck and every
 //! run's refutation sum is 0.
 
-use super::{HumanModel, Model, Rating};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::{Puzzle, Solution};
-use crate::human::Unfinished;
 use crate::human::board::Board;
-use crate::human::rate::{RateOptions, Ratings};
 use crate::human::seeds::run_rng;
 use crate::human::techniques::{Single, hidden_singles, naked_singles};
 use crate::seed::SeededRng;
+use crate::stats::Estimate;
 use crate::stats::Summary;
 use crate::util::bits as digits;
 use rand::Rng;
@@ -250,7 +249,7 @@ pub(crate) fn sisus(
     solution: &Solution,
     opts: &SisusOptions,
     seed: u64,
-) -> Result<SisusResult, Unfinished> {
+) -> Result<SisusResult, SisusNull> {
     all_runs(puzzle, solution, opts, seed, None)
 }
 
@@ -264,14 +263,14 @@ pub(crate) fn sisus_refutation_sum(
     solution: &Solution,
     opts: &SisusOptions,
     seed: u64,
-) -> Result<(Summary, Option<Summary>), Unfinished> {
+) -> Result<(Summary, Option<Summary>), SisusNull> {
     let runs = opts.runs.max(1);
     let mut rng = run_rng(seed, MODEL_TAG, 0);
     let first = run_once(puzzle, solution, opts.dependency_steps, &mut rng);
     if first.as_ref().is_some_and(|r| r.refutation_steps == 0) {
         return match Summary::of(&vec![0.0; runs]) {
             Some(zero) => Ok((zero, None)),
-            None => Err(Unfinished::new("no run finished")),
+            None => Err(SisusNull::NoRunFinished),
         };
     }
     let all = all_runs(puzzle, solution, opts, seed, Some(first))?;
@@ -285,7 +284,7 @@ fn all_runs(
     opts: &SisusOptions,
     seed: u64,
     first: Option<Option<Run>>,
-) -> Result<SisusResult, Unfinished> {
+) -> Result<SisusResult, SisusNull> {
     let runs = opts.runs.max(1);
     let mut done = Vec::with_capacity(runs);
     let mut failed = 0;
@@ -304,9 +303,7 @@ fn all_runs(
         }
     }
     if failed > 0 {
-        return Err(Unfinished::new(format!(
-            "no finite refutation (in {failed} of {runs} runs)"
-        )));
+        return Err(SisusNull::NoFiniteRefutation { failed, runs });
     }
     let refs: Vec<f64> = done.iter().map(|r| r.refutation_sum as f64).collect();
     let deps: Vec<f64> = done.iter().map(|r| r.dependency).collect();
@@ -329,40 +326,70 @@ fn all_runs(
             refutation_steps,
             possibilities,
         }),
-        _ => Err(Unfinished::new("no run finished")),
+        _ => Err(SisusNull::NoRunFinished),
     }
 }
 
-/// SiSuS as a plug-in of [`crate::human::rate`]: the refutation sum and the
-/// dependency, each a mean over the runs with its spread and standard
-/// error; without `dependency`, the runs a singles-solved puzzle does not
-/// need are skipped ([`sisus_refutation_sum`]).
-pub(crate) struct SisusModel;
+/// Why SiSuS has no refutation sum for a puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SisusNull {
+    /// Some runs reached a state no candidate's refutation is finite in.
+    #[error("no finite refutation (in {failed} of {runs} runs)")]
+    NoFiniteRefutation {
+        /// Runs that stopped so.
+        failed: usize,
+        /// Runs made.
+        runs: usize,
+    },
+    /// No run finished.
+    #[error("no run finished")]
+    NoRunFinished,
+}
 
-impl HumanModel for SisusModel {
-    fn model(&self) -> Model {
-        Model::Sisus
+/// SiSuS's row: the refutation sum and the dependency, each a mean over
+/// the runs with its spread and standard error; without `dependency`, the
+/// runs a singles-solved puzzle does not need are skipped
+/// ([`sisus_refutation_sum`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SisusRow {
+    /// Refutation sum over the runs (`sisus_refutation_sum`, `_sd`, `_se`).
+    pub refutation_sum: Option<Estimate>,
+    /// Dependency: mean possibility count of the first `k` steps (default
+    /// 25) over the runs (`sisus_dependency`, `_sd`, `_se`); lower is
+    /// harder.
+    pub dependency: Option<Estimate>,
+    /// Why both are null when SiSuS ran.
+    pub why_null: Option<SisusNull>,
+}
+
+impl HumanModel for SisusRow {
+    type Options = SisusOptions;
+    fn runs(opts: &SisusOptions) -> Option<usize> {
+        Some(opts.runs)
     }
-    fn name(&self) -> &'static str {
-        "sisus"
+    fn set_runs(opts: &mut SisusOptions, runs: usize) {
+        opts.runs = runs;
     }
-    fn runs(&self, opts: &RateOptions) -> Option<usize> {
-        Some(opts.sisus.runs)
-    }
-    fn set_runs(&self, opts: &mut RateOptions, runs: usize) {
-        opts.sisus.runs = runs;
-    }
-    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), Unfinished> {
-        let opts = &on.opts.sisus;
-        let (refutation_sum, dependency) = if opts.dependency {
-            let r = sisus(on.puzzle, on.solution, opts, on.seed())?;
-            (r.refutation_sum, Some(r.dependency))
+    fn rate(&mut self, on: &Rating<'_>, opts: &SisusOptions) {
+        let rated = if opts.dependency {
+            sisus(on.puzzle, on.solution, opts, on.seed)
+                .map(|r| (r.refutation_sum, Some(r.dependency)))
         } else {
-            sisus_refutation_sum(on.puzzle, on.solution, opts, on.seed())?
+            sisus_refutation_sum(on.puzzle, on.solution, opts, on.seed)
         };
-        out.sisus_refutation_sum = Some(refutation_sum.estimate());
-        out.sisus_dependency = dependency.map(Summary::estimate);
-        Ok(())
+        match rated {
+            Ok((refutation_sum, dependency)) => {
+                self.refutation_sum = Some(refutation_sum.estimate());
+                self.dependency = dependency.map(Summary::estimate);
+            }
+            Err(why) => self.why_null = Some(why),
+        }
+    }
+}
+
+impl ModelRow for SisusRow {
+    fn why_null(&self) -> Option<WhyNull> {
+        self.why_null.as_ref().map(WhyNull::model)
     }
 }
 
@@ -409,7 +436,7 @@ mod tests {
                             assert_eq!(sum.n, 30);
                         }
                     }
-                    (Err(full), Err(quick)) => assert_eq!(full.0, quick.0),
+                    (Err(full), Err(quick)) => assert_eq!(full, quick),
                     (full, quick) => panic!("{line}: {full:?} vs {quick:?}"),
                 }
             }

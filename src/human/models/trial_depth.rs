@@ -28,9 +28,8 @@
 //! puzzles with a unique solution; the search for the fewest steps is
 //! bounded by the best count found so far.
 
-use super::{HumanModel, Model, Rating};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::Puzzle;
-use crate::human::rate::Ratings;
 use std::sync::OnceLock;
 
 const CELLS: usize = 81;
@@ -488,7 +487,7 @@ impl TrialDepth {
 
 /// Why the trial depth could not be measured.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum TrialDepthError {
+pub enum TrialDepthError {
     /// Only 9×9 grids are handled.
     #[error("trial depth needs a 9x9 puzzle, got order {0}")]
     Order(usize),
@@ -561,23 +560,39 @@ pub(crate) fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError
     Ok(out)
 }
 
-/// The trial depth as a plug-in of [`crate::human::rate`].
-pub(crate) struct TrialModel;
+/// The trial depth's row.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TrialRow {
+    /// Deepest nesting of assumptions singles needed (0–3).
+    pub depth: Option<u8>,
+    /// The largest fewest-step refutation count at that depth.
+    pub steps: Option<u32>,
+    /// Depth and steps in one number, `depth + steps/(steps + 8)`.
+    pub rating: Option<f64>,
+    /// Candidates eliminated by assumptions over the solve.
+    pub eliminations: Option<u32>,
+    /// Why the row is null when the model ran.
+    pub why_null: Option<TrialDepthError>,
+}
 
-impl HumanModel for TrialModel {
-    fn model(&self) -> Model {
-        Model::Trial
+impl HumanModel for TrialRow {
+    type Options = ();
+    fn rate(&mut self, on: &Rating<'_>, _: &()) {
+        match trial_depth(on.puzzle) {
+            Ok(r) => {
+                self.depth = Some(r.depth);
+                self.steps = Some(r.steps);
+                self.rating = Some(r.rating());
+                self.eliminations = Some(r.eliminations);
+            }
+            Err(why) => self.why_null = Some(why),
+        }
     }
-    fn name(&self) -> &'static str {
-        "trial"
-    }
-    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), crate::human::Unfinished> {
-        let r = trial_depth(on.puzzle).map_err(|e| crate::human::Unfinished::new(e.to_string()))?;
-        out.trial_depth = Some(r.depth);
-        out.trial_steps = Some(r.steps);
-        out.trial_rating = Some(r.rating());
-        out.trial_eliminations = Some(r.eliminations);
-        Ok(())
+}
+
+impl ModelRow for TrialRow {
+    fn why_null(&self) -> Option<WhyNull> {
+        self.why_null.as_ref().map(WhyNull::model)
     }
 }
 

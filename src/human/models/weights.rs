@@ -20,11 +20,9 @@
 //! player must reach for a harder technique, and where QQWing's generator
 //! starts to guess (its solver has exactly these techniques).
 
-use super::{HumanModel, Model, Rating};
+use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::Puzzle;
-use crate::human::Unfinished;
 use crate::human::path::simplest_path;
-use crate::human::rate::Ratings;
 use crate::human::techniques::Technique;
 use serde::Serialize;
 use std::fmt;
@@ -184,14 +182,13 @@ pub(crate) fn basic_reach(puzzle: &Puzzle) -> f64 {
 }
 
 /// Rates a puzzle by technique weights.
-pub(crate) fn weights(puzzle: &Puzzle) -> Result<WeightsResult, Unfinished> {
+pub(crate) fn weights(puzzle: &Puzzle) -> Result<WeightsResult, WeightsNull> {
     let path = simplest_path(puzzle, &Technique::ALL);
     if !path.solved {
-        return Err(Unfinished::new(format!(
-            "needs search (stuck after {} steps with {} empty cells)",
-            path.steps.len(),
-            path.end.empty_count()
-        )));
+        return Err(WeightsNull::NeedsSearch {
+            steps: path.steps.len(),
+            empty: path.end.empty_count(),
+        });
     }
     let mut tally = Tally::default();
     let mut counts: Vec<(Technique, usize)> = Vec::new();
@@ -211,28 +208,82 @@ pub(crate) fn weights(puzzle: &Puzzle) -> Result<WeightsResult, Unfinished> {
     })
 }
 
-/// The technique weights as a plug-in of [`crate::human::rate`], with the
-/// basic reach beside them.
-pub(crate) struct WeightsModel;
+/// Why the technique weights have no score (or no level) for a puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsNull {
+    /// The catalogue cannot finish the puzzle.
+    #[error("needs search (stuck after {steps} steps with {empty} empty cells)")]
+    NeedsSearch {
+        /// Steps of the simplest-first path before it stalled.
+        steps: usize,
+        /// Empty cells where it stalled.
+        empty: usize,
+    },
+    /// Xu & Xu's levels are defined for 9×9 puzzles only.
+    #[error("levels are defined for 9×9 only")]
+    LevelNotNineByNine,
+}
 
-impl HumanModel for WeightsModel {
-    fn model(&self) -> Model {
-        Model::Weights
-    }
-    fn name(&self) -> &'static str {
-        "weights"
-    }
-    fn rate(&self, on: &Rating<'_>, out: &mut Ratings) -> Result<(), Unfinished> {
-        out.basic_reach = Some(basic_reach(on.puzzle));
-        let w = weights(on.puzzle)?;
-        out.set_weights(w.score, w.level, w.hardest);
-        if w.level.is_none() {
-            out.status.insert(
-                "weights_level".into(),
-                "levels are defined for 9×9 only".into(),
-            );
+/// The technique weights' row, with the basic reach beside them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WeightsRow {
+    /// Xu & Xu technique-weight score: sum of Table 1 weights along the
+    /// simplest-first path.
+    pub score: Option<u32>,
+    /// Xu & Xu Table 3 level of the score (`Easy`, `Intermediate`, `Hard`,
+    /// `Challenging`); null for orders other than 9×9.
+    pub level: Option<WeightLevel>,
+    /// The used technique with the highest first-use weight (serialised by
+    /// its name); null when nothing had to be filled.
+    pub hardest_technique: Option<Technique>,
+    /// First-use weight (Xu & Xu Table 1) of the hardest technique.
+    pub hardest_weight: Option<u32>,
+    /// Share of the empty cells singles, pairs and intersections fill
+    /// before they stall, in [0, 1]; lower is harder.
+    pub basic_reach: Option<f64>,
+    /// Why the score, or only the level, is null when the model ran.
+    pub why_null: Option<WeightsNull>,
+}
+
+impl WeightsRow {
+    /// The row of a score, its level and the hardest technique used.
+    pub(crate) fn of(score: u32, level: Option<WeightLevel>, hardest: Option<Technique>) -> Self {
+        WeightsRow {
+            score: Some(score),
+            level,
+            hardest_technique: hardest,
+            hardest_weight: hardest.map(|t| weight(t).0),
+            basic_reach: None,
+            why_null: level.is_none().then_some(WeightsNull::LevelNotNineByNine),
         }
-        Ok(())
+    }
+}
+
+impl HumanModel for WeightsRow {
+    type Options = ();
+    fn rate(&mut self, on: &Rating<'_>, _: &()) {
+        let basic_reach = Some(basic_reach(on.puzzle));
+        *self = match weights(on.puzzle) {
+            Ok(w) => WeightsRow {
+                basic_reach,
+                ..WeightsRow::of(w.score, w.level, w.hardest)
+            },
+            Err(why) => WeightsRow {
+                basic_reach,
+                why_null: Some(why),
+                ..WeightsRow::default()
+            },
+        };
+    }
+}
+
+impl ModelRow for WeightsRow {
+    fn why_null(&self) -> Option<WhyNull> {
+        let why = self.why_null?;
+        Some(WhyNull {
+            level_only: matches!(why, WeightsNull::LevelNotNineByNine),
+            text: why.to_string(),
+        })
     }
 }
 
