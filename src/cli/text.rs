@@ -252,24 +252,7 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
                 cells.push(f(row.clauses.as_ref().map(|c| c.short_pct)));
             }
             if relax {
-                let r = row.relax.as_ref();
-                cells.push(r.map_or_else(|| "-".into(), |r| r.k.to_string()));
-                cells.push(f(r.map(|r| r.mean_fixed)));
-                cells.push(f(r.map(|r| r.p_unique)));
-                cells.push(r.map_or_else(
-                    || "-".into(),
-                    |r| {
-                        format!(
-                            "{}{:.2}",
-                            if r.capped > 0 { ">=" } else { "" },
-                            r.mean_solutions
-                        )
-                    },
-                ));
-                cells.push(r.map_or_else(
-                    || "-".into(),
-                    |r| if r.saw_nothing { "yes" } else { "no" }.into(),
-                ));
+                cells.extend(relax_cells(row.relax.as_ref()));
             }
             if rate {
                 let r = row.rate.as_ref();
@@ -310,6 +293,33 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
         })
         .collect();
     let mut text = text_table(&header, &table);
+    text.push_str(&analyze_notes(rows));
+    text
+}
+
+/// The relaxation cells of an `analyze` row: k, mean fixed, P(unique),
+/// mean solutions (`>=` when capped) and whether it saw nothing.
+fn relax_cells(r: Option<&RelaxSummary>) -> [String; 5] {
+    let Some(r) = r else {
+        return std::array::from_fn(|_| "-".into());
+    };
+    [
+        r.k.to_string(),
+        format!("{:.2}", r.mean_fixed),
+        format!("{:.2}", r.p_unique),
+        format!(
+            "{}{:.2}",
+            if r.capped > 0 { ">=" } else { "" },
+            r.mean_solutions
+        ),
+        if r.saw_nothing { "yes" } else { "no" }.into(),
+    ]
+}
+
+/// The notes under `analyze`'s table: how many relaxed rows saw nothing,
+/// and the rows whose precision was not reached.
+fn analyze_notes(rows: &[Lined<AnalysisRow>]) -> String {
+    let mut text = String::new();
     let relaxed: Vec<&RelaxSummary> = rows.iter().filter_map(|r| r.row.relax.as_ref()).collect();
     let saw: Vec<usize> = relaxed
         .iter()

@@ -270,3 +270,15 @@ mod tests {
         assert_eq!(ChainKind::Dynamic.base_tenths(), 85);
     }
 }
+
+/// A conclusion of a static chain nested in a branch: what it concludes,
+/// its complexity, and the causes of its nodes (its rule parents).
+pub(crate) struct NestedConclusion {
+    pub(crate) conclusion: Conclusion,
+    pub(crate) nodes: usize,
+    pub(crate) causes: Vec<Cause>,
+    /// The nested chain's identity when two searches may find the same
+    /// chain (SE's `FullChain`): its complexity counts once per outer
+    /// chain.
+    pub(crate) fingerprint: Option<u64>,
+}

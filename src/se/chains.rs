@@ -47,7 +47,7 @@
 //!   candidates of its cell or the removed places of its digit in its unit)
 //!   and which adds the nested chain's complexity once per chain (SE's
 //!   `FullChain`); bounded by [`NESTED_ROUNDS`] per branch and
-//!   [`NESTED_BUDGET`] searches per call.
+//!   [`NESTED_BUDGET`](super::work::NESTED_BUDGET) searches per call.
 //!
 //! SE's nesting levels 3 to 5 (10.0, 10.5, 11.0) are [`super::nesting`]'s;
 //! SE's
@@ -58,12 +58,13 @@
 //! every branch added (as SE adds its branches' in a cell or region forcing
 //! chain).
 
+use super::chain::NestedConclusion;
 use super::chain::{
     Cause, ChainKind, Conclusion, Eliminations, KEY_CELL, KEY_CONTRADICTION, KEY_DOUBLE,
     KEY_REGION, RatedChain,
 };
 use super::cycles;
-use super::nesting::Search;
+use super::work::Search;
 use crate::human::board::Board;
 use crate::human::techniques::{Application, ChainSource, Technique, chain_sources, find};
 use crate::util::bits as digits;
@@ -206,10 +207,6 @@ type CellSingle = (u8, Vec<u32>, Option<usize>);
 
 /// At most this many nested-chain rounds per branch.
 pub(crate) const NESTED_ROUNDS: usize = 4;
-
-/// At most this many nested searches per producer call (SE's nesting has no
-/// cap; ours keeps one step within seconds).
-pub(crate) const NESTED_BUDGET: usize = 400;
 
 impl Branch {
     /// Propagates `assume` from `start` as `mode` says. `source_x` tells
@@ -758,18 +755,6 @@ pub(super) fn causes_of(parts: &[(&Branch, &Ancestry)], root: Option<Cause>) -> 
         }
     }
     causes
-}
-
-/// A conclusion of a static chain nested in a branch: what it concludes,
-/// its complexity, and the causes of its nodes (its rule parents).
-pub(super) struct NestedConclusion {
-    pub(super) conclusion: Conclusion,
-    pub(super) nodes: usize,
-    pub(super) causes: Vec<Cause>,
-    /// The nested chain's identity when two searches may find the same
-    /// chain (SE's `FullChain`): its complexity counts once per outer
-    /// chain.
-    pub(super) fingerprint: Option<u64>,
 }
 
 /// SE's rule nested at levels 2 and 3, its first chaining producer

@@ -70,15 +70,16 @@ pub(crate) mod cycles;
 pub(crate) mod nesting;
 pub(crate) mod producers;
 pub(crate) mod uniqueness;
+pub(crate) mod work;
 
 use crate::grid::Puzzle;
 use crate::human::board::Board;
 use crate::human::techniques::Technique;
 use chain::ChainKind;
-use nesting::Work;
-pub(crate) use nesting::WorkBudget;
 use producers::{PRODUCERS, State};
 use std::collections::BTreeMap;
+use work::Work;
+pub(crate) use work::WorkBudget;
 
 /// A rule of SE's rating table that our path can use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

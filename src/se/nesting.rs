@@ -25,7 +25,7 @@
 //!
 //! The outer branches of a producer run in parallel (rayon); the work is
 //! counted in branch propagations of the nested searches against a
-//! [`WorkBudget`], past which the producer stops with [`OverBudget`] (the
+//! [`WorkBudget`](super::work::WorkBudget), past which the producer stops with [`OverBudget`] (the
 //! count, so the outcome, does not depend on the threads). A producer call
 //! hands its branches a [`Search`]: the puzzle's counter, and the nested
 //! searches of level 2 it may still start (a fresh allowance per call that
@@ -33,165 +33,19 @@
 //! each branch takes at most [`super::chains::NESTED_ROUNDS`] nested rounds
 //! (SE has no cap).
 
+use super::chain::NestedConclusion;
 use super::chain::{Cause, ChainKind, Conclusion, KEY_CONTRADICTION, KEY_DOUBLE, RatedChain};
 use super::chains::{
-    Assume, Branch, DYNAMIC, Mode, NESTED, NESTED_BUDGET, NestedConclusion, STATIC, agreements,
-    causes_of, nested_first, rated_agreements, se_ordered,
+    Assume, Branch, DYNAMIC, Mode, NESTED, STATIC, agreements, causes_of, nested_first,
+    rated_agreements, se_ordered,
 };
+use super::work::{BoardKey, OverBudget, Search, Work};
 use crate::human::board::Board;
 use crate::util::bits as digits;
 use rayon::prelude::*;
-use std::cell::Cell;
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-/// How much work the nesting levels 3–5 may do for one puzzle: branch
-/// propagations of their nested searches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct WorkBudget(pub u64);
-
-impl WorkBudget {
-    /// No work: levels 3–5 are not tried, and a puzzle that needs them
-    /// "needs search".
-    pub(crate) const OFF: WorkBudget = WorkBudget(0);
-
-    /// The default of `rate`, `score` and `analyze`: 20 million units,
-    /// enough for every famous hardest puzzle embedded in `examples/`;
-    /// `docs/methods.md` §3.11 gives what eleven's list needs and what a
-    /// unit costs. Most puzzles never reach level 3 and use none.
-    pub(crate) const DEFAULT: WorkBudget = WorkBudget(20_000_000);
-}
-
-impl Default for WorkBudget {
-    fn default() -> WorkBudget {
-        WorkBudget::DEFAULT
-    }
-}
-
-/// A board's values and candidates, cell by cell: the memo's key.
-type BoardKey = Vec<(u8, u32)>;
-
-/// The nesting levels ran past their [`WorkBudget`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct OverBudget;
-
-/// The work counter of one puzzle, shared by the threads of a producer.
-pub(crate) struct Work {
-    limit: u64,
-    used: AtomicU64,
-    /// The nested dynamic searches done, by board: level 5 repeats level
-    /// 4's branches before it nests deeper.
-    dynamic_seen: Mutex<HashMap<BoardKey, Arc<Vec<NestedConclusion>>>>,
-}
-
-impl Work {
-    /// A counter with nothing used.
-    pub(crate) fn new(budget: WorkBudget) -> Work {
-        Work {
-            limit: budget.0,
-            used: AtomicU64::new(0),
-            dynamic_seen: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// A counter no work runs out (the tests' producers, called outside a
-    /// rating).
-    #[cfg(test)]
-    pub(crate) fn unlimited() -> Work {
-        Work::new(WorkBudget(u64::MAX))
-    }
-
-    /// Counts `n` units; false once the total passes the limit, or when
-    /// the call is cancelled ([`crate::cancel`]: the work then ends as if
-    /// over budget, and the caller throws the outcome away).
-    fn charge(&self, n: u64) -> bool {
-        if crate::cancel::cancelled() {
-            return false;
-        }
-        let before = self.used.fetch_add(n, Ordering::Relaxed);
-        before.saturating_add(n) <= self.limit
-    }
-
-    /// Whether the budget is [`WorkBudget::OFF`]: levels 3–5 are not tried.
-    pub(crate) fn is_off(&self) -> bool {
-        self.limit == 0
-    }
-
-    pub(crate) fn over(&self) -> bool {
-        crate::cancel::cancelled() || self.used.load(Ordering::Relaxed) > self.limit
-    }
-
-    /// Units used so far.
-    #[cfg(test)]
-    pub(crate) fn used(&self) -> u64 {
-        self.used.load(Ordering::Relaxed)
-    }
-}
-
-/// What a producer call carries down into the propagation of its branches:
-/// the puzzle's work counter, and how many nested searches (SE's level 2)
-/// the call may still start. A producer call that nests level 2 takes a
-/// fresh allowance of [`NESTED_BUDGET`] ([`Search::with_nested_budget`]);
-/// its branches run one after another and spend it.
-pub(crate) struct Search<'w> {
-    work: &'w Work,
-    nested_left: Cell<usize>,
-}
-
-impl<'w> Search<'w> {
-    /// A search counting on `work`, with no nested search allowed.
-    pub(crate) fn new(work: &'w Work) -> Search<'w> {
-        Search {
-            work,
-            nested_left: Cell::new(0),
-        }
-    }
-
-    /// A search on the same counter with [`NESTED_BUDGET`] nested searches
-    /// allowed: one per producer call of level 2.
-    pub(crate) fn with_nested_budget(&self) -> Search<'w> {
-        Search {
-            work: self.work,
-            nested_left: Cell::new(NESTED_BUDGET),
-        }
-    }
-
-    /// The puzzle's work counter.
-    pub(crate) fn work(&self) -> &'w Work {
-        self.work
-    }
-
-    /// How many nested searches the call may still start.
-    pub(super) fn nested_left(&self) -> usize {
-        self.nested_left.get()
-    }
-
-    /// Spends one nested search of the allowance.
-    pub(super) fn spend_nested(&self) {
-        self.nested_left
-            .set(self.nested_left.get().saturating_sub(1));
-    }
-
-    /// Counts `n` units; false when over budget.
-    fn charge(&self, n: u64) -> bool {
-        self.work.charge(n)
-    }
-
-    /// Counts `n` branch propagations of the chain producers below level 3
-    /// when `board` is larger than 9×9; false when over budget. On a 9×9
-    /// board those producers take milliseconds a step and the budget is the
-    /// nesting levels' alone (its default is measured so); from 16×16 on,
-    /// they are the expense themselves (minutes a step), so the same budget
-    /// covers every branch they propagate, each counted as
-    /// [`large_board_weight`] 9×9 ones. A budget of 0 leaves them
-    /// uncounted, as it leaves levels 3–5 out.
-    pub(super) fn charge_large_board(&self, board: &Board, n: u64) -> bool {
-        board.geometry().side <= 9
-            || self.work.is_off()
-            || self.work.charge(n * large_board_weight(board))
-    }
-
+impl Search<'_> {
     /// The nested dynamic search of `board`, from the counter's memo when
     /// it has it.
     fn memoised_dynamic(&self, board: &Board) -> Arc<Vec<NestedConclusion>> {
@@ -210,16 +64,6 @@ impl<'w> Search<'w> {
         }
         found
     }
-}
-
-/// How many 9×9 branch propagations one on `board` is worth: the ratio of
-/// their candidates (cells × digits), 5 for 16×16 and 21 for 25×25, so a
-/// budget lasts about as long on every size (on the machine of
-/// `docs/performance.md`, 5 million units took 41 s of CPU on a minimal
-/// 16×16 puzzle unweighted, 20 million take about 30 s on 9×9).
-fn large_board_weight(board: &Board) -> u64 {
-    let geo = board.geometry();
-    ((geo.cells * geo.side) / (81 * 9)).max(1) as u64
 }
 
 /// The rule a nesting level applies inside its branches, in SE's order.
@@ -568,6 +412,7 @@ pub(crate) fn deep_chains(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::se::WorkBudget;
 
     #[test]
     fn nesting_levels_rate_as_se() {
@@ -599,6 +444,7 @@ mod tests {
 mod puzzles {
     use super::*;
     use crate::grid::parse_puzzle;
+    use crate::se::WorkBudget;
     use crate::se::producers::{State, below_level_3, first_hint};
     use crate::se::{SeRule, SerateUnfinished, serate_within};
 
@@ -685,7 +531,7 @@ mod puzzles {
         let e = serate_within(&p, WorkBudget(20_000)).unwrap_err();
         assert_eq!(e, SerateUnfinished::OverBudget);
         let board = Board::new(&p);
-        assert_eq!(large_board_weight(&board), 5);
+        assert_eq!(crate::se::work::large_board_weight(&board), 5);
         let work = Work::new(WorkBudget(1_000_000));
         let search = Search::new(&work);
         assert!(search.charge_large_board(&board, 2));

@@ -16,7 +16,8 @@
 use super::aligned::{self, Degree};
 use super::chain::{ChainKind, Conclusion, Eliminations, RatedChain, easiest};
 use super::chains::{dynamic_chains, multiple_chains, static_chains};
-use super::nesting::{OverBudget, Search, Work, deep_chains};
+use super::nesting::deep_chains;
+use super::work::{OverBudget, Search, Work};
 use super::{SeHint, SeRule, classic, cycles, uniqueness};
 use crate::human::board::Board;
 use crate::util::bits as digits;

@@ -437,7 +437,7 @@ fn chain_ratings_grow_with_length() {
     use crate::human::path::simplest_path;
     use crate::se::chain::length_increment_tenths;
     use crate::se::chains::rated_chains;
-    use crate::se::nesting::{Search, Work};
+    use crate::se::work::{Search, Work};
     use std::collections::BTreeMap;
     let hard = [
         "....6..2..2.7.5.3..58..49....7...6..5..1.6..2..3...8....14..76..4.5.7.8..7..1....",

@@ -9,8 +9,8 @@ use crate::grid::parse_puzzle;
 use crate::human::board::Board;
 use crate::human::solver::{Solved, solve};
 use crate::se::aligned::{AlignedExclusion, Degree, all, first};
-use crate::se::nesting::Work;
 use crate::se::producers::{State, classic_producers};
+use crate::se::work::Work;
 use crate::se::{SeRule, serate};
 use rayon::prelude::*;
 

@@ -15,7 +15,7 @@ use crate::human::solver::{Solved, solve};
 use crate::human::techniques::Technique;
 use crate::se::chain::{ChainKind, RatedChain, length_increment_tenths};
 use crate::se::chains::{dynamic_chains, multiple_chains, static_chains};
-use crate::se::nesting::{Search, Work};
+use crate::se::work::{Search, Work};
 use crate::se::{SeRule, serate};
 use rayon::prelude::*;
 

@@ -11,9 +11,9 @@ use super::common::shared_data as data;
 use crate::grid::parse_puzzle;
 use crate::human::board::Board;
 use crate::human::solver::{Solved, solve};
-use crate::se::nesting::Work;
 use crate::se::producers::{State, chain_producers_below_level_3, classic_producers, first_hint};
 use crate::se::uniqueness::{all_unique_loops, bivalue_universal_grave};
+use crate::se::work::Work;
 use crate::se::{SeHint, SeRule, serate};
 use rayon::prelude::*;
 
