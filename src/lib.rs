@@ -157,8 +157,9 @@ pub use score::fit::{
 
 // Berthier's ratings: T&E depth, W, B, BxB and BxBB.
 pub use berthier::{
-    BerthierError, BerthierExplanation, BerthierOptions, BerthierRatings, Budget as BerthierBudget,
-    Rating as BerthierRating, rate_batch as rate_berthier_batch, rate_berthier,
+    BerthierColumns, BerthierError, BerthierExplanation, BerthierOptions, BerthierRatings,
+    Budget as BerthierBudget, Rating as BerthierRating, rate_batch as rate_berthier_batch,
+    rate_berthier,
 };
 
 // Analyze: the rows of a data set.

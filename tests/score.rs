@@ -632,3 +632,60 @@ fn a_time_model_with_effort_terms_is_refused_by_name() {
     assert_ne!(code, 0);
     assert!(err.contains("old.json") && err.contains("terms"), "{err}");
 }
+
+/// `score` rows carry Berthier's ratings beside the trial depth, equal to
+/// `rate -m berthier`'s: W and B inside T&E(1) with BxB out of range; the
+/// text table shows them in one cell; `--berthier-budget 0` leaves them
+/// null, and a budget too small says so in `berthier_status`.
+#[test]
+fn score_rows_carry_berthiers_ratings_as_rate_gives_them() {
+    let input =
+        "..6.2...72....351....4.......7.45.6...1.6.8...2.91.7.......1....985....35...9.1..\n";
+    let (code, out, err) = sudolab(&["score", "-", "-f", "jsonl"], input);
+    assert_eq!(code, 0, "{err}");
+    let scored = &rows(&out)[0];
+    let (code, out, err) = sudolab(&["rate", "-", "-m", "berthier", "-f", "jsonl"], input);
+    assert_eq!(code, 0, "{err}");
+    let rated = &rows(&out)[0];
+    for column in ["w_rating", "b_rating", "bxb", "bxbb", "berthier_status"] {
+        assert_eq!(scored[column], rated[column], "{column}: {scored} {rated}");
+    }
+    assert_eq!(
+        (&scored["w_rating"], &scored["b_rating"]),
+        (&3.into(), &3.into()),
+        "{scored}"
+    );
+    assert!(
+        scored["berthier_status"]
+            .as_str()
+            .unwrap()
+            .contains("bxb=out_of_range(te1)")
+    );
+    let (code, out, err) = sudolab(&["score", "-"], input);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().next().unwrap().contains("berthier"), "{out}");
+    assert!(out.contains(" W3 B3 "), "{out}");
+    let (code, out, err) = sudolab(
+        &["score", "-", "-f", "jsonl", "--berthier-budget", "0"],
+        input,
+    );
+    assert_eq!(code, 0, "{err}");
+    let off = &rows(&out)[0];
+    assert!(
+        off["w_rating"].is_null() && off["berthier_status"].is_null(),
+        "{off}"
+    );
+    let (code, out, err) = sudolab(
+        &["score", "-", "-f", "jsonl", "--berthier-budget", "10"],
+        input,
+    );
+    assert_eq!(code, 0, "{err}");
+    let short = &rows(&out)[0];
+    assert!(
+        short["berthier_status"]
+            .as_str()
+            .unwrap()
+            .contains("budget"),
+        "{short}"
+    );
+}

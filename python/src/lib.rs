@@ -533,6 +533,8 @@ fn score_rows<'py>(
         scale: scale.unwrap_or(d.scale),
         all_metrics: all_metrics.unwrap_or(d.all_metrics),
         serate_budget: serate_budget.unwrap_or(d.serate_budget),
+        // As `sudolab score`: Berthier's ratings with rate's budget.
+        berthier_budget: ScoreOptions::BERTHIER_BUDGET,
     };
     opts.check().map_err(option_error)?;
     let lines = lines_of(lines, puzzles.len())?;

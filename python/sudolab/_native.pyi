@@ -116,6 +116,11 @@ class ScoreRow(ScoreFields, total=False):
     calibrated_level: str
     hardest_technique: Optional[str]
     trial_depth: Optional[int]
+    w_rating: Optional[int]
+    b_rating: Optional[int]
+    bxb: Optional[int]
+    bxbb: Optional[int]
+    berthier_status: Optional[str]
 
 class RatingFields(TypedDict, total=False):
     """The human models' fields, in ``rate`` and ``analyze`` rows (a model not

@@ -335,7 +335,7 @@ fn score_within(
             serate_budget,
             ..shipped.clone()
         };
-        score::score(puzzle, &own)
+        score::score_knowing(puzzle, &own, None)
     }
 }
 

@@ -158,6 +158,58 @@ pub struct BerthierRatings {
     pub bxb_path: Option<Vec<String>>,
 }
 
+impl BerthierRatings {
+    /// The T&E depth and why each rating is null, as the
+    /// `berthier_status` column writes it:
+    /// `te1 w=rated b=rated bxb=out_of_range(te1) bxbb=out_of_range(te1)`.
+    pub fn status_line(&self) -> String {
+        let one = |name: &str, x: &Rating| match x {
+            Rating::OutOfRange { te_depth } => format!("{name}=out_of_range(te{te_depth})"),
+            Rating::AboveMax { max } => format!("{name}=above_max({max})"),
+            Rating::BudgetExceeded { level } => format!("{name}=budget(level {level})"),
+            other => format!("{name}={}", other.status()),
+        };
+        format!(
+            "te{} {} {} {} {}",
+            self.te_depth,
+            one("w", &self.w),
+            one("b", &self.b),
+            one("bxb", &self.bxb),
+            one("bxbb", &self.bxbb)
+        )
+    }
+}
+
+/// Berthier's ratings as the columns of a `score` row: each rating's value
+/// (null outside its range or past the budget) and `berthier_status`
+/// saying why.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct BerthierColumns {
+    /// The W rating (whips).
+    pub w_rating: Option<u32>,
+    /// The B rating (braids).
+    pub b_rating: Option<u32>,
+    /// BxB, of a T&E(2) puzzle.
+    pub bxb: Option<u32>,
+    /// BxBB, of a T&E(3) puzzle.
+    pub bxbb: Option<u32>,
+    /// The T&E depth and why each rating is null
+    /// ([`BerthierRatings::status_line`]).
+    pub berthier_status: Option<String>,
+}
+
+impl From<&BerthierRatings> for BerthierColumns {
+    fn from(r: &BerthierRatings) -> BerthierColumns {
+        BerthierColumns {
+            w_rating: r.w.value(),
+            b_rating: r.b.value(),
+            bxb: r.bxb.value(),
+            bxbb: r.bxbb.value(),
+            berthier_status: Some(r.status_line()),
+        }
+    }
+}
+
 /// Why a puzzle cannot be rated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BerthierError {

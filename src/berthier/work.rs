@@ -14,13 +14,17 @@ pub struct Budget {
 impl Budget {
     /// No limit.
     pub const UNLIMITED: Budget = Budget { nodes: u64::MAX };
+    /// The default's nodes: 200 million, about a minute on one core, far
+    /// beyond what any puzzle of the published lists needs.
+    pub const DEFAULT_NODES: u64 = 200_000_000;
 }
 
 impl Default for Budget {
-    /// 200 million nodes: about a minute on one core, far beyond what any
-    /// puzzle of the published lists needs.
+    /// [`Budget::DEFAULT_NODES`].
     fn default() -> Budget {
-        Budget { nodes: 200_000_000 }
+        Budget {
+            nodes: Budget::DEFAULT_NODES,
+        }
     }
 }
 

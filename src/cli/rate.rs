@@ -43,6 +43,11 @@ pub(super) struct RateArgs {
     /// other chain producers.
     #[arg(long, default_value_t = RateOptions::SERATE_BUDGET)]
     pub serate_budget: u64,
+    /// Chain-search nodes each of Berthier's ratings (`-m berthier`: W, B,
+    /// BxB, BxBB) may visit for a puzzle; past them the rating is `-` and
+    /// berthier_status says `budget`.
+    #[arg(long, default_value_t = RateOptions::default().berthier_budget)]
+    pub berthier_budget: u64,
     /// Print the step-by-step solving path instead of ratings: with `-m
     /// serate`, Sudoku Explainer's steps with their ratings (and ER, EP, ED),
     /// else the technique catalogue's simplest-first path.
@@ -103,6 +108,7 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
     let mut opts = RateOptions::for_models(&args.model)?;
     opts.seed = args.seed;
     opts.serate_budget = args.serate_budget;
+    opts.berthier_budget = args.berthier_budget;
     if let Some(r) = args.runs {
         opts.set_runs(r);
     }

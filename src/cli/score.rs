@@ -44,6 +44,11 @@ pub(super) struct ScoreArgs {
     /// the levels out.
     #[arg(long, default_value_t = ScoreOptions::default().serate_budget)]
     pub serate_budget: u64,
+    /// Chain-search nodes each of Berthier's ratings (w_rating, b_rating,
+    /// bxb, bxbb) may visit for a puzzle; past them the rating is null and
+    /// berthier_status says `budget`. 0 leaves the ratings out.
+    #[arg(long, default_value_t = ScoreOptions::BERTHIER_BUDGET)]
+    pub berthier_budget: u64,
 }
 
 pub(super) fn run(args: ScoreArgs) -> Result<u8> {
@@ -82,6 +87,7 @@ pub(super) fn run(args: ScoreArgs) -> Result<u8> {
         scale: args.scale,
         all_metrics: args.all_metrics,
         serate_budget: args.serate_budget,
+        berthier_budget: args.berthier_budget,
     };
     opts.check()?;
     let model_name = args.model.as_ref().map(|p| p.display().to_string());

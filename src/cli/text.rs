@@ -29,6 +29,26 @@ fn extrapolated(flag: bool) -> &'static str {
 
 /// The text table of score rows; `calibrated` names the scale of the
 /// calibrated level column, given when `with_level`.
+/// Berthier's ratings in one cell: `W3 B3` inside T&E(1), `BxB5` inside
+/// T&E(2), `BxBB2` inside T&E(3); `-` when none was rated.
+fn berthier_cell(b: &sudolab::BerthierColumns) -> String {
+    let named = [
+        ("W", b.w_rating),
+        ("B", b.b_rating),
+        ("BxB", b.bxb),
+        ("BxBB", b.bxbb),
+    ];
+    let rated: Vec<String> = named
+        .iter()
+        .filter_map(|(name, v)| v.map(|v| format!("{name}{v}")))
+        .collect();
+    if rated.is_empty() {
+        "-".into()
+    } else {
+        rated.join(" ")
+    }
+}
+
 pub(crate) fn score_table(rows: &[ScoreRow], calibrated: &str, with_level: bool) -> String {
     let table: Vec<Vec<String>> = rows
         .iter()
@@ -47,6 +67,7 @@ pub(crate) fn score_table(rows: &[ScoreRow], calibrated: &str, with_level: bool)
                     .unwrap_or_else(|| "-".into()),
                 r.score.se_by.map_or("-", SeBy::name).to_string(),
                 r.trial_depth.map_or_else(|| "-".into(), |d| d.to_string()),
+                berthier_cell(&r.berthier),
                 match (r.score.minutes, r.score.minutes_low, r.score.minutes_high) {
                     (Some(m), Some(lo), Some(hi)) => format!(
                         "{m:.1} ({lo:.1}–{hi:.1}){}",
@@ -69,6 +90,7 @@ pub(crate) fn score_table(rows: &[ScoreRow], calibrated: &str, with_level: bool)
         Metric::SeEquivalent.name(),
         Metric::SeBy.name(),
         Metric::TrialDepth.name(),
+        "berthier",
         "minutes",
     ];
     if with_level {
@@ -89,6 +111,7 @@ level: the score on the sites' levels (--scale N for more); past Hard everything
 about SE 4 to the top, where se_equivalent and trial_depth separate the hardest
 se_equivalent: Sudoku Explainer's rating (serate's ER; se_by says when it is the score's \
 placement instead); trial_depth: how deep assumptions must nest (T&E depth)
+berthier: Berthier's ratings, the longest chain the simplest-first path needs: W (whips) and B (braids) inside T&E(1), BxB inside T&E(2), BxBB inside T&E(3) (docs/raters.md)
 minutes: typical mean solving time of Cloud Sudoku players, with the band half of them fall in; \
 it rises with the score; \"extrapolated\": a score above every timed puzzle, whose minutes \
 are those of the hardest timed puzzles (a lower bound)

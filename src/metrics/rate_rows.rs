@@ -9,7 +9,6 @@
 
 use super::registry::{Metric, Source, Statistic};
 use super::value::{MetricValue, count, number, text};
-use crate::berthier::{self, BerthierRatings};
 use crate::human::{
     AnnealingRow, BaselineRow, BerthierRow, FowlerRow, HarmonyRow, HsolveRow, Model, NishioRow,
     OracleRow, Ratings, SerateRow, SinglesRow, SisusRow, TrialRow, WeightsRow,
@@ -107,7 +106,7 @@ impl BerthierRow {
             Metric::BRating => r.b.value().map(count),
             Metric::Bxb => r.bxb.value().map(count),
             Metric::Bxbb => r.bxbb.value().map(count),
-            Metric::BerthierStatus => Some(text(&status_line(r))),
+            Metric::BerthierStatus => Some(text(&r.status_line())),
             _ => None,
         }
     }
@@ -242,22 +241,4 @@ impl WeightsRow {
             _ => None,
         }
     }
-}
-
-/// `w=rated b=rated bxb=out_of_range(te1) bxbb=not_run`, with the T&E depth.
-fn status_line(r: &BerthierRatings) -> String {
-    let one = |name: &str, x: &berthier::Rating| match x {
-        berthier::Rating::OutOfRange { te_depth } => format!("{name}=out_of_range(te{te_depth})"),
-        berthier::Rating::AboveMax { max } => format!("{name}=above_max({max})"),
-        berthier::Rating::BudgetExceeded { level } => format!("{name}=budget(level {level})"),
-        other => format!("{name}={}", other.status()),
-    };
-    format!(
-        "te{} {} {} {} {}",
-        r.te_depth,
-        one("w", &r.w),
-        one("b", &r.b),
-        one("bxb", &r.bxb),
-        one("bxbb", &r.bxbb)
-    )
 }

@@ -683,6 +683,17 @@ pub struct ScoreOptions {
     /// of one puzzle; past them the SE-equivalent is the placement and
     /// `se_by` says so ([`crate::RateOptions::SERATE_BUDGET`] by default).
     pub serate_budget: u64,
+    /// Chain-search nodes each of Berthier's ratings may visit for the
+    /// row's `w_rating`, `b_rating`, `bxb`, `bxbb` and `berthier_status`
+    /// (`crate::BerthierBudget`); 0 (the default) leaves them out. `sudolab
+    /// score` and Python's `score` give [`ScoreOptions::BERTHIER_BUDGET`].
+    pub berthier_budget: u64,
+}
+
+impl ScoreOptions {
+    /// The Berthier budget of `sudolab score` and Python's `score`: that of
+    /// `rate -m berthier`.
+    pub const BERTHIER_BUDGET: u64 = crate::berthier::Budget::DEFAULT_NODES;
 }
 
 impl Default for ScoreOptions {
@@ -693,6 +704,7 @@ impl Default for ScoreOptions {
             scale: 4,
             all_metrics: false,
             serate_budget: crate::human::RateOptions::SERATE_BUDGET,
+            berthier_budget: 0,
         }
     }
 }
@@ -753,6 +765,9 @@ pub struct Scored {
     /// The trial depth (`docs/methods.md` §3.9): how deeply assumptions
     /// nest, the forum's other axis at the top (T&E(1)–T&E(3)).
     pub trial_depth: Option<u8>,
+    /// Berthier's ratings, when [`ScoreOptions::berthier_budget`] asks for
+    /// them (`None` also for a puzzle they cannot rate, not 9×9).
+    pub berthier: Option<crate::berthier::BerthierRatings>,
 }
 
 /// One puzzle's score as `sudolab score` prints it.
@@ -779,6 +794,10 @@ pub struct ScoreRow {
     /// finish (0–3, `docs/methods.md` §3.9), the forum's ranking of its
     /// hardest puzzles beside SE's rating (T&E(1)–T&E(3)).
     pub trial_depth: Option<u8>,
+    /// Berthier's W, B, BxB and BxBB ratings and why each is null,
+    /// flattened (all null when not computed).
+    #[serde(flatten)]
+    pub berthier: crate::berthier::BerthierColumns,
     /// The metric values (with `--all-metrics`: every candidate), flattened.
     #[serde(flatten)]
     pub metrics: BTreeMap<Metric, Option<f64>>,
@@ -803,6 +822,11 @@ impl ScoreRow {
             score: scored.score,
             hardest_technique: scored.hardest_technique,
             trial_depth: scored.trial_depth,
+            berthier: scored
+                .berthier
+                .as_ref()
+                .map(crate::berthier::BerthierColumns::from)
+                .unwrap_or_default(),
             metrics: if all_metrics {
                 // The trial depth has its own column.
                 let mut m = scored.metrics;
@@ -872,8 +896,22 @@ pub(crate) fn score_knowing(
         },
         hardest_technique: metrics.hardest_technique,
         trial_depth: metrics.trial_depth,
+        berthier: berthier_ratings(puzzle, opts.berthier_budget),
         metrics: metrics.values,
     })
+}
+
+/// Berthier's ratings of `puzzle` within `budget` nodes each (BxBB too);
+/// `None` when the budget is 0 or the puzzle is not one they rate.
+fn berthier_ratings(puzzle: &Puzzle, budget: u64) -> Option<crate::berthier::BerthierRatings> {
+    let opts = crate::berthier::BerthierOptions {
+        bxbb: true,
+        budget: crate::berthier::Budget { nodes: budget },
+        ..Default::default()
+    };
+    (budget > 0)
+        .then(|| crate::berthier::rate_berthier(puzzle.cells(), &opts).ok())
+        .flatten()
 }
 
 #[cfg(test)]
