@@ -571,7 +571,8 @@ def _note_saturation(frame: pd.DataFrame) -> None:
             "their relaxation columns show saturation, not a finding (column saw_nothing; "
             "k='auto' relaxes each puzzle at its onset)",
             SaturationWarning,
-            stacklevel=3,
+            # Past this function, analyze_batch and its keyword check: the caller's line.
+            stacklevel=4,
         )
 
 

@@ -46,7 +46,10 @@ def test_analyze_equals_the_cli(cli, radcliffe200):
     puzzles, path = radcliffe200
     args = ["--metrics", "clauses,relax,rate:weights,nishio,score", "--samples", "30", "--seed", "9"]
     rows = jsonl(run_cli(cli, ["analyze", str(path), *args, "--format", "jsonl"]))
-    frame = sudolab.analyze_batch(puzzles, metrics="clauses,relax,rate:weights,nishio,score", samples=30, seed=9)
+    # Like the CLI's note on stderr: 10 of the 200 saw nothing at k = 45.
+    with pytest.warns(sudolab.SaturationWarning, match="10 of 200 relaxed puzzles"):
+        frame = sudolab.analyze_batch(puzzles, metrics="clauses,relax,rate:weights,nishio,score", samples=30, seed=9)
+    assert frame.attrs["saw_nothing"] == 10
     expected = pd.DataFrame.from_records(rows)
     assert list(frame.columns) == list(expected.columns)
     assert frame.to_dict("records") == expected.to_dict("records")
