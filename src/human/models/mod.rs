@@ -222,7 +222,8 @@ impl fmt::Display for Model {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RateError {
     #[error(
-        "unknown model {0:?} (expected a comma list of {names}, default, or all)",
+        "unknown model {0:?}{hint} (expected a comma list of {names}, default, or all)",
+        hint = did_you_mean(.0),
         names = Model::names()
     )]
     /// A name in the list that is no model.
@@ -230,6 +231,19 @@ pub enum RateError {
     #[error("empty model list")]
     /// The list names no model.
     Empty,
+}
+
+/// `; did you mean "sisus"?` for a name near a model's (Jaro–Winkler
+/// similarity above 0.8, as clap hints at a flag), else nothing.
+fn did_you_mean(name: &str) -> String {
+    let name = name.to_ascii_lowercase();
+    Model::ALL
+        .into_iter()
+        .map(|m| (strsim::jaro_winkler(&name, m.name()), m.name()))
+        .filter(|(similarity, _)| *similarity > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, m)| format!("; did you mean {m:?}?"))
+        .unwrap_or_default()
 }
 
 impl FromStr for Model {
@@ -450,5 +464,27 @@ mod tests {
             .filter(|m| !costly.contains(m))
             .collect();
         assert_eq!(Model::DEFAULT.to_vec(), rest);
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    /// A mistyped model name gets the nearest model's name; a name near
+    /// none gets only the list.
+    #[test]
+    fn a_mistyped_model_name_says_the_one_meant() {
+        let sisu = "sisu".parse::<Model>().unwrap_err().to_string();
+        assert!(
+            sisu.starts_with(
+                "unknown model \"sisu\"; did you mean \"sisus\"? (expected a comma list of sisus, "
+            ),
+            "{sisu}"
+        );
+        let berthir = "Berthir".parse::<Model>().unwrap_err().to_string();
+        assert!(berthir.contains("did you mean \"berthier\"?"), "{berthir}");
+        let far = "zzz".parse::<Model>().unwrap_err().to_string();
+        assert!(far.starts_with("unknown model \"zzz\" (expected"), "{far}");
     }
 }
