@@ -125,7 +125,7 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     // are done; a signal then keeps every finished row.
     let keep_rows = resume::keep_rows_on_signal(writer.as_ref());
     let mut written = 0;
-    let mut saturation = Saturation::default();
+    let mut saturation = text::Saturation::default();
     let driver = Driver::new()
         .rows_as_they_finish()
         .progress(&pb)
@@ -181,31 +181,4 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     }
     rejected.extend(summary.rejected);
     Ok(finish(&rejected))
-}
-
-/// How many relaxed rows saw nothing (most samples capped or fixing no
-/// cell), counted as the rows pass, for the note on standard error.
-#[derive(Default)]
-struct Saturation {
-    relaxed: usize,
-    saw_nothing: usize,
-    ks: std::collections::BTreeSet<usize>,
-}
-
-impl Saturation {
-    fn count<'a>(&mut self, rows: impl Iterator<Item = &'a AnalysisRow>) {
-        for r in rows.filter_map(|row| row.relax.as_ref()) {
-            self.relaxed += 1;
-            if r.saw_nothing {
-                self.saw_nothing += 1;
-                self.ks.insert(r.k);
-            }
-        }
-    }
-
-    /// The note when some rows saw nothing: how many, and what it means.
-    fn note(&self) -> Option<String> {
-        (self.saw_nothing > 0)
-            .then(|| text::saturation_note(self.saw_nothing, self.relaxed, &self.ks))
-    }
 }

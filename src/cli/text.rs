@@ -343,18 +343,10 @@ fn relax_cells(r: Option<&RelaxSummary>) -> [String; 5] {
 /// and the rows whose precision was not reached.
 fn analyze_notes(rows: &[Lined<AnalysisRow>]) -> String {
     let mut text = String::new();
-    let relaxed: Vec<&RelaxSummary> = rows.iter().filter_map(|r| r.row.relax.as_ref()).collect();
-    let saw: Vec<usize> = relaxed
-        .iter()
-        .filter(|r| r.saw_nothing)
-        .map(|r| r.k)
-        .collect();
-    if !saw.is_empty() {
-        text.push_str(&saturation_note(
-            saw.len(),
-            relaxed.len(),
-            &saw.into_iter().collect(),
-        ));
+    let mut saturation = Saturation::default();
+    saturation.count(rows.iter().map(|r| &r.row));
+    if let Some(note) = saturation.note() {
+        text.push_str(&note);
         text.push('\n');
     }
     let unreached: Vec<String> = rows
@@ -475,10 +467,37 @@ pub(crate) fn relax_text(r: &RelaxReport) -> String {
     s
 }
 
+/// How many relaxed rows saw nothing (most samples capped or fixing no
+/// cell), counted as the rows pass, for the note under the table or on
+/// standard error.
+#[derive(Default)]
+pub(crate) struct Saturation {
+    relaxed: usize,
+    saw_nothing: usize,
+    ks: std::collections::BTreeSet<usize>,
+}
+
+impl Saturation {
+    pub(crate) fn count<'a>(&mut self, rows: impl Iterator<Item = &'a AnalysisRow>) {
+        for r in rows.filter_map(|row| row.relax.as_ref()) {
+            self.relaxed += 1;
+            if r.saw_nothing {
+                self.saw_nothing += 1;
+                self.ks.insert(r.k);
+            }
+        }
+    }
+
+    /// The note when some rows saw nothing: how many, and what it means.
+    pub(crate) fn note(&self) -> Option<String> {
+        (self.saw_nothing > 0).then(|| saturation_note(self.saw_nothing, self.relaxed, &self.ks))
+    }
+}
+
 /// The note under a data set's rows when `saw_nothing` of its `relaxed`
 /// rows saw nothing at the k values `ks`: their relaxation columns are
 /// saturation, not findings.
-pub(crate) fn saturation_note(
+fn saturation_note(
     saw_nothing: usize,
     relaxed: usize,
     ks: &std::collections::BTreeSet<usize>,
