@@ -191,8 +191,8 @@ pub use stats::{BootstrapOptions, Interval, StatError, pearson, spearman};
 pub use report::{
     CorrelationMatrix, DatasetError, DatasetReport, EngineAnswer, EngineCheck, MetricClasses,
     MetricDistribution, PathStep, PuzzleReport, RatingEntry, Report, ReportError, ReportOptions,
-    ReportRequest, ReportSubject, ScatterSeries, analyze_puzzles, compute_report, dataset_report,
-    puzzle_report,
+    ReportRequest, ReportSubject, SaturationShare, ScatterSeries, analyze_puzzles, compute_report,
+    dataset_report, puzzle_report,
 };
 
 // Report: output formats, SVG charts.

@@ -285,3 +285,48 @@ fn explain_with_serate_prints_ses_path() {
     assert_eq!((max, row["serate"].as_f64().unwrap()), (8.3, 8.3));
     assert_eq!(row["status"]["kind"], "solved");
 }
+
+/// `rate --explain` without `-m`: the technique catalogue has no chains, so
+/// on AI Escargot (an embedded example; the forum's list and SE 1.2.1.3 rate
+/// it ER 10.5) it is stuck after one hidden single, and Sudoku Explainer's
+/// whole path follows, to ER 10.5; as JSON, under `serate_path`.
+#[test]
+fn explain_goes_on_with_ses_path_where_the_catalogue_is_stuck() {
+    let input =
+        "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..\n";
+    let (code, out, err) = sudolab(&["rate", "-", "--explain"], input);
+    assert_eq!(code, 0, "{err}");
+    let (catalogue, se) = out
+        .split_once("Sudoku Explainer's path (rate -m serate --explain)")
+        .unwrap_or_else(|| panic!("no SE path after the stuck catalogue:\n{out}"));
+    assert!(
+        catalogue.contains("stuck after 1 steps: needs search"),
+        "{out}"
+    );
+    let numbered = se
+        .lines()
+        .filter(|l| {
+            l.trim_start()
+                .split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        })
+        .count();
+    assert!(numbered > 20, "{numbered} SE steps:\n{out}");
+    assert!(
+        se.trim_end().ends_with("; ER 10.5, EP 1.2, ED 1.2"),
+        "{out}"
+    );
+    let (code, out, err) = sudolab(&["rate", "-", "--explain", "-f", "json"], input);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows[0]["status"]["kind"], "needs_search");
+    assert_eq!(rows[0]["serate_path"]["serate"], 10.5);
+    // A puzzle the catalogue solves carries no SE path.
+    let easy =
+        "....2..48.....536....13....7..3.....69....5.75....2.8..675...9.8..97641..452.....\n";
+    let (code, out, err) = sudolab(&["rate", "-", "--explain", "-f", "json"], easy);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows[0]["status"]["kind"], "solved");
+    assert!(rows[0].get("serate_path").is_none(), "{out}");
+}

@@ -281,6 +281,16 @@ fn dataset_report_in_chromium() {
         .map(|c| c[2].as_u64().unwrap())
         .sum();
     assert_eq!(total, 11);
+    // The famous hard puzzles saturate at k = 45 (their maps say so one by
+    // one); the data set says how many.
+    let sat = &d["saturation"];
+    assert_eq!(sat["relaxed"], 11, "{sat}");
+    let saw_nothing = sat["saw_nothing"].as_u64().unwrap();
+    assert_eq!(saw_nothing, 7, "{sat}");
+    assert!(
+        html.contains(&format!("{saw_nothing} of 11 relaxed rows")),
+        "the page names the share"
+    );
 
     check_in_browser(
         &page,
@@ -293,6 +303,7 @@ fn dataset_report_in_chromium() {
             "label: rank",
             "Metrics against the label",
             "Universal Easy / Medium / Hard",
+            "relaxed rows",
         ],
     );
 }

@@ -49,8 +49,10 @@ pub(super) struct RateArgs {
     #[arg(long, default_value_t = RateOptions::default().berthier_budget)]
     pub berthier_budget: u64,
     /// Print the step-by-step solving path instead of ratings: with `-m
-    /// serate`, Sudoku Explainer's steps with their ratings (and ER, EP, ED),
-    /// else the technique catalogue's simplest-first path.
+    /// serate`, Sudoku Explainer's steps with their ratings (and ER, EP, ED);
+    /// with `-m berthier`, Berthier's resolution paths; else the technique
+    /// catalogue's simplest-first path, and where it is stuck (it has no
+    /// chains) Sudoku Explainer's path after it.
     #[arg(long)]
     pub explain: bool,
     /// Leave out the difficulty score (score, score_level, se_equivalent).
@@ -102,7 +104,9 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
         return if se {
             explained(&args.common, |p| SeExplanation::of(p, args.serate_budget))
         } else {
-            explained(&args.common, Explanation::of)
+            explained(&args.common, |p| {
+                Explanation::or_serate(p, args.serate_budget)
+            })
         };
     }
     let mut opts = RateOptions::for_models(&args.model)?;

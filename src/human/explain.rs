@@ -54,7 +54,7 @@ pub struct ExplainStep {
 }
 
 /// A step-by-step solving path.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Explanation {
     /// The puzzle as one line.
     pub puzzle: String,
@@ -67,6 +67,10 @@ pub struct Explanation {
     pub hardest_technique: Option<Technique>,
     /// The grid where the path stopped, when it did not finish.
     pub remaining: Option<String>,
+    /// Where the catalogue's path is stuck: Sudoku Explainer's whole path,
+    /// which goes on with its chains ([`Explanation::or_serate`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub serate_path: Option<SeExplanation>,
 }
 
 fn cells_text(geo: &Geometry, cells: &[usize]) -> String {
@@ -200,6 +204,17 @@ fn invalid(puzzle: &Puzzle) -> Option<String> {
 }
 
 impl Explanation {
+    /// [`Explanation::of`], and where the catalogue is stuck (it has no
+    /// chains), Sudoku Explainer's path of the puzzle within
+    /// `serate_budget` ([`SeExplanation::of`]) in `serate_path`.
+    pub fn or_serate(puzzle: &Puzzle, serate_budget: u64) -> Explanation {
+        let mut out = Explanation::of(puzzle);
+        if out.status == ExplainStatus::NeedsSearch {
+            out.serate_path = Some(SeExplanation::of(puzzle, serate_budget));
+        }
+        out
+    }
+
     /// Explains how a human would solve the puzzle with the technique catalogue.
     pub fn of(puzzle: &Puzzle) -> Explanation {
         let mut out = Explanation {
@@ -208,6 +223,7 @@ impl Explanation {
             steps: Vec::new(),
             hardest_technique: None,
             remaining: None,
+            serate_path: None,
         };
         if let Some(why) = invalid(puzzle) {
             out.status = ExplainStatus::Invalid(why);
@@ -259,12 +275,27 @@ impl fmt::Display for Explanation {
                 "solved in {} steps; hardest technique: {hardest}",
                 self.steps.len()
             ),
-            _ => writeln!(
-                f,
-                "stuck after {} steps: needs search (hardest technique so far: {hardest})\nremaining: {}",
-                self.steps.len(),
-                self.remaining.as_deref().unwrap_or("")
-            ),
+            _ => {
+                writeln!(
+                    f,
+                    "stuck after {} steps: needs search (hardest technique so far: {hardest})\nremaining: {}",
+                    self.steps.len(),
+                    self.remaining.as_deref().unwrap_or("")
+                )?;
+                match &self.serate_path {
+                    Some(se) => {
+                        writeln!(
+                            f,
+                            "\nSudoku Explainer's path (rate -m serate --explain), which goes on with chains:"
+                        )?;
+                        write!(f, "{se}")
+                    }
+                    None => writeln!(
+                        f,
+                        "(rate -m serate --explain shows Sudoku Explainer's path, which goes on with chains)"
+                    ),
+                }
+            }
         }
     }
 }

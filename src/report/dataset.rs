@@ -12,7 +12,7 @@
 
 use crate::eval::{
     ClassMethod, ClassifyOptions, EvalError, LabelSpec, Ordinal, ResultsTable, TableError,
-    classify, label_scores,
+    TableValue as Value, classify, label_scores,
 };
 use crate::metrics::{Direction, direction_of, is_parameter_column};
 use crate::stats::spearman;
@@ -106,6 +106,54 @@ pub struct DatasetReport {
     pub scatter: Vec<ScatterSeries>,
     /// Universal Easy/Medium/Hard classes of every metric.
     pub classes: Vec<MetricClasses>,
+    /// How many relaxed rows saw nothing (`None` when the rows carry no
+    /// `saw_nothing` column).
+    #[serde(default)]
+    pub saturation: Option<SaturationShare>,
+}
+
+/// The relaxed rows whose samples were mostly capped or fixed no cell
+/// (`saw_nothing`, `docs/methods.md` §2.5): their relaxation columns show
+/// saturation at that k, not a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SaturationShare {
+    /// Rows with `saw_nothing` true.
+    pub saw_nothing: usize,
+    /// Rows with a `saw_nothing` value (relaxed rows).
+    pub relaxed: usize,
+}
+
+impl SaturationShare {
+    /// The share of relaxed rows that saw nothing (0 without relaxed rows).
+    pub fn share(&self) -> f64 {
+        if self.relaxed == 0 {
+            0.0
+        } else {
+            self.saw_nothing as f64 / self.relaxed as f64
+        }
+    }
+
+    /// Counts the `saw_nothing` column of `table` (JSON booleans are read
+    /// as 0 and 1; CSV writes `true` and `false`); `None` without it.
+    fn of(table: &ResultsTable) -> Option<SaturationShare> {
+        let values = table.values("saw_nothing").ok()?;
+        let flags: Vec<bool> = values
+            .iter()
+            .filter_map(|v| match v {
+                Value::Number(x) => Some(*x != 0.0),
+                Value::Text(t) => match t.trim().to_ascii_lowercase().as_str() {
+                    "true" | "yes" => Some(true),
+                    "false" | "no" => Some(false),
+                    _ => None,
+                },
+                Value::Null => None,
+            })
+            .collect();
+        Some(SaturationShare {
+            saw_nothing: flags.iter().filter(|&&f| f).count(),
+            relaxed: flags.len(),
+        })
+    }
 }
 
 fn pairs(a: &[Option<f64>], b: &[Option<f64>]) -> (Vec<f64>, Vec<f64>) {
@@ -217,6 +265,7 @@ pub fn dataset_report(
         correlation: CorrelationMatrix { names, rho: matrix },
         scatter,
         classes,
+        saturation: SaturationShare::of(table),
     })
 }
 

@@ -29,7 +29,7 @@ pub use compute::{
 };
 pub use dataset::{
     CorrelationMatrix, DatasetError, DatasetReport, MetricClasses, MetricDistribution,
-    ScatterSeries, dataset_report,
+    SaturationShare, ScatterSeries, dataset_report,
 };
 
 use serde::Serialize;

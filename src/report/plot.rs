@@ -82,6 +82,26 @@ fn short(v: f64) -> String {
     }
 }
 
+/// A tick label of a linear axis whose ticks span `span`: as many decimals
+/// as the ticks need to differ (plotters steps by at least a twentieth of
+/// the span, so two digits below the span's leading one), trailing zeros
+/// dropped: `0, 0.005, 0.01` where [`short`] printed `0, 0.01, 0.01`.
+/// Magnitudes of 1e5 and more, and unit-drawn axes (`span` not finite),
+/// keep [`short`]'s form.
+fn tick(v: f64, span: f64) -> String {
+    if !span.is_finite() || span <= 0.0 || v.abs() >= 1e5 {
+        return short(v);
+    }
+    let decimals = (2.0 - span.log10().floor()).clamp(0.0, 15.0) as usize;
+    let text = format!("{v:.decimals$}");
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    };
+    if text == "-0" { "0".into() } else { text }
+}
+
 /// A tick label of a log axis spanning `decades`: powers of ten only, and
 /// also 2× and 5× them on a short axis; other ticks unlabelled (they would
 /// overlap near the top of each decade).
@@ -645,7 +665,7 @@ pub fn histogram(title: &str, lo: f64, hi: f64, counts: &[usize]) -> Result<Stri
             .disable_x_mesh()
             .x_labels(5)
             .y_labels(4)
-            .x_label_formatter(&|v| short(axis.value(*v)))
+            .x_label_formatter(&|v| tick(axis.value(*v), hi - lo))
             .y_label_formatter(&|v| format!("{v:.0}"))
             .label_style((FONT, 13))
             .draw()
@@ -704,8 +724,8 @@ pub fn scatter(
             .configure_mesh()
             .x_labels(5)
             .y_labels(5)
-            .x_label_formatter(&|v| short(xa.value(*v)))
-            .y_label_formatter(&|v| short(ya.value(*v)))
+            .x_label_formatter(&|v| tick(xa.value(*v), xa.hi - xa.lo))
+            .y_label_formatter(&|v| tick(ya.value(*v), ya.hi - ya.lo))
             .x_desc(x_desc)
             .y_desc(y_desc)
             .label_style((FONT, 13))
@@ -764,6 +784,30 @@ mod tests {
         assert_eq!(short(1200.0), "1200");
         assert_eq!(short(0.25), "0.25");
         assert_eq!(log_label(100.0, 4.0), "100");
+        // Linear ticks: as many decimals as the step needs, no repeats.
+        let labels: Vec<String> = [0.0, 0.005, 0.01, 0.015, 0.02]
+            .iter()
+            .map(|&v| tick(v, 0.02))
+            .collect();
+        assert_eq!(labels, ["0", "0.005", "0.01", "0.015", "0.02"]);
+        assert_eq!(tick(12.5, 30.0), "12.5");
+        assert_eq!(tick(-0.00001, 0.02), "0");
+        assert_eq!(tick(350.0, 400.0), "350");
+        assert_eq!(tick(2.0e6, 1.0e6), "2e6");
+        let small = histogram("p_unique", 0.0, 0.02, &[3, 1, 0, 2]).unwrap();
+        let texts: Vec<&str> = small
+            .split("<text")
+            .skip(1)
+            .filter_map(|t| t.split('>').nth(1)?.split('<').next())
+            .filter(|t| t.contains('.'))
+            .collect();
+        let mut unique = texts.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert!(
+            texts.len() >= 3 && unique.len() == texts.len(),
+            "repeated tick labels: {texts:?}"
+        );
         assert_eq!(log_label(200.0, 4.0), "");
         assert_eq!(log_label(2.0, 1.0), "2");
         assert_eq!(log_label(3.0, 1.0), "");

@@ -188,6 +188,10 @@ pub(super) struct Branch {
     /// Node index of the placement / removal of `(cell, digit)`, or `NONE`.
     pub(super) on_at: Vec<u32>,
     pub(super) off_at: Vec<u32>,
+    /// The slots of `on_at` and `off_at` that hold a node, a bit each, so
+    /// that what several branches agree on is a bitwise and.
+    on_bits: Vec<u64>,
+    off_bits: Vec<u64>,
     pub(super) anc: Vec<Ancestry>,
     /// The ancestry of the first contradiction, if the branch reached one.
     pub(super) contradiction: Option<Ancestry>,
@@ -198,12 +202,37 @@ pub(super) struct Branch {
     pub(super) last_advanced: bool,
 }
 
-/// One single of a branch: cell, digit, the removals it follows from, and
-/// the unit when it is a hidden single.
-type Single = (usize, u8, Vec<u32>, Option<usize>);
+/// The buffers of a branch's rounds of singles, made once per branch: the
+/// places of every digit in every unit of the board (computed once a round:
+/// the contradictions found after a round and the singles of the next read
+/// the same board), the singles found (cell, digit, their removals as a
+/// span of `parents`, the unit of a hidden single) and, per cell, the best
+/// single (digit, number of removals, unit).
+struct Rounds {
+    places: Vec<u32>,
+    found: Vec<(usize, u8, std::ops::Range<usize>, Option<usize>)>,
+    parents: Vec<u32>,
+    best: Vec<Option<(u8, usize, Option<usize>)>>,
+}
 
-/// A [`Single`] without its cell.
-type CellSingle = (u8, Vec<u32>, Option<usize>);
+impl Rounds {
+    fn new(geo: &crate::grid::Geometry) -> Rounds {
+        Rounds {
+            places: vec![0; geo.units.len() * (geo.side + 1)],
+            found: Vec::new(),
+            parents: Vec::new(),
+            best: vec![None; geo.cells],
+        }
+    }
+
+    /// The unit places of `board`.
+    fn refresh(&mut self, board: &Board) {
+        let stride = board.side() + 1;
+        for (u, places) in self.places.chunks_mut(stride).enumerate() {
+            board.unit_places(u, places);
+        }
+    }
+}
 
 /// At most this many nested-chain rounds per branch.
 pub(crate) const NESTED_ROUNDS: usize = 4;
@@ -238,6 +267,8 @@ impl Branch {
             board: start.clone(),
             on_at: vec![NONE; slots],
             off_at: vec![NONE; slots],
+            on_bits: vec![0; slots.div_ceil(64)],
+            off_bits: vec![0; slots.div_ceil(64)],
             anc: Vec::new(),
             contradiction: None,
             cause: Vec::new(),
@@ -259,20 +290,20 @@ impl Branch {
             }
             Assume::Off(cell, d) => {
                 let s = br.slot(cell, d);
-                br.off_at[s] = root;
+                br.mark_off(s, root);
                 br.board.eliminate(cell, d);
                 d
             }
         };
-        let mut found = Vec::new();
+        let mut rounds = Rounds::new(geo);
         let mut nested_rounds = 0;
+        rounds.refresh(&br.board);
         while br.contradiction.is_none() {
-            found.clear();
-            br.singles(start, &mut found);
+            br.singles(start, &mut rounds);
             if mode.static_only {
-                found.retain(|f| f.2.len() == 1);
+                rounds.found.retain(|f| f.2.len() == 1);
             }
-            if found.is_empty() {
+            if rounds.found.is_empty() {
                 if (mode.plus && br.advanced(start, d))
                     || (mode.nested && nested_rounds < NESTED_ROUNDS && br.nested(start, d, search))
                     || (mode.deep > 0
@@ -280,15 +311,18 @@ impl Branch {
                         && br.deep_round(start, d, mode.deep, search))
                 {
                     nested_rounds += usize::from(!br.last_advanced);
-                    br.contradiction = br.find_contradiction(start);
+                    rounds.refresh(&br.board);
+                    br.contradiction = br.find_contradiction(start, &rounds);
                     continue;
                 }
                 break;
             }
-            for &(c, x, ref parents, unit) in &found {
+            for i in 0..rounds.found.len() {
+                let (c, x, ref span, unit) = rounds.found[i];
                 if br.board.value(c) != 0 || br.board.cands(c) & (1 << x) == 0 {
                     continue;
                 }
+                let parents = &rounds.parents[span.clone()];
                 let stat = parents.len() == 1;
                 let pure = x == d;
                 let link_x = unit.is_some();
@@ -299,9 +333,22 @@ impl Branch {
                 };
                 br.place(start, c, x, n, d);
             }
-            br.contradiction = br.find_contradiction(start);
+            rounds.refresh(&br.board);
+            br.contradiction = br.find_contradiction(start, &rounds);
         }
         br
+    }
+
+    /// Records node `n` as the placement of slot `s`.
+    fn mark_on(&mut self, s: usize, n: u32) {
+        self.on_at[s] = n;
+        self.on_bits[s / 64] |= 1 << (s % 64);
+    }
+
+    /// Records node `n` as the removal of slot `s`.
+    pub(super) fn mark_off(&mut self, s: usize, n: u32) {
+        self.off_at[s] = n;
+        self.off_bits[s / 64] |= 1 << (s % 64);
     }
 
     pub(super) fn slot(&self, cell: usize, d: u8) -> usize {
@@ -343,18 +390,18 @@ impl Branch {
     fn place(&mut self, start: &Board, cell: usize, d: u8, on: u32, src_digit: u8) {
         let geo = start.geometry();
         let slot = self.slot(cell, d);
-        self.on_at[slot] = on;
+        self.mark_on(slot, on);
         let words = self.anc[on as usize].set.len();
         for x in digits(self.board.cands(cell) & !(1 << d)) {
             let n = self.new_node(words, &[on], true, (false, false), x == src_digit);
             let s = self.slot(cell, x);
-            self.off_at[s] = n;
+            self.mark_off(s, n);
         }
         for &p in &geo.peers[cell] {
             if self.board.value(p) == 0 && self.board.cands(p) & (1 << d) != 0 {
                 let n = self.new_node(words, &[on], true, (false, false), d == src_digit);
                 let s = self.slot(p, d);
-                self.off_at[s] = n;
+                self.mark_off(s, n);
             }
         }
         self.board.place(cell, d);
@@ -381,7 +428,7 @@ impl Branch {
                     let words = self.anc[0].set.len();
                     let n = self.new_node(words, &parents, false, (false, false), x == src_digit);
                     let s = self.slot(c, x);
-                    self.off_at[s] = n;
+                    self.mark_off(s, n);
                     self.board.eliminate(c, x);
                     any = true;
                 }
@@ -494,52 +541,86 @@ impl Branch {
             .collect()
     }
 
-    /// Every single of the current board with the removals it follows from
-    /// (the fewer of naked and hidden when a cell is both), and whether it
-    /// is a hidden single (X link).
-    fn singles(&self, start: &Board, out: &mut Vec<Single>) {
+    /// Every single of the current board (whose unit places `rounds` holds)
+    /// with the removals it follows from (the fewer of naked and hidden when
+    /// a cell is both), and whether it is a hidden single (X link), into
+    /// `rounds.found`, cell by cell; the removals go to `rounds.parents`.
+    fn singles(&self, start: &Board, rounds: &mut Rounds) {
         let geo = start.geometry();
         let b = &self.board;
-        let mut best: Vec<Option<CellSingle>> = vec![None; geo.cells];
+        let stride = geo.side + 1;
+        rounds.found.clear();
+        rounds.parents.clear();
+        let best = &mut rounds.best;
+        best.fill(None);
         for (cell, slot) in best.iter_mut().enumerate() {
             let c = b.cands(cell);
             if b.value(cell) == 0 && c.count_ones() == 1 {
                 let x = c.trailing_zeros() as u8;
-                *slot = Some((x, self.offs_of_cell(start, cell, !c), None));
+                *slot = Some((x, self.count_offs_of_cell(start, cell, !c), None));
             }
         }
-        let mut places = vec![0u32; geo.side + 1];
         for u in 0..geo.units.len() {
-            b.unit_places(u, &mut places);
+            let places = &rounds.places[u * stride..(u + 1) * stride];
             for d in digits(geo.all_digits() & !b.placed_in_unit(u)) {
                 let p = places[d as usize];
                 if p.count_ones() != 1 {
                     continue;
                 }
                 let cell = geo.units[u][p.trailing_zeros() as usize];
-                let parents = self.offs_in_unit(start, u, d, cell);
-                let better = match &best[cell] {
+                let parents = self.count_offs_in_unit(start, u, d, cell);
+                let better = match best[cell] {
                     None => true,
-                    Some((x, q, _)) => *x == d && parents.len() < q.len(),
+                    Some((x, q, _)) => x == d && parents < q,
                 };
                 if better {
                     best[cell] = Some((d, parents, Some(u)));
                 }
             }
         }
-        for (cell, s) in best.into_iter().enumerate() {
-            if let Some((d, parents, unit)) = s {
-                out.push((cell, d, parents, unit));
+        for (cell, s) in best.iter().enumerate() {
+            if let Some((d, _, unit)) = *s {
+                let from = rounds.parents.len();
+                match unit {
+                    None => rounds
+                        .parents
+                        .extend(self.offs_of_cell(start, cell, !(1 << d))),
+                    Some(u) => rounds.parents.extend(self.offs_in_unit(start, u, d, cell)),
+                }
+                rounds
+                    .found
+                    .push((cell, d, from..rounds.parents.len(), unit));
             }
         }
     }
 
+    /// How many of [`Branch::offs_of_cell`] there are.
+    fn count_offs_of_cell(&self, start: &Board, cell: usize, mask: u32) -> usize {
+        digits(start.cands(cell) & mask)
+            .filter(|&x| self.off_at[self.slot(cell, x)] != NONE)
+            .count()
+    }
+
+    /// How many of [`Branch::offs_in_unit`] there are.
+    fn count_offs_in_unit(&self, start: &Board, unit: usize, d: u8, except: usize) -> usize {
+        start.geometry().units[unit]
+            .iter()
+            .filter(|&&c| {
+                c != except
+                    && start.cands(c) & (1 << d) != 0
+                    && self.off_at[self.slot(c, d)] != NONE
+            })
+            .count()
+    }
+
     /// The ancestry of the contradiction on the current board (a cell
-    /// without candidate, a digit without place) that joins at most two
-    /// removals, else the one with the fewest nodes.
-    fn find_contradiction(&self, start: &Board) -> Option<Ancestry> {
+    /// without candidate, a digit without place; `rounds` holds its unit
+    /// places) that joins at most two removals, else the one with the
+    /// fewest nodes.
+    fn find_contradiction(&self, start: &Board, rounds: &Rounds) -> Option<Ancestry> {
         let geo = start.geometry();
         let b = &self.board;
+        let stride = geo.side + 1;
         let mut best: Option<Ancestry> = None;
         let mut consider = |parents: Vec<u32>| {
             let mut a = self.joined(&parents);
@@ -556,9 +637,8 @@ impl Branch {
                 consider(self.offs_of_cell(start, cell, u32::MAX));
             }
         }
-        let mut places = vec![0u32; geo.side + 1];
         for u in 0..geo.units.len() {
-            b.unit_places(u, &mut places);
+            let places = &rounds.places[u * stride..(u + 1) * stride];
             for d in digits(geo.all_digits() & !b.placed_in_unit(u)) {
                 if places[d as usize] == 0 {
                     consider(self.offs_in_unit(start, u, d, usize::MAX));
@@ -835,32 +915,52 @@ pub(super) fn agreements(
         return;
     };
     let geo = board.geometry();
-    let mut parts = Vec::with_capacity(live.len());
-    let mut agree = |at: &dyn Fn(&Branch) -> u32, conclusion: Conclusion| -> bool {
-        parts.clear();
-        for b in live {
-            let i = at(b);
-            if i == NONE {
-                return false;
+    let stride = geo.side + 1;
+    // The slots every branch places / removes: a bitwise and, then only
+    // those slots are visited, in slot order (cell by cell, digit by digit).
+    let and = |bits: fn(&Branch) -> &Vec<u64>| -> Vec<u64> {
+        let mut all = bits(first).clone();
+        for b in &live[1..] {
+            for (w, x) in all.iter_mut().zip(bits(b)) {
+                *w &= x;
             }
-            parts.push((*b, &b.anc[i as usize]));
         }
-        emit(conclusion, &parts);
-        true
+        all
     };
-    for cell in 0..geo.cells {
-        if board.value(cell) != 0 || skip == Some(cell) {
-            continue;
-        }
-        let mut placed = false;
-        for d in digits(board.cands(cell)) {
-            let s = first.slot(cell, d);
-            placed |= agree(&|b: &Branch| b.on_at[s], Conclusion::Place(cell, d));
-        }
-        if !placed {
+    let on = and(|b| &b.on_bits);
+    let off = and(|b| &b.off_bits);
+    let has = |bits: &[u64], s: usize| bits[s / 64] >> (s % 64) & 1 == 1;
+    let mut parts = Vec::with_capacity(live.len());
+    let mut emit_at = |at: fn(&Branch, usize) -> u32, s: usize, conclusion: Conclusion| {
+        parts.clear();
+        parts.extend(live.iter().map(|b| (*b, &b.anc[at(b, s) as usize])));
+        emit(conclusion, &parts);
+    };
+    let mut last_cell = usize::MAX;
+    for (w, (&a, &b)) in on.iter().zip(&off).enumerate() {
+        let mut m = a | b;
+        while m != 0 {
+            let cell = (w * 64 + m.trailing_zeros() as usize) / stride;
+            m &= m - 1;
+            if cell == last_cell || board.value(cell) != 0 || skip == Some(cell) {
+                continue;
+            }
+            last_cell = cell;
+            let mut placed = false;
             for d in digits(board.cands(cell)) {
-                let s = first.slot(cell, d);
-                agree(&|b: &Branch| b.off_at[s], Conclusion::Remove(cell, d));
+                let s = cell * stride + d as usize;
+                if has(&on, s) {
+                    emit_at(|b, s| b.on_at[s], s, Conclusion::Place(cell, d));
+                    placed = true;
+                }
+            }
+            if !placed {
+                for d in digits(board.cands(cell)) {
+                    let s = cell * stride + d as usize;
+                    if has(&off, s) {
+                        emit_at(|b, s| b.off_at[s], s, Conclusion::Remove(cell, d));
+                    }
+                }
             }
         }
     }

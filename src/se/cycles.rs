@@ -184,6 +184,14 @@ struct Search<'a> {
     loop_stamp: u32,
     /// The potentials a link step reaches, with the link's cause.
     out: Vec<(usize, u8, Cause)>,
+    /// Cells already in `out` (stamped by `out_stamp`): a peer in two of
+    /// the cell's units is reached once.
+    in_out: Vec<u32>,
+    out_stamp: u32,
+    /// A cycle's eliminations: candidates seen by an "on" / an "off"
+    /// potential of the loop (stamped by `loop_stamp`).
+    forward: Vec<u32>,
+    back: Vec<u32>,
 }
 
 /// The order SE visits a cell's units in: box, row, column.
@@ -208,6 +216,10 @@ impl<'a> Search<'a> {
             on_loop: vec![0; geo.cells],
             loop_stamp: 0,
             out: Vec::new(),
+            in_out: vec![0; geo.cells],
+            out_stamp: 0,
+            forward: vec![0; slots],
+            back: vec![0; slots],
         }
     }
 
@@ -245,13 +257,16 @@ impl<'a> Search<'a> {
                 self.out.push((cell, x, Cause::Naked(cell)));
             }
         }
+        // The cell's own "off" potentials (above) are never a peer's.
+        self.out_stamp += 1;
         for k in UNIT_ORDER {
             let u = self.geo.cell_units[cell][k];
-            for &c in &self.geo.units[u] {
-                if c != cell
-                    && self.board.cands(c) & (1 << d) != 0
-                    && !self.out.iter().any(|o| (o.0, o.1) == (c, d))
-                {
+            let mut p = self.places(u, d) & !(1 << self.geo.unit_positions[cell][k]);
+            while p != 0 {
+                let c = self.geo.units[u][p.trailing_zeros() as usize];
+                p &= p - 1;
+                if self.in_out[c] != self.out_stamp {
+                    self.in_out[c] = self.out_stamp;
                     self.out.push((c, d, Cause::Hidden(u, d)));
                 }
             }
@@ -367,7 +382,7 @@ impl<'a> Search<'a> {
                         return Some((p, cause));
                     }
                     let s = self.slot(c, x);
-                    if !self.is_ancestor(p, c, x, false) && self.off_seen[s] != self.stamp {
+                    if self.off_seen[s] != self.stamp && !self.is_ancestor(p, c, x, false) {
                         self.off_seen[s] = self.stamp;
                         let q = self.push(c, x, false, p, cause);
                         pending_off.push(q);
@@ -421,17 +436,15 @@ impl<'a> Search<'a> {
             self.on_loop[n.cell] = self.loop_stamp;
         }
         let geo = self.geo;
-        let slots = geo.cells * (geo.side + 1);
-        let mut forward = vec![false; slots];
-        let mut back = vec![false; slots];
+        let stamp = self.loop_stamp;
         for n in &loop_nodes {
             for &c in &geo.peers[n.cell] {
-                if self.on_loop[c] != self.loop_stamp && self.board.cands(c) & (1 << n.digit) != 0 {
+                if self.on_loop[c] != stamp && self.board.cands(c) & (1 << n.digit) != 0 {
                     let s = self.slot(c, n.digit);
                     if n.on {
-                        forward[s] = true;
+                        self.forward[s] = stamp;
                     } else {
-                        back[s] = true;
+                        self.back[s] = stamp;
                     }
                 }
             }
@@ -440,7 +453,7 @@ impl<'a> Search<'a> {
         for cell in 0..geo.cells {
             for d in digits(self.board.cands(cell)) {
                 let s = self.slot(cell, d);
-                if forward[s] && back[s] {
+                if self.forward[s] == stamp && self.back[s] == stamp {
                     out.insert(cell, d);
                 }
             }

@@ -323,7 +323,7 @@ impl Branch {
                 let k = *key.get_or_insert(u64::from(n));
                 self.anc[n as usize].nested.push((k, inner.nodes as u32));
                 let s = self.slot(c, x);
-                self.off_at[s] = n;
+                self.mark_off(s, n);
                 self.board.eliminate(c, x);
                 any = true;
             }

@@ -55,3 +55,39 @@ fn a_report_reads_back_from_json_unchanged() {
     let broken = "{\"title\":1,\"reference\":\"\",\"puzzles\":[],\"dataset\":null,\"options\":{}}";
     assert!(Report::from_json(broken).is_err());
 }
+
+#[test]
+fn the_data_set_counts_its_saturated_rows_in_csv_and_json() {
+    use crate::eval::{ResultsTable, TableFormat};
+    use crate::report::{SaturationShare, dataset_report};
+    // Four relaxed rows, one not relaxed; CSV writes the flag as words,
+    // JSON as booleans (read as 0 and 1).
+    let csv = "puzzle,mean_fixed,saw_nothing\na,3,true\nb,10,false\nc,0,true\nd,1,true\ne,7,\n";
+    let jsonl = "{\"puzzle\":\"a\",\"mean_fixed\":3,\"saw_nothing\":true}\n\
+                 {\"puzzle\":\"b\",\"mean_fixed\":10,\"saw_nothing\":false}\n\
+                 {\"puzzle\":\"c\",\"mean_fixed\":0,\"saw_nothing\":true}\n\
+                 {\"puzzle\":\"d\",\"mean_fixed\":1,\"saw_nothing\":true}\n\
+                 {\"puzzle\":\"e\",\"mean_fixed\":7,\"saw_nothing\":null}\n";
+    let want = SaturationShare {
+        saw_nothing: 3,
+        relaxed: 4,
+    };
+    for (content, format) in [
+        (csv, TableFormat::Delimited(',')),
+        (jsonl, TableFormat::Jsonl),
+    ] {
+        let table = ResultsTable::parse(content, format).unwrap();
+        let d = dataset_report(&table, "rows", None, None).unwrap();
+        assert_eq!(d.saturation, Some(want), "{format:?}");
+        assert_eq!(d.saturation.unwrap().share(), 0.75);
+    }
+    // Rows without relaxation carry no share.
+    let table =
+        ResultsTable::parse("puzzle,x\na,1\nb,2\nc,5\n", TableFormat::Delimited(',')).unwrap();
+    assert_eq!(
+        dataset_report(&table, "rows", None, None)
+            .unwrap()
+            .saturation,
+        None
+    );
+}

@@ -417,6 +417,13 @@ fn dataset_section(d: &DatasetReport) -> Result<Markup, PlotError> {
                 (d.rows) " rows from " code { (d.source) } "."
                 @if let Some(l) = &d.label { " Label " code { (l) } ": " (d.labelled) " rows labelled." }
             }
+            @if let Some(s) = d.saturation.filter(|s| s.saw_nothing > 0) {
+                p.note.saw-nothing {
+                    strong { (s.saw_nothing) " of " (s.relaxed) " relaxed rows (" (format!("{:.1}", 100.0 * s.share())) " %) saw nothing. " }
+                    "Most of their samples are capped or fix no cell, so their relaxation columns show saturation, not a finding (column "
+                    code { "saw_nothing" } "); " code { "--k auto" } " relaxes each puzzle at its onset."
+                }
+            }
             @if !d.constant.is_empty() {
                 p { "Constant columns left out: " (d.constant.join(", ")) "." }
             }
