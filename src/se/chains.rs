@@ -203,9 +203,10 @@ pub(super) struct Branch {
 }
 
 /// The buffers of a branch's rounds of singles, made once per branch: the
-/// places of every digit in every unit of the board (computed once a round:
-/// the contradictions found after a round and the singles of the next read
-/// the same board), the singles found (cell, digit, their removals as a
+/// places of every digit in every unit of the board (computed in full after
+/// a step that is not singles, kept up to date placement by placement
+/// otherwise: the contradictions found after a round and the singles of the
+/// next read the same board), the singles found (cell, digit, their removals as a
 /// span of `parents`, the unit of a hidden single) and, per cell, the best
 /// single (digit, number of removals, unit).
 struct Rounds {
@@ -222,6 +223,28 @@ impl Rounds {
             found: Vec::new(),
             parents: Vec::new(),
             best: vec![None; geo.cells],
+        }
+    }
+
+    /// Keeps the unit places up to date for `board.place(cell, d)`, called
+    /// before it: the cell loses every candidate, its peers lose `d`.
+    fn placing(&mut self, board: &Board, cell: usize, d: u8) {
+        let geo = board.geometry();
+        for x in digits(board.cands(cell)) {
+            self.remove(geo, cell, x);
+        }
+        for &p in &geo.peers[cell] {
+            if board.value(p) == 0 && board.cands(p) & (1 << d) != 0 {
+                self.remove(geo, p, d);
+            }
+        }
+    }
+
+    /// `d` leaves the places of `cell` in its three units.
+    fn remove(&mut self, geo: &crate::grid::Geometry, cell: usize, d: u8) {
+        let stride = geo.side + 1;
+        for (&u, &pos) in geo.cell_units[cell].iter().zip(&geo.unit_positions[cell]) {
+            self.places[u * stride + d as usize] &= !(1 << pos);
         }
     }
 
@@ -331,9 +354,9 @@ impl Branch {
                     Some(u) => Cause::Hidden(u, x),
                     None => Cause::Naked(c),
                 };
+                rounds.placing(&br.board, c, x);
                 br.place(start, c, x, n, d);
             }
-            rounds.refresh(&br.board);
             br.contradiction = br.find_contradiction(start, &rounds);
         }
         br
