@@ -292,9 +292,10 @@ impl Branch {
             off_at: vec![NONE; slots],
             on_bits: vec![0; slots.div_ceil(64)],
             off_bits: vec![0; slots.div_ceil(64)],
-            anc: Vec::new(),
+            // Room for a typical dynamic branch's nodes without regrowing.
+            anc: Vec::with_capacity(128),
             contradiction: None,
-            cause: Vec::new(),
+            cause: Vec::with_capacity(128),
             last_advanced: false,
         };
         // Nodes: at most one per placement and per removal, plus the root.
@@ -306,21 +307,23 @@ impl Branch {
         if !search.charge_large_board(start, 1) {
             return br;
         }
+        let mut rounds = Rounds::new(geo);
+        search.unit_places_of(start, &mut rounds.places);
         let d = match assume {
             Assume::On(cell, d) => {
+                rounds.placing(&br.board, cell, d);
                 br.place(start, cell, d, root, d);
                 d
             }
             Assume::Off(cell, d) => {
                 let s = br.slot(cell, d);
                 br.mark_off(s, root);
+                rounds.remove(geo, cell, d);
                 br.board.eliminate(cell, d);
                 d
             }
         };
-        let mut rounds = Rounds::new(geo);
         let mut nested_rounds = 0;
-        rounds.refresh(&br.board);
         while br.contradiction.is_none() {
             br.singles(start, &mut rounds);
             if mode.static_only {

@@ -6,7 +6,7 @@
 
 use super::chain::NestedConclusion;
 use crate::human::board::Board;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -106,6 +106,9 @@ impl Work {
 pub(crate) struct Search<'w> {
     pub(super) work: &'w Work,
     nested_left: Cell<usize>,
+    /// The last start board whose unit places a branch asked for, with
+    /// them: a producer starts hundreds of branches from one board.
+    start_places: RefCell<Option<(Board, Vec<u32>)>>,
 }
 
 impl<'w> Search<'w> {
@@ -114,6 +117,7 @@ impl<'w> Search<'w> {
         Search {
             work,
             nested_left: Cell::new(0),
+            start_places: RefCell::new(None),
         }
     }
 
@@ -123,6 +127,7 @@ impl<'w> Search<'w> {
         Search {
             work: self.work,
             nested_left: Cell::new(NESTED_BUDGET),
+            start_places: RefCell::new(None),
         }
     }
 
@@ -145,6 +150,23 @@ impl<'w> Search<'w> {
     /// Counts `n` units; false when over budget.
     pub(super) fn charge(&self, n: u64) -> bool {
         self.work.charge(n)
+    }
+
+    /// Copies the places of every digit in every unit of `board` into
+    /// `out` (units × (side + 1), [`Board::unit_places`]), computed once
+    /// for consecutive calls with the same board.
+    pub(super) fn unit_places_of(&self, board: &Board, out: &mut [u32]) {
+        let mut memo = self.start_places.borrow_mut();
+        match &*memo {
+            Some((b, places)) if b == board => out.copy_from_slice(places),
+            _ => {
+                let stride = board.side() + 1;
+                for (u, chunk) in out.chunks_mut(stride).enumerate() {
+                    board.unit_places(u, chunk);
+                }
+                *memo = Some((board.clone(), out.to_vec()));
+            }
+        }
     }
 
     /// Counts `n` branch propagations of the chain producers below level 3
