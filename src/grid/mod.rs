@@ -299,10 +299,14 @@ impl Puzzle {
     /// The grid as one line of `N²` characters, `.` for empty cells.
     pub fn to_line(&self) -> String {
         let side = self.side();
-        self.cells
-            .iter()
-            .map(|&v| if v == 0 { '.' } else { digit_to_char(v, side) })
-            .collect()
+        // Every digit character is ASCII: one byte a cell, sized once.
+        let mut line = String::with_capacity(self.cells.len());
+        line.extend(
+            self.cells
+                .iter()
+                .map(|&v| if v == 0 { '.' } else { digit_to_char(v, side) }),
+        );
+        line
     }
 
     /// The grid laid out in `N` lines with `|`, `-` and `+` separators.

@@ -195,16 +195,21 @@ fn values(
     col0: usize,
     alphabet: Alphabet,
 ) -> Result<Vec<u8>, ParseErrorKind> {
-    s.chars()
-        .enumerate()
-        .map(|(i, ch)| match alphabet.value(ch) {
-            Some(v) if v as usize <= side => Ok(v),
-            _ => Err(ParseErrorKind::BadChar {
-                ch,
-                column: col0 + i + 1,
-            }),
-        })
-        .collect()
+    // Sized once (a puzzle line's bytes bound its cells): no regrowth on
+    // the way, which a batch of short puzzles pays on every line.
+    let mut cells = Vec::with_capacity(s.len());
+    for (i, ch) in s.chars().enumerate() {
+        match alphabet.value(ch) {
+            Some(v) if v as usize <= side => cells.push(v),
+            _ => {
+                return Err(ParseErrorKind::BadChar {
+                    ch,
+                    column: col0 + i + 1,
+                });
+            }
+        }
+    }
+    Ok(cells)
 }
 
 /// Parses one single-line puzzle (`N²` cells, optional label after whitespace).
