@@ -367,8 +367,9 @@ impl<'a> Driver<'a> {
 
     /// Hands rows to the sink as soon as they and every row before them
     /// are done (in input order), not window by window: a streamed file
-    /// then holds every finished row within moments, so an interrupted or
-    /// killed run loses only the puzzles in progress.
+    /// then holds every finished row within moments (from worker threads,
+    /// rows of short puzzles in batches of at most 2 ms of work),
+    /// so an interrupted or killed run loses only the puzzles in progress.
     pub fn rows_as_they_finish(mut self) -> Self {
         self.eager = true;
         self
@@ -608,7 +609,9 @@ impl Driver<'_> {
 /// thread that orders them, to the progress display): a puzzle that takes
 /// longer goes alone and at once, so long jobs stream row by row, while
 /// thousands of short ones a second cost a hand-over every few
-/// milliseconds, not one a row.
+/// milliseconds, not one a row. Rows held back are at most this much work:
+/// a stop (a signal, a closed reader) hands them on before the batch ends,
+/// and a killed run has at most that to redo when resumed.
 const HAND_OVER: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// Finished results held back until [`HAND_OVER`] has passed since the
