@@ -300,6 +300,7 @@ pub struct Driver<'a> {
     done: Option<&'a DoneRows>,
     check_window: Option<WindowCheck<'a>>,
     eager: bool,
+    threads: Option<usize>,
 }
 
 impl Default for Driver<'_> {
@@ -312,6 +313,7 @@ impl Default for Driver<'_> {
             done: None,
             check_window: None,
             eager: false,
+            threads: None,
         }
     }
 }
@@ -355,10 +357,19 @@ impl<'a> Driver<'a> {
         self
     }
 
+    /// Computes on at most `n` threads (at least 1) instead of as many as
+    /// the rayon pool has; with 1 every puzzle runs on the calling thread,
+    /// so no row crosses threads.
+    pub fn threads(mut self, n: usize) -> Self {
+        self.threads = Some(n.max(1));
+        self
+    }
+
     /// Hands rows to the sink as soon as they and every row before them
     /// are done (in input order), not window by window: a streamed file
-    /// then holds every finished row within moments, so an interrupted or
-    /// killed run loses only the puzzles in progress.
+    /// then holds every finished row within moments (from worker threads,
+    /// rows of short puzzles in batches of at most 2 ms of work),
+    /// so an interrupted or killed run loses only the puzzles in progress.
     pub fn rows_as_they_finish(mut self) -> Self {
         self.eager = true;
         self
@@ -456,15 +467,11 @@ impl<'a> Driver<'a> {
         self.progress.skipped((read - todo.len()) as u64);
         self.progress.queued(todo.len() as u64);
         let stop_asked = || crate::cancel::cancelled() || self.stop.is_some_and(|stop| stop());
-        let one = |(line, p, keys): &(usize, Puzzle, Vec<u64>)| {
-            let r = job(*line, p, keys);
-            self.progress.finished(1);
-            r
-        };
+        let one = |(line, p, keys): &(usize, Puzzle, Vec<u64>)| job(*line, p, keys);
         let mut order = InOrder {
             next: 0,
             pending: std::collections::BTreeMap::new(),
-            rows: Vec::new(),
+            rows: Vec::with_capacity(todo.len()),
             rejected: Rejections::default(),
             stopped: None,
             keep_going,
@@ -486,45 +493,19 @@ impl<'a> Driver<'a> {
         // before a puzzle is taken, so when a batch stops every started
         // puzzle finishes and the rows written are a prefix of the window:
         // no finished row is lost behind one that was never started.
-        if self.parallel && rayon::current_thread_index().is_none() && todo.len() > 1 {
-            let next = std::sync::atomic::AtomicUsize::new(0);
-            let abort = std::sync::atomic::AtomicBool::new(false);
-            let (tx, rx) = std::sync::mpsc::channel();
-            let (todo, next_ref, abort_ref, one, stop_asked) =
-                (&todo, &next, &abort, &one, &stop_asked);
-            // Plain threads, not pool tasks: a job that is parallel inside
-            // (relaxation samples) would otherwise, while it waits for its
-            // own tasks, steal a whole worker loop onto its stack, and its
-            // row would wait for the rest of the window.
-            std::thread::scope(|scope| {
-                for _ in 0..rayon::current_num_threads().min(todo.len()) {
-                    let tx = tx.clone();
-                    scope.spawn(move || {
-                        while !abort_ref.load(std::sync::atomic::Ordering::Relaxed) && !stop_asked()
-                        {
-                            let i = next_ref.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            let Some(item) = todo.get(i) else { break };
-                            if tx.send((i, item.0, one(item))).is_err() {
-                                break;
-                            }
-                        }
-                    });
-                }
-                drop(tx);
-                for (i, line, r) in rx {
-                    order.take(i, line, r, &mut emit);
-                    if order.stopped.is_some() {
-                        abort.store(true, std::sync::atomic::Ordering::Relaxed);
-                    }
-                }
-            });
-        } else if self.parallel && todo.len() > 1 {
+        let pool = self.threads.unwrap_or_else(rayon::current_num_threads);
+        let threads = pool.min(todo.len());
+        if self.parallel && rayon::current_thread_index().is_none() && threads > 1 {
+            self.on_threads(threads, &todo, &one, &stop_asked, &mut order, &mut emit);
+        } else if self.parallel && threads > 1 {
             // Already on the pool (a job of an outer batch): the window is
             // computed as a whole, then handed on in order.
             let results: Vec<Option<Result<R, JobError>>> = todo
                 .par_iter()
                 .map(|item| (!stop_asked()).then(|| one(item)))
                 .collect();
+            self.progress
+                .finished(results.iter().filter(|r| r.is_some()).count() as u64);
             for (i, r) in results.into_iter().enumerate() {
                 match r {
                     Some(r) => order.take(i, todo[i].0, r, &mut emit),
@@ -532,12 +513,21 @@ impl<'a> Driver<'a> {
                 }
             }
         } else {
+            // One thread (or one puzzle): on the calling thread, so no row
+            // crosses threads; the progress display hears of the finished
+            // puzzles in hand-overs, as from the worker threads.
+            let mut finished = HandOver::new();
             for (i, item) in todo.iter().enumerate() {
                 if order.stopped.is_some() || stop_asked() {
                     break;
                 }
-                order.take(i, item.0, one(item), &mut emit);
+                let r = one(item);
+                if finished.hold(()) {
+                    self.progress.finished(finished.take().len() as u64);
+                }
+                order.take(i, item.0, r, &mut emit);
             }
+            self.progress.finished(finished.take().len() as u64);
         }
         if order.stopped.is_none() && order.next < todo.len() {
             order.stopped = Some(BatchError::Stopped);
@@ -550,6 +540,105 @@ impl<'a> Driver<'a> {
             Some(e) => Err(e),
             None => written,
         }
+    }
+}
+
+impl Driver<'_> {
+    /// Computes the window `todo` on `threads` plain threads (not pool
+    /// tasks: a job that is parallel inside, such as relaxation samples,
+    /// would otherwise, while it waits for its own tasks, steal a whole
+    /// worker loop onto its stack, and its row would wait for the rest of
+    /// the window), and puts the rows in order on this thread, which alone
+    /// calls the sink. Each worker hands its finished rows over in batches
+    /// ([`HandOver`]): a puzzle longer than [`HAND_OVER`] crosses at once,
+    /// short ones a batch at a time, so the hand-over (a channel send that
+    /// wakes this thread) is not paid per row.
+    fn on_threads<R: Send>(
+        &self,
+        threads: usize,
+        todo: &[(usize, Puzzle, Vec<u64>)],
+        one: &(impl Fn(&(usize, Puzzle, Vec<u64>)) -> Result<R, JobError> + Sync),
+        stop_asked: &(impl Fn() -> bool + Sync),
+        order: &mut InOrder<R>,
+        emit: &mut impl FnMut(Vec<(usize, R)>) -> Result<(), BatchError>,
+    ) {
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+        let (next, abort) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let (tx, rx) = std::sync::mpsc::channel::<Vec<(usize, usize, Result<R, JobError>)>>();
+        let (next, abort) = (&next, &abort);
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                scope.spawn(move || {
+                    let mut done = HandOver::new();
+                    while !abort.load(Relaxed) && !stop_asked() {
+                        let i = next.fetch_add(1, Relaxed);
+                        let Some(item) = todo.get(i) else { break };
+                        if done.hold((i, item.0, one(item))) && !self.hand_over(&tx, &mut done) {
+                            return;
+                        }
+                    }
+                    self.hand_over(&tx, &mut done);
+                });
+            }
+            drop(tx);
+            for batch in rx {
+                for (i, line, r) in batch {
+                    order.take(i, line, r, emit);
+                }
+                if order.stopped.is_some() {
+                    abort.store(true, Relaxed);
+                }
+            }
+        });
+    }
+
+    /// Sends a worker's finished rows to the thread that orders them, and
+    /// tells the progress display; false when that thread no longer listens.
+    fn hand_over<T>(&self, tx: &std::sync::mpsc::Sender<Vec<T>>, done: &mut HandOver<T>) -> bool {
+        let rows = done.take();
+        if rows.is_empty() {
+            return true;
+        }
+        self.progress.finished(rows.len() as u64);
+        tx.send(rows).is_ok()
+    }
+}
+
+/// How long finished results may wait to be handed on together (to the
+/// thread that orders them, to the progress display): a puzzle that takes
+/// longer goes alone and at once, so long jobs stream row by row, while
+/// thousands of short ones a second cost a hand-over every few
+/// milliseconds, not one a row. Rows held back are at most this much work:
+/// a stop (a signal, a closed reader) hands them on before the batch ends,
+/// and a killed run has at most that to redo when resumed.
+const HAND_OVER: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// Finished results held back until [`HAND_OVER`] has passed since the
+/// last hand-over.
+struct HandOver<T> {
+    held: Vec<T>,
+    since: std::time::Instant,
+}
+
+impl<T> HandOver<T> {
+    fn new() -> Self {
+        HandOver {
+            held: Vec::new(),
+            since: std::time::Instant::now(),
+        }
+    }
+
+    /// Holds `item`; true when the held results are due to be handed on.
+    fn hold(&mut self, item: T) -> bool {
+        self.held.push(item);
+        self.since.elapsed() >= HAND_OVER
+    }
+
+    /// The held results, in the order held; the clock starts again.
+    fn take(&mut self) -> Vec<T> {
+        self.since = std::time::Instant::now();
+        std::mem::take(&mut self.held)
     }
 }
 
@@ -581,8 +670,14 @@ impl<R> InOrder<R> {
         if self.stopped.is_some() {
             return;
         }
-        self.pending.insert(i, (line, r));
-        while let Some((line, r)) = self.pending.remove(&self.next) {
+        if i != self.next {
+            // An earlier result is still to come: nothing new is ready.
+            self.pending.insert(i, (line, r));
+            return;
+        }
+        // The next one in order (always, on one thread): no stop in the map.
+        let mut ready = Some((line, r));
+        while let Some((line, r)) = ready {
             self.next += 1;
             match r {
                 Ok(row) => self.rows.push((line, row)),
@@ -595,6 +690,7 @@ impl<R> InOrder<R> {
                     break;
                 }
             }
+            ready = self.pending.remove(&self.next);
         }
         if self.eager
             && let Err(e) = self.flush(emit)
@@ -778,6 +874,7 @@ mod tests {
         let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= 40;
         let mut rows = Vec::new();
         let e = Driver::new()
+            .threads(2)
             .rows_as_they_finish()
             .stop_when(&stop)
             .run(
@@ -790,8 +887,43 @@ mod tests {
             )
             .unwrap_err();
         assert!(matches!(e, BatchError::Stopped));
-        assert!(rows.len() >= 40 - rayon::current_num_threads(), "{rows:?}");
+        assert!(rows.len() >= 40 - 2, "{rows:?}");
         assert_eq!(rows, (1..=rows.len()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn one_thread_computes_on_the_calling_thread_and_two_on_two() {
+        let caller = std::thread::current().id();
+        let ran_on = |threads: usize| {
+            let ids = std::sync::Mutex::new(std::collections::HashSet::new());
+            let mut rows = Vec::new();
+            Driver::new()
+                .threads(threads)
+                .window(600)
+                .rows_as_they_finish()
+                .run(
+                    text(&lines(600)),
+                    |line, _| {
+                        ids.lock().unwrap().insert(std::thread::current().id());
+                        Ok(line)
+                    },
+                    |r| {
+                        rows.extend(r.into_iter().map(|(l, _)| l));
+                        Ok(())
+                    },
+                )
+                .unwrap();
+            // Every row, once, in input order, however they were handed on.
+            assert_eq!(rows, (1..=600).collect::<Vec<_>>());
+            ids.into_inner().unwrap()
+        };
+        // No row crosses threads when one is asked.
+        assert_eq!(ran_on(1), [caller].into());
+        let two = ran_on(2);
+        assert!(
+            !two.contains(&caller) && (1..=2).contains(&two.len()),
+            "{two:?}"
+        );
     }
 
     #[test]

@@ -44,6 +44,9 @@ pub(super) struct WindowRows<'a, T> {
     header: bool,
     rows: RowStream,
     windows: usize,
+    /// The bytes of the window being written, kept from one window to the
+    /// next so rows are serialised without an allocation each.
+    buf: Vec<u8>,
 }
 
 /// A command's text renderer of rows.
@@ -76,30 +79,36 @@ impl<'a, T: Serialize> WindowRows<'a, T> {
             header,
             rows: RowStream::new(out.format),
             windows: 0,
+            buf: Vec::new(),
         })
     }
 
     /// Writes one window's rows.
     pub(super) fn push(&mut self, done: Vec<T>) -> Result<()> {
         self.windows += 1;
-        let text = match self.text {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        match self.text {
             Some(render) => {
                 let text = render(&done);
-                match text.split_once('\n') {
-                    Some((_, rest)) if self.header && self.windows > 1 => rest.to_string(),
-                    _ => text,
-                }
+                let text = match text.split_once('\n') {
+                    Some((_, rest)) if self.header && self.windows > 1 => rest,
+                    _ => &text,
+                };
+                buf.extend_from_slice(text.as_bytes());
             }
-            None => self.rows.rows(&done).context("cannot serialise a row")?,
-        };
-        self.write(&text)
+            None => (self.rows.write_rows(&done, &mut buf)).context("cannot serialise a row")?,
+        }
+        let written = self.write(&buf);
+        self.buf = buf;
+        written
     }
 
-    fn write(&mut self, text: &str) -> Result<()> {
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
         match &mut self.to {
-            RowsTo::Stdout => write_stdout(text.as_bytes()),
+            RowsTo::Stdout => write_stdout(bytes),
             RowsTo::File(f, path) => f
-                .write_all(text.as_bytes())
+                .write_all(bytes)
                 .with_context(|| format!("cannot write {}", path.display())),
         }
     }
@@ -113,7 +122,7 @@ impl<'a, T: Serialize> WindowRows<'a, T> {
             Some(_) => String::new(),
             None => self.rows.end(),
         };
-        self.write(&end)?;
+        self.write(end.as_bytes())?;
         match self.to {
             RowsTo::Stdout => Ok(()),
             RowsTo::File(f, path) => f

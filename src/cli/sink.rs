@@ -24,8 +24,8 @@ use crate::cli::paths::write_side_file;
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use sudolab::OutputStream;
 use sudolab::{DoneRows, Lined, ResultsError, ResultsFile, RowSpec};
-use sudolab::{OutputStream, jsonl_line};
 
 /// Where streamed rows go.
 pub(crate) enum RowWriter {
@@ -84,10 +84,12 @@ impl RowWriter {
         if rows.is_empty() {
             return Ok(());
         }
-        let mut text = String::new();
+        // Serialised straight into one buffer for the whole batch, the
+        // bytes `jsonl_line` gives a row: no string a row.
+        let mut text = Vec::with_capacity(128 * rows.len());
         for (line, row) in rows {
-            text.push_str(&jsonl_line(&Lined { line: *line, row })?);
-            text.push('\n');
+            serde_json::to_writer(&mut text, &Lined { line: *line, row })?;
+            text.push(b'\n');
         }
         // The first rows of a new file create it: then the file itself can
         // be locked (`lock.rs`), against a run through another of its names.
@@ -102,7 +104,7 @@ impl RowWriter {
             }
             RowWriter::Stream(w) => w,
         };
-        out.write_all(text.as_bytes())?;
+        out.write_all(&text)?;
         out.flush()?;
         if let Some(path) = created {
             super::lock::hold_output_lock(&path)

@@ -299,10 +299,19 @@ impl Puzzle {
     /// The grid as one line of `N²` characters, `.` for empty cells.
     pub fn to_line(&self) -> String {
         let side = self.side();
-        self.cells
+        // Every digit character is ASCII: a byte a cell, sized once.
+        let bytes: Vec<u8> = self
+            .cells
             .iter()
-            .map(|&v| if v == 0 { '.' } else { digit_to_char(v, side) })
-            .collect()
+            .map(|&v| {
+                if v == 0 {
+                    b'.'
+                } else {
+                    digit_to_char(v, side) as u8
+                }
+            })
+            .collect();
+        String::from_utf8(bytes).unwrap_or_else(|_| unreachable!("digit characters are ASCII"))
     }
 
     /// The grid laid out in `N` lines with `|`, `-` and `+` separators.

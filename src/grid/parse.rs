@@ -146,7 +146,7 @@ pub enum Alphabet {
 
 impl Alphabet {
     /// Digit value of a character, 0 for a blank, `None` if not a cell character.
-    fn value(self, ch: char) -> Option<u8> {
+    const fn value(self, ch: char) -> Option<u8> {
         let blank = match self {
             Alphabet::FromOne => matches!(ch, '.' | '0' | '_'),
             Alphabet::FromZero => matches!(ch, '.' | '_'),
@@ -154,11 +154,17 @@ impl Alphabet {
         if blank {
             return Some(0);
         }
-        let shift = u32::from(self == Alphabet::FromZero);
-        ch.to_digit(36)
-            .map(|v| v + shift)
-            .filter(|&v| v as usize <= MAX_ORDER * MAX_ORDER)
-            .map(|v| v as u8)
+        let shift = matches!(self, Alphabet::FromZero) as u32;
+        match ch.to_digit(36) {
+            Some(v) if (v + shift) as usize <= MAX_ORDER * MAX_ORDER => Some((v + shift) as u8),
+            _ => None,
+        }
+    }
+
+    /// [`Alphabet::value`] of every ASCII character ([`NOT_A_CELL`] for
+    /// none), so an ASCII line is read a byte at a time.
+    fn ascii_values(self) -> &'static [u8; 128] {
+        &ASCII_VALUES[self as usize]
     }
 
     /// With no alphabet given, refuses a 16×16 grid that looks written in
@@ -189,22 +195,65 @@ fn order_for_side(len: usize) -> Option<usize> {
     (MIN_ORDER..=MAX_ORDER).find(|n| n * n == len)
 }
 
+/// In [`ASCII_VALUES`]: not a cell character.
+const NOT_A_CELL: u8 = u8::MAX;
+
+/// [`Alphabet::value`] of the 128 ASCII characters, per alphabet (in the
+/// order of its variants).
+static ASCII_VALUES: [[u8; 128]; 2] = [
+    ascii_values(Alphabet::FromOne),
+    ascii_values(Alphabet::FromZero),
+];
+
+const fn ascii_values(alphabet: Alphabet) -> [u8; 128] {
+    let mut t = [NOT_A_CELL; 128];
+    let mut b = 0;
+    while b < 128 {
+        if let Some(v) = alphabet.value(b as u8 as char) {
+            t[b] = v;
+        }
+        b += 1;
+    }
+    t
+}
+
 fn values(
     s: &str,
     side: usize,
     col0: usize,
     alphabet: Alphabet,
 ) -> Result<Vec<u8>, ParseErrorKind> {
-    s.chars()
-        .enumerate()
-        .map(|(i, ch)| match alphabet.value(ch) {
-            Some(v) if v as usize <= side => Ok(v),
-            _ => Err(ParseErrorKind::BadChar {
-                ch,
-                column: col0 + i + 1,
-            }),
-        })
-        .collect()
+    // Sized once (a puzzle line's bytes bound its cells): no regrowth on
+    // the way, which a batch of short puzzles pays on every line.
+    let mut cells = Vec::with_capacity(s.len());
+    if s.is_ascii() {
+        // Every data set's lines: a table lookup a byte, no decoding.
+        let table = alphabet.ascii_values();
+        for (i, &b) in s.as_bytes().iter().enumerate() {
+            match table[usize::from(b)] {
+                v if usize::from(v) <= side => cells.push(v),
+                _ => {
+                    return Err(ParseErrorKind::BadChar {
+                        ch: char::from(b),
+                        column: col0 + i + 1,
+                    });
+                }
+            }
+        }
+        return Ok(cells);
+    }
+    for (i, ch) in s.chars().enumerate() {
+        match alphabet.value(ch) {
+            Some(v) if v as usize <= side => cells.push(v),
+            _ => {
+                return Err(ParseErrorKind::BadChar {
+                    ch,
+                    column: col0 + i + 1,
+                });
+            }
+        }
+    }
+    Ok(cells)
 }
 
 /// Parses one single-line puzzle (`N²` cells, optional label after whitespace).

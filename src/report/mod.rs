@@ -135,34 +135,60 @@ impl RowStream {
     /// # Errors
     /// A row that does not serialise.
     pub fn rows<T: Serialize>(&mut self, rows: &[T]) -> Result<String, RenderError> {
-        let mut s = String::new();
+        let mut out = Vec::new();
+        self.write_rows(rows, &mut out)?;
+        String::from_utf8(out).map_err(|e| serde::ser::Error::custom(format!("not UTF-8: {e}")))
+    }
+
+    /// [`RowStream::rows`] appended to `out`, a buffer the caller keeps from
+    /// one part to the next: JSON Lines rows are serialised straight into
+    /// it, with no string of their own, so a stream of short rows costs no
+    /// allocation a row.
+    ///
+    /// ```
+    /// use sudolab::{Format, RowStream};
+    ///
+    /// let mut stream = RowStream::new(Format::Jsonl);
+    /// let mut out = Vec::new();
+    /// stream.write_rows(&[1, 2], &mut out)?;
+    /// assert_eq!(out, Format::Jsonl.render(&[1, 2])?.as_bytes());
+    /// # Ok::<(), sudolab::RenderError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A row that does not serialise (`out` then holds the rows before it).
+    pub fn write_rows<T: Serialize>(
+        &mut self,
+        rows: &[T],
+        out: &mut Vec<u8>,
+    ) -> Result<(), RenderError> {
         match self.format {
             Format::Json => {
                 for r in rows {
-                    s.push_str(if self.rows == 0 { "[\n" } else { ",\n" });
+                    out.extend_from_slice(if self.rows == 0 { b"[\n" } else { b",\n" });
                     self.rows += 1;
                     // The array's elements are indented one level; a JSON
                     // string holds no raw line break, so every line is one
                     // of the row's structure.
                     for (i, line) in serde_json::to_string_pretty(r)?.lines().enumerate() {
                         if i > 0 {
-                            s.push('\n');
+                            out.push(b'\n');
                         }
-                        s.push_str("  ");
-                        s.push_str(line);
+                        out.extend_from_slice(b"  ");
+                        out.extend_from_slice(line.as_bytes());
                     }
                 }
             }
             Format::Jsonl | Format::Text => {
                 for r in rows {
-                    s.push_str(&jsonl_line(r)?);
-                    s.push('\n');
+                    serde_json::to_writer(&mut *out, r)?;
+                    out.push(b'\n');
                 }
                 self.rows += rows.len();
             }
-            Format::Csv => s = self.csv(rows)?,
+            Format::Csv => out.extend_from_slice(self.csv(rows)?.as_bytes()),
         }
-        Ok(s)
+        Ok(())
     }
 
     /// The text that closes the output (JSON's `]`; nothing for the others).
