@@ -489,7 +489,9 @@ impl Branch {
             return false;
         }
         search.spend_nested();
-        let found = nested_first(&self.board, search);
+        let found = search.memoised(&search.work.first_seen, &self.board, || {
+            nested_first(&self.board, search)
+        });
         self.add_nested(start, src_digit, &found)
     }
 

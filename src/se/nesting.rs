@@ -39,32 +39,11 @@ use super::chains::{
     Assume, Branch, DYNAMIC, Mode, NESTED, STATIC, agreements, causes_of, nested_first,
     rated_agreements, se_ordered,
 };
-use super::work::{BoardKey, OverBudget, Search, Work};
+use super::work::{OverBudget, Search, Work};
 use crate::human::board::Board;
 use crate::util::bits as digits;
 use rayon::prelude::*;
 use std::sync::Arc;
-
-impl Search<'_> {
-    /// The nested dynamic search of `board`, from the counter's memo when
-    /// it has it.
-    fn memoised_dynamic(&self, board: &Board) -> Arc<Vec<NestedConclusion>> {
-        // The whole state is the key: a hash alone could hand one board
-        // another's conclusions.
-        let key: BoardKey = (0..board.geometry().cells)
-            .map(|c| (board.value(c), board.cands(c)))
-            .collect();
-        let seen = self.work.dynamic_seen.lock().ok();
-        if let Some(found) = seen.and_then(|m| m.get(&key).cloned()) {
-            return found;
-        }
-        let found = Arc::new(nested_dynamic(board, false, self));
-        if let Ok(mut m) = self.work.dynamic_seen.lock() {
-            m.insert(key, Arc::clone(&found));
-        }
-        found
-    }
-}
 
 /// The rule a nesting level applies inside its branches, in SE's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -263,9 +242,13 @@ impl Branch {
                 return false;
             }
             let found = match rule {
-                Inner::Static => Arc::new(nested_first(&self.board, search)),
+                Inner::Static => search.memoised(&search.work.first_seen, &self.board, || {
+                    nested_first(&self.board, search)
+                }),
                 Inner::Multiple => Arc::new(nested_multiple(&self.board, search)),
-                Inner::Dynamic => search.memoised_dynamic(&self.board),
+                Inner::Dynamic => search.memoised(&search.work.dynamic_seen, &self.board, || {
+                    nested_dynamic(&self.board, false, search)
+                }),
                 Inner::DynamicNested => Arc::new(nested_dynamic(&self.board, true, search)),
             };
             if self.add_nested(start, src_digit, &found) {

@@ -52,6 +52,9 @@ pub(crate) struct Work {
     /// The nested dynamic searches done, by board: level 5 repeats level
     /// 4's branches before it nests deeper.
     pub(super) dynamic_seen: Mutex<HashMap<BoardKey, Arc<Vec<NestedConclusion>>>>,
+    /// The same for SE's first chaining producer nested in a branch (levels
+    /// 2 and 3): its hints depend on the board alone.
+    pub(super) first_seen: Mutex<HashMap<BoardKey, Arc<Vec<NestedConclusion>>>>,
 }
 
 impl Work {
@@ -61,6 +64,7 @@ impl Work {
             limit: budget.0,
             used: AtomicU64::new(0),
             dynamic_seen: Mutex::new(HashMap::new()),
+            first_seen: Mutex::new(HashMap::new()),
         }
     }
 
@@ -150,6 +154,28 @@ impl<'w> Search<'w> {
     /// Counts `n` units; false when over budget.
     pub(super) fn charge(&self, n: u64) -> bool {
         self.work.charge(n)
+    }
+
+    /// The conclusions `compute` finds on `board`, from `memo` when it has
+    /// them. The whole state is the key: a hash alone could hand one board
+    /// another's conclusions.
+    pub(super) fn memoised(
+        &self,
+        memo: &Mutex<HashMap<BoardKey, Arc<Vec<NestedConclusion>>>>,
+        board: &Board,
+        compute: impl FnOnce() -> Vec<NestedConclusion>,
+    ) -> Arc<Vec<NestedConclusion>> {
+        let key: BoardKey = (0..board.geometry().cells)
+            .map(|c| (board.value(c), board.cands(c)))
+            .collect();
+        if let Some(found) = memo.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return found;
+        }
+        let found = Arc::new(compute());
+        if let Ok(mut m) = memo.lock() {
+            m.insert(key, Arc::clone(&found));
+        }
+        found
     }
 
     /// Copies the places of every digit in every unit of `board` into
