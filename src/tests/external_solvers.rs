@@ -9,7 +9,11 @@ use crate::cnf::{Encoding, encode};
 use crate::grid::Solution;
 use std::process::Command;
 
-fn run_solver(solver: &str, cnf_path: &std::path::Path, dir: &std::path::Path) -> String {
+pub(super) fn run_solver(
+    solver: &str,
+    cnf_path: &std::path::Path,
+    dir: &std::path::Path,
+) -> String {
     match solver {
         "minisat" => {
             let out = dir.join("minisat.out");
