@@ -215,7 +215,7 @@ pub use batch::results::{
     record_path,
 };
 pub use batch::{
-    BatchError, Driver, Input, JobError, NoProgress, Progress, Rejections, Shard, Source,
+    BatchError, Driver, GIVENS_ONLY, Input, JobError, NoProgress, Progress, Rejections, Shard, Source,
     Summary as BatchSummary, read_all as read_whole_input,
 };
 
