@@ -215,8 +215,8 @@ pub use batch::results::{
     record_path,
 };
 pub use batch::{
-    BatchError, Driver, GIVENS_ONLY, Input, JobError, NoProgress, Progress, Rejections, Shard, Source,
-    Summary as BatchSummary, read_all as read_whole_input,
+    BatchError, Driver, GIVENS_ONLY, Input, JobError, NoProgress, Progress, Rejections, Shard,
+    Source, Summary as BatchSummary, read_all as read_whole_input,
 };
 
 // Cancelling a long call (the Python package's Ctrl-C).

@@ -682,7 +682,9 @@ fn read_windows(
             let why = GIVENS_ONLY.to_string();
             return Err(BatchError::Refused { line, why });
         }
-        summary.rejected.push(line, format!("line {line}: {GIVENS_ONLY}"));
+        summary
+            .rejected
+            .push(line, format!("line {line}: {GIVENS_ONLY}"));
         Ok(true)
     };
     let chunked = |puzzles: Vec<(usize, Puzzle)>,

@@ -332,7 +332,11 @@ fn serate_rates_pencilmark_grids_as_sukaku_explainer() {
             exact += 1;
         } else {
             // The known chain: SE 9.1, ours 9.0, on its givens too.
-            assert_eq!((se[0], r.serate), (9.1, 9.0), "{p}: SE {se:?}, ours {ours:?}");
+            assert_eq!(
+                (se[0], r.serate),
+                (9.1, 9.0),
+                "{p}: SE {se:?}, ours {ours:?}"
+            );
             assert_eq!(ours[1..], se[1..]);
         }
     }
