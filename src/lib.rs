@@ -92,8 +92,8 @@ mod tests;
 // Open a puzzle: parse it, read many, their geometry and canonical form.
 pub use grid::canon::{CanonError, Transform, earlier_equivalents};
 pub use grid::{
-    Alphabet, Contradiction, Geometry, ParseError, ParseErrorKind, Puzzle, PuzzleReader, Solution,
-    UnitKind, parse_puzzle, read_puzzles,
+    Alphabet, Contradiction, GIVENS_ONLY, Geometry, ParseError, ParseErrorKind, Puzzle,
+    PuzzleReader, Solution, UnitKind, parse_puzzle, read_puzzles,
 };
 
 // Encode: CNF and DIMACS, and the clause-length histogram.
@@ -215,8 +215,8 @@ pub use batch::results::{
     record_path,
 };
 pub use batch::{
-    BatchError, Driver, GIVENS_ONLY, Input, JobError, NoProgress, Progress, Rejections, Shard,
-    Source, Summary as BatchSummary, read_all as read_whole_input,
+    BatchError, Driver, Input, JobError, NoProgress, Progress, Rejections, Shard, Source,
+    Summary as BatchSummary, read_all as read_whole_input,
 };
 
 // Cancelling a long call (the Python package's Ctrl-C).

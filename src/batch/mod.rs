@@ -31,7 +31,7 @@
 pub(crate) mod results;
 
 use crate::engine::Disagreement;
-use crate::grid::{Alphabet, ParseError, ParseErrorKind, Puzzle, PuzzleReader};
+use crate::grid::{Alphabet, GIVENS_ONLY, ParseError, ParseErrorKind, Puzzle, PuzzleReader};
 use crate::score::ScoreError;
 use rayon::prelude::*;
 use results::{DoneRows, ResultsError, RowKey};
@@ -116,9 +116,6 @@ pub struct Input {
     /// ([`GIVENS_ONLY`]).
     pub pencilmarks: bool,
 }
-
-/// Why a command that reads givens alone refuses a pencilmark grid.
-pub const GIVENS_ONLY: &str = "a pencilmark grid, which this command does not read (it works on givens alone); pencilmark grids are read by check, count, solve, encode, clauses, decode and rate -m serate";
 
 impl Input {
     /// Every puzzle of `source`, unsharded, stopping at the first bad line,
@@ -722,11 +719,7 @@ fn read_windows(
     for item in PuzzleReader::new(reader).with_alphabet(input.alphabet) {
         read += 1;
         match item {
-            Ok(p) if mine(p.0) => {
-                if !refuse(summary, p.0, &p.1)? {
-                    window.push(p);
-                }
-            }
+            Ok(p) if mine(p.0) && !refuse(summary, p.0, &p.1)? => window.push(p),
             Err(e) if matches!(e.kind, ParseErrorKind::Io(_) | ParseErrorKind::LineTooLong) => {
                 return Err(BatchError::Input(e));
             }

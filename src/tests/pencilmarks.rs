@@ -357,3 +357,20 @@ fn givens_candidates_rate_as_the_givens() {
         }
     }
 }
+
+/// The library's givens-only entry points refuse a pencilmark grid with
+/// an error, never a silent answer about its givens alone.
+#[test]
+fn relaxation_and_canonical_form_refuse_pencilmark_grids() {
+    let p = &common::fixture("unique.txt")[0];
+    let pm = Puzzle::from_pencilmarks(3, p.candidates()).unwrap();
+    let opts = crate::RelaxOptions {
+        samples: 5,
+        ..Default::default()
+    };
+    assert!(crate::relax(p, &opts).is_ok());
+    let err = crate::relax(&pm, &opts).unwrap_err();
+    assert_eq!(err.to_string(), crate::GIVENS_ONLY);
+    assert!(p.canonical().is_ok());
+    assert_eq!(pm.canonical(), Err(crate::CanonError::Pencilmarks));
+}
