@@ -414,35 +414,26 @@ impl Puzzle {
     /// The grid laid out in `N` lines with `|`, `-` and `+` separators; a
     /// pencilmark puzzle with the candidates of each cell, columns aligned.
     pub fn to_block(&self) -> String {
-        if let Some(marks) = &self.marks {
-            return candidates_block(self.geometry(), marks);
-        }
         let g = self.geometry();
-        let mut out = String::new();
-        let sep: String = (0..g.n)
-            .map(|_| "-".repeat(2 * g.n + 1))
-            .collect::<Vec<_>>()
-            .join("+");
-        for r in 0..g.side {
-            if r > 0 && r % g.n == 0 {
-                out.push_str(&sep);
-                out.push('\n');
-            }
-            for c in 0..g.side {
-                if c > 0 && c % g.n == 0 {
-                    out.push_str(" |");
-                }
-                out.push(' ');
-                let v = self.cells[r * g.side + c];
-                out.push(if v == 0 {
-                    '.'
-                } else {
-                    digit_to_char(v, g.side)
-                });
-            }
-            out.push_str(" \n");
-        }
-        out
+        let texts: Vec<String> = match &self.marks {
+            Some(marks) => marks
+                .iter()
+                .map(|&m| {
+                    crate::util::bits(m)
+                        .map(|d| digit_to_char(d, g.side))
+                        .collect()
+                })
+                .collect(),
+            None => self
+                .cells
+                .iter()
+                .map(|&v| match v {
+                    0 => ".".to_string(),
+                    _ => digit_to_char(v, g.side).to_string(),
+                })
+                .collect(),
+        };
+        block_layout(g, &texts)
     }
 
     /// Candidates of every cell: for a given cell the singleton of its value;
@@ -540,19 +531,14 @@ impl Puzzle {
     }
 }
 
-/// A pencilmark grid laid out in `N` lines: each cell's candidates, padded
-/// to the widest cell of its column, boxes parted by `|` and by lines of
-/// `-` and `+` (HoDoKu's layout, which [`read_puzzles`] reads back).
-fn candidates_block(g: &Geometry, marks: &[u32]) -> String {
-    let text = |m: u32| -> String {
-        crate::util::bits(m)
-            .map(|d| digit_to_char(d, g.side))
-            .collect()
-    };
+/// Cell texts laid out in `N` lines: each padded to the widest cell of its
+/// column, boxes parted by `|` and by lines of `-` and `+` (the block
+/// layout, and for candidates HoDoKu's, which [`read_puzzles`] reads back).
+fn block_layout(g: &Geometry, texts: &[String]) -> String {
     let width: Vec<usize> = (0..g.side)
         .map(|c| {
             (0..g.side)
-                .map(|r| marks[r * g.side + c].count_ones() as usize)
+                .map(|r| texts[r * g.side + c].chars().count())
                 .max()
                 .unwrap_or(1)
         })
@@ -575,7 +561,7 @@ fn candidates_block(g: &Geometry, marks: &[u32]) -> String {
                 out.push_str(" |");
             }
             out.push(' ');
-            let t = text(marks[r * g.side + c]);
+            let t = &texts[r * g.side + c];
             out.push_str(&format!("{t:<w$}", w = width[c]));
         }
         out.push_str(" \n");
@@ -690,6 +676,26 @@ mod tests {
         assert_eq!(g.peers[0].len(), 20);
         assert_eq!(g.edges().len(), 810);
         assert_eq!(g.all_digits().count_ones(), 9);
+    }
+
+    #[test]
+    fn block_layout_of_givens_and_of_candidates() {
+        let mut p = Puzzle::empty(2);
+        p.set(0, 1);
+        p.set(15, 4);
+        assert_eq!(
+            p.to_block(),
+            " 1 . | . . \n . . | . . \n-----+-----\n . . | . . \n . . | . 4 \n"
+        );
+        let mut marks = vec![0b11110; 16];
+        marks[0] = 0b10;
+        for &q in &Geometry::of(2).peers[0] {
+            marks[q] = 0b11100;
+        }
+        let q = Puzzle::from_pencilmarks(2, marks).unwrap();
+        let block = q.to_block();
+        assert!(block.starts_with(" 1   234  | 234  234  \n"), "{block}");
+        assert_eq!(block.lines().nth(2), Some("----------+-----------"));
     }
 
     #[test]

@@ -108,7 +108,7 @@ impl fmt::Display for ParseErrorKind {
         match self {
             ParseErrorKind::WrongLength { found } => write!(
                 f,
-                "expected 81 cells (or 16, 256, 625 for other orders, or a pencilmark grid: 729 characters or 81 cells of candidates), found {found}"
+                "expected 81 cells (or 16, 256, 625 for other orders, or a 729-character pencilmark grid), found {found}"
             ),
             ParseErrorKind::MisplacedCandidate {
                 ch,
@@ -849,7 +849,7 @@ mod tests {
         let e = r[1].as_ref().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "line 4: expected 81 cells (or 16, 256, 625 for other orders), found 80"
+            "line 4: expected 81 cells (or 16, 256, 625 for other orders, or a 729-character pencilmark grid), found 80"
         );
         let e = r[2].as_ref().unwrap_err();
         assert_eq!(e.line, 5);
