@@ -280,10 +280,7 @@ fn encodings_keep_exactly_the_candidates() {
 /// missing; required with `CI` set).
 #[test]
 fn external_solvers_solve_pencilmark_grids() {
-    if !["cadical", "minisat", "picosat"]
-        .iter()
-        .all(|t| common::external_tool(t))
-    {
+    if !super::external_solvers::solvers_installed() {
         return;
     }
     let puzzles = common::fixture("unique.txt");
