@@ -92,8 +92,8 @@ mod tests;
 // Open a puzzle: parse it, read many, their geometry and canonical form.
 pub use grid::canon::{CanonError, Transform, earlier_equivalents};
 pub use grid::{
-    Alphabet, Contradiction, Geometry, ParseError, ParseErrorKind, Puzzle, PuzzleReader, Solution,
-    UnitKind, parse_puzzle, read_puzzles,
+    Alphabet, Contradiction, GIVENS_ONLY, Geometry, ParseError, ParseErrorKind, Puzzle,
+    PuzzleReader, Solution, UnitKind, parse_puzzle, read_puzzles,
 };
 
 // Encode: CNF and DIMACS, and the clause-length histogram.

@@ -26,6 +26,7 @@ mod odd_input;
 mod output_paths;
 mod output_safety;
 mod patti_clauses;
+mod pencilmarks;
 mod promises;
 mod python;
 mod report_html;

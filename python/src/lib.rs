@@ -111,9 +111,22 @@ fn run_batch<R: Send>(
     lines: Vec<usize>,
     job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync + Send,
 ) -> PyResult<Vec<R>> {
+    run_batch_reading(py, puzzles, lines, false, job)
+}
+
+/// [`run_batch`] that reads pencilmark grids when `pencilmarks` (else it
+/// refuses them, as the commands that read givens alone do).
+fn run_batch_reading<R: Send>(
+    py: Python<'_>,
+    puzzles: Vec<Puzzle>,
+    lines: Vec<usize>,
+    pencilmarks: bool,
+    job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync + Send,
+) -> PyResult<Vec<R>> {
     let parsed: Vec<(usize, Puzzle)> = lines.into_iter().zip(puzzles).collect();
     let done = interruptible(py, |stop| {
-        let input = Input::of(Source::Parsed(parsed));
+        let mut input = Input::of(Source::Parsed(parsed));
+        input.pencilmarks = pencilmarks;
         let stopped = || stop.load(Ordering::Relaxed);
         let mut rows = Vec::new();
         Driver::new()
@@ -180,6 +193,16 @@ fn to_py<'py, T: Serialize + ?Sized>(py: Python<'py>, row: &T) -> PyResult<Bound
 
 fn parse(text: &str) -> PyResult<Puzzle> {
     parse_puzzle(text).map_err(value_error)
+}
+
+/// [`parse`] for the functions that read givens alone: a pencilmark grid
+/// raises `ValueError` (`sudolab::GIVENS_ONLY`).
+fn parse_givens(text: &str) -> PyResult<Puzzle> {
+    let p = parse(text)?;
+    if p.has_pencilmarks() {
+        return Err(PyValueError::new_err(sudolab::GIVENS_ONLY));
+    }
+    Ok(p)
 }
 
 /// Parses every puzzle of a batch, naming the line of a bad one (see the
@@ -350,7 +373,7 @@ fn relax_report<'py>(
     precision: Option<f64>,
     all_samples: bool,
 ) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
-    let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
+    let p = parse_givens(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
     let k = k.map(k_choice).transpose()?;
     let opts = relax_options(
         k,
@@ -412,8 +435,10 @@ fn rate<'py>(
     }
     opts.check().map_err(option_error)?;
     let parsed = parse_all(&puzzles, &lines)?;
-    let rows = run_batch(py, parsed, lines, |_, p| {
-        Ok(RatedRow::of(p, &opts, with_score)?)
+    // Serate alone reads pencilmark grids; the score reads givens.
+    let serate_only = opts.models.iter().eq([&sudolab::Model::Serate]);
+    let rows = run_batch_reading(py, parsed, lines, serate_only, |_, p| {
+        Ok(RatedRow::of(p, &opts, with_score && !p.has_pencilmarks())?)
     })?;
     to_py(py, &rows)
 }
@@ -683,7 +708,7 @@ fn generate_rows<'py>(
 /// The canonical form (`sudolab canon`) of a 4×4 or 9×9 puzzle.
 #[pyfunction]
 fn canon(puzzle: &str) -> PyResult<String> {
-    let p = parse(puzzle)?;
+    let p = parse_givens(puzzle)?;
     p.canonical().map(|c| c.to_line()).map_err(value_error)
 }
 
@@ -691,7 +716,7 @@ fn canon(puzzle: &str) -> PyResult<String> {
 /// digits when the engines find a unique one.
 #[pyfunction]
 fn fixedness_svg(puzzle: &str, fixedness: Vec<f64>) -> PyResult<String> {
-    let p = parse(puzzle)?;
+    let p = parse_givens(puzzle)?;
     if fixedness.len() != p.cells().len() {
         return Err(PyValueError::new_err(format!(
             "{} fixedness values for {} cells",

@@ -266,7 +266,11 @@ def _lines(puzzles: Union[Iterable[PuzzleLike], pd.Series]) -> List[str]:
 
 
 def parse(puzzle: PuzzleLike) -> Puzzle:
-    """Parses a puzzle (line, list, nested list or numpy array).
+    """Parses a puzzle (line, list, nested list or numpy array). A line may
+    also be a 9×9 pencilmark grid (729 characters, or 81 cells of candidate
+    digits): ``line`` is then its 729-character form and ``cells`` its
+    givens; ``encode``, ``clauses`` and ``rate(models="serate")`` read it,
+    the others raise ``ValueError`` (docs/methods.md §0.1).
 
     Raises ``ValueError`` naming what is wrong (the number of cells, a bad
     character and where, a value out of range).

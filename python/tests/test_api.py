@@ -294,3 +294,27 @@ def test_the_stubs_are_generated_from_the_table(tmp_path):
     bad = subprocess.run([sys.executable, str(script), "--check", "--stubs", str(stale)], capture_output=True, text=True)
     assert bad.returncode == 1
     assert "+    cap: Optional[int]" in bad.stdout and "run python python/gen_stubs.py" in bad.stderr
+
+
+def _sukaku_grid():
+    """A pencilmark grid of the Sukaku Explainer fixture and its ER, EP, ED."""
+    import pathlib
+
+    fixture = pathlib.Path(__file__).parents[2] / "tests" / "fixtures" / "sukaku_pencilmarks.txt"
+    for text in fixture.read_text().splitlines():
+        if not text.startswith("#") and " 7." in text:
+            grid, *ratings = text.split()
+            return grid, tuple(float(r) for r in ratings)
+    raise AssertionError("the fixture holds a grid rated 7.x")
+
+
+def test_pencilmark_grids_are_encoded_and_rated_by_serate_alone():
+    grid, ratings = _sukaku_grid()
+    p = sudolab.parse(grid)
+    assert (p.line, p.side) == (grid, 9)
+    assert f"c puzzle {grid}" in sudolab.encode(grid)
+    row = sudolab.rate(grid, models="serate")
+    assert (row["serate"], row["serate_ep"], row["serate_ed"]) == ratings
+    for refused in (lambda: sudolab.relax(grid), lambda: sudolab.rate(grid, models="sisus"), lambda: sudolab.canon(grid)):
+        with pytest.raises(ValueError, match="pencilmark grid"):
+            refused()

@@ -31,7 +31,7 @@
 pub(crate) mod results;
 
 use crate::engine::Disagreement;
-use crate::grid::{Alphabet, ParseError, ParseErrorKind, Puzzle, PuzzleReader};
+use crate::grid::{Alphabet, GIVENS_ONLY, ParseError, ParseErrorKind, Puzzle, PuzzleReader};
 use crate::score::ScoreError;
 use rayon::prelude::*;
 use results::{DoneRows, ResultsError, RowKey};
@@ -111,16 +111,22 @@ pub struct Input {
     /// Skip bad lines and refused puzzles (recorded in the [`Summary`])
     /// instead of stopping.
     pub keep_going: bool,
+    /// Read pencilmark grids (`docs/methods.md` §0.1); when false, for the
+    /// commands that read givens alone, such a puzzle is refused
+    /// ([`GIVENS_ONLY`]).
+    pub pencilmarks: bool,
 }
 
 impl Input {
-    /// Every puzzle of `source`, unsharded, stopping at the first bad line.
+    /// Every puzzle of `source`, unsharded, stopping at the first bad line,
+    /// refusing pencilmark grids.
     pub fn of(source: Source) -> Input {
         Input {
             source,
             alphabet: None,
             shard: None,
             keep_going: false,
+            pencilmarks: false,
         }
     }
 }
@@ -759,11 +765,32 @@ fn read_windows(
     each: &mut EachWindow<'_>,
 ) -> Result<(), BatchError> {
     let mine = |line: usize| input.shard.is_none_or(|s| s.owns(line));
+    let (keep_going, pencilmarks) = (input.keep_going, input.pencilmarks);
+    // A pencilmark grid where givens alone are read: refused, or skipped.
+    let refuse = |summary: &mut Summary, line: usize, p: &Puzzle| {
+        if pencilmarks || !p.has_pencilmarks() {
+            return Ok(false);
+        }
+        if !keep_going {
+            let why = GIVENS_ONLY.to_string();
+            return Err(BatchError::Refused { line, why });
+        }
+        summary
+            .rejected
+            .push(line, format!("line {line}: {GIVENS_ONLY}"));
+        Ok(true)
+    };
     let chunked = |puzzles: Vec<(usize, Puzzle)>,
                    summary: &mut Summary,
                    each: &mut EachWindow<'_>|
      -> Result<(), BatchError> {
-        let mine: Vec<_> = puzzles.into_iter().filter(|(l, _)| mine(*l)).collect();
+        let mut mine_read = Vec::new();
+        for (l, p) in puzzles.into_iter().filter(|(l, _)| mine(*l)) {
+            if !refuse(summary, l, &p)? {
+                mine_read.push((l, p));
+            }
+        }
+        let mine = mine_read;
         let mut rest = mine.into_iter().peekable();
         while rest.peek().is_some() {
             let window: Vec<_> = rest.by_ref().take(size).collect();
@@ -788,7 +815,7 @@ fn read_windows(
     for item in PuzzleReader::new(reader).with_alphabet(input.alphabet) {
         read += 1;
         match item {
-            Ok(p) if mine(p.0) => window.push(p),
+            Ok(p) if mine(p.0) && !refuse(summary, p.0, &p.1)? => window.push(p),
             Err(e) if matches!(e.kind, ParseErrorKind::Io(_) | ParseErrorKind::LineTooLong) => {
                 return Err(BatchError::Input(e));
             }

@@ -13,6 +13,8 @@
 //! candidates. Every deduction only removes options that no solution uses,
 //! so the set of solutions, and hence every count, equals that of the exact
 //! cover formulation in [`crate::dlx::sudoku::SudokuDlx`]; the tests check it.
+//! A pencilmark puzzle starts from its candidates instead of the givens' and
+//! takes the cell-mask search (the 9×9 boards start from givens alone).
 
 use crate::answers::Count;
 use crate::grid::{Geometry, MAX_ORDER, MIN_ORDER, Puzzle, Solution};
@@ -213,11 +215,36 @@ impl<'t> Search<'t> {
     }
 
     /// Loads the puzzle into level 0 and runs the search.
-    fn run<F>(&mut self, p: &Puzzle, visit: F)
+    fn run<F>(&mut self, p: &Puzzle, mut visit: F)
     where
         F: FnMut(&[u32]) -> ControlFlow<()>,
     {
-        self.run_cells(p.cells(), None, visit);
+        match p.pencilmarks() {
+            None => self.run_cells(p.cells(), None, visit),
+            Some(marks) => self.run_masks(marks, &mut visit),
+        }
+    }
+
+    /// Loads a pencilmark puzzle's candidates into level 0 (each cell with
+    /// one candidate queued as placed) and runs the search.
+    fn run_masks<F>(&mut self, marks: &[u32], visit: &mut F)
+    where
+        F: FnMut(&[u32]) -> ControlFlow<()>,
+    {
+        let cells = self.t.cells;
+        self.queue.clear();
+        for (cell, (slot, &m)) in self.stack[..cells].iter_mut().zip(marks).enumerate() {
+            *slot = m & self.t.all;
+            if m.is_power_of_two() {
+                self.queue.push(cell as u16);
+            }
+        }
+        if self.stack[..cells].contains(&0) {
+            return;
+        }
+        if self.propagate(0, self.t.all_units) {
+            let _ = self.recurse(0, visit);
+        }
     }
 
     /// Loads cell values (`0` empty) into level 0, with `forbid = (cell, d)`
@@ -437,7 +464,7 @@ impl Solver {
 pub(crate) fn count(p: &Puzzle, cap: u64) -> Count {
     let mut found = 0u64;
     let mut visit = || crate::answers::tally(&mut found, cap);
-    if p.order() == 3 {
+    if p.order() == 3 && !p.has_pencilmarks() {
         found = super::band9::count(p.cells(), cap);
     } else {
         Search::new(tables(p.order())).run(p, |_| visit());
@@ -477,7 +504,7 @@ pub(crate) fn solve(p: &Puzzle) -> Option<Solution> {
 /// Up to `cap` solutions of `p` (0 = all).
 pub(crate) fn solutions(p: &Puzzle, cap: u64) -> Vec<Solution> {
     let mut out = Vec::new();
-    if p.order() == 3 {
+    if p.order() == 3 && !p.has_pencilmarks() {
         super::board9::search(p.cells(), |cells| {
             if let Some(s) = Solution::from_cells(3, cells.to_vec()) {
                 out.push(s);

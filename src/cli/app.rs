@@ -170,10 +170,23 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Encode(a) => super::encode::run(a),
-        Command::Clauses(a) => super::clauses::run(a),
-        Command::Solve(a) => super::engines::solve(a),
-        Command::Count(a) => super::engines::count(a),
-        Command::Check(a) => super::engines::check(a),
+        // The commands that read pencilmark grids (docs/methods.md §0.1).
+        Command::Clauses(mut a) => {
+            a.common.pencilmarks = true;
+            super::clauses::run(a)
+        }
+        Command::Solve(mut a) => {
+            a.common.pencilmarks = true;
+            super::engines::solve(a)
+        }
+        Command::Count(mut a) => {
+            a.engine.common.pencilmarks = a.remove_edges.is_none();
+            super::engines::count(a)
+        }
+        Command::Check(mut a) => {
+            a.common.pencilmarks = true;
+            super::engines::check(a)
+        }
         Command::Decode(a) => super::decode::run(a),
         Command::Relax(a) => super::relax::run(a),
         Command::Backbone(a) => super::engines::backbone(a),

@@ -29,7 +29,7 @@ pub(super) fn run(args: DecodeArgs) -> Result<u8> {
         .input("--puzzle", puzzle_file.is_file().then_some(puzzle_file))
         .output("-o", args.out.file())
         .check()?;
-    let (_, puzzle) = super::read_one_puzzle("--puzzle", &args.puzzle, true)?;
+    let (_, puzzle) = super::read_one_puzzle("--puzzle", &args.puzzle, true, true)?;
     let text = read_text(&args.model)?;
     let lits = Solution::parse_model(&text).with_context(|| format!("{}", args.model.display()))?;
     let solution = Solution::decode_model(&puzzle, &lits)

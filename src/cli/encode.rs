@@ -68,6 +68,7 @@ pub(super) fn run(args: EncodeArgs) -> Result<u8> {
         keep_going: args.keep_going,
         alphabet: args.alphabet,
         shard: None,
+        pencilmarks: true,
     };
     let mut loaded: Loaded = load(&common)?;
     let puzzles = std::mem::take(&mut loaded.puzzles);

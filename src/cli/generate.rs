@@ -101,7 +101,7 @@ pub(super) fn run(args: GenerateArgs) -> Result<u8> {
         ),
     };
     let source = match &args.from {
-        Some(from) => Some(super::read_one_puzzle("--from", from, false)?),
+        Some(from) => Some(super::read_one_puzzle("--from", from, false, false)?),
         None => None,
     };
     let order = source.as_ref().map_or(args.order, |(_, p)| p.order());

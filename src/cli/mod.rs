@@ -211,6 +211,10 @@ pub struct Common {
     /// JSONL outputs with `sudolab merge`).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<shard::Shard>,
+    /// Whether this command reads pencilmark grids (set by the command,
+    /// not an option): the others refuse them.
+    #[arg(skip)]
+    pub pencilmarks: bool,
 }
 
 /// Puzzles read from the input, with their line numbers, and what was rejected.
@@ -263,14 +267,22 @@ pub fn finish(rejected: &sudolab::Rejections) -> u8 {
 /// One puzzle given to `flag` (`generate --from`, `decode --puzzle`): a
 /// puzzle line, or `-` or an existing file whose first puzzle is used; with
 /// `only`, a file holding more than one puzzle is refused (which one is
-/// meant cannot be guessed). Returns where it came from (for error
-/// messages) and the puzzle.
-pub(super) fn read_one_puzzle(flag: &str, from: &str, only: bool) -> Result<(String, Puzzle)> {
+/// meant cannot be guessed); unless `pencilmarks`, a pencilmark grid is
+/// refused. Returns where it came from (for error messages) and the puzzle.
+pub(super) fn read_one_puzzle(
+    flag: &str,
+    from: &str,
+    only: bool,
+    pencilmarks: bool,
+) -> Result<(String, Puzzle)> {
     let path = Path::new(from);
     if !is_stdio(path) && !path.is_file() {
         let p = sudolab::parse_puzzle(from).map_err(|e| {
             anyhow::anyhow!("{flag} {from:?}: neither an existing file nor a puzzle line: {e}")
         })?;
+        if p.has_pencilmarks() && !pencilmarks {
+            bail!("{flag}: {}", sudolab::GIVENS_ONLY);
+        }
         return Ok((format!("{from:?}"), p));
     }
     let name = if is_stdio(path) {
@@ -284,6 +296,9 @@ pub(super) fn read_one_puzzle(flag: &str, from: &str, only: bool) -> Result<(Str
         Some(Err(e)) => bail!("{flag} {name}: {e}"),
         None => bail!("{flag} {name}: no puzzle found"),
     };
+    if p.has_pencilmarks() && !pencilmarks {
+        bail!("{flag} {name} line {line}: {}", sudolab::GIVENS_ONLY);
+    }
     match reader.next().filter(|_| only) {
         Some(Ok((next, _))) => bail!(
             "{flag} {name}: more than one puzzle (lines {line} and {next}); give a file with the one puzzle meant, or the puzzle line itself"
@@ -343,6 +358,7 @@ impl Common {
             alphabet: self.alphabet,
             shard: self.shard,
             keep_going: self.keep_going,
+            pencilmarks: self.pencilmarks,
         }
     }
 }

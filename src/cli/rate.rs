@@ -90,8 +90,13 @@ pub(super) struct RateArgs {
     pub oracle_b: Option<f64>,
 }
 
-pub(super) fn run(args: RateArgs) -> Result<u8> {
+pub(super) fn run(mut args: RateArgs) -> Result<u8> {
     args.common.paths().check()?;
+    // Serate alone starts from a pencilmark grid's candidates; the other
+    // models read givens (docs/methods.md §0.1).
+    args.common.pencilmarks = Model::parse_list(&args.model)?
+        .iter()
+        .eq([&sudolab::Model::Serate]);
     if args.explain {
         // `-m serate` explains Sudoku Explainer's path, `-m berthier`
         // Berthier's resolution paths, any other list the technique
@@ -141,8 +146,10 @@ pub(super) fn run(args: RateArgs) -> Result<u8> {
     opts.check()?;
     // The input is read a window at a time; `-f jsonl` and text to stdout
     // stream each window's rows, other outputs keep them for the end.
+    // The score is a model over every rater: givens only.
     batch_rows(&args.common, "puzzles", true, text::rate_table, |_, p| {
-        Ok(RatedRow::of(p, &opts, !args.no_score)?)
+        let with_score = !args.no_score && !p.has_pencilmarks();
+        Ok(RatedRow::of(p, &opts, with_score)?)
     })
 }
 

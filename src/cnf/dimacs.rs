@@ -100,6 +100,7 @@ fn infer_kind(clause: &[i32], side: usize) -> ClauseKind {
     let same_cell = clause.windows(2).all(|w| cell_of(w[0]) == cell_of(w[1]));
     match clause {
         [l] if *l > 0 => ClauseKind::Given,
+        [_] => ClauseKind::Removed,
         _ if clause.iter().all(|&l| l < 0) => {
             if same_cell {
                 ClauseKind::CellAmo

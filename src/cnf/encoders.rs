@@ -90,7 +90,8 @@ impl Sink for Cnf {
     }
 }
 
-/// One unit clause per given.
+/// One unit clause per given, then for a pencilmark puzzle one negative
+/// unit clause per candidate its empty cells lack (`docs/methods.md` §1).
 pub(super) fn encode_givens(puzzle: &Puzzle, sink: &mut impl Sink) {
     let side = puzzle.side();
     for cell in 0..puzzle.geometry().cells {
@@ -99,6 +100,26 @@ pub(super) fn encode_givens(puzzle: &Puzzle, sink: &mut impl Sink) {
             sink.clause(ClauseKind::Given, &[var(side, cell, v)]);
         }
     }
+    for (cell, d) in removed_candidates(puzzle) {
+        sink.clause(ClauseKind::Removed, &[-var(side, cell, d)]);
+    }
+}
+
+/// The `(cell, digit)` pairs a pencilmark puzzle removes from its empty
+/// cells, cell by cell; none for a puzzle of givens alone.
+fn removed_candidates(puzzle: &Puzzle) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let all = puzzle.geometry().all_digits();
+    let marks = puzzle.pencilmarks().unwrap_or(&[]);
+    marks
+        .iter()
+        .enumerate()
+        .filter(|&(cell, _)| !puzzle.is_given(cell))
+        .flat_map(move |(cell, &m)| crate::util::bits(all & !m).map(move |d| (cell, d)))
+}
+
+/// Number of the clauses [`encode_givens`] writes.
+pub(super) fn givens_clauses(puzzle: &Puzzle) -> usize {
+    puzzle.givens() + removed_candidates(puzzle).count()
 }
 
 /// The puzzle-independent clauses of the maximal encoding (`all_alo`) or
@@ -172,15 +193,18 @@ impl MinCandidates {
         let mut cells = Vec::with_capacity(g.cells);
         let mut places = vec![0u32; g.units.len() * stride];
         let mut covered = given.clone();
-        for ((&v, units), positions) in puzzle
+        let marks = puzzle.pencilmarks();
+        for (cell, ((&v, units), positions)) in puzzle
             .cells()
             .iter()
             .zip(&g.cell_units)
             .zip(&g.unit_positions)
+            .enumerate()
         {
             let mut candidates = 0;
             if v == 0 {
-                candidates = all & !(given[units[0]] | given[units[1]] | given[units[2]]);
+                let pencilled = marks.map_or(all, |m| m[cell]);
+                candidates = pencilled & !(given[units[0]] | given[units[1]] | given[units[2]]);
                 consistent &= candidates != 0;
                 for (&u, &i) in units.iter().zip(positions) {
                     covered[u] |= candidates;

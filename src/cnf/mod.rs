@@ -114,6 +114,10 @@ pub enum ClauseKind {
     UnitAmo,
     /// A given (unit clause).
     Given,
+    /// A candidate a pencilmark grid removes from an empty cell (negative
+    /// unit clause; the maximal and `lo-min` encodings only, the minimal one
+    /// leaves its variable out).
+    Removed,
 }
 
 impl ClauseKind {

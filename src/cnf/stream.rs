@@ -7,7 +7,7 @@
 //! candidates' popcounts, so the `p cnf` header is written first. The bytes
 //! are those of [`Cnf::to_dimacs_bytes`](super::Cnf::to_dimacs_bytes).
 
-use super::encoders::{MinCandidates, Sink, comments, encode_full, encode_givens};
+use super::encoders::{MinCandidates, Sink, comments, encode_full, encode_givens, givens_clauses};
 use super::formula::push_int;
 use super::{ClauseKind, Cnf, EncodeError, Encoding};
 use crate::grid::{Geometry, MAX_ORDER, MIN_ORDER, Puzzle};
@@ -173,7 +173,7 @@ impl Cnf {
             text.finish();
         } else {
             let (fixed, clauses) = template(puzzle.geometry(), encoding == Encoding::Max);
-            write_preamble(puzzle, encoding, clauses + puzzle.givens(), out);
+            write_preamble(puzzle, encoding, clauses + givens_clauses(puzzle), out);
             out.extend_from_slice(fixed);
             let mut text = Text::new(lits, out);
             encode_givens(puzzle, &mut text);

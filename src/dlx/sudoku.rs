@@ -71,7 +71,8 @@ impl SudokuDlx {
         }
     }
 
-    /// Replaces the givens by those of `p`. Returns `false` when two givens
+    /// Replaces the givens by those of `p` (and, for a pencilmark puzzle,
+    /// removes the rows of the candidates it lacks). Returns `false` when two givens
     /// clash (the problem then has no solution) or when `p` has another
     /// order (the problem is then left empty of solutions too).
     pub(crate) fn load(&mut self, p: &Puzzle) -> bool {
@@ -87,6 +88,14 @@ impl SudokuDlx {
         for (cell, &v) in p.cells().iter().enumerate() {
             if v != 0 {
                 ok &= self.cover.force(cell * side + v as usize - 1);
+            }
+        }
+        // A pencilmark puzzle's missing candidates are rows left out; one
+        // already covered by a given's columns is gone anyway.
+        let marks = p.pencilmarks().unwrap_or(&[]);
+        for (cell, &m) in marks.iter().enumerate().filter(|&(c, _)| !p.is_given(c)) {
+            for d in (1..=side).filter(|&d| m & 1 << d == 0) {
+                self.cover.forbid(cell * side + d - 1);
             }
         }
         ok

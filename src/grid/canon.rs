@@ -29,6 +29,10 @@ pub enum CanonError {
     /// orders, too many for the row-by-row search.
     #[error("canonical form is implemented for orders 2 and 3 (4×4, 9×9), not order {0}")]
     Order(usize),
+    /// A pencilmark grid: the canonical form is of givens (`docs/methods.md`
+    /// §0.1).
+    #[error("the canonical form is of givens, not of a pencilmark grid")]
+    Pencilmarks,
 }
 
 /// All permutations of `0..k`.
@@ -248,8 +252,12 @@ impl Puzzle {
     /// grid of its class under the Sudoku symmetries, for orders up to 3.
     ///
     /// # Errors
-    /// An order above 3 ([`CanonError::Order`]).
+    /// An order above 3 ([`CanonError::Order`]), a pencilmark grid
+    /// ([`CanonError::Pencilmarks`]).
     pub fn canonical(&self) -> Result<Puzzle, CanonError> {
+        if self.has_pencilmarks() {
+            return Err(CanonError::Pencilmarks);
+        }
         let p = self;
         let n = p.order();
         if n > 3 {

@@ -10,6 +10,13 @@
 //! with an optional label; [`Puzzle::check`] finds the contradictions a grid
 //! can carry on its face (a digit twice in a unit, a cell without candidate,
 //! a digit without place in a unit).
+//!
+//! A puzzle may also carry pencilmarks (`docs/methods.md` §0.1, "Pencilmark
+//! input"): the candidates of every cell, as Sukaku Explainer, HoDoKu and the
+//! forum exchange them. [`Puzzle::from_pencilmarks`] builds one;
+//! [`Puzzle::candidates`] is then those candidates, and the givens are the
+//! cells Sukaku Explainer makes givens on loading: a cell with one candidate
+//! that no peer holds.
 
 pub(crate) mod canon;
 mod parse;
@@ -22,6 +29,10 @@ pub use parse::{ParseError, ParseErrorKind, parse_puzzle, read_puzzles};
 use serde::Serialize;
 use std::fmt;
 use std::sync::OnceLock;
+
+/// Why a command (or function) that works on givens alone refuses a
+/// pencilmark grid (`docs/methods.md` §0.1).
+pub const GIVENS_ONLY: &str = "a pencilmark grid, which this command does not read (it works on givens alone); pencilmark grids are read by check, count, solve, encode, clauses, decode and rate -m serate";
 
 /// Smallest and largest supported order (box side).
 pub(crate) const MIN_ORDER: usize = 2;
@@ -221,6 +232,9 @@ impl std::error::Error for Contradiction {}
 pub struct Puzzle {
     n: usize,
     cells: Vec<u8>,
+    /// The candidates of every cell (bits `1..=N`) when the puzzle was given
+    /// as pencilmarks; `None` for a puzzle of givens alone.
+    marks: Option<Vec<u32>>,
     /// Free text after the grid on its input line (or an example's name).
     pub label: Option<String>,
 }
@@ -245,8 +259,78 @@ impl Puzzle {
         Ok(Puzzle {
             n,
             cells,
+            marks: None,
             label: None,
         })
+    }
+
+    /// Builds a puzzle from the candidates of every cell (bit `d` for digit
+    /// `d`), as a pencilmark grid gives them. The givens are Sukaku
+    /// Explainer's (`Grid.adjustPencilmarks`): each cell with one candidate
+    /// that no peer holds; a cell with one candidate that a peer also holds
+    /// stays empty, with that one candidate.
+    ///
+    /// # Errors
+    /// A wrong order or count, a bit outside `1..=N`, or a cell without
+    /// candidate (named `rXcY`).
+    ///
+    /// ```
+    /// use sudolab::Puzzle;
+    ///
+    /// let mut marks = vec![0b11_1111_1110u32; 81];
+    /// marks[0] = 1 << 5; // r1c1 holds 5 alone, so no peer may hold 5
+    /// for &p in &sudolab::Geometry::of(3).peers[0] {
+    ///     marks[p] &= !(1 << 5);
+    /// }
+    /// let p = Puzzle::from_pencilmarks(3, marks)?;
+    /// assert_eq!((p.givens(), p.get(0)), (1, 5));
+    /// assert_eq!(p.to_line().len(), 729);
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn from_pencilmarks(n: usize, marks: Vec<u32>) -> Result<Puzzle, String> {
+        if !(MIN_ORDER..=MAX_ORDER).contains(&n) {
+            return Err(format!("order {n} outside 2..=5"));
+        }
+        let g = Geometry::of(n);
+        if marks.len() != g.cells {
+            return Err(format!("expected {} cells, found {}", g.cells, marks.len()));
+        }
+        if let Some(cell) = marks.iter().position(|&m| m & !g.all_digits() != 0) {
+            return Err(format!(
+                "cell {} has a candidate outside 1..={}",
+                g.cell_name(cell),
+                g.side
+            ));
+        }
+        if let Some(cell) = marks.iter().position(|&m| m == 0) {
+            return Err(format!("cell {} has no candidate", g.cell_name(cell)));
+        }
+        let cells = marks
+            .iter()
+            .enumerate()
+            .map(|(cell, &m)| {
+                let alone = m.is_power_of_two() && g.peers[cell].iter().all(|&p| marks[p] & m == 0);
+                if alone { m.trailing_zeros() as u8 } else { 0 }
+            })
+            .collect();
+        Ok(Puzzle {
+            n,
+            cells,
+            marks: Some(marks),
+            label: None,
+        })
+    }
+
+    /// The candidates of every cell when the puzzle was given as
+    /// pencilmarks, `None` for a puzzle of givens alone.
+    pub fn pencilmarks(&self) -> Option<&[u32]> {
+        self.marks.as_deref()
+    }
+
+    /// Whether the puzzle was given as pencilmarks (candidates), not givens
+    /// alone.
+    pub fn has_pencilmarks(&self) -> bool {
+        self.marks.is_some()
     }
 
     /// The empty grid of order `n`.
@@ -255,6 +339,7 @@ impl Puzzle {
         Puzzle {
             n,
             cells: vec![0; side * side],
+            marks: None,
             label: None,
         }
     }
@@ -279,13 +364,18 @@ impl Puzzle {
     pub fn get(&self, cell: usize) -> u8 {
         self.cells[cell]
     }
-    /// Sets a cell to `value` (`0` empties it).
+    /// Sets a cell to `value` (`0` empties it). A pencilmark cell set to a
+    /// value keeps that value alone; emptied, it gets every digit back.
     ///
     /// # Panics
     /// If `value` exceeds `N`.
     pub fn set(&mut self, cell: usize, value: u8) {
         assert!(value as usize <= self.side());
         self.cells[cell] = value;
+        let all = self.geometry().all_digits();
+        if let Some(marks) = &mut self.marks {
+            marks[cell] = if value == 0 { all } else { 1 << value };
+        }
     }
     /// Number of givens.
     pub fn givens(&self) -> usize {
@@ -296,9 +386,25 @@ impl Puzzle {
         self.cells[cell] != 0
     }
 
-    /// The grid as one line of `N²` characters, `.` for empty cells.
+    /// The grid as one line of `N²` characters, `.` for empty cells; a
+    /// pencilmark puzzle as `N³` characters, `N` a cell, each the digit when
+    /// it is a candidate and `.` when not (Sukaku Explainer's form).
     pub fn to_line(&self) -> String {
         let side = self.side();
+        if let Some(marks) = &self.marks {
+            return marks
+                .iter()
+                .flat_map(|&m| {
+                    (1..=side as u8).map(move |d| {
+                        if m & 1 << d != 0 {
+                            digit_to_char(d, side)
+                        } else {
+                            '.'
+                        }
+                    })
+                })
+                .collect();
+        }
         // Every digit character is ASCII: a byte a cell, sized once.
         let bytes: Vec<u8> = self
             .cells
@@ -314,39 +420,38 @@ impl Puzzle {
         String::from_utf8(bytes).unwrap_or_else(|_| unreachable!("digit characters are ASCII"))
     }
 
-    /// The grid laid out in `N` lines with `|`, `-` and `+` separators.
+    /// The grid laid out in `N` lines with `|`, `-` and `+` separators; a
+    /// pencilmark puzzle with the candidates of each cell, columns aligned.
     pub fn to_block(&self) -> String {
         let g = self.geometry();
-        let mut out = String::new();
-        let sep: String = (0..g.n)
-            .map(|_| "-".repeat(2 * g.n + 1))
-            .collect::<Vec<_>>()
-            .join("+");
-        for r in 0..g.side {
-            if r > 0 && r % g.n == 0 {
-                out.push_str(&sep);
-                out.push('\n');
-            }
-            for c in 0..g.side {
-                if c > 0 && c % g.n == 0 {
-                    out.push_str(" |");
-                }
-                out.push(' ');
-                let v = self.cells[r * g.side + c];
-                out.push(if v == 0 {
-                    '.'
-                } else {
-                    digit_to_char(v, g.side)
-                });
-            }
-            out.push_str(" \n");
-        }
-        out
+        let texts: Vec<String> = match &self.marks {
+            Some(marks) => marks
+                .iter()
+                .map(|&m| {
+                    crate::util::bits(m)
+                        .map(|d| digit_to_char(d, g.side))
+                        .collect()
+                })
+                .collect(),
+            None => self
+                .cells
+                .iter()
+                .map(|&v| match v {
+                    0 => ".".to_string(),
+                    _ => digit_to_char(v, g.side).to_string(),
+                })
+                .collect(),
+        };
+        block_layout(g, &texts)
     }
 
-    /// Candidates of every cell from the givens alone: for a given cell the
-    /// singleton of its value, for an empty cell the digits no peer gives.
+    /// Candidates of every cell: for a given cell the singleton of its value;
+    /// for an empty cell the pencilmarks' candidates when the puzzle has
+    /// them, else the digits no peer gives.
     pub fn candidates(&self) -> Vec<u32> {
+        if let Some(marks) = &self.marks {
+            return marks.clone();
+        }
         let g = self.geometry();
         let mut unit_used = vec![0u32; g.units.len()];
         for (cell, &v) in self.cells.iter().enumerate() {
@@ -373,12 +478,31 @@ impl Puzzle {
     }
 
     /// Finds a contradiction visible from the givens alone, if any.
+    /// A pencilmark puzzle's cells with one candidate count as given here:
+    /// two of them with one digit in a unit are a duplicate.
     pub fn check(&self) -> Result<(), Contradiction> {
         let g = self.geometry();
+        let singles: Vec<u8>;
+        let values = match &self.marks {
+            Some(marks) => {
+                singles = marks
+                    .iter()
+                    .map(|&m| {
+                        if m.is_power_of_two() {
+                            m.trailing_zeros() as u8
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
+                &singles
+            }
+            None => &self.cells,
+        };
         for (u, cells) in g.units.iter().enumerate() {
             let mut seen = 0u32;
             for &cell in cells {
-                let v = self.cells[cell];
+                let v = values[cell];
                 if v != 0 {
                     if seen & (1 << v) != 0 {
                         let (kind, number) = g.unit_name(u);
@@ -414,6 +538,44 @@ impl Puzzle {
         }
         Ok(())
     }
+}
+
+/// Cell texts laid out in `N` lines: each padded to the widest cell of its
+/// column, boxes parted by `|` and by lines of `-` and `+` (the block
+/// layout, and for candidates HoDoKu's, which [`read_puzzles`] reads back).
+fn block_layout(g: &Geometry, texts: &[String]) -> String {
+    let width: Vec<usize> = (0..g.side)
+        .map(|c| {
+            (0..g.side)
+                .map(|r| texts[r * g.side + c].chars().count())
+                .max()
+                .unwrap_or(1)
+        })
+        .collect();
+    let mut out = String::new();
+    let sep: String = (0..g.n)
+        .map(|b| {
+            let w: usize = (0..g.n).map(|i| width[b * g.n + i] + 1).sum();
+            "-".repeat(w + 1)
+        })
+        .collect::<Vec<_>>()
+        .join("+");
+    for r in 0..g.side {
+        if r > 0 && r % g.n == 0 {
+            out.push_str(&sep);
+            out.push('\n');
+        }
+        for c in 0..g.side {
+            if c > 0 && c % g.n == 0 {
+                out.push_str(" |");
+            }
+            out.push(' ');
+            let t = &texts[r * g.side + c];
+            out.push_str(&format!("{t:<w$}", w = width[c]));
+        }
+        out.push_str(" \n");
+    }
+    out
 }
 
 impl fmt::Display for Puzzle {
@@ -466,7 +628,14 @@ impl Solution {
             .iter()
             .zip(&self.cells)
             .all(|(&p, &s)| p == 0 || p == s);
+        let keeps_candidates = puzzle.pencilmarks().is_none_or(|marks| {
+            marks
+                .iter()
+                .zip(&self.cells)
+                .all(|(&m, &s)| m & 1 << s != 0)
+        });
         keeps_givens
+            && keeps_candidates
             && g.units.iter().all(|cells| {
                 cells.iter().fold(0u32, |acc, &c| acc | 1 << self.cells[c]) == g.all_digits()
             })
@@ -477,6 +646,7 @@ impl Solution {
         Puzzle {
             n: self.n,
             cells: self.cells.clone(),
+            marks: None,
             label: None,
         }
     }
@@ -515,6 +685,26 @@ mod tests {
         assert_eq!(g.peers[0].len(), 20);
         assert_eq!(g.edges().len(), 810);
         assert_eq!(g.all_digits().count_ones(), 9);
+    }
+
+    #[test]
+    fn block_layout_of_givens_and_of_candidates() {
+        let mut p = Puzzle::empty(2);
+        p.set(0, 1);
+        p.set(15, 4);
+        assert_eq!(
+            p.to_block(),
+            " 1 . | . . \n . . | . . \n-----+-----\n . . | . . \n . . | . 4 \n"
+        );
+        let mut marks = vec![0b11110; 16];
+        marks[0] = 0b10;
+        for &q in &Geometry::of(2).peers[0] {
+            marks[q] = 0b11100;
+        }
+        let q = Puzzle::from_pencilmarks(2, marks).unwrap();
+        let block = q.to_block();
+        assert!(block.starts_with(" 1   234  | 234  234  \n"), "{block}");
+        assert_eq!(block.lines().nth(2), Some("----------+-----------"));
     }
 
     #[test]

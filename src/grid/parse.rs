@@ -9,6 +9,14 @@
 //! * A line ends at `\n`, `\r\n` or a lone `\r` (files saved by old Mac
 //!   editors), so line numbers are the ones an editor shows.
 //!
+//! * Pencilmark grids (9×9 only; `docs/methods.md` §0.1): one line of 729
+//!   characters, 9 a cell, cell-major, the `k`-th character of a cell the
+//!   digit `k` when it is a candidate and `.` or `0` when not (Sukaku
+//!   Explainer's form), optionally followed by a label; or 81 cells of
+//!   candidate digits parted by spaces (and `|`), on one line or laid out
+//!   in 9 lines with separator lines (HoDoKu's and the forum's form), read
+//!   as one puzzle.
+//!
 //! The order is detected from the length (16, 81, 256 or 625 cells). Errors
 //! name the 1-based line (and column for a bad character). A line longer
 //! than [`MAX_LINE_BYTES`] is refused as soon as that many bytes are read
@@ -60,6 +68,30 @@ pub enum ParseErrorKind {
     /// The line runs past 64 KiB (`MAX_LINE_BYTES`) without ending: not a puzzle
     /// file (reading stops here).
     LineTooLong,
+    /// A 729-character pencilmark grid with a digit where another belongs:
+    /// the `k`-th character of a cell is digit `k` or a blank.
+    MisplacedCandidate {
+        /// The character.
+        ch: char,
+        /// Its 1-based character position on the line.
+        column: usize,
+        /// The cell, named `rXcY`.
+        cell: String,
+        /// The digit whose place it takes.
+        place: u8,
+    },
+    /// A pencilmark grid with a cell that has no candidate.
+    NoCandidate {
+        /// The cell, named `rXcY`.
+        cell: String,
+    },
+    /// A pencilmark cell with a character other than a digit `1`–`9`.
+    BadCandidate {
+        /// The cell, named `rXcY`.
+        cell: String,
+        /// The cell's text.
+        text: String,
+    },
     /// Reading the input failed.
     Io(String),
 }
@@ -76,7 +108,23 @@ impl fmt::Display for ParseErrorKind {
         match self {
             ParseErrorKind::WrongLength { found } => write!(
                 f,
-                "expected 81 cells (or 16, 256, 625 for other orders), found {found}"
+                "expected 81 cells (or 16, 256, 625 for other orders, or a 729-character pencilmark grid), found {found}"
+            ),
+            ParseErrorKind::MisplacedCandidate {
+                ch,
+                column,
+                cell,
+                place,
+            } => write!(
+                f,
+                "column {column}: {ch:?} stands where candidate {place} of cell {cell} belongs (a 729-character pencilmark grid gives each cell 9 places, the k-th holding k or '.')"
+            ),
+            ParseErrorKind::NoCandidate { cell } => {
+                write!(f, "pencilmark grid: cell {cell} has no candidate")
+            }
+            ParseErrorKind::BadCandidate { cell, text } => write!(
+                f,
+                "pencilmark grid: cell {cell} reads {text:?}, expected its candidate digits 1-9"
             ),
             ParseErrorKind::BadChar { ch, column } => {
                 write!(f, "column {column}: invalid character {ch:?}")
@@ -287,6 +335,16 @@ pub(crate) fn parse_puzzle_in(
     let grid = &body[..end];
     let label = body[end..].trim();
     let len = grid.chars().count();
+    if let Some(marks) = candidate_cells(line) {
+        return pencilmark_puzzle(marks);
+    }
+    if len == PENCILMARK_CHARS {
+        let mut p = pencilmark_line(grid, start)?;
+        if !label.is_empty() {
+            p.label = Some(label.to_string());
+        }
+        return Ok(p);
+    }
     let Some(n) = order_for_cells(len) else {
         // A bad character is the more useful message when the length is off
         // because of it (e.g. a comma-separated line).
@@ -310,6 +368,90 @@ pub(crate) fn parse_puzzle_in(
         p.label = Some(label.to_string());
     }
     Ok(p)
+}
+
+/// Characters of a one-line pencilmark grid: 9 places for each of 81 cells.
+const PENCILMARK_CHARS: usize = 729;
+
+/// A 729-character pencilmark grid: place `k` of a cell holds `k` when it is
+/// a candidate, `.` or `0` when not (as Sukaku Explainer reads it).
+fn pencilmark_line(grid: &str, start: usize) -> Result<Puzzle, ParseErrorKind> {
+    let g = super::Geometry::of(3);
+    let mut marks = vec![0u32; g.cells];
+    for (i, ch) in grid.chars().enumerate() {
+        let (cell, place) = (i / 9, (i % 9 + 1) as u8);
+        match ch {
+            '.' | '0' => {}
+            _ if ch.to_digit(10) == Some(u32::from(place)) => marks[cell] |= 1 << place,
+            _ if ch.is_ascii_digit() => {
+                return Err(ParseErrorKind::MisplacedCandidate {
+                    ch,
+                    column: start + i + 1,
+                    cell: g.cell_name(cell),
+                    place,
+                });
+            }
+            _ => {
+                return Err(ParseErrorKind::BadChar {
+                    ch,
+                    column: start + i + 1,
+                });
+            }
+        }
+    }
+    pencilmark_puzzle(marks)
+}
+
+/// The puzzle of 81 candidate masks, or the cell that has none.
+fn pencilmark_puzzle(marks: Vec<u32>) -> Result<Puzzle, ParseErrorKind> {
+    let g = super::Geometry::of(3);
+    if let Some(cell) = marks.iter().position(|&m| m == 0) {
+        return Err(ParseErrorKind::NoCandidate {
+            cell: g.cell_name(cell),
+        });
+    }
+    Puzzle::from_pencilmarks(3, marks).map_err(|_| ParseErrorKind::WrongLength {
+        found: PENCILMARK_CHARS,
+    })
+}
+
+/// The cells of a line of candidates: its words parted by spaces and `|`.
+fn candidate_words(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| c.is_whitespace() || c == '|')
+        .filter(|w| !w.is_empty())
+}
+
+/// Candidate mask of one word of digits `1`–`9`, `None` for anything else.
+fn candidate_mask(word: &str) -> Option<u32> {
+    word.chars().try_fold(0u32, |m, ch| match ch {
+        '1'..='9' => Some(m | 1 << ch.to_digit(10)?),
+        _ => None,
+    })
+}
+
+/// The masks of a line holding `count` cells of candidate digits, at least
+/// one cell with two or more (so that a row of givens is not one).
+fn candidate_row(line: &str, count: usize) -> Option<Vec<u32>> {
+    let words: Vec<&str> = candidate_words(line).collect();
+    let cell_like = words.iter().all(|w| w.len() <= 9);
+    if words.len() != count || !cell_like || words.iter().all(|w| w.chars().count() < 2) {
+        return None;
+    }
+    words.iter().map(|w| candidate_mask(w)).collect()
+}
+
+/// A whole pencilmark grid on one line: 81 cells of candidates.
+fn candidate_cells(line: &str) -> Option<Vec<u32>> {
+    candidate_row(line, 81)
+}
+
+/// A separator line of a pencilmark grid (HoDoKu's `.---+---.`,
+/// `:---+---:` and `'---'` as well as the block layout's).
+fn is_candidates_separator(line: &str) -> bool {
+    let t = line.trim();
+    t.contains('-')
+        && t.chars()
+            .all(|c| matches!(c, '-' | '+' | '|' | '=' | '.' | ':' | '\'' | '*' | ' '))
 }
 
 fn is_separator_line(line: &str) -> bool {
@@ -506,6 +648,12 @@ impl<R: BufRead> PuzzleReader<R> {
                     },
                 ));
             }
+            let all_given = cells.iter().all(|&v| v != 0);
+            if let Some(masks) = candidate_row(&line, side).filter(|_| side == 9 && all_given) {
+                // The rows so far were singles: the grid is a pencilmark grid.
+                let marks = cells.iter().map(|&v| 1u32 << v).chain(masks).collect();
+                return self.read_candidate_grid(marks, start_line);
+            }
             let row = block_row(&line);
             let found = row.chars().count();
             if found != side {
@@ -531,6 +679,57 @@ impl<R: BufRead> PuzzleReader<R> {
     }
 }
 
+impl<R: BufRead> PuzzleReader<R> {
+    /// Reads the rest of a 9-line pencilmark grid whose first rows gave
+    /// `marks` (9 cells a row), starting at line `start_line`.
+    fn read_candidate_grid(
+        &mut self,
+        mut marks: Vec<u32>,
+        start_line: usize,
+    ) -> Result<Puzzle, ParseError> {
+        let err = |line, kind| ParseError { line, kind };
+        let incomplete = |marks: &Vec<u32>| {
+            err(
+                start_line,
+                ParseErrorKind::IncompleteBlock {
+                    expected: 9,
+                    found: marks.len() / 9,
+                },
+            )
+        };
+        while marks.len() < 81 {
+            let line = match self.next_line() {
+                None => return Err(incomplete(&marks)),
+                Some(Err(e)) => return Err(e),
+                Some(Ok(l)) => l,
+            };
+            if is_separator_line(&line) || is_candidates_separator(&line) {
+                continue;
+            }
+            if line.trim().is_empty() {
+                return Err(incomplete(&marks));
+            }
+            let words: Vec<&str> = candidate_words(&line).collect();
+            if words.len() != 9 {
+                let kind = ParseErrorKind::BadRow {
+                    expected: 9,
+                    found: words.len(),
+                };
+                return Err(err(self.line_no, kind));
+            }
+            for w in words {
+                let cell = super::Geometry::of(3).cell_name(marks.len());
+                let text = w.to_string();
+                let mask = candidate_mask(w).ok_or_else(|| {
+                    err(self.line_no, ParseErrorKind::BadCandidate { cell, text })
+                })?;
+                marks.push(mask);
+            }
+        }
+        pencilmark_puzzle(marks).map_err(|kind| err(start_line, kind))
+    }
+}
+
 impl<R: BufRead> Iterator for PuzzleReader<R> {
     type Item = Result<(usize, Puzzle), ParseError>;
 
@@ -541,14 +740,17 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
                 Err(e) => return Some(Err(e)),
             };
             let t = line.trim();
-            if t.is_empty() || t.starts_with('#') || is_separator_line(t) {
+            let skipped = t.is_empty() || t.starts_with('#') || is_separator_line(t);
+            if skipped || is_candidates_separator(t) {
                 continue;
             }
             let here = self.line_no;
             return Some(match parse_puzzle_in(&line, self.alphabet) {
                 Ok(p) => Ok((here, p)),
                 Err(kind) => {
-                    if looks_like_block_row(&line) {
+                    if let Some(marks) = candidate_row(&line, 9) {
+                        self.read_candidate_grid(marks, here).map(|p| (here, p))
+                    } else if looks_like_block_row(&line) {
                         self.read_block(&line, here).map(|p| (here, p))
                     } else {
                         Err(ParseError { line: here, kind })
@@ -696,7 +898,7 @@ mod tests {
         let e = r[1].as_ref().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "line 4: expected 81 cells (or 16, 256, 625 for other orders), found 80"
+            "line 4: expected 81 cells (or 16, 256, 625 for other orders, or a 729-character pencilmark grid), found 80"
         );
         let e = r[2].as_ref().unwrap_err();
         assert_eq!(e.line, 5);

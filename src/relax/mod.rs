@@ -255,6 +255,10 @@ pub enum RelaxError {
     /// The puzzle is contradictory on its face; holds the contradiction.
     #[error("puzzle is contradictory: {0}")]
     Contradictory(String),
+    /// A pencilmark grid: the relaxation removes edges of the graph of
+    /// givens (`docs/methods.md` §0.1).
+    #[error("{}", crate::grid::GIVENS_ONLY)]
+    Pencilmarks,
     /// The bitset engine finds no solution.
     #[error("puzzle has no solution")]
     NoSolution,
@@ -447,6 +451,9 @@ fn is_zero(n: &usize) -> bool {
 /// relaxation measures, and on a near-empty large grid its samples would
 /// run for hours.)
 pub(crate) fn check_puzzle(puzzle: &Puzzle) -> Result<(), RelaxError> {
+    if puzzle.has_pencilmarks() {
+        return Err(RelaxError::Pencilmarks);
+    }
     puzzle
         .check()
         .map_err(|c| RelaxError::Contradictory(c.to_string()))?;

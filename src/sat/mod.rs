@@ -101,12 +101,25 @@ pub(crate) fn count(puzzle: &Puzzle, cap: u64) -> Count {
     Count::from_found(found, cap)
 }
 
-fn enumerate(puzzle: &Puzzle, cap: u64, mut visit: impl FnMut(Solution)) -> u64 {
+fn enumerate(puzzle: &Puzzle, cap: u64, visit: impl FnMut(Solution)) -> u64 {
     let Ok(cnf) = cnf::encode(puzzle, Encoding::Min) else {
         return 0;
     };
+    enumerate_cnf(&cnf, puzzle, cap, visit)
+}
+
+/// Counts the solutions of `puzzle` as models of `cnf`, one of its
+/// encodings, up to `cap` (0 = no cap) (to test every encoding).
+#[cfg(test)]
+pub(crate) fn count_cnf(cnf: &Cnf, puzzle: &Puzzle, cap: u64) -> Count {
+    Count::from_found(enumerate_cnf(cnf, puzzle, cap, |_| {}), cap)
+}
+
+/// The models of `cnf`, an encoding of `puzzle`, as solutions, each sent to
+/// `visit`, up to `cap`; returns how many.
+fn enumerate_cnf(cnf: &Cnf, puzzle: &Puzzle, cap: u64, mut visit: impl FnMut(Solution)) -> u64 {
     let side = puzzle.side();
-    let mut solver = load(&cnf);
+    let mut solver = load(cnf);
     let mut found = 0;
     let mut block = Vec::new();
     while (cap == 0 || found < cap) && solve(&mut solver) {

@@ -22,6 +22,7 @@ mod human_soundness;
 mod human_techniques;
 mod levels;
 mod parser_props;
+mod pencilmarks;
 mod relax;
 mod relax_certificate;
 mod report_json;
