@@ -182,7 +182,8 @@ pub(crate) fn validate_source(
                 None,
             );
             if let Some(time) = &full.time {
-                ln_pred[i] = Some(time.ln_seconds(s_full[i]));
+                let se = data.rows[i].se.or(se_eq[i]);
+                ln_pred[i] = Some(time.ln_seconds(s_full[i], &data.values_of(i), se));
                 band[i] = time.band;
             }
         }
