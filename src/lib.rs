@@ -153,8 +153,8 @@ pub use score::{
 pub use score::fit::{
     BandRows as ScoreFitBand, Difference as SpearmanDifference, HeldOut as ScoreFitHeldOut,
     LabelFields, MinutesCheck, ScoreFitError, ScoreFitOptions, ScoreFitReport, ScoreFitSpec,
-    SelectionStep, TimeCrossValidation, TimeFitError, TimedPuzzle, WEIGHT_RANGE as SOURCE_WEIGHT_RANGE,
-    cross_validate_time, fit_score, source_weight_ok,
+    SelectionStep, TimeCrossValidation, TimeFitError, TimedPuzzle,
+    WEIGHT_RANGE as SOURCE_WEIGHT_RANGE, cross_validate_time, fit_score, source_weight_ok,
 };
 
 // Berthier's ratings: T&E depth, W, B, BxB and BxBB.

@@ -548,7 +548,15 @@ fn fit_writes_a_model_that_score_reads() {
 /// The rows of `input` scored (`--fast` or the full score without serate's
 /// nesting levels): (score, se_equivalent, minutes, minutes_extrapolated).
 fn minutes_rows(input: &str, fast: bool) -> Vec<(f64, f64, f64, bool)> {
-    let mut args = vec!["score", "-", "-f", "jsonl", "--serate-budget", "0", "--keep-going"];
+    let mut args = vec![
+        "score",
+        "-",
+        "-f",
+        "jsonl",
+        "--serate-budget",
+        "0",
+        "--keep-going",
+    ];
     if fast {
         args.push("--fast");
     }
@@ -593,14 +601,16 @@ fn minutes_model_people_and_past_their_data_rise_with_the_se_equivalent() {
         let rows = minutes_rows(&input, fast);
         assert!(rows.len() >= 40, "fast {fast}: {} rows", rows.len());
         let inside: Vec<_> = rows.iter().filter(|r| !r.3).collect();
-        let crossed = inside.iter().any(|a| {
-            inside
-                .iter()
-                .any(|b| a.0 + 0.5 < b.0 && a.2 > b.2 * 1.05)
-        });
+        let crossed = inside
+            .iter()
+            .any(|a| inside.iter().any(|b| a.0 + 0.5 < b.0 && a.2 > b.2 * 1.05));
         assert!(crossed, "fast {fast}: minutes follow the score exactly");
         let mut past: Vec<_> = rows.iter().filter(|r| r.3).collect();
-        assert!(past.len() >= 5, "fast {fast}: {} extrapolated rows", past.len());
+        assert!(
+            past.len() >= 5,
+            "fast {fast}: {} extrapolated rows",
+            past.len()
+        );
         past.sort_by(|a, b| a.1.total_cmp(&b.1));
         for (i, a) in past.iter().enumerate() {
             for b in &past[i + 1..] {
@@ -612,10 +622,16 @@ fn minutes_model_people_and_past_their_data_rise_with_the_se_equivalent() {
         // The hardest examples (SE-equivalent 10 and more) take longer than
         // the easiest extrapolated row.
         let (first, last) = (past[0], past[past.len() - 1]);
-        assert!(last.1 >= 10.0 && last.2 > first.2 * 1.2, "fast {fast}: {first:?} {last:?}");
+        assert!(
+            last.1 >= 10.0 && last.2 > first.2 * 1.2,
+            "fast {fast}: {first:?} {last:?}"
+        );
     }
     let nugget = sudolab::Puzzle::example("Golden Nugget").unwrap().to_line();
-    let (full, fast) = (minutes_rows(&nugget, false)[0], minutes_rows(&nugget, true)[0]);
+    let (full, fast) = (
+        minutes_rows(&nugget, false)[0],
+        minutes_rows(&nugget, true)[0],
+    );
     assert!(full.3 && fast.3, "{full:?} {fast:?}");
     assert!(
         full.2 / fast.2 < 1.5 && fast.2 / full.2 < 1.5,
@@ -682,7 +698,10 @@ fn a_time_model_of_another_version_is_refused_by_name() {
         .as_object_mut()
         .unwrap()
         .remove("beyond");
-    for (name, model, field) in [("line.json", line, "max_score"), ("old.json", no_continuation, "beyond")] {
+    for (name, model, field) in [
+        ("line.json", line, "max_score"),
+        ("old.json", no_continuation, "beyond"),
+    ] {
         std::fs::write(dir.path().join(name), model.to_string()).unwrap();
         let (code, _, err) = sudolab_in(
             dir.path(),

@@ -124,7 +124,11 @@ pub struct Minutes {
 impl TimeModel {
     /// The effort model's ln(seconds) of a puzzle with this score and these
     /// metrics (what the model predicts inside its data).
-    pub(crate) fn effort_ln_seconds(&self, score: f64, values: &BTreeMap<Metric, Option<f64>>) -> f64 {
+    pub(crate) fn effort_ln_seconds(
+        &self,
+        score: f64,
+        values: &BTreeMap<Metric, Option<f64>>,
+    ) -> f64 {
         self.intercept
             + self.score_weight * score
             + self
@@ -177,8 +181,18 @@ impl TimeModel {
         let b = &self.beyond;
         let numbers = [self.intercept, self.score_weight, self.band.0, self.band.1]
             .into_iter()
-            .chain([b.max_score, b.blend_from, b.max_se, b.intercept, b.se_weight])
-            .chain(self.terms.iter().flat_map(|t| [t.fill, t.mean, t.sd, t.weight]));
+            .chain([
+                b.max_score,
+                b.blend_from,
+                b.max_se,
+                b.intercept,
+                b.se_weight,
+            ])
+            .chain(
+                self.terms
+                    .iter()
+                    .flat_map(|t| [t.fill, t.mean, t.sd, t.weight]),
+            );
         if !numbers.into_iter().all(f64::is_finite) || self.band.0 > self.band.1 {
             return Err("a number is not finite, or the band is upside down".into());
         }
@@ -247,7 +261,10 @@ mod tests {
         let m = model();
         // Below the hand-over, two puzzles of one score differ by their
         // givens (the effort model, not a function of the score).
-        let (few, many) = (m.minutes(3.0, &givens(22.0), Some(2.0)), m.minutes(3.0, &givens(36.0), Some(2.0)));
+        let (few, many) = (
+            m.minutes(3.0, &givens(22.0), Some(2.0)),
+            m.minutes(3.0, &givens(36.0), Some(2.0)),
+        );
         assert!(few.expected > many.expected * 1.5, "{few:?} {many:?}");
         assert!(!few.extrapolated);
         let effort = (5.0 + 0.6 - 0.3 * ((23.0f64).ln() - 3.4) / 0.1).exp() / 60.0;
@@ -259,9 +276,15 @@ mod tests {
         assert!(past(Some(10.0), 22.0).extrapolated);
         let line = |se: f64| (5.0 + 0.25 * se).exp() / 60.0;
         assert!((past(Some(10.0), 30.0).expected - line(10.0)).abs() < 1e-9);
-        assert_eq!(past(Some(5.0), 30.0).expected, past(Some(8.0), 30.0).expected);
+        assert_eq!(
+            past(Some(5.0), 30.0).expected,
+            past(Some(8.0), 30.0).expected
+        );
         assert_eq!(past(None, 30.0).expected, past(Some(8.0), 30.0).expected);
-        assert!((past(Some(10.0), 30.0).high / past(Some(10.0), 30.0).expected - 0.2f64.exp()).abs() < 1e-9);
+        assert!(
+            (past(Some(10.0), 30.0).high / past(Some(10.0), 30.0).expected - 0.2f64.exp()).abs()
+                < 1e-9
+        );
     }
 
     /// The extrapolated minutes never fall as the SE-equivalent rises, and
@@ -274,7 +297,11 @@ mod tests {
         for i in 0..=40 {
             let se = 8.0 + 0.1 * f64::from(i);
             // Scores and givens that fall as SE rises do not pull it down.
-            let t = m.minutes(12.0 - 0.05 * f64::from(i), &givens(30.0 - 0.2 * f64::from(i)), Some(se));
+            let t = m.minutes(
+                12.0 - 0.05 * f64::from(i),
+                &givens(30.0 - 0.2 * f64::from(i)),
+                Some(se),
+            );
             assert!(t.extrapolated);
             assert!(t.expected > last, "SE {se}: {} after {last}", t.expected);
             last = t.expected;

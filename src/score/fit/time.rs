@@ -3,9 +3,10 @@
 //! effort terms, and the continuation past the timed puzzles, a median line
 //! of ln time on SE's rating ([`crate::score::TimeModel`] applies both).
 
+use super::FitData;
 use crate::metrics::Metric;
-use crate::score::time::BLEND_WIDTH;
 use crate::score::TimeContinuation as Continuation;
+use crate::score::time::BLEND_WIDTH;
 use crate::score::{Term, TimeModel, Transform};
 use crate::stats::{least_absolute_deviations, quantile_sorted};
 use std::collections::BTreeMap;
@@ -21,6 +22,12 @@ pub(crate) struct TimedRow<'a> {
     pub se: Option<f64>,
     /// ln of the population's mean solving time in seconds.
     pub ln_seconds: f64,
+}
+
+/// The time model's ln(seconds) of fitting row `i` with this score (SE's
+/// rating of the row standing for its SE-equivalent past the data).
+pub(crate) fn predicted_ln_seconds(time: &TimeModel, data: &FitData, i: usize, score: f64) -> f64 {
+    time.ln_seconds(score, &data.values_of(i), data.rows[i].se)
 }
 
 /// Why no time model could be fitted.
@@ -120,7 +127,10 @@ fn fit_continuation(rows: &[TimedRow<'_>]) -> Result<Continuation, TimeFitError>
             coef[1]
         )));
     }
-    let max_score = rows.iter().map(|r| r.score).fold(f64::NEG_INFINITY, f64::max);
+    let max_score = rows
+        .iter()
+        .map(|r| r.score)
+        .fold(f64::NEG_INFINITY, f64::max);
     Ok(Continuation {
         max_score,
         blend_from: max_score - BLEND_WIDTH,
@@ -258,9 +268,14 @@ pub fn cross_validate_time(
             predicted[i] = model.ln_seconds(timed[i].score, &timed[i].values, timed[i].se);
         }
     }
-    let rho = |x: &[f64]| crate::stats::spearman(x, &ln).map_err(|e| TimeFitError::Fit(e.to_string()));
+    let rho =
+        |x: &[f64]| crate::stats::spearman(x, &ln).map_err(|e| TimeFitError::Fit(e.to_string()));
     let scores: Vec<f64> = timed.iter().map(|p| p.score).collect();
-    let mut errors: Vec<f64> = predicted.iter().zip(&ln).map(|(p, y)| (y - p).abs()).collect();
+    let mut errors: Vec<f64> = predicted
+        .iter()
+        .zip(&ln)
+        .map(|(p, y)| (y - p).abs())
+        .collect();
     errors.sort_by(f64::total_cmp);
     Ok(TimeCrossValidation {
         n: timed.len(),
