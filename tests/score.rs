@@ -672,6 +672,8 @@ fn minutes_rank_the_training_times_better_than_the_score() {
     assert_eq!(puzzles.len(), 746);
     let names: Vec<sudolab::Metric> = opts.model.full.terms.iter().map(|t| t.name).collect();
     let cv = sudolab::cross_validate_time(&puzzles, &names, 5, 1).unwrap();
+    // The figures docs/methods.md §6.5 quotes (`--nocapture` shows them).
+    eprintln!("{cv:?}");
     assert!(
         cv.minutes_spearman >= cv.score_spearman + 0.04,
         "minutes no longer a model of people's time: {cv:?}"
