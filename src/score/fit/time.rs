@@ -222,13 +222,25 @@ pub struct TimeCrossValidation {
 /// ```
 /// use sudolab::{Metric, TimedPuzzle, cross_validate_time};
 ///
-/// // Times that follow the givens, not the score.
+/// // Times that follow the givens and SE's rating, hardly the score; every
+/// // effort metric of a score without serate is given.
 /// let puzzles: Vec<TimedPuzzle> = (0..60)
-///     .map(|i| TimedPuzzle {
-///         score: f64::from(i % 7),
-///         values: [(Metric::Givens, Some(f64::from(22 + i % 13)))].into(),
-///         se: Some(1.5),
-///         seconds: 900.0 - 20.0 * f64::from(i % 13) + f64::from(i % 7),
+///     .map(|i| {
+///         let givens = f64::from(22 + i % 13);
+///         let values = [
+///             (Metric::SinglesDependency, Some(f64::from(5 + i % 11))),
+///             (Metric::SinglesBoxReach, Some(f64::from(i % 3) / 2.0)),
+///             (Metric::SinglesHiddenReach, Some(0.5 + f64::from(i % 5) / 10.0)),
+///             (Metric::Givens, Some(givens)),
+///             (Metric::SinglesNakedReach, Some(if i % 4 == 0 { 1.0 } else { 0.3 })),
+///             (Metric::Candidates, Some(f64::from(150 + (7 * i) % 50))),
+///         ];
+///         TimedPuzzle {
+///             score: f64::from(i % 7),
+///             values: values.into(),
+///             se: Some(1.2 + 0.5 * f64::from(i % 6)),
+///             seconds: 900.0 - 20.0 * (givens - 22.0) + 10.0 * f64::from(i % 6),
+///         }
 ///     })
 ///     .collect();
 /// let cv = cross_validate_time(&puzzles, &[], 5, 1).unwrap();
