@@ -146,13 +146,15 @@ pub use metrics::{
 pub use score::{
     FeatureParams, LinearScore, Minutes, ModelError as ScoreModelError, Score, ScoreError,
     ScoreModel, ScoreOptions, ScoreRow, ScoreTerm, ScoreTransform, Scored, SeBy, SeCalibration,
-    SiteLevels, TimeModel, TrialCalibration, scale_names as score_level_names, score,
+    SiteLevels, TimeContinuation, TimeModel, TrialCalibration, scale_names as score_level_names,
+    score,
 };
 // The score's fit: selection, weights, calibration and validation.
 pub use score::fit::{
     BandRows as ScoreFitBand, Difference as SpearmanDifference, HeldOut as ScoreFitHeldOut,
     LabelFields, MinutesCheck, ScoreFitError, ScoreFitOptions, ScoreFitReport, ScoreFitSpec,
-    SelectionStep, WEIGHT_RANGE as SOURCE_WEIGHT_RANGE, fit_score, source_weight_ok,
+    SelectionStep, TimeCrossValidation, TimeFitError, TimedPuzzle,
+    WEIGHT_RANGE as SOURCE_WEIGHT_RANGE, cross_validate_time, fit_score, source_weight_ok,
 };
 
 // Berthier's ratings: T&E depth, W, B, BxB and BxBB.

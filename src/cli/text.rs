@@ -113,8 +113,8 @@ se_equivalent: Sudoku Explainer's rating (serate's ER; se_by says when it is the
 placement instead); trial_depth: how deep assumptions must nest (T&E depth)
 berthier: Berthier's ratings, the longest chain the simplest-first path needs: W (whips) and B (braids) inside T&E(1), BxB inside T&E(2), BxBB inside T&E(3) (docs/raters.md)
 minutes: typical mean solving time of Cloud Sudoku players, with the band half of them fall in; \
-it rises with the score; \"extrapolated\": a score above every timed puzzle, whose minutes \
-are those of the hardest timed puzzles (a lower bound)
+a model of people's time (the score and effort terms); \"extrapolated\": a score above every \
+timed puzzle, whose minutes grow with se_equivalent from those of the hardest timed puzzles
 ";
 
 /// A rating with two decimals, `-` when missing.
@@ -965,9 +965,15 @@ pub(crate) fn score_fit_text(r: &ScoreFitReport) -> String {
         let rows = term_rows(&m.terms);
         s.push_str(&text_table(&header, &rows));
         if let Some(time) = &m.time {
+            let b = &time.beyond;
             s.push_str(&format!(
-                "{name} time: ln(seconds) = {:.4} {:+.4}·score; band [{:+.4}, {:+.4}] ({})\n",
+                "{name} time: ln(seconds) = {:.4} {:+.4}·score + Σ weight·z; band [{:+.4}, {:+.4}] ({})\n",
                 time.intercept, time.score_weight, time.band.0, time.band.1, time.population
+            ));
+            s.push_str(&text_table(&header, &term_rows(&time.terms)));
+            s.push_str(&format!(
+                "{name} time past score {:.4} (extrapolated; handed over from score {:.4}): ln(seconds) = {:.4} {:+.4}·max(se_equivalent, {:.1})\n",
+                b.max_score, b.blend_from, b.intercept, b.se_weight, b.max_se
             ));
         }
     }

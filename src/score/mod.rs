@@ -26,7 +26,7 @@ pub(crate) mod time;
 
 pub use features::FeatureParams;
 pub(crate) use features::feature_values;
-pub use time::{Minutes, TimeModel};
+pub use time::{Continuation as TimeContinuation, Minutes, TimeModel};
 pub use {Term as ScoreTerm, Transform as ScoreTransform};
 
 use crate::grid::Puzzle;
@@ -166,10 +166,12 @@ pub struct LinearScore {
 }
 
 impl LinearScore {
-    /// The metrics the score needs (terms and gates, each once).
+    /// The metrics the score and its time model need (terms and gates,
+    /// each once).
     pub(crate) fn metrics(&self) -> Vec<Metric> {
         let mut out: Vec<Metric> = Vec::new();
-        for m in self.terms.iter().flat_map(Term::metrics) {
+        let time = self.time.iter().flat_map(time::TimeModel::metrics);
+        for m in self.terms.iter().flat_map(Term::metrics).chain(time) {
             if !out.contains(&m) {
                 out.push(m);
             }
@@ -455,17 +457,8 @@ impl ScoreModel {
                 ));
             }
             if let Some(time) = &s.time {
-                let finite = [time.intercept, time.score_weight, time.band.0, time.band.1]
-                    .iter()
-                    .all(|x| x.is_finite());
-                if !finite || time.band.0 > time.band.1 {
-                    return bad(format!("{variant}: time model is not finite"));
-                }
-                if time.score_weight < 0.0 {
-                    return bad(format!(
-                        "{variant}: time model's score weight {} is negative (minutes would fall as the score rises)",
-                        time.score_weight
-                    ));
+                if let Err(e) = time.check() {
+                    return bad(format!("{variant}: time model: {e}"));
                 }
             }
             for t in &s.terms {
@@ -595,8 +588,9 @@ pub struct Score {
     /// fitting puzzle's): the score and SE-equivalent are extrapolations.
     pub extrapolated: bool,
     /// The score is above every puzzle of the time model's population:
-    /// `minutes` is the time of the hardest of them, a lower bound (`null`
-    /// without a time model).
+    /// `minutes` is the continuation past them, which grows with the
+    /// SE-equivalent from the hardest timed puzzles' time (`null` without a
+    /// time model).
     pub minutes_extrapolated: Option<bool>,
 }
 
@@ -866,7 +860,6 @@ pub(crate) fn score_knowing(
     let scale = opts.scale.max(1);
     let names = scale_names(scale);
     let level = names[linear.level_index(s, scale) - 1].clone();
-    let minutes = linear.time.as_ref().map(|t| t.minutes(s));
     let serate = linear
         .se
         .serate
@@ -877,6 +870,10 @@ pub(crate) fn score_knowing(
         metrics.trial_rating,
         serate.and_then(SerateOutcome::rating),
     );
+    let minutes = linear
+        .time
+        .as_ref()
+        .map(|t| t.minutes(s, &metrics.values, se_equivalent));
     let se_by = se_equivalent.map(|_| match serate {
         Some(SerateOutcome::Rated(_)) => SeBy::Serate,
         Some(SerateOutcome::OverBudget) => SeBy::OverBudget,

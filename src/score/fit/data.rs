@@ -78,6 +78,31 @@ pub struct LabelFields {
 }
 
 impl FitData {
+    /// The metric values of row `i` keyed by name.
+    pub(crate) fn values_of(&self, i: usize) -> std::collections::BTreeMap<Metric, Option<f64>> {
+        self.metrics
+            .iter()
+            .copied()
+            .zip(self.rows[i].values.iter().copied())
+            .collect()
+    }
+
+    /// The columns a score fit reads: the candidates first (the fit's
+    /// metric indices are their positions), then, with a timed source, the
+    /// time model's effort terms that are not candidates (it reads them
+    /// whether or not the score may).
+    pub(crate) fn columns(candidates: &[Metric], timed: bool) -> Vec<Metric> {
+        let mut columns = candidates.to_vec();
+        if timed {
+            for m in super::effort_metrics() {
+                if !columns.contains(&m) {
+                    columns.push(m);
+                }
+            }
+        }
+        columns
+    }
+
     /// Turns the labels of `source`, solving times in seconds, into ln
     /// seconds (the scale the time model and the pair margin use); rows
     /// without a positive time are dropped.

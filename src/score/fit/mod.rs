@@ -62,7 +62,9 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use time::{TimedRow, fit_time};
+pub(crate) use time::effort_metrics;
+pub use time::{TimeCrossValidation, TimeFitError, TimedPuzzle, cross_validate_time};
+use time::{TimedRow, effort_terms_for, fit_time};
 use weights::{fit_weights, raw_sum};
 
 /// Options of the fit.
@@ -249,14 +251,20 @@ pub(super) fn fit_time_model(
         .filter(|&i| data.rows[i].source == timed)
         .collect();
     let all = scores(data, score);
-    let rows: Vec<TimedRow> = idx
+    let values: Vec<BTreeMap<Metric, Option<f64>>> =
+        idx.iter().map(|&i| data.values_of(i)).collect();
+    let rows: Vec<TimedRow<'_>> = idx
         .iter()
-        .map(|&i| TimedRow {
+        .zip(&values)
+        .map(|(&i, v)| TimedRow {
             score: all[i],
+            values: v,
+            se: data.rows[i].se,
             ln_seconds: data.rows[i].rank,
         })
         .collect();
-    fit_time(&rows, &opts.population).ok()
+    let names: Vec<Metric> = score.terms.iter().map(|t| t.name).collect();
+    fit_time(&rows, &effort_terms_for(&names), &opts.population).ok()
 }
 
 /// Fits one score on the training rows with these metrics: weights, 0–10

@@ -142,7 +142,8 @@ fn fit_data(
             ));
         }
     }
-    let mut data = FitData::from_table(table, metrics, &spec.fields, spec.se_anchor.as_deref())?;
+    let columns = FitData::columns(metrics, opts.timed.is_some());
+    let mut data = FitData::from_table(table, &columns, &spec.fields, spec.se_anchor.as_deref())?;
     if let Some(anchor) = &spec.se_anchor
         && data.anchors.is_empty()
     {

@@ -7,6 +7,7 @@
 //! Spearman.
 
 use super::selection::{select_metrics, without};
+use super::time::predicted_ln_seconds;
 use super::weights::scores;
 use super::{FitData, FitRow, ScoreFitOptions, fit_linear_score, time_scale};
 use crate::eval::{EvalRow, evaluate_pairs};
@@ -182,7 +183,7 @@ pub(crate) fn validate_source(
                 None,
             );
             if let Some(time) = &full.time {
-                ln_pred[i] = Some(time.ln_seconds(s_full[i]));
+                ln_pred[i] = Some(predicted_ln_seconds(time, data, i, s_full[i]));
                 band[i] = time.band;
             }
         }
