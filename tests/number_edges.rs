@@ -329,4 +329,15 @@ fn explain_goes_on_with_ses_path_where_the_catalogue_is_stuck() {
     let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(rows[0]["status"]["kind"], "solved");
     assert!(rows[0].get("serate_path").is_none(), "{out}");
+    // `-m weights` asks for the catalogue's path alone.
+    let (code, out, err) = sudolab(&["rate", "-", "--explain", "-m", "weights"], input);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("stuck after 1 steps") && !out.contains(" 1. 1.2, "),
+        "{out}"
+    );
+    assert!(
+        out.contains("(rate -m serate --explain shows Sudoku Explainer's path"),
+        "{out}"
+    );
 }

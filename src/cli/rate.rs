@@ -50,9 +50,10 @@ pub(super) struct RateArgs {
     pub berthier_budget: u64,
     /// Print the step-by-step solving path instead of ratings: with `-m
     /// serate`, Sudoku Explainer's steps with their ratings (and ER, EP, ED);
-    /// with `-m berthier`, Berthier's resolution paths; else the technique
-    /// catalogue's simplest-first path, and where it is stuck (it has no
-    /// chains) Sudoku Explainer's path after it.
+    /// with `-m berthier`, Berthier's resolution paths; with `-m weights`,
+    /// the technique catalogue's simplest-first path alone; else that path,
+    /// and where it is stuck (the catalogue has no chains) Sudoku
+    /// Explainer's path after it.
     #[arg(long)]
     pub explain: bool,
     /// Leave out the difficulty score (score, score_level, se_equivalent).
@@ -99,15 +100,17 @@ pub(super) fn run(mut args: RateArgs) -> Result<u8> {
         .eq([&sudolab::Model::Serate]);
     if args.explain {
         // `-m serate` explains Sudoku Explainer's path, `-m berthier`
-        // Berthier's resolution paths, any other list the technique
-        // catalogue's simplest-first path.
+        // Berthier's resolution paths, `-m weights` the technique
+        // catalogue's simplest-first path alone, any other list that path
+        // and SE's after it where it is stuck.
         let models = Model::parse_list(&args.model)?;
         if models.iter().eq([&sudolab::Model::Berthier]) {
             return explained(&args.common, sudolab::BerthierExplanation::of);
         }
-        let se = models.into_iter().eq([sudolab::Model::Serate]);
-        return if se {
+        return if models.iter().eq([&sudolab::Model::Serate]) {
             explained(&args.common, |p| SeExplanation::of(p, args.serate_budget))
+        } else if models.iter().eq([&sudolab::Model::Weights]) {
+            explained(&args.common, Explanation::of)
         } else {
             explained(&args.common, |p| {
                 Explanation::or_serate(p, args.serate_budget)
