@@ -69,6 +69,26 @@ impl RunRecord {
             .map_err(|source| ResultsError::BadRecord { path, source })
     }
 
+    /// Refuses to replace a file at the run record's place of `results`
+    /// that is not a run record (the user's, kept); a record, a symbolic
+    /// link (replaced, never followed) or nothing there may be written.
+    pub(crate) fn check_place(results: &Path) -> Result<(), ResultsError> {
+        let path = RunRecord::path_for(results);
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            return Ok(());
+        }
+        let ours = std::fs::read_to_string(&path)
+            .ok()
+            .is_some_and(|text| serde_json::from_str::<RunRecord>(&text).is_ok());
+        if ours {
+            return Ok(());
+        }
+        Err(ResultsError::NotARecord {
+            path,
+            results: results.to_path_buf(),
+        })
+    }
+
     /// The record as the text of its file (written beside the results
     /// file by `crate::cli::sink::write_record`, atomically and without
     /// following a link planted at its path).
