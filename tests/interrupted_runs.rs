@@ -395,3 +395,32 @@ fn a_users_file_in_the_run_records_place_is_kept() {
         assert!(!d.join(out).exists(), "{args:?}");
     }
 }
+
+/// A run record belongs beside the file a symbolic link names: written
+/// through the link, resumed through the file's own name, and the reverse
+/// (issue 58: "has rows but no run record").
+#[cfg(unix)]
+#[test]
+fn a_run_record_sits_beside_the_file_a_link_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("in.txt"), format!("{EASY}\n{EASY}\n")).unwrap();
+    fs::write(d.join("tgt.jsonl"), "").unwrap();
+    std::os::unix::fs::symlink("tgt.jsonl", d.join("lk.jsonl")).unwrap();
+    let run = |out: &str, resume: bool| {
+        let mut args = vec!["analyze", "in.txt", "--metrics", "clauses", "-o", out];
+        if resume {
+            args.push("--resume");
+        }
+        sudolab_in(d, &args, b"")
+    };
+    let (code, _, err) = run("lk.jsonl", false);
+    assert_eq!(code, 0, "{err}");
+    assert!(d.join("tgt.jsonl.run.json").exists());
+    assert!(!d.join("lk.jsonl.run.json").exists());
+    for out in ["tgt.jsonl", "lk.jsonl"] {
+        let (code, _, err) = run(out, true);
+        assert_eq!(code, 0, "{out}: {err}");
+    }
+    assert_eq!(lines_of(&d.join("tgt.jsonl")), [1, 2]);
+}

@@ -51,9 +51,15 @@ pub(crate) struct RunRecord {
 }
 
 impl RunRecord {
-    /// Where the record of results file `results` is: `results.run.json`.
+    /// Where the record of results file `results` is: `results.run.json`,
+    /// beside the file a symbolic link names (as its lock is), so a file
+    /// written through a link is resumed through its own name and the
+    /// reverse.
     pub(crate) fn path_for(results: &Path) -> PathBuf {
-        record_path(results)
+        match sudolab::OutputTarget::of(results) {
+            Ok(sudolab::OutputTarget::File(file)) => record_path(&file),
+            _ => record_path(results),
+        }
     }
 
     /// The record of `results`, `None` when it has none.
