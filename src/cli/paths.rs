@@ -209,8 +209,9 @@ impl PathPlan {
     pub(crate) fn check(&self) -> Result<(), PathError> {
         self.check_paths()?;
         let named = self.outputs.iter().filter(|o| matches!(o.origin, Origin::Named));
-        for path in named.map(|o| &o.path).chain(&self.folders) {
-            super::lock::take(path).map_err(|e| PathError::Locked(format!("{e:#}")))?;
+        let folders = self.folders.iter().map(|f| outermost_missing(f));
+        for path in named.map(|o| o.path.clone()).chain(folders) {
+            super::lock::take(&path).map_err(|e| PathError::Locked(format!("{e:#}")))?;
         }
         Ok(())
     }
@@ -466,6 +467,20 @@ pub(crate) fn write_side_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .and_then(|()| tmp.persist(path).map(drop).map_err(|e| e.error));
     sudolab::forget_temporary(&temporary);
     done
+}
+
+/// The folder a run creates to make `folder` (the outermost that does not
+/// exist; `folder` itself when it exists): its lock, beside it, can be
+/// taken before any folder is made.
+fn outermost_missing(folder: &Path) -> PathBuf {
+    let mut at = folder;
+    while let Some(parent) = at
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty() && !at.exists() && !p.exists())
+    {
+        at = parent;
+    }
+    at.to_path_buf()
 }
 
 /// An output folder, created for a run if it did not exist: dropped
