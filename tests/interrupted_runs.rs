@@ -178,6 +178,44 @@ fn a_second_run_on_a_streamed_output_refuses() {
     assert_eq!(names, ["dr.jsonl", "dr.jsonl.run.json", "in.txt"]);
 }
 
+/// Another command writing the file a run is streaming into (`check -o`,
+/// `solve -o`, `relax --plot`) refuses, naming the run, and writes nothing:
+/// the streaming run's rows are all kept (issue 58: `check -o` renamed its
+/// output over the file and every streamed row went into a deleted file).
+#[cfg(unix)]
+#[test]
+fn every_writer_of_a_streamed_output_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (_, first) = a_streaming_run(d);
+    let writers: [&[&str]; 3] = [
+        &["check", "in.txt", "-o", "dr.jsonl"],
+        &["solve", "in.txt", "-o", "dr.jsonl"],
+        &["relax", "in.txt", "--sweep", "40:45:5", "--plot", "dr.jsonl"],
+    ];
+    for args in writers {
+        let (code, _, err) = sudolab_in(d, args, b"");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "dr.jsonl is being written by another sudolab run (process {})",
+                first.id()
+            )),
+            "{args:?}: {err}"
+        );
+    }
+    interrupt(first);
+    let lines = lines_of(&d.join("dr.jsonl"));
+    assert!(!lines.is_empty());
+    assert_eq!(lines, (1..=lines.len() as u64).collect::<Vec<_>>());
+    let mut names: Vec<String> = fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["dr.jsonl", "dr.jsonl.run.json", "in.txt"]);
+}
+
 /// Through another name: a second run resuming the streamed
 /// output through a symbolic link (its run record linked too) takes the
 /// same lock and refuses, so no row is written twice.
@@ -329,4 +367,60 @@ fn the_rate_table_shows_the_answers_under_their_csv_names() {
         assert!(help.contains(&format!("\n  {name} ")), "{name}: {help}");
     }
     assert!(help.contains("minutes: predicted"), "{help}");
+}
+
+/// A user's file at a run record's path is not a run record: the run
+/// refuses, keeps it and writes no output (issue 58: it was replaced).
+#[test]
+fn a_users_file_in_the_run_records_place_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("in.txt"), format!("{EASY}\n")).unwrap();
+    let runs: [(&str, &[&str]); 2] = [
+        ("o.jsonl", &["analyze", "in.txt", "--metrics", "clauses", "-o", "o.jsonl"]),
+        ("r.jsonl", &["relax", "in.txt", "--samples", "3", "-f", "jsonl", "-o", "r.jsonl"]),
+    ];
+    for (out, args) in runs {
+        let record = d.join(format!("{out}.run.json"));
+        fs::write(&record, "keep\n").unwrap();
+        let (code, _, err) = sudolab_in(d, args, b"");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "{out}.run.json is in the place of {out}'s run record and is not one"
+            )),
+            "{args:?}: {err}"
+        );
+        assert_eq!(fs::read_to_string(&record).unwrap(), "keep\n");
+        assert!(!d.join(out).exists(), "{args:?}");
+    }
+}
+
+/// A run record belongs beside the file a symbolic link names: written
+/// through the link, resumed through the file's own name, and the reverse
+/// (issue 58: "has rows but no run record").
+#[cfg(unix)]
+#[test]
+fn a_run_record_sits_beside_the_file_a_link_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("in.txt"), format!("{EASY}\n{EASY}\n")).unwrap();
+    fs::write(d.join("tgt.jsonl"), "").unwrap();
+    std::os::unix::fs::symlink("tgt.jsonl", d.join("lk.jsonl")).unwrap();
+    let run = |out: &str, resume: bool| {
+        let mut args = vec!["analyze", "in.txt", "--metrics", "clauses", "-o", out];
+        if resume {
+            args.push("--resume");
+        }
+        sudolab_in(d, &args, b"")
+    };
+    let (code, _, err) = run("lk.jsonl", false);
+    assert_eq!(code, 0, "{err}");
+    assert!(d.join("tgt.jsonl.run.json").exists());
+    assert!(!d.join("lk.jsonl.run.json").exists());
+    for out in ["tgt.jsonl", "lk.jsonl"] {
+        let (code, _, err) = run(out, true);
+        assert_eq!(code, 0, "{out}: {err}");
+    }
+    assert_eq!(lines_of(&d.join("tgt.jsonl")), [1, 2]);
 }

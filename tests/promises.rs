@@ -179,6 +179,18 @@ const PROMISES: &[(&str, &[&str])] = &[
         &["sigint_keeps_the_finished_rows_and_resume_completes_them"],
     ),
     (
+        "Every command locks every output it names",
+        &["every_writer_of_a_streamed_output_refuses"],
+    ),
+    (
+        "the record sits beside the file a symbolic link names",
+        &["a_run_record_sits_beside_the_file_a_link_names"],
+    ),
+    (
+        "a file in the record's place that is not a run record is yours",
+        &["a_users_file_in_the_run_records_place_is_kept"],
+    ),
+    (
         "a lock (`.FILE.lock` beside it",
         &["a_second_run_on_a_streamed_output_refuses"],
     ),

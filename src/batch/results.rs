@@ -248,6 +248,19 @@ pub enum ResultsError {
         #[source]
         source: serde_json::Error,
     },
+    /// A file in the place of a results file's run record that is not one:
+    /// the user's, kept rather than replaced.
+    #[error(
+        "{} is in the place of {}'s run record and is not one (kept, not replaced): move it away, or write to another file",
+        path.display(),
+        results.display()
+    )]
+    NotARecord {
+        /// The file in the record's place.
+        path: PathBuf,
+        /// The results file.
+        results: PathBuf,
+    },
     /// Rows but no run record: the file cannot be checked against this run.
     #[error(
         "{} has rows but no run record ({}): written by an older sudolab or moved without it, so its parameters and input cannot be checked; compute into a new file",

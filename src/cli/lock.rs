@@ -1,48 +1,63 @@
-//! An advisory lock on a streamed output (`-f jsonl -o FILE`): two runs
-//! appending to one file would duplicate its rows, so a
-//! run holds `flock(2)` on a lock file beside its output (`.FILE.lock`
-//! beside the file a symbolic link names, holding the run's process id)
-//! from before the file is read for `--resume` until the run ends, and a
-//! second run refuses with a message naming the first. It also holds
-//! `flock(2)` on the output file itself, when there is one, so a run through
-//! another name of the same file (a hard link, whose lock file is another)
-//! refuses too. The lock file is removed at the end (and on a signal, with
-//! the temporary files); one left by a killed run holds no lock and is taken
-//! over, but a file in its place that holds anything but a process id is
-//! the user's, and the run refuses rather than overwrite it. Elsewhere than
-//! Unix there is no lock.
+//! One advisory lock for every writer of a path: two runs writing one
+//! file would lose one's rows (a second command renaming its output over a
+//! file a run streams into leaves that run writing into a deleted file), so
+//! every command holds `flock(2)` on a lock file beside each output it
+//! names (`-o`, `--emit-*`, `--plot`, `--model-out`, an output folder:
+//! `.NAME.lock` beside the file a symbolic link names, holding the run's
+//! process id), taken by [`super::paths::PathPlan::check`] before the first
+//! byte is written (and for a streamed output before the file is read for
+//! `--resume`) and held until the run ends, after its output is renamed
+//! into place; a second run refuses with a message naming the first and
+//! writes nothing. It also holds `flock(2)` on the output file itself, when
+//! there is one, so a run through another name of the same file (a hard
+//! link, whose lock file is another) refuses too. The lock file is removed
+//! at the end (and on a signal, with the temporary files); one left by a
+//! killed run holds no lock and is taken over, but a file in its place that
+//! holds anything but a process id is the user's, and the run refuses
+//! rather than overwrite it. Elsewhere than Unix there is no lock.
 
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 
-/// The lock of this process's streamed output, held until the process
-/// ends (one streamed output per command, [`hold`]): released and removed
-/// by [`release_lock`] at the end of the run.
-static LOCK: std::sync::Mutex<Option<OutputLock>> = std::sync::Mutex::new(None);
+/// The locks this process holds on its outputs, held until the process
+/// ends (every output a command names, [`take`]): released and their files
+/// removed by [`release_lock`] at the end of the run.
+static LOCKS: std::sync::Mutex<Vec<OutputLock>> = std::sync::Mutex::new(Vec::new());
 
-/// Holds `lock` for the rest of the run (`None`: releases the one held).
-pub(super) fn hold(lock: Option<OutputLock>) {
-    *LOCK
+/// The locks held, whatever a panicking holder left.
+fn held() -> std::sync::MutexGuard<'static, Vec<OutputLock>> {
+    LOCKS
         .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = lock;
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Takes the lock of `output` for the rest of the run, before its first
+/// byte is written (already held by this run: nothing to do). Refuses when
+/// another run holds it.
+pub(super) fn take(output: &Path) -> Result<()> {
+    let path = lock_path(output);
+    if held().iter().any(|l| l.path == path) {
+        return Ok(());
+    }
+    if let Some(lock) = lock(output)? {
+        held().push(lock);
+    }
+    Ok(())
 }
 
 /// Locks the streamed output file itself, once its first rows have created
 /// it (see this module's documentation).
-pub(super) fn hold_output_lock(path: &std::path::Path) -> Result<()> {
-    match LOCK
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .as_mut()
-    {
-        Some(lock) => lock.hold_output(path),
+pub(super) fn hold_output_lock(output: &Path) -> Result<()> {
+    let path = lock_path(output);
+    match held().iter_mut().find(|l| l.path == path) {
+        Some(lock) => lock.hold_output(output),
         None => Ok(()),
     }
 }
 
-/// Releases the output's lock (and removes its file).
+/// Releases every output's lock (and removes its file).
 pub(super) fn release_lock() {
-    hold(None);
+    held().clear();
 }
 
 /// The lock of one output; released and its file removed when dropped.
@@ -85,15 +100,15 @@ pub(super) fn lock_path(output: &Path) -> PathBuf {
 }
 
 /// Locks `output` for this run; `None` for an output that is not a regular
-/// or new file (a device or FIFO is not resumed). Refuses when another run
-/// holds it.
+/// or new file or a folder (a device or FIFO replaces nothing). Refuses
+/// when another run holds it.
 #[cfg(unix)]
 pub(super) fn lock(output: &Path) -> Result<Option<OutputLock>> {
     use anyhow::Context;
     use std::io::{Read, Seek, Write};
     use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     use std::os::unix::io::AsRawFd;
-    if std::fs::metadata(output).is_ok_and(|m| !m.is_file()) {
+    if std::fs::metadata(output).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
         return Ok(None);
     }
     let path = lock_path(output);

@@ -62,6 +62,9 @@ pub(crate) enum PathError {
         /// Why not.
         why: String,
     },
+    /// Another run holds an output's lock (`lock.rs`).
+    #[error("{0}")]
+    Locked(String),
 }
 
 /// How a written path came to be written.
@@ -91,6 +94,8 @@ struct Declared {
 pub(crate) struct PathPlan {
     inputs: Vec<Declared>,
     outputs: Vec<Declared>,
+    /// The output folders, locked as a whole.
+    folders: Vec<PathBuf>,
 }
 
 /// `-` names standard input or output.
@@ -184,6 +189,7 @@ impl PathPlan {
                 "not a folder (a path ending in / names a folder for one file per puzzle)".into(),
             ));
         }
+        self.folders.push(folder.into());
         for path in members(folder, member).map_err(|e| unwritable(e.to_string()))? {
             self.outputs.push(Declared {
                 flag: flag.into(),
@@ -198,8 +204,20 @@ impl PathPlan {
 
     /// Checks the plan, before any work: no output is a file the command
     /// reads, no two outputs are one file, and every named output can be
-    /// written.
+    /// written; then takes the lock of every named output and output folder
+    /// for the rest of the run (`lock.rs`), refusing one another run holds.
     pub(crate) fn check(&self) -> Result<(), PathError> {
+        self.check_paths()?;
+        let named = self.outputs.iter().filter(|o| matches!(o.origin, Origin::Named));
+        let folders = self.folders.iter().map(|f| outermost_missing(f));
+        for path in named.map(|o| o.path.clone()).chain(folders) {
+            super::lock::take(&path).map_err(|e| PathError::Locked(format!("{e:#}")))?;
+        }
+        Ok(())
+    }
+
+    /// [`PathPlan::check`] without the locks.
+    fn check_paths(&self) -> Result<(), PathError> {
         for output in &self.outputs {
             let written = output.identity();
             // A side file replaces a link at its path: the link itself,
@@ -449,6 +467,20 @@ pub(crate) fn write_side_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .and_then(|()| tmp.persist(path).map(drop).map_err(|e| e.error));
     sudolab::forget_temporary(&temporary);
     done
+}
+
+/// The folder a run creates to make `folder` (the outermost that does not
+/// exist; `folder` itself when it exists): its lock, beside it, can be
+/// taken before any folder is made.
+fn outermost_missing(folder: &Path) -> PathBuf {
+    let mut at = folder;
+    while let Some(parent) = at
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty() && !at.exists() && !p.exists())
+    {
+        at = parent;
+    }
+    at.to_path_buf()
 }
 
 /// An output folder, created for a run if it did not exist: dropped

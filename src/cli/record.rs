@@ -51,9 +51,15 @@ pub(crate) struct RunRecord {
 }
 
 impl RunRecord {
-    /// Where the record of results file `results` is: `results.run.json`.
+    /// Where the record of results file `results` is: `results.run.json`,
+    /// beside the file a symbolic link names (as its lock is), so a file
+    /// written through a link is resumed through its own name and the
+    /// reverse.
     pub(crate) fn path_for(results: &Path) -> PathBuf {
-        record_path(results)
+        match sudolab::OutputTarget::of(results) {
+            Ok(sudolab::OutputTarget::File(file)) => record_path(&file),
+            _ => record_path(results),
+        }
     }
 
     /// The record of `results`, `None` when it has none.
@@ -67,6 +73,26 @@ impl RunRecord {
         serde_json::from_str(&text)
             .map(Some)
             .map_err(|source| ResultsError::BadRecord { path, source })
+    }
+
+    /// Refuses to replace a file at the run record's place of `results`
+    /// that is not a run record (the user's, kept); a record, a symbolic
+    /// link (replaced, never followed) or nothing there may be written.
+    pub(crate) fn check_place(results: &Path) -> Result<(), ResultsError> {
+        let path = RunRecord::path_for(results);
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            return Ok(());
+        }
+        let ours = std::fs::read_to_string(&path)
+            .ok()
+            .is_some_and(|text| serde_json::from_str::<RunRecord>(&text).is_ok());
+        if ours {
+            return Ok(());
+        }
+        Err(ResultsError::NotARecord {
+            path,
+            results: results.to_path_buf(),
+        })
     }
 
     /// The record as the text of its file (written beside the results

@@ -296,7 +296,7 @@ pub(super) fn open_rows(
 ) -> Result<(Option<RowWriter>, DoneRows)> {
     if streams(&common.out) {
         if let Some(path) = common.out.file() {
-            super::lock::hold(super::lock::lock(path)?);
+            super::lock::take(path)?;
         }
         let params = match serde_json::to_value(params)? {
             Value::Object(params) => params,

@@ -57,6 +57,9 @@ pub(super) fn run(args: MergeArgs) -> Result<u8> {
         paths = paths.side_output("merge OUT", "run record", &record, path);
     }
     paths.check()?;
+    if let Some(path) = out.file() {
+        RunRecord::check_place(path)?;
+    }
     // `merge s*.jsonl` makes the first shard the output: a merged file never
     // has a shard in its run record, so an output that has one is a shard.
     if let Some(path) = out.file()

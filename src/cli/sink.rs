@@ -62,6 +62,7 @@ pub(crate) enum SinkError {
 /// ([`RunRecord::path_for`]), atomically: a link planted at the record's
 /// path is replaced, never followed.
 pub(crate) fn write_record(record: &RunRecord, results: &Path) -> Result<(), ResultsError> {
+    RunRecord::check_place(results)?;
     let path = RunRecord::path_for(results);
     write_side_file(&path, record.to_text().as_bytes()).map_err(|source| ResultsError::Write {
         path,
@@ -192,6 +193,8 @@ pub(crate) fn open_file(
             source,
         }
     };
+    // A user's file in the record's place is refused before any row.
+    RunRecord::check_place(path)?;
     if !resume || !path.exists() {
         let f = OutputStream::new(path, true).map_err(cannot(false))?;
         // A new file is written in place (so an interrupted run resumes),
