@@ -191,7 +191,9 @@ fn every_writer_of_a_streamed_output_refuses() {
     let writers: [&[&str]; 3] = [
         &["check", "in.txt", "-o", "dr.jsonl"],
         &["solve", "in.txt", "-o", "dr.jsonl"],
-        &["relax", "in.txt", "--sweep", "40:45:5", "--plot", "dr.jsonl"],
+        &[
+            "relax", "in.txt", "--sweep", "40:45:5", "--plot", "dr.jsonl",
+        ],
     ];
     for args in writers {
         let (code, _, err) = sudolab_in(d, args, b"");
@@ -377,8 +379,23 @@ fn a_users_file_in_the_run_records_place_is_kept() {
     let d = dir.path();
     fs::write(d.join("in.txt"), format!("{EASY}\n")).unwrap();
     let runs: [(&str, &[&str]); 2] = [
-        ("o.jsonl", &["analyze", "in.txt", "--metrics", "clauses", "-o", "o.jsonl"]),
-        ("r.jsonl", &["relax", "in.txt", "--samples", "3", "-f", "jsonl", "-o", "r.jsonl"]),
+        (
+            "o.jsonl",
+            &["analyze", "in.txt", "--metrics", "clauses", "-o", "o.jsonl"],
+        ),
+        (
+            "r.jsonl",
+            &[
+                "relax",
+                "in.txt",
+                "--samples",
+                "3",
+                "-f",
+                "jsonl",
+                "-o",
+                "r.jsonl",
+            ],
+        ),
     ];
     for (out, args) in runs {
         let record = d.join(format!("{out}.run.json"));

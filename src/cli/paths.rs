@@ -208,7 +208,10 @@ impl PathPlan {
     /// for the rest of the run (`lock.rs`), refusing one another run holds.
     pub(crate) fn check(&self) -> Result<(), PathError> {
         self.check_paths()?;
-        let named = self.outputs.iter().filter(|o| matches!(o.origin, Origin::Named));
+        let named = self
+            .outputs
+            .iter()
+            .filter(|o| matches!(o.origin, Origin::Named));
         let folders = self.folders.iter().map(|f| outermost_missing(f));
         for path in named.map(|o| o.path.clone()).chain(folders) {
             super::lock::take(&path).map_err(|e| PathError::Locked(format!("{e:#}")))?;
