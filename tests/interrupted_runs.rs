@@ -141,6 +141,27 @@ fn a_streaming_run(d: &Path) -> ([&'static str; 8], std::process::Child) {
     (args, first)
 }
 
+/// The names of the files in `d`, sorted.
+#[cfg(unix)]
+fn files_in(d: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// `err` refuses `dr.jsonl` because the streaming run `first` writes it.
+#[cfg(unix)]
+fn assert_refused_by(err: &str, first: &std::process::Child, what: &str) {
+    let want = format!(
+        "dr.jsonl is being written by another sudolab run (process {})",
+        first.id()
+    );
+    assert!(err.contains(&want), "{what}: {err}");
+}
+
 /// Interrupts `run` (our own child), which ends with exit code 130.
 #[cfg(unix)]
 fn interrupt(mut run: std::process::Child) {
@@ -162,20 +183,9 @@ fn a_second_run_on_a_streamed_output_refuses() {
     again.push("--resume");
     let (code, _, err) = sudolab_in(d, &again, b"");
     assert_eq!(code, 1, "{err}");
-    assert!(
-        err.contains(&format!(
-            "dr.jsonl is being written by another sudolab run (process {})",
-            first.id()
-        )),
-        "{err}"
-    );
+    assert_refused_by(&err, &first, "--resume");
     interrupt(first);
-    let mut names: Vec<String> = fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["dr.jsonl", "dr.jsonl.run.json", "in.txt"]);
+    assert_eq!(files_in(d), ["dr.jsonl", "dr.jsonl.run.json", "in.txt"]);
 }
 
 /// Another command writing the file a run is streaming into (`check -o`,
@@ -198,24 +208,13 @@ fn every_writer_of_a_streamed_output_refuses() {
     for args in writers {
         let (code, _, err) = sudolab_in(d, args, b"");
         assert_eq!(code, 1, "{args:?}: {err}");
-        assert!(
-            err.contains(&format!(
-                "dr.jsonl is being written by another sudolab run (process {})",
-                first.id()
-            )),
-            "{args:?}: {err}"
-        );
+        assert_refused_by(&err, &first, &format!("{args:?}"));
     }
     interrupt(first);
     let lines = lines_of(&d.join("dr.jsonl"));
     assert!(!lines.is_empty());
     assert_eq!(lines, (1..=lines.len() as u64).collect::<Vec<_>>());
-    let mut names: Vec<String> = fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["dr.jsonl", "dr.jsonl.run.json", "in.txt"]);
+    assert_eq!(files_in(d), ["dr.jsonl", "dr.jsonl.run.json", "in.txt"]);
 }
 
 /// Through another name: a second run resuming the streamed
