@@ -64,6 +64,7 @@ use super::chain::{
     KEY_REGION, RatedChain,
 };
 use super::cycles;
+use super::rounds::{Rounds, set_bit};
 use super::work::Search;
 use crate::human::board::Board;
 use crate::human::techniques::{Application, ChainSource, Technique, chain_sources, find};
@@ -202,61 +203,6 @@ pub(super) struct Branch {
     pub(super) last_advanced: bool,
 }
 
-/// The buffers of a branch's rounds of singles, made once per branch: the
-/// places of every digit in every unit of the board (computed in full after
-/// a step that is not singles, kept up to date placement by placement
-/// otherwise: the contradictions found after a round and the singles of the
-/// next read the same board), the singles found (cell, digit, their removals as a
-/// span of `parents`, the unit of a hidden single) and, per cell, the best
-/// single (digit, number of removals, unit).
-struct Rounds {
-    places: Vec<u32>,
-    found: Vec<(usize, u8, std::ops::Range<usize>, Option<usize>)>,
-    parents: Vec<u32>,
-    best: Vec<Option<(u8, usize, Option<usize>)>>,
-}
-
-impl Rounds {
-    fn new(geo: &crate::grid::Geometry) -> Rounds {
-        Rounds {
-            places: vec![0; geo.units.len() * (geo.side + 1)],
-            found: Vec::new(),
-            parents: Vec::new(),
-            best: vec![None; geo.cells],
-        }
-    }
-
-    /// Keeps the unit places up to date for `board.place(cell, d)`, called
-    /// before it: the cell loses every candidate, its peers lose `d`.
-    fn placing(&mut self, board: &Board, cell: usize, d: u8) {
-        let geo = board.geometry();
-        for x in digits(board.cands(cell)) {
-            self.remove(geo, cell, x);
-        }
-        for &p in &geo.peers[cell] {
-            if board.value(p) == 0 && board.cands(p) & (1 << d) != 0 {
-                self.remove(geo, p, d);
-            }
-        }
-    }
-
-    /// `d` leaves the places of `cell` in its three units.
-    fn remove(&mut self, geo: &crate::grid::Geometry, cell: usize, d: u8) {
-        let stride = geo.side + 1;
-        for (&u, &pos) in geo.cell_units[cell].iter().zip(&geo.unit_positions[cell]) {
-            self.places[u * stride + d as usize] &= !(1 << pos);
-        }
-    }
-
-    /// The unit places of `board`.
-    fn refresh(&mut self, board: &Board) {
-        let stride = board.side() + 1;
-        for (u, places) in self.places.chunks_mut(stride).enumerate() {
-            board.unit_places(u, places);
-        }
-    }
-}
-
 /// At most this many nested-chain rounds per branch.
 pub(crate) const NESTED_ROUNDS: usize = 4;
 
@@ -307,8 +253,7 @@ impl Branch {
         if !search.charge_large_board(start, 1) {
             return br;
         }
-        let mut rounds = Rounds::new(geo);
-        search.unit_places_of(start, &mut rounds.places);
+        let mut rounds = search.rounds_from(start);
         let d = match assume {
             Assume::On(cell, d) => {
                 rounds.placing(&br.board, cell, d);
@@ -327,7 +272,7 @@ impl Branch {
         while br.contradiction.is_none() {
             br.singles(start, &mut rounds);
             if mode.static_only {
-                rounds.found.retain(|f| f.2.len() == 1);
+                rounds.keep_static(&br.board);
             }
             if rounds.found.is_empty() {
                 if (mode.plus && br.advanced(start, d))
@@ -338,7 +283,7 @@ impl Branch {
                 {
                     nested_rounds += usize::from(!br.last_advanced);
                     rounds.refresh(&br.board);
-                    br.contradiction = br.find_contradiction(start, &rounds);
+                    br.contradiction = br.find_contradiction(start, &mut rounds);
                     continue;
                 }
                 break;
@@ -360,21 +305,22 @@ impl Branch {
                 rounds.placing(&br.board, c, x);
                 br.place(start, c, x, n, d);
             }
-            br.contradiction = br.find_contradiction(start, &rounds);
+            br.contradiction = br.find_contradiction(start, &mut rounds);
         }
+        search.give_back(rounds);
         br
     }
 
     /// Records node `n` as the placement of slot `s`.
     fn mark_on(&mut self, s: usize, n: u32) {
         self.on_at[s] = n;
-        self.on_bits[s / 64] |= 1 << (s % 64);
+        set_bit(&mut self.on_bits, s);
     }
 
     /// Records node `n` as the removal of slot `s`.
     pub(super) fn mark_off(&mut self, s: usize, n: u32) {
         self.off_at[s] = n;
-        self.off_bits[s / 64] |= 1 << (s % 64);
+        set_bit(&mut self.off_bits, s);
     }
 
     pub(super) fn slot(&self, cell: usize, d: u8) -> usize {
@@ -405,7 +351,7 @@ impl Branch {
         if idx / 64 >= a.set.len() {
             a.set.resize(idx / 64 + 1, 0);
         }
-        a.set[idx / 64] |= 1 << (idx % 64);
+        set_bit(&mut a.set, idx);
         self.anc.push(a);
         self.cause.push(Cause::Other);
         idx as u32
@@ -570,8 +516,9 @@ impl Branch {
     }
 
     /// Every single of the current board (whose unit places `rounds` holds)
-    /// with the removals it follows from (the fewer of naked and hidden when
-    /// a cell is both), and whether it is a hidden single (X link), into
+    /// in a cell or a (unit, digit) changed since the last look, with the
+    /// removals it follows from (the fewer of naked and hidden when a cell
+    /// is both), and whether it is a hidden single (X link), into
     /// `rounds.found`, cell by cell; the removals go to `rounds.parents`.
     fn singles(&self, start: &Board, rounds: &mut Rounds) {
         let geo = start.geometry();
@@ -579,47 +526,44 @@ impl Branch {
         let stride = geo.side + 1;
         rounds.found.clear();
         rounds.parents.clear();
-        let best = &mut rounds.best;
-        best.fill(None);
-        for (cell, slot) in best.iter_mut().enumerate() {
+        let (best, with_best) = (&mut rounds.best, &mut rounds.with_best);
+        rounds.for_singles.take_cells(|cell| {
             let c = b.cands(cell);
             if b.value(cell) == 0 && c.count_ones() == 1 {
                 let x = c.trailing_zeros() as u8;
-                *slot = Some((x, self.count_offs_of_cell(start, cell, !c), None));
+                best[cell] = Some((x, self.count_offs_of_cell(start, cell, !c), None));
+                set_bit(with_best, cell);
             }
-        }
-        for u in 0..geo.units.len() {
-            let places = &rounds.places[u * stride..(u + 1) * stride];
-            for d in digits(geo.all_digits() & !b.placed_in_unit(u)) {
-                let p = places[d as usize];
-                if p.count_ones() != 1 {
-                    continue;
-                }
-                let cell = geo.units[u][p.trailing_zeros() as usize];
-                let parents = self.count_offs_in_unit(start, u, d, cell);
-                let better = match best[cell] {
-                    None => true,
-                    Some((x, q, _)) => x == d && parents < q,
-                };
-                if better {
-                    best[cell] = Some((d, parents, Some(u)));
-                }
+        });
+        let (places, placed) = (&rounds.places, &rounds.placed);
+        rounds.for_singles.take_places(|u, d| {
+            let p = places[u * stride + d as usize];
+            if placed[u] & (1 << d) != 0 || p.count_ones() != 1 {
+                return;
             }
-        }
-        for (cell, s) in best.iter().enumerate() {
-            if let Some((d, _, unit)) = *s {
-                let from = rounds.parents.len();
-                match unit {
-                    None => rounds
-                        .parents
-                        .extend(self.offs_of_cell(start, cell, !(1 << d))),
-                    Some(u) => rounds.parents.extend(self.offs_in_unit(start, u, d, cell)),
-                }
-                rounds
-                    .found
-                    .push((cell, d, from..rounds.parents.len(), unit));
+            let cell = geo.units[u][p.trailing_zeros() as usize];
+            let parents = self.count_offs_in_unit(start, u, d, cell);
+            let better = match best[cell] {
+                None => true,
+                Some((x, q, _)) => x == d && parents < q,
+            };
+            if better {
+                best[cell] = Some((d, parents, Some(u)));
+                set_bit(with_best, cell);
             }
-        }
+        });
+        rounds.take_best(|rounds, cell, (d, unit)| {
+            let from = rounds.parents.len();
+            match unit {
+                None => rounds
+                    .parents
+                    .extend(self.offs_of_cell(start, cell, !(1 << d))),
+                Some(u) => rounds.parents.extend(self.offs_in_unit(start, u, d, cell)),
+            }
+            rounds
+                .found
+                .push((cell, d, from..rounds.parents.len(), unit));
+        });
     }
 
     /// How many of [`Branch::offs_of_cell`] there are.
@@ -643,9 +587,9 @@ impl Branch {
 
     /// The ancestry of the contradiction on the current board (a cell
     /// without candidate, a digit without place; `rounds` holds its unit
-    /// places) that joins at most two removals, else the one with the
-    /// fewest nodes.
-    fn find_contradiction(&self, start: &Board, rounds: &Rounds) -> Option<Ancestry> {
+    /// places) in a cell or a (unit, digit) changed since the last look,
+    /// that joins at most two removals, else the one with the fewest nodes.
+    fn find_contradiction(&self, start: &Board, rounds: &mut Rounds) -> Option<Ancestry> {
         let geo = start.geometry();
         let b = &self.board;
         let stride = geo.side + 1;
@@ -660,19 +604,17 @@ impl Branch {
                 best = Some(a);
             }
         };
-        for cell in 0..geo.cells {
+        rounds.for_contradictions.take_cells(|cell| {
             if b.value(cell) == 0 && b.cands(cell) == 0 {
                 consider(self.offs_of_cell(start, cell, u32::MAX));
             }
-        }
-        for u in 0..geo.units.len() {
-            let places = &rounds.places[u * stride..(u + 1) * stride];
-            for d in digits(geo.all_digits() & !b.placed_in_unit(u)) {
-                if places[d as usize] == 0 {
-                    consider(self.offs_in_unit(start, u, d, usize::MAX));
-                }
+        });
+        let (places, placed) = (&rounds.places, &rounds.placed);
+        rounds.for_contradictions.take_places(|u, d| {
+            if placed[u] & (1 << d) == 0 && places[u * stride + d as usize] == 0 {
+                consider(self.offs_in_unit(start, u, d, usize::MAX));
             }
-        }
+        });
         best
     }
 

@@ -69,6 +69,7 @@ pub(crate) mod classic;
 pub(crate) mod cycles;
 pub(crate) mod nesting;
 pub(crate) mod producers;
+pub(crate) mod rounds;
 pub(crate) mod uniqueness;
 pub(crate) mod work;
 

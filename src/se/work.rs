@@ -5,6 +5,7 @@
 //! nested searches of level 2 a call may still start.
 
 use super::chain::NestedConclusion;
+use super::rounds::Rounds;
 use crate::human::board::Board;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -111,8 +112,18 @@ pub(crate) struct Search<'w> {
     pub(super) work: &'w Work,
     nested_left: Cell<usize>,
     /// The last start board whose unit places a branch asked for, with
-    /// them: a producer starts hundreds of branches from one board.
-    start_places: RefCell<Option<(Board, Vec<u32>)>>,
+    /// them and its units' placed digits: a producer starts hundreds of
+    /// branches from one board.
+    start_places: RefCell<Option<StartPlaces>>,
+    /// The rounds' buffers of the branches that ended, for the next ones.
+    spare_rounds: RefCell<Vec<Rounds>>,
+}
+
+/// A start board with its unit places and its units' placed digits.
+struct StartPlaces {
+    board: Board,
+    places: Vec<u32>,
+    placed: Vec<u32>,
 }
 
 impl<'w> Search<'w> {
@@ -122,6 +133,7 @@ impl<'w> Search<'w> {
             work,
             nested_left: Cell::new(0),
             start_places: RefCell::new(None),
+            spare_rounds: RefCell::new(Vec::new()),
         }
     }
 
@@ -132,6 +144,7 @@ impl<'w> Search<'w> {
             work: self.work,
             nested_left: Cell::new(NESTED_BUDGET),
             start_places: RefCell::new(None),
+            spare_rounds: RefCell::new(Vec::new()),
         }
     }
 
@@ -178,21 +191,44 @@ impl<'w> Search<'w> {
         found
     }
 
-    /// Copies the places of every digit in every unit of `board` into
-    /// `out` (units × (side + 1), [`Board::unit_places`]), computed once
-    /// for consecutive calls with the same board.
-    pub(super) fn unit_places_of(&self, board: &Board, out: &mut [u32]) {
+    /// The rounds' buffers for a branch from `board`, started from its unit
+    /// places ([`Board::unit_places`]) and placed digits, computed once for
+    /// consecutive branches from the same board. Give them back with
+    /// [`Search::give_back`].
+    pub(super) fn rounds_from(&self, board: &Board) -> Rounds {
+        let geo = board.geometry();
+        let mut rounds = self
+            .spare_rounds
+            .borrow_mut()
+            .pop()
+            .filter(|r| r.fits(geo))
+            .unwrap_or_else(|| Rounds::new(geo));
         let mut memo = self.start_places.borrow_mut();
-        match &*memo {
-            Some((b, places)) if b == board => out.copy_from_slice(places),
+        let start = match &mut *memo {
+            Some(s) if s.board == *board => s,
             _ => {
                 let stride = board.side() + 1;
-                for (u, chunk) in out.chunks_mut(stride).enumerate() {
+                let mut places = vec![0; geo.units.len() * stride];
+                for (u, chunk) in places.chunks_mut(stride).enumerate() {
                     board.unit_places(u, chunk);
                 }
-                *memo = Some((board.clone(), out.to_vec()));
+                let placed = (0..geo.units.len())
+                    .map(|u| board.placed_in_unit(u))
+                    .collect();
+                memo.insert(StartPlaces {
+                    board: board.clone(),
+                    places,
+                    placed,
+                })
             }
-        }
+        };
+        rounds.start(&start.places, &start.placed);
+        rounds
+    }
+
+    /// Keeps the buffers of an ended branch for the next.
+    pub(super) fn give_back(&self, rounds: Rounds) {
+        self.spare_rounds.borrow_mut().push(rounds);
     }
 
     /// Counts `n` branch propagations of the chain producers below level 3
