@@ -336,23 +336,23 @@ impl Branch {
         one_digit: bool,
     ) -> u32 {
         let idx = self.anc.len();
-        let mut a = Ancestry {
-            set: smallvec::smallvec![0; words],
+        // Built in place: an ancestry is 144 bytes, and a branch makes
+        // hundreds.
+        self.anc.push(Ancestry {
+            set: smallvec::smallvec![0; words.max(idx / 64 + 1)],
             stat,
             x,
             y,
             one_digit,
             nested: Vec::new(),
             wide: false,
-        };
+        });
+        let (earlier, new) = self.anc.split_at_mut(idx);
+        let a = &mut new[0];
         for &p in parents {
-            a.absorb(&self.anc[p as usize]);
-        }
-        if idx / 64 >= a.set.len() {
-            a.set.resize(idx / 64 + 1, 0);
+            a.absorb(&earlier[p as usize]);
         }
         set_bit(&mut a.set, idx);
-        self.anc.push(a);
         self.cause.push(Cause::Other);
         idx as u32
     }
