@@ -180,7 +180,7 @@ pub fn main() -> ExitCode {
             super::engines::solve(a)
         }
         Command::Count(mut a) => {
-            a.engine.common.pencilmarks = a.remove_edges.is_none();
+            a.engine.common.pencilmarks = true;
             super::engines::count(a)
         }
         Command::Check(mut a) => {
@@ -188,8 +188,14 @@ pub fn main() -> ExitCode {
             super::engines::check(a)
         }
         Command::Decode(a) => super::decode::run(a),
-        Command::Relax(a) => super::relax::run(a),
-        Command::Backbone(a) => super::engines::backbone(a),
+        Command::Relax(mut a) => {
+            a.common.pencilmarks = true;
+            super::relax::run(a)
+        }
+        Command::Backbone(mut a) => {
+            a.engine.common.pencilmarks = true;
+            super::engines::backbone(a)
+        }
         Command::Rate(a) => super::rate::run(a),
         Command::Score(a) => super::score::run(a),
         Command::Analyze(a) => super::analyze::run(a),
