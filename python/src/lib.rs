@@ -373,7 +373,7 @@ fn relax_report<'py>(
     precision: Option<f64>,
     all_samples: bool,
 ) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
-    let p = parse_givens(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
+    let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
     let k = k.map(k_choice).transpose()?;
     let opts = relax_options(
         k,
@@ -435,9 +435,9 @@ fn rate<'py>(
     }
     opts.check().map_err(option_error)?;
     let parsed = parse_all(&puzzles, &lines)?;
-    // Serate alone reads pencilmark grids; the score reads givens.
-    let serate_only = opts.models.iter().eq([&sudolab::Model::Serate]);
-    let rows = run_batch_reading(py, parsed, lines, serate_only, |_, p| {
+    // Every model reads pencilmark grids (those defined on givens say so in
+    // the row's status); the score reads givens.
+    let rows = run_batch_reading(py, parsed, lines, true, |_, p| {
         Ok(RatedRow::of(p, &opts, with_score && !p.has_pencilmarks())?)
     })?;
     to_py(py, &rows)
@@ -588,7 +588,9 @@ fn score_rows<'py>(
             })),
         }
     }
-    let scored = run_batch(py, parsed, parsed_lines, |line, p| {
+    // A pencilmark grid gets its row with the score's reason, as any
+    // puzzle without a score does.
+    let scored = run_batch_reading(py, parsed, parsed_lines, true, |line, p| {
         Ok(match sudolab::score(p, &opts) {
             Ok(s) => ScoreOrError::Scored(ScoreRow::new(line, p, s, None, opts.all_metrics)),
             Err(sudolab::ScoreError::Disagreement(d)) => return Err(d.into()),
@@ -646,7 +648,7 @@ fn analyze<'py>(
             })?;
         }
     }
-    let rows = run_batch(py, parsed, lines, |line, p| {
+    let rows = run_batch_reading(py, parsed, lines, true, |line, p| {
         Ok(Lined {
             line,
             row: analyze_one(p, &opts)?,
@@ -716,7 +718,7 @@ fn canon(puzzle: &str) -> PyResult<String> {
 /// digits when the engines find a unique one.
 #[pyfunction]
 fn fixedness_svg(puzzle: &str, fixedness: Vec<f64>) -> PyResult<String> {
-    let p = parse_givens(puzzle)?;
+    let p = parse(puzzle)?;
     if fixedness.len() != p.cells().len() {
         return Err(PyValueError::new_err(format!(
             "{} fixedness values for {} cells",

@@ -197,14 +197,23 @@ pub fn main() -> ExitCode {
             super::engines::backbone(a)
         }
         Command::Rate(a) => super::rate::run(a),
-        Command::Score(a) => super::score::run(a),
-        Command::Analyze(a) => super::analyze::run(a),
+        Command::Score(mut a) => {
+            a.common.pencilmarks = true;
+            super::score::run(a)
+        }
+        Command::Analyze(mut a) => {
+            a.common.pencilmarks = true;
+            super::analyze::run(a)
+        }
         Command::Eval(a) => super::eval::run_eval(a),
         Command::Classify(a) => super::eval::run_classify(a),
         Command::Fit(a) => super::eval::run_fit(a),
         Command::Generate(a) => super::generate::run(a),
         Command::Canon(a) => super::canon::run(a),
-        Command::Order(a) => super::order::run(a),
+        Command::Order(mut a) => {
+            a.common.pencilmarks = true;
+            super::order::run(a)
+        }
         Command::Merge(a) => super::shard::run(a),
         Command::Completions { shell } => {
             let mut out = Vec::new();
@@ -219,7 +228,10 @@ pub fn main() -> ExitCode {
                 .and_then(|()| super::write_stdout(&out))
                 .map(|()| super::EXIT_OK)
         }
-        Command::Report(a) => super::report::run(a),
+        Command::Report(mut a) => {
+            a.common.pencilmarks = true;
+            super::report::run(a)
+        }
     };
     // Statics are not dropped at exit: the output's lock file goes now.
     super::lock::release_lock();
