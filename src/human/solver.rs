@@ -187,4 +187,25 @@ mod tests {
         assert_eq!(plain_dfs_backtracks(&q, 10), Ok(0));
         assert!(plain_dfs_backtracks(&p, 1).is_err());
     }
+
+    /// On a pencilmark grid the search tries a cell's candidates only: with
+    /// each empty cell's solution digit its lowest candidate, it never
+    /// backtracks, where the givens alone cost it hundreds.
+    #[test]
+    fn plain_dfs_tries_a_pencilmark_grids_candidates_only() {
+        let p = parse_puzzle(EASY).unwrap();
+        let Solved::Unique(s) = solve(&p) else {
+            panic!()
+        };
+        let all = p.geometry().all_digits();
+        let marks = (0..81)
+            .map(|c| match p.get(c) {
+                0 => all & !((1u32 << s.get(c)) - 1),
+                v => 1 << v,
+            })
+            .collect();
+        let pm = Puzzle::from_pencilmarks(3, marks).unwrap();
+        assert!(plain_dfs_backtracks(&p, 1_000_000).unwrap() > 100);
+        assert_eq!(plain_dfs_backtracks(&pm, 1_000_000), Ok(0));
+    }
 }
