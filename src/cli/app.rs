@@ -170,50 +170,26 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Encode(a) => super::encode::run(a),
-        // The commands that read pencilmark grids (docs/methods.md §0.1).
-        Command::Clauses(mut a) => {
-            a.common.pencilmarks = true;
-            super::clauses::run(a)
-        }
-        Command::Solve(mut a) => {
-            a.common.pencilmarks = true;
-            super::engines::solve(a)
-        }
-        Command::Count(mut a) => {
-            a.engine.common.pencilmarks = true;
-            super::engines::count(a)
-        }
-        Command::Check(mut a) => {
-            a.common.pencilmarks = true;
-            super::engines::check(a)
-        }
+        Command::Clauses(a) => super::clauses::run(a),
+        Command::Solve(a) => super::engines::solve(a),
+        Command::Count(a) => super::engines::count(a),
+        Command::Check(a) => super::engines::check(a),
         Command::Decode(a) => super::decode::run(a),
-        Command::Relax(mut a) => {
-            a.common.pencilmarks = true;
-            super::relax::run(a)
-        }
-        Command::Backbone(mut a) => {
-            a.engine.common.pencilmarks = true;
-            super::engines::backbone(a)
-        }
+        Command::Relax(a) => super::relax::run(a),
+        Command::Backbone(a) => super::engines::backbone(a),
         Command::Rate(a) => super::rate::run(a),
-        Command::Score(mut a) => {
-            a.common.pencilmarks = true;
-            super::score::run(a)
-        }
-        Command::Analyze(mut a) => {
-            a.common.pencilmarks = true;
-            super::analyze::run(a)
-        }
+        Command::Score(a) => super::score::run(a),
+        Command::Analyze(a) => super::analyze::run(a),
         Command::Eval(a) => super::eval::run_eval(a),
         Command::Classify(a) => super::eval::run_classify(a),
         Command::Fit(a) => super::eval::run_fit(a),
         Command::Generate(a) => super::generate::run(a),
-        Command::Canon(a) => super::canon::run(a),
-        Command::Order(mut a) => {
-            a.common.pencilmarks = true;
-            super::order::run(a)
+        // The canonical form is of givens (docs/methods.md §0.1).
+        Command::Canon(mut a) => {
+            a.common.pencilmarks = false;
+            super::canon::run(a)
         }
+        Command::Order(a) => super::order::run(a),
         Command::Merge(a) => super::shard::run(a),
         Command::Completions { shell } => {
             let mut out = Vec::new();
@@ -228,10 +204,7 @@ pub fn main() -> ExitCode {
                 .and_then(|()| super::write_stdout(&out))
                 .map(|()| super::EXIT_OK)
         }
-        Command::Report(mut a) => {
-            a.common.pencilmarks = true;
-            super::report::run(a)
-        }
+        Command::Report(a) => super::report::run(a),
     };
     // Statics are not dropped at exit: the output's lock file goes now.
     super::lock::release_lock();

@@ -6,11 +6,10 @@
 
 use super::common::{self, Rng};
 use super::pencilmarks::{pencilled, thinned};
-use crate::engine::{Engine, InstanceAnalysis, analyze_relaxed_certified};
-use crate::graph::{RelaxedInstance, derive_seed};
+use crate::engine::{Engine, InstanceAnalysis};
+use crate::graph::RelaxedInstance;
 use crate::grid::{Puzzle, parse_puzzle};
 use crate::relax::{self, RelaxOptions};
-use rayon::prelude::*;
 
 fn analyze(r: &RelaxedInstance, engine: Engine, cap: u64) -> InstanceAnalysis {
     engine.implementation().analyze_relaxed(r, cap)
@@ -44,45 +43,14 @@ fn random_pencilmark_grids(count: usize, rng: &mut Rng) -> Vec<Puzzle> {
         .collect()
 }
 
-/// SAT, the bitset search, its certificate and (on every third instance
-/// with k ≤ 45) Dancing Links agree on `total` relaxations of random
-/// pencilmark grids, k cycling over 0..=120, caps 100 and 300; every
-/// solution colours each cell from its candidates.
-fn compare_on_pencilmark_grids(total: usize, seed: u64) {
-    let mut rng = Rng(seed);
-    let grids = random_pencilmark_grids(total.min(400), &mut rng);
-    let disagreements: Vec<String> = (0..total)
-        .into_par_iter()
-        .filter_map(|i| {
-            let p = &grids[i % grids.len()];
-            let k = i % 121;
-            let removed = RelaxedInstance::sample_edges(3, k, derive_seed(seed, i as u64)).unwrap();
-            let r = RelaxedInstance::new(p, &removed).unwrap();
-            let cap = if i % 5 == 0 { 300 } else { 100 };
-            let sat = analyze(&r, Engine::Sat, cap);
-            let bitset = analyze(&r, Engine::Bitset, cap);
-            let certified = analyze_relaxed_certified(&r, cap).map_err(|d| d.to_string());
-            let dlx = (i % 3 == 0 && k <= 45).then(|| analyze(&r, Engine::Dlx, cap));
-            let agree = sat == bitset
-                && certified.as_ref() == Ok(&sat)
-                && dlx.as_ref().is_none_or(|d| *d == sat);
-            (!agree).then(|| {
-                format!("{p} k={k} removed={removed:?}: sat {sat:?} bitset {bitset:?} certificate {certified:?} dlx {dlx:?}")
-            })
-        })
-        .collect();
-    assert!(
-        disagreements.is_empty(),
-        "{} disagreements, first: {}",
-        disagreements.len(),
-        disagreements[0]
-    );
-}
-
 /// 600 seeded instances (6,000 under `SUDOLAB_FULL_TESTS=1`).
 #[test]
 fn engines_agree_on_relaxations_of_random_pencilmark_grids() {
-    compare_on_pencilmark_grids(common::full_or(6_000, 600), 0x9e9c_5eed);
+    // SAT, the bitset search, its certificate and (on every third instance
+    // with k ≤ 45) Dancing Links, k cycling over 0..=120, caps 100 and 300.
+    let total = common::full_or(6_000, 600);
+    let grids = random_pencilmark_grids(400, &mut Rng(0x9e9c_5eed));
+    super::relax::compare_engines(&grids, total, 120, [100, 300], 0x5eed, (3, 45), true);
 }
 
 /// The engines respect the lists: on a relaxation that frees every cell of
