@@ -88,9 +88,20 @@ fn relax_analyze_rate_and_score_read_a_pencilmark_grid() {
     let rows = |args: &[&str]| -> Vec<serde_json::Value> {
         let (code, out, err) = sudolab(args, &input);
         assert_eq!(code, 0, "{args:?}: {err}");
-        out.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+        out.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
     };
-    let relaxed = rows(&["relax", "-", "--samples", "30", "--engine", "all", "-f", "jsonl"]);
+    let relaxed = rows(&[
+        "relax",
+        "-",
+        "--samples",
+        "30",
+        "--engine",
+        "all",
+        "-f",
+        "jsonl",
+    ]);
     assert_eq!(relaxed.len(), 2);
     assert_eq!(relaxed[0]["puzzle"], grid.as_str());
     // Every sample analyzed by all three engines, which agree.
@@ -108,7 +119,14 @@ fn relax_analyze_rate_and_score_read_a_pencilmark_grid() {
         "the score is fitted on puzzles of givens: a pencilmark grid has none"
     );
     assert!(analyzed[1]["score"].is_number());
-    let rated = rows(&["rate", "-", "-m", "sisus,baseline,trial,serate", "-f", "jsonl"]);
+    let rated = rows(&[
+        "rate",
+        "-",
+        "-m",
+        "sisus,baseline,trial,serate",
+        "-f",
+        "jsonl",
+    ]);
     let pm = &rated[0];
     assert!(pm["sisus_refutation_sum"].is_number(), "{pm}");
     assert!(pm["backtracks"].is_number(), "{pm}");

@@ -473,7 +473,10 @@ pub(crate) fn relax_text(r: &RelaxReport) -> String {
 fn given_chars(line: &str, cells: usize) -> Vec<Option<char>> {
     let chars: Vec<char> = line.chars().collect();
     if chars.len() == cells {
-        return chars.into_iter().map(|ch| (ch != '.').then_some(ch)).collect();
+        return chars
+            .into_iter()
+            .map(|ch| (ch != '.').then_some(ch))
+            .collect();
     }
     let givens_line = sudolab::parse_puzzle(line)
         .ok()

@@ -129,7 +129,12 @@ fn a_grid_built_by_hand_relaxes_as_worked_out() {
     for s in &samples {
         let removed: Vec<(usize, usize)> = s.removed.iter().map(|&[a, b]| (a, b)).collect();
         let (count, fixed) = hand_answer(&removed);
-        assert_eq!((s.solutions, &s.fixed), (count, &fixed), "sample {}", s.sample);
+        assert_eq!(
+            (s.solutions, &s.fixed),
+            (count, &fixed),
+            "sample {}",
+            s.sample
+        );
         two += usize::from(count == 2);
     }
     assert!((20..=80).contains(&two), "{two} samples with two solutions");
