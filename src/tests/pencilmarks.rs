@@ -363,4 +363,10 @@ fn canonical_form_refuses_pencilmark_grids() {
     let pm = Puzzle::from_pencilmarks(3, p.candidates()).unwrap();
     assert!(p.canonical().is_ok());
     assert_eq!(pm.canonical(), Err(crate::CanonError::Pencilmarks));
+    // `--dedup` takes a pencilmark grid as a duplicate of the same grid only.
+    let again = pm.clone();
+    assert_eq!(
+        crate::earlier_equivalents(&[&pm, p, &again]),
+        Ok(vec![None, None, Some(0)])
+    );
 }
