@@ -103,30 +103,20 @@ fn interrupted() -> PyErr {
 
 /// Runs `job` on `puzzles` (with their input `lines`) through the
 /// library's batch driver, on every core, with Ctrl-C checked before every
-/// puzzle; the rows come back in input order. A refused puzzle raises
-/// `ValueError` naming its line, a disagreement `EngineDisagreement`.
+/// puzzle; the rows come back in input order. Pencilmark grids are read
+/// (`docs/methods.md` §0.1; the job says where it has no row for one). A
+/// refused puzzle raises `ValueError` naming its line, a disagreement
+/// `EngineDisagreement`.
 fn run_batch<R: Send>(
     py: Python<'_>,
     puzzles: Vec<Puzzle>,
     lines: Vec<usize>,
     job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync + Send,
 ) -> PyResult<Vec<R>> {
-    run_batch_reading(py, puzzles, lines, false, job)
-}
-
-/// [`run_batch`] that reads pencilmark grids when `pencilmarks` (else it
-/// refuses them, as the commands that read givens alone do).
-fn run_batch_reading<R: Send>(
-    py: Python<'_>,
-    puzzles: Vec<Puzzle>,
-    lines: Vec<usize>,
-    pencilmarks: bool,
-    job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync + Send,
-) -> PyResult<Vec<R>> {
     let parsed: Vec<(usize, Puzzle)> = lines.into_iter().zip(puzzles).collect();
     let done = interruptible(py, |stop| {
         let mut input = Input::of(Source::Parsed(parsed));
-        input.pencilmarks = pencilmarks;
+        input.pencilmarks = true;
         let stopped = || stop.load(Ordering::Relaxed);
         let mut rows = Vec::new();
         Driver::new()
@@ -373,7 +363,7 @@ fn relax_report<'py>(
     precision: Option<f64>,
     all_samples: bool,
 ) -> PyResult<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> {
-    let p = parse_givens(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
+    let p = parse(puzzle).map_err(|e| PyValueError::new_err(format!("line 1: {e}")))?;
     let k = k.map(k_choice).transpose()?;
     let opts = relax_options(
         k,
@@ -435,9 +425,9 @@ fn rate<'py>(
     }
     opts.check().map_err(option_error)?;
     let parsed = parse_all(&puzzles, &lines)?;
-    // Serate alone reads pencilmark grids; the score reads givens.
-    let serate_only = opts.models.iter().eq([&sudolab::Model::Serate]);
-    let rows = run_batch_reading(py, parsed, lines, serate_only, |_, p| {
+    // Every model reads pencilmark grids (those defined on givens say so in
+    // the row's status); the score reads givens.
+    let rows = run_batch(py, parsed, lines, |_, p| {
         Ok(RatedRow::of(p, &opts, with_score && !p.has_pencilmarks())?)
     })?;
     to_py(py, &rows)
@@ -566,7 +556,11 @@ fn score_rows<'py>(
     if !keep_going {
         let parsed = parse_all(&puzzles, &lines)?;
         let rows = run_batch(py, parsed, lines, |line, p| {
-            let scored = sudolab::score(p, &opts)?;
+            // A pencilmark grid has no score: `ValueError` naming its line.
+            let scored = sudolab::score(p, &opts).map_err(|e| match e {
+                e @ sudolab::ScoreError::Pencilmarks => JobError::refused(e),
+                e => e.into(),
+            })?;
             Ok(ScoreRow::new(line, p, scored, None, opts.all_metrics))
         })?;
         return to_py(py, &rows);
@@ -588,6 +582,8 @@ fn score_rows<'py>(
             })),
         }
     }
+    // A pencilmark grid gets its row with the score's reason, as any
+    // puzzle without a score does.
     let scored = run_batch(py, parsed, parsed_lines, |line, p| {
         Ok(match sudolab::score(p, &opts) {
             Ok(s) => ScoreOrError::Scored(ScoreRow::new(line, p, s, None, opts.all_metrics)),
@@ -716,7 +712,7 @@ fn canon(puzzle: &str) -> PyResult<String> {
 /// digits when the engines find a unique one.
 #[pyfunction]
 fn fixedness_svg(puzzle: &str, fixedness: Vec<f64>) -> PyResult<String> {
-    let p = parse_givens(puzzle)?;
+    let p = parse(puzzle)?;
     if fixedness.len() != p.cells().len() {
         return Err(PyValueError::new_err(format!(
             "{} fixedness values for {} cells",

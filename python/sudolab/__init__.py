@@ -269,8 +269,9 @@ def parse(puzzle: PuzzleLike) -> Puzzle:
     """Parses a puzzle (line, list, nested list or numpy array). A line may
     also be a 9×9 pencilmark grid (729 characters, or 81 cells of candidate
     digits): ``line`` is then its 729-character form and ``cells`` its
-    givens; ``encode``, ``clauses`` and ``rate(models="serate")`` read it,
-    the others raise ``ValueError`` (docs/methods.md §0.1).
+    givens; every function reads it but ``canon`` (``ValueError``), a model
+    defined on givens names the reason in the row's ``status``, and the
+    score has none (docs/methods.md §0.1).
 
     Raises ``ValueError`` naming what is wrong (the number of cells, a bad
     character and where, a value out of range).

@@ -308,13 +308,29 @@ def _sukaku_grid():
     raise AssertionError("the fixture holds a grid rated 7.x")
 
 
-def test_pencilmark_grids_are_encoded_and_rated_by_serate_alone():
+def test_pencilmark_grids_are_encoded_rated_and_relaxed():
     grid, ratings = _sukaku_grid()
     p = sudolab.parse(grid)
     assert (p.line, p.side) == (grid, 9)
     assert f"c puzzle {grid}" in sudolab.encode(grid)
     row = sudolab.rate(grid, models="serate")
     assert (row["serate"], row["serate_ep"], row["serate_ed"]) == ratings
-    for refused in (lambda: sudolab.relax(grid), lambda: sudolab.rate(grid, models="sisus"), lambda: sudolab.canon(grid)):
-        with pytest.raises(ValueError, match="pencilmark grid"):
-            refused()
+    # Relaxation colours each cell from its candidates (docs/methods.md §2.2),
+    # as `sudolab relax` does, on the same samples.
+    r = sudolab.relax(grid, samples=30, engine="all")
+    assert r["puzzle"] == grid and r["verified"] == 30
+    assert 0 < r["mean_fixed"] <= 81 - 27
+    # A model defined on givens says so in the row's status; the others rate.
+    row = sudolab.rate(grid, models="sisus,trial")
+    assert row["sisus_refutation_sum"] is not None and row["trial_depth"] is None
+    assert row["status"] == {"trial": "defined on givens: not run on a pencilmark grid"}
+    with pytest.raises(ValueError, match="pencilmark grid"):
+        sudolab.canon(grid)
+
+
+def test_pencilmark_relaxation_matches_the_cli(cli):
+    grid, _ = _sukaku_grid()
+    ours = sudolab.relax(grid, samples=30)
+    (theirs,) = jsonl(run_cli(cli, ["relax", "--samples", "30", "-f", "jsonl"], grid + "\n"))
+    for key in ("mean_fixed", "p_unique", "mean_solutions", "fixedness"):
+        assert ours[key] == theirs[key], key

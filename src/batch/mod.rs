@@ -138,6 +138,12 @@ pub enum JobError {
     /// batch stops, or skips it with `keep_going`.
     #[error("{0}")]
     Refused(String),
+    /// The puzzle is of a kind the job gives no row for (a pencilmark grid
+    /// where the row is defined on givens, `docs/methods.md` §0.1): recorded
+    /// with `why` and skipped, and the batch goes on, with or without
+    /// `keep_going`.
+    #[error("{0}")]
+    Skipped(String),
     /// The engines disagreed: a bug; the batch stops.
     #[error(transparent)]
     Disagreement(#[from] Disagreement),
@@ -166,6 +172,7 @@ impl From<ScoreError> for JobError {
         match e {
             ScoreError::Disagreement(d) => d.into(),
             e @ ScoreError::NotFinite(_) => JobError::fatal(e),
+            e @ ScoreError::Pencilmarks => JobError::Skipped(e.to_string()),
             e => JobError::refused(e),
         }
     }
@@ -687,6 +694,9 @@ impl<R> InOrder<R> {
             self.next += 1;
             match r {
                 Ok(row) => self.rows.push((line, row)),
+                Err(JobError::Skipped(why)) => {
+                    self.rejected.push(line, format!("line {line}: {why}"));
+                }
                 Err(JobError::Refused(why)) if self.keep_going => {
                     self.rejected.push(line, format!("line {line}: {why}"));
                 }
@@ -720,7 +730,7 @@ impl<R> InOrder<R> {
 /// The batch error of a job error at input `line` (0: a window check).
 fn fatal(line: usize, e: JobError) -> BatchError {
     match e {
-        JobError::Refused(why) => BatchError::Refused { line, why },
+        JobError::Refused(why) | JobError::Skipped(why) => BatchError::Refused { line, why },
         JobError::Disagreement(source) => BatchError::Disagreement { line, source },
         JobError::Fatal(e) => BatchError::Job(e),
     }

@@ -170,23 +170,10 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Encode(a) => super::encode::run(a),
-        // The commands that read pencilmark grids (docs/methods.md §0.1).
-        Command::Clauses(mut a) => {
-            a.common.pencilmarks = true;
-            super::clauses::run(a)
-        }
-        Command::Solve(mut a) => {
-            a.common.pencilmarks = true;
-            super::engines::solve(a)
-        }
-        Command::Count(mut a) => {
-            a.engine.common.pencilmarks = a.remove_edges.is_none();
-            super::engines::count(a)
-        }
-        Command::Check(mut a) => {
-            a.common.pencilmarks = true;
-            super::engines::check(a)
-        }
+        Command::Clauses(a) => super::clauses::run(a),
+        Command::Solve(a) => super::engines::solve(a),
+        Command::Count(a) => super::engines::count(a),
+        Command::Check(a) => super::engines::check(a),
         Command::Decode(a) => super::decode::run(a),
         Command::Relax(a) => super::relax::run(a),
         Command::Backbone(a) => super::engines::backbone(a),
@@ -197,7 +184,11 @@ pub fn main() -> ExitCode {
         Command::Classify(a) => super::eval::run_classify(a),
         Command::Fit(a) => super::eval::run_fit(a),
         Command::Generate(a) => super::generate::run(a),
-        Command::Canon(a) => super::canon::run(a),
+        // The canonical form is of givens (docs/methods.md §0.1).
+        Command::Canon(mut a) => {
+            a.common.pencilmarks = false;
+            super::canon::run(a)
+        }
         Command::Order(a) => super::order::run(a),
         Command::Merge(a) => super::shard::run(a),
         Command::Completions { shell } => {

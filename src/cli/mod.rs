@@ -212,8 +212,9 @@ pub struct Common {
     #[arg(long, value_name = "I/N")]
     pub shard: Option<shard::Shard>,
     /// Whether this command reads pencilmark grids (set by the command,
-    /// not an option): the others refuse them.
-    #[arg(skip)]
+    /// not an option): every command does but `canon`, which refuses them
+    /// (`docs/methods.md` §0.1).
+    #[arg(skip = true)]
     pub pencilmarks: bool,
 }
 

@@ -93,11 +93,13 @@ pub(super) struct RateArgs {
 
 pub(super) fn run(mut args: RateArgs) -> Result<u8> {
     args.common.paths().check()?;
-    // Serate alone starts from a pencilmark grid's candidates; the other
-    // models read givens (docs/methods.md §0.1).
-    args.common.pencilmarks = Model::parse_list(&args.model)?
-        .iter()
-        .eq([&sudolab::Model::Serate]);
+    // Every model reads a pencilmark grid: those defined on givens say so in
+    // its row's status (docs/methods.md §0.1); Berthier's explanation is of
+    // givens alone.
+    args.common.pencilmarks = !(args.explain
+        && Model::parse_list(&args.model)?
+            .iter()
+            .eq([&sudolab::Model::Berthier]));
     if args.explain {
         // `-m serate` explains Sudoku Explainer's path, `-m berthier`
         // Berthier's resolution paths, `-m weights` the technique

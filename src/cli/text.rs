@@ -404,7 +404,8 @@ pub(crate) fn relax_text(r: &RelaxReport) -> String {
         by.join(" and ")
     ));
     let sm = &r.summary;
-    let empty = r.puzzle.chars().filter(|&c| c == '.').count();
+    let givens = given_chars(&r.puzzle, sm.fixedness.len());
+    let empty = givens.iter().filter(|g| g.is_none()).count();
     s.push_str(&format!(
         "mean solutions {:.3}{}  median {}  mean extra {:.3}  P(unique) {:.3} [{:.3}, {:.3}]  mean fixed {:.1}{} of {} empty cells  capped {}{}\n",
         sm.mean_solutions,
@@ -433,7 +434,6 @@ pub(crate) fn relax_text(r: &RelaxReport) -> String {
     s.push_str("fixedness, % of samples in which the cell is fixed ([d] = given d):\n");
     let side = (sm.fixedness.len() as f64).sqrt().round() as usize;
     let n = (side as f64).sqrt().round() as usize;
-    let chars: Vec<char> = r.puzzle.chars().collect();
     for row in 0..side {
         if row > 0 && row % n == 0 {
             s.push_str(&format!("  {}\n", vec!["-".repeat(5 * n); n].join("+")));
@@ -444,8 +444,8 @@ pub(crate) fn relax_text(r: &RelaxReport) -> String {
                 s.push('|');
             }
             let c = row * side + col;
-            if chars.get(c).is_some_and(|&ch| ch != '.') {
-                s.push_str(&format!(" [{}] ", chars[c]));
+            if let Some(Some(ch)) = givens.get(c) {
+                s.push_str(&format!(" [{ch}] "));
             } else {
                 let f = sm.fixedness[c];
                 s.push_str(&format!("{}{:>3}%", shade(f), (f * 100.0).round() as u32));
@@ -465,6 +465,27 @@ pub(crate) fn relax_text(r: &RelaxReport) -> String {
     }
     s.push('\n');
     s
+}
+
+/// The given of each of a row's `cells` cells, as its puzzle line writes
+/// it: a givens line character by character, a pencilmark line (N³
+/// characters, `docs/methods.md` §0.1) read back for its givens.
+fn given_chars(line: &str, cells: usize) -> Vec<Option<char>> {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() == cells {
+        return chars
+            .into_iter()
+            .map(|ch| (ch != '.').then_some(ch))
+            .collect();
+    }
+    let givens_line = sudolab::parse_puzzle(line)
+        .ok()
+        .and_then(|p| sudolab::Puzzle::from_cells(p.order(), p.cells().to_vec()).ok())
+        .map(|p| p.to_line());
+    match givens_line {
+        Some(givens) => given_chars(&givens, cells),
+        None => vec![None; cells],
+    }
 }
 
 /// How many relaxed rows saw nothing (most samples capped or fixing no

@@ -71,7 +71,7 @@ pub(super) fn comments(puzzle: &Puzzle, encoding: Encoding) -> Vec<String> {
 }
 
 /// Where an encoder puts its clauses: a [`Cnf`], or DIMACS text.
-pub(super) trait Sink {
+pub(crate) trait Sink {
     fn clause(&mut self, kind: ClauseKind, clause: &[i32]);
 
     /// Pairwise at-most-one over `vars`: `-a -b` for every `a` before `b`.
@@ -92,7 +92,7 @@ impl Sink for Cnf {
 
 /// One unit clause per given, then for a pencilmark puzzle one negative
 /// unit clause per candidate its empty cells lack (`docs/methods.md` §1).
-pub(super) fn encode_givens(puzzle: &Puzzle, sink: &mut impl Sink) {
+pub(crate) fn encode_givens(puzzle: &Puzzle, sink: &mut impl Sink) {
     let side = puzzle.side();
     for cell in 0..puzzle.geometry().cells {
         let v = puzzle.get(cell);

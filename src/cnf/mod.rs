@@ -46,6 +46,7 @@ mod stream;
 
 pub use dimacs::{DimacsError, ModelError};
 pub use encoders::encode;
+pub(crate) use encoders::encode_givens;
 pub use formula::Cnf;
 pub use histogram::{BadCuts, ClassCuts, ClauseCounts, ClauseRow, Histogram};
 pub use histogram::{MeanDistribution, mean_distribution};

@@ -263,28 +263,40 @@ impl RelaxedInstance {
     }
 
     /// Colours each cell may take before any search: a given keeps its value;
-    /// an empty cell loses the values of the givens still adjacent to it.
-    /// Bit `d` set for colour `d`.
+    /// an empty cell keeps its candidates (every colour, or a pencilmark
+    /// grid's marks: `docs/methods.md` §0.1, §2.2) less the values of the
+    /// givens still adjacent to it. Bit `d` set for colour `d`.
     pub fn allowed(&self) -> Vec<u32> {
         let g = self.geometry();
         let p = &self.puzzle;
+        let marks = p.pencilmarks();
         (0..g.cells)
             .map(|cell| {
                 let v = p.get(cell);
                 if v != 0 {
                     1 << v
                 } else {
+                    let listed = marks.map_or(g.all_digits(), |m| m[cell]);
                     self.neighbours[cell]
                         .iter()
-                        .fold(g.all_digits(), |acc, &nb| acc & !(1u32 << p.get(nb)))
+                        .fold(listed, |acc, &nb| acc & !(1u32 << p.get(nb)))
                         & g.all_digits()
                 }
             })
             .collect()
     }
 
+    /// Whether `value` is among the candidates of `cell` (every value for a
+    /// puzzle of givens; the marks of a pencilmark grid).
+    pub(crate) fn is_candidate(&self, cell: usize, value: u8) -> bool {
+        self.puzzle
+            .pencilmarks()
+            .is_none_or(|m| m[cell] >> value & 1 == 1)
+    }
+
     /// Whether `cells` (one value per cell) is a proper colouring of the
-    /// relaxed graph that keeps the givens.
+    /// relaxed graph that keeps the givens and, for a pencilmark grid, gives
+    /// every cell one of its candidates.
     pub fn is_solution(&self, cells: &[u8]) -> bool {
         let side = self.geometry().side;
         cells.len() == self.neighbours.len()
@@ -295,6 +307,10 @@ impl RelaxedInstance {
                 .iter()
                 .zip(cells)
                 .all(|(&p, &v)| p == 0 || p == v)
+            && cells
+                .iter()
+                .enumerate()
+                .all(|(cell, &v)| self.is_candidate(cell, v))
             && (0..cells.len()).all(|a| self.neighbours[a].iter().all(|&b| cells[a] != cells[b]))
     }
 }

@@ -306,7 +306,8 @@ impl Puzzle {
 
 /// For each puzzle, the position of the first earlier puzzle equivalent to
 /// it (`None` for the first of its class): the duplicates `--dedup` drops.
-/// Canonical forms are computed in parallel; the answer does not depend on
+/// A pencilmark grid has no canonical form (`docs/methods.md` §0.1): it is
+/// a duplicate only of the same grid. Canonical forms are computed in parallel; the answer does not depend on
 /// the number of threads.
 ///
 /// ```
@@ -327,7 +328,11 @@ pub fn earlier_equivalents(puzzles: &[&Puzzle]) -> Result<Vec<Option<usize>>, (u
     // Keyed by the line: a puzzle's label takes no part in equivalence.
     let forms: Vec<Result<String, CanonError>> = puzzles
         .par_iter()
-        .map(|p| p.canonical().map(|c| c.to_line()))
+        .map(|p| match p.has_pencilmarks() {
+            // Its 729 characters never match an 81-character canonical form.
+            true => Ok(p.to_line()),
+            false => p.canonical().map(|c| c.to_line()),
+        })
         .collect();
     let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut out = Vec::with_capacity(puzzles.len());

@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 
 /// Why a command (or function) that works on givens alone refuses a
 /// pencilmark grid (`docs/methods.md` §0.1).
-pub const GIVENS_ONLY: &str = "a pencilmark grid, which this command does not read (it works on givens alone); pencilmark grids are read by check, count, solve, encode, clauses, decode and rate -m serate";
+pub const GIVENS_ONLY: &str = "a pencilmark grid, which this command does not read (it works on givens alone); every command but canon and generate --from reads pencilmark grids";
 
 /// Smallest and largest supported order (box side).
 pub(crate) const MIN_ORDER: usize = 2;

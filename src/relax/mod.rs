@@ -19,6 +19,13 @@
 //! subset of what it removes at any larger `k`, so its solution count never
 //! decreases along the sweep.
 //!
+//! A pencilmark grid (`docs/methods.md` §0.1) is relaxed the same way, as list
+//! colouring: only edges are removed; every cell keeps its candidate list,
+//! so a relaxed instance colours each cell from its list
+//! ([`RelaxedInstance::allowed`]), and its fixed cells are the non-given
+//! cells (a cell with one candidate that a peer also holds among them) whose
+//! value is the same in every solution.
+//!
 //! Every instance is analyzed by one engine (the bitset search by default)
 //! and `verify` of the samples, spread evenly, are cross-checked. With
 //! [`Verification::Certificate`] (the default for the bitset search) the
@@ -255,10 +262,6 @@ pub enum RelaxError {
     /// The puzzle is contradictory on its face; holds the contradiction.
     #[error("puzzle is contradictory: {0}")]
     Contradictory(String),
-    /// A pencilmark grid: the relaxation removes edges of the graph of
-    /// givens (`docs/methods.md` §0.1).
-    #[error("{}", crate::grid::GIVENS_ONLY)]
-    Pencilmarks,
     /// The bitset engine finds no solution.
     #[error("puzzle has no solution")]
     NoSolution,
@@ -451,9 +454,6 @@ fn is_zero(n: &usize) -> bool {
 /// relaxation measures, and on a near-empty large grid its samples would
 /// run for hours.)
 pub(crate) fn check_puzzle(puzzle: &Puzzle) -> Result<(), RelaxError> {
-    if puzzle.has_pencilmarks() {
-        return Err(RelaxError::Pencilmarks);
-    }
     puzzle
         .check()
         .map_err(|c| RelaxError::Contradictory(c.to_string()))?;

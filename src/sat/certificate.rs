@@ -8,7 +8,8 @@
 //! without trusting the engine that produced it:
 //!
 //! 1. every listed solution is checked directly against the relaxed
-//!    constraints (digits in range, givens kept, the two ends of every
+//!    constraints (digits in range and among a pencilmark grid's
+//!    candidates, givens kept, the two ends of every
 //!    remaining edge differ; a solution is compared with the previous one,
 //!    so only the cells that changed are re-checked), and the distinct ones
 //!    are counted;
@@ -28,8 +29,8 @@
 //! So a wrong count, a wrong fixed or free cell, a missed solution and an
 //! invalid or repeated solution are all caught; nothing of the claim goes
 //! unchecked, capped or not. The solver sees its own encoding of the
-//! instance: one variable per non-given cell and digit that no given
-//! neighbour holds, "at least one" and "at most one digit" per cell, and a
+//! instance: one variable per non-given cell and candidate digit that no
+//! given neighbour holds, "at least one" and "at most one digit" per cell, and a
 //! binary clause per remaining edge and shared digit.
 //!
 //! It also has the unit clauses of [`super::relaxed_unit_clauses`]: every
@@ -103,7 +104,8 @@ pub(crate) enum CertificateFault {
 }
 
 /// The instance as the checker encodes it: per non-given cell its digits
-/// (those no given neighbour holds) and the neighbour lists.
+/// (its candidates that no given neighbour holds,
+/// [`RelaxedInstance::allowed`]) and the neighbour lists.
 struct Encoding<'a> {
     r: &'a RelaxedInstance,
     side: usize,
@@ -113,23 +115,11 @@ struct Encoding<'a> {
 
 impl<'a> Encoding<'a> {
     fn new(r: &'a RelaxedInstance) -> Self {
-        let p = r.puzzle();
-        let side = p.side();
-        let cells = r.geometry().cells;
-        let all = ((1u32 << side) - 1) << 1;
-        let digits = (0..cells)
-            .map(|c| {
-                if p.is_given(c) {
-                    1 << p.get(c)
-                } else {
-                    r.neighbours(c)
-                        .iter()
-                        .filter(|&&n| p.is_given(n))
-                        .fold(all, |m, &n| m & !(1 << p.get(n)))
-                }
-            })
-            .collect();
-        Encoding { r, side, digits }
+        Encoding {
+            r,
+            side: r.puzzle().side(),
+            digits: r.allowed(),
+        }
     }
 
     fn lit(&self, cell: usize, digit: u8) -> Lit {
@@ -213,6 +203,9 @@ impl<'a> Encoding<'a> {
             }
             if v == 0 || v as usize > self.side {
                 return Err(format!("cell {cell} holds {v}"));
+            }
+            if !self.r.is_candidate(cell, v) {
+                return Err(format!("cell {cell} holds {v}, not a candidate"));
             }
             if let Some(&n) = self.r.neighbours(cell).iter().find(|&&n| s[n] == v) {
                 return Err(format!("cells {cell} and {n} both hold {v}"));

@@ -8,7 +8,8 @@
 //!
 //! Relaxed instances (Pelánek §3.2; `docs/methods.md` §2.7) are encoded as cell
 //! ALO and cell AMO, one binary clause `¬x(u,d) ∨ ¬x(v,d)` per remaining edge and
-//! digit, and unit clauses for the givens; the solver also gets the
+//! digit, and unit clauses for the givens (and, for a pencilmark grid, a
+//! negative unit clause per candidate an empty cell lacks); the solver also gets the
 //! redundant unit clauses of [`relaxed_unit_clauses`] (a digit is in a unit
 //! or the ends of one of its removed edges are equal). Their fixed cells
 //! come from the model-filtering backbone algorithm: start from one model;
@@ -142,7 +143,8 @@ fn enumerate_cnf(cnf: &Cnf, puzzle: &Puzzle, cap: u64, mut visit: impl FnMut(Sol
     found
 }
 
-/// The CNF of a relaxed instance (cell ALO + AMO, edge clauses, givens).
+/// The CNF of a relaxed instance (cell ALO + AMO, edge clauses, givens and
+/// a pencilmark grid's removed candidates).
 pub(crate) fn relaxed_cnf(r: &RelaxedInstance) -> Cnf {
     let g = r.geometry();
     let side = g.side;
@@ -169,12 +171,9 @@ pub(crate) fn relaxed_cnf(r: &RelaxedInstance) -> Cnf {
             );
         }
     }
-    let p = r.puzzle();
-    for cell in 0..g.cells {
-        if p.is_given(cell) {
-            cnf.push(cnf::ClauseKind::Given, &[cnf::var(side, cell, p.get(cell))]);
-        }
-    }
+    // The givens' unit clauses, and a pencilmark grid's removed candidates
+    // as negative units: the list of colours a cell may take (§2.2).
+    cnf::encode_givens(r.puzzle(), &mut cnf);
     cnf
 }
 

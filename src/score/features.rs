@@ -202,6 +202,9 @@ pub(crate) fn feature_values(
     if puzzle.order() != 3 {
         return Err(ScoreError::Order(puzzle.side()));
     }
+    if puzzle.has_pencilmarks() {
+        return Err(ScoreError::Pencilmarks);
+    }
     // The canonical form renames digits and moves cells: its contradiction
     // would name another digit and unit than the puzzle as given.
     puzzle

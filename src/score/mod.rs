@@ -535,6 +535,10 @@ pub enum ScoreError {
     /// The puzzle is contradictory, has no solution or several.
     #[error("the score is defined for puzzles with exactly one solution: {0}")]
     NotUnique(String),
+    /// A pencilmark grid (`docs/methods.md` §0.1): the model is fitted on
+    /// puzzles of givens, and its time model reads their number.
+    #[error("the score is fitted on puzzles of givens: a pencilmark grid has none")]
+    Pencilmarks,
     /// The model's numbers give no finite score for this puzzle (a model
     /// file whose weights overflow): names the variant and the term.
     #[error("the score model gives no finite score: {0}")]

@@ -25,6 +25,7 @@ mod parser_props;
 mod pencilmarks;
 mod relax;
 mod relax_certificate;
+mod relax_pencilmarks;
 mod report_json;
 mod score;
 mod serate_aligned;

@@ -12,7 +12,7 @@ use crate::grid::{ParseErrorKind, Puzzle, Solution, parse_puzzle, read_puzzles};
 /// The pencilmark puzzle of `p`'s candidates (from its givens), with each
 /// candidate other than `keep`'s value removed with probability `removed`
 /// in 1000.
-fn pencilled(p: &Puzzle, keep: &Solution, removed: usize, rng: &mut Rng) -> Puzzle {
+pub(super) fn pencilled(p: &Puzzle, keep: &Solution, removed: usize, rng: &mut Rng) -> Puzzle {
     let marks = p
         .candidates()
         .iter()
@@ -33,7 +33,7 @@ fn pencilled(p: &Puzzle, keep: &Solution, removed: usize, rng: &mut Rng) -> Puzz
 }
 
 /// `p` with its givens thinned to `keep` of them (many solutions).
-fn thinned(p: &Puzzle, keep: usize, rng: &mut Rng) -> Puzzle {
+pub(super) fn thinned(p: &Puzzle, keep: usize, rng: &mut Rng) -> Puzzle {
     let mut q = p.clone();
     let mut given: Vec<usize> = (0..81).filter(|&c| p.is_given(c)).collect();
     while given.len() > keep {
@@ -355,19 +355,18 @@ fn givens_candidates_rate_as_the_givens() {
     }
 }
 
-/// The library's givens-only entry points refuse a pencilmark grid with
-/// an error, never a silent answer about its givens alone.
+/// The canonical form is of givens: a pencilmark grid is refused with an
+/// error, never a silent answer about its givens alone.
 #[test]
-fn relaxation_and_canonical_form_refuse_pencilmark_grids() {
+fn canonical_form_refuses_pencilmark_grids() {
     let p = &common::fixture("unique.txt")[0];
     let pm = Puzzle::from_pencilmarks(3, p.candidates()).unwrap();
-    let opts = crate::RelaxOptions {
-        samples: 5,
-        ..Default::default()
-    };
-    assert!(crate::relax(p, &opts).is_ok());
-    let err = crate::relax(&pm, &opts).unwrap_err();
-    assert_eq!(err.to_string(), crate::GIVENS_ONLY);
     assert!(p.canonical().is_ok());
     assert_eq!(pm.canonical(), Err(crate::CanonError::Pencilmarks));
+    // `--dedup` takes a pencilmark grid as a duplicate of the same grid only.
+    let again = pm.clone();
+    assert_eq!(
+        crate::earlier_equivalents(&[&pm, p, &again]),
+        Ok(vec![None, None, Some(0)])
+    );
 }

@@ -243,6 +243,11 @@ pub struct AnnealingRow {
 }
 
 impl HumanModel for AnnealingRow {
+    /// Givens alone: its moves fill each box with the digits its givens lack.
+    fn reads_pencilmarks() -> bool {
+        false
+    }
+
     type Options = AnnealingOptions;
     fn runs(opts: &AnnealingOptions) -> Option<usize> {
         Some(opts.runs)

@@ -18,6 +18,11 @@ pub struct BerthierRow {
 }
 
 impl HumanModel for BerthierRow {
+    /// Givens alone: CSP-Rules' board is built from the givens.
+    fn reads_pencilmarks() -> bool {
+        false
+    }
+
     /// Chain-search nodes each rating may visit.
     type Options = u64;
     fn rate(&mut self, on: &Rating<'_>, budget: &u64) {

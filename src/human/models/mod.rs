@@ -41,8 +41,9 @@ use harmony::HarmonyOptions;
 use hsolve::HsolveOptions;
 use nishio::NishioOptions;
 use oracle::OracleOptions;
+pub(crate) use plug_in::GivensOnly;
 pub(crate) use plug_in::Rating;
-use plug_in::{HumanModel, ModelRow};
+use plug_in::{HumanModel, ModelRow, WhyNull};
 use serde::Serialize;
 use singles::SinglesOptions;
 use sisus::SisusOptions;
@@ -100,6 +101,15 @@ macro_rules! human_models {
                     $(Model::$variant => <$row>::set_runs(human_models!(@options_mut opts, $opts), runs),)*
                 }
             }
+
+            /// Whether the model starts from a pencilmark grid's candidates
+            /// (`docs/methods.md` §0.1); the others read givens alone and
+            /// are not run on one (their status says so, [`GivensOnly`]).
+            pub fn reads_pencilmarks(self) -> bool {
+                match self {
+                    $(Model::$variant => <$row>::reads_pencilmarks(),)*
+                }
+            }
         }
 
         /// The metrics of every model, one row a model (a model not run
@@ -124,6 +134,9 @@ macro_rules! human_models {
             /// Why the puzzle has no model metric (contradictory, no
             /// solution, several); `None` for a puzzle with one solution.
             pub puzzle: Option<PuzzleFault>,
+            /// The requested models that read givens alone, not run because
+            /// the puzzle is a pencilmark grid ([`GivensOnly`]).
+            pub givens_only: BTreeSet<Model>,
         }
 
         impl Ratings {
@@ -413,10 +426,16 @@ impl Ratings {
         out
     }
 
-    /// Rates a puzzle with one solution with every model of `opts`.
+    /// Rates a puzzle with one solution with every model of `opts`; on a
+    /// pencilmark grid, the models that read givens alone are left out and
+    /// named in [`Ratings::givens_only`].
     pub(crate) fn rate(&mut self, on: &Rating<'_>, opts: &RateOptions) {
         for &m in &opts.models {
-            self.rate_with(m, on, opts);
+            if on.puzzle.has_pencilmarks() && !m.reads_pencilmarks() {
+                self.givens_only.insert(m);
+            } else {
+                self.rate_with(m, on, opts);
+            }
         }
     }
 
@@ -426,7 +445,10 @@ impl Ratings {
         let mut out: BTreeMap<String, String> = Model::ALL
             .into_iter()
             .filter_map(|m| {
-                let why = self.row(m).why_null()?;
+                let why = match self.givens_only.contains(&m) {
+                    true => WhyNull::model(&GivensOnly),
+                    false => self.row(m).why_null()?,
+                };
                 let key = match why.level_only {
                     true => format!("{}_level", m.name()),
                     false => m.name().to_string(),

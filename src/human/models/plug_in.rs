@@ -74,6 +74,18 @@ impl WhyNull {
     }
 }
 
+/// Why a model that reads the givens alone has no metrics for a
+/// pencilmark grid (`docs/methods.md` §0.1): it was not run, since its
+/// definition starts from givens, not from candidates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct GivensOnly;
+
+impl std::fmt::Display for GivensOnly {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("defined on givens: not run on a pencilmark grid")
+    }
+}
+
 /// A model's row: the fields it fills.
 pub(crate) trait ModelRow {
     /// Why its metrics are null, when the model ran and could not finish
@@ -93,6 +105,15 @@ pub(crate) trait HumanModel: ModelRow + Default {
 
     /// Sets its runs (nothing for a deterministic model).
     fn set_runs(_opts: &mut Self::Options, _runs: usize) {}
+
+    /// Whether it starts from a pencilmark grid's candidates
+    /// (`docs/methods.md` §0.1): a model working on the candidate board
+    /// does; one that reads the givens alone (its own grid of givens, a
+    /// search over givens) does not, and is not run on such a grid
+    /// ([`GivensOnly`]).
+    fn reads_pencilmarks() -> bool {
+        true
+    }
 
     /// The row's columns of any puzzle, even one without a unique
     /// solution (the baseline's givens and candidates).

@@ -576,6 +576,11 @@ pub struct TrialRow {
 }
 
 impl HumanModel for TrialRow {
+    /// Givens alone: its grid of singles is built from the givens.
+    fn reads_pencilmarks() -> bool {
+        false
+    }
+
     type Options = ();
     fn rate(&mut self, on: &Rating<'_>, _: &()) {
         match trial_depth(on.puzzle) {
