@@ -127,6 +127,7 @@ pub use human::{
     RateError, RateOptions, RateRow, Ratings, ScanUnit, SeExplainStep, SeExplanation, Technique,
     rate,
 };
+pub use se::links::ChainBranch;
 // Rate: each model's row of `Ratings` and why its metrics are null.
 pub use human::{
     AnnealingRow, BaselineNull, BaselineRow, BerthierRow, FowlerRow, HarmonyRow, HsolveNull,

@@ -313,6 +313,11 @@ pub struct SeExplainStep {
     pub placements: Vec<CellDigit>,
     /// Candidates the step removes (besides those its placements take).
     pub eliminations: Vec<CellDigit>,
+    /// A forcing chain's branches with their links, as SE shows them
+    /// (`docs/methods.md` §3.7); absent for other steps and for SE's first
+    /// producer's cycles and X-, Y- and XY-chains.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chain: Vec<crate::se::links::ChainBranch>,
 }
 
 /// Sudoku Explainer's path of a puzzle step by step (`rate --explain -m
@@ -368,6 +373,9 @@ impl SeExplanation {
                 text: format!("{rating:.1}, {}: {effect}", s.rule.name()),
                 placements: cd(&s.placed),
                 eliminations: cd(&s.removed),
+                chain: s
+                    .chain
+                    .map_or_else(Vec::new, |c| crate::se::links::chain_links(&board, &c)),
             });
             for &(c, d) in &s.removed {
                 board.eliminate(c, d);
@@ -404,6 +412,12 @@ impl fmt::Display for SeExplanation {
         let width = self.steps.len().to_string().len();
         for (i, s) in self.steps.iter().enumerate() {
             writeln!(f, "{:>width$}. {}", i + 1, s.text)?;
+            for b in &s.chain {
+                writeln!(f, "{:width$}    if {}:", "", b.assumption)?;
+                for (k, link) in b.links.iter().enumerate() {
+                    writeln!(f, "{:width$}      ({}) {link}", "", k + 1)?;
+                }
+            }
         }
         match (&self.status, self.serate, self.serate_ep, self.serate_ed) {
             (ExplainStatus::Solved, Some(er), Some(ep), Some(ed)) => writeln!(

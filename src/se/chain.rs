@@ -109,6 +109,32 @@ impl Conclusion {
     }
 }
 
+/// What a branch assumes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Assume {
+    /// The digit is in the cell.
+    On(usize, u8),
+    /// The digit is not in the cell.
+    Off(usize, u8),
+}
+
+/// The branches a chain of [`super::chains`] or [`super::nesting`] follows,
+/// so that `rate --explain` can show its links ([`super::links`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Origin {
+    /// Not recorded (SE's first producer's cycles and chains).
+    #[default]
+    Unknown,
+    /// One assumption, refuted by a contradiction.
+    Refuted(Assume),
+    /// A candidate assumed on and off, both branches agreeing.
+    Double(usize, u8),
+    /// Every candidate of the cell assumed on, all agreeing.
+    Cell(usize),
+    /// The digit assumed in each of its places in the unit, all agreeing.
+    Region(usize, u8),
+}
+
 /// One rated chain conclusion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct RatedChain {
@@ -123,6 +149,8 @@ pub(crate) struct RatedChain {
     /// SE's sort key of the hint (`getSortKey`): its last tie-break after
     /// rating and complexity ([`KEY_DOUBLE`] … [`KEY_CONTRADICTION`]).
     pub sort_key: u8,
+    /// The branches it follows.
+    pub origin: Origin,
 }
 
 /// SE's sort keys of its chaining hints: a double (both assumptions of a
@@ -142,7 +170,14 @@ impl RatedChain {
             nodes,
             tenths: kind.base_tenths() + length_increment_tenths(nodes),
             sort_key: 0,
+            origin: Origin::Unknown,
         }
+    }
+
+    /// The chain following the branches of `origin`.
+    pub(crate) fn from_origin(mut self, origin: Origin) -> RatedChain {
+        self.origin = origin;
+        self
     }
 
     /// The chain with SE's sort key `sort_key`.

@@ -58,10 +58,11 @@
 //! every branch added (as SE adds its branches' in a cell or region forcing
 //! chain).
 
+pub(super) use super::chain::Assume;
 use super::chain::NestedConclusion;
 use super::chain::{
     Cause, ChainKind, Conclusion, Eliminations, KEY_CELL, KEY_CONTRADICTION, KEY_DOUBLE,
-    KEY_REGION, RatedChain,
+    KEY_REGION, Origin, RatedChain,
 };
 use super::cycles;
 use super::rounds::{Rounds, set_bit};
@@ -136,6 +137,9 @@ pub(super) struct Mode {
     pub(super) nested: bool,
     /// SE's nesting level 3, 4 or 5 (0 below): the rules [`super::nesting`] nests.
     pub(super) deep: u8,
+    /// Keep every node's parents, to show the chain's links
+    /// ([`super::links`]); the branches nested inside keep none.
+    pub(super) traced: bool,
 }
 
 pub(super) const STATIC: Mode = Mode {
@@ -143,24 +147,28 @@ pub(super) const STATIC: Mode = Mode {
     plus: false,
     nested: false,
     deep: 0,
+    traced: false,
 };
 pub(super) const DYNAMIC: Mode = Mode {
     static_only: false,
     plus: false,
     nested: false,
     deep: 0,
+    traced: false,
 };
 pub(super) const PLUS: Mode = Mode {
     static_only: false,
     plus: true,
     nested: false,
     deep: 0,
+    traced: false,
 };
 pub(super) const NESTED: Mode = Mode {
     static_only: false,
     plus: true,
     nested: true,
     deep: 0,
+    traced: false,
 };
 
 /// The techniques SE's nesting level 1 uses inside a chain, in its order
@@ -173,15 +181,6 @@ const PLUS_RULES: [Technique; 5] = [
     Technique::NakedPair,
     Technique::XWing,
 ];
-
-/// What a branch assumes.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Assume {
-    /// The digit is in the cell.
-    On(usize, u8),
-    /// The digit is not in the cell.
-    Off(usize, u8),
-}
 
 /// One branch: the assumption propagated, with provenance.
 pub(super) struct Branch {
@@ -201,6 +200,12 @@ pub(super) struct Branch {
     /// Whether the last step without singles was a basic technique (not a
     /// nested chain).
     pub(super) last_advanced: bool,
+    /// What the branch assumes.
+    pub(super) assume: Assume,
+    /// With [`Mode::traced`], each node's parents: a span of `parent_ids`.
+    traced: bool,
+    pub(super) parent_spans: Vec<(u32, u32)>,
+    pub(super) parent_ids: Vec<u32>,
 }
 
 /// At most this many nested-chain rounds per branch.
@@ -243,6 +248,10 @@ impl Branch {
             contradiction: None,
             cause: Vec::with_capacity(128),
             last_advanced: false,
+            assume,
+            traced: mode.traced,
+            parent_spans: Vec::new(),
+            parent_ids: Vec::new(),
         };
         // Nodes: at most one per placement and per removal, plus the root.
         let words = (slots + 1).div_ceil(64);
@@ -353,6 +362,11 @@ impl Branch {
             a.absorb(&earlier[p as usize]);
         }
         set_bit(&mut a.set, idx);
+        if self.traced {
+            let from = self.parent_ids.len() as u32;
+            self.parent_ids.extend_from_slice(parents);
+            self.parent_spans.push((from, self.parent_ids.len() as u32));
+        }
         self.cause.push(Cause::Other);
         idx as u32
     }
@@ -945,10 +959,46 @@ pub(super) fn rated_agreements(
     kind: ChainKind,
     out: &mut Vec<RatedChain>,
 ) {
+    let mut origin = None;
     agreements(board, live, skip, &mut |conclusion, parts| {
         let nodes = parts.iter().map(|(_, a)| a.count()).sum();
-        out.push(RatedChain::new(conclusion, kind, nodes));
+        let origin = *origin.get_or_insert_with(|| agreed_origin(board, live));
+        out.push(RatedChain::new(conclusion, kind, nodes).from_origin(origin));
     });
+}
+
+/// Where the agreeing branches `live` start: a candidate on and off, a
+/// cell's candidates, or a digit's places in a unit (the first of box, row
+/// and column, SE's order, that holds them all).
+fn agreed_origin(board: &Board, live: &[&Branch]) -> Origin {
+    let geo = board.geometry();
+    let Some((first, rest)) = live.split_first() else {
+        return Origin::Unknown;
+    };
+    let Assume::On(c, d) = first.assume else {
+        return Origin::Unknown;
+    };
+    if let [b] = rest
+        && let Assume::Off(c2, d2) = b.assume
+        && (c2, d2) == (c, d)
+    {
+        return Origin::Double(c, d);
+    }
+    if rest
+        .iter()
+        .all(|b| matches!(b.assume, Assume::On(c2, _) if c2 == c))
+    {
+        return Origin::Cell(c);
+    }
+    let [row, col, bx] = geo.cell_units[c];
+    [bx, row, col]
+        .into_iter()
+        .find(|&u| {
+            rest.iter().all(
+                |b| matches!(b.assume, Assume::On(c2, d2) if d2 == d && geo.cell_units[c2].contains(&u)),
+            )
+        })
+        .map_or(Origin::Unknown, |u| Origin::Region(u, d))
 }
 
 /// The "on" branch of every candidate of `board` under `mode` (`None` for
@@ -1112,7 +1162,8 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8, search: &Search) -> Vec<R
                     contradiction_kind(a),
                     b_on.summed(a),
                 )
-                .keyed(KEY_CONTRADICTION),
+                .keyed(KEY_CONTRADICTION)
+                .from_origin(Origin::Refuted(Assume::On(cell, d))),
             );
         }
         if let Some(a) = &b_off.contradiction {
@@ -1122,7 +1173,8 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8, search: &Search) -> Vec<R
                     contradiction_kind(a),
                     b_off.summed(a),
                 )
-                .keyed(KEY_CONTRADICTION),
+                .keyed(KEY_CONTRADICTION)
+                .from_origin(Origin::Refuted(Assume::Off(cell, d))),
             );
         }
         if board.cands(cell).count_ones() >= 3 {

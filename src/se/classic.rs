@@ -123,6 +123,7 @@ fn hint(rule: SeRule, placement: Option<(usize, u8)>, eliminations: Vec<(usize, 
         tenths: rule.tenths(),
         placement,
         eliminations,
+        chain: None,
     }
 }
 

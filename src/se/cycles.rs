@@ -47,7 +47,7 @@
 //! removals of the outer chain behind those causes are the nested hint's
 //! rule parents (`ChainingHint.getRuleParents`).
 
-use super::chain::{Cause, ChainKind, Conclusion, Eliminations, RatedChain};
+use super::chain::{Cause, ChainKind, Conclusion, Eliminations, Origin, RatedChain};
 use crate::grid::Geometry;
 use crate::human::board::Board;
 use crate::util::bits as digits;
@@ -128,6 +128,7 @@ impl FirstHint {
             nodes: self.complexity,
             tenths: self.tenths(),
             sort_key: self.links.sort_key(),
+            origin: Origin::Unknown,
         }
     }
 
@@ -699,6 +700,7 @@ pub(crate) fn nishio_hint(board: &Board) -> Option<RatedChain> {
                         tenths: (difficulty * 10.0).round() as u32,
                         // SE's contradiction hints sort last.
                         sort_key: 7,
+                        origin: Origin::Unknown,
                     };
                     best = Some((difficulty, complexity, rated));
                 }

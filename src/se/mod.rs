@@ -67,6 +67,7 @@ pub(crate) mod chain;
 pub(crate) mod chains;
 pub(crate) mod classic;
 pub(crate) mod cycles;
+pub(crate) mod links;
 pub(crate) mod nesting;
 pub(crate) mod producers;
 pub(crate) mod rounds;
@@ -76,7 +77,7 @@ pub(crate) mod work;
 use crate::grid::Puzzle;
 use crate::human::board::Board;
 use crate::human::techniques::Technique;
-use chain::ChainKind;
+use chain::{ChainKind, RatedChain};
 use producers::{PRODUCERS, State};
 use std::collections::BTreeMap;
 use work::Work;
@@ -303,6 +304,9 @@ pub(crate) struct SeHint {
     pub placement: Option<(usize, u8)>,
     /// The `(cell, digit)` candidates removed.
     pub eliminations: Vec<(usize, u8)>,
+    /// The chain, for a hint of the chaining producers (its links are
+    /// found again for `rate --explain`, [`links::chain_links`]).
+    pub chain: Option<RatedChain>,
 }
 
 impl SeHint {
@@ -368,6 +372,7 @@ impl SerateResult {
 struct Step {
     rule: SeRule,
     tenths: u32,
+    chain: Option<RatedChain>,
 }
 
 /// Why [`serate_within`] stops without a rating.
@@ -408,6 +413,7 @@ fn next_step(board: &mut Board, work: &Work) -> Result<Option<Step>, SerateUnfin
             return Ok(Some(Step {
                 rule: hint.rule,
                 tenths: hint.tenths,
+                chain: hint.chain,
             }));
         }
     }
@@ -450,6 +456,9 @@ pub(crate) struct PathStep {
     /// The `(cell, digit)` candidates removed (not counting those a
     /// placement takes from its cell and peers).
     pub removed: Vec<(usize, u8)>,
+    /// The chain of a chaining step, whose links
+    /// [`links::chain_links`] finds on the board before the step.
+    pub chain: Option<RatedChain>,
 }
 
 /// SE's path of `puzzle` step by step, with its ratings (`Ok`) or, when it
@@ -526,6 +535,7 @@ fn walk(
                 tenths: step.tenths,
                 placed,
                 removed,
+                chain: step.chain,
             });
         }
         r.steps += 1;

@@ -34,7 +34,9 @@
 //! (SE has no cap).
 
 use super::chain::NestedConclusion;
-use super::chain::{Cause, ChainKind, Conclusion, KEY_CONTRADICTION, KEY_DOUBLE, RatedChain};
+use super::chain::{
+    Cause, ChainKind, Conclusion, KEY_CONTRADICTION, KEY_DOUBLE, Origin, RatedChain,
+};
 use super::chains::{
     Assume, Branch, DYNAMIC, Mode, NESTED, STATIC, agreements, causes_of, nested_first,
     rated_agreements, se_ordered,
@@ -316,12 +318,13 @@ impl Branch {
 }
 
 /// The mode of SE's nesting level `level` (3–5).
-fn mode_of_level(level: u8) -> Mode {
+pub(super) fn mode_of_level(level: u8) -> Mode {
     Mode {
         static_only: false,
         plus: true,
         nested: false,
         deep: level,
+        traced: false,
     }
 }
 
@@ -370,13 +373,15 @@ pub(crate) fn deep_chains(
         if let Some(a) = &b_on.contradiction {
             out.push(
                 RatedChain::new(Conclusion::Remove(cell, d), kind, b_on.summed(a))
-                    .keyed(KEY_CONTRADICTION),
+                    .keyed(KEY_CONTRADICTION)
+                    .from_origin(Origin::Refuted(Assume::On(cell, d))),
             );
         }
         if let Some(a) = &b_off.contradiction {
             out.push(
                 RatedChain::new(Conclusion::Place(cell, d), kind, b_off.summed(a))
-                    .keyed(KEY_CONTRADICTION),
+                    .keyed(KEY_CONTRADICTION)
+                    .from_origin(Origin::Refuted(Assume::Off(cell, d))),
             );
         }
         if board.cands(cell).count_ones() >= 3 {

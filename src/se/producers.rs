@@ -87,6 +87,7 @@ impl From<RatedChain> for SeHint {
             tenths: c.tenths,
             placement,
             eliminations,
+            chain: Some(c),
         }
     }
 }
@@ -130,6 +131,7 @@ impl HintProducer for AlignedExclusion {
                     .iter()
                     .flat_map(|&(cell, mask)| digits(mask).map(move |d| (cell, d)))
                     .collect(),
+                chain: None,
             }
         }))
     }

@@ -223,6 +223,7 @@ fn loop_hint(cells: &[usize], loop_type: u8, rating: f64, removals: Vec<(usize, 
             tenths: tenths(rating),
             placement: None,
             eliminations: removals,
+            chain: None,
         },
     }
 }
@@ -475,6 +476,7 @@ pub(crate) fn bivalue_universal_grave(board: &Board) -> Option<SeHint> {
         tenths: tenths(rating),
         placement: None,
         eliminations,
+        chain: None,
     };
     if bug_cells.len() == 1 {
         let cell = bug_cells[0];

@@ -69,9 +69,8 @@ impl Work {
         }
     }
 
-    /// A counter no work runs out (the tests' producers, called outside a
-    /// rating).
-    #[cfg(test)]
+    /// A counter no work runs out (the tests' producers, and a chain's
+    /// links found again for `rate --explain`, called outside a rating).
     pub(crate) fn unlimited() -> Work {
         Work::new(WorkBudget(u64::MAX))
     }

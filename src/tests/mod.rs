@@ -3,6 +3,7 @@
 //! certificates, parsers): they call items that are not public API, so they
 //! live in the crate; `tests/` checks the public API and the binary.
 
+mod chain_links;
 mod common;
 mod dlx_common;
 mod dlx_cover;
