@@ -273,23 +273,22 @@ fn values(
 ) -> Result<Vec<u8>, ParseErrorKind> {
     // Sized once (a puzzle line's bytes bound its cells): no regrowth on
     // the way, which a batch of short puzzles pays on every line.
-    let mut cells = Vec::with_capacity(s.len());
     if s.is_ascii() {
-        // Every data set's lines: a table lookup a byte, no decoding.
+        // Every data set's lines: a table lookup a byte, no decoding, and
+        // one pass for the largest value (both loops vectorise); the bad
+        // character is looked for only when there is one.
         let table = alphabet.ascii_values();
-        for (i, &b) in s.as_bytes().iter().enumerate() {
-            match table[usize::from(b)] {
-                v if usize::from(v) <= side => cells.push(v),
-                _ => {
-                    return Err(ParseErrorKind::BadChar {
-                        ch: char::from(b),
-                        column: col0 + i + 1,
-                    });
-                }
-            }
+        let cells: Vec<u8> = s.bytes().map(|b| table[usize::from(b & 0x7f)]).collect();
+        if usize::from(cells.iter().fold(0, |m, &v| m.max(v))) > side {
+            let i = cells.iter().position(|&v| usize::from(v) > side).unwrap_or(0);
+            return Err(ParseErrorKind::BadChar {
+                ch: char::from(s.as_bytes()[i]),
+                column: col0 + i + 1,
+            });
         }
         return Ok(cells);
     }
+    let mut cells = Vec::with_capacity(s.len());
     for (i, ch) in s.chars().enumerate() {
         match alphabet.value(ch) {
             Some(v) if v as usize <= side => cells.push(v),
@@ -335,7 +334,10 @@ pub(crate) fn parse_puzzle_in(
     let grid = &body[..end];
     let label = body[end..].trim();
     let len = grid.chars().count();
-    if let Some(marks) = candidate_cells(line) {
+    // A grid with no label and no bar (every data set's puzzle lines) is
+    // one word, not 81 cells of candidates: no need to split the line.
+    let one_word = label.is_empty() && !grid.contains('|');
+    if let Some(marks) = (!one_word).then(|| candidate_cells(line)).flatten() {
         return pencilmark_puzzle(marks);
     }
     if len == PENCILMARK_CHARS {
