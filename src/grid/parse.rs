@@ -280,7 +280,10 @@ fn values(
         let table = alphabet.ascii_values();
         let cells: Vec<u8> = s.bytes().map(|b| table[usize::from(b & 0x7f)]).collect();
         if usize::from(cells.iter().fold(0, |m, &v| m.max(v))) > side {
-            let i = cells.iter().position(|&v| usize::from(v) > side).unwrap_or(0);
+            let i = cells
+                .iter()
+                .position(|&v| usize::from(v) > side)
+                .unwrap_or(0);
             return Err(ParseErrorKind::BadChar {
                 ch: char::from(s.as_bytes()[i]),
                 column: col0 + i + 1,
