@@ -24,10 +24,8 @@
 //! table a cell alone in its row is alone in its box, so a placement only
 //! clears the cell from the other digits and its column from the digit's
 //! other bands. Only bands changed since they were last examined are
-//! examined again: the board keeps each band's word as last examined and
-//! compares them all at once (four to an SSE2 instruction on x86-64), so a
-//! deduction is one `and` with no bookkeeping; the examination also keeps
-//! the band's segment occupancy, which the triads and the branching read.
+//! examined again (a bit each); the examination keeps the band's segment
+//! occupancy, which the triads and the branching read.
 //!
 //! The search branches as tdoku's solver does (its "band configurations"):
 //! in the band whose digits fit the fewest permutations altogether, on the
@@ -282,14 +280,13 @@ struct Board {
     cand: [u32; 32],
     /// The placed cells of each band.
     solved: [u32; 3],
-    /// Each band as it was when last examined (all ones before the first
-    /// time): the bands that differ have changed since.
-    seen: [u32; 32],
+    /// The bands (bit `3d + b`) changed since they were last examined.
+    dirty: u32,
+    /// The digits (bit `d`) changed since their columns were last examined.
+    digits: u32,
     /// The occupancy of each band's segments as last examined (see
     /// [`occupancy`]): the current one when no band has changed since.
     occ: [u16; 32],
-    /// The digits (bit `d`) changed since their columns were last examined.
-    digits: u32,
 }
 
 impl Board {
@@ -310,13 +307,9 @@ impl Board {
         let mut b = Board {
             cand: [BAND; 32],
             solved: [0; 3],
-            seen: {
-                let mut seen = [u32::MAX; 32];
-                seen[27..].fill(BAND);
-                seen
-            },
-            occ: [0; 32],
+            dirty: (1 << 27) - 1,
             digits: 0x1ff,
+            occ: [0; 32],
         };
         for d in 0..9 {
             for band in 0..3 {
@@ -369,39 +362,10 @@ impl Board {
     #[inline(always)]
     fn keep(&mut self, j: usize, mask: u32) {
         let j = j & 31;
-        self.cand[j] &= mask;
-    }
-
-    /// The bands (bit `3d + b`) changed since they were last examined.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn changed(&self) -> u32 {
-        use std::arch::x86_64::{
-            __m128i, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps,
-        };
-        let mut same = 0u32;
-        for k in 0..8 {
-            // SAFETY: SSE2 is part of x86-64 (every such CPU has it), and
-            // the loads read four of the arrays' 32 words, unaligned.
-            let bits = unsafe {
-                let load = |x: &[u32; 32]| _mm_loadu_si128(x[4 * k..].as_ptr().cast::<__m128i>());
-                let eq = _mm_cmpeq_epi32(load(&self.cand), load(&self.seen));
-                _mm_movemask_ps(_mm_castsi128_ps(eq))
-            };
-            same |= (bits as u32) << (4 * k);
-        }
-        !same
-    }
-
-    /// The bands (bit `3d + b`) changed since they were last examined.
-    #[cfg(not(target_arch = "x86_64"))]
-    #[inline(always)]
-    fn changed(&self) -> u32 {
-        let mut m = 0u32;
-        for i in 0..32 {
-            m |= u32::from(self.cand[i] != self.seen[i]) << i;
-        }
-        m
+        let old = self.cand[j];
+        let new = old & mask;
+        self.cand[j] = new;
+        self.dirty |= u32::from(old != new) << j;
     }
 
     /// Places digit `d` at cell `p` of band `b`, which must be a candidate.
@@ -459,7 +423,6 @@ impl Board {
         }
         let i = i & 31;
         self.cand[i] = a;
-        self.seen[i] = a;
         self.occ[i] = PERMITTED_SEGMENTS[occ] & occ as u16;
         self.digits |= 1 << d;
         let singles = (single(a & 0x1ff) | single(a & 0x1ff << 9) | single(a & 0x1ff << 18))
@@ -475,6 +438,7 @@ impl Board {
                 self.keep(3 * e + b, !singles);
             }
             self.cand[i] = a;
+            self.dirty &= !(1 << i);
             self.solved[b] |= singles;
         }
         true
@@ -483,16 +447,12 @@ impl Board {
     /// All deductions to a fixpoint; false on a contradiction.
     fn propagate(&mut self) -> bool {
         loop {
-            let mut dirty = self.changed();
-            while dirty != 0 {
-                while dirty != 0 {
-                    let i = dirty.trailing_zeros() as usize;
-                    dirty &= dirty - 1;
-                    if !self.update_band(i) {
-                        return false;
-                    }
+            while self.dirty != 0 {
+                let i = self.dirty.trailing_zeros() as usize;
+                self.dirty &= self.dirty - 1;
+                if !self.update_band(i) {
+                    return false;
                 }
-                dirty = self.changed();
             }
             if self.is_solved() {
                 return true;
@@ -557,11 +517,11 @@ impl Board {
                     }
                 }
             }
-            if self.changed() == 0 {
+            if self.dirty == 0 {
                 if !self.triads() {
                     return false;
                 }
-                if self.changed() == 0 {
+                if self.dirty == 0 {
                     return true;
                 }
             }
