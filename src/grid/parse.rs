@@ -273,23 +273,25 @@ fn values(
 ) -> Result<Vec<u8>, ParseErrorKind> {
     // Sized once (a puzzle line's bytes bound its cells): no regrowth on
     // the way, which a batch of short puzzles pays on every line.
-    let mut cells = Vec::with_capacity(s.len());
     if s.is_ascii() {
-        // Every data set's lines: a table lookup a byte, no decoding.
+        // Every data set's lines: a table lookup a byte, no decoding, and
+        // one pass for the largest value (both loops vectorise); the bad
+        // character is looked for only when there is one.
         let table = alphabet.ascii_values();
-        for (i, &b) in s.as_bytes().iter().enumerate() {
-            match table[usize::from(b)] {
-                v if usize::from(v) <= side => cells.push(v),
-                _ => {
-                    return Err(ParseErrorKind::BadChar {
-                        ch: char::from(b),
-                        column: col0 + i + 1,
-                    });
-                }
-            }
+        let cells: Vec<u8> = s.bytes().map(|b| table[usize::from(b & 0x7f)]).collect();
+        if usize::from(cells.iter().fold(0, |m, &v| m.max(v))) > side {
+            let i = cells
+                .iter()
+                .position(|&v| usize::from(v) > side)
+                .unwrap_or(0);
+            return Err(ParseErrorKind::BadChar {
+                ch: char::from(s.as_bytes()[i]),
+                column: col0 + i + 1,
+            });
         }
         return Ok(cells);
     }
+    let mut cells = Vec::with_capacity(s.len());
     for (i, ch) in s.chars().enumerate() {
         match alphabet.value(ch) {
             Some(v) if v as usize <= side => cells.push(v),
@@ -329,13 +331,16 @@ pub(crate) fn parse_puzzle_in(
 ) -> Result<Puzzle, ParseErrorKind> {
     let alphabet = given.unwrap_or_default();
     let line = line.trim_end_matches(['\r', '\n']);
-    let start = line.len() - line.trim_start().len();
-    let body = &line[start..];
-    let end = body.find(char::is_whitespace).unwrap_or(body.len());
-    let grid = &body[..end];
-    let label = body[end..].trim();
-    let len = grid.chars().count();
-    if let Some(marks) = candidate_cells(line) {
+    let (start, grid, label) = grid_and_label(line);
+    let len = if grid.is_ascii() {
+        grid.len()
+    } else {
+        grid.chars().count()
+    };
+    // A grid with no label and no bar (every data set's puzzle lines) is
+    // one word, not 81 cells of candidates: no need to split the line.
+    let one_word = label.is_empty() && !grid.contains('|');
+    if let Some(marks) = (!one_word).then(|| candidate_cells(line)).flatten() {
         return pencilmark_puzzle(marks);
     }
     if len == PENCILMARK_CHARS {
@@ -368,6 +373,30 @@ pub(crate) fn parse_puzzle_in(
         p.label = Some(label.to_string());
     }
     Ok(p)
+}
+
+/// A puzzle line's grid (its first word), the byte where it starts and the
+/// label after it (trimmed). An ASCII line (every data set's) is split a
+/// byte at a time, with no character decoding.
+fn grid_and_label(line: &str) -> (usize, &str, &str) {
+    let (start, end) = if line.is_ascii() {
+        // `char::is_whitespace` on ASCII: tab, line feed, vertical tab,
+        // form feed, carriage return and space.
+        let space = |c: &u8| matches!(c, b'\t'..=b'\r' | b' ');
+        let bytes = line.as_bytes();
+        let start = bytes.iter().position(|c| !space(c)).unwrap_or(bytes.len());
+        let end = bytes[start..]
+            .iter()
+            .position(space)
+            .map_or(bytes.len(), |e| start + e);
+        (start, end)
+    } else {
+        let start = line.len() - line.trim_start().len();
+        let body = &line[start..];
+        let end = body.find(char::is_whitespace).unwrap_or(body.len());
+        (start, start + end)
+    };
+    (start, &line[start..end], line[end..].trim())
 }
 
 /// Characters of a one-line pencilmark grid: 9 places for each of 81 cells.
@@ -796,6 +825,33 @@ mod tests {
         let reader = std::io::BufReader::with_capacity(P.len() + 3, &bytes[..]);
         let lines: Vec<usize> = PuzzleReader::new(reader).map(|r| r.unwrap().0).collect();
         assert_eq!(lines, [1, 2]);
+    }
+
+    #[test]
+    fn ascii_lines_split_as_characters_do() {
+        // The byte-wise split of an ASCII line against the character-wise
+        // one (which non-ASCII lines take): every ASCII whitespace, the
+        // vertical tab among them, before, inside and after the label.
+        fn by_chars(line: &str) -> (usize, &str, &str) {
+            let start = line.len() - line.trim_start().len();
+            let body = &line[start..];
+            let end = body.find(char::is_whitespace).unwrap_or(body.len());
+            (start, &body[..end], body[end..].trim())
+        }
+        for line in [
+            P.to_string(),
+            format!("  {P}"),
+            format!("\t{P}\x0bhard one \x0c"),
+            format!("{P}\x0b"),
+            format!(" \r {P} \t label\t\x0b"),
+            "   ".to_string(),
+            String::new(),
+        ] {
+            assert_eq!(grid_and_label(&line), by_chars(&line), "{line:?}");
+        }
+        // Non-ASCII whitespace splits a line too (the character-wise path).
+        let wide = format!("{P}\u{3000}label");
+        assert_eq!(grid_and_label(&wide), (0, P, "label"));
     }
 
     /// A 16×16 grid written with 0–F: row `r` holds digits shifted by `r`,
