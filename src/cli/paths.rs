@@ -509,7 +509,12 @@ impl OutputFolder {
         };
         for p in missing {
             match fs::create_dir(&p) {
-                Ok(()) => made.created.push(p),
+                Ok(()) => {
+                    // A signal removes it too, when empty (after the
+                    // temporary files made in it).
+                    super::signals::remove_on_signal(&p);
+                    made.created.push(p);
+                }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && p.is_dir() => {}
                 Err(e) => return Err(e),
             }
@@ -519,13 +524,16 @@ impl OutputFolder {
 
     /// The run succeeded: the folder stays.
     pub(crate) fn keep(mut self) {
-        self.created.clear();
+        for p in self.created.drain(..) {
+            super::signals::forget_on_signal(&p);
+        }
     }
 }
 
 impl Drop for OutputFolder {
     fn drop(&mut self) {
         for p in self.created.iter().rev() {
+            super::signals::forget_on_signal(p);
             // Only an empty folder goes: whatever else was put there stays.
             let _ = fs::remove_dir(p);
         }
