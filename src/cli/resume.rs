@@ -132,13 +132,12 @@ impl<'a, T: Serialize> WindowRows<'a, T> {
     }
 }
 
-/// `plan` with the side files of a streamed output (`-f jsonl -o FILE`):
-/// its run record `FILE.run.json` and its lock `.FILE.lock`.
+/// `plan` with the side file of a streamed output (`-f jsonl -o FILE`):
+/// its run record `FILE.run.json` (its lock `.FILE.lock` is declared with
+/// every output, [`PathPlan::output`]).
 pub(super) fn with_side_files(plan: PathPlan, out: &OutputArgs) -> PathPlan {
     match out.file().filter(|_| streams(out)) {
-        Some(path) => plan
-            .side_output("-o", "run record", &RunRecord::path_for(path), path)
-            .side_output("-o", "lock", &super::lock::lock_path(path), path),
+        Some(path) => plan.side_output("-o", "run record", &RunRecord::path_for(path), path),
         None => plan,
     }
 }
