@@ -176,6 +176,7 @@ fn an_interrupted_encode_leaves_no_temporary_file_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let (mut child, stdin) = common::spawn_fed(d, &["encode", "-", "-o", "ed/"], &puzzles(300));
+    common::kill_if_hung(&child);
     common::wait_until(&mut child, "its first window staged", || {
         fs::read_dir(d.join("ed")).is_ok_and(|e| e.count() == 256)
     });

@@ -129,14 +129,8 @@ fn analyze_text_to_stdout_comes_window_by_window() {
         .write_all(format!("{EASY}\n").repeat(300).as_bytes())
         .unwrap();
     stdin.flush().unwrap();
-    // Only a hang guard: a run that never writes is ended, and the test
-    // fails on the lines it got.
-    let pid = child.id() as libc::pid_t;
-    let guard = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_secs(120));
-        // SAFETY: signals our own child process (gone by then if it ended).
-        unsafe { libc::kill(pid, libc::SIGKILL) };
-    });
+    // A run that never writes is ended: the test fails on the lines it got.
+    common::kill_if_hung(&child);
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut first = Vec::new();
     let mut line = String::new();
@@ -150,7 +144,6 @@ fn analyze_text_to_stdout_comes_window_by_window() {
     let rest: Vec<String> = out.lines().map(Result::unwrap).collect();
     assert_eq!(rest.len(), 44, "{rest:?}");
     assert!(child.wait().unwrap().success());
-    drop(guard);
 }
 
 /// The guide's list of what is held whole in memory names every command

@@ -430,13 +430,23 @@ impl ResultsFile {
 
     /// The rows of the complete lines, each checked in turn: a JSON
     /// record, with `spec`'s parameters, with `line` and `puzzle`, keyed by
-    /// `line` and `spec`'s key fields; a blank line is refused
-    /// ([`ResultsError::BlankLine`]).
+    /// `line` and `spec`'s key fields; a blank line among the rows is
+    /// refused ([`ResultsError::BlankLine`]), blank lines after the last
+    /// row are skipped.
     pub fn rows<'a>(
         &'a self,
         spec: &'a RowSpec,
     ) -> impl Iterator<Item = Result<ResultRow<'a>, ResultsError>> + 'a {
-        self.complete.lines().enumerate().map(move |(i, text)| {
+        // Blank lines after the last row (an editor's) are skipped.
+        let rows_end = self
+            .complete
+            .lines()
+            .enumerate()
+            .filter(|(_, text)| !text.trim().is_empty())
+            .last()
+            .map_or(0, |(i, _)| i + 1);
+        let lines = self.complete.lines().take(rows_end);
+        lines.enumerate().map(move |(i, text)| {
             if text.trim().is_empty() {
                 Err(ResultsError::BlankLine {
                     path: self.path.clone(),
@@ -653,7 +663,9 @@ mod tests {
             e.contains("out.jsonl line 2 was written with params.seed = 2, this run has 1"),
             "{e}"
         );
-        let e = read("\nnot json\n".into());
+        let e = read(format!("{ROW}\n\n{ROW}\n"));
+        assert!(e.contains("out.jsonl line 2: a blank line"), "{e}");
+        let e = read(format!("{ROW}\nnot json\n"));
         assert!(e.contains("out.jsonl line 2: not a JSON record"), "{e}");
         // A damaged last line (a full disk) is named as such; one in the
         // middle is not.

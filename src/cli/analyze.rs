@@ -169,25 +169,7 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
         Err(e) => return resume::interrupted(e, writer, out, done.len(), written),
     };
     drop(keep_rows);
-    match (writer, streamed) {
-        (Some(w), _) => w.finish()?,
-        (None, Some(s)) if out.format == Format::Text => {
-            s.finish()?;
-            let mut under = notes.text();
-            if columns.relax {
-                under.push_str(text::RELAX_LEGEND);
-            }
-            super::write_stdout(under.as_bytes())?;
-        }
-        (None, Some(s)) => s.finish()?,
-        (None, None) => out.emit(&rows, |rows| {
-            let mut table = text::analyze_table(rows);
-            if rows.iter().any(|r| r.row.relax.is_some()) {
-                table.push_str(text::RELAX_LEGEND);
-            }
-            table
-        })?,
-    }
+    finish_outputs(writer, streamed, &rows, &notes, columns, out)?;
     // A text table on the terminal carries the note itself.
     let in_table =
         out.format == Format::Text && out.output.as_ref().is_none_or(|o| o.as_os_str() == "-");
@@ -196,4 +178,43 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     }
     rejected.extend(summary.rejected);
     Ok(finish(&rejected))
+}
+
+/// What goes under a text table written as its rows came: its notes, and
+/// the relaxation's legend when it has the relaxation's columns.
+fn table_end(notes: &text::AnalyzeNotes, columns: text::AnalyzeColumns) -> String {
+    let mut under = notes.text();
+    if columns.relax {
+        under.push_str(text::RELAX_LEGEND);
+    }
+    under
+}
+
+/// Completes the output: a streamed file or table (the notes and legend
+/// under a text table written as its rows came), or `rows`, held whole,
+/// rendered now.
+fn finish_outputs(
+    writer: Option<resume::RowWriter>,
+    streamed: Option<resume::WindowRows<'_, Lined<AnalysisRow>>>,
+    rows: &[Lined<AnalysisRow>],
+    notes: &text::AnalyzeNotes,
+    columns: text::AnalyzeColumns,
+    out: &super::OutputArgs,
+) -> Result<()> {
+    match (writer, streamed) {
+        (Some(w), _) => w.finish()?,
+        (None, Some(s)) if out.format == Format::Text => {
+            s.finish()?;
+            super::write_stdout(table_end(notes, columns).as_bytes())?;
+        }
+        (None, Some(s)) => s.finish()?,
+        (None, None) => out.emit(rows, |rows| {
+            let mut table = text::analyze_table(rows);
+            if rows.iter().any(|r| r.row.relax.is_some()) {
+                table.push_str(text::RELAX_LEGEND);
+            }
+            table
+        })?,
+    }
+    Ok(())
 }

@@ -153,3 +153,16 @@ pub fn wait_for_stderr(mut child: std::process::Child) -> (std::process::ExitSta
     }
     (child.wait().unwrap(), err)
 }
+
+/// A hang guard, not a timing: kills `child` (our own) after two minutes,
+/// so a test waiting on a run that never gets there fails instead of
+/// hanging.
+#[cfg(unix)]
+pub fn kill_if_hung(child: &std::process::Child) {
+    let pid = child.id() as libc::pid_t;
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(120));
+        // SAFETY: signals our own child process (gone by then if it ended).
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    });
+}
