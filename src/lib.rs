@@ -208,8 +208,9 @@ pub use report::{Format, RenderError, RowStream, jsonl_line};
 // Output files: written whole or not at all (atomic writes), temporary files
 // removed on a signal.
 pub use report::{
-    OutputStream, OutputTarget, earlier_name, folder_of, forget_temporary, new_temp_beside,
-    refuse_write_protected, remove_temporaries, temp_beside, track_temporary, write_atomic,
+    KeptRows, OutputStream, OutputTarget, earlier_name, folder_of, forget_temporary,
+    keep_unfinished_rows, new_temp_beside, orphaned_temporaries, refuse_write_protected,
+    remove_temporaries, temp_beside, track_temporary, write_atomic,
 };
 
 // Batch: one loop over a data set.

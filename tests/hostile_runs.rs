@@ -70,6 +70,38 @@ fn two_shards(dir: &Path) {
     }
 }
 
+/// A file of the user's at the run record's place of `merge`'s output is
+/// not a run record: `merge` refuses before writing, keeps it and writes
+/// no output (issue 58: it was replaced).
+#[test]
+fn merge_keeps_a_users_file_in_the_run_records_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    two_shards(d);
+    fs::write(d.join("m.jsonl.run.json"), "keep\n").unwrap();
+    let (code, _, err) = run_in(
+        d,
+        &[
+            "merge", "m.jsonl", "s1.jsonl", "s2.jsonl", "--input", "in.txt",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("m.jsonl.run.json is in the place of m.jsonl's run record and is not one"),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read_to_string(d.join("m.jsonl.run.json")).unwrap(),
+        "keep\n"
+    );
+    assert!(!d.join("m.jsonl").exists());
+    assert!(
+        !names(d)
+            .iter()
+            .any(|n| n.ends_with(".tmp") || n.ends_with(".lock"))
+    );
+}
+
 /// `merge` refuses an output that is one of the shards or
 /// the `--input` file, and leaves it whole.
 #[test]
@@ -498,7 +530,8 @@ fn dedup_shards_merge_to_the_unsharded_run() {
 /// SIGINT or SIGTERM while a streamed run replaces an existing
 /// file through a temporary one: no temporary file is left, nothing is
 /// lost: the finished rows take the file, the earlier file is
-/// kept whole beside it, and the run exits 130.
+/// kept whole beside it, and the run exits 128 + the signal's number
+/// (130, 143).
 #[cfg(unix)]
 #[test]
 fn a_signal_leaves_no_temporary_file() {
@@ -534,7 +567,8 @@ fn a_signal_leaves_no_temporary_file() {
         // SAFETY: signals our own child process.
         unsafe { libc::kill(child.id() as libc::pid_t, sig) };
         let status = child.wait().unwrap();
-        assert_eq!(status.code(), Some(130), "{status}");
+        // 128 + the signal, as a shell reports a program it ended.
+        assert_eq!(status.code(), Some(128 + sig), "{status}");
         assert_eq!(
             names(d),
             [

@@ -4,24 +4,12 @@
 
 use crate::common;
 
-use common::sudolab_in;
+use common::{files_in, lines_of, sudolab_in};
 use std::fs;
 use std::path::Path;
 
 const EASY: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-
-/// The `line` numbers of a JSON Lines file, in file order.
-fn lines_of(path: &Path) -> Vec<u64> {
-    fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| {
-            let row: serde_json::Value = serde_json::from_str(l).unwrap();
-            row["line"].as_u64().unwrap()
-        })
-        .collect()
-}
 
 /// SIGINT during `analyze -f jsonl -o FILE` after its
 /// first rows: every finished row is in the file, in input order, stderr
@@ -139,17 +127,6 @@ fn a_streaming_run(d: &Path) -> ([&'static str; 8], std::process::Child) {
         fs::read(d.join("dr.jsonl")).is_ok_and(|b| b.contains(&b'\n'))
     });
     (args, first)
-}
-
-/// The names of the files in `d`, sorted.
-#[cfg(unix)]
-fn files_in(d: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 /// `err` refuses `dr.jsonl` because the streaming run `first` writes it.
@@ -273,6 +250,9 @@ fn a_second_run_through_a_hard_link_to_a_streamed_output_refuses() {
         err.contains("hard.jsonl is being written by another sudolab run under another name"),
         "{err}"
     );
+    // The refused run's lock file goes with it (issue 58: a 0-byte
+    // `.hard.jsonl.lock` was left).
+    assert!(!d.join(".hard.jsonl.lock").exists(), "{:?}", files_in(d));
     interrupt(first);
 }
 

@@ -19,6 +19,7 @@ mod generate;
 mod golden_dimacs;
 mod hostile_runs;
 mod interrupted_runs;
+mod killed_runs;
 mod layering;
 mod levels;
 mod number_edges;

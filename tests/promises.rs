@@ -69,6 +69,10 @@ const PROMISES: &[(&str, &[&str])] = &[
         &["usage_errors_exit_64_and_help_exits_0"],
     ),
     (
+        "128 + the signal's number for every command",
+        &["a_signal_leaves_no_temporary_file"],
+    ),
+    (
         "interrupted (SIGINT/SIGTERM/SIGHUP) while a streamed output was written",
         &["sigint_keeps_the_finished_rows_and_resume_completes_them"],
     ),
@@ -135,6 +139,14 @@ const PROMISES: &[(&str, &[&str])] = &[
         &["an_output_file_holds_the_bytes_stdout_gets_in_every_format"],
     ),
     (
+        "a text table to stdout or a pipe too",
+        &["analyze_text_to_stdout_comes_window_by_window"],
+    ),
+    (
+        "What is held whole in memory, growing with the rows",
+        &["the_list_of_what_is_held_whole_names_every_command_that_holds_rows"],
+    ),
+    (
         "the first 20 rejected lines are listed with their reason",
         &["keep_going_counts_every_bad_line_and_lists_the_first_twenty"],
     ),
@@ -169,6 +181,52 @@ const PROMISES: &[(&str, &[&str])] = &[
     (
         "SIGINT, SIGTERM or SIGHUP removes the temporary file",
         &["a_signal_leaves_no_temporary_file"],
+    ),
+    (
+        "stderr says that no output was replaced",
+        &["an_interrupted_encode_leaves_no_temporary_file_and_says_so"],
+    ),
+    (
+        "A second signal ends a streamed run at once",
+        &["a_second_interrupt_keeps_this_runs_rows_and_says_so"],
+    ),
+    (
+        "the finished rows of a run replacing an earlier file are kept as `out.unfinished.jsonl`",
+        &["a_second_interrupt_keeps_this_runs_rows_and_says_so"],
+    ),
+    (
+        "A run killed outright (SIGKILL, a power cut) leaves its temporary file",
+        &["a_killed_runs_rows_are_kept_by_the_next_run"],
+    ),
+    (
+        "the next run writing `out.jsonl` keeps its finished rows",
+        &["a_killed_runs_rows_are_kept_by_the_next_run"],
+    ),
+    (
+        "A file grown past `ulimit -f` fails to write",
+        &["a_file_size_limit_is_reported_and_leaves_nothing"],
+    ),
+    (
+        "a `line<N>.cnf` already in the folder is replaced whole",
+        &["encode_replaces_a_line_file_in_its_folder"],
+    ),
+    (
+        "without `-o DIR/`, a second puzzle is refused as soon as it is read",
+        &["encode_without_a_folder_refuses_at_the_second_puzzle"],
+    ),
+    (
+        "of two runs started together through two names of one file, one runs",
+        &[
+            "racing_resumes_through_two_names_run_one_at_a_time",
+            "a_second_run_through_a_hard_link_to_a_streamed_output_refuses",
+        ],
+    ),
+    (
+        "it refuses a blank line among the rows",
+        &[
+            "resume_refuses_a_blank_line_among_the_rows",
+            "a_refused_resume_says_only_the_refusal",
+        ],
     ),
     (
         "A new file of a streamed `-f jsonl` run is written in place, row by row",

@@ -107,3 +107,106 @@ fn keep_going_counts_every_bad_line_and_lists_the_first_twenty() {
     assert!(!err.contains("  line 21:"), "{err}");
     assert!(err.contains("... and 4979 more"), "{err}");
 }
+
+/// `analyze`'s text table to a pipe comes window by window: the header
+/// and the first window's 256 rows are out while the run still waits for
+/// more input (issue 58: the whole table was made at the end, its memory
+/// growing with the rows).
+#[cfg(unix)]
+#[test]
+fn analyze_text_to_stdout_comes_window_by_window() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudolab"))
+        .args(["analyze", "-", "--metrics", "clauses"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(format!("{EASY}\n").repeat(300).as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    // A run that never writes is ended: the test fails on the lines it got.
+    common::kill_if_hung(&child);
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = Vec::new();
+    let mut line = String::new();
+    while first.len() < 257 && out.read_line(&mut line).unwrap() > 0 {
+        first.push(std::mem::take(&mut line));
+    }
+    assert_eq!(first.len(), 257, "{first:?}");
+    assert!(first[0].starts_with("line  puzzle"), "{}", first[0]);
+    assert!(child.try_wait().unwrap().is_none());
+    drop(stdin);
+    let rest: Vec<String> = out.lines().map(Result::unwrap).collect();
+    assert_eq!(rest.len(), 44, "{rest:?}");
+    assert!(child.wait().unwrap().success());
+}
+
+/// The guide's list of what is held whole in memory names every command
+/// whose code holds all rows (reads its whole input, renders all rows at
+/// once, reads a results file whole or keeps every sweep): a new such
+/// place fails here until the list (and this table) names it.
+#[test]
+fn the_list_of_what_is_held_whole_names_every_command_that_holds_rows() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let guide = fs::read_to_string(root.join("docs/guide.md")).unwrap();
+    let at = guide
+        .find("- What is held whole in memory")
+        .expect("the guide lists what is held whole");
+    let list = &guide[at..at + guide[at..].find("\n- ").unwrap()];
+    // The source file and the name the list gives its command.
+    let holders = [
+        ("analyze.rs", "`analyze --dedup`"),
+        ("clauses.rs", "`clauses`"),
+        ("generate.rs", "`generate`"),
+        ("relax.rs", "`relax --plot`"),
+        ("report/mod.rs", "`report`"),
+        ("shard.rs", "`merge`"),
+        ("sink.rs", "`--resume`"),
+    ];
+    let markers = [
+        "load(&",
+        "load_input(",
+        "ResultsFile::read(",
+        ".emit(&rows",
+        "sweeps.push(",
+    ];
+    let cli = root.join("src/cli");
+    let mut files = Vec::new();
+    let mut dirs = vec![cli.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.file_name().is_some_and(|n| n != "mod.rs")
+                || path.parent() != Some(cli.as_path())
+            {
+                files.push(path);
+            }
+        }
+    }
+    for path in files {
+        let code = fs::read_to_string(&path).unwrap();
+        let code = code.split("#[cfg(test)]").next().unwrap();
+        if !markers.iter().any(|m| code.contains(m)) {
+            continue;
+        }
+        let name = path
+            .strip_prefix(&cli)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let Some((_, named)) = holders.iter().find(|(file, _)| *file == name) else {
+            panic!("src/cli/{name} holds rows whole: name it in the guide's list and here");
+        };
+        assert!(
+            list.contains(named),
+            "the guide's list does not name {named}: {list}"
+        );
+    }
+}

@@ -196,6 +196,18 @@ pub enum ResultsError {
         #[source]
         source: serde_json::Error,
     },
+    /// A blank line among the rows: no run writes one, so the file was
+    /// edited or joined by hand, and which rows it holds is not sure.
+    #[error(
+        "{} line {line}: a blank line: no run writes one (was the file edited or joined by hand?); remove it, after checking the rows around it, to resume or merge the file",
+        path.display()
+    )]
+    BlankLine {
+        /// The results file.
+        path: PathBuf,
+        /// Its 1-based line.
+        line: usize,
+    },
     /// A row without the input line or the puzzle it belongs to.
     #[error(
         "{} line {line}: no `line` or `puzzle` field: not a row streamed by `sudolab analyze` or `relax -f jsonl`, or one written by an older sudolab (compute it again into a new file)",
@@ -265,11 +277,14 @@ pub enum ResultsError {
     #[error(
         "{} has rows but no run record ({}): written by an older sudolab or moved without it, so its parameters and input cannot be checked; compute into a new file",
         path.display(),
-        record_path(path).display()
+        record.display()
     )]
     NoRecord {
         /// The results file.
         path: PathBuf,
+        /// Where its record would be (beside the file a symbolic link
+        /// names).
+        record: PathBuf,
     },
     /// The file was written by another run.
     #[error(
@@ -413,18 +428,34 @@ impl ResultsFile {
             })
     }
 
-    /// The rows of the complete lines (blank lines skipped), each checked
-    /// in turn: a JSON record, with `spec`'s parameters, with `line` and
-    /// `puzzle`, keyed by `line` and `spec`'s key fields.
+    /// The rows of the complete lines, each checked in turn: a JSON
+    /// record, with `spec`'s parameters, with `line` and `puzzle`, keyed by
+    /// `line` and `spec`'s key fields; a blank line among the rows is
+    /// refused ([`ResultsError::BlankLine`]), blank lines after the last
+    /// row are skipped.
     pub fn rows<'a>(
         &'a self,
         spec: &'a RowSpec,
     ) -> impl Iterator<Item = Result<ResultRow<'a>, ResultsError>> + 'a {
-        self.complete
+        // Blank lines after the last row (an editor's) are skipped.
+        let rows_end = self
+            .complete
             .lines()
             .enumerate()
             .filter(|(_, text)| !text.trim().is_empty())
-            .map(move |(i, text)| self.row(i + 1, text, spec))
+            .last()
+            .map_or(0, |(i, _)| i + 1);
+        let lines = self.complete.lines().take(rows_end);
+        lines.enumerate().map(move |(i, text)| {
+            if text.trim().is_empty() {
+                Err(ResultsError::BlankLine {
+                    path: self.path.clone(),
+                    line: i + 1,
+                })
+            } else {
+                self.row(i + 1, text, spec)
+            }
+        })
     }
 
     fn row<'a>(
@@ -632,7 +663,9 @@ mod tests {
             e.contains("out.jsonl line 2 was written with params.seed = 2, this run has 1"),
             "{e}"
         );
-        let e = read("\nnot json\n".into());
+        let e = read(format!("{ROW}\n\n{ROW}\n"));
+        assert!(e.contains("out.jsonl line 2: a blank line"), "{e}");
+        let e = read(format!("{ROW}\nnot json\n"));
         assert!(e.contains("out.jsonl line 2: not a JSON record"), "{e}");
         // A damaged last line (a full disk) is named as such; one in the
         // middle is not.

@@ -106,11 +106,16 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
         (args.common.input()?, Default::default())
     };
     let pb = progress::Bar::new("puzzles", progress::input_total(&args.common));
-    // JSON and CSV go out window by window, as JSON Lines do; a text table
+    // JSON and CSV go out window by window, as JSON Lines do, and so does
+    // a text table to standard output (its columns those of the groups
+    // asked, its notes under the last row); a text table written to a file
     // is aligned over all its rows, so it is made at the end.
-    let render = |rows: &[Lined<AnalysisRow>]| text::analyze_table(rows);
+    let columns = text::AnalyzeColumns::of_groups(&opts.groups);
+    let render = |rows: &[Lined<AnalysisRow>]| text::analyze_rows(rows, columns);
+    let to_stdout = out.file().is_none();
     let mut streamed = match (&writer, out.format) {
         (None, Format::Json | Format::Csv) => Some(resume::WindowRows::new(out, false, &render)?),
+        (None, Format::Text) if to_stdout => Some(resume::WindowRows::new(out, true, &render)?),
         _ => None,
     };
     let mut rows = Vec::new();
@@ -125,7 +130,7 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     // are done; a signal then keeps every finished row.
     let keep_rows = resume::keep_rows_on_signal(writer.as_ref());
     let mut written = 0;
-    let mut saturation = text::Saturation::default();
+    let mut notes = text::AnalyzeNotes::default();
     let driver = Driver::new()
         .rows_as_they_finish()
         .progress(&pb)
@@ -135,22 +140,24 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
         input,
         driver,
         |_, p| Ok(analyze(p, &opts)?),
-        |done| {
-            saturation.count(done.iter().map(|(_, row)| row));
-            match writer.as_mut() {
-                Some(w) => {
-                    w.write(&done)?;
-                    written += done.len();
-                    Ok(())
-                }
-                None => {
-                    let done = done.into_iter().map(|(line, row)| Lined { line, row });
-                    match streamed.as_mut() {
-                        Some(s) => s.push(done.collect()),
-                        None => {
-                            rows.extend(done);
-                            Ok(())
-                        }
+        |done| match writer.as_mut() {
+            Some(w) => {
+                notes.saturation.count(done.iter().map(|(_, row)| row));
+                w.write(&done)?;
+                written += done.len();
+                Ok(())
+            }
+            None => {
+                let done: Vec<_> = done
+                    .into_iter()
+                    .map(|(line, row)| Lined { line, row })
+                    .collect();
+                notes.count(&done);
+                match streamed.as_mut() {
+                    Some(s) => s.push(done),
+                    None => {
+                        rows.extend(done);
+                        Ok(())
                     }
                 }
             }
@@ -162,10 +169,46 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
         Err(e) => return resume::interrupted(e, writer, out, done.len(), written),
     };
     drop(keep_rows);
+    finish_outputs(writer, streamed, &rows, &notes, columns, out)?;
+    // A text table on the terminal carries the note itself.
+    let in_table =
+        out.format == Format::Text && out.output.as_ref().is_none_or(|o| o.as_os_str() == "-");
+    if let Some(note) = notes.saturation.note().filter(|_| !in_table) {
+        note!("{note}");
+    }
+    rejected.extend(summary.rejected);
+    Ok(finish(&rejected))
+}
+
+/// What goes under a text table written as its rows came: its notes, and
+/// the relaxation's legend when it has the relaxation's columns.
+fn table_end(notes: &text::AnalyzeNotes, columns: text::AnalyzeColumns) -> String {
+    let mut under = notes.text();
+    if columns.relax {
+        under.push_str(text::RELAX_LEGEND);
+    }
+    under
+}
+
+/// Completes the output: a streamed file or table (the notes and legend
+/// under a text table written as its rows came), or `rows`, held whole,
+/// rendered now.
+fn finish_outputs(
+    writer: Option<resume::RowWriter>,
+    streamed: Option<resume::WindowRows<'_, Lined<AnalysisRow>>>,
+    rows: &[Lined<AnalysisRow>],
+    notes: &text::AnalyzeNotes,
+    columns: text::AnalyzeColumns,
+    out: &super::OutputArgs,
+) -> Result<()> {
     match (writer, streamed) {
         (Some(w), _) => w.finish()?,
+        (None, Some(s)) if out.format == Format::Text => {
+            s.finish()?;
+            super::write_stdout(table_end(notes, columns).as_bytes())?;
+        }
         (None, Some(s)) => s.finish()?,
-        (None, None) => out.emit(&rows, |rows| {
+        (None, None) => out.emit(rows, |rows| {
             let mut table = text::analyze_table(rows);
             if rows.iter().any(|r| r.row.relax.is_some()) {
                 table.push_str(text::RELAX_LEGEND);
@@ -173,12 +216,5 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
             table
         })?,
     }
-    // A text table on the terminal carries the note itself.
-    let in_table =
-        out.format == Format::Text && out.output.as_ref().is_none_or(|o| o.as_os_str() == "-");
-    if let Some(note) = saturation.note().filter(|_| !in_table) {
-        note!("{note}");
-    }
-    rejected.extend(summary.rejected);
-    Ok(finish(&rejected))
+    Ok(())
 }

@@ -1,13 +1,13 @@
 //! `sudolab encode`: DIMACS CNF of puzzles.
 
 use super::output::StagedFiles;
-use super::{Common, Loaded, OutputArgs, load};
+use super::{Common, OutputArgs, finish, run_batch};
 use crate::cli::paths::{OutputFolder, PathPlan, stale_members};
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use sudolab::Alphabet;
-use sudolab::{Cnf, Encoding};
+use sudolab::{Cnf, Driver, Encoding, JobError};
 
 #[derive(Debug, Args)]
 pub(super) struct EncodeArgs {
@@ -70,70 +70,92 @@ pub(super) fn run(args: EncodeArgs) -> Result<u8> {
         shard: None,
         pencilmarks: true,
     };
-    let mut loaded: Loaded = load(&common)?;
-    let puzzles = std::mem::take(&mut loaded.puzzles);
-    if let Some(dir) = dir {
-        // A folder this run creates goes again if the run fails.
-        let folder = OutputFolder::create(dir)
-            .with_context(|| format!("cannot create directory {}", dir.display()))?;
-        // All files or none: a refused puzzle or a failed write leaves every
-        // earlier `line<N>.cnf` as it was, as `-o FILE` does.
-        let mut staged = StagedFiles::default();
-        let mut written = Vec::new();
+    // The puzzles are read and encoded a window at a time: a second puzzle
+    // without -o DIR/ is refused at once, and memory does not grow with
+    // the input.
+    let encode = |_: usize, p: &sudolab::Puzzle| {
         let mut text = Vec::new();
-        for (line, p) in &puzzles {
-            text.clear();
-            match Cnf::append_dimacs(p, args.encoding, &mut text) {
-                Ok(()) => {
-                    let path = dir.join(format!("line{line}.cnf"));
-                    staged
-                        .stage_in_folder(&path, &text)
-                        .with_context(|| format!("cannot write {}", path.display()))?;
-                    written.push(path);
+        Cnf::append_dimacs(p, args.encoding, &mut text).map_err(JobError::refused)?;
+        Ok(text)
+    };
+    let summary = match dir {
+        Some(dir) => encode_into_folder(&common, dir, args.clean, &encode)?,
+        None => {
+            let mut first: Option<Vec<u8>> = None;
+            // Windows of two: the second puzzle is the last one read.
+            let driver = Driver::new().window(2);
+            let summary = run_batch(common.input()?, driver, encode, |rows| {
+                for (_, text) in rows {
+                    if first.replace(text).is_some() {
+                        bail!(
+                            "more than one puzzle: give -o DIR/ (an existing directory or a path ending in /) to write one .cnf file per puzzle"
+                        );
+                    }
                 }
-                Err(e) => loaded.refuse(*line, e)?,
+                Ok(())
+            })?;
+            if let Some(text) = first {
+                out.write(&String::from_utf8_lossy(&text))?;
             }
+            summary
         }
-        let mut stale = stale_members(dir, is_cnf_of_a_line, &written)
-            .with_context(|| format!("cannot read {}", dir.display()))?;
-        stale.sort_by_key(|p| (p.as_os_str().len(), p.clone()));
-        if !stale.is_empty() && !args.clean {
-            bail!(
-                "-o {}: holds {} line<N>.cnf file(s) of an earlier run that this run does not write ({}): they would sit beside this run's files; give --clean to remove them, or choose an empty folder",
-                dir.display(),
-                stale.len(),
-                names_of(&stale)
-            );
+    };
+    Ok(finish(&summary.rejected))
+}
+
+/// Encodes every puzzle of `common`'s input into `dir` (`line<N>.cnf`, all
+/// files or none: a refused puzzle or a failed write leaves every earlier
+/// file as it was, as `-o FILE` does); a folder this run creates goes
+/// again if the run fails, and the `line<N>.cnf` files of an earlier run
+/// this run does not write are refused, or removed with `clean`.
+fn encode_into_folder(
+    common: &Common,
+    dir: &Path,
+    clean: bool,
+    encode: &(impl Fn(usize, &sudolab::Puzzle) -> Result<Vec<u8>, JobError> + Sync),
+) -> Result<sudolab::BatchSummary> {
+    let folder = OutputFolder::create(dir)
+        .with_context(|| format!("cannot create directory {}", dir.display()))?;
+    let mut staged = StagedFiles::default();
+    let mut written = Vec::new();
+    let summary = run_batch(common.input()?, Driver::new(), encode, |rows| {
+        for (line, text) in rows {
+            let path = dir.join(format!("line{line}.cnf"));
+            staged
+                .stage_in_folder(&path, &text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            written.push(path);
         }
-        staged
-            .commit()
-            .with_context(|| format!("cannot write in {}", dir.display()))?;
-        folder.keep();
-        for path in &stale {
-            std::fs::remove_file(path)
-                .with_context(|| format!("--clean: cannot remove {}", path.display()))?;
-        }
-        if !stale.is_empty() {
-            note!(
-                "sudolab: --clean: removed {} line<N>.cnf file(s) of an earlier run from {} ({})",
-                stale.len(),
-                dir.display(),
-                names_of(&stale)
-            );
-        }
-    } else if puzzles.len() > 1 {
+        Ok(())
+    })?;
+    let mut stale = stale_members(dir, is_cnf_of_a_line, &written)
+        .with_context(|| format!("cannot read {}", dir.display()))?;
+    stale.sort_by_key(|p| (p.as_os_str().len(), p.clone()));
+    if !stale.is_empty() && !clean {
         bail!(
-            "{} puzzles: give -o DIR/ (an existing directory or a path ending in /) to write one .cnf file per puzzle",
-            puzzles.len()
+            "-o {}: holds {} line<N>.cnf file(s) of an earlier run that this run does not write ({}): they would sit beside this run's files; give --clean to remove them, or choose an empty folder",
+            dir.display(),
+            stale.len(),
+            names_of(&stale)
         );
-    } else if let Some((line, p)) = puzzles.first() {
-        let mut text = Vec::new();
-        match Cnf::append_dimacs(p, args.encoding, &mut text) {
-            Ok(()) => out.write(&String::from_utf8_lossy(&text))?,
-            Err(e) => loaded.refuse(*line, e)?,
-        }
     }
-    Ok(loaded.finish())
+    staged
+        .commit()
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    folder.keep();
+    for path in &stale {
+        std::fs::remove_file(path)
+            .with_context(|| format!("--clean: cannot remove {}", path.display()))?;
+    }
+    if !stale.is_empty() {
+        note!(
+            "sudolab: --clean: removed {} line<N>.cnf file(s) of an earlier run from {} ({})",
+            stale.len(),
+            dir.display(),
+            names_of(&stale)
+        );
+    }
+    Ok(summary)
 }
 
 /// The first few file names of `paths`, for a message.

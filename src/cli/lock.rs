@@ -41,6 +41,35 @@ pub(super) fn take(output: &Path) -> Result<()> {
     }
     if let Some(lock) = lock(output)? {
         held().push(lock);
+        keep_orphaned_rows(output)?;
+    }
+    Ok(())
+}
+
+/// Keeps what a run killed before its rename (SIGKILL, a power cut) left
+/// in a temporary file beside `output` (`.NAME.XXXXXX.tmp`), once this
+/// run holds the lock (so no live run is writing it): its finished rows
+/// go to `NAME.unfinished.EXT` ([`sudolab::keep_unfinished_rows`]), said on stderr.
+fn keep_orphaned_rows(output: &Path) -> Result<()> {
+    use anyhow::Context;
+    let Ok(sudolab::OutputTarget::File(file)) = sudolab::OutputTarget::of(output) else {
+        return Ok(());
+    };
+    for orphan in sudolab::orphaned_temporaries(&file) {
+        let kept = sudolab::keep_unfinished_rows(&orphan, &file).with_context(|| {
+            format!(
+                "cannot keep the rows a killed run left in {}",
+                orphan.display()
+            )
+        })?;
+        note!(
+            "sudolab: {}: a run killed before it completed left {} finished row(s) in {}: kept as {} ({} holds what it held before that run)",
+            output.display(),
+            kept.rows,
+            orphan.display(),
+            kept.kept.display(),
+            output.display()
+        );
     }
     Ok(())
 }
@@ -166,7 +195,11 @@ pub(super) fn lock(output: &Path) -> Result<Option<OutputLock>> {
                 output.display()
             );
         }
-        let output_file = lock_output(output)?;
+        // Refused under another name of the output (a hard link): the
+        // lock file this run holds goes, so none is left behind.
+        let output_file = lock_output(output).inspect_err(|_| {
+            let _ = std::fs::remove_file(&path);
+        })?;
         file.set_len(0)?;
         file.rewind()?;
         write!(file, "{}", std::process::id())?;
@@ -210,6 +243,11 @@ pub(super) fn lock(output: &Path) -> Result<Option<OutputLock>> {
 impl Drop for OutputLock {
     fn drop(&mut self) {
         super::signals::forget_on_signal(&self.path);
+        // The output file is unlocked first: a run that opens a new lock
+        // file once this one is gone must find the output free, not take
+        // this run for one writing another name of it (a hard link).
+        #[cfg(unix)]
+        drop(self.output.take());
         // Removed while still locked: a run waiting on this file finds it
         // gone and opens a new one.
         let _ = std::fs::remove_file(&self.path);

@@ -46,8 +46,9 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_ERROR: u8 = 1;
 pub const EXIT_DISAGREE: u8 = 2;
 pub const EXIT_PARTIAL: u8 = 3;
-/// A run stopped by SIGINT/SIGTERM/SIGHUP that kept its finished rows
-/// (128 + SIGINT, as a shell reports a program ended by Ctrl-C).
+/// A run stopped by SIGINT that kept its finished rows (128 + SIGINT, as a
+/// shell reports a program ended by Ctrl-C; SIGTERM gives 143, SIGHUP 129:
+/// `signals::exit_code`).
 pub const EXIT_INTERRUPTED: u8 = 130;
 /// A command-line usage error (EX_USAGE of sysexits.h).
 pub const EXIT_USAGE: u8 = 64;

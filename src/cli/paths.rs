@@ -139,6 +139,9 @@ impl PathPlan {
 
     /// A file the command writes, named by `flag`; `None` or `-` (standard
     /// output) declares nothing.
+    /// Its lock (`lock.rs`) is declared with it, as a side file: a run
+    /// reading the lock file as an input is refused like one reading the
+    /// output.
     pub(crate) fn output(mut self, flag: &str, path: Option<&Path>) -> PathPlan {
         if let Some(path) = path.filter(|p| !is_stdio(p)) {
             self.outputs.push(Declared {
@@ -146,6 +149,11 @@ impl PathPlan {
                 path: path.into(),
                 origin: Origin::Named,
             });
+            // A device or FIFO is not locked.
+            if let Ok(OutputTarget::File(_)) = OutputTarget::of(path) {
+                let lock = super::lock::lock_path(path);
+                self = self.side_output(flag, "lock", &lock, path);
+            }
         }
         self
     }
@@ -184,6 +192,8 @@ impl PathPlan {
             path: folder.into(),
             why,
         };
+        let lock = super::lock::lock_path(&outermost_missing(folder));
+        self = self.side_output(flag, "lock", &lock, folder);
         if folder.exists() && !folder.is_dir() {
             return Err(unwritable(
                 "not a folder (a path ending in / names a folder for one file per puzzle)".into(),
@@ -509,7 +519,12 @@ impl OutputFolder {
         };
         for p in missing {
             match fs::create_dir(&p) {
-                Ok(()) => made.created.push(p),
+                Ok(()) => {
+                    // A signal removes it too, when empty (after the
+                    // temporary files made in it).
+                    super::signals::remove_on_signal(&p);
+                    made.created.push(p);
+                }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && p.is_dir() => {}
                 Err(e) => return Err(e),
             }
@@ -519,13 +534,16 @@ impl OutputFolder {
 
     /// The run succeeded: the folder stays.
     pub(crate) fn keep(mut self) {
-        self.created.clear();
+        for p in self.created.drain(..) {
+            super::signals::forget_on_signal(&p);
+        }
     }
 }
 
 impl Drop for OutputFolder {
     fn drop(&mut self) {
         for p in self.created.iter().rev() {
+            super::signals::forget_on_signal(p);
             // Only an empty folder goes: whatever else was put there stays.
             let _ = fs::remove_dir(p);
         }
@@ -572,6 +590,15 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains(": its run record"), "{e}");
+        let lock = d.join(".y.lock");
+        fs::write(&lock, "1").unwrap();
+        let e = PathPlan::new()
+            .input("INPUT", Some(&lock))
+            .output("-o", Some(&d.join("y")))
+            .check()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(": its lock"), "{e}");
         assert!(
             PathPlan::new()
                 .input("INPUT", Some(&input))

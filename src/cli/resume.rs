@@ -5,7 +5,7 @@
 
 pub(super) use super::record::RunRecord;
 use super::record::{STDIN_INPUT, input_identity};
-use super::{Common, EXIT_INTERRUPTED, OutputArgs, is_stdio, open_input, signals, write_stdout};
+use super::{Common, OutputArgs, is_stdio, open_input, signals, write_stdout};
 use crate::cli::paths::PathPlan;
 pub(super) use crate::cli::sink::RowWriter;
 use crate::cli::sink::open_file;
@@ -132,13 +132,12 @@ impl<'a, T: Serialize> WindowRows<'a, T> {
     }
 }
 
-/// `plan` with the side files of a streamed output (`-f jsonl -o FILE`):
-/// its run record `FILE.run.json` and its lock `.FILE.lock`.
+/// `plan` with the side file of a streamed output (`-f jsonl -o FILE`):
+/// its run record `FILE.run.json` (its lock `.FILE.lock` is declared with
+/// every output, [`PathPlan::output`]).
 pub(super) fn with_side_files(plan: PathPlan, out: &OutputArgs) -> PathPlan {
     match out.file().filter(|_| streams(out)) {
-        Some(path) => plan
-            .side_output("-o", "run record", &RunRecord::path_for(path), path)
-            .side_output("-o", "lock", &super::lock::lock_path(path), path),
+        Some(path) => plan.side_output("-o", "run record", &RunRecord::path_for(path), path),
         None => plan,
     }
 }
@@ -233,14 +232,17 @@ pub(super) fn open(
             opened.dropped_bytes
         );
     }
+    let mut writer = opened.writer;
     if resumed {
-        note!(
+        // Said once the kept rows' puzzles are found to be this input's
+        // (with the first new row, or at the end).
+        writer.say_with_first_row(format!(
             "sudolab: {}: {} row(s) already done, appending the others",
             path.display(),
             opened.done.len()
-        );
+        ));
     }
-    Ok((opened.writer, opened.done))
+    Ok((writer, opened.done))
 }
 
 /// While the returned guard lives, a signal stops the batch instead of
@@ -256,7 +258,8 @@ pub(super) fn keep_rows_on_signal(writer: Option<&RowWriter>) -> Option<signals:
 /// error, returned as it is otherwise): the file is completed, stderr says
 /// how many rows it keeps (`before` were there already, `now` were written
 /// by this run), where the earlier file it replaced is kept, and that
-/// `--resume` continues, and the exit code is [`EXIT_INTERRUPTED`].
+/// `--resume` continues, and the exit code is 128 + the signal's number
+/// ([`signals::exit_code`]).
 pub(super) fn interrupted(
     e: anyhow::Error,
     writer: Option<RowWriter>,
@@ -280,7 +283,7 @@ pub(super) fn interrupted(
         path.display(),
         before + now
     );
-    Ok(EXIT_INTERRUPTED)
+    Ok(signals::exit_code())
 }
 
 /// The row stream of `command` with `params` (the command's parameters

@@ -10,9 +10,13 @@
 //! instead: the first signal sets [`interrupted`], the batch starts no new
 //! puzzle, the puzzles in progress finish and their rows are written (a
 //! file they replace is kept beside them under a fresh name), and the
-//! command says how many rows the file keeps and exits 130 (`--resume`
+//! command says how many rows the file keeps and exits 128 + the signal's
+//! number, as the program ended by it would (130 for SIGINT; `--resume`
 //! continues it). A second signal ends the program at once, as above; the
-//! rows already written in place stay.
+//! rows already written in place stay, and those a temporary file holds
+//! (a run replacing an earlier file) are kept under a name of their own
+//! (`out.unfinished.jsonl`), both said on stderr. SIGXFSZ is ignored, so a
+//! file grown past `ulimit -f` fails to write and is reported.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
@@ -107,7 +111,8 @@ mod imp {
                         "sudolab: interrupted: finishing the puzzles in progress and keeping every finished row (interrupt again to stop at once)"
                     );
                 }
-                sudolab::remove_temporaries();
+                let again = super::interrupted();
+                super::say_what_is_kept(again, &sudolab::remove_temporaries());
                 let sig = libc::c_int::from(byte);
                 // SAFETY: restoring the default action and raising the
                 // signal ends the process as the signal would have.
@@ -128,10 +133,54 @@ mod imp {
     }
 }
 
+/// Says, as a signal ends the program, what it keeps: the rows of a
+/// streamed output kept under a name of their own (`kept`), else that no
+/// output was replaced (every file keeps what it held; `again`: a second
+/// signal, where the rows a file received in place stay too).
+fn say_what_is_kept(again: bool, kept: &[sudolab::KeptRows]) {
+    for rows in kept {
+        note!(
+            "sudolab: stopped at once: {} finished row(s) of this run are kept as {}; {} keeps what it held before",
+            rows.rows,
+            rows.kept.display(),
+            rows.output.display()
+        );
+    }
+    if kept.is_empty() {
+        let written = if again {
+            "; the rows already written in place stay"
+        } else {
+            ""
+        };
+        note!(
+            "sudolab: stopped by a signal: no output was replaced (each keeps what it held before, temporary files removed){written}"
+        );
+    }
+}
+
+/// Ignores SIGXFSZ (a file grown past `ulimit -f`): the write fails with
+/// EFBIG instead, and is reported, its temporary file and lock removed,
+/// as a full disk is.
+fn ignore_file_size_limit() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to ignore.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
 /// Installs the handlers (Unix; elsewhere nothing).
 pub(super) fn install() {
+    ignore_file_size_limit();
     #[cfg(unix)]
     imp::install();
+}
+
+/// The exit code of a run a signal stopped, as a shell reports a program
+/// ended by it: 128 + its number (130 for SIGINT, 143 for SIGTERM).
+pub(super) fn exit_code() -> u8 {
+    let sig = INTERRUPTED.load(Ordering::SeqCst);
+    u8::try_from(128 + sig).unwrap_or(super::EXIT_INTERRUPTED)
 }
 
 /// True when standard output is a pipe whose reader has gone (`sudolab rate
@@ -167,7 +216,8 @@ pub(super) fn stdout_reader_gone() -> bool {
     }
 }
 
-/// Removes `path` too when a signal ends the program (a lock file).
+/// Removes `path` too when a signal ends the program (a lock file, a
+/// folder the run created: when empty).
 pub(crate) fn remove_on_signal(path: &Path) {
     sudolab::track_temporary(path);
 }

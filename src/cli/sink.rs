@@ -36,7 +36,15 @@ pub(crate) enum RowWriter {
     /// written in place, so a run that fails before its first row leaves
     /// no record behind; once complete for a file that replaces an earlier
     /// one.
-    File(OutputStream, Option<Box<(RunRecord, PathBuf)>>),
+    ///
+    /// The third field is a note for stderr, said with the first row or at
+    /// the end (what a resumed file held): a run refused before (a row
+    /// for another puzzle) says only why.
+    File(
+        OutputStream,
+        Option<Box<(RunRecord, PathBuf)>>,
+        Option<String>,
+    ),
     /// Written to a stream (standard output) as they come.
     Stream(Box<dyn Write>),
 }
@@ -79,7 +87,23 @@ fn write_pending(pending: &mut Option<Box<(RunRecord, PathBuf)>>) -> Result<(), 
     }
 }
 
+/// Says a pending note on stderr, once.
+fn say(note: &mut Option<String>) {
+    if let Some(note) = note.take() {
+        note!("{note}");
+    }
+}
+
 impl RowWriter {
+    /// Says `note` on stderr with the first row written, or at the end:
+    /// not at all when the run is refused before.
+    pub(crate) fn say_with_first_row(&mut self, note: String) {
+        match self {
+            RowWriter::File(_, _, pending) => *pending = Some(note),
+            RowWriter::Stream(_) => note!("{note}"),
+        }
+    }
+
     /// Writes rows with their input lines, flushed once they are all out.
     pub(crate) fn write<T: Serialize>(&mut self, rows: &[(usize, T)]) -> Result<(), SinkError> {
         if rows.is_empty() {
@@ -96,7 +120,8 @@ impl RowWriter {
         // be locked (`lock.rs`), against a run through another of its names.
         let mut created = None;
         let out: &mut dyn Write = match self {
-            RowWriter::File(f, pending) => {
+            RowWriter::File(f, pending, note) => {
+                say(note);
                 if f.in_place() {
                     created = pending.as_ref().map(|due| due.1.clone());
                     write_pending(pending)?;
@@ -123,7 +148,8 @@ impl RowWriter {
     /// over it only now, and gets its run record).
     pub(crate) fn finish(self) -> Result<(), SinkError> {
         match self {
-            RowWriter::File(f, mut pending) => {
+            RowWriter::File(f, mut pending, mut note) => {
+                say(&mut note);
                 if f.in_place() {
                     write_pending(&mut pending)?;
                 }
@@ -143,7 +169,7 @@ impl RowWriter {
     /// stays as it was.
     pub(crate) fn finish_interrupted(self) -> Result<Option<PathBuf>, SinkError> {
         match self {
-            RowWriter::File(f, mut pending) if !f.in_place() => {
+            RowWriter::File(f, mut pending, _) if !f.in_place() => {
                 let Some(kept) = f.finish_keeping_earlier()? else {
                     return Ok(None);
                 };
@@ -206,7 +232,7 @@ pub(crate) fn open_file(
             _ => Some(Box::new((record.clone(), path.to_path_buf()))),
         };
         return Ok(Opened {
-            writer: RowWriter::File(f, pending),
+            writer: RowWriter::File(f, pending, None),
             done: DoneRows::default(),
             dropped_bytes: 0,
         });
@@ -225,6 +251,7 @@ pub(crate) fn open_file(
         None if has_rows => {
             return Err(ResultsError::NoRecord {
                 path: path.to_path_buf(),
+                record: RunRecord::path_for(path),
             });
         }
         None => {}
@@ -241,7 +268,7 @@ pub(crate) fn open_file(
     write_record(record, path)?;
     let f = OutputStream::append(path).map_err(cannot(true))?;
     Ok(Opened {
-        writer: RowWriter::File(f, None),
+        writer: RowWriter::File(f, None, None),
         done,
         dropped_bytes,
     })

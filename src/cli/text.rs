@@ -226,15 +226,57 @@ pub(crate) fn rate_table(rows: &[RatedRow]) -> String {
 /// The headline metrics of each group as a table (every field is in
 /// `--format jsonl|json|csv`).
 pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
+    let mut notes = AnalyzeNotes::default();
+    notes.count(rows);
+    analyze_rows(rows, AnalyzeColumns::of_rows(rows)) + &notes.text()
+}
+
+/// Which groups' columns an `analyze` table shows.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AnalyzeColumns {
+    clauses: bool,
+    /// The relaxation's: its legend goes under the table.
+    pub(crate) relax: bool,
+    rate: bool,
+    score: bool,
+}
+
+impl AnalyzeColumns {
+    /// The groups some of `rows` hold.
+    fn of_rows(rows: &[Lined<AnalysisRow>]) -> AnalyzeColumns {
+        let has = |pick: fn(&AnalysisRow) -> bool| rows.iter().any(|r| pick(&r.row));
+        AnalyzeColumns {
+            clauses: has(|r| r.clauses.is_some()),
+            relax: has(|r| r.relax.is_some()),
+            rate: has(|r| r.rate.is_some()),
+            score: has(|r| r.score.is_some()),
+        }
+    }
+
+    /// The groups a run computes: the same columns in every window of a
+    /// table written as its rows come.
+    pub(crate) fn of_groups(groups: &[sudolab::MetricGroup]) -> AnalyzeColumns {
+        use sudolab::MetricGroup as G;
+        AnalyzeColumns {
+            clauses: groups.contains(&G::Clauses),
+            relax: groups.contains(&G::Relax),
+            rate: groups.iter().any(|g| matches!(g, G::Rate(_))),
+            score: groups.contains(&G::Score),
+        }
+    }
+}
+
+/// The rows of an `analyze` table with `columns`, without the notes under
+/// it ([`AnalyzeNotes`]).
+pub(crate) fn analyze_rows(rows: &[Lined<AnalysisRow>], columns: AnalyzeColumns) -> String {
     let f = |x: Option<f64>| x.map_or_else(|| "-".into(), |x| format!("{x:.2}"));
     let mut header = vec!["line", "puzzle"];
-    let has = |pick: fn(&AnalysisRow) -> bool| rows.iter().any(|r| pick(&r.row));
-    let (clauses, relax, rate, score) = (
-        has(|r| r.clauses.is_some()),
-        has(|r| r.relax.is_some()),
-        has(|r| r.rate.is_some()),
-        has(|r| r.score.is_some()),
-    );
+    let AnalyzeColumns {
+        clauses,
+        relax,
+        rate,
+        score,
+    } = columns;
     if clauses {
         header.push("short_pct");
     }
@@ -315,9 +357,7 @@ pub(crate) fn analyze_table(rows: &[Lined<AnalysisRow>]) -> String {
             cells
         })
         .collect();
-    let mut text = text_table(&header, &table);
-    text.push_str(&analyze_notes(rows));
-    text
+    text_table(&header, &table)
 }
 
 /// The relaxation cells of an `analyze` row: k, mean fixed, P(unique),
@@ -339,31 +379,51 @@ fn relax_cells(r: Option<&RelaxSummary>) -> [String; 5] {
     ]
 }
 
-/// The notes under `analyze`'s table: how many relaxed rows saw nothing,
-/// and the rows whose precision was not reached.
-fn analyze_notes(rows: &[Lined<AnalysisRow>]) -> String {
-    let mut text = String::new();
-    let mut saturation = Saturation::default();
-    saturation.count(rows.iter().map(|r| &r.row));
-    if let Some(note) = saturation.note() {
-        text.push_str(&note);
-        text.push('\n');
+/// The notes under an `analyze` table, counted a window of rows at a
+/// time: the rows that saw nothing ([`Saturation`]) and the lines whose
+/// precision was not reached (only their numbers are held).
+#[derive(Default)]
+pub(crate) struct AnalyzeNotes {
+    pub(crate) saturation: Saturation,
+    unreached: Vec<usize>,
+    /// The precision and samples asked (from the first row).
+    asked: Option<(f64, usize)>,
+}
+
+impl AnalyzeNotes {
+    /// Counts `rows`.
+    pub(crate) fn count(&mut self, rows: &[Lined<AnalysisRow>]) {
+        self.saturation.count(rows.iter().map(|r| &r.row));
+        if let Some(first) = rows.first().filter(|_| self.asked.is_none()) {
+            let p = &first.row.params;
+            self.asked = Some((
+                p.precision.unwrap_or_default(),
+                p.samples.unwrap_or_default(),
+            ));
+        }
+        self.unreached.extend(
+            rows.iter()
+                .filter(|r| r.row.precision_reached == Some(false))
+                .map(|r| r.line),
+        );
     }
-    let unreached: Vec<String> = rows
-        .iter()
-        .filter(|r| r.row.precision_reached == Some(false))
-        .map(|r| r.line.to_string())
-        .collect();
-    if let (Some(first), false) = (rows.first(), unreached.is_empty()) {
-        let p = &first.row.params;
-        text.push_str(&format!(
-            "NOTE: line(s) {}: the precision ±{} cells was not reached within {} samples (raise --samples for a narrower interval; precision_reached is false in -f jsonl).\n",
-            unreached.join(", "),
-            p.precision.unwrap_or_default(),
-            p.samples.unwrap_or_default()
-        ));
+
+    /// The notes, one a line (empty: none).
+    pub(crate) fn text(&self) -> String {
+        let mut text = String::new();
+        if let Some(note) = self.saturation.note() {
+            text.push_str(&note);
+            text.push('\n');
+        }
+        if let (Some((precision, samples)), false) = (self.asked, self.unreached.is_empty()) {
+            let lines: Vec<String> = self.unreached.iter().map(usize::to_string).collect();
+            text.push_str(&format!(
+                "NOTE: line(s) {}: the precision ±{precision} cells was not reached within {samples} samples (raise --samples for a narrower interval; precision_reached is false in -f jsonl).\n",
+                lines.join(", "),
+            ));
+        }
+        text
     }
-    text
 }
 
 /// One relaxation as text: its summary and the fixedness map.

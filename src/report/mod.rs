@@ -393,18 +393,31 @@ pub fn refuse_write_protected(path: &Path) -> io::Result<()> {
 /// The temporary files of this process not yet renamed over their
 /// targets: what a program removes when a signal ends it
 /// ([`remove_temporaries`]).
-static TEMPORARIES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+static TEMPORARIES: std::sync::Mutex<Temporaries> = std::sync::Mutex::new(Temporaries {
+    listed: Vec::new(),
+    ended: false,
+});
 
-fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+/// The listed temporary files, and whether [`remove_temporaries`] has run
+/// (then no new one is made: the program is ending).
+struct Temporaries {
+    /// Each file, with the output it holds finished rows of (a streamed
+    /// output replacing an earlier file: its rows are kept, not removed).
+    listed: Vec<(PathBuf, Option<PathBuf>)>,
+    ended: bool,
+}
+
+fn temporaries() -> std::sync::MutexGuard<'static, Temporaries> {
     TEMPORARIES
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Lists `path` with the temporary files [`remove_temporaries`] removes (a
-/// lock file, a file staged by the caller).
+/// lock file, a file staged by the caller, a folder the run created: it
+/// goes when empty, after the files listed later).
 pub fn track_temporary(path: &Path) {
-    temporaries().push(path.to_path_buf());
+    temporaries().listed.push((path.to_path_buf(), None));
 }
 
 /// A temporary file leaves the list once renamed over its target or
@@ -417,27 +430,136 @@ pub fn track_temporary(path: &Path) {
 /// sudolab::forget_temporary(Path::new(".out.lock"));
 /// ```
 pub fn forget_temporary(path: &Path) {
-    temporaries().retain(|p| p != path);
+    temporaries().listed.retain(|(p, _)| p != path);
+}
+
+/// The finished rows of a run that could not complete its output, kept
+/// under a name of their own beside it ([`keep_unfinished_rows`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeptRows {
+    /// The output the rows were written for.
+    pub output: PathBuf,
+    /// The temporary file that held them.
+    pub temporary: PathBuf,
+    /// Where they are now (`out.unfinished.jsonl`).
+    pub kept: PathBuf,
+    /// How many whole lines (rows) they are; a cut-off last line is
+    /// dropped.
+    pub rows: usize,
 }
 
 /// Removes every listed temporary file of this process not yet renamed
 /// over its target (`.FILE.XXXXXX.tmp`): what a program interrupted by a
 /// signal calls before it ends, so that no temporary file is left and
-/// every target keeps its earlier contents.
+/// every target keeps its earlier contents. The finished rows of a
+/// streamed output that was replacing an earlier file are kept instead
+/// ([`keep_unfinished_rows`]) and returned. No temporary file is made after
+/// this call ([`new_temp_beside`] refuses), so none is left by a thread
+/// still writing.
 ///
 /// ```
 /// let dir = tempfile::tempdir()?;
 /// let lock = dir.path().join(".out.lock");
 /// std::fs::write(&lock, "1")?;
 /// sudolab::track_temporary(&lock);
-/// sudolab::remove_temporaries();
+/// assert!(sudolab::remove_temporaries().is_empty());
 /// assert!(!lock.exists());
 /// # Ok::<(), std::io::Error>(())
 /// ```
-pub fn remove_temporaries() {
-    for path in temporaries().drain(..) {
-        let _ = fs::remove_file(path);
+pub fn remove_temporaries() -> Vec<KeptRows> {
+    let mut listed = temporaries();
+    listed.ended = true;
+    let mut kept = Vec::new();
+    for (path, rows_of) in listed.listed.drain(..).rev() {
+        let rows = rows_of.and_then(|output| keep_unfinished_rows(&path, &output).ok());
+        match rows {
+            Some(rows) => kept.push(rows),
+            None if fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) => {
+                let _ = fs::remove_dir(&path);
+            }
+            None => {
+                let _ = fs::remove_file(&path);
+            }
+        }
     }
+    kept
+}
+
+/// Keeps the rows a run left in `temporary` (a temporary file of
+/// `output`: `.out.jsonl.XXXXXX.tmp`) under a fresh name beside `output`
+/// (`out.unfinished.jsonl`, then `out.unfinished-2.jsonl`, …; nothing is
+/// replaced), its cut-off last line dropped.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let out = dir.path().join("out.jsonl");
+/// let tmp = dir.path().join(".out.jsonl.a1B2c3.tmp");
+/// std::fs::write(&tmp, "{\"line\":1}\n{\"line\":2}\n{\"li")?;
+/// let kept = sudolab::keep_unfinished_rows(&tmp, &out)?;
+/// assert_eq!((kept.rows, kept.kept.clone()), (2, dir.path().join("out.unfinished.jsonl")));
+/// assert_eq!(std::fs::read_to_string(&kept.kept)?, "{\"line\":1}\n{\"line\":2}\n");
+/// assert!(!tmp.exists());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// # Errors
+/// The file cannot be read, cut or renamed.
+pub fn keep_unfinished_rows(temporary: &Path, output: &Path) -> io::Result<KeptRows> {
+    let bytes = fs::read(temporary)?;
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if whole < bytes.len() {
+        fs::OpenOptions::new()
+            .write(true)
+            .open(temporary)?
+            .set_len(whole as u64)?;
+    }
+    let rows = bytes[..whole].iter().filter(|&&b| b == b'\n').count();
+    let kept = keep_as_fresh(temporary, |n| tagged_name(output, "unfinished", n))?;
+    fs::remove_file(temporary)?;
+    Ok(KeptRows {
+        output: output.to_path_buf(),
+        temporary: temporary.to_path_buf(),
+        kept,
+        rows,
+    })
+}
+
+/// The temporary files beside `output` that a run ended by SIGKILL (or a
+/// power cut) left: `.NAME.XXXXXX.tmp`, the names [`new_temp_beside`]
+/// gives, six letters or digits between. Only a run holding the output's
+/// lock may take them for orphans (no other run is writing them).
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let out = dir.path().join("out.jsonl");
+/// std::fs::write(dir.path().join(".out.jsonl.a1B2c3.tmp"), "x\n")?;
+/// std::fs::write(dir.path().join(".out.jsonl.run.json.a1B2c3.tmp"), "x\n")?;
+/// let found = sudolab::orphaned_temporaries(&out);
+/// assert_eq!(found, [dir.path().join(".out.jsonl.a1B2c3.tmp")]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn orphaned_temporaries(output: &Path) -> Vec<PathBuf> {
+    let Some(name) = output.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return Vec::new();
+    };
+    let prefix = format!(".{name}.");
+    let Ok(entries) = fs::read_dir(folder_of(output)) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|e| {
+            let entry = e.file_name().to_string_lossy().into_owned();
+            entry
+                .strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix(".tmp"))
+                .is_some_and(|mid| mid.len() == 6 && mid.bytes().all(|b| b.is_ascii_alphanumeric()))
+        })
+        .map(|e| output.with_file_name(e.file_name()))
+        .collect();
+    found.sort();
+    found
 }
 
 /// A temporary file beside `path` (`.NAME.XXXXXX.tmp`, by `tempfile`),
@@ -494,8 +616,18 @@ pub fn new_temp_beside(path: &Path) -> io::Result<NamedTempFile> {
     // for any file the tool writes.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    // Made and listed under the list's lock: a signal's
+    // `remove_temporaries` either removes it or comes first and no file is
+    // made.
+    let mut listed = temporaries();
+    if listed.ended {
+        return Err(io::Error::new(
+            io::ErrorKind::Interrupted,
+            "the program is ending on a signal",
+        ));
+    }
     let tmp = builder.tempfile_in(folder_of(path))?;
-    temporaries().push(tmp.path().to_path_buf());
+    listed.listed.push((tmp.path().to_path_buf(), None));
     Ok(tmp)
 }
 
@@ -533,6 +665,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// ```
 pub struct OutputStream {
     target: OutputTarget,
+    /// Streamed rows (`in_place_if_new`): a signal that ends the program
+    /// keeps those of a temporary file ([`remove_temporaries`]).
+    rows: bool,
     /// The output replaces a regular file that holds something (or is
     /// not streamed): written through a temporary file.
     replaces: bool,
@@ -558,6 +693,7 @@ impl OutputStream {
         };
         Ok(OutputStream {
             target,
+            rows: in_place_if_new,
             replaces,
             state: StreamState::Closed,
         })
@@ -571,7 +707,13 @@ impl OutputStream {
             OutputTarget::Special(p) => {
                 StreamState::Direct(fs::OpenOptions::new().write(true).open(p)?)
             }
-            OutputTarget::File(p) if self.replaces => StreamState::Temp(temp_beside(p)?),
+            OutputTarget::File(p) if self.replaces => {
+                let tmp = temp_beside(p)?;
+                if self.rows {
+                    keep_rows_on_signal(tmp.path(), p);
+                }
+                StreamState::Temp(tmp)
+            }
             // A new file is created as new: a symbolic link planted at its
             // path since the run began is not followed.
             OutputTarget::File(p) if !p.exists() => StreamState::Direct(
@@ -646,6 +788,7 @@ impl OutputStream {
         };
         Ok(OutputStream {
             target,
+            rows: true,
             replaces: false,
             state: StreamState::Direct(file),
         })
@@ -684,36 +827,11 @@ impl OutputStream {
             unreachable!("only a regular file is written through a temporary file")
         };
         let path = path.clone();
-        let mut kept = None;
-        if path.exists() {
-            for n in 1.. {
-                let name = earlier_name(&path, n);
-                // A hard link is made only where nothing is: an earlier
-                // kept file is never replaced.
-                match fs::hard_link(&path, &name) {
-                    Ok(()) => {
-                        kept = Some(name);
-                        break;
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                    // No hard links on this file system: a copy.
-                    Err(_) => match fs::OpenOptions::new()
-                        .write(true)
-                        .create_new(true)
-                        .open(&name)
-                    {
-                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                        Err(e) => return Err(e),
-                        Ok(mut to) => {
-                            io::copy(&mut fs::File::open(&path)?, &mut to)?;
-                            to.sync_all()?;
-                            kept = Some(name);
-                            break;
-                        }
-                    },
-                }
-            }
-        }
+        let kept = if path.exists() {
+            Some(keep_as_fresh(&path, |n| earlier_name(&path, n))?)
+        } else {
+            None
+        };
         self.finish()?;
         Ok(kept)
     }
@@ -732,14 +850,57 @@ impl OutputStream {
 /// assert_eq!(sudolab::earlier_name(Path::new("out"), 1), Path::new("out.earlier"));
 /// ```
 pub fn earlier_name(path: &Path, n: usize) -> PathBuf {
+    tagged_name(path, "earlier", n)
+}
+
+/// Marks the listed temporary file `tmp` as holding finished rows of
+/// `output`: a signal that ends the program keeps them
+/// ([`remove_temporaries`]).
+fn keep_rows_on_signal(tmp: &Path, output: &Path) {
+    if let Some(entry) = temporaries().listed.iter_mut().find(|(p, _)| p == tmp) {
+        entry.1 = Some(output.to_path_buf());
+    }
+}
+
+/// A second name for the file at `path`, the first that `name(n)` gives
+/// (n = 1, 2, …) where nothing is: a hard link, or a copy on a file system
+/// without them. Nothing is ever replaced.
+fn keep_as_fresh(path: &Path, name: impl Fn(usize) -> PathBuf) -> io::Result<PathBuf> {
+    for n in 1.. {
+        let fresh = name(n);
+        match fs::hard_link(path, &fresh) {
+            Ok(()) => return Ok(fresh),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            // No hard links on this file system: a copy.
+            Err(_) => match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&fresh)
+            {
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+                Ok(mut to) => {
+                    io::copy(&mut fs::File::open(path)?, &mut to)?;
+                    to.sync_all()?;
+                    return Ok(fresh);
+                }
+            },
+        }
+    }
+    unreachable!("a fresh name is found before the numbers run out")
+}
+
+/// `path` with `tag` before its extension (`out.TAG.jsonl`, then
+/// `out.TAG-2.jsonl` for n = 2, …).
+fn tagged_name(path: &Path, tag: &str, n: usize) -> PathBuf {
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tag = if n < 2 {
-        "earlier".to_string()
+        tag.to_string()
     } else {
-        format!("earlier-{n}")
+        format!("{tag}-{n}")
     };
     let name = match path.extension() {
         Some(ext) => format!("{stem}.{tag}.{}", ext.to_string_lossy()),
