@@ -5,7 +5,7 @@
 # docs/time_ideas.py's cross-validation of each variant. Needs python3 with numpy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA="${DATA:-../shared/data}"
+DATA="${SUDOLAB_DATA:-../shared/data}"
 TSV="$DATA/human-cloudsudoku-train/cloudsudoku_train.tsv"
 W="$(mktemp -d)"
 trap 'rm -rf "$W"' EXIT
