@@ -176,6 +176,18 @@ def square(column):
     )
 
 
+def as_ranks(a, b, tr, te):
+    """Each column as its share of the training rows below (ties halved)."""
+    def cdf(col, x):
+        s = np.sort(col)
+        return (np.searchsorted(s, x, "left") + np.searchsorted(s, x, "right")) / (2 * len(s))
+
+    return (
+        np.column_stack([cdf(a[:, j], a[:, j]) for j in range(a.shape[1])]),
+        np.column_stack([cdf(a[:, j], b[:, j]) for j in range(a.shape[1])]),
+    )
+
+
 def score_interactions(a, b, tr, te):
     return np.column_stack([a, a[:, :1] * a[:, 1:]]), np.column_stack([b, b[:, :1] * b[:, 1:]])
 
@@ -241,6 +253,7 @@ def ideas():
     for at in (3, 4, 5):
         yield f"+ a hinge in the score at {at}", SHIPPED, {"extra": hinge(at)}
     yield "+ score x each term", SHIPPED, {"extra": score_interactions}
+    yield "the score and each term as ranks", SHIPPED, {"extra": as_ranks}
     for i, t in enumerate(SHIPPED):
         if t.transform != "whole":
             yield f"+ the square of {t.name}", SHIPPED, {"extra": square(i + 1)}
