@@ -1,6 +1,15 @@
-//! Small helpers shared across the crate: the bits of a candidate mask.
-//! (Seeds and the seeded generator are in [`crate::seed`], statistics such
+//! Small helpers shared across the crate: the bits of a candidate mask, a
+//! count with its noun. (Seeds and the seeded generator are in [`crate::seed`], statistics such
 //! as the median in [`crate::stats`].)
+
+/// `n` and the noun, singular for one: `1 step`, `2 steps`.
+pub(crate) fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
 
 /// The set bits of a mask (the digits of a candidate mask), ascending.
 pub(crate) fn bits(mask: u32) -> impl Iterator<Item = u8> {
@@ -19,6 +28,13 @@ pub(crate) fn bits(mask: u32) -> impl Iterator<Item = u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_names_its_noun_in_the_singular_for_one() {
+        assert_eq!(counted(0, "step"), "0 steps");
+        assert_eq!(counted(1, "step"), "1 step");
+        assert_eq!(counted(139, "step"), "139 steps");
+    }
 
     #[test]
     fn bits_of_a_mask() {

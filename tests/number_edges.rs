@@ -300,7 +300,7 @@ fn explain_goes_on_with_ses_path_where_the_catalogue_is_stuck() {
         .split_once("Sudoku Explainer's path (rate -m serate --explain)")
         .unwrap_or_else(|| panic!("no SE path after the stuck catalogue:\n{out}"));
     assert!(
-        catalogue.contains("stuck after 1 steps: needs search"),
+        catalogue.contains("stuck after 1 step: needs search"),
         "{out}"
     );
     let numbered = se
@@ -333,7 +333,7 @@ fn explain_goes_on_with_ses_path_where_the_catalogue_is_stuck() {
     let (code, out, err) = sudolab(&["rate", "-", "--explain", "-m", "weights"], input);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("stuck after 1 steps") && !out.contains(" 1. 1.2, "),
+        out.contains("stuck after 1 step") && !out.contains(" 1. 1.2, "),
         "{out}"
     );
     assert!(

@@ -272,14 +272,14 @@ impl fmt::Display for Explanation {
         match self.status {
             ExplainStatus::Solved => writeln!(
                 f,
-                "solved in {} steps; hardest technique: {hardest}",
-                self.steps.len()
+                "solved in {}; hardest technique: {hardest}",
+                crate::util::counted(self.steps.len(), "step")
             ),
             _ => {
                 writeln!(
                     f,
-                    "stuck after {} steps: needs search (hardest technique so far: {hardest})\nremaining: {}",
-                    self.steps.len(),
+                    "stuck after {}: needs search (hardest technique so far: {hardest})\nremaining: {}",
+                    crate::util::counted(self.steps.len(), "step"),
                     self.remaining.as_deref().unwrap_or("")
                 )?;
                 match &self.serate_path {
@@ -422,8 +422,8 @@ impl fmt::Display for SeExplanation {
         match (&self.status, self.serate, self.serate_ep, self.serate_ed) {
             (ExplainStatus::Solved, Some(er), Some(ep), Some(ed)) => writeln!(
                 f,
-                "solved in {} steps; ER {er:.1}, EP {ep:.1}, ED {ed:.1}",
-                self.steps.len()
+                "solved in {}; ER {er:.1}, EP {ep:.1}, ED {ed:.1}",
+                crate::util::counted(self.steps.len(), "step")
             ),
             (status, ..) => {
                 let why = match status {
@@ -432,8 +432,8 @@ impl fmt::Display for SeExplanation {
                 };
                 writeln!(
                     f,
-                    "stuck after {} steps: {why}\nremaining: {}",
-                    self.steps.len(),
+                    "stuck after {}: {why}\nremaining: {}",
+                    crate::util::counted(self.steps.len(), "step"),
                     self.remaining.as_deref().unwrap_or("")
                 )
             }

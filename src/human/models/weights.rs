@@ -212,7 +212,10 @@ pub(crate) fn weights(puzzle: &Puzzle) -> Result<WeightsResult, WeightsNull> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum WeightsNull {
     /// The catalogue cannot finish the puzzle.
-    #[error("needs search (stuck after {steps} steps with {empty} empty cells)")]
+    #[error(
+        "needs search (stuck after {} with {empty} empty cells)",
+        crate::util::counted(*.steps, "step")
+    )]
     NeedsSearch {
         /// Steps of the simplest-first path before it stalled.
         steps: usize,
