@@ -255,10 +255,10 @@ impl Puzzle {
         }
         // The largest value first (a loop that vectorises): every puzzle
         // read passes here.
-        if cells.iter().fold(0, |m, &v| m.max(v)) as usize > side {
-            if let Some(&v) = cells.iter().find(|&&v| v as usize > side) {
-                return Err(format!("value {v} outside 0..={side}"));
-            }
+        if cells.iter().fold(0, |m, &v| m.max(v)) as usize > side
+            && let Some(&v) = cells.iter().find(|&&v| v as usize > side)
+        {
+            return Err(format!("value {v} outside 0..={side}"));
         }
         Ok(Puzzle {
             n,

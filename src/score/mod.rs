@@ -456,10 +456,10 @@ impl ScoreModel {
                     "{variant}: reference is not 101 ascending percentiles"
                 ));
             }
-            if let Some(time) = &s.time {
-                if let Err(e) = time.check() {
-                    return bad(format!("{variant}: time model: {e}"));
-                }
+            if let Some(time) = &s.time
+                && let Err(e) = time.check()
+            {
+                return bad(format!("{variant}: time model: {e}"));
             }
             for t in &s.terms {
                 let finite = [t.fill, t.mean, t.sd, t.weight]

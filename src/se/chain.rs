@@ -175,7 +175,7 @@ impl RatedChain {
     }
 
     /// The chain following the branches of `origin`.
-    pub(crate) fn from_origin(mut self, origin: Origin) -> RatedChain {
+    pub(crate) fn with_origin(mut self, origin: Origin) -> RatedChain {
         self.origin = origin;
         self
     }
@@ -263,6 +263,18 @@ impl Eliminations {
     }
 }
 
+/// A conclusion of a static chain nested in a branch: what it concludes,
+/// its complexity, and the causes of its nodes (its rule parents).
+pub(crate) struct NestedConclusion {
+    pub(crate) conclusion: Conclusion,
+    pub(crate) nodes: usize,
+    pub(crate) causes: Vec<Cause>,
+    /// The nested chain's identity when two searches may find the same
+    /// chain (SE's `FullChain`): its complexity counts once per outer
+    /// chain.
+    pub(crate) fingerprint: Option<u64>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,16 +316,4 @@ mod tests {
         assert_eq!(ChainKind::Nishio.base_tenths(), 75);
         assert_eq!(ChainKind::Dynamic.base_tenths(), 85);
     }
-}
-
-/// A conclusion of a static chain nested in a branch: what it concludes,
-/// its complexity, and the causes of its nodes (its rule parents).
-pub(crate) struct NestedConclusion {
-    pub(crate) conclusion: Conclusion,
-    pub(crate) nodes: usize,
-    pub(crate) causes: Vec<Cause>,
-    /// The nested chain's identity when two searches may find the same
-    /// chain (SE's `FullChain`): its complexity counts once per outer
-    /// chain.
-    pub(crate) fingerprint: Option<u64>,
 }

@@ -963,7 +963,7 @@ pub(super) fn rated_agreements(
     agreements(board, live, skip, &mut |conclusion, parts| {
         let nodes = parts.iter().map(|(_, a)| a.count()).sum();
         let origin = *origin.get_or_insert_with(|| agreed_origin(board, live));
-        out.push(RatedChain::new(conclusion, kind, nodes).from_origin(origin));
+        out.push(RatedChain::new(conclusion, kind, nodes).with_origin(origin));
     });
 }
 
@@ -1163,7 +1163,7 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8, search: &Search) -> Vec<R
                     b_on.summed(a),
                 )
                 .keyed(KEY_CONTRADICTION)
-                .from_origin(Origin::Refuted(Assume::On(cell, d))),
+                .with_origin(Origin::Refuted(Assume::On(cell, d))),
             );
         }
         if let Some(a) = &b_off.contradiction {
@@ -1174,7 +1174,7 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8, search: &Search) -> Vec<R
                     b_off.summed(a),
                 )
                 .keyed(KEY_CONTRADICTION)
-                .from_origin(Origin::Refuted(Assume::Off(cell, d))),
+                .with_origin(Origin::Refuted(Assume::Off(cell, d))),
             );
         }
         if board.cands(cell).count_ones() >= 3 {

@@ -374,14 +374,14 @@ pub(crate) fn deep_chains(
             out.push(
                 RatedChain::new(Conclusion::Remove(cell, d), kind, b_on.summed(a))
                     .keyed(KEY_CONTRADICTION)
-                    .from_origin(Origin::Refuted(Assume::On(cell, d))),
+                    .with_origin(Origin::Refuted(Assume::On(cell, d))),
             );
         }
         if let Some(a) = &b_off.contradiction {
             out.push(
                 RatedChain::new(Conclusion::Place(cell, d), kind, b_off.summed(a))
                     .keyed(KEY_CONTRADICTION)
-                    .from_origin(Origin::Refuted(Assume::Off(cell, d))),
+                    .with_origin(Origin::Refuted(Assume::Off(cell, d))),
             );
         }
         if board.cands(cell).count_ones() >= 3 {
