@@ -122,7 +122,7 @@ pub(crate) enum Assume {
 /// so that `rate --explain` can show its links ([`super::links`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) enum Origin {
-    /// Not recorded (SE's first producer's cycles and chains).
+    /// Not recorded.
     #[default]
     Unknown,
     /// One assumption, refuted by a contradiction.
@@ -133,6 +133,16 @@ pub(crate) enum Origin {
     Cell(usize),
     /// The digit assumed in each of its places in the unit, all agreeing.
     Region(usize, u8),
+    /// SE's Nishio chain refuting the digit at the cell assumed on (or off).
+    Nishio(usize, u8, bool),
+    /// SE's first producer's cycle or forcing X-, Y- or XY-chain from
+    /// `source` (cell, digit, assumed on), in the pass of links `x`/`y`.
+    First {
+        source: (usize, u8, bool),
+        cycle: bool,
+        x: bool,
+        y: bool,
+    },
 }
 
 /// One rated chain conclusion.

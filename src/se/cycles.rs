@@ -96,6 +96,9 @@ pub(crate) struct FirstHint {
     /// SE's difficulty, computed as SE computes it (base plus 0.1 per
     /// length threshold, in floating point: the sort compares these).
     pub difficulty: f64,
+    /// The search's source: cell, digit, and whether it is assumed on (a
+    /// cycle's always is).
+    pub source: (usize, u8, bool),
 }
 
 impl FirstHint {
@@ -128,7 +131,12 @@ impl FirstHint {
             nodes: self.complexity,
             tenths: self.tenths(),
             sort_key: self.links.sort_key(),
-            origin: Origin::Unknown,
+            origin: Origin::First {
+                source: self.source,
+                cycle: self.cycle,
+                x: self.links.x,
+                y: self.links.y,
+            },
         }
     }
 
@@ -523,6 +531,7 @@ fn traced_hints(board: &Board, traced: bool) -> Vec<(FirstHint, Trace)> {
                             links,
                             complexity,
                             difficulty: se_difficulty(base_cycle, complexity),
+                            source: (cell, d, true),
                         };
                         let trace = if traced {
                             search.trace(last, closing, true, (cell, d, true))
@@ -550,6 +559,7 @@ fn traced_hints(board: &Board, traced: bool) -> Vec<(FirstHint, Trace)> {
                             links,
                             complexity,
                             difficulty: se_difficulty(base_chain, complexity),
+                            source: (cell, d, on),
                         };
                         // The target (the source's negation) is "on", with
                         // the closing link's cause, when the source is off.
@@ -601,6 +611,76 @@ impl Search<'_> {
             fingerprint: h.finish(),
         }
     }
+}
+
+/// The potentials of the first producer's chain that starts from `source`
+/// (a cycle, else a forcing chain) in pass `links` and concludes
+/// `conclusion` on `board`, from the source to the last, each with the
+/// cause of the link that reached it, and the closing link's cause (back to
+/// the source for a cycle, to its negation for a forcing chain); `None`
+/// when the search finds no such chain.
+pub(crate) fn chain_path(
+    board: &Board,
+    (cell, d, on): (usize, u8, bool),
+    cycle: bool,
+    links: Links,
+    conclusion: Conclusion,
+) -> Option<(Vec<(usize, u8, bool, Cause)>, Cause)> {
+    let mut search = Search::new(board);
+    let (last, closing) = if cycle {
+        let mut found = Vec::new();
+        search.cycles(cell, d, links, &mut found);
+        found.into_iter().find(|&(last, _)| {
+            let (elims, _) = search.cycle_eliminations(last);
+            Conclusion::Eliminate(elims) == conclusion
+        })?
+    } else {
+        search.forcing_chain(cell, d, on, links.y)?
+    };
+    let mut path = Vec::new();
+    let mut at = last;
+    while at != ROOT {
+        let n = search.nodes[at as usize];
+        path.push((n.cell, n.digit, n.on, n.cause));
+        at = n.parent;
+    }
+    path.reverse();
+    Some((path, closing))
+}
+
+/// A potential: cell, digit, on.
+pub(crate) type Potential = (usize, u8, bool);
+
+/// SE's Nishio chain that refutes `d` at `cell` assumed on (or off) on
+/// `board`: each potential of the contradiction's two ancestries in the
+/// order found, after the assumption, with the potentials it follows from;
+/// `None` when the search reaches no contradiction.
+pub(crate) fn nishio_path(
+    board: &Board,
+    (cell, d, on): Potential,
+) -> Option<Vec<(Potential, Vec<Potential>)>> {
+    let mut search = NishioSearch::new(board);
+    let (a, b) = search.refute(cell, d, on)?;
+    let mut keep = vec![false; search.nodes.len()];
+    let mut stack = vec![a, b];
+    while let Some(n) = stack.pop() {
+        if !std::mem::replace(&mut keep[n as usize], true) {
+            stack.extend_from_slice(&search.nodes[n as usize].parents);
+        }
+    }
+    let nodes = &search.nodes;
+    Some(
+        (1..nodes.len())
+            .filter(|&n| keep[n])
+            .map(|n| {
+                let parents = nodes[n]
+                    .parents
+                    .iter()
+                    .map(|&p| nodes[p as usize].potential);
+                (nodes[n].potential, parents.collect())
+            })
+            .collect(),
+    )
 }
 
 /// The hints of the first producer as SE hands them to a chain that nests
@@ -657,6 +737,7 @@ pub(crate) fn first_hint(board: &Board) -> Option<FirstHint> {
 #[derive(Debug, Clone)]
 struct DynNode {
     parents: Vec<u32>,
+    potential: Potential,
 }
 
 /// SE's Nishio forcing chains (7.5; Sudoku Explainer 1.2.1.3, `Chaining`
@@ -700,7 +781,7 @@ pub(crate) fn nishio_hint(board: &Board) -> Option<RatedChain> {
                         tenths: (difficulty * 10.0).round() as u32,
                         // SE's contradiction hints sort last.
                         sort_key: 7,
-                        origin: Origin::Unknown,
+                        origin: Origin::Nishio(cell, d, assume_on),
                     };
                     best = Some((difficulty, complexity, rated));
                 }
@@ -760,6 +841,7 @@ impl<'b> NishioSearch<'b> {
         self.cands.copy_from_slice(board.all_cands());
         self.nodes.push(DynNode {
             parents: Vec::new(),
+            potential: (cell, d, assume_on),
         });
         let s0 = self.slot(cell, d);
         self.touched.push(s0);
@@ -788,12 +870,13 @@ impl<'b> NishioSearch<'b> {
                 }
                 for (o, x, parents) in made.drain(..) {
                     let s = self.slot(o, x);
+                    let potential = (o, x, false);
                     if self.on_at[s] != ROOT {
-                        self.nodes.push(DynNode { parents });
+                        self.nodes.push(DynNode { parents, potential });
                         return Some((self.on_at[s], (self.nodes.len() - 1) as u32));
                     }
                     if self.off_at[s] == ROOT {
-                        self.nodes.push(DynNode { parents });
+                        self.nodes.push(DynNode { parents, potential });
                         self.off_at[s] = (self.nodes.len() - 1) as u32;
                         self.touched.push(s);
                         pending_off.push_back((o, x, self.off_at[s]));
@@ -832,12 +915,13 @@ impl<'b> NishioSearch<'b> {
                 self.cands[c] &= !(1 << x);
                 for (o, x, parents) in made.drain(..) {
                     let s = self.slot(o, x);
+                    let potential = (o, x, true);
                     if self.off_at[s] != ROOT {
-                        self.nodes.push(DynNode { parents });
+                        self.nodes.push(DynNode { parents, potential });
                         return Some(((self.nodes.len() - 1) as u32, self.off_at[s]));
                     }
                     if self.on_at[s] == ROOT {
-                        self.nodes.push(DynNode { parents });
+                        self.nodes.push(DynNode { parents, potential });
                         self.on_at[s] = (self.nodes.len() - 1) as u32;
                         self.touched.push(s);
                         pending_on.push_back((o, x, self.on_at[s]));

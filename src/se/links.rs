@@ -8,11 +8,15 @@
 //! parents kept, and written from the assumption to the conclusion, one
 //! link per node of the conclusion's ancestry, in the order found.
 //!
-//! SE's first producer's cycles and forcing X-, Y- and XY-chains keep no
-//! origin and show no links.
+//! SE's first producer's cycles and forcing X-, Y- and XY-chains are one
+//! branch: the search from their source is run again and the chain that
+//! concludes the step followed back from its last potential; a Nishio
+//! chain is one branch, its search run again and every potential of the
+//! contradiction's ancestry written after its parents.
 
 use super::chain::{Assume, Cause, ChainKind, Conclusion, Origin, RatedChain};
 use super::chains::{Branch, DYNAMIC, Mode, NESTED, NONE, PLUS, STATIC};
+use super::cycles::{self, Links};
 use super::nesting::mode_of_level;
 use super::work::{Search, Work};
 use crate::human::board::Board;
@@ -51,7 +55,7 @@ fn traced_mode(kind: ChainKind) -> Mode {
 fn assumptions(board: &Board, origin: Origin) -> Vec<Assume> {
     let geo = board.geometry();
     match origin {
-        Origin::Unknown => Vec::new(),
+        Origin::Unknown | Origin::First { .. } | Origin::Nishio(..) => Vec::new(),
         Origin::Refuted(a) => vec![a],
         Origin::Double(c, d) => vec![Assume::On(c, d), Assume::Off(c, d)],
         Origin::Cell(c) => digits(board.cands(c)).map(|d| Assume::On(c, d)).collect(),
@@ -64,6 +68,20 @@ fn assumptions(board: &Board, origin: Origin) -> Vec<Assume> {
 /// The branches of `chain` on `board` (the board of its step) with their
 /// links; empty when the chain keeps no origin.
 pub(crate) fn chain_links(board: &Board, chain: &RatedChain) -> Vec<ChainBranch> {
+    if let Origin::First {
+        source,
+        cycle,
+        x,
+        y,
+    } = chain.origin
+    {
+        return first_links(board, source, cycle, Links { x, y }, chain.conclusion)
+            .into_iter()
+            .collect();
+    }
+    if let Origin::Nishio(cell, d, on) = chain.origin {
+        return nishio_links(board, (cell, d, on)).into_iter().collect();
+    }
     let mode = traced_mode(chain.kind);
     let work = Work::unlimited();
     let plain = Search::new(&work);
@@ -79,6 +97,86 @@ pub(crate) fn chain_links(board: &Board, chain: &RatedChain) -> Vec<ChainBranch>
             branch_links(board, &br, chain)
         })
         .collect()
+}
+
+/// SE's first producer's chain as one branch: its potentials from the
+/// source, each link written from the one before, then the closing link
+/// (back to the source for a cycle, to the source's negation for a forcing
+/// chain).
+fn first_links(
+    board: &Board,
+    source: (usize, u8, bool),
+    cycle: bool,
+    links: Links,
+    conclusion: Conclusion,
+) -> Option<ChainBranch> {
+    let (path, closing) = cycles::chain_path(board, source, cycle, links, conclusion)?;
+    let name = |&(c, d, on, _): &(usize, u8, bool, Cause)| potential(board, c, d, on);
+    let mut out = Vec::new();
+    for w in path.windows(2) {
+        out.push(format!(
+            "{} ⇒ {}{}",
+            name(&w[0]),
+            name(&w[1]),
+            single_note(board, w[1].2, w[1].3)
+        ));
+    }
+    let (c, d, on) = source;
+    let target = if cycle {
+        (c, d, on, closing)
+    } else {
+        (c, d, !on, closing)
+    };
+    let last = path.last()?;
+    out.push(format!(
+        "{} ⇒ {}{}",
+        name(last),
+        name(&target),
+        single_note(board, target.2, closing)
+    ));
+    Some(ChainBranch {
+        assumption: name(&path[0]),
+        links: out,
+    })
+}
+
+/// SE's Nishio chain as one branch: every potential of the contradiction's
+/// ancestry after its parents, then the contradiction (a potential reached
+/// both on and off).
+fn nishio_links(board: &Board, source: cycles::Potential) -> Option<ChainBranch> {
+    let name = |&(c, d, on): &cycles::Potential| potential(board, c, d, on);
+    let path = cycles::nishio_path(board, source)?;
+    let mut links: Vec<String> = path
+        .iter()
+        .map(|(p, parents)| {
+            let from = parents.iter().map(name).collect::<Vec<_>>().join(" and ");
+            format!("{from} ⇒ {}", name(p))
+        })
+        .collect();
+    // The last potential found is the one reached both on and off.
+    let &((c, d, _), _) = path.last()?;
+    links.push(format!(
+        "contradiction: {} and {}",
+        potential(board, c, d, true),
+        potential(board, c, d, false)
+    ));
+    Some(ChainBranch {
+        assumption: name(&source),
+        links,
+    })
+}
+
+/// Why a placement holds: ` (naked single)`, ` (hidden single in row 4)`;
+/// nothing for a removal.
+fn single_note(board: &Board, on: bool, cause: Cause) -> String {
+    match cause {
+        Cause::Naked(_) if on => " (naked single)".to_string(),
+        Cause::Hidden(u, _) if on => {
+            let (kind, number) = board.geometry().unit_name(u);
+            format!(" (hidden single in {kind} {number})")
+        }
+        _ => String::new(),
+    }
 }
 
 /// A potential: `r1c2=3` (on) or `r1c2≠3` (off).
@@ -156,11 +254,7 @@ fn branch_links(board: &Board, br: &Branch, chain: &RatedChain) -> ChainBranch {
             continue;
         }
         let why = match br.cause[n] {
-            Cause::Naked(_) => " (naked single)".to_string(),
-            Cause::Hidden(u, _) => {
-                let (kind, number) = geo.unit_name(u);
-                format!(" (hidden single in {kind} {number})")
-            }
+            Cause::Naked(_) | Cause::Hidden(..) => single_note(board, true, br.cause[n]),
             // A removal that follows from removals: a rule applied inside
             // the branch (SE's basic techniques or a nested chain).
             Cause::Other

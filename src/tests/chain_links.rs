@@ -2,7 +2,8 @@
 //! (`docs/methods.md` §3.7, [`crate::se::links`]): each branch starts from
 //! its assumption, every link rests on potentials shown before it, and the
 //! last link of every branch is the step's conclusion (or a contradiction
-//! that refutes the assumption).
+//! that refutes the assumption, or a cycle's closing link back to its
+//! source).
 
 use crate::grid::parse_puzzle;
 use crate::human::SeExplanation;
@@ -23,12 +24,24 @@ fn every_chain_step_lists_links_that_lead_from_its_assumptions_to_its_conclusion
         .steps
         .iter()
         .filter(|s| {
-            ["multiple", "dynamic", "nested"]
+            ["chain", "Nishio", "cycle"]
                 .iter()
                 .any(|k| s.rule.contains(k))
         })
         .collect();
     assert!(chain_steps.len() >= 5, "{} chain steps", chain_steps.len());
+    // SE's first producer's chains and its Nishio chains are there too.
+    for kind in [
+        "forcing X- or Y-chain",
+        "forcing chain",
+        "Nishio",
+        "dynamic",
+    ] {
+        assert!(
+            chain_steps.iter().any(|s| s.rule.starts_with(kind)),
+            "no {kind} step"
+        );
+    }
     for s in chain_steps {
         assert!(!s.chain.is_empty(), "step {} shows no branch", s.text);
         let conclusions: Vec<String> = s
@@ -54,10 +67,12 @@ fn every_chain_step_lists_links_that_lead_from_its_assumptions_to_its_conclusion
                 }
                 shown.push(to.split(' ').next().unwrap().to_string());
             }
-            if last != "contradiction" {
+            if !last.starts_with("contradiction") {
                 let to = last.split_once(" ⇒ ").unwrap().1.split(' ').next().unwrap();
+                // A cycle closes back on its source; every other chain ends on
+                // what the step concludes.
                 assert!(
-                    conclusions.iter().any(|c| c == to),
+                    conclusions.iter().any(|c| c == to) || to == b.assumption,
                     "branch {} of {} ends on {to}",
                     b.assumption,
                     s.text
