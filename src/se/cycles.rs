@@ -621,11 +621,11 @@ impl Search<'_> {
 /// when the search finds no such chain.
 pub(crate) fn chain_path(
     board: &Board,
-    (cell, d, on): (usize, u8, bool),
+    (cell, d, on): Potential,
     cycle: bool,
     links: Links,
     conclusion: Conclusion,
-) -> Option<(Vec<(usize, u8, bool, Cause)>, Cause)> {
+) -> Option<(Vec<(Potential, Cause)>, Cause)> {
     let mut search = Search::new(board);
     let (last, closing) = if cycle {
         let mut found = Vec::new();
@@ -641,7 +641,7 @@ pub(crate) fn chain_path(
     let mut at = last;
     while at != ROOT {
         let n = search.nodes[at as usize];
-        path.push((n.cell, n.digit, n.on, n.cause));
+        path.push(((n.cell, n.digit, n.on), n.cause));
         at = n.parent;
     }
     path.reverse();

@@ -105,37 +105,30 @@ pub(crate) fn chain_links(board: &Board, chain: &RatedChain) -> Vec<ChainBranch>
 /// chain).
 fn first_links(
     board: &Board,
-    source: (usize, u8, bool),
+    source: cycles::Potential,
     cycle: bool,
     links: Links,
     conclusion: Conclusion,
 ) -> Option<ChainBranch> {
     let (path, closing) = cycles::chain_path(board, source, cycle, links, conclusion)?;
-    let name = |&(c, d, on, _): &(usize, u8, bool, Cause)| potential(board, c, d, on);
-    let mut out = Vec::new();
-    for w in path.windows(2) {
-        out.push(format!(
+    let name = |&(c, d, on): &cycles::Potential| potential(board, c, d, on);
+    let link = |from: &cycles::Potential, to: &cycles::Potential, cause: Cause| {
+        format!(
             "{} ⇒ {}{}",
-            name(&w[0]),
-            name(&w[1]),
-            single_note(board, w[1].2, w[1].3)
-        ));
-    }
-    let (c, d, on) = source;
-    let target = if cycle {
-        (c, d, on, closing)
-    } else {
-        (c, d, !on, closing)
+            name(from),
+            name(to),
+            single_note(board, to.2, cause)
+        )
     };
-    let last = path.last()?;
-    out.push(format!(
-        "{} ⇒ {}{}",
-        name(last),
-        name(&target),
-        single_note(board, target.2, closing)
-    ));
+    let mut out: Vec<String> = path
+        .windows(2)
+        .map(|w| link(&w[0].0, &w[1].0, w[1].1))
+        .collect();
+    let (c, d, on) = source;
+    let target = if cycle { (c, d, on) } else { (c, d, !on) };
+    out.push(link(&path.last()?.0, &target, closing));
     Some(ChainBranch {
-        assumption: name(&path[0]),
+        assumption: name(&path.first()?.0),
         links: out,
     })
 }
