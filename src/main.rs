@@ -14,6 +14,10 @@ macro_rules! note {
 
 mod cli;
 
+/// The binary's allocator: SE's forcing chains make and free tens of
+/// kilobytes a branch, and glibc's allocator was a quarter of their profile
+/// (`docs/performance.md`, serate). The library and the Python extension keep
+/// the system allocator.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
