@@ -21,6 +21,12 @@ fn puzzles(n: usize) -> String {
     format!("{EASY}\n").repeat(n)
 }
 
+/// `analyze INPUT --metrics clauses -o OUT`, the run most of these tests
+/// interrupt or resume.
+fn analyze_clauses<'a>(input: &'a str, out: &'a str) -> Vec<&'a str> {
+    vec!["analyze", input, "--metrics", "clauses", "-o", out]
+}
+
 /// The temporary files (`.NAME.XXXXXX.tmp`) in `d`.
 fn temporaries(d: &Path) -> Vec<String> {
     files_in(d)
@@ -35,7 +41,7 @@ fn temporaries(d: &Path) -> Vec<String> {
 #[cfg(unix)]
 fn a_replacing_run_waiting_for_input(d: &Path) -> (std::process::Child, std::process::ChildStdin) {
     fs::write(d.join("sk.jsonl"), "{\"earlier\":1}\n").unwrap();
-    let args = ["analyze", "-", "--metrics", "clauses", "-o", "sk.jsonl"];
+    let args = analyze_clauses("-", "sk.jsonl");
     let (mut child, stdin) = common::spawn_fed(d, &args, &puzzles(300));
     common::wait_until(&mut child, "its first window's rows", || {
         temporaries(d)
@@ -71,14 +77,7 @@ fn a_killed_runs_rows_are_kept_by_the_next_run() {
     assert_eq!(orphan.len(), 1, "{:?}", files_in(d));
     let rows = fs::read_to_string(d.join(&orphan[0])).unwrap();
     fs::write(d.join("in.txt"), puzzles(2)).unwrap();
-    let args = [
-        "analyze",
-        "in.txt",
-        "--metrics",
-        "clauses",
-        "-o",
-        "sk.jsonl",
-    ];
+    let args = analyze_clauses("in.txt", "sk.jsonl");
     let (code, _, err) = sudolab_in(d, &args, b"");
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -280,7 +279,7 @@ fn racing_resumes_through_two_names_run_one_at_a_time() {
 fn a_refused_resume_says_only_the_refusal() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let args = ["analyze", "-", "--metrics", "clauses", "-o", "o.jsonl"];
+    let args = analyze_clauses("-", "o.jsonl");
     let (code, _, err) = sudolab_in(d, &args, puzzles(3).as_bytes());
     assert_eq!(code, 0, "{err}");
     let other = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -303,7 +302,7 @@ fn resume_refuses_a_blank_line_among_the_rows() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     fs::write(d.join("in.txt"), puzzles(3)).unwrap();
-    let args = ["analyze", "in.txt", "--metrics", "clauses", "-o", "o.jsonl"];
+    let args = analyze_clauses("in.txt", "o.jsonl");
     let (code, _, err) = sudolab_in(d, &args, b"");
     assert_eq!(code, 0, "{err}");
     let text = fs::read_to_string(d.join("o.jsonl")).unwrap();
@@ -326,27 +325,13 @@ fn no_run_record_names_the_record_beside_the_linked_file() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     fs::write(d.join("in.txt"), puzzles(2)).unwrap();
-    let args = [
-        "analyze",
-        "in.txt",
-        "--metrics",
-        "clauses",
-        "-o",
-        "tgt.jsonl",
-    ];
+    let args = analyze_clauses("in.txt", "tgt.jsonl");
     let (code, _, err) = sudolab_in(d, &args, b"");
     assert_eq!(code, 0, "{err}");
     fs::remove_file(d.join("tgt.jsonl.run.json")).unwrap();
     std::os::unix::fs::symlink("tgt.jsonl", d.join("lk.jsonl")).unwrap();
-    let resumed = [
-        "analyze",
-        "in.txt",
-        "--metrics",
-        "clauses",
-        "-o",
-        "lk.jsonl",
-        "--resume",
-    ];
+    let mut resumed = analyze_clauses("in.txt", "lk.jsonl");
+    resumed.push("--resume");
     let (code, _, err) = sudolab_in(d, &resumed, b"");
     assert_eq!(code, 1, "{err}");
     assert!(
