@@ -237,21 +237,12 @@ impl Branch {
     ) -> Branch {
         let geo = start.geometry();
         let slots = geo.cells * (geo.side + 1);
-        let mut br = Branch {
-            board: start.clone(),
-            on_at: vec![NONE; slots],
-            off_at: vec![NONE; slots],
-            on_bits: vec![0; slots.div_ceil(64)],
-            off_bits: vec![0; slots.div_ceil(64)],
-            // Room for a typical dynamic branch's nodes without regrowing.
-            anc: Vec::with_capacity(128),
-            contradiction: None,
-            cause: Vec::with_capacity(128),
-            last_advanced: false,
-            assume,
-            traced: mode.traced,
-            parent_spans: Vec::new(),
-            parent_ids: Vec::new(),
+        let mut br = match search.spare_branch(start) {
+            Some(mut b) => {
+                b.reset(start, assume, mode.traced);
+                b
+            }
+            None => Branch::empty(start, assume, mode.traced),
         };
         // Nodes: at most one per placement and per removal, plus the root.
         let words = (slots + 1).div_ceil(64);
@@ -318,6 +309,55 @@ impl Branch {
         }
         search.give_back(rounds);
         br
+    }
+
+    /// A branch from `start` with no node yet.
+    fn empty(start: &Board, assume: Assume, traced: bool) -> Branch {
+        let geo = start.geometry();
+        let slots = geo.cells * (geo.side + 1);
+        Branch {
+            board: start.clone(),
+            on_at: vec![NONE; slots],
+            off_at: vec![NONE; slots],
+            on_bits: vec![0; slots.div_ceil(64)],
+            off_bits: vec![0; slots.div_ceil(64)],
+            // Room for a typical dynamic branch's nodes without regrowing.
+            anc: Vec::with_capacity(128),
+            contradiction: None,
+            cause: Vec::with_capacity(128),
+            last_advanced: false,
+            assume,
+            traced,
+            parent_spans: Vec::new(),
+            parent_ids: Vec::new(),
+        }
+    }
+
+    /// Makes a spare branch of the same grid size [`Branch::empty`] from
+    /// `start`, keeping its storage.
+    fn reset(&mut self, start: &Board, assume: Assume, traced: bool) {
+        self.board.copy_from(start);
+        // Only the slots that hold a node need emptying.
+        for (at, bits) in [
+            (&mut self.on_at, &mut self.on_bits),
+            (&mut self.off_at, &mut self.off_bits),
+        ] {
+            for (w, word) in bits.iter_mut().enumerate() {
+                let mut b = std::mem::take(word);
+                while b != 0 {
+                    at[w * 64 + b.trailing_zeros() as usize] = NONE;
+                    b &= b - 1;
+                }
+            }
+        }
+        self.anc.clear();
+        self.contradiction = None;
+        self.cause.clear();
+        self.last_advanced = false;
+        self.assume = assume;
+        self.traced = traced;
+        self.parent_spans.clear();
+        self.parent_ids.clear();
     }
 
     /// Records node `n` as the placement of slot `s`.
@@ -733,6 +773,7 @@ fn two_alternative_chains(board: &Board, search: &Search) -> Vec<RatedChain> {
         two_way(board, src, (&b1, &b2), &mut |c, k, n, _| {
             out.push(RatedChain::new(c, k, n));
         });
+        search.recycle([b1, b2]);
     }
     out
 }
@@ -871,6 +912,7 @@ fn nested_static(board: &Board, search: &Search) -> Vec<NestedConclusion> {
                 });
             },
         );
+        search.recycle([b1, b2]);
     }
     out
 }
@@ -1117,6 +1159,7 @@ pub(crate) fn multiple_chains(board: &Board, search: &Search) -> Vec<RatedChain>
         &mut |_, _, _| {},
         &mut out,
     );
+    search.recycle(on.into_iter().flatten());
     out
 }
 
@@ -1184,8 +1227,10 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8, search: &Search) -> Vec<R
                 c.sort_key = KEY_DOUBLE;
             }
         }
+        search.recycle([b_off]);
     };
     se_ordered(board, &on, 2, kind, &mut binary, &mut out);
+    search.recycle(on.into_iter().flatten());
     out
 }
 

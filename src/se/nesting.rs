@@ -171,6 +171,7 @@ fn nested_multiple(board: &Board, search: &Search) -> Vec<NestedConclusion> {
     }
     let mut out = Vec::new();
     nested_cell_and_region(board, &on, 3, 3, &mut out);
+    search.recycle(on.into_iter().flatten());
     out
 }
 
@@ -217,9 +218,11 @@ fn nested_dynamic(board: &Board, nested: bool, search: &Search) -> Vec<NestedCon
         if board.cands(cell).count_ones() >= 3 {
             nested_agreements(board, &[&b_on, &b_off], Some(cell), None, &mut out);
         }
+        search.recycle([b_off]);
         on[cell * (geo.side + 1) + d as usize] = Some(b_on);
     }
     nested_cell_and_region(board, &on, 2, 0, &mut out);
+    search.recycle(on.into_iter().flatten());
     out
 }
 
@@ -247,7 +250,9 @@ impl Branch {
                 Inner::Static => search.memoised(&search.work.first_seen, &self.board, || {
                     nested_first(&self.board, search)
                 }),
-                Inner::Multiple => Arc::new(nested_multiple(&self.board, search)),
+                Inner::Multiple => search.memoised(&search.work.multiple_seen, &self.board, || {
+                    nested_multiple(&self.board, search)
+                }),
                 Inner::Dynamic => search.memoised(&search.work.dynamic_seen, &self.board, || {
                     nested_dynamic(&self.board, false, search)
                 }),
@@ -345,15 +350,19 @@ pub(crate) fn deep_chains(
     let mode = mode_of_level(level);
     let kind = kind_of_level(level);
     let cands = candidates(board);
+    // One search per thread's share: a search without a nested allowance
+    // carries only buffers from branch to branch, never conclusions.
     let mut pairs: Vec<(Branch, Branch)> = cands
         .par_iter()
-        .map(|&(cell, d)| {
-            let search = Search::new(work);
-            (
-                Branch::run(board, Assume::On(cell, d), mode, false, &search),
-                Branch::run(board, Assume::Off(cell, d), mode, false, &search),
-            )
-        })
+        .map_init(
+            || Search::new(work),
+            |search, &(cell, d)| {
+                (
+                    Branch::run(board, Assume::On(cell, d), mode, false, search),
+                    Branch::run(board, Assume::Off(cell, d), mode, false, search),
+                )
+            },
+        )
         .collect();
     if work.over() {
         return Err(OverBudget);

@@ -5,6 +5,7 @@
 //! nested searches of level 2 a call may still start.
 
 use super::chain::NestedConclusion;
+use super::chains::Branch;
 use super::rounds::Rounds;
 use crate::human::board::Board;
 use std::cell::{Cell, RefCell};
@@ -56,6 +57,9 @@ pub(crate) struct Work {
     /// The same for SE's first chaining producer nested in a branch (levels
     /// 2 and 3): its hints depend on the board alone.
     pub(super) first_seen: Mutex<HashMap<BoardKey, Arc<Vec<NestedConclusion>>>>,
+    /// The same for SE's static multiple forcing chains nested in a branch
+    /// (level 3).
+    pub(super) multiple_seen: Mutex<HashMap<BoardKey, Arc<Vec<NestedConclusion>>>>,
 }
 
 impl Work {
@@ -66,6 +70,7 @@ impl Work {
             used: AtomicU64::new(0),
             dynamic_seen: Mutex::new(HashMap::new()),
             first_seen: Mutex::new(HashMap::new()),
+            multiple_seen: Mutex::new(HashMap::new()),
         }
     }
 
@@ -116,13 +121,26 @@ pub(crate) struct Search<'w> {
     start_places: RefCell<Option<StartPlaces>>,
     /// The rounds' buffers of the branches that ended, for the next ones.
     spare_rounds: RefCell<Vec<Rounds>>,
+    /// Branches whose producer is done with them, for the next ones to
+    /// reuse their storage ([`Search::recycle`]).
+    spare_branches: RefCell<Vec<Branch>>,
+    /// Whether a branch from a quiet start board reads only what it changed
+    /// at its first look ([`Rounds::start`]); the tests turn it off to check
+    /// that reading the whole board finds the same.
+    quiet_start: bool,
 }
 
-/// A start board with its unit places and its units' placed digits.
+/// At most this many spare branches kept per search (a 9×9 branch holds
+/// up to about 130 kB).
+const SPARE_BRANCHES: usize = 512;
+
+/// A start board with its unit places, its units' placed digits, and
+/// whether it is quiet ([`Rounds::quiet`]).
 struct StartPlaces {
     board: Board,
     places: Vec<u32>,
     placed: Vec<u32>,
+    quiet: bool,
 }
 
 impl<'w> Search<'w> {
@@ -133,6 +151,8 @@ impl<'w> Search<'w> {
             nested_left: Cell::new(0),
             start_places: RefCell::new(None),
             spare_rounds: RefCell::new(Vec::new()),
+            spare_branches: RefCell::new(Vec::new()),
+            quiet_start: true,
         }
     }
 
@@ -144,7 +164,16 @@ impl<'w> Search<'w> {
             nested_left: Cell::new(NESTED_BUDGET),
             start_places: RefCell::new(None),
             spare_rounds: RefCell::new(Vec::new()),
+            spare_branches: RefCell::new(Vec::new()),
+            quiet_start: self.quiet_start,
         }
+    }
+
+    /// This search with every branch's first look reading the whole board.
+    #[cfg(test)]
+    pub(super) fn whole_first_looks(mut self) -> Search<'w> {
+        self.quiet_start = false;
+        self
     }
 
     /// The puzzle's work counter.
@@ -211,23 +240,54 @@ impl<'w> Search<'w> {
                 for (u, chunk) in places.chunks_mut(stride).enumerate() {
                     board.unit_places(u, chunk);
                 }
-                let placed = (0..geo.units.len())
+                let placed: Vec<u32> = (0..geo.units.len())
                     .map(|u| board.placed_in_unit(u))
                     .collect();
+                let quiet = Rounds::quiet(board, &places, &placed);
                 memo.insert(StartPlaces {
                     board: board.clone(),
                     places,
                     placed,
+                    quiet,
                 })
             }
         };
-        rounds.start(&start.places, &start.placed);
+        rounds.start(
+            &start.places,
+            &start.placed,
+            start.quiet && self.quiet_start,
+        );
         rounds
     }
 
     /// Keeps the buffers of an ended branch for the next.
     pub(super) fn give_back(&self, rounds: Rounds) {
         self.spare_rounds.borrow_mut().push(rounds);
+    }
+
+    /// A branch whose storage fits `board`, from the spares when one is
+    /// left (its contents are stale: [`Branch::run_caused`] resets them).
+    pub(super) fn spare_branch(&self, board: &Board) -> Option<Branch> {
+        let mut spares = self.spare_branches.borrow_mut();
+        let fits = |b: &Branch| b.board.geometry().n == board.geometry().n;
+        while let Some(b) = spares.pop() {
+            if fits(&b) {
+                return Some(b);
+            }
+        }
+        None
+    }
+
+    /// Keeps the storage of branches the caller is done with, for the next
+    /// branches of this search.
+    pub(super) fn recycle(&self, branches: impl IntoIterator<Item = Branch>) {
+        let mut spares = self.spare_branches.borrow_mut();
+        for b in branches {
+            if spares.len() >= SPARE_BRANCHES {
+                break;
+            }
+            spares.push(b);
+        }
     }
 
     /// Counts `n` branch propagations of the chain producers below level 3
