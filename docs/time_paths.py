@@ -50,13 +50,14 @@ class Board:
         return ALL & ~(self.row[c // 9] | self.col[c % 9] | self.box[BOX_OF[c]])
 
     def singles(self):
-        """Every cell a naked or hidden single fills, with its digit."""
+        """Every cell a naked or hidden single fills, with its digit, and
+        whether a hidden single in a box and any hidden single is among them."""
         cand = [0 if v else self.candidates(c) for c, v in enumerate(self.d)]
-        found = {}
+        found, box_hidden, hidden = {}, False, False
         for c, m in enumerate(cand):
             if m and m & (m - 1) == 0:
                 found[c] = m.bit_length()
-        for unit in UNITS:
+        for u, unit in enumerate(UNITS):
             once = twice = 0
             for c in unit:
                 twice |= once & cand[c]
@@ -67,7 +68,9 @@ class Board:
                     hit = cand[c] & unique
                     if hit:
                         found[c] = hit.bit_length()
-        return found
+                        hidden = True
+                        box_hidden |= u >= 18
+        return found, box_hidden, hidden
 
 
 def solve(digits):
@@ -100,14 +103,15 @@ def solve(digits):
 
 
 def run(digits, solution, rng):
-    """One path: per step, the cells singles fill, the digits they place, and
-    whether the last placement opened a new single."""
+    """One path: per step, the cells singles fill, the digits they place,
+    whether the last placement opened a new single, and whether a hidden
+    single in a box and any hidden single is among the singles."""
     b = Board(digits)
     steps, before = [], set()
     while 0 in b.d:
-        found = b.singles()
+        found, box_hidden, hidden = b.singles()
         new = [c for c in found if c not in before]
-        steps.append((len(found), len(set(found.values())), bool(new)))
+        steps.append((len(found), len(set(found.values())), bool(new), box_hidden, hidden))
         if found:
             c = rng.choice(sorted(new) if new else sorted(found))
             b.place(c, found[c])
@@ -122,18 +126,21 @@ def run(digits, solution, rng):
 def path_terms(puzzle, seed):
     digits = [0 if ch in ".0" else int(ch) for ch in puzzle]
     solution = solve(digits)
-    acc = np.zeros(5)
+    acc = np.zeros(7)
     for k in range(RUNS):
         steps = run(digits, solution, random.Random(seed * 1000 + k))
-        bottlenecks = sum(1 for n, _, _ in steps if n == 1)
-        scan = sum(1.0 / n if n else 2.0 for n, _, _ in steps)
-        restarts = sum(1 for n, _, opened in steps[1:] if n and not opened)
-        digits_in_reach = np.mean([d for _, d, _ in steps[:WINDOW]])
-        acc += [bottlenecks, scan, restarts, steps[0][0], digits_in_reach]
+        bottlenecks = sum(1 for s in steps if s[0] == 1)
+        scan = sum(1.0 / s[0] if s[0] else 2.0 for s in steps)
+        restarts = sum(1 for s in steps[1:] if s[0] and not s[2])
+        digits_in_reach = np.mean([s[1] for s in steps[:WINDOW]])
+        no_box = sum(1 for s in steps if s[0] and not s[3])
+        naked_only = sum(1 for s in steps if s[0] and not s[4])
+        acc += [bottlenecks, scan, restarts, steps[0][0], digits_in_reach, no_box, naked_only]
     acc /= RUNS
     per_digit = [sum(1 for v in digits if v == d) for d in range(1, 10)]
     per_box = [sum(1 for c in unit if digits[c]) for unit in BOX]
-    return dict(zip("ABCDE", acc), F=float(np.std(per_digit)), G=float(np.std(per_box)))
+    terms = dict(zip("ABCDEHI", acc))
+    return terms | {"F": float(np.std(per_digit)), "G": float(np.std(per_box))}
 
 
 def term(k, transform):
@@ -148,10 +155,13 @@ NEW = {
     "E": term("E", "id"),
     "F": term("F", "id"),
     "G": term("G", "id"),
+    "H": term("H", "log1p"),
+    "I": term("I", "log1p"),
 }
 NAMES = {
     "A": "bottlenecks", "B": "scan cost", "C": "restarts", "D": "opening",
     "E": "digits in reach", "F": "digit spread", "G": "box spread",
+    "H": "no box single", "I": "naked only",
 }
 
 
@@ -163,6 +173,9 @@ def variants():
     yield "10: A, B, C in place of singles_dependency", [
         t for t in SHIPPED if t.name != "singles_dependency"
     ] + [NEW[k] for k in "ABC"]
+    yield "11: + H, no box single", SHIPPED + [NEW["H"]]
+    yield "12: + I, naked only", SHIPPED + [NEW["I"]]
+    yield "13: + H, I", SHIPPED + [NEW["H"], NEW["I"]]
 
 
 BASE = {}
@@ -188,7 +201,7 @@ def main():
     dependency = [r.get("singles_dependency") or 0.0 for r in rows]
     print("| term | Spearman with ln time | with singles_dependency | mean | sd |")
     print("|---|---:|---:|---:|---:|")
-    for k in "ABCDEFG":
+    for k in "ABCDEFGHI":
         v = [r["_path"][k] for r in rows]
         print(
             f"| {k}, {NAMES[k]} | {spearman(v, y):+.3f} | {spearman(v, dependency):+.3f} "
