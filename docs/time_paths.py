@@ -124,6 +124,7 @@ def run(digits, solution, rng):
 
 
 def path_terms(puzzle, seed):
+    """Terms A-I of a puzzle (docs/score.md): the path's, means over RUNS runs, and the givens'."""
     digits = [0 if ch in ".0" else int(ch) for ch in puzzle]
     solution = solve(digits)
     acc = np.zeros(7)
@@ -144,6 +145,7 @@ def path_terms(puzzle, seed):
 
 
 def term(k, transform):
+    """Term `k` of the rows' `_path` as an effort term of time_ideas.py."""
     return Term(k, lambda r: r["_path"][k], transform)
 
 
