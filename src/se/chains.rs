@@ -105,8 +105,10 @@ impl Ancestry {
         flat + self.nested.iter().map(|&(_, w)| w as usize).sum::<usize>()
     }
 
-    /// Adds `other`'s nodes and flags.
+    /// Adds `other`'s nodes and flags; `other`'s set is no longer than
+    /// this one's (a node's set has words up to its own index).
     fn absorb(&mut self, other: &Ancestry) {
+        debug_assert!(other.set.len() <= self.set.len());
         for (w, pw) in self.set.iter_mut().zip(&other.set) {
             *w |= pw;
         }
@@ -208,6 +210,43 @@ pub(super) struct Branch {
     pub(super) parent_ids: Vec<u32>,
 }
 
+/// Branches by the candidate slot they assume (`cell × (side + 1) +
+/// digit`), held densely: a producer has one per candidate, a few hundred,
+/// where a slot-long array of branches would be hundreds of kilobytes.
+pub(super) struct BySlot {
+    index: Vec<u32>,
+    branches: Vec<Branch>,
+}
+
+impl BySlot {
+    /// None yet, on boards of `geo`.
+    pub(super) fn new(geo: &crate::grid::Geometry) -> BySlot {
+        BySlot {
+            index: vec![NONE; geo.cells * (geo.side + 1)],
+            branches: Vec::new(),
+        }
+    }
+
+    /// Holds `b` as the branch of `slot`.
+    pub(super) fn insert(&mut self, slot: usize, b: Branch) {
+        self.index[slot] = self.branches.len() as u32;
+        self.branches.push(b);
+    }
+
+    /// The branch of `slot`, if any.
+    pub(super) fn get(&self, slot: usize) -> Option<&Branch> {
+        self.index
+            .get(slot)
+            .filter(|&&i| i != NONE)
+            .map(|&i| &self.branches[i as usize])
+    }
+
+    /// Every branch held, for [`Search::recycle`].
+    pub(super) fn into_branches(self) -> Vec<Branch> {
+        self.branches
+    }
+}
+
 /// At most this many nested-chain rounds per branch.
 pub(crate) const NESTED_ROUNDS: usize = 4;
 
@@ -236,7 +275,6 @@ impl Branch {
         search: &Search,
     ) -> Branch {
         let geo = start.geometry();
-        let slots = geo.cells * (geo.side + 1);
         let mut br = match search.spare_branch(start) {
             Some(mut b) => {
                 b.reset(start, assume, mode.traced);
@@ -244,9 +282,7 @@ impl Branch {
             }
             None => Branch::empty(start, assume, mode.traced),
         };
-        // Nodes: at most one per placement and per removal, plus the root.
-        let words = (slots + 1).div_ceil(64);
-        let root = br.new_node(words, &[], true, (source_x, !source_x), true);
+        let root = br.new_node(&[], true, (source_x, !source_x), true);
         br.cause[root as usize] = root_cause;
         // Over budget (16×16 and up): a branch that concludes nothing; the
         // rating is then "over budget" and this step is thrown away.
@@ -297,7 +333,7 @@ impl Branch {
                 let stat = parents.len() == 1;
                 let pure = x == d;
                 let link_x = unit.is_some();
-                let n = br.new_node(words, parents, stat, (link_x, !link_x), pure);
+                let n = br.new_node(parents, stat, (link_x, !link_x), pure);
                 br.cause[n as usize] = match unit {
                     Some(u) => Cause::Hidden(u, x),
                     None => Cause::Naked(c),
@@ -378,7 +414,6 @@ impl Branch {
 
     pub(super) fn new_node(
         &mut self,
-        words: usize,
         parents: &[u32],
         stat: bool,
         (x, y): (bool, bool),
@@ -386,9 +421,10 @@ impl Branch {
     ) -> u32 {
         let idx = self.anc.len();
         // Built in place: an ancestry is 144 bytes, and a branch makes
-        // hundreds.
+        // hundreds. Its set needs words up to its own index only: its
+        // parents come before it.
         self.anc.push(Ancestry {
-            set: smallvec::smallvec![0; words.max(idx / 64 + 1)],
+            set: smallvec::smallvec![0; idx / 64 + 1],
             stat,
             x,
             y,
@@ -417,15 +453,14 @@ impl Branch {
         let geo = start.geometry();
         let slot = self.slot(cell, d);
         self.mark_on(slot, on);
-        let words = self.anc[on as usize].set.len();
         for x in digits(self.board.cands(cell) & !(1 << d)) {
-            let n = self.new_node(words, &[on], true, (false, false), x == src_digit);
+            let n = self.new_node(&[on], true, (false, false), x == src_digit);
             let s = self.slot(cell, x);
             self.mark_off(s, n);
         }
         for &p in &geo.peers[cell] {
             if self.board.value(p) == 0 && self.board.cands(p) & (1 << d) != 0 {
-                let n = self.new_node(words, &[on], true, (false, false), d == src_digit);
+                let n = self.new_node(&[on], true, (false, false), d == src_digit);
                 let s = self.slot(p, d);
                 self.mark_off(s, n);
             }
@@ -451,8 +486,7 @@ impl Branch {
                     if self.board.value(c) != 0 || self.board.cands(c) & (1 << x) == 0 {
                         continue;
                     }
-                    let words = self.anc[0].set.len();
-                    let n = self.new_node(words, &parents, false, (false, false), x == src_digit);
+                    let n = self.new_node(&parents, false, (false, false), x == src_digit);
                     let s = self.slot(c, x);
                     self.mark_off(s, n);
                     self.board.eliminate(c, x);
@@ -675,7 +709,7 @@ impl Branch {
     /// The ancestry of a conclusion drawn from `parents`: their union.
     fn joined(&self, parents: &[u32]) -> Ancestry {
         let mut a = Ancestry {
-            set: smallvec::smallvec![0; self.anc.first().map_or(1, |r| r.set.len())],
+            set: smallvec::smallvec![0; self.anc.len() / 64 + 1],
             stat: true,
             x: false,
             y: false,
@@ -1043,24 +1077,26 @@ fn agreed_origin(board: &Board, live: &[&Branch]) -> Origin {
         .map_or(Origin::Unknown, |u| Origin::Region(u, d))
 }
 
-/// The "on" branch of every candidate of `board` under `mode` (`None` for
-/// filled cells), indexed by slot.
+/// The "on" branch of every candidate of `board` under `mode` that `want`
+/// wants, by slot.
 fn on_branches(
     board: &Board,
     mode: Mode,
     want: impl Fn(usize, u8) -> bool,
     search: &Search,
-) -> Vec<Option<Branch>> {
+) -> BySlot {
     let geo = board.geometry();
-    let mut out: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
+    let mut out = BySlot::new(geo);
     for cell in 0..geo.cells {
         if board.value(cell) != 0 {
             continue;
         }
         for d in digits(board.cands(cell)) {
             if want(cell, d) {
-                out[cell * (geo.side + 1) + d as usize] =
-                    Some(Branch::run(board, Assume::On(cell, d), mode, false, search));
+                out.insert(
+                    cell * (geo.side + 1) + d as usize,
+                    Branch::run(board, Assume::On(cell, d), mode, false, search),
+                );
             }
         }
     }
@@ -1075,7 +1111,7 @@ fn on_branches(
 /// the cell; then the cell's own chain.
 pub(super) fn se_ordered(
     board: &Board,
-    on: &[Option<Branch>],
+    on: &BySlot,
     min_cell: u32,
     kind: ChainKind,
     binary: &mut dyn FnMut(usize, u8, &mut Vec<RatedChain>),
@@ -1104,7 +1140,7 @@ pub(super) fn se_ordered(
                     continue;
                 }
                 let bs: Vec<&Branch> = digits(p << 1)
-                    .filter_map(|i| on[slot(cells[i as usize - 1], d)].as_ref())
+                    .filter_map(|i| on.get(slot(cells[i as usize - 1], d)))
                     .collect();
                 let from = out.len();
                 rated_agreements(board, &bs, None, kind, out);
@@ -1112,7 +1148,7 @@ pub(super) fn se_ordered(
             }
         }
         let bs: Vec<&Branch> = digits(c)
-            .filter_map(|d| on[slot(cell, d)].as_ref())
+            .filter_map(|d| on.get(slot(cell, d)))
             .collect();
         let from = out.len();
         rated_agreements(board, &bs, Some(cell), kind, out);
@@ -1159,7 +1195,7 @@ pub(crate) fn multiple_chains(board: &Board, search: &Search) -> Vec<RatedChain>
         &mut |_, _, _| {},
         &mut out,
     );
-    search.recycle(on.into_iter().flatten());
+    search.recycle(on.into_branches());
     out
 }
 
@@ -1187,7 +1223,7 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8, search: &Search) -> Vec<R
     let on = on_branches(board, mode, |_, _| true, search);
     let mut out = Vec::new();
     let mut binary = |cell: usize, d: u8, out: &mut Vec<RatedChain>| {
-        let Some(b_on) = &on[cell * (geo.side + 1) + d as usize] else {
+        let Some(b_on) = on.get(cell * (geo.side + 1) + d as usize) else {
             return;
         };
         let b_off = Branch::run(board, Assume::Off(cell, d), mode, false, search);
@@ -1230,7 +1266,7 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8, search: &Search) -> Vec<R
         search.recycle([b_off]);
     };
     se_ordered(board, &on, 2, kind, &mut binary, &mut out);
-    search.recycle(on.into_iter().flatten());
+    search.recycle(on.into_branches());
     out
 }
 

@@ -338,10 +338,12 @@ impl<'a> Search<'a> {
                 self.on_to_off(n.cell, n.digit, links.y);
                 for i in 0..self.out.len() {
                     let (c, x, cause) = self.out[i];
-                    if !self.is_ancestor(p, c, x, false) {
+                    // An "off" potential never reached in this search is no
+                    // ancestor: the walk up is needed only for one reached.
+                    let s = self.slot(c, x);
+                    if self.off_seen[s] != self.stamp || !self.is_ancestor(p, c, x, false) {
                         let q = self.push(c, x, false, p, cause);
                         pending_off.push(q);
-                        let s = self.slot(c, x);
                         self.off_seen[s] = self.stamp;
                     }
                 }
@@ -390,8 +392,10 @@ impl<'a> Search<'a> {
                     if on && c == cell && x == d {
                         return Some((p, cause));
                     }
+                    // Every "off" node is marked seen as it is made, so one
+                    // not seen is no ancestor either.
                     let s = self.slot(c, x);
-                    if self.off_seen[s] != self.stamp && !self.is_ancestor(p, c, x, false) {
+                    if self.off_seen[s] != self.stamp {
                         self.off_seen[s] = self.stamp;
                         let q = self.push(c, x, false, p, cause);
                         pending_off.push(q);

@@ -38,7 +38,7 @@ use super::chain::{
     Cause, ChainKind, Conclusion, KEY_CONTRADICTION, KEY_DOUBLE, Origin, RatedChain,
 };
 use super::chains::{
-    Assume, Branch, DYNAMIC, Mode, NESTED, STATIC, agreements, causes_of, nested_first,
+    Assume, Branch, BySlot, DYNAMIC, Mode, NESTED, STATIC, agreements, causes_of, nested_first,
     rated_agreements, se_ordered,
 };
 use super::work::{OverBudget, Search, Work};
@@ -110,7 +110,7 @@ fn nested_agreements(
 /// only from the cells they start cell chains from).
 fn nested_cell_and_region(
     board: &Board,
-    on: &[Option<Branch>],
+    on: &BySlot,
     min: u32,
     first_cell_min: u32,
     out: &mut Vec<NestedConclusion>,
@@ -123,7 +123,7 @@ fn nested_cell_and_region(
             continue;
         }
         let bs: Vec<&Branch> = digits(c)
-            .filter_map(|d| on[slot(cell, d)].as_ref())
+            .filter_map(|d| on.get(slot(cell, d)))
             .collect();
         nested_agreements(board, &bs, Some(cell), Some(Cause::Naked(cell)), out);
     }
@@ -138,7 +138,7 @@ fn nested_cell_and_region(
                 continue;
             }
             let bs: Vec<&Branch> = digits(p << 1)
-                .filter_map(|i| on[slot(cells[i as usize - 1], d)].as_ref())
+                .filter_map(|i| on.get(slot(cells[i as usize - 1], d)))
                 .collect();
             nested_agreements(board, &bs, None, Some(Cause::Hidden(u, d)), out);
         }
@@ -157,21 +157,18 @@ fn candidates(board: &Board) -> Vec<(usize, u8)> {
 /// SE's static multiple forcing chains on `board` as nested conclusions.
 fn nested_multiple(board: &Board, search: &Search) -> Vec<NestedConclusion> {
     let geo = board.geometry();
-    let mut on: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
+    let mut on = BySlot::new(geo);
     for (cell, d) in candidates(board) {
         if board.cands(cell).count_ones() >= 3 || places_at_least(board, cell, d, 3) {
-            on[cell * (geo.side + 1) + d as usize] = Some(Branch::run(
-                board,
-                Assume::On(cell, d),
-                STATIC,
-                false,
-                search,
-            ));
+            on.insert(
+                cell * (geo.side + 1) + d as usize,
+                Branch::run(board, Assume::On(cell, d), STATIC, false, search),
+            );
         }
     }
     let mut out = Vec::new();
     nested_cell_and_region(board, &on, 3, 3, &mut out);
-    search.recycle(on.into_iter().flatten());
+    search.recycle(on.into_branches());
     out
 }
 
@@ -194,7 +191,7 @@ fn nested_dynamic(board: &Board, nested: bool, search: &Search) -> Vec<NestedCon
     } else {
         (DYNAMIC, search)
     };
-    let mut on: Vec<Option<Branch>> = (0..geo.cells * (geo.side + 1)).map(|_| None).collect();
+    let mut on = BySlot::new(geo);
     let mut out = Vec::new();
     for (cell, d) in candidates(board) {
         let b_on = Branch::run(board, Assume::On(cell, d), mode, false, search);
@@ -219,10 +216,10 @@ fn nested_dynamic(board: &Board, nested: bool, search: &Search) -> Vec<NestedCon
             nested_agreements(board, &[&b_on, &b_off], Some(cell), None, &mut out);
         }
         search.recycle([b_off]);
-        on[cell * (geo.side + 1) + d as usize] = Some(b_on);
+        on.insert(cell * (geo.side + 1) + d as usize, b_on);
     }
     nested_cell_and_region(board, &on, 2, 0, &mut out);
-    search.recycle(on.into_iter().flatten());
+    search.recycle(on.into_branches());
     out
 }
 
@@ -274,7 +271,6 @@ impl Branch {
         src_digit: u8,
         found: &[NestedConclusion],
     ) -> bool {
-        let words = self.anc[0].set.len();
         let mut any = false;
         for inner in found {
             let mut parents = Vec::new();
@@ -309,7 +305,7 @@ impl Branch {
                 if self.board.value(c) != 0 || self.board.cands(c) & (1 << x) == 0 {
                     continue;
                 }
-                let n = self.new_node(words, &parents, false, (false, false), x == src_digit);
+                let n = self.new_node(&parents, false, (false, false), x == src_digit);
                 let k = *key.get_or_insert(u64::from(n));
                 self.anc[n as usize].nested.push((k, inner.nodes as u32));
                 let s = self.slot(c, x);
@@ -367,16 +363,14 @@ pub(crate) fn deep_chains(
     if work.over() {
         return Err(OverBudget);
     }
-    let slots = geo.cells * (geo.side + 1);
-    let mut on: Vec<Option<Branch>> = (0..slots).map(|_| None).collect();
-    let mut off: Vec<Option<Branch>> = (0..slots).map(|_| None).collect();
+    let (mut on, mut off) = (BySlot::new(geo), BySlot::new(geo));
     for (&(cell, d), (b_on, b_off)) in cands.iter().zip(pairs.drain(..)) {
-        on[cell * (geo.side + 1) + d as usize] = Some(b_on);
-        off[cell * (geo.side + 1) + d as usize] = Some(b_off);
+        on.insert(cell * (geo.side + 1) + d as usize, b_on);
+        off.insert(cell * (geo.side + 1) + d as usize, b_off);
     }
     let mut binary = |cell: usize, d: u8, out: &mut Vec<RatedChain>| {
         let s = cell * (geo.side + 1) + d as usize;
-        let (Some(b_on), Some(b_off)) = (&on[s], &off[s]) else {
+        let (Some(b_on), Some(b_off)) = (on.get(s), off.get(s)) else {
             return;
         };
         if let Some(a) = &b_on.contradiction {

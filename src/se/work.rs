@@ -60,6 +60,11 @@ pub(crate) struct Work {
     /// The same for SE's static multiple forcing chains nested in a branch
     /// (level 3).
     pub(super) multiple_seen: Mutex<HashMap<BoardKey, Arc<Vec<NestedConclusion>>>>,
+    /// Branches whose producer is done with them, for the next branches of
+    /// the puzzle to reuse their storage ([`Search::recycle`]): kept for
+    /// the whole rating, so that their buffers are not given back to the
+    /// system and asked for again at every producer call.
+    spare_branches: Mutex<Vec<Branch>>,
 }
 
 impl Work {
@@ -71,6 +76,7 @@ impl Work {
             dynamic_seen: Mutex::new(HashMap::new()),
             first_seen: Mutex::new(HashMap::new()),
             multiple_seen: Mutex::new(HashMap::new()),
+            spare_branches: Mutex::new(Vec::new()),
         }
     }
 
@@ -121,18 +127,15 @@ pub(crate) struct Search<'w> {
     start_places: RefCell<Option<StartPlaces>>,
     /// The rounds' buffers of the branches that ended, for the next ones.
     spare_rounds: RefCell<Vec<Rounds>>,
-    /// Branches whose producer is done with them, for the next ones to
-    /// reuse their storage ([`Search::recycle`]).
-    spare_branches: RefCell<Vec<Branch>>,
     /// Whether a branch from a quiet start board reads only what it changed
     /// at its first look ([`Rounds::start`]); the tests turn it off to check
     /// that reading the whole board finds the same.
     quiet_start: bool,
 }
 
-/// At most this many spare branches kept per search (a 9×9 branch holds
+/// At most this many spare branches kept per puzzle (a 9×9 branch holds
 /// up to about 130 kB).
-const SPARE_BRANCHES: usize = 512;
+const SPARE_BRANCHES: usize = 1024;
 
 /// A start board with its unit places, its units' placed digits, and
 /// whether it is quiet ([`Rounds::quiet`]).
@@ -151,7 +154,6 @@ impl<'w> Search<'w> {
             nested_left: Cell::new(0),
             start_places: RefCell::new(None),
             spare_rounds: RefCell::new(Vec::new()),
-            spare_branches: RefCell::new(Vec::new()),
             quiet_start: true,
         }
     }
@@ -164,7 +166,6 @@ impl<'w> Search<'w> {
             nested_left: Cell::new(NESTED_BUDGET),
             start_places: RefCell::new(None),
             spare_rounds: RefCell::new(Vec::new()),
-            spare_branches: RefCell::new(Vec::new()),
             quiet_start: self.quiet_start,
         }
     }
@@ -268,7 +269,9 @@ impl<'w> Search<'w> {
     /// A branch whose storage fits `board`, from the spares when one is
     /// left (its contents are stale: [`Branch::run_caused`] resets them).
     pub(super) fn spare_branch(&self, board: &Board) -> Option<Branch> {
-        let mut spares = self.spare_branches.borrow_mut();
+        let Ok(mut spares) = self.work.spare_branches.lock() else {
+            return None;
+        };
         let fits = |b: &Branch| b.board.geometry().n == board.geometry().n;
         while let Some(b) = spares.pop() {
             if fits(&b) {
@@ -281,7 +284,9 @@ impl<'w> Search<'w> {
     /// Keeps the storage of branches the caller is done with, for the next
     /// branches of this search.
     pub(super) fn recycle(&self, branches: impl IntoIterator<Item = Branch>) {
-        let mut spares = self.spare_branches.borrow_mut();
+        let Ok(mut spares) = self.work.spare_branches.lock() else {
+            return;
+        };
         for b in branches {
             if spares.len() >= SPARE_BRANCHES {
                 break;
