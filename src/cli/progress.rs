@@ -132,4 +132,19 @@ mod tests {
         assert_eq!(total(&["x", "-"]), None);
         assert_eq!(total(&["x", file, "--shard", "1/2"]), None);
     }
+
+    /// The input is counted for a bar that shows (stderr a terminal) and
+    /// only then: a hidden bar's total would cost a second read of the
+    /// whole input for nothing.
+    #[test]
+    fn a_hidden_bar_does_not_count_the_input() {
+        let counted = std::cell::Cell::new(false);
+        let bar = Bar::new("puzzles", || {
+            counted.set(true);
+            Some(3)
+        });
+        let shows = std::io::stderr().is_terminal();
+        assert_eq!(counted.get(), shows);
+        assert_eq!(bar.1, shows);
+    }
 }
