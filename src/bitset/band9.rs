@@ -431,9 +431,12 @@ impl Board {
         let placed_columns = (singles | singles >> 9 | singles >> 18) & 0x1ff;
         let keep = OTHER_BANDS_KEEP[((a | a >> 9 | a >> 18) & 0x1ff) as usize]
             & !(placed_columns * COLUMN);
-        let (j1, j2) = OTHER_INDEX[i];
-        self.keep(usize::from(j1), keep);
-        self.keep(usize::from(j2), keep);
+        // Most examinations leave the other bands whole: no stores then.
+        if keep != BAND {
+            let (j1, j2) = OTHER_INDEX[i];
+            self.keep(usize::from(j1), keep);
+            self.keep(usize::from(j2), keep);
+        }
         if singles != 0 {
             for e in 0..9 {
                 self.keep(3 * e + b, !singles);

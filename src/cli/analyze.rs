@@ -105,7 +105,7 @@ pub(super) fn run(args: AnalyzeArgs) -> Result<u8> {
     } else {
         (args.common.input()?, Default::default())
     };
-    let pb = progress::Bar::new("puzzles", progress::input_total(&args.common));
+    let pb = progress::Bar::new("puzzles", || progress::input_total(&args.common));
     // JSON and CSV go out window by window, as JSON Lines do, and so does
     // a text table to standard output (its columns those of the groups
     // asked, its notes under the last row); a text table written to a file

@@ -421,7 +421,7 @@ pub fn batch_rows<R: serde::Serialize + Send>(
     render: impl Fn(&[R]) -> String,
     job: impl Fn(usize, &Puzzle) -> Result<R, JobError> + Sync,
 ) -> Result<u8> {
-    let pb = progress::Bar::new(unit, progress::input_total(common));
+    let pb = progress::Bar::new(unit, || progress::input_total(common));
     let mut rows = resume::WindowRows::new(&common.out, header, &render)?;
     let summary = run_batch(common.input()?, Driver::new().progress(&pb), job, |done| {
         rows.push(done.into_iter().map(|(_, row)| row).collect())

@@ -44,7 +44,7 @@ pub(super) fn run(args: OrderArgs) -> Result<u8> {
         ..FillOrderOptions::default()
     };
     opts.sisus.runs = args.runs;
-    let pb = progress::Bar::new("puzzles", progress::input_total(&args.common));
+    let pb = progress::Bar::new("puzzles", || progress::input_total(&args.common));
     let check_k = |puzzles: &[(usize, sudolab::Puzzle)]| {
         super::check_k_fits("--k", &[args.k], puzzles).map_err(JobError::fatal)
     };

@@ -197,7 +197,7 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
     let ks_per_puzzle = params.keys().len().max(1) as u64;
     let pb = progress::Bar::new(
         "puzzles×k",
-        progress::input_total(&args.common).map(|n| n * ks_per_puzzle),
+        || progress::input_total(&args.common).map(|n| n * ks_per_puzzle),
     );
     let sweep_mode = args.sweep.is_some();
     let keys = params.keys();
