@@ -195,10 +195,9 @@ pub(super) fn run(args: RelaxArgs) -> Result<u8> {
         refuse_side_outputs_on_resume(&args, done.len())?;
     }
     let ks_per_puzzle = params.keys().len().max(1) as u64;
-    let pb = progress::Bar::new(
-        "puzzles×k",
-        || progress::input_total(&args.common).map(|n| n * ks_per_puzzle),
-    );
+    let pb = progress::Bar::new("puzzles×k", || {
+        progress::input_total(&args.common).map(|n| n * ks_per_puzzle)
+    });
     let sweep_mode = args.sweep.is_some();
     let keys = params.keys();
     let sweep_ks: Vec<usize> = keys.iter().map(|&k| k as usize).collect();

@@ -1147,9 +1147,7 @@ pub(super) fn se_ordered(
                 key(out, from, KEY_REGION);
             }
         }
-        let bs: Vec<&Branch> = digits(c)
-            .filter_map(|d| on.get(slot(cell, d)))
-            .collect();
+        let bs: Vec<&Branch> = digits(c).filter_map(|d| on.get(slot(cell, d))).collect();
         let from = out.len();
         rated_agreements(board, &bs, Some(cell), kind, out);
         key(out, from, KEY_CELL);

@@ -193,6 +193,10 @@ struct Search<'a> {
     loop_stamp: u32,
     /// The potentials a link step reaches, with the link's cause.
     out: Vec<(usize, u8, Cause)>,
+    /// Every link step computed so far, end to end, and where each lies in
+    /// it (by potential and links; `u32::MAX` ends one not computed).
+    links_out: Vec<(usize, u8, Cause)>,
+    links_at: Vec<(u32, u32)>,
     /// Cells already in `out` (stamped by `out_stamp`): a peer in two of
     /// the cell's units is reached once.
     in_out: Vec<u32>,
@@ -225,6 +229,8 @@ impl<'a> Search<'a> {
             on_loop: vec![0; geo.cells],
             loop_stamp: 0,
             out: Vec::new(),
+            links_out: Vec::new(),
+            links_at: vec![(0, u32::MAX); slots * 5],
             in_out: vec![0; geo.cells],
             out_stamp: 0,
             forward: vec![0; slots],
@@ -258,7 +264,7 @@ impl<'a> Search<'a> {
 
     /// The potentials an "on" potential turns off (SE's `getOnToOff`), in
     /// SE's order, into `self.out`.
-    fn on_to_off(&mut self, cell: usize, d: u8, y: bool) {
+    fn compute_on_to_off(&mut self, cell: usize, d: u8, y: bool) {
         self.out.clear();
         let cands = self.board.cands(cell);
         if y {
@@ -284,7 +290,7 @@ impl<'a> Search<'a> {
 
     /// The potentials an "off" potential turns on (SE's `getOffToOn`), in
     /// SE's order, into `self.out`.
-    fn off_to_on(&mut self, cell: usize, d: u8, links: Links) {
+    fn compute_off_to_on(&mut self, cell: usize, d: u8, links: Links) {
         self.out.clear();
         let cands = self.board.cands(cell);
         if links.y && cands.count_ones() == 2 {
@@ -305,6 +311,37 @@ impl<'a> Search<'a> {
                 }
             }
         }
+    }
+
+    /// The potentials an "on" potential turns off with Y links or not: a
+    /// range of `self.links_out`, computed once per search (the board does
+    /// not change, and a search expands the same potential many times).
+    fn on_to_off(&mut self, cell: usize, d: u8, y: bool) -> std::ops::Range<usize> {
+        let key = self.slot(cell, d) * 2 + usize::from(y);
+        self.cached(key, |s| s.compute_on_to_off(cell, d, y))
+    }
+
+    /// The potentials an "off" potential turns on with `links`, as
+    /// [`Search::on_to_off`] keeps them.
+    fn off_to_on(&mut self, cell: usize, d: u8, links: Links) -> std::ops::Range<usize> {
+        let key = (self.geo.cells * (self.geo.side + 1)) * 2
+            + self.slot(cell, d) * 3
+            + usize::from(links.sort_key() - 2);
+        self.cached(key, |s| s.compute_off_to_on(cell, d, links))
+    }
+
+    /// The range of `links_out` kept under `key`, computing it into
+    /// `self.out` with `compute` the first time.
+    fn cached(&mut self, key: usize, compute: impl FnOnce(&mut Self)) -> std::ops::Range<usize> {
+        let (from, to) = self.links_at[key];
+        if to != u32::MAX {
+            return from as usize..to as usize;
+        }
+        compute(self);
+        let from = self.links_out.len();
+        self.links_out.extend_from_slice(&self.out);
+        self.links_at[key] = (from as u32, self.links_out.len() as u32);
+        from..self.links_out.len()
     }
 
     /// Whether the potential `(cell, d, on)` is a strict ancestor of node
@@ -335,9 +372,8 @@ impl<'a> Search<'a> {
             length += 1;
             for &p in &std::mem::take(&mut pending_on) {
                 let n = self.nodes[p as usize];
-                self.on_to_off(n.cell, n.digit, links.y);
-                for i in 0..self.out.len() {
-                    let (c, x, cause) = self.out[i];
+                for i in self.on_to_off(n.cell, n.digit, links.y) {
+                    let (c, x, cause) = self.links_out[i];
                     // An "off" potential never reached in this search is no
                     // ancestor: the walk up is needed only for one reached.
                     let s = self.slot(c, x);
@@ -351,9 +387,8 @@ impl<'a> Search<'a> {
             length += 1;
             for &p in &std::mem::take(&mut pending_off) {
                 let n = self.nodes[p as usize];
-                self.off_to_on(n.cell, n.digit, links);
-                for i in 0..self.out.len() {
-                    let (c, x, cause) = self.out[i];
+                for i in self.off_to_on(n.cell, n.digit, links) {
+                    let (c, x, cause) = self.links_out[i];
                     if length >= 4 && c == cell && x == d {
                         found.push((p, cause));
                     }
@@ -386,9 +421,8 @@ impl<'a> Search<'a> {
         while !pending_on.is_empty() || !pending_off.is_empty() {
             for &p in &std::mem::take(&mut pending_on) {
                 let n = self.nodes[p as usize];
-                self.on_to_off(n.cell, n.digit, y);
-                for i in 0..self.out.len() {
-                    let (c, x, cause) = self.out[i];
+                for i in self.on_to_off(n.cell, n.digit, y) {
+                    let (c, x, cause) = self.links_out[i];
                     if on && c == cell && x == d {
                         return Some((p, cause));
                     }
@@ -404,9 +438,8 @@ impl<'a> Search<'a> {
             }
             for &p in &std::mem::take(&mut pending_off) {
                 let n = self.nodes[p as usize];
-                self.off_to_on(n.cell, n.digit, links);
-                for i in 0..self.out.len() {
-                    let (c, x, cause) = self.out[i];
+                for i in self.off_to_on(n.cell, n.digit, links) {
+                    let (c, x, cause) = self.links_out[i];
                     if !on && c == cell && x == d {
                         return Some((p, cause));
                     }

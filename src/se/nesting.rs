@@ -122,9 +122,7 @@ fn nested_cell_and_region(
         if board.value(cell) != 0 || c.count_ones() < min {
             continue;
         }
-        let bs: Vec<&Branch> = digits(c)
-            .filter_map(|d| on.get(slot(cell, d)))
-            .collect();
+        let bs: Vec<&Branch> = digits(c).filter_map(|d| on.get(slot(cell, d))).collect();
         nested_agreements(board, &bs, Some(cell), Some(Cause::Naked(cell)), out);
     }
     for (u, cells) in geo.units.iter().enumerate() {
