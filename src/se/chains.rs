@@ -73,10 +73,12 @@ use crate::util::bits as digits;
 
 pub(super) const NONE: u32 = u32::MAX;
 
-/// The nodes of an ancestry, a bit per node, inline for a 9×9 board (810
-/// slots and the root fit 13 words): a branch makes one per node, and a heap
-/// allocation each was a quarter of the time of the nesting levels.
-type NodeSet = smallvec::SmallVec<[u64; 13]>;
+/// The nodes of an ancestry, a bit per node, inline up to node 255 (a node's
+/// set has words up to its own index; a branch of the nesting levels makes
+/// 17 nodes on average): a branch makes one per node, a heap allocation
+/// each was a quarter of the time of the nesting levels, and a smaller
+/// record is less to write per node.
+type NodeSet = smallvec::SmallVec<[u64; 4]>;
 
 /// What the ancestry of a node holds.
 #[derive(Debug, Clone)]
