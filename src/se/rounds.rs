@@ -162,6 +162,21 @@ impl Rounds {
         self.parents.clear();
     }
 
+    /// The unit places of `board` ([`Board::unit_places`], unit by unit)
+    /// and its units' placed digits, as [`Rounds::start`] takes them.
+    pub(super) fn unit_places_of(board: &Board) -> (Vec<u32>, Vec<u32>) {
+        let geo = board.geometry();
+        let stride = geo.side + 1;
+        let mut places = vec![0; geo.units.len() * stride];
+        for (u, chunk) in places.chunks_mut(stride).enumerate() {
+            board.unit_places(u, chunk);
+        }
+        let placed = (0..geo.units.len())
+            .map(|u| board.placed_in_unit(u))
+            .collect();
+        (places, placed)
+    }
+
     /// Whether `board` (with its unit places `places` and units' placed
     /// digits `placed`, as [`Rounds::start`] takes them) has neither a
     /// single nor a contradiction: every empty cell has two or more
@@ -274,15 +289,7 @@ mod tests {
     }
 
     fn quiet_board(board: &Board) -> bool {
-        let geo = board.geometry();
-        let stride = geo.side + 1;
-        let mut places = vec![0; geo.units.len() * stride];
-        for (u, chunk) in places.chunks_mut(stride).enumerate() {
-            board.unit_places(u, chunk);
-        }
-        let placed: Vec<u32> = (0..geo.units.len())
-            .map(|u| board.placed_in_unit(u))
-            .collect();
+        let (places, placed) = Rounds::unit_places_of(board);
         Rounds::quiet(board, &places, &placed)
     }
 

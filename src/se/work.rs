@@ -236,14 +236,7 @@ impl<'w> Search<'w> {
         let start = match &mut *memo {
             Some(s) if s.board == *board => s,
             _ => {
-                let stride = board.side() + 1;
-                let mut places = vec![0; geo.units.len() * stride];
-                for (u, chunk) in places.chunks_mut(stride).enumerate() {
-                    board.unit_places(u, chunk);
-                }
-                let placed: Vec<u32> = (0..geo.units.len())
-                    .map(|u| board.placed_in_unit(u))
-                    .collect();
+                let (places, placed) = Rounds::unit_places_of(board);
                 let quiet = Rounds::quiet(board, &places, &placed);
                 memo.insert(StartPlaces {
                     board: board.clone(),
