@@ -360,97 +360,102 @@ impl<'a> Search<'a> {
 
     /// SE's `doCycles` from `(cell, d)` on: the nodes (off potentials) from
     /// which the search comes back to the source.
+    ///
+    /// The search goes a layer at a time, "on" and "off" in turn, and each
+    /// layer's nodes are pushed together: a layer is a range of
+    /// `self.nodes`.
     fn cycles(&mut self, cell: usize, d: u8, links: Links, found: &mut Vec<(u32, Cause)>) {
         self.start();
-        let root = self.push(cell, d, true, ROOT, Cause::Other);
+        self.push(cell, d, true, ROOT, Cause::Other);
         let s = self.slot(cell, d);
         self.on_seen[s] = self.stamp;
-        let mut pending_on = vec![root];
-        let mut pending_off = Vec::new();
+        let mut layer = 0..1;
         let mut length = 0;
-        while !pending_on.is_empty() || !pending_off.is_empty() {
+        while !layer.is_empty() {
             length += 1;
-            for &p in &std::mem::take(&mut pending_on) {
-                let n = self.nodes[p as usize];
-                for i in self.on_to_off(n.cell, n.digit, links.y) {
-                    let (c, x, cause) = self.links_out[i];
-                    // An "off" potential never reached in this search is no
-                    // ancestor: the walk up is needed only for one reached.
-                    let s = self.slot(c, x);
-                    if self.off_seen[s] != self.stamp || !self.is_ancestor(p, c, x, false) {
-                        let q = self.push(c, x, false, p, cause);
-                        pending_off.push(q);
-                        self.off_seen[s] = self.stamp;
+            let from = self.nodes.len();
+            for p in layer {
+                let n = self.nodes[p];
+                let p = p as u32;
+                if n.on {
+                    for i in self.on_to_off(n.cell, n.digit, links.y) {
+                        let (c, x, cause) = self.links_out[i];
+                        // An "off" potential never reached in this search is
+                        // no ancestor: the walk up is needed only for one
+                        // reached.
+                        let s = self.slot(c, x);
+                        if self.off_seen[s] != self.stamp || !self.is_ancestor(p, c, x, false) {
+                            self.push(c, x, false, p, cause);
+                            self.off_seen[s] = self.stamp;
+                        }
+                    }
+                } else {
+                    for i in self.off_to_on(n.cell, n.digit, links) {
+                        let (c, x, cause) = self.links_out[i];
+                        if length >= 4 && c == cell && x == d {
+                            found.push((p, cause));
+                        }
+                        let s = self.slot(c, x);
+                        if self.on_seen[s] != self.stamp {
+                            self.on_seen[s] = self.stamp;
+                            self.push(c, x, true, p, cause);
+                        }
                     }
                 }
             }
-            length += 1;
-            for &p in &std::mem::take(&mut pending_off) {
-                let n = self.nodes[p as usize];
-                for i in self.off_to_on(n.cell, n.digit, links) {
-                    let (c, x, cause) = self.links_out[i];
-                    if length >= 4 && c == cell && x == d {
-                        found.push((p, cause));
-                    }
-                    let s = self.slot(c, x);
-                    if self.on_seen[s] != self.stamp {
-                        self.on_seen[s] = self.stamp;
-                        let q = self.push(c, x, true, p, cause);
-                        pending_on.push(q);
-                    }
-                }
-            }
+            layer = from..self.nodes.len();
         }
     }
 
     /// SE's `doForcingChains` from `(cell, d)` assumed `on`: the node whose
     /// conjugate is the source (the chain's last potential before the
-    /// source's negation), if the search reaches it.
+    /// source's negation), if the search reaches it. A layer at a time, as
+    /// [`Search::cycles`] goes.
     fn forcing_chain(&mut self, cell: usize, d: u8, on: bool, y: bool) -> Option<(u32, Cause)> {
         self.start();
         let links = Links { y, x: true };
-        let root = self.push(cell, d, on, ROOT, Cause::Other);
+        self.push(cell, d, on, ROOT, Cause::Other);
         let s = self.slot(cell, d);
-        let (mut pending_on, mut pending_off) = if on {
+        if on {
             self.on_seen[s] = self.stamp;
-            (vec![root], Vec::new())
         } else {
             self.off_seen[s] = self.stamp;
-            (Vec::new(), vec![root])
-        };
-        while !pending_on.is_empty() || !pending_off.is_empty() {
-            for &p in &std::mem::take(&mut pending_on) {
-                let n = self.nodes[p as usize];
-                for i in self.on_to_off(n.cell, n.digit, y) {
-                    let (c, x, cause) = self.links_out[i];
-                    if on && c == cell && x == d {
-                        return Some((p, cause));
+        }
+        let mut layer = 0..1;
+        while !layer.is_empty() {
+            let from = self.nodes.len();
+            for p in layer {
+                let n = self.nodes[p];
+                let p = p as u32;
+                if n.on {
+                    for i in self.on_to_off(n.cell, n.digit, y) {
+                        let (c, x, cause) = self.links_out[i];
+                        if on && c == cell && x == d {
+                            return Some((p, cause));
+                        }
+                        // Every "off" node is marked seen as it is made, so
+                        // one not seen is no ancestor either.
+                        let s = self.slot(c, x);
+                        if self.off_seen[s] != self.stamp {
+                            self.off_seen[s] = self.stamp;
+                            self.push(c, x, false, p, cause);
+                        }
                     }
-                    // Every "off" node is marked seen as it is made, so one
-                    // not seen is no ancestor either.
-                    let s = self.slot(c, x);
-                    if self.off_seen[s] != self.stamp {
-                        self.off_seen[s] = self.stamp;
-                        let q = self.push(c, x, false, p, cause);
-                        pending_off.push(q);
+                } else {
+                    for i in self.off_to_on(n.cell, n.digit, links) {
+                        let (c, x, cause) = self.links_out[i];
+                        if !on && c == cell && x == d {
+                            return Some((p, cause));
+                        }
+                        let s = self.slot(c, x);
+                        if self.on_seen[s] != self.stamp {
+                            self.on_seen[s] = self.stamp;
+                            self.push(c, x, true, p, cause);
+                        }
                     }
                 }
             }
-            for &p in &std::mem::take(&mut pending_off) {
-                let n = self.nodes[p as usize];
-                for i in self.off_to_on(n.cell, n.digit, links) {
-                    let (c, x, cause) = self.links_out[i];
-                    if !on && c == cell && x == d {
-                        return Some((p, cause));
-                    }
-                    let s = self.slot(c, x);
-                    if self.on_seen[s] != self.stamp {
-                        self.on_seen[s] = self.stamp;
-                        let q = self.push(c, x, true, p, cause);
-                        pending_on.push(q);
-                    }
-                }
-            }
+            layer = from..self.nodes.len();
         }
         None
     }
