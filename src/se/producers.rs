@@ -369,6 +369,18 @@ pub(crate) fn first_hint<'p>(
         .find_map(|p| p.hint(board, state).ok().flatten())
 }
 
+/// The board of `line` once every rule below SE's nesting level 3 has been
+/// applied until none applies: where the deep levels start.
+#[cfg(test)]
+pub(crate) fn deep_board(line: &str) -> Board {
+    let mut board = Board::new(&crate::grid::parse_puzzle(line).unwrap());
+    let work = Work::unlimited();
+    while let Some(hint) = first_hint(below_level_3(), &board, &State::new(&work)) {
+        hint.apply(&mut board);
+    }
+    board
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

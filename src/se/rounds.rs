@@ -275,18 +275,8 @@ mod tests {
     use super::*;
     use crate::grid::parse_puzzle;
     use crate::se::chains::{Assume, Branch, DYNAMIC, STATIC};
-    use crate::se::producers::{State, below_level_3, first_hint};
+    use crate::se::producers::deep_board;
     use crate::se::work::{Search, Work};
-
-    /// The board of `line` where nothing below SE's nesting level 3 applies.
-    fn deep_board(line: &str) -> Board {
-        let mut board = Board::new(&parse_puzzle(line).unwrap());
-        let work = Work::unlimited();
-        while let Some(hint) = first_hint(below_level_3(), &board, &State::new(&work)) {
-            hint.apply(&mut board);
-        }
-        board
-    }
 
     fn quiet_board(board: &Board) -> bool {
         let (places, placed) = Rounds::unit_places_of(board);
