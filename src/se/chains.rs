@@ -118,9 +118,14 @@ impl Ancestry {
         self.x |= other.x;
         self.y |= other.y;
         self.one_digit &= other.one_digit;
+        // Each list is sorted (a node's own entry is inserted in order), so
+        // the first one absorbed needs no sort.
         if !other.nested.is_empty() {
+            let sorted = self.nested.is_empty();
             self.nested.extend_from_slice(&other.nested);
-            self.nested.sort_unstable();
+            if !sorted {
+                self.nested.sort_unstable();
+            }
             self.nested.dedup();
         }
     }

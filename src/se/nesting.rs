@@ -305,7 +305,11 @@ impl Branch {
                 }
                 let n = self.new_node(&parents, false, (false, false), x == src_digit);
                 let k = *key.get_or_insert(u64::from(n));
-                self.anc[n as usize].nested.push((k, inner.nodes as u32));
+                // In order, as [`Ancestry::absorb`] expects (an entry a
+                // parent holds too stays twice here, as it always has).
+                let nested = &mut self.anc[n as usize].nested;
+                let entry = (k, inner.nodes as u32);
+                nested.insert(nested.partition_point(|e| *e <= entry), entry);
                 let s = self.slot(c, x);
                 self.mark_off(s, n);
                 self.board.eliminate(c, x);
