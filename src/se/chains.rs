@@ -80,6 +80,17 @@ pub(super) const NONE: u32 = u32::MAX;
 /// record is less to write per node.
 type NodeSet = smallvec::SmallVec<[u64; 4]>;
 
+/// A set of `words` words, none set; up to the inline size from a zeroed
+/// array, where `smallvec!` calls `memset` for a few words (one set a
+/// node).
+fn empty_set(words: usize) -> NodeSet {
+    if words <= 4 {
+        NodeSet::from_buf_and_len([0; 4], words)
+    } else {
+        smallvec::smallvec![0; words]
+    }
+}
+
 /// What the ancestry of a node holds.
 #[derive(Debug, Clone)]
 pub(super) struct Ancestry {
@@ -431,7 +442,7 @@ impl Branch {
         // hundreds. Its set needs words up to its own index only: its
         // parents come before it.
         self.anc.push(Ancestry {
-            set: smallvec::smallvec![0; idx / 64 + 1],
+            set: empty_set(idx / 64 + 1),
             stat,
             x,
             y,
@@ -716,7 +727,7 @@ impl Branch {
     /// The ancestry of a conclusion drawn from `parents`: their union.
     fn joined(&self, parents: &[u32]) -> Ancestry {
         let mut a = Ancestry {
-            set: smallvec::smallvec![0; self.anc.len() / 64 + 1],
+            set: empty_set(self.anc.len() / 64 + 1),
             stat: true,
             x: false,
             y: false,
