@@ -91,55 +91,138 @@ fn empty_set(words: usize) -> NodeSet {
     }
 }
 
-/// What the ancestry of a node holds.
+/// An ancestry's flags, a bit each.
+/// No placement in it follows from several removals.
+const STAT: u8 = 1;
+/// It holds a hidden single (X link).
+const LINK_X: u8 = 2;
+/// It holds a naked single (Y link).
+const LINK_Y: u8 = 4;
+/// Every placement in it is of the source digit.
+const ONE_DIGIT: u8 = 8;
+/// It holds a node a nested chain concluded (a node's own list is kept
+/// apart, [`Branch::node`]).
+const HAS_NESTED: u8 = 16;
+
+/// The flags of an ancestry of `stat`, `x`, `y` and `one_digit`.
+fn flags_of(stat: bool, (x, y): (bool, bool), one_digit: bool) -> u8 {
+    u8::from(stat) * STAT
+        | u8::from(x) * LINK_X
+        | u8::from(y) * LINK_Y
+        | u8::from(one_digit) * ONE_DIGIT
+}
+
+/// The flags of two ancestries joined: static and of one digit when both
+/// are, with the links and nested chains of either.
+fn joined_flags(a: u8, b: u8) -> u8 {
+    (a & b & (STAT | ONE_DIGIT)) | ((a | b) & (LINK_X | LINK_Y | HAS_NESTED))
+}
+
+/// What the ancestry of a conclusion holds: the nodes it rests on.
 #[derive(Debug, Clone)]
 pub(super) struct Ancestry {
     /// Nodes (bit per node index).
     pub(super) set: NodeSet,
-    /// No placement in it follows from several removals.
-    stat: bool,
-    /// It holds a hidden single (X link) / a naked single (Y link).
-    x: bool,
-    y: bool,
-    /// Every placement in it is of the source digit.
-    one_digit: bool,
+    /// [`STAT`], [`LINK_X`], [`LINK_Y`], [`ONE_DIGIT`], [`HAS_NESTED`].
+    flags: u8,
     /// The nodes in it that a nested chain concluded, with that chain's
-    /// complexity (SE adds each nested chain's once).
-    pub(super) nested: Vec<(u64, u32)>,
+    /// complexity (SE adds each nested chain's once), in order.
+    nested: Vec<(u64, u32)>,
     /// A contradiction that joins three or more removals (a cell's
     /// candidates, a digit's places in a unit): SE reaches it only as a
     /// cell or region forcing chain.
     wide: bool,
 }
 
-impl Ancestry {
+/// A node's ancestry as its branch keeps it ([`Branch::node`]), or a view
+/// of an [`Ancestry`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct AncestryRef<'a> {
+    /// Nodes (bit per node index), words up to the node's own index.
+    pub(super) set: &'a [u64],
+    flags: u8,
+    nested: &'a [(u64, u32)],
+}
+
+impl AncestryRef<'_> {
     pub(super) fn count(&self) -> usize {
         let flat: usize = self.set.iter().map(|w| w.count_ones() as usize).sum();
         flat + self.nested.iter().map(|&(_, w)| w as usize).sum::<usize>()
     }
+}
+
+impl Ancestry {
+    /// Empty, words for nodes up to `nodes` (static, of one digit, no link).
+    fn empty(nodes: usize) -> Ancestry {
+        Ancestry {
+            set: empty_set(nodes / 64 + 1),
+            flags: STAT | ONE_DIGIT,
+            nested: Vec::new(),
+            wide: false,
+        }
+    }
+
+    pub(super) fn as_ref(&self) -> AncestryRef<'_> {
+        AncestryRef {
+            set: &self.set,
+            flags: self.flags,
+            nested: &self.nested,
+        }
+    }
+
+    pub(super) fn count(&self) -> usize {
+        self.as_ref().count()
+    }
+
+    /// Every placement in it is of the source digit.
+    pub(super) fn one_digit(&self) -> bool {
+        self.flags & ONE_DIGIT != 0
+    }
 
     /// Adds `other`'s nodes and flags; `other`'s set is no longer than
     /// this one's (a node's set has words up to its own index).
-    fn absorb(&mut self, other: &Ancestry) {
+    fn absorb(&mut self, other: AncestryRef) {
         debug_assert!(other.set.len() <= self.set.len());
-        for (w, pw) in self.set.iter_mut().zip(&other.set) {
+        for (w, pw) in self.set.iter_mut().zip(other.set) {
             *w |= pw;
         }
-        self.stat &= other.stat;
-        self.x |= other.x;
-        self.y |= other.y;
-        self.one_digit &= other.one_digit;
-        // Each list is sorted (a node's own entry is inserted in order), so
-        // the first one absorbed needs no sort.
-        if !other.nested.is_empty() {
-            let sorted = self.nested.is_empty();
-            self.nested.extend_from_slice(&other.nested);
-            if !sorted {
-                self.nested.sort_unstable();
-            }
-            self.nested.dedup();
+        self.flags = joined_flags(self.flags, other.flags);
+        merge_nested(&mut self.nested, other.nested);
+    }
+}
+
+/// Adds the sorted list `other` to the sorted list at the end of `list`
+/// from `from` on, keeping it sorted without repeats (the first list added
+/// needs no sort).
+fn merge_nested_from(list: &mut Vec<(u64, u32)>, from: usize, other: &[(u64, u32)]) {
+    if other.is_empty() {
+        return;
+    }
+    let sorted = list.len() == from;
+    list.extend_from_slice(other);
+    let tail = &mut list[from..];
+    if !sorted {
+        tail.sort_unstable();
+    }
+    let mut keep = 0;
+    for i in 0..tail.len() {
+        if i == 0 || tail[i] != tail[keep - 1] {
+            tail[keep] = tail[i];
+            keep += 1;
         }
     }
+    list.truncate(from + keep);
+}
+
+fn merge_nested(list: &mut Vec<(u64, u32)>, other: &[(u64, u32)]) {
+    merge_nested_from(list, 0, other);
+}
+
+/// Where node `n`'s ancestor set starts in a branch's flat store: node `j`
+/// has `j / 64 + 1` words.
+fn set_start(n: usize) -> usize {
+    let (q, r) = (n / 64, n % 64);
+    64 * q * (q + 1) / 2 + r * (q + 1)
 }
 
 /// How a branch propagates, as SE's `Chaining` parameters say.
@@ -212,7 +295,16 @@ pub(super) struct Branch {
     /// that what several branches agree on is a bitwise and.
     on_bits: Vec<u64>,
     off_bits: Vec<u64>,
-    pub(super) anc: Vec<Ancestry>,
+    /// Each node's ancestors (itself included), a bit each: node `n`'s
+    /// `n / 64 + 1` words from [`set_start`]`(n)` (its parents come before
+    /// it). One flat store: a record per node was most of a node's cost.
+    node_sets: Vec<u64>,
+    /// Each node's ancestry flags ([`STAT`], …).
+    node_flags: Vec<u8>,
+    /// The nested chains of the nodes whose ancestry has any ([`HAS_NESTED`]),
+    /// in node order: the node, and its span of `nested_items`.
+    nested_spans: Vec<(u32, u32, u32)>,
+    nested_items: Vec<(u64, u32)>,
     /// The ancestry of the first contradiction, if the branch reached one.
     pub(super) contradiction: Option<Ancestry>,
     /// Why each node holds (for a nested chain's rule parents).
@@ -376,7 +468,10 @@ impl Branch {
             on_bits: vec![0; slots.div_ceil(64)],
             off_bits: vec![0; slots.div_ceil(64)],
             // Room for a typical dynamic branch's nodes without regrowing.
-            anc: Vec::with_capacity(128),
+            node_sets: Vec::with_capacity(256),
+            node_flags: Vec::with_capacity(128),
+            nested_spans: Vec::new(),
+            nested_items: Vec::new(),
             contradiction: None,
             cause: Vec::with_capacity(128),
             last_advanced: false,
@@ -404,7 +499,10 @@ impl Branch {
                 }
             }
         }
-        self.anc.clear();
+        self.node_sets.clear();
+        self.node_flags.clear();
+        self.nested_spans.clear();
+        self.nested_items.clear();
         self.contradiction = None;
         self.cause.clear();
         self.last_advanced = false;
@@ -434,28 +532,35 @@ impl Branch {
         &mut self,
         parents: &[u32],
         stat: bool,
-        (x, y): (bool, bool),
+        links: (bool, bool),
         one_digit: bool,
     ) -> u32 {
-        let idx = self.anc.len();
-        // Built in place: an ancestry is 144 bytes, and a branch makes
-        // hundreds. Its set needs words up to its own index only: its
-        // parents come before it.
-        self.anc.push(Ancestry {
-            set: empty_set(idx / 64 + 1),
-            stat,
-            x,
-            y,
-            one_digit,
-            nested: Vec::new(),
-            wide: false,
-        });
-        let (earlier, new) = self.anc.split_at_mut(idx);
-        let a = &mut new[0];
+        let idx = self.node_flags.len();
+        let at = self.node_sets.len();
+        debug_assert_eq!(at, set_start(idx));
+        self.node_sets.resize(at + idx / 64 + 1, 0);
+        let (earlier, own) = self.node_sets.split_at_mut(at);
+        let mut flags = flags_of(stat, links, one_digit);
         for &p in parents {
-            a.absorb(&earlier[p as usize]);
+            let p = p as usize;
+            let from = set_start(p);
+            for (w, pw) in own.iter_mut().zip(&earlier[from..from + p / 64 + 1]) {
+                *w |= pw;
+            }
+            flags = joined_flags(flags, self.node_flags[p]);
         }
-        set_bit(&mut a.set, idx);
+        own[idx / 64] |= 1 << (idx % 64);
+        self.node_flags.push(flags);
+        if flags & HAS_NESTED != 0 {
+            let from = self.nested_items.len();
+            for &p in parents {
+                let (s, e) = self.nested_span(p as usize);
+                let theirs = self.nested_items[s..e].to_vec();
+                merge_nested_from(&mut self.nested_items, from, &theirs);
+            }
+            let to = self.nested_items.len() as u32;
+            self.nested_spans.push((idx as u32, from as u32, to));
+        }
         if self.traced {
             let from = self.parent_ids.len() as u32;
             self.parent_ids.extend_from_slice(parents);
@@ -463,6 +568,53 @@ impl Branch {
         }
         self.cause.push(Cause::Other);
         idx as u32
+    }
+
+    /// The number of nodes.
+    pub(super) fn node_count(&self) -> usize {
+        self.node_flags.len()
+    }
+
+    /// Node `n`'s span of `nested_items` (empty when it has none).
+    fn nested_span(&self, n: usize) -> (usize, usize) {
+        if self.node_flags[n] & HAS_NESTED == 0 {
+            return (0, 0);
+        }
+        match self.nested_spans.binary_search_by_key(&(n as u32), |&(m, _, _)| m) {
+            Ok(i) => (self.nested_spans[i].1 as usize, self.nested_spans[i].2 as usize),
+            Err(_) => (0, 0),
+        }
+    }
+
+    /// Node `n`'s ancestry.
+    pub(super) fn node(&self, n: u32) -> AncestryRef<'_> {
+        let n = n as usize;
+        let from = set_start(n);
+        let (s, e) = self.nested_span(n);
+        AncestryRef {
+            set: &self.node_sets[from..from + n / 64 + 1],
+            flags: self.node_flags[n],
+            nested: &self.nested_items[s..e],
+        }
+    }
+
+    /// Adds the nested chain `entry` (its key and complexity) to the
+    /// ancestry of node `n`, the last made.
+    pub(super) fn add_nested_entry(&mut self, n: u32, entry: (u64, u32)) {
+        let n = n as usize;
+        debug_assert_eq!(n + 1, self.node_count());
+        if self.node_flags[n] & HAS_NESTED == 0 {
+            self.node_flags[n] |= HAS_NESTED;
+            let at = self.nested_items.len() as u32;
+            self.nested_spans.push((n as u32, at, at));
+        }
+        let last = self.nested_spans.last_mut().expect("the node's span");
+        let list = &mut self.nested_items[last.1 as usize..];
+        // In order (an entry a parent holds too stays twice here, as it
+        // always has).
+        let at = last.1 as usize + list.partition_point(|e| *e <= entry);
+        self.nested_items.insert(at, entry);
+        last.2 += 1;
     }
 
     /// Places `d` in `cell` as node `on`, adding an off node for every
@@ -726,17 +878,9 @@ impl Branch {
 
     /// The ancestry of a conclusion drawn from `parents`: their union.
     fn joined(&self, parents: &[u32]) -> Ancestry {
-        let mut a = Ancestry {
-            set: empty_set(self.anc.len() / 64 + 1),
-            stat: true,
-            x: false,
-            y: false,
-            one_digit: true,
-            nested: Vec::new(),
-            wide: false,
-        };
+        let mut a = Ancestry::empty(self.node_count());
         for &p in parents {
-            a.absorb(&self.anc[p as usize]);
+            a.absorb(self.node(p));
         }
         a
     }
@@ -748,18 +892,23 @@ impl Branch {
     }
 }
 
-/// The kind of a chain whose ancestry is `a` (a contradiction when
+/// The kind of a chain whose ancestry has `flags` (a contradiction when
 /// `contradiction`).
-fn kind_of(a: &Ancestry, contradiction: bool) -> ChainKind {
-    if a.stat {
+fn kind_of(flags: u8, contradiction: bool) -> ChainKind {
+    let (x, y, one_digit) = (
+        flags & LINK_X != 0,
+        flags & LINK_Y != 0,
+        flags & ONE_DIGIT != 0,
+    );
+    if flags & STAT != 0 {
         // SE's X-chains keep to one digit (no link inside a cell); its
         // Y-chains reach placements through bivalue cells only.
-        if (a.y && !a.x) || (a.x && !a.y && a.one_digit) {
+        if (y && !x) || (x && !y && one_digit) {
             ChainKind::XOrY
         } else {
             ChainKind::Forcing
         }
-    } else if contradiction && a.one_digit {
+    } else if contradiction && one_digit {
         ChainKind::Nishio
     } else {
         ChainKind::Dynamic
@@ -770,22 +919,10 @@ fn kind_of(a: &Ancestry, contradiction: bool) -> ChainKind {
 /// source's negation (6.6, 7.0), or, when it joins three or more removals, a
 /// cell or region forcing chain (8.0), as SE finds it.
 fn contradiction_kind(a: &Ancestry) -> ChainKind {
-    if a.stat && a.wide {
+    if a.flags & STAT != 0 && a.wide {
         ChainKind::Multiple
     } else {
-        kind_of(a, true)
-    }
-}
-
-fn union(a: &Ancestry, b: &Ancestry) -> Ancestry {
-    Ancestry {
-        set: NodeSet::new(),
-        stat: a.stat && b.stat,
-        x: a.x || b.x,
-        y: a.y || b.y,
-        one_digit: a.one_digit && b.one_digit,
-        nested: Vec::new(),
-        wide: false,
+        kind_of(a.flags, true)
     }
 }
 
@@ -837,7 +974,7 @@ fn two_way(
     board: &Board,
     src: ChainSource,
     (b1, b2): (&Branch, &Branch),
-    emit: &mut impl FnMut(Conclusion, ChainKind, usize, &[(&Branch, &Ancestry)]),
+    emit: &mut impl FnMut(Conclusion, ChainKind, usize, &[Part]),
 ) {
     let geo = board.geometry();
     let [first, second] = src.alternatives();
@@ -845,11 +982,11 @@ fn two_way(
         (Some(_), Some(_)) => {}
         (Some(a), None) => {
             let c = Conclusion::Place(second.0, second.1);
-            emit(c, contradiction_kind(a), b1.summed(a), &[(b1, a)]);
+            emit(c, contradiction_kind(a), b1.summed(a), &[(b1, a.as_ref())]);
         }
         (None, Some(a)) => {
             let c = Conclusion::Place(first.0, first.1);
-            emit(c, contradiction_kind(a), b2.summed(a), &[(b2, a)]);
+            emit(c, contradiction_kind(a), b2.summed(a), &[(b2, a.as_ref())]);
         }
         (None, None) => {
             for cell in 0..geo.cells {
@@ -863,8 +1000,8 @@ fn two_way(
                 }
                 let mut both = |n1: u32, n2: u32, conclusion| {
                     if n1 != NONE && n2 != NONE {
-                        let (a1, a2) = (&b1.anc[n1 as usize], &b2.anc[n2 as usize]);
-                        let k = kind_of(&union(a1, a2), false);
+                        let (a1, a2) = (b1.node(n1), b2.node(n2));
+                        let k = kind_of(joined_flags(a1.flags, a2.flags), false);
                         emit(
                             conclusion,
                             k,
@@ -895,7 +1032,7 @@ fn two_way(
 /// The causes of the nodes of the ancestries `parts` (with `root`, the
 /// source of a cell or region forcing chain): what the nested chain's rule
 /// parents are made of.
-pub(super) fn causes_of(parts: &[(&Branch, &Ancestry)], root: Option<Cause>) -> Vec<Cause> {
+pub(super) fn causes_of(parts: &[Part], root: Option<Cause>) -> Vec<Cause> {
     let mut causes: Vec<Cause> = root.into_iter().collect();
     for (br, a) in parts {
         for (w, &bits) in a.set.iter().enumerate() {
@@ -970,7 +1107,7 @@ fn nested_static(board: &Board, search: &Search) -> Vec<NestedConclusion> {
 }
 
 /// A branch and the ancestry of a conclusion in it.
-pub(super) type Part<'a> = (&'a Branch, &'a Ancestry);
+pub(super) type Part<'a> = (&'a Branch, AncestryRef<'a>);
 
 /// What every branch of `live` implies (SE's cell and region forcing
 /// chains, and doubles), each conclusion handed to `emit` with the
@@ -1011,7 +1148,7 @@ pub(super) fn agreements(
     let mut parts = Vec::with_capacity(live.len());
     let mut emit_at = |at: fn(&Branch, usize) -> u32, s: usize, conclusion: Conclusion| {
         parts.clear();
-        parts.extend(live.iter().map(|b| (*b, &b.anc[at(b, s) as usize])));
+        parts.extend(live.iter().map(|b| (*b, b.node(at(b, s)))));
         emit(conclusion, &parts);
     };
     let mut last_cell = usize::MAX;
@@ -1244,7 +1381,7 @@ pub(crate) fn dynamic_chains(board: &Board, level: u8, search: &Search) -> Vec<R
         };
         let b_off = Branch::run(board, Assume::Off(cell, d), mode, false, search);
         let contradiction_kind = |a: &Ancestry| {
-            if !plus && a.one_digit {
+            if !plus && a.one_digit() {
                 ChainKind::Nishio
             } else {
                 kind

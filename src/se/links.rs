@@ -188,7 +188,7 @@ fn branch_links(board: &Board, br: &Branch, chain: &RatedChain) -> ChainBranch {
     let geo = board.geometry();
     let stride = geo.side + 1;
     // Node → (cell, digit, on).
-    let mut label = vec![None; br.anc.len()];
+    let mut label = vec![None; br.node_count()];
     for s in 0..br.on_at.len() {
         let (cell, d) = (s / stride, (s % stride) as u8);
         if br.on_at[s] != NONE {
@@ -216,7 +216,7 @@ fn branch_links(board: &Board, br: &Branch, chain: &RatedChain) -> ChainBranch {
         }
     };
     // The nodes the conclusion rests on, in the order found.
-    let mut nodes = vec![false; br.anc.len()];
+    let mut nodes = vec![false; br.node_count()];
     let mut mark = |set: &[u64]| {
         for (w, &bits) in set.iter().enumerate() {
             let mut b = bits;
@@ -233,7 +233,7 @@ fn branch_links(board: &Board, br: &Branch, chain: &RatedChain) -> ChainBranch {
         Some(a) if contradiction => mark(&a.set),
         _ => {
             for &t in targets.iter().filter(|&&t| t != NONE) {
-                mark(&br.anc[t as usize].set);
+                mark(br.node(t).set);
             }
         }
     }

@@ -198,7 +198,7 @@ fn nested_dynamic(board: &Board, nested: bool, search: &Search) -> Vec<NestedCon
             out.push(NestedConclusion {
                 conclusion: Conclusion::Remove(cell, d),
                 nodes: b_on.summed(a),
-                causes: causes_of(&[(&b_on, a)], None),
+                causes: causes_of(&[(&b_on, a.as_ref())], None),
                 fingerprint: None,
             });
         }
@@ -206,7 +206,7 @@ fn nested_dynamic(board: &Board, nested: bool, search: &Search) -> Vec<NestedCon
             out.push(NestedConclusion {
                 conclusion: Conclusion::Place(cell, d),
                 nodes: b_off.summed(a),
-                causes: causes_of(&[(&b_off, a)], None),
+                causes: causes_of(&[(&b_off, a.as_ref())], None),
                 fingerprint: None,
             });
         }
@@ -305,11 +305,7 @@ impl Branch {
                 }
                 let n = self.new_node(&parents, false, (false, false), x == src_digit);
                 let k = *key.get_or_insert(u64::from(n));
-                // In order, as [`Ancestry::absorb`] expects (an entry a
-                // parent holds too stays twice here, as it always has).
-                let nested = &mut self.anc[n as usize].nested;
-                let entry = (k, inner.nodes as u32);
-                nested.insert(nested.partition_point(|e| *e <= entry), entry);
+                self.add_nested_entry(n, (k, inner.nodes as u32));
                 let s = self.slot(c, x);
                 self.mark_off(s, n);
                 self.board.eliminate(c, x);

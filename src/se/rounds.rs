@@ -357,7 +357,7 @@ mod tests {
                             let b = Branch::run(&board, assume, mode, false, &whole);
                             assert_eq!(a.board, b.board, "{board:?} {assume:?}");
                             assert_eq!((&a.on_at, &a.off_at), (&b.on_at, &b.off_at));
-                            assert_eq!(a.anc.len(), b.anc.len());
+                            assert_eq!(a.node_count(), b.node_count());
                             assert_eq!(
                                 a.contradiction.as_ref().map(|x| x.count()),
                                 b.contradiction.as_ref().map(|x| x.count())
