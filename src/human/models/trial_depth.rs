@@ -696,6 +696,43 @@ mod tests {
     }
 
     #[test]
+    fn hard_puzzles_keep_their_depth_steps_and_eliminations() {
+        // Computed by the previous implementation (every lane copied and
+        // scanned from its first round, singles applied lane by lane) and
+        // checked unchanged by the faster search.
+        for (line, expected) in [
+            // AI Escargot.
+            (
+                "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..",
+                (2, 14, 81),
+            ),
+            // Red Dwarf.
+            (
+                "12.3....435....1....4........54..2..6...7.........8.9...31..5.......9.7.....6...8",
+                (2, 10, 72),
+            ),
+            // tarx0134.
+            (
+                "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+                (2, 8, 89),
+            ),
+            // top1465, nested assumptions in few steps.
+            (
+                ".2.....74.98.1.............7..3.5..6....2.9..1..............83....6.7......4.....",
+                (2, 4, 75),
+            ),
+            // A 17-clue puzzle that single assumptions solve.
+            (
+                ".................1..2.34........234..1...5....6.7........6.......4...2...8.1....9",
+                (1, 2, 14),
+            ),
+        ] {
+            let r = depth_of(line);
+            assert_eq!((r.depth, r.steps, r.eliminations), expected, "{line}");
+        }
+    }
+
+    #[test]
     fn tables_hold_20_peers_and_27_units() {
         let t = tables();
         for c in 0..CELLS {
