@@ -102,8 +102,8 @@ enum Outcome {
 /// A 9×9 candidate grid small enough to copy for every assumption.
 ///
 /// Besides each cell's candidates it keeps, for each digit, the cells where
-/// it is a candidate (`plane`) and the units where it is placed
-/// (`placed`). The cells, and for each digit the units, changed since
+/// it is a candidate (`plane`) and the units where it is not placed yet
+/// (`open`). The cells, and for each digit the units, changed since
 /// singles last looked at them are kept as bit sets: a cell or a unit's
 /// digit outside them holds no single and no contradiction, so a round
 /// looks only at what changed and finds exactly what a scan of the whole
@@ -114,7 +114,7 @@ struct Grid {
     val: [u8; CELLS],
     empty: u8,
     plane: [u128; 9],
-    placed: [u16; 27],
+    open: [u32; 9],
     dirty_cells: u128,
     dirty_units: [u32; 9],
 }
@@ -130,7 +130,7 @@ impl Grid {
             val: [0; CELLS],
             empty: CELLS as u8,
             plane: [ALL_CELLS; 9],
-            placed: [0; 27],
+            open: [ALL_UNITS; 9],
             dirty_cells: ALL_CELLS,
             dirty_units: [ALL_UNITS; 9],
         };
@@ -161,12 +161,8 @@ impl Grid {
             self.plane[e - 1] &= !(1 << cell);
             self.dirty_units[e - 1] |= units;
         }
-        let mut u = units;
-        while u != 0 {
-            self.placed[u.trailing_zeros() as usize] |= bit;
-            u &= u - 1;
-        }
         let di = d as usize - 1;
+        self.open[di] &= !units;
         let hit = self.plane[di] & t.peer_cells[cell];
         self.plane[di] &= !hit;
         self.dirty_cells |= hit;
@@ -193,12 +189,11 @@ impl Grid {
         }
     }
 
-    /// Finds every single of the board into `buf`; false on a
+    /// Pushes every single of the board onto `buf`; false on a
     /// contradiction (a cell without candidates, a unit without a place for
     /// a digit). Looks only at the cells and units' digits changed since
     /// the last scan that found nothing.
     fn scan(&self, t: &Tables, buf: &mut Vec<(u8, u8)>) -> bool {
-        buf.clear();
         let mut m = self.dirty_cells;
         while m != 0 {
             let c = m.trailing_zeros() as usize;
@@ -214,25 +209,49 @@ impl Grid {
             }
         }
         for (di, &units) in self.dirty_units.iter().enumerate() {
-            let bit = 1u16 << (di + 1);
-            let plane = self.plane[di];
-            let mut um = units;
-            while um != 0 {
-                let u = um.trailing_zeros() as usize;
-                um &= um - 1;
-                if self.placed[u] & bit != 0 {
-                    continue;
-                }
-                let here = plane & t.unit_cells[u];
-                if here == 0 {
-                    return false;
-                }
-                if here & (here - 1) == 0 {
-                    buf.push((here.trailing_zeros() as u8, di as u8 + 1));
-                }
+            if !hidden_singles(t, self.plane[di], units & self.open[di], di as u8 + 1, buf) {
+                return false;
             }
         }
         true
+    }
+
+    /// What [`Grid::scan`] finds on a copy of this stalled board with `d`
+    /// placed at `cell`, read off this board without making the copy: the
+    /// naked singles of the peers that lose `d`, the hidden singles of `d`
+    /// in their units and of `cell`'s other candidates in its units; false
+    /// on a contradiction.
+    fn scan_placing(&self, t: &Tables, cell: usize, d: u8, buf: &mut Vec<(u8, u8)>) -> bool {
+        let bit = 1u16 << d;
+        let di = d as usize - 1;
+        let units = t.unit_mask[cell];
+        let hit = self.plane[di] & t.peer_cells[cell];
+        let mut m = hit;
+        let mut hit_units = 0;
+        while m != 0 {
+            let p = m.trailing_zeros() as usize;
+            m &= m - 1;
+            hit_units |= t.unit_mask[p];
+            let left = self.cand[p] & !bit;
+            if left == 0 {
+                return false;
+            }
+            if left & (left - 1) == 0 {
+                buf.push((p as u8, left.trailing_zeros() as u8));
+            }
+        }
+        let without = !(1u128 << cell);
+        let mut others = self.cand[cell] & !bit;
+        while others != 0 {
+            let e = others.trailing_zeros() as u8;
+            others &= others - 1;
+            let ei = e as usize - 1;
+            if !hidden_singles(t, self.plane[ei] & without, units & self.open[ei], e, buf) {
+                return false;
+            }
+        }
+        let open = hit_units & self.open[di] & !units;
+        hidden_singles(t, self.plane[di] & !hit & without, open, d, buf)
     }
 
     /// Places the singles of one round; false when two of them conflict.
@@ -258,6 +277,7 @@ impl Grid {
             if self.empty == 0 {
                 return Outcome::Solved;
             }
+            buf.clear();
             if !self.scan(t, buf) {
                 return Outcome::Contradiction(rounds);
             }
@@ -277,6 +297,25 @@ impl Grid {
     }
 }
 
+/// Pushes the hidden singles of digit `d` (its cells `plane`) in `units`
+/// onto `buf`; false when one of them has no place for `d`.
+#[inline]
+fn hidden_singles(t: &Tables, plane: u128, units: u32, d: u8, buf: &mut Vec<(u8, u8)>) -> bool {
+    let mut um = units;
+    while um != 0 {
+        let u = um.trailing_zeros() as usize;
+        um &= um - 1;
+        let here = plane & t.unit_cells[u];
+        if here == 0 {
+            return false;
+        }
+        if here & (here - 1) == 0 {
+            buf.push((here.trailing_zeros() as u8, d));
+        }
+    }
+    true
+}
+
 /// Search state shared by the nested refutations: the singles buffer and the
 /// number of assumptions tried.
 struct Search {
@@ -284,6 +323,11 @@ struct Search {
     probes: u64,
     /// The boards of the single assumptions followed round by round.
     lanes: Vec<Lane>,
+    /// The singles of a round of every lane, one after the other.
+    singles: Vec<(u8, u8)>,
+    /// The assumptions whose first round made singles: cell, digit and
+    /// where those singles are in `singles`.
+    starts: Vec<(u8, u8, (u32, u32))>,
     /// Per nesting level, each candidate's step count (or the bound it
     /// exceeded) at the last search of that level: the order of the next.
     last: [[u32; 9 * CELLS]; MAX_LEVEL as usize],
@@ -301,6 +345,8 @@ struct Lane {
     digit: u8,
     /// Two singles of the last round conflicted: refuted at this round.
     conflict: bool,
+    /// Where this round's singles are in [`Search::singles`].
+    singles: (u32, u32),
 }
 
 impl Search {
@@ -385,7 +431,9 @@ impl Search {
     /// [`Search::fewest`] at level 0, with every assumption followed one
     /// round at a time, side by side: the first round at which some are
     /// refuted is the fewest steps, and no assumption is followed beyond it.
-    /// The same candidates and count as probing each in turn.
+    /// The same candidates and count as probing each in turn. Each round
+    /// scans every lane before any applies its singles, so the singles of
+    /// the last round are never applied.
     fn fewest_singles(
         &mut self,
         t: &Tables,
@@ -396,8 +444,78 @@ impl Search {
         // An assumption refuted after `r` rounds takes `r + 1` steps: at
         // most `limit` rounds fit the bound.
         let limit = bound.checked_sub(1)?;
+        let mut refuted = Vec::new();
         let mut lanes = std::mem::take(&mut self.lanes);
+        let mut singles = std::mem::take(&mut self.singles);
+        self.first_round(t, g, top, limit, &mut lanes, &mut singles, &mut refuted);
+        let mut round = 0;
+        let found = loop {
+            if !refuted.is_empty() {
+                break Some((round + 1, refuted));
+            }
+            if lanes.is_empty() {
+                break None;
+            }
+            round += 1;
+            singles.clear();
+            let mut i = 0;
+            while i < lanes.len() {
+                let lane = &mut lanes[i];
+                let from = singles.len();
+                let keep = if lane.conflict {
+                    refuted.push((lane.cell, lane.digit));
+                    false
+                } else if lane.grid.empty == 0 {
+                    false
+                } else if !lane.grid.scan(t, &mut singles) {
+                    refuted.push((lane.cell, lane.digit));
+                    false
+                } else {
+                    singles.len() > from && round < limit
+                };
+                if keep {
+                    lane.singles = (from as u32, singles.len() as u32);
+                    i += 1;
+                } else {
+                    singles.truncate(from);
+                    lanes.swap_remove(i);
+                }
+            }
+            if refuted.is_empty() {
+                for lane in &mut lanes {
+                    let (from, to) = lane.singles;
+                    lane.conflict = !lane.grid.apply(t, &singles[from as usize..to as usize]);
+                }
+            }
+        };
+        self.lanes = lanes;
+        self.singles = singles;
+        found
+    }
+
+    /// Round 0 of every assumption of the stalled board `g`, read off `g`
+    /// ([`Grid::scan_placing`]): the refuted ones into `refuted`; when there
+    /// are none, a lane for each assumption that makes singles (and may
+    /// follow them: `limit` > 0), with that round applied.
+    #[allow(clippy::too_many_arguments)]
+    fn first_round(
+        &mut self,
+        t: &Tables,
+        g: &Grid,
+        top: bool,
+        limit: u32,
+        lanes: &mut Vec<Lane>,
+        singles: &mut Vec<(u8, u8)>,
+        refuted: &mut Vec<(u8, u8)>,
+    ) {
+        debug_assert!(
+            g.dirty_cells == 0 && g.dirty_units == [0; 9],
+            "a stalled board"
+        );
         lanes.clear();
+        singles.clear();
+        let mut starts = std::mem::take(&mut self.starts);
+        starts.clear();
         for c in 0..CELLS {
             let mut m = g.cand[c];
             while m != 0 {
@@ -407,52 +525,31 @@ impl Search {
                     continue;
                 }
                 self.probes += 1;
+                let from = singles.len();
+                if !g.scan_placing(t, c, d, singles) {
+                    refuted.push((c as u8, d));
+                } else if singles.len() > from && limit > 0 && refuted.is_empty() {
+                    starts.push((c as u8, d, (from as u32, singles.len() as u32)));
+                    continue;
+                }
+                singles.truncate(from);
+            }
+        }
+        if refuted.is_empty() {
+            for &(cell, digit, (from, to)) in &starts {
                 let mut grid = *g;
-                grid.place(t, c, d);
+                grid.place(t, cell as usize, digit);
+                let conflict = !grid.apply(t, &singles[from as usize..to as usize]);
                 lanes.push(Lane {
                     grid,
-                    cell: c as u8,
-                    digit: d,
-                    conflict: false,
+                    cell,
+                    digit,
+                    conflict,
+                    singles: (0, 0),
                 });
             }
         }
-        let mut refuted = Vec::new();
-        let mut round = 0;
-        let found = loop {
-            let mut i = 0;
-            while i < lanes.len() {
-                let lane = &mut lanes[i];
-                let keep = if lane.conflict {
-                    refuted.push((lane.cell, lane.digit));
-                    false
-                } else if lane.grid.empty == 0 {
-                    false
-                } else if !lane.grid.scan(t, &mut self.buf) {
-                    refuted.push((lane.cell, lane.digit));
-                    false
-                } else if self.buf.is_empty() || round >= limit {
-                    false
-                } else {
-                    lane.conflict = !lane.grid.apply(t, &self.buf);
-                    true
-                };
-                if keep {
-                    i += 1;
-                } else {
-                    lanes.swap_remove(i);
-                }
-            }
-            if !refuted.is_empty() {
-                break Some((round + 1, refuted));
-            }
-            if lanes.is_empty() {
-                break None;
-            }
-            round += 1;
-        };
-        self.lanes = lanes;
-        found
+        self.starts = starts;
     }
 }
 
@@ -513,6 +610,8 @@ pub(crate) fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError
         buf: Vec::with_capacity(2 * CELLS),
         probes: 0,
         lanes: Vec::with_capacity(4 * CELLS),
+        singles: Vec::new(),
+        starts: Vec::new(),
         last: [[UNBOUNDED; 9 * CELLS]; MAX_LEVEL as usize],
         solution: [0; CELLS],
     };
