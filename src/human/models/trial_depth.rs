@@ -26,11 +26,16 @@
 //! found in, so the result is the same on every puzzle equivalent under the
 //! Sudoku symmetries. The computation is deterministic and works on 9×9
 //! puzzles with a unique solution; the search for the fewest steps is
-//! bounded by the best count found so far.
+//! bounded by the best count found so far. The single assumptions of a
+//! board are followed all at once, one bit each ([`side_by_side`]); a
+//! nested assumption gets a copy of the board.
 
 use super::plug_in::{HumanModel, ModelRow, Rating, WhyNull};
 use crate::grid::Puzzle;
 use std::sync::OnceLock;
+
+mod side_by_side;
+use side_by_side::SideBySide;
 
 const CELLS: usize = 81;
 const ALL: u16 = 0b11_1111_1110;
@@ -99,7 +104,7 @@ enum Outcome {
     Stalled(u32),
 }
 
-/// A 9×9 candidate grid small enough to copy for every assumption.
+/// A 9×9 candidate grid small enough to copy for every nested assumption.
 ///
 /// Besides each cell's candidates it keeps, for each digit, the cells where
 /// it is a candidate (`plane`) and the units where it is not placed yet
@@ -216,44 +221,6 @@ impl Grid {
         true
     }
 
-    /// What [`Grid::scan`] finds on a copy of this stalled board with `d`
-    /// placed at `cell`, read off this board without making the copy: the
-    /// naked singles of the peers that lose `d`, the hidden singles of `d`
-    /// in their units and of `cell`'s other candidates in its units; false
-    /// on a contradiction.
-    fn scan_placing(&self, t: &Tables, cell: usize, d: u8, buf: &mut Vec<(u8, u8)>) -> bool {
-        let bit = 1u16 << d;
-        let di = d as usize - 1;
-        let units = t.unit_mask[cell];
-        let hit = self.plane[di] & t.peer_cells[cell];
-        let mut m = hit;
-        let mut hit_units = 0;
-        while m != 0 {
-            let p = m.trailing_zeros() as usize;
-            m &= m - 1;
-            hit_units |= t.unit_mask[p];
-            let left = self.cand[p] & !bit;
-            if left == 0 {
-                return false;
-            }
-            if left & (left - 1) == 0 {
-                buf.push((p as u8, left.trailing_zeros() as u8));
-            }
-        }
-        let without = !(1u128 << cell);
-        let mut others = self.cand[cell] & !bit;
-        while others != 0 {
-            let e = others.trailing_zeros() as u8;
-            others &= others - 1;
-            let ei = e as usize - 1;
-            if !hidden_singles(t, self.plane[ei] & without, units & self.open[ei], e, buf) {
-                return false;
-            }
-        }
-        let open = hit_units & self.open[di] & !units;
-        hidden_singles(t, self.plane[di] & !hit & without, open, d, buf)
-    }
-
     /// Places the singles of one round; false when two of them conflict.
     fn apply(&mut self, t: &Tables, buf: &[(u8, u8)]) -> bool {
         self.dirty_cells = 0;
@@ -321,13 +288,8 @@ fn hidden_singles(t: &Tables, plane: u128, units: u32, d: u8, buf: &mut Vec<(u8,
 struct Search {
     buf: Vec<(u8, u8)>,
     probes: u64,
-    /// The boards of the single assumptions followed round by round.
-    lanes: Vec<Lane>,
-    /// The singles of a round of every lane, one after the other.
-    singles: Vec<(u8, u8)>,
-    /// The assumptions whose first round made singles: cell, digit and
-    /// where those singles are in `singles`.
-    starts: Vec<(u8, u8, (u32, u32))>,
+    /// The single assumptions followed side by side.
+    side_by_side: SideBySide,
     /// Per nesting level, each candidate's step count (or the bound it
     /// exceeded) at the last search of that level: the order of the next.
     last: [[u32; 9 * CELLS]; MAX_LEVEL as usize],
@@ -335,18 +297,6 @@ struct Search {
     /// holds is never refuted on a board that keeps it, so the search of
     /// the top board skips those.
     solution: [u8; CELLS],
-}
-
-/// One single assumption followed round by round ([`Search::fewest_singles`]).
-#[derive(Clone, Copy)]
-struct Lane {
-    grid: Grid,
-    cell: u8,
-    digit: u8,
-    /// Two singles of the last round conflicted: refuted at this round.
-    conflict: bool,
-    /// Where this round's singles are in [`Search::singles`].
-    singles: (u32, u32),
 }
 
 impl Search {
@@ -429,11 +379,10 @@ impl Search {
     }
 
     /// [`Search::fewest`] at level 0, with every assumption followed one
-    /// round at a time, side by side: the first round at which some are
-    /// refuted is the fewest steps, and no assumption is followed beyond it.
-    /// The same candidates and count as probing each in turn. Each round
-    /// scans every lane before any applies its singles, so the singles of
-    /// the last round are never applied.
+    /// round at a time, side by side ([`SideBySide`]): the first round at
+    /// which some are refuted is the fewest steps, and no assumption is
+    /// followed beyond it. The same candidates and count as probing each in
+    /// turn.
     fn fewest_singles(
         &mut self,
         t: &Tables,
@@ -444,112 +393,10 @@ impl Search {
         // An assumption refuted after `r` rounds takes `r + 1` steps: at
         // most `limit` rounds fit the bound.
         let limit = bound.checked_sub(1)?;
-        let mut refuted = Vec::new();
-        let mut lanes = std::mem::take(&mut self.lanes);
-        let mut singles = std::mem::take(&mut self.singles);
-        self.first_round(t, g, top, limit, &mut lanes, &mut singles, &mut refuted);
-        let mut round = 0;
-        let found = loop {
-            if !refuted.is_empty() {
-                break Some((round + 1, refuted));
-            }
-            if lanes.is_empty() {
-                break None;
-            }
-            round += 1;
-            singles.clear();
-            let mut i = 0;
-            while i < lanes.len() {
-                let lane = &mut lanes[i];
-                let from = singles.len();
-                let keep = if lane.conflict {
-                    refuted.push((lane.cell, lane.digit));
-                    false
-                } else if lane.grid.empty == 0 {
-                    false
-                } else if !lane.grid.scan(t, &mut singles) {
-                    refuted.push((lane.cell, lane.digit));
-                    false
-                } else {
-                    singles.len() > from && round < limit
-                };
-                if keep {
-                    lane.singles = (from as u32, singles.len() as u32);
-                    i += 1;
-                } else {
-                    singles.truncate(from);
-                    lanes.swap_remove(i);
-                }
-            }
-            if refuted.is_empty() {
-                for lane in &mut lanes {
-                    let (from, to) = lane.singles;
-                    lane.conflict = !lane.grid.apply(t, &singles[from as usize..to as usize]);
-                }
-            }
-        };
-        self.lanes = lanes;
-        self.singles = singles;
-        found
-    }
-
-    /// Round 0 of every assumption of the stalled board `g`, read off `g`
-    /// ([`Grid::scan_placing`]): the refuted ones into `refuted`; when there
-    /// are none, a lane for each assumption that makes singles (and may
-    /// follow them: `limit` > 0), with that round applied.
-    #[allow(clippy::too_many_arguments)]
-    fn first_round(
-        &mut self,
-        t: &Tables,
-        g: &Grid,
-        top: bool,
-        limit: u32,
-        lanes: &mut Vec<Lane>,
-        singles: &mut Vec<(u8, u8)>,
-        refuted: &mut Vec<(u8, u8)>,
-    ) {
-        debug_assert!(
-            g.dirty_cells == 0 && g.dirty_units == [0; 9],
-            "a stalled board"
-        );
-        lanes.clear();
-        singles.clear();
-        let mut starts = std::mem::take(&mut self.starts);
-        starts.clear();
-        for c in 0..CELLS {
-            let mut m = g.cand[c];
-            while m != 0 {
-                let d = m.trailing_zeros() as u8;
-                m &= m - 1;
-                if top && self.solution[c] == d {
-                    continue;
-                }
-                self.probes += 1;
-                let from = singles.len();
-                if !g.scan_placing(t, c, d, singles) {
-                    refuted.push((c as u8, d));
-                } else if singles.len() > from && limit > 0 && refuted.is_empty() {
-                    starts.push((c as u8, d, (from as u32, singles.len() as u32)));
-                    continue;
-                }
-                singles.truncate(from);
-            }
-        }
-        if refuted.is_empty() {
-            for &(cell, digit, (from, to)) in &starts {
-                let mut grid = *g;
-                grid.place(t, cell as usize, digit);
-                let conflict = !grid.apply(t, &singles[from as usize..to as usize]);
-                lanes.push(Lane {
-                    grid,
-                    cell,
-                    digit,
-                    conflict,
-                    singles: (0, 0),
-                });
-            }
-        }
-        self.starts = starts;
+        let solution = &self.solution;
+        let assumed = self.side_by_side.load(t, g, |c, d| top && solution[c] == d);
+        self.probes += assumed as u64;
+        self.side_by_side.fewest(limit)
     }
 }
 
@@ -609,9 +456,7 @@ pub(crate) fn trial_depth(puzzle: &Puzzle) -> Result<TrialDepth, TrialDepthError
     let mut search = Search {
         buf: Vec::with_capacity(2 * CELLS),
         probes: 0,
-        lanes: Vec::with_capacity(4 * CELLS),
-        singles: Vec::new(),
-        starts: Vec::new(),
+        side_by_side: SideBySide::default(),
         last: [[UNBOUNDED; 9 * CELLS]; MAX_LEVEL as usize],
         solution: [0; CELLS],
     };
