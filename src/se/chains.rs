@@ -106,10 +106,8 @@ const HAS_NESTED: u8 = 16;
 
 /// The flags of an ancestry of `stat`, `x`, `y` and `one_digit`.
 fn flags_of(stat: bool, (x, y): (bool, bool), one_digit: bool) -> u8 {
-    u8::from(stat) * STAT
-        | u8::from(x) * LINK_X
-        | u8::from(y) * LINK_Y
-        | u8::from(one_digit) * ONE_DIGIT
+    let bit = |on: bool, flag: u8| if on { flag } else { 0 };
+    bit(stat, STAT) | bit(x, LINK_X) | bit(y, LINK_Y) | bit(one_digit, ONE_DIGIT)
 }
 
 /// The flags of two ancestries joined: static and of one digit when both
@@ -580,8 +578,14 @@ impl Branch {
         if self.node_flags[n] & HAS_NESTED == 0 {
             return (0, 0);
         }
-        match self.nested_spans.binary_search_by_key(&(n as u32), |&(m, _, _)| m) {
-            Ok(i) => (self.nested_spans[i].1 as usize, self.nested_spans[i].2 as usize),
+        match self
+            .nested_spans
+            .binary_search_by_key(&(n as u32), |&(m, _, _)| m)
+        {
+            Ok(i) => (
+                self.nested_spans[i].1 as usize,
+                self.nested_spans[i].2 as usize,
+            ),
             Err(_) => (0, 0),
         }
     }

@@ -577,16 +577,20 @@ impl<'a> Search<'a> {
                 may |= MAY_CYCLE;
             }
             if links.x {
-                if self
-                    .on_to_off(cell, d, links.y)
-                    .any(|i| reaches(a, index[self.slot(self.links_out[i].0, self.links_out[i].1)]))
-                {
+                if self.on_to_off(cell, d, links.y).any(|i| {
+                    reaches(
+                        a,
+                        index[self.slot(self.links_out[i].0, self.links_out[i].1)],
+                    )
+                }) {
                     may |= MAY_FORCE_ON;
                 }
-                if self
-                    .off_to_on(cell, d, links)
-                    .any(|i| reaches(index[self.slot(self.links_out[i].0, self.links_out[i].1)], a))
-                {
+                if self.off_to_on(cell, d, links).any(|i| {
+                    reaches(
+                        index[self.slot(self.links_out[i].0, self.links_out[i].1)],
+                        a,
+                    )
+                }) {
                     may |= MAY_FORCE_OFF;
                 }
             }
@@ -1162,16 +1166,12 @@ mod tests {
     #[test]
     fn the_reach_filter_keeps_every_hint() {
         use crate::se::chains::{Assume, Branch, DYNAMIC};
-        use crate::se::producers::deep_board;
-        use crate::se::work::{Search as Work, Work as Budget};
-        let lines = [
-            "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
-            ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....",
-        ];
-        let budget = Budget::unlimited();
-        let work = Work::new(&budget);
+        use crate::se::producers::{DEEP_PUZZLES, deep_board};
+        use crate::se::work::{Search as BranchSearch, Work};
+        let budget = Work::unlimited();
+        let work = BranchSearch::new(&budget);
         let mut boards = Vec::new();
-        for line in lines {
+        for line in DEEP_PUZZLES {
             let board = deep_board(line);
             for cell in (0..81).filter(|&c| board.value(c) == 0) {
                 for d in digits(board.cands(cell)) {

@@ -369,6 +369,14 @@ pub(crate) fn first_hint<'p>(
         .find_map(|p| p.hint(board, state).ok().flatten())
 }
 
+/// Easter Monster and Golden Nugget: puzzles whose boards where nothing
+/// below level 3 applies ([`deep_board`]) the deep levels' tests start from.
+#[cfg(test)]
+pub(crate) const DEEP_PUZZLES: [&str; 2] = [
+    "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
+    ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....",
+];
+
 /// The board of `line` once every rule below SE's nesting level 3 has been
 /// applied until none applies: where the deep levels start.
 #[cfg(test)]

@@ -275,7 +275,7 @@ mod tests {
     use super::*;
     use crate::grid::parse_puzzle;
     use crate::se::chains::{Assume, Branch, DYNAMIC, STATIC};
-    use crate::se::producers::deep_board;
+    use crate::se::producers::{DEEP_PUZZLES, deep_board};
     use crate::se::work::{Search, Work};
 
     fn quiet_board(board: &Board) -> bool {
@@ -326,14 +326,10 @@ mod tests {
     /// a branch on a recycled one's storage as one on fresh storage).
     #[test]
     fn a_quiet_start_finds_what_a_whole_first_look_finds() {
-        let lines = [
-            "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
-            ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....",
-        ];
         let work = Work::unlimited();
         let (quiet, whole) = (Search::new(&work), Search::new(&work).whole_first_looks());
         let mut compared = 0;
-        let boards = lines.iter().flat_map(|line| {
+        let boards = DEEP_PUZZLES.iter().flat_map(|line| {
             let board = deep_board(line);
             assert!(!board.is_solved(), "{line}");
             assert!(quiet_board(&board), "{line}");
