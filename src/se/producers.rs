@@ -369,8 +369,8 @@ pub(crate) fn first_hint<'p>(
         .find_map(|p| p.hint(board, state).ok().flatten())
 }
 
-/// Easter Monster and Golden Nugget: puzzles whose boards where nothing
-/// below level 3 applies ([`deep_board`]) the deep levels' tests start from.
+/// Easter Monster and Golden Nugget, whose [`deep_board`]s the tests of
+/// the deep levels start from.
 #[cfg(test)]
 pub(crate) const DEEP_PUZZLES: [&str; 2] = [
     "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
