@@ -793,18 +793,22 @@ impl Branch {
             let c = b.cands(cell);
             if b.value(cell) == 0 && c.count_ones() == 1 {
                 let x = c.trailing_zeros() as u8;
-                best[cell] = Some((x, self.count_offs_of_cell(start, cell, !c), None));
+                // Every candidate the cell lost is a removal node.
+                let parents = (start.cands(cell) & !c).count_ones() as usize;
+                debug_assert_eq!(parents, self.count_offs_of_cell(start, cell, !c));
+                best[cell] = Some((x, parents, None));
                 set_bit(with_best, cell);
             }
         });
-        let (places, placed) = (&rounds.places, &rounds.placed);
+        let (places, placed, lost) = (&rounds.places, &rounds.placed, &rounds.lost);
         rounds.for_singles.take_places(|u, d| {
             let p = places[u * stride + d as usize];
             if placed[u] & (1 << d) != 0 || p.count_ones() != 1 {
                 return;
             }
             let cell = geo.units[u][p.trailing_zeros() as usize];
-            let parents = self.count_offs_in_unit(start, u, d, cell);
+            let parents = lost[u * stride + d as usize] as usize;
+            debug_assert_eq!(parents, self.count_offs_in_unit(start, u, d, cell));
             let better = match best[cell] {
                 None => true,
                 Some((x, q, _)) => x == d && parents < q,

@@ -112,6 +112,13 @@ impl Changed {
 /// of removals, unit) with the cells that have one.
 pub(super) struct Rounds {
     pub(super) places: Vec<u32>,
+    /// How many places each digit has lost in each unit since the start.
+    /// Every one is a removal node of the branch (an assumption off, a
+    /// placement's other candidates and peers, a nested rule's removal),
+    /// but for the places a placement of the digit itself takes, which are
+    /// never looked at (the digit is placed in the unit): the number of
+    /// removal nodes a hidden single rests on.
+    pub(super) lost: Vec<u8>,
     pub(super) placed: Vec<u32>,
     pub(super) for_singles: Changed,
     pub(super) for_contradictions: Changed,
@@ -127,6 +134,7 @@ impl Rounds {
     pub(super) fn new(geo: &Geometry) -> Rounds {
         Rounds {
             places: vec![0; geo.units.len() * (geo.side + 1)],
+            lost: vec![0; geo.units.len() * (geo.side + 1)],
             placed: vec![0; geo.units.len()],
             for_singles: Changed::none(geo),
             for_contradictions: Changed::none(geo),
@@ -150,6 +158,7 @@ impl Rounds {
     /// reads the whole board.
     pub(super) fn start(&mut self, places: &[u32], placed: &[u32], quiet: bool) {
         self.places.copy_from_slice(places);
+        self.lost.fill(0);
         self.placed.copy_from_slice(placed);
         if quiet {
             self.for_singles.clear();
@@ -216,7 +225,9 @@ impl Rounds {
     pub(super) fn remove(&mut self, geo: &Geometry, cell: usize, d: u8) {
         let stride = geo.side + 1;
         for (&u, &pos) in geo.cell_units[cell].iter().zip(&geo.unit_positions[cell]) {
-            self.places[u * stride + d as usize] &= !(1 << pos);
+            let at = u * stride + d as usize;
+            self.lost[at] += u8::from(self.places[at] & 1 << pos != 0);
+            self.places[at] &= !(1 << pos);
         }
         self.for_singles.removed(geo, cell, d);
         self.for_contradictions.removed(geo, cell, d);
@@ -227,8 +238,17 @@ impl Rounds {
     pub(super) fn refresh(&mut self, board: &Board) {
         let geo = board.geometry();
         let stride = geo.side + 1;
+        let mut now = vec![0; stride];
         for (u, places) in self.places.chunks_mut(stride).enumerate() {
-            board.unit_places(u, places);
+            board.unit_places(u, &mut now);
+            for ((was, lost), &now) in places
+                .iter_mut()
+                .zip(&mut self.lost[u * stride..])
+                .zip(&now)
+            {
+                *lost += (*was & !now).count_ones() as u8;
+                *was = now;
+            }
             self.placed[u] = board.placed_in_unit(u);
         }
         self.for_singles.all(&self.every);
