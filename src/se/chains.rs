@@ -190,14 +190,16 @@ impl Ancestry {
 }
 
 /// Adds the sorted list `other` to the sorted list at the end of `list`
-/// from `from` on, keeping it sorted without repeats (the first list added
-/// needs no sort).
+/// from `from` on, keeping it sorted without repeats.
 fn merge_nested_from(list: &mut Vec<(u64, u32)>, from: usize, other: &[(u64, u32)]) {
-    if other.is_empty() {
-        return;
-    }
     let sorted = list.len() == from;
     list.extend_from_slice(other);
+    settle_nested(list, from, sorted);
+}
+
+/// Sorts (unless it already is) and dedups `list` from `from` on, after a
+/// sorted list was appended to it (the first list added needs no sort).
+fn settle_nested(list: &mut Vec<(u64, u32)>, from: usize, sorted: bool) {
     let tail = &mut list[from..];
     if !sorted {
         tail.sort_unstable();
@@ -295,7 +297,8 @@ pub(super) struct Branch {
     off_bits: Vec<u64>,
     /// Each node's ancestors (itself included), a bit each: node `n`'s
     /// `n / 64 + 1` words from [`set_start`]`(n)` (its parents come before
-    /// it). One flat store: a record per node was most of a node's cost.
+    /// it). One flat store: writing a record per node was most of
+    /// `new_node`'s samples in a profile.
     node_sets: Vec<u64>,
     /// Each node's ancestry flags ([`STAT`], …).
     node_flags: Vec<u8>,
@@ -553,8 +556,11 @@ impl Branch {
             let from = self.nested_items.len();
             for &p in parents {
                 let (s, e) = self.nested_span(p as usize);
-                let theirs = self.nested_items[s..e].to_vec();
-                merge_nested_from(&mut self.nested_items, from, &theirs);
+                if s < e {
+                    let sorted = self.nested_items.len() == from;
+                    self.nested_items.extend_from_within(s..e);
+                    settle_nested(&mut self.nested_items, from, sorted);
+                }
             }
             let to = self.nested_items.len() as u32;
             self.nested_spans.push((idx as u32, from as u32, to));
