@@ -22,8 +22,8 @@
 //! cell-mask search, and so is their order (the tests compare the two on
 //! thousands of random grids).
 //!
-//! Counting ([`search_any_order`], kept to test the band boards of
-//! [`super::band9`] against, which `count` and `check` use) also applies
+//! Counting ([`search_any_order`], kept to test the 9×9 counts of
+//! [`super::boxes`] and [`super::band9`] against) also applies
 //! locked candidates (pointing and claiming) on the same folds: a
 //! digit confined to one row of a box leaves the rest of the row, one
 //! confined to one box of a row leaves the rest of the box. That prunes

@@ -302,10 +302,9 @@ fn decode(n: usize, cand: &[u32]) -> Option<Solution> {
 
 /// A bitset search that keeps its buffers from one question to the next,
 /// for generators that ask thousands of them about one order. 9×9 questions
-/// without a random digit order go to the 9×9 searches: counts to the band
-/// boards (`bitset::band9`), the others to the digit bitboards
-/// (`bitset::board9`), which find the same solutions in the same order as
-/// the cell masks.
+/// without a random digit order go to the 9×9 searches: counts to
+/// [`count9`], the others to the digit bitboards (`bitset::board9`), which
+/// find the same solutions in the same order as the cell masks.
 pub(crate) struct Solver {
     search: Search<'static>,
     scratch: Vec<u8>,
@@ -433,7 +432,7 @@ impl Solver {
     pub(crate) fn count(&mut self, values: &[u8], cap: u64) -> u64 {
         let mut found = 0u64;
         if self.board9 {
-            return super::band9::count(values, cap);
+            return count9(values, cap);
         }
         self.run(values, None, false, |_| {
             crate::answers::tally(&mut found, cap)
@@ -465,11 +464,31 @@ pub(crate) fn count(p: &Puzzle, cap: u64) -> Count {
     let mut found = 0u64;
     let mut visit = || crate::answers::tally(&mut found, cap);
     if p.order() == 3 && !p.has_pencilmarks() {
-        found = super::band9::count(p.cells(), cap);
+        found = count9(p.cells(), cap);
     } else {
         Search::new(tables(p.order())).run(p, |_| visit());
     }
     Count::from_found(found, cap)
+}
+
+/// The number of solutions of the 9×9 grid `values` (0 = empty, 1..=9 a
+/// given), up to `cap` (0 = no cap): on the box vectors
+/// (`bitset::boxes`) where the processor has AVX2, else on the band boards
+/// (`bitset::band9`).
+fn count9(values: &[u8], cap: u64) -> u64 {
+    super::boxes::count(values, cap).unwrap_or_else(|| super::band9::count(values, cap))
+}
+
+/// [`count`] on the band boards (`band9.rs`), the 9×9 count of processors
+/// without AVX2 (to test the box vectors against it); other orders as
+/// [`count`].
+#[doc(hidden)]
+#[cfg(test)]
+pub(crate) fn count_band_boards(p: &Puzzle, cap: u64) -> Count {
+    if p.order() != 3 || p.has_pencilmarks() {
+        return count(p, cap);
+    }
+    Count::from_found(super::band9::count(p.cells(), cap), cap)
 }
 
 /// [`count`] on the 9×9 digit bitboards with locked candidates
