@@ -3,10 +3,10 @@
 //! of the band at bits `9r..9r + 9`, column `c` at bit `c` of the row), so
 //! every deduction touches one word of one band of one digit. The layout
 //! is the one of JCZSolve and fsss2 (band-oriented bitboards with table
-//! "shrink" steps), and tdoku's write-up (Dillon, *Fast Sudoku solvers*)
-//! explains why per-band work on small words beats per-cell work; the code
-//! here is our own. It counts 9×9 grids where the processor has no AVX2;
-//! elsewhere the box vectors of [`super::boxes`] do, faster.
+//! "shrink" steps), the reason per-band work on small words beats per-cell
+//! work; the code here is our own. It counts 9×9 grids where the processor
+//! lacks the AVX-512 of the box vectors ([`super::boxes`]), which count
+//! faster elsewhere.
 //!
 //! A digit's band holds it exactly three times, once per row and once per
 //! box, so its nine *segments* (a row's three cells in a box) must contain

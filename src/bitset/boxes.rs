@@ -1,5 +1,6 @@
-//! The 9×9 counting search on *box vectors*: the representation of tdoku's
-//! SIMD solver (Dillon, *Fast Sudoku solvers*, the "dpll triad simd"
+//! The 9×9 counting search on *box vectors*: the representation of the
+//! SIMD solver of tdoku (the peer `check` is measured against,
+//! `docs/performance.md`, "Uniqueness and solving"; its "dpll triad simd"
 //! design), written here in our own structure.
 //!
 //! A box is a 4×4 matrix of 16-bit digit sets, lane `4r + c`, one vector:

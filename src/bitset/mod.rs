@@ -8,7 +8,7 @@
 //! cross-check it against Dancing Links, SAT and brute force.
 //!
 //! * [`sudoku`]: solve, count and enumerate puzzles (9×9 grids: counting
-//!   on box vectors, `boxes.rs`, where the processor has AVX2, else on band
+//!   on box vectors, `boxes.rs`, where the processor has AVX-512, else on band
 //!   boards, `band9.rs`; ordered solving on digit bitboards, `board9.rs`).
 //! * [`relaxed`]: count, enumerate and find the fixed cells of relaxed
 //!   instances (Pelánek §3.2).

@@ -473,14 +473,14 @@ pub(crate) fn count(p: &Puzzle, cap: u64) -> Count {
 
 /// The number of solutions of the 9×9 grid `values` (0 = empty, 1..=9 a
 /// given), up to `cap` (0 = no cap): on the box vectors
-/// (`bitset::boxes`) where the processor has AVX2, else on the band boards
+/// (`bitset::boxes`) where the processor has AVX-512, else on the band boards
 /// (`bitset::band9`).
 fn count9(values: &[u8], cap: u64) -> u64 {
     super::boxes::count(values, cap).unwrap_or_else(|| super::band9::count(values, cap))
 }
 
 /// [`count`] on the band boards (`band9.rs`), the 9×9 count of processors
-/// without AVX2 (to test the box vectors against it); other orders as
+/// without AVX-512 (to test the box vectors against it); other orders as
 /// [`count`].
 #[doc(hidden)]
 #[cfg(test)]

@@ -183,7 +183,7 @@ fn generator_solver_9x9_fast_path_matches_the_cell_mask_search() {
 
 /// The 9×9 count (what `check`, `count` and the generators' existence
 /// questions use: the box vectors, or the band boards on a processor
-/// without AVX2) against the band boards, the digit-bitboard count with
+/// without AVX-512) against the band boards, the digit-bitboard count with
 /// locked candidates, the cell-mask search and Dancing Links: the same
 /// capped counts on thousands of partial grids (unique, multiple and
 /// without solution), and on every puzzle of the shared top1465,
