@@ -73,14 +73,7 @@ const fn segments() -> [u8; 512] {
 
 /// The six ways to put one segment in each of three lines and three boxes:
 /// line `l` in box `PERMUTATIONS[i][l]`.
-const PERMUTATIONS: [[u32; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
+const PERMUTATIONS: [[usize; 3]; 6] = super::PERMUTATIONS_OF_3;
 
 /// The segments of permutation `i`, bit `3l + k` (line `l`, box `k`).
 const fn permutation_segments(i: usize) -> u32 {

@@ -54,14 +54,7 @@ const ALL: u16 = 0x1ff;
 
 /// The six ways, numbered `k`: box `p` of the band takes its minirow
 /// (minicolumn) `WAYS[k][p]`.
-const WAYS: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
+const WAYS: [[usize; 3]; 6] = super::PERMUTATIONS_OF_3;
 
 /// A byte-shuffle control for 16 lanes (within each 128-bit half).
 #[derive(Clone, Copy)]

@@ -16,6 +16,18 @@
 mod band9;
 mod board9;
 mod boxes;
+
+/// The six permutations of three things, in lexicographic order: the ways
+/// a digit takes one line of each of a band's three boxes (the band
+/// boards number them by line, the box vectors by box).
+const PERMUTATIONS_OF_3: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 pub(crate) mod relaxed;
 pub(crate) mod sudoku;
 
