@@ -1163,6 +1163,10 @@ mod tests {
     fn boxes_count_as_the_band_boards_do_on_the_lists() {
         let mut rng = Rng(0x1465);
         let lists = std::env::var("SUDOLAB_BOXES_LISTS").unwrap_or_default();
+        assert!(
+            !lists.is_empty(),
+            "SUDOLAB_BOXES_LISTS names no list: set it to files of puzzles, `:`-separated"
+        );
         let mut seen = [0usize; 3];
         for path in lists.split(':').filter(|p| !p.is_empty()) {
             let text = std::fs::read_to_string(path).unwrap();
@@ -1185,8 +1189,11 @@ mod tests {
     #[ignore]
     fn boxes_bench() {
         let engine = std::env::var("SUDOLAB_BOXES_ENGINE").unwrap_or_default();
-        let path = std::env::var("SUDOLAB_BOXES_FILE").unwrap();
-        let cap: u64 = std::env::var("SUDOLAB_BOXES_CAP").map_or(2, |c| c.parse().unwrap());
+        let path = std::env::var("SUDOLAB_BOXES_FILE")
+            .expect("SUDOLAB_BOXES_FILE names no file: set it to a file of puzzles");
+        let cap: u64 = std::env::var("SUDOLAB_BOXES_CAP").map_or(2, |c| {
+            c.parse().expect("SUDOLAB_BOXES_CAP is a whole number")
+        });
         let text = std::fs::read_to_string(path).unwrap();
         let grids: Vec<Vec<u8>> = text
             .lines()
@@ -1197,7 +1204,7 @@ mod tests {
         for g in &grids {
             total += match engine.as_str() {
                 "band9" => super::super::band9::count(g, cap),
-                _ => count(g, cap).unwrap(),
+                _ => count(g, cap).expect("this processor lacks the vector lanes"),
             };
         }
         eprintln!("{engine}: {} puzzles, {total} solutions", grids.len());
